@@ -1,0 +1,336 @@
+/* client.c -- CDP request/response correlation and event dispatch.
+ *
+ * Owns the id space of one connection, the list of pending replies and the
+ * event subscriptions. Transports (pipe, websocket) only move whole messages.
+ */
+#include "cdp_int.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const cdp__messages[] = {
+#define CDP__MSG(name, msg) msg,
+  CDP_ERRNO_MAP(CDP__MSG)
+#undef CDP__MSG
+};
+
+const char *cdp_strerror(cdp_code code) {
+  if ((int)code < 0 || code >= CDP__ECOUNT) return "unknown error";
+  return cdp__messages[code];
+}
+
+long long cdp_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void cdp__set_err(cdp_client *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->errmsg, sizeof c->errmsg, fmt, ap);
+  va_end(ap);
+}
+
+cdp_client *cdp__client_new(const cdp__transport *tp, void *impl) {
+  cdp_client *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->tp = tp;
+  c->impl = impl;
+  c->alive = 1;
+  c->next_id = 1;
+  c->next_sub = 1;
+  return c;
+}
+
+const char *cdp_client_errmsg(const cdp_client *c) { return c ? c->errmsg : ""; }
+int cdp_client_remote_code(const cdp_client *c) { return c ? c->remote_code : 0; }
+pid_t cdp_client_pid(const cdp_client *c) { return c ? c->pid : 0; }
+const char *cdp_client_profile(const cdp_client *c) { return c ? c->profile : NULL; }
+int cdp_client_alive(const cdp_client *c) { return c && c->alive; }
+void cdp_client_set_cancel(cdp_client *c, volatile sig_atomic_t *flag) { c->cancel = flag; }
+
+static void reply_free(cdp__reply *r) {
+  cJSON_Delete(r->result);
+  free(r->err_msg);
+  free(r->method);
+  free(r);
+}
+
+static cdp__reply *reply_find(cdp_client *c, int id, cdp__reply ***link) {
+  cdp__reply **pp = &c->pending;
+  for (; *pp; pp = &(*pp)->next)
+    if ((*pp)->id == id) {
+      if (link) *link = pp;
+      return *pp;
+    }
+  return NULL;
+}
+
+static void dispatch_event(cdp_client *c, const char *session, const char *method,
+                           const cJSON *params) {
+  c->dispatching++;
+  for (cdp__sub *s = c->subs; s; s = s->next) {
+    if (s->dead) continue;
+    if (s->method && strcmp(s->method, method) != 0) continue;
+    s->cb(s->ud, session, method, params);
+  }
+  c->dispatching--;
+  if (c->dispatching == 0) { /* sweep subscriptions removed during dispatch */
+    cdp__sub **pp = &c->subs;
+    while (*pp) {
+      if ((*pp)->dead) {
+        cdp__sub *d = *pp;
+        *pp = d->next;
+        free(d->method);
+        free(d);
+      } else {
+        pp = &(*pp)->next;
+      }
+    }
+  }
+}
+
+static void on_message(void *ctx, char *msg, size_t len) {
+  cdp_client *c = ctx;
+  cJSON *root = cJSON_ParseWithLength(msg, len);
+  if (!root) return; /* a malformed frame is dropped; the waiter times out */
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
+  if (cJSON_IsNumber(id)) {
+    cdp__reply **link = NULL;
+    cdp__reply *r = reply_find(c, id->valueint, &link);
+    if (r && r->abandoned) {
+      *link = r->next;
+      reply_free(r);
+    } else if (r) {
+      const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");
+      if (err) {
+        const cJSON *code = cJSON_GetObjectItemCaseSensitive(err, "code");
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(err, "message");
+        r->err_code = cJSON_IsNumber(code) ? code->valueint : -1;
+        r->err_msg = strdup(cJSON_IsString(m) ? m->valuestring : "unknown error");
+      } else {
+        r->result = cJSON_DetachItemFromObjectCaseSensitive(root, "result");
+        if (!r->result) r->result = cJSON_CreateObject();
+      }
+      r->done = 1;
+    }
+    cJSON_Delete(root);
+    return;
+  }
+  const cJSON *method = cJSON_GetObjectItemCaseSensitive(root, "method");
+  if (cJSON_IsString(method)) {
+    const cJSON *sess = cJSON_GetObjectItemCaseSensitive(root, "sessionId");
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "params");
+    dispatch_event(c, cJSON_IsString(sess) ? sess->valuestring : NULL,
+                   method->valuestring, params);
+  }
+  cJSON_Delete(root);
+}
+
+cdp_code cdp_pump(cdp_client *c, int timeout_ms) {
+  if (!c->alive) return CDP_CLOSED;
+  if (c->cancel && *c->cancel) {
+    cdp__set_err(c, "interrupted");
+    return CDP_CANCELLED;
+  }
+  if (c->tp->poll(c->impl, timeout_ms, on_message, c) < 0) {
+    c->alive = 0;
+    cdp__set_err(c, "browser connection closed: %s", c->tp->errmsg(c->impl));
+    return CDP_CLOSED;
+  }
+  return CDP_OK;
+}
+
+int cdp_send(cdp_client *c, const char *session, const char *method, cJSON *params) {
+  if (!c || !method) {
+    cJSON_Delete(params);
+    return -CDP_ARG;
+  }
+  if (!c->alive) {
+    cJSON_Delete(params);
+    cdp__set_err(c, "%s: browser connection is closed", method);
+    return -CDP_CLOSED;
+  }
+  cJSON *msg = cJSON_CreateObject();
+  cdp__reply *r = calloc(1, sizeof *r);
+  if (!msg || !r) {
+    cJSON_Delete(msg);
+    cJSON_Delete(params);
+    free(r);
+    return -CDP_NOMEM;
+  }
+  int id = c->next_id++;
+  cJSON_AddNumberToObject(msg, "id", id);
+  cJSON_AddStringToObject(msg, "method", method);
+  cJSON_AddItemToObject(msg, "params", params ? params : cJSON_CreateObject());
+  if (session) cJSON_AddStringToObject(msg, "sessionId", session);
+  char *text = cJSON_PrintUnformatted(msg);
+  cJSON_Delete(msg);
+  if (!text) {
+    free(r);
+    return -CDP_NOMEM;
+  }
+  int rc = c->tp->send(c->impl, text, strlen(text));
+  free(text);
+  if (rc < 0) {
+    free(r);
+    c->alive = 0;
+    cdp__set_err(c, "%s: browser connection closed: %s", method, c->tp->errmsg(c->impl));
+    return -CDP_CLOSED;
+  }
+  r->id = id;
+  r->method = strdup(method);
+  r->next = c->pending;
+  c->pending = r;
+  return id;
+}
+
+void cdp_abandon(cdp_client *c, int id) {
+  cdp__reply **link = NULL;
+  cdp__reply *r = reply_find(c, id, &link);
+  if (!r) return;
+  if (r->done) {
+    *link = r->next;
+    reply_free(r);
+  } else {
+    r->abandoned = 1;
+  }
+}
+
+cdp_code cdp_wait(cdp_client *c, int id, cJSON **result, int timeout_ms) {
+  if (result) *result = NULL;
+  if (id <= 0) return id < 0 ? (cdp_code)-id : CDP_ARG;
+  long long deadline = cdp_now_ms() + (timeout_ms > 0 ? timeout_ms : 30000);
+  for (;;) {
+    cdp__reply **link = NULL;
+    cdp__reply *r = reply_find(c, id, &link);
+    if (!r) {
+      cdp__set_err(c, "no pending call with id %d", id);
+      return CDP_ARG;
+    }
+    if (r->done) {
+      *link = r->next;
+      cdp_code rc = CDP_OK;
+      if (r->err_msg) {
+        cdp__set_err(c, "%s: %d %s", r->method, r->err_code, r->err_msg);
+        c->remote_code = r->err_code;
+        rc = CDP_REMOTE;
+      } else if (result) {
+        *result = r->result;
+        r->result = NULL;
+      }
+      reply_free(r);
+      return rc;
+    }
+    long long left = deadline - cdp_now_ms();
+    if (left <= 0) {
+      cdp__set_err(c, "%s: no reply within %d ms", r->method, timeout_ms);
+      r->abandoned = 1;
+      return CDP_TIMEOUT;
+    }
+    cdp_code rc = cdp_pump(c, left > 100 ? 100 : (int)left);
+    if (rc != CDP_OK) {
+      if (rc == CDP_CLOSED) {
+        char tmp[sizeof c->errmsg];
+        memcpy(tmp, c->errmsg, sizeof tmp);
+        cdp__set_err(c, "%.64s: %.400s", r->method, tmp);
+      }
+      r->abandoned = 1;
+      return rc;
+    }
+  }
+}
+
+cdp_code cdp_call(cdp_client *c, const char *session, const char *method,
+                  cJSON *params, cJSON **result, int timeout_ms) {
+  if (result) *result = NULL;
+  int id = cdp_send(c, session, method, params);
+  if (id < 0) return (cdp_code)-id;
+  return cdp_wait(c, id, result, timeout_ms);
+}
+
+int cdp_on(cdp_client *c, const char *method, cdp_event_cb cb, void *ud) {
+  cdp__sub *s = calloc(1, sizeof *s);
+  if (!s) return 0;
+  if (method && !(s->method = strdup(method))) {
+    free(s);
+    return 0;
+  }
+  s->handle = c->next_sub++;
+  s->cb = cb;
+  s->ud = ud;
+  /* append, so subscribers run in registration order */
+  cdp__sub **pp = &c->subs;
+  while (*pp) pp = &(*pp)->next;
+  *pp = s;
+  return s->handle;
+}
+
+void cdp_off(cdp_client *c, int handle) {
+  for (cdp__sub *s = c->subs; s; s = s->next)
+    if (s->handle == handle) s->dead = 1;
+  if (!c->dispatching) dispatch_event(c, NULL, "", NULL); /* sweeps only: no live sub matches "" */
+}
+
+cdp_code cdp_open_page(cdp_client *c, const char *url, char **session,
+                       char **target_id, int timeout_ms) {
+  *session = NULL;
+  if (target_id) *target_id = NULL;
+  cJSON *p = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddStringToObject(p, "url", url ? url : "about:blank");
+  cdp_code rc = cdp_call(c, NULL, "Target.createTarget", p, &res, timeout_ms);
+  if (rc) return rc;
+  const cJSON *tid = cJSON_GetObjectItemCaseSensitive(res, "targetId");
+  if (!cJSON_IsString(tid)) {
+    cJSON_Delete(res);
+    cdp__set_err(c, "Target.createTarget: no targetId in reply");
+    return CDP_PROTO;
+  }
+  char *target = strdup(tid->valuestring);
+  cJSON_Delete(res);
+  p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "targetId", target);
+  cJSON_AddBoolToObject(p, "flatten", 1);
+  rc = cdp_call(c, NULL, "Target.attachToTarget", p, &res, timeout_ms);
+  if (rc) {
+    free(target);
+    return rc;
+  }
+  const cJSON *sid = cJSON_GetObjectItemCaseSensitive(res, "sessionId");
+  if (!cJSON_IsString(sid)) {
+    cJSON_Delete(res);
+    free(target);
+    cdp__set_err(c, "Target.attachToTarget: no sessionId in reply");
+    return CDP_PROTO;
+  }
+  *session = strdup(sid->valuestring);
+  cJSON_Delete(res);
+  if (target_id) *target_id = target;
+  else free(target);
+  return CDP_OK;
+}
+
+void cdp_client_free(cdp_client *c) {
+  if (!c) return;
+  if (c->tp && c->impl) c->tp->close(c->impl);
+  c->impl = NULL;
+  cdp__browser_reap(c);
+  while (c->pending) {
+    cdp__reply *r = c->pending;
+    c->pending = r->next;
+    reply_free(r);
+  }
+  while (c->subs) {
+    cdp__sub *s = c->subs;
+    c->subs = s->next;
+    free(s->method);
+    free(s);
+  }
+  free(c->profile);
+  free(c);
+}

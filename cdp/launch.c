@@ -1,0 +1,238 @@
+/* launch.c -- start a private Chromium over --remote-debugging-pipe, attach to
+ * a running one (--connect), and tear either down.
+ *
+ * A launched browser gets a fresh temporary profile, its own process group,
+ * PR_SET_PDEATHSIG, and the pipe transport: if we die, it dies. Teardown
+ * closes the pipe (Chromium exits on EOF), waits briefly, kills the process
+ * group, reaps, and removes the profile.
+ */
+#include "cdp_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *const default_flags[] = {
+  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update",
+  "--disable-sync", "--disable-extensions", "--no-default-browser-check",
+  "--disable-default-apps", "--mute-audio", "--disable-dev-shm-usage",
+  "--disable-features=Translate,MediaRouter,OptimizationHints",
+  "--remote-debugging-pipe",
+};
+
+static const char *const search_names[] = {"chromium", "chromium-browser", "google-chrome"};
+
+static int is_exec(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+/* Resolve the binary: explicit, $UIAP_CHROMIUM, then PATH. */
+static int find_browser(const char *want, char *out, size_t outlen) {
+  if (!want || !*want) want = getenv("UIAP_CHROMIUM");
+  if (want && *want) {
+    if (strchr(want, '/')) {
+      snprintf(out, outlen, "%s", want);
+      return is_exec(out) ? 0 : -1;
+    }
+  }
+  const char *path = getenv("PATH");
+  if (!path) path = "/usr/local/bin:/usr/bin:/bin";
+  size_t nnames = want && *want ? 1 : sizeof search_names / sizeof *search_names;
+  for (size_t i = 0; i < nnames; i++) {
+    const char *name = want && *want ? want : search_names[i];
+    const char *p = path;
+    while (*p) {
+      const char *e = strchr(p, ':');
+      size_t n = e ? (size_t)(e - p) : strlen(p);
+      snprintf(out, outlen, "%.*s/%s", (int)n, p, name);
+      if (n && is_exec(out)) return 0;
+      p += n + (e ? 1 : 0);
+    }
+  }
+  return -1;
+}
+
+void cdp__rmtree(const char *path) {
+  DIR *d = opendir(path);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+      char sub[4096];
+      snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+      struct stat st;
+      if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) cdp__rmtree(sub);
+      else unlink(sub);
+    }
+    closedir(d);
+  }
+  rmdir(path);
+}
+
+/* Wait for pid up to ms; 1 when reaped. */
+static int reap_within(pid_t pid, int ms) {
+  long long end = cdp_now_ms() + ms;
+  for (;;) {
+    pid_t r = waitpid(pid, NULL, WNOHANG);
+    if (r == pid || (r < 0 && errno == ECHILD)) return 1;
+    if (cdp_now_ms() >= end) return 0;
+    usleep(10000);
+  }
+}
+
+void cdp__browser_reap(cdp_client *c) {
+  if (c->pid > 0) {
+    /* The pipe is closed already: Chromium exits on EOF. Give it a moment to
+     * save nothing (the profile is thrown away anyway), then make sure. */
+    if (!reap_within(c->pid, 1500)) {
+      kill(-c->pid, SIGKILL);
+      kill(c->pid, SIGKILL);
+      reap_within(c->pid, 3000);
+    }
+    kill(-c->pid, SIGKILL); /* stragglers of the group (zygote, renderers) */
+    c->pid = 0;
+  }
+  if (c->profile) {
+    /* Renderers may still be writing for a few ms after the kill. */
+    for (int i = 0; i < 3; i++) {
+      cdp__rmtree(c->profile);
+      if (access(c->profile, F_OK) != 0) break;
+      usleep(50000);
+    }
+  }
+}
+
+cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_t errlen) {
+  static const cdp_launch_opts zero;
+  if (!o) o = &zero;
+  *out = NULL;
+  char bin[4096];
+  if (find_browser(o->chromium, bin, sizeof bin) < 0) {
+    const char *w = o->chromium && *o->chromium ? o->chromium : getenv("UIAP_CHROMIUM");
+    if (err) {
+      if (w && *w) snprintf(err, errlen, "Chromium binary not found or not executable: %s", w);
+      else snprintf(err, errlen, "no Chromium found on PATH (tried chromium, chromium-browser, google-chrome); install it or pass --chromium PATH");
+    }
+    return CDP_NOBROWSER;
+  }
+  const char *tmp = getenv("TMPDIR");
+  char profile[4096];
+  snprintf(profile, sizeof profile, "%s/uiap-crawl-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(profile)) {
+    if (err) snprintf(err, errlen, "cannot create a temporary profile in %s: %s",
+                      tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    return CDP_LAUNCH;
+  }
+  int to_browser[2], from_browser[2];
+  if (pipe2(to_browser, O_CLOEXEC) < 0) goto fail_nopipe;
+  if (pipe2(from_browser, O_CLOEXEC) < 0) {
+    close(to_browser[0]);
+    close(to_browser[1]);
+    goto fail_nopipe;
+  }
+
+  /* Build argv before fork: nothing but async-signal-safe calls after it. */
+  char udd[4200], wsize[64], lang[128];
+  snprintf(udd, sizeof udd, "--user-data-dir=%s", profile);
+  snprintf(wsize, sizeof wsize, "--window-size=%d,%d", o->width > 0 ? o->width : 1280,
+           o->height > 0 ? o->height : 800);
+  const char *argv[64];
+  int n = 0;
+  argv[n++] = bin;
+  if (!o->headful) argv[n++] = "--headless";
+  for (size_t i = 0; i < sizeof default_flags / sizeof *default_flags; i++) argv[n++] = default_flags[i];
+  argv[n++] = udd;
+  argv[n++] = wsize;
+  if (o->lang) {
+    snprintf(lang, sizeof lang, "--lang=%s", o->lang);
+    argv[n++] = lang;
+  }
+  for (int i = 0; o->extra_args && o->extra_args[i] && n < 62; i++) argv[n++] = o->extra_args[i];
+  argv[n++] = "about:blank";
+  argv[n] = NULL;
+  char logpath[4200];
+  snprintf(logpath, sizeof logpath, "%s/chromium.log", profile);
+
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(to_browser[0]); close(to_browser[1]);
+    close(from_browser[0]); close(from_browser[1]);
+    goto fail_nopipe;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    /* fd 3: commands in, fd 4: replies out. dup2 clears CLOEXEC. */
+    int r3 = dup(to_browser[0]), w4 = dup(from_browser[1]);
+    if (r3 < 0 || w4 < 0) _exit(127);
+    if (dup2(r3, 3) < 0 || dup2(w4, 4) < 0) _exit(127);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, 0);
+    int logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (logfd >= 0) {
+      dup2(logfd, 1);
+      dup2(logfd, 2);
+    }
+    signal(SIGPIPE, SIG_DFL);
+    execv(bin, (char *const *)argv);
+    _exit(127);
+  }
+  setpgid(pid, pid); /* also from the parent: no race with kill(-pid) */
+  close(to_browser[0]);
+  close(from_browser[1]);
+  void *tp = cdp__pipe_new(to_browser[1], from_browser[0]);
+  cdp_client *c = tp ? cdp__client_new(&cdp__pipe_transport, tp) : NULL;
+  if (!c) {
+    if (tp) cdp__pipe_transport.close(tp);
+    kill(-pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    cdp__rmtree(profile);
+    if (err) snprintf(err, errlen, "out of memory");
+    return CDP_NOMEM;
+  }
+  c->pid = pid;
+  c->profile = strdup(profile);
+  /* The first reply proves the browser is up. */
+  cJSON *res = NULL;
+  cdp_code rc = cdp_call(c, NULL, "Browser.getVersion", NULL, &res,
+                         o->timeout_ms > 0 ? o->timeout_ms : 20000);
+  cJSON_Delete(res);
+  if (rc != CDP_OK) {
+    if (err) {
+      /* the last line Chromium printed usually says why */
+      char last[256] = "";
+      FILE *f = fopen(logpath, "r");
+      if (f) {
+        char line[256];
+        while (fgets(line, sizeof line, f))
+          if (line[0] != '\n' && !strstr(line, "unexpected operator") && !strstr(line, "dbus"))
+            snprintf(last, sizeof last, "%s", line);
+        fclose(f);
+        last[strcspn(last, "\n")] = 0;
+      }
+      snprintf(err, errlen, "Chromium (%s) did not start: %s%s%s", bin, cdp_client_errmsg(c),
+               *last ? "; it said: " : "", last);
+    }
+    cdp_client_free(c);
+    return rc == CDP_CANCELLED ? rc : CDP_LAUNCH;
+  }
+  *out = c;
+  return CDP_OK;
+
+fail_nopipe:
+  if (err) snprintf(err, errlen, "cannot start Chromium: %s", strerror(errno));
+  cdp__rmtree(profile);
+  return CDP_LAUNCH;
+}

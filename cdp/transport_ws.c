@@ -1,0 +1,348 @@
+/* transport_ws.c -- CDP over a WebSocket (libwebsockets 4.1), for attaching
+ * to a browser that is already running (--connect).
+ *
+ * One lws context per connection, serviced only from ws_poll on the caller's
+ * thread. Output is queued by ws_send and written only from the WRITEABLE
+ * callback; big messages go out as a text frame plus continuation frames.
+ * Input fragments are appended to one growing buffer (doubling, capped at
+ * CDP__MAX_MESSAGE) and complete messages are queued, then handed to the
+ * caller after lws_service returns, so a callback that calls back into the
+ * client never re-enters lws.
+ *
+ * lws 4.x ignores lws_service's timeout: every wait is bounded by a
+ * lws_sorted_usec_list_t timer scheduled for the caller's deadline.
+ */
+#include "cdp_int.h"
+
+#include <libwebsockets.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WS_RX_BUFFER (64 * 1024)
+#define WS_TX_CHUNK  (256 * 1024)  /* payload per frame for big messages */
+
+typedef struct ws_msg {
+  struct ws_msg *next;
+  size_t len, off;        /* payload bytes, bytes already written */
+  char *buf;              /* LWS_PRE bytes of room, then the payload */
+} ws_msg;
+
+typedef struct {
+  struct lws_context *ctx;
+  struct lws *wsi;
+  int established;
+  int closed;             /* the connection is gone (or never came up) */
+  int timer_fired;
+  lws_sorted_usec_list_t timer;
+  ws_msg *out_head, *out_tail;  /* queued output */
+  char *in;  size_t in_len, in_cap;  /* the message being reassembled */
+  ws_msg *done_head, *done_tail;    /* complete incoming messages */
+  char err[256];
+} ws_tp;
+
+static void set_err(ws_tp *t, const char *what, const char *detail) {
+  if (t->err[0]) return; /* keep the first cause */
+  snprintf(t->err, sizeof t->err, "%s%s%s", what, detail && *detail ? ": " : "",
+           detail ? detail : "");
+}
+
+static void queue_free(ws_msg *m) {
+  while (m) {
+    ws_msg *n = m->next;
+    free(m->buf);
+    free(m);
+    m = n;
+  }
+}
+
+/* Append one fragment of an incoming message; 0 ok, -1 too big or no memory. */
+static int rx_append(ws_tp *t, const void *in, size_t len, size_t remaining) {
+  size_t need = t->in_len + len + remaining + 1; /* +1: a NUL for the reader */
+  if (t->in_len + len + remaining > CDP__MAX_MESSAGE) {
+    set_err(t, "message from browser exceeds 1 GiB", NULL);
+    return -1;
+  }
+  if (need > t->in_cap) {
+    size_t n = t->in_cap ? t->in_cap : WS_RX_BUFFER;
+    while (n < need) n *= 2;
+    char *b = realloc(t->in, n);
+    if (!b) {
+      set_err(t, "out of memory reading a message", NULL);
+      return -1;
+    }
+    t->in = b;
+    t->in_cap = n;
+  }
+  memcpy(t->in + t->in_len, in, len);
+  t->in_len += len;
+  return 0;
+}
+
+/* Move the reassembled message to the done queue (no copy). */
+static int rx_finish(ws_tp *t) {
+  ws_msg *m = calloc(1, sizeof *m);
+  if (!m) {
+    set_err(t, "out of memory reading a message", NULL);
+    return -1;
+  }
+  if (!t->in) { /* empty message */
+    t->in = malloc(1);
+    if (!t->in) {
+      free(m);
+      set_err(t, "out of memory reading a message", NULL);
+      return -1;
+    }
+  }
+  t->in[t->in_len] = '\0';
+  m->buf = t->in;
+  m->len = t->in_len;
+  t->in = NULL;
+  t->in_len = t->in_cap = 0;
+  if (t->done_tail) t->done_tail->next = m;
+  else t->done_head = m;
+  t->done_tail = m;
+  return 0;
+}
+
+/* Write (part of) the head of the output queue. */
+static int tx_some(ws_tp *t, struct lws *wsi) {
+  ws_msg *m = t->out_head;
+  if (!m) return 0;
+  size_t chunk = m->len - m->off;
+  if (chunk > WS_TX_CHUNK) chunk = WS_TX_CHUNK;
+  int flags = m->off == 0 ? LWS_WRITE_TEXT : LWS_WRITE_CONTINUATION;
+  if (m->off + chunk < m->len) flags |= LWS_WRITE_NO_FIN;
+  /* For continuation frames the LWS_PRE bytes in front of this chunk are the
+   * tail of the previous one, already sent (or copied by lws): free to use. */
+  unsigned char *p = (unsigned char *)m->buf + LWS_PRE + m->off;
+  int n = lws_write(wsi, p, chunk, (enum lws_write_protocol)flags);
+  if (n < 0) {
+    set_err(t, "write to browser failed", NULL);
+    return -1;
+  }
+  m->off += chunk;
+  if (m->off == m->len) {
+    t->out_head = m->next;
+    if (!t->out_head) t->out_tail = NULL;
+    free(m->buf);
+    free(m);
+  }
+  if (t->out_head) lws_callback_on_writable(wsi);
+  return 0;
+}
+
+static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
+                       void *in, size_t len) {
+  ws_tp *t = lws_context_user(lws_get_context(wsi));
+  if (!t) return 0;
+  switch (reason) {
+  case LWS_CALLBACK_CLIENT_ESTABLISHED:
+    t->wsi = wsi;
+    t->established = 1;
+    if (t->out_head) lws_callback_on_writable(wsi);
+    break;
+  case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+    set_err(t, "connection failed", in ? (const char *)in : NULL);
+    t->closed = 1;
+    t->wsi = NULL;
+    break;
+  case LWS_CALLBACK_CLIENT_RECEIVE: {
+    size_t remaining = lws_remaining_packet_payload(wsi);
+    if (rx_append(t, in, len, remaining) < 0) return -1;
+    if (lws_is_final_fragment(wsi) && remaining == 0 && rx_finish(t) < 0) return -1;
+    break;
+  }
+  case LWS_CALLBACK_CLIENT_WRITEABLE:
+    if (tx_some(t, wsi) < 0) return -1;
+    break;
+  case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+    set_err(t, "the browser closed the WebSocket", NULL);
+    break;
+  case LWS_CALLBACK_CLIENT_CLOSED:
+    set_err(t, "the browser closed the connection", NULL);
+    t->closed = 1;
+    t->wsi = NULL;
+    break;
+  case LWS_CALLBACK_WSI_DESTROY:
+    if (t->wsi == wsi || !t->established) {
+      set_err(t, "connection closed", NULL);
+      t->closed = 1;
+      t->wsi = NULL;
+    }
+    break;
+  default:
+    break;
+  }
+  return 0;
+}
+
+static const struct lws_protocols ws_protocols[] = {
+  {"cdp", ws_callback, 0, WS_RX_BUFFER, 0, NULL, 0},
+  {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+/* lws runs ripe timers before it polls, then still waits for its own next
+ * timer (up to 30 s): wake that wait so lws_service returns now. */
+static void timer_cb(lws_sorted_usec_list_t *sul) {
+  ws_tp *t = lws_container_of(sul, ws_tp, timer);
+  t->timer_fired = 1;
+  lws_cancel_service(t->ctx);
+}
+
+/* Service lws until done() or timeout_ms pass; timeout 0 is one pass that
+ * does not block. */
+static void service_until(ws_tp *t, int timeout_ms, int (*done)(ws_tp *)) {
+  if (timeout_ms <= 0) {
+    lws_service(t->ctx, -1); /* a negative timeout never waits */
+    return;
+  }
+  t->timer_fired = 0;
+  lws_sul_schedule(t->ctx, 0, &t->timer, timer_cb, (lws_usec_t)timeout_ms * 1000);
+  while (!done(t) && !t->timer_fired)
+    if (lws_service(t->ctx, 0) < 0) {
+      set_err(t, "lws_service failed", NULL);
+      t->closed = 1;
+      break;
+    }
+  lws_sul_cancel(&t->timer);
+}
+
+static int up_or_closed(ws_tp *t) { return t->established || t->closed; }
+static int got_msg_or_closed(ws_tp *t) { return t->done_head || t->closed; }
+
+static void ws_close(void *impl);
+
+void *cdp__ws_new(const char *ws_url, int timeout_ms, char *err, size_t errlen) {
+  if (err && errlen) err[0] = '\0';
+  if (!ws_url) {
+    if (err) snprintf(err, errlen, "no WebSocket URL");
+    return NULL;
+  }
+  char *copy = strdup(ws_url);
+  ws_tp *t = calloc(1, sizeof *t);
+  if (!copy || !t) {
+    free(copy);
+    free(t);
+    if (err) snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  const char *scheme = NULL, *address = NULL, *path = NULL;
+  int port = 0;
+  if (lws_parse_uri(copy, &scheme, &address, &port, &path) || strcmp(scheme, "ws") != 0 ||
+      !*address) {
+    if (err) snprintf(err, errlen, "not a ws://HOST:PORT/PATH URL: %s", ws_url);
+    free(copy);
+    free(t);
+    return NULL;
+  }
+  char host[300], fullpath[2048];
+  snprintf(host, sizeof host, strchr(address, ':') ? "[%s]:%d" : "%s:%d", address, port);
+  snprintf(fullpath, sizeof fullpath, "/%s", path);
+
+  lws_set_log_level(0, NULL); /* library code never prints */
+  struct lws_context_creation_info info;
+  memset(&info, 0, sizeof info);
+  info.port = CONTEXT_PORT_NO_LISTEN;
+  info.protocols = ws_protocols;
+  info.gid = -1;
+  info.uid = -1;
+  info.user = t;
+  info.timeout_secs = (unsigned)(timeout_ms > 0 ? (timeout_ms + 999) / 1000 : 20);
+  t->ctx = lws_create_context(&info);
+  if (!t->ctx) {
+    if (err) snprintf(err, errlen, "cannot create a WebSocket context for %s", ws_url);
+    free(copy);
+    free(t);
+    return NULL;
+  }
+
+  struct lws_client_connect_info ci;
+  memset(&ci, 0, sizeof ci);
+  ci.context = t->ctx;
+  ci.address = address;
+  ci.port = port;
+  ci.path = fullpath;
+  ci.host = host;
+  ci.origin = NULL; /* no Origin header: Chromium then needs no --remote-allow-origins */
+  ci.protocol = NULL;
+  ci.local_protocol_name = "cdp";
+  ci.pwsi = &t->wsi;
+  struct lws *w = lws_client_connect_via_info(&ci);
+  free(copy);
+  if (!w) {
+    if (err) snprintf(err, errlen, "cannot connect to %s: %s", ws_url,
+                      t->err[0] ? t->err : "connection failed");
+    t->wsi = NULL;
+    ws_close(t);
+    return NULL;
+  }
+  service_until(t, timeout_ms > 0 ? timeout_ms : 20000, up_or_closed);
+  if (!t->established || t->closed) {
+    if (err) snprintf(err, errlen, "cannot connect to %s: %s", ws_url,
+                      t->closed ? (t->err[0] ? t->err : "connection failed")
+                                : "timed out during the WebSocket handshake");
+    ws_close(t);
+    return NULL;
+  }
+  return t;
+}
+
+static int ws_send(void *impl, const char *msg, size_t len) {
+  ws_tp *t = impl;
+  if (t->closed || !t->wsi) {
+    set_err(t, "connection is closed", NULL);
+    return -1;
+  }
+  ws_msg *m = calloc(1, sizeof *m);
+  char *buf = malloc(LWS_PRE + len + 1);
+  if (!m || !buf) {
+    free(m);
+    free(buf);
+    set_err(t, "out of memory queueing a message", NULL);
+    return -1;
+  }
+  memcpy(buf + LWS_PRE, msg, len);
+  m->buf = buf;
+  m->len = len;
+  if (t->out_tail) t->out_tail->next = m;
+  else t->out_head = m;
+  t->out_tail = m;
+  lws_callback_on_writable(t->wsi);
+  return 0;
+}
+
+static int ws_poll(void *impl, int timeout_ms, cdp__msg_fn fn, void *ctx) {
+  ws_tp *t = impl;
+  if (!t->done_head && !t->closed) service_until(t, timeout_ms, got_msg_or_closed);
+  /* Pop before calling fn: fn may call back into the client and poll again. */
+  while (t->done_head) {
+    ws_msg *m = t->done_head;
+    t->done_head = m->next;
+    if (!t->done_head) t->done_tail = NULL;
+    fn(ctx, m->buf, m->len);
+    free(m->buf);
+    free(m);
+  }
+  return t->closed ? -1 : 0;
+}
+
+static const char *ws_errmsg(void *impl) {
+  ws_tp *t = impl;
+  return t->err[0] ? t->err : "no error";
+}
+
+static void ws_close(void *impl) {
+  ws_tp *t = impl;
+  if (!t) return;
+  if (t->ctx) {
+    lws_sul_cancel(&t->timer);
+    lws_context_destroy(t->ctx); /* may still run callbacks: t stays valid */
+  }
+  queue_free(t->out_head);
+  queue_free(t->done_head);
+  free(t->in);
+  free(t);
+}
+
+const cdp__transport cdp__ws_transport = {ws_send, ws_poll, ws_errmsg, ws_close};

@@ -1,0 +1,543 @@
+/* capture.c -- one tab: navigate, settle, capture a PageGraph.
+ *
+ * Settling: a page is settled when no request is in flight and no DOM
+ * mutation was reported (MutationObserver -> Runtime.addBinding) for
+ * settle_quiet_ms, or when settle_max_ms has passed (a page that never stops
+ * changing still moves on). JavaScript dialogs are dismissed as they open.
+ *
+ * Capture: DOMSnapshot.captureSnapshot, Page.getFrameTree, page facts and the
+ * focused element, and the accessibility tree per same-origin frame, sent
+ * pipelined: two round trips whatever the page size.
+ */
+#include "crawl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FRAMES 256
+#define MAX_INFLIGHT 4096
+
+typedef struct oopif {
+  char *target_id;   /* == frameId */
+  char *session;
+  char *url;
+} oopif;
+
+struct crawl_page {
+  cdp_client *c;
+  crawl_page_opts o;
+  char *session;
+  char *target_id;
+  char *binding;
+  char *main_frame;
+  int subs[12];
+  int nsubs;
+  /* settling */
+  long long last_activity;
+  char *inflight[MAX_INFLIGHT];
+  int ninflight;
+  int loaded;
+  int settled;
+  int crashed;
+  int dialogs, popups;
+  oopif oopifs[MAX_FRAMES];
+  int noopifs;
+  char err[512];
+};
+
+static void perr(crawl_page *p, const char *what) {
+  snprintf(p->err, sizeof p->err, "%s: %s", what, cdp_client_errmsg(p->c));
+}
+
+static crawl_code from_cdp(crawl_page *p, cdp_code rc) {
+  switch (rc) {
+  case CDP_OK: return CRAWL_OK;
+  case CDP_CANCELLED: return CRAWL_CANCELLED;
+  case CDP_TIMEOUT: return p->crashed ? CRAWL_CRASHED : CRAWL_TIMEOUT;
+  case CDP_NOMEM: return CRAWL_NOMEM;
+  default: return p->crashed ? CRAWL_CRASHED : CRAWL_BROWSER;
+  }
+}
+
+/* ---- events ---------------------------------------------------------------- */
+static int mine(crawl_page *p, const char *session) {
+  return session && p->session && !strcmp(session, p->session);
+}
+
+static void on_request(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  if (!mine(p, session)) return;
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+  if (!cJSON_IsString(id)) return;
+  p->last_activity = cdp_now_ms();
+  if (!strcmp(method, "Network.requestWillBeSent")) {
+    const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "type"));
+    if (type && (!strcmp(type, "EventSource") || !strcmp(type, "WebSocket"))) return;
+    for (int i = 0; i < p->ninflight; i++)
+      if (!strcmp(p->inflight[i], id->valuestring)) return; /* a redirect */
+    if (p->ninflight < MAX_INFLIGHT) p->inflight[p->ninflight++] = strdup(id->valuestring);
+  } else {
+    for (int i = 0; i < p->ninflight; i++)
+      if (!strcmp(p->inflight[i], id->valuestring)) {
+        free(p->inflight[i]);
+        p->inflight[i] = p->inflight[--p->ninflight];
+        break;
+      }
+  }
+}
+
+static void clear_inflight(crawl_page *p) {
+  for (int i = 0; i < p->ninflight; i++) free(p->inflight[i]);
+  p->ninflight = 0;
+}
+
+static void on_binding(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  if (!mine(p, session)) return;
+  const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+  if (name && p->binding && !strcmp(name, p->binding)) p->last_activity = cdp_now_ms();
+}
+
+static void on_load(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  if (!mine(p, session)) return;
+  p->loaded = 1;
+  p->last_activity = cdp_now_ms();
+}
+
+static void on_dialog(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  if (!mine(p, session)) return;
+  p->dialogs++;
+  const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "type"));
+  cJSON *a = cJSON_CreateObject();
+  /* beforeunload: accept, so navigation goes on; others: dismiss */
+  cJSON_AddBoolToObject(a, "accept", type && !strcmp(type, "beforeunload"));
+  int id = cdp_send(p->c, p->session, "Page.handleJavaScriptDialog", a);
+  if (id > 0) cdp_abandon(p->c, id);
+  crawl_log(CRAWL_LOG_INFO, "page", "dismissed a JavaScript %s dialog", type ? type : "");
+}
+
+static void on_crash(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  if (mine(p, session)) p->crashed = 1;
+}
+
+static void on_attached(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  const cJSON *info = cJSON_GetObjectItemCaseSensitive(params, "targetInfo");
+  const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "type"));
+  const char *tid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "targetId"));
+  const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "sessionId"));
+  if (!type || !tid || !sid) return;
+  if (!strcmp(method, "Target.detachedFromTarget")) return;
+  if (!strcmp(type, "iframe") && mine(p, session)) {
+    if (p->noopifs < MAX_FRAMES) {
+      oopif *f = &p->oopifs[p->noopifs++];
+      f->target_id = strdup(tid);
+      f->session = strdup(sid);
+      f->url = NULL;
+    }
+    /* nothing inside is read: let it run */
+    int id = cdp_send(p->c, sid, "Runtime.runIfWaitingForDebugger", NULL);
+    if (id > 0) cdp_abandon(p->c, id);
+  } else if (!strcmp(type, "page") && mine(p, session)) {
+    /* a popup attached through auto-attach: close it */
+    p->popups++;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "targetId", tid);
+    int id = cdp_send(p->c, NULL, "Target.closeTarget", a);
+    if (id > 0) cdp_abandon(p->c, id);
+  }
+}
+
+static void on_detached(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "sessionId"));
+  if (!sid) return;
+  for (int i = 0; i < p->noopifs; i++)
+    if (!strcmp(p->oopifs[i].session, sid)) {
+      free(p->oopifs[i].target_id);
+      free(p->oopifs[i].session);
+      free(p->oopifs[i].url);
+      p->oopifs[i] = p->oopifs[--p->noopifs];
+      return;
+    }
+}
+
+static void on_target_created(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  const cJSON *info = cJSON_GetObjectItemCaseSensitive(params, "targetInfo");
+  const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "type"));
+  const char *opener = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "openerId"));
+  const char *tid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "targetId"));
+  if (type && !strcmp(type, "page") && opener && p->target_id && !strcmp(opener, p->target_id) && tid) {
+    p->popups++;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "targetId", tid);
+    int id = cdp_send(p->c, NULL, "Target.closeTarget", a);
+    if (id > 0) cdp_abandon(p->c, id);
+    crawl_log(CRAWL_LOG_INFO, "page", "closed a popup window");
+  }
+}
+
+static void on_frame_nav(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  if (!mine(p, session)) return;
+  p->last_activity = cdp_now_ms();
+}
+
+/* ---- open ------------------------------------------------------------------ */
+static const char observer_js[] =
+  "(()=>{if(window.%s__on)return;window.%s__on=1;const b=window.%s;let t=0,n=0;"
+  "const f=()=>{t=0;try{b(String(n))}catch(e){}n=0};"
+  "try{new MutationObserver(m=>{n+=m.length;if(!t)t=setTimeout(f,30)})"
+  ".observe(document,{subtree:true,childList:true,attributes:true,characterData:true})}catch(e){}})()";
+
+static crawl_code call(crawl_page *p, const char *method, cJSON *params, cJSON **res) {
+  cdp_code rc = cdp_call(p->c, p->session, method, params, res, p->o.call_timeout_ms);
+  if (rc) perr(p, method);
+  return from_cdp(p, rc);
+}
+
+crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page **out) {
+  *out = NULL;
+  crawl_page *p = calloc(1, sizeof *p);
+  if (!p) return CRAWL_NOMEM;
+  p->c = c;
+  if (o) p->o = *o;
+  if (!p->o.width) p->o.width = 1280;
+  if (!p->o.height) p->o.height = 800;
+  if (!p->o.nav_timeout_ms) p->o.nav_timeout_ms = 30000;
+  if (!p->o.settle_quiet_ms) p->o.settle_quiet_ms = 250;
+  if (!p->o.settle_max_ms) p->o.settle_max_ms = 5000;
+  if (!p->o.call_timeout_ms) p->o.call_timeout_ms = 30000;
+  if (!p->o.ax_full_limit) p->o.ax_full_limit = 4000;
+  char b[64];
+  snprintf(b, sizeof b, "__uiap_%08lx", (unsigned long)(cdp_now_ms() * 2654435761u) & 0xffffffffUL);
+  p->binding = strdup(b);
+  cdp_code rc = cdp_open_page(c, "about:blank", &p->session, &p->target_id, p->o.call_timeout_ms);
+  if (rc) {
+    perr(p, "open a tab");
+    crawl_code r = from_cdp(p, rc);
+    *out = p;
+    return r;
+  }
+  static const struct { const char *ev; cdp_event_cb cb; } subs[] = {
+    {"Network.requestWillBeSent", on_request}, {"Network.loadingFinished", on_request},
+    {"Network.loadingFailed", on_request},     {"Runtime.bindingCalled", on_binding},
+    {"Page.loadEventFired", on_load},          {"Page.javascriptDialogOpening", on_dialog},
+    {"Inspector.targetCrashed", on_crash},     {"Target.attachedToTarget", on_attached},
+    {"Target.detachedFromTarget", on_detached}, {"Target.targetCreated", on_target_created},
+    {"Page.frameNavigated", on_frame_nav},     {"Page.navigatedWithinDocument", on_frame_nav},
+  };
+  for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) p->subs[p->nsubs++] = cdp_on(c, subs[i].ev, subs[i].cb, p);
+
+  /* pipelined set-up */
+  char js[1024];
+  snprintf(js, sizeof js, observer_js, p->binding, p->binding, p->binding);
+  cJSON *a;
+  int ids[10], n = 0;
+  ids[n++] = cdp_send(c, p->session, "Page.enable", NULL);
+  a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "name", p->binding);
+  ids[n++] = cdp_send(c, p->session, "Runtime.addBinding", a);
+  a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "source", js);
+  ids[n++] = cdp_send(c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
+  ids[n++] = cdp_send(c, p->session, "Runtime.enable", NULL);
+  a = cJSON_CreateObject();
+  cJSON_AddNumberToObject(a, "maxPostDataSize", 0);
+  ids[n++] = cdp_send(c, p->session, "Network.enable", a);
+  a = cJSON_CreateObject();
+  cJSON_AddBoolToObject(a, "autoAttach", 1);
+  cJSON_AddBoolToObject(a, "waitForDebuggerOnStart", 0);
+  cJSON_AddBoolToObject(a, "flatten", 1);
+  ids[n++] = cdp_send(c, p->session, "Target.setAutoAttach", a);
+  a = cJSON_CreateObject();
+  cJSON_AddNumberToObject(a, "width", p->o.width);
+  cJSON_AddNumberToObject(a, "height", p->o.height);
+  cJSON_AddNumberToObject(a, "deviceScaleFactor", 1);
+  cJSON_AddBoolToObject(a, "mobile", 0);
+  ids[n++] = cdp_send(c, p->session, "Emulation.setDeviceMetricsOverride", a);
+  a = cJSON_CreateObject();
+  cJSON_AddBoolToObject(a, "enabled", 1);
+  ids[n++] = cdp_send(c, p->session, "Emulation.setFocusEmulationEnabled", a);
+  a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "behavior", "deny");
+  ids[n++] = cdp_send(c, NULL, "Browser.setDownloadBehavior", a);
+  a = cJSON_CreateObject();
+  cJSON_AddBoolToObject(a, "discover", 1);
+  ids[n++] = cdp_send(c, NULL, "Target.setDiscoverTargets", a);
+  crawl_code result = CRAWL_OK;
+  for (int i = 0; i < n; i++) {
+    cdp_code r = cdp_wait(c, ids[i], NULL, p->o.call_timeout_ms);
+    if (r && result == CRAWL_OK && r != CDP_REMOTE) {
+      perr(p, "set up the tab");
+      result = from_cdp(p, r);
+    }
+  }
+  *out = p;
+  return result;
+}
+
+/* ---- navigate and settle ------------------------------------------------------ */
+crawl_code crawl_page_settle(crawl_page *p) {
+  long long start = cdp_now_ms(), deadline = start + p->o.settle_max_ms;
+  if (p->last_activity < start - p->o.settle_quiet_ms) p->last_activity = start - p->o.settle_quiet_ms / 2;
+  p->settled = 0;
+  for (;;) {
+    long long now = cdp_now_ms();
+    if (p->crashed) {
+      snprintf(p->err, sizeof p->err, "the page crashed");
+      return CRAWL_CRASHED;
+    }
+    if (p->ninflight == 0 && now - p->last_activity >= p->o.settle_quiet_ms) {
+      p->settled = 1;
+      return CRAWL_OK;
+    }
+    if (now >= deadline) {
+      crawl_log(CRAWL_LOG_DEBUG, "page", "not settled after %d ms (%d requests in flight)",
+                p->o.settle_max_ms, p->ninflight);
+      return CRAWL_OK;
+    }
+    long long wait = p->o.settle_quiet_ms - (now - p->last_activity);
+    if (wait < 10) wait = 10;
+    if (wait > deadline - now) wait = deadline - now;
+    cdp_code rc = cdp_pump(p->c, (int)wait);
+    if (rc) {
+      perr(p, "while waiting for the page to settle");
+      return from_cdp(p, rc);
+    }
+  }
+}
+
+int crawl_page_settled(const crawl_page *p) { return p->settled; }
+
+crawl_code crawl_page_goto(crawl_page *p, const char *url) {
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddStringToObject(a, "url", url);
+  p->loaded = 0;
+  clear_inflight(p);
+  crawl_code rc = call(p, "Page.navigate", a, &res);
+  if (rc) return rc;
+  const char *err = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "errorText"));
+  const char *frame = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "frameId"));
+  if (frame) {
+    free(p->main_frame);
+    p->main_frame = strdup(frame);
+  }
+  int same_doc = cJSON_GetObjectItemCaseSensitive(res, "loaderId") == NULL;
+  if (err && *err) {
+    snprintf(p->err, sizeof p->err, "cannot load %s: %s", url, err);
+    cJSON_Delete(res);
+    return CRAWL_NAVIGATE;
+  }
+  cJSON_Delete(res);
+  long long deadline = cdp_now_ms() + p->o.nav_timeout_ms;
+  while (!p->loaded && !same_doc) {
+    long long left = deadline - cdp_now_ms();
+    if (p->crashed) {
+      snprintf(p->err, sizeof p->err, "the page crashed while loading %s", url);
+      return CRAWL_CRASHED;
+    }
+    if (left <= 0) {
+      crawl_log(CRAWL_LOG_WARN, "page", "%s: no load event within %d ms; capturing what is there",
+                url, p->o.nav_timeout_ms);
+      break;
+    }
+    cdp_code r = cdp_pump(p->c, left > 200 ? 200 : (int)left);
+    if (r) {
+      perr(p, "while loading");
+      return from_cdp(p, r);
+    }
+  }
+  return crawl_page_settle(p);
+}
+
+/* ---- capture ------------------------------------------------------------------- */
+static const char facts_js[] =
+  "(()=>{const s=getSelection();let sel='';try{if(s&&s.rangeCount&&!s.isCollapsed){"
+  "const n=s.anchorNode;if(n&&n.getRootNode()===document&&!(n.parentElement&&n.parentElement.closest('input,textarea')))"
+  "sel=String(s.toString()).slice(0,1000)}}catch(e){}"
+  "return {vw:innerWidth,vh:innerHeight,sx:scrollX,sy:scrollY,dpr:devicePixelRatio,"
+  "title:document.title,url:location.href,readyState:document.readyState,selection:sel}})()";
+
+static const char active_js[] =
+  "(()=>{let e=document.activeElement;for(let i=0;e&&i<64;i++){"
+  "if(e.shadowRoot&&e.shadowRoot.activeElement){e=e.shadowRoot.activeElement;continue}"
+  "if(e.tagName==='IFRAME'||e.tagName==='FRAME'){let d=null;try{d=e.contentDocument}catch(x){}"
+  "if(d&&d.activeElement&&d.activeElement!==d.body){e=d.activeElement;continue}}break}"
+  "return e&&e!==document.body&&e!==document.documentElement?e:null})()";
+
+static int send_eval(crawl_page *p, const char *expr, int by_value) {
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "expression", expr);
+  cJSON_AddBoolToObject(a, "returnByValue", by_value);
+  cJSON_AddBoolToObject(a, "silent", 1);
+  return cdp_send(p->c, p->session, "Runtime.evaluate", a);
+}
+
+/* Collect same-origin child frames from Page.getFrameTree. */
+typedef struct { const char *id, *parent, *url, *origin; } frame_row;
+static void walk_frames(const cJSON *node, const char *parent, frame_row *rows, int *n) {
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive(node, "frame");
+  if (f && *n < MAX_FRAMES) {
+    frame_row *r = &rows[(*n)++];
+    r->id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id"));
+    r->parent = parent;
+    r->url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "url"));
+    r->origin = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "securityOrigin"));
+  }
+  const cJSON *ch;
+  cJSON_ArrayForEach(ch, cJSON_GetObjectItemCaseSensitive(node, "childFrames"))
+    walk_frames(ch, f ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id")) : parent, rows, n);
+}
+
+crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **out) {
+  *out = NULL;
+  cdp_client *c = p->c;
+  int to = p->o.call_timeout_ms;
+  cJSON *a = cJSON_CreateObject();
+  cJSON *styles = cJSON_AddArrayToObject(a, "computedStyles");
+  static const char *const want[] = {"display", "visibility", "opacity", "pointer-events"};
+  for (int i = 0; i < 4; i++) cJSON_AddItemToArray(styles, cJSON_CreateString(want[i]));
+  cJSON_AddBoolToObject(a, "includeDOMRects", 1);
+  cJSON_AddBoolToObject(a, "includePaintOrder", 1);
+  /* round 1: everything that needs nothing else */
+  int id_snap = cdp_send(c, p->session, "DOMSnapshot.captureSnapshot", a);
+  int id_tree = cdp_send(c, p->session, "Page.getFrameTree", NULL);
+  int id_facts = send_eval(p, facts_js, 1);
+  int id_active = send_eval(p, active_js, 0);
+  int id_ax = cdp_send(c, p->session, "Accessibility.getFullAXTree", NULL);
+  int owner_ids[MAX_FRAMES];
+  for (int i = 0; i < p->noopifs; i++) {
+    cJSON *f = cJSON_CreateObject();
+    cJSON_AddStringToObject(f, "frameId", p->oopifs[i].target_id);
+    owner_ids[i] = cdp_send(c, p->session, "DOM.getFrameOwner", f);
+  }
+  cJSON *snap = NULL, *tree = NULL, *facts = NULL, *active = NULL, *ax_main = NULL;
+  crawl_code rc = CRAWL_OK;
+  cdp_code r;
+  if ((r = cdp_wait(c, id_snap, &snap, to))) { perr(p, "DOMSnapshot.captureSnapshot"); rc = from_cdp(p, r); }
+  if ((r = cdp_wait(c, id_tree, &tree, to)) && !rc) { perr(p, "Page.getFrameTree"); rc = from_cdp(p, r); }
+  if ((r = cdp_wait(c, id_facts, &facts, to)) && !rc) { perr(p, "page facts"); rc = from_cdp(p, r); }
+  if ((r = cdp_wait(c, id_active, &active, to)) && !rc && r != CDP_REMOTE) { perr(p, "focus"); rc = from_cdp(p, r); }
+  if ((r = cdp_wait(c, id_ax, &ax_main, to)) && !rc && r != CDP_REMOTE) { perr(p, "Accessibility.getFullAXTree"); rc = from_cdp(p, r); }
+  pg_frame_info frames[MAX_FRAMES];
+  int nframes = 0;
+  for (int i = 0; i < p->noopifs; i++) {
+    cJSON *o = NULL;
+    r = cdp_wait(c, owner_ids[i], &o, to);
+    if (r == CDP_OK) {
+      frames[nframes++] = (pg_frame_info){.frame_id = p->oopifs[i].target_id, .oopif = 1,
+        .owner_backend_node_id = cJSON_GetObjectItemCaseSensitive(o, "backendNodeId")
+                                   ? cJSON_GetObjectItemCaseSensitive(o, "backendNodeId")->valueint : 0};
+    }
+    cJSON_Delete(o);
+  }
+  if (rc) goto out;
+
+  /* round 2: AX of same-origin child frames, and the focused node */
+  frame_row rows[MAX_FRAMES];
+  int nrows = 0;
+  walk_frames(cJSON_GetObjectItemCaseSensitive(tree, "frameTree"), NULL, rows, &nrows);
+  const char *top_origin = nrows ? rows[0].origin : NULL;
+  int ax_ids[MAX_FRAMES], nax_ids = 0;
+  for (int i = 1; i < nrows; i++) {
+    /* only frames whose origin equals the top's (or a bridge) are read */
+    int readable = top_origin && rows[i].origin && !strcmp(rows[i].origin, top_origin) && strcmp(top_origin, "null");
+    for (int k = 0; !readable && opts && opts->bridge_origins && opts->bridge_origins[k]; k++)
+      readable = rows[i].origin && !strcmp(rows[i].origin, opts->bridge_origins[k]);
+    if (rows[i].url && !strncmp(rows[i].url, "about:", 6)) readable = 1; /* inherits its parent */
+    if (!readable) continue;
+    cJSON *f = cJSON_CreateObject();
+    cJSON_AddStringToObject(f, "frameId", rows[i].id);
+    ax_ids[nax_ids++] = cdp_send(c, p->session, "Accessibility.getFullAXTree", f);
+  }
+  const char *obj = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(active, "result"), "objectId"));
+  int id_desc = 0;
+  if (obj) {
+    cJSON *d = cJSON_CreateObject();
+    cJSON_AddStringToObject(d, "objectId", obj);
+    id_desc = cdp_send(c, p->session, "DOM.describeNode", d);
+  }
+  const cJSON *ax[MAX_FRAMES + 1];
+  cJSON *ax_owned[MAX_FRAMES];
+  size_t nax = 0;
+  if (ax_main) ax[nax++] = ax_main;
+  for (int i = 0; i < nax_ids; i++) {
+    cJSON *x = NULL;
+    r = cdp_wait(c, ax_ids[i], &x, to);
+    ax_owned[i] = x;
+    if (x) ax[nax++] = x;
+  }
+  int focused = 0;
+  if (id_desc) {
+    cJSON *d = NULL;
+    if (cdp_wait(c, id_desc, &d, to) == CDP_OK) {
+      const cJSON *b = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "node"), "backendNodeId");
+      if (cJSON_IsNumber(b)) focused = b->valueint;
+    }
+    cJSON_Delete(d);
+    cJSON *rel = cJSON_CreateObject();
+    cJSON_AddStringToObject(rel, "objectId", obj);
+    int id = cdp_send(c, p->session, "Runtime.releaseObject", rel);
+    if (id > 0) cdp_abandon(c, id);
+  }
+  for (int i = 1; i < nrows && nframes < MAX_FRAMES; i++)
+    frames[nframes++] = (pg_frame_info){.frame_id = rows[i].id, .parent_frame_id = rows[i].parent,
+                                        .url = rows[i].url, .origin = rows[i].origin};
+  pg_input in = {
+    .snapshot = snap,
+    .ax = ax,
+    .nax = nax,
+    .frames = frames,
+    .nframes = (size_t)nframes,
+    .page = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(facts, "result"), "value"),
+    .focused_backend_node_id = focused,
+    .top_frame_id = nrows ? rows[0].id : NULL,
+  };
+  pg_code pr = pg_build(&in, opts, out);
+  if (pr) {
+    snprintf(p->err, sizeof p->err, "building the page graph: %s", pg_strerror(pr));
+    rc = CRAWL_CAPTURE;
+  }
+  for (int i = 0; i < nax_ids; i++) cJSON_Delete(ax_owned[i]);
+out:
+  cJSON_Delete(snap);
+  cJSON_Delete(tree);
+  cJSON_Delete(facts);
+  cJSON_Delete(active);
+  cJSON_Delete(ax_main);
+  return rc;
+}
+
+const char *crawl_page_errmsg(const crawl_page *p) { return p ? p->err : ""; }
+const char *crawl_page_session(const crawl_page *p) { return p->session; }
+cdp_client *crawl_page_client(const crawl_page *p) { return p->c; }
+int crawl_page_dialogs(const crawl_page *p) { return p->dialogs; }
+int crawl_page_popups(const crawl_page *p) { return p->popups; }
+
+void crawl_page_close(crawl_page *p) {
+  if (!p) return;
+  for (int i = 0; i < p->nsubs; i++) cdp_off(p->c, p->subs[i]);
+  if (p->target_id && cdp_client_alive(p->c)) {
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "targetId", p->target_id);
+    cdp_call(p->c, NULL, "Target.closeTarget", a, NULL, 2000);
+  }
+  clear_inflight(p);
+  for (int i = 0; i < p->noopifs; i++) {
+    free(p->oopifs[i].target_id);
+    free(p->oopifs[i].session);
+    free(p->oopifs[i].url);
+  }
+  free(p->session);
+  free(p->target_id);
+  free(p->binding);
+  free(p->main_frame);
+  free(p);
+}

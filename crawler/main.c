@@ -1,0 +1,379 @@
+/* main.c -- the uiap-crawl command line: parses options, calls the library,
+ * prints results (stdout: data, stderr: one-line errors and logs).
+ *
+ * Exit codes (also in --help and docs/exit-codes.md):
+ *   0 ok, 1 internal error, 2 usage, 3 Chromium missing or failed to start,
+ *   4 URL unreachable / navigation failed, 5 timeout, 6 --connect failed,
+ *   7 output not writable, 8 capture failed (page crashed),
+ *   130 interrupted (SIGINT), 143 terminated (SIGTERM).
+ */
+#include "crawl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define UIAP_VERSION "0.1.0"
+
+enum {
+  EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_BROWSER = 3, EXIT_NAVIGATE = 4,
+  EXIT_TIMEOUT = 5, EXIT_CONNECT = 6, EXIT_OUTPUT = 7, EXIT_CAPTURE = 8,
+  EXIT_SIGINT = 130, EXIT_SIGTERM = 143,
+};
+
+static volatile sig_atomic_t got_signal;
+static void on_signal(int sig) { got_signal = sig; }
+
+static void install_signals(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns EINTR */
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+static int verbosity = 1; /* 0 quiet, 1 warnings, 2 info, 3 debug */
+
+static void log_sink(void *ud, crawl_log_level lvl, const char *component, const char *msg) {
+  static const char *const names[] = {"error", "warning", "info", "debug"};
+  fprintf(stderr, "uiap-crawl: %s: %s: %s\n", names[lvl], component, msg);
+}
+
+static int die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int die(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("uiap-crawl: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return code;
+}
+
+static const char usage_main[] =
+  "usage: uiap-crawl <command> [options]\n"
+  "\n"
+  "commands:\n"
+  "  snapshot URL     print the PageGraph of one page (UIAP Web Profile 0.1)\n"
+  "  serve DIR        serve a directory read-only on loopback (for tests and demos)\n"
+  "  help [COMMAND]   show help\n"
+  "  version          print the version\n"
+  "\n"
+  "exit codes: 0 ok, 1 internal error, 2 usage, 3 Chromium missing or failed,\n"
+  "  4 URL unreachable, 5 timeout, 6 --connect failed, 7 output not writable,\n"
+  "  8 capture failed, 130 SIGINT, 143 SIGTERM\n";
+
+static const char usage_snapshot[] =
+  "usage: uiap-crawl snapshot URL [options]\n"
+  "\n"
+  "Loads URL in headless Chromium, waits until it settles, prints one PageGraph.\n"
+  "URL is http(s)://, file://, or a path to a local file.\n"
+  "\n"
+  "  --format json|text        JSON PageGraph (default) or an indented text tree\n"
+  "  --envelope                wrap the graph in a web.state.snapshot message\n"
+  "  --include-hidden          also publish hidden elements\n"
+  "  --include-non-interactive also publish non-interactive elements (headings, text, ...)\n"
+  "  --max-nodes N             at most N elements (focused, interactive in view first)\n"
+  "  --scope ID                only elements inside scope ID (repeatable)\n"
+  "  --document ID             only elements of document ID (repeatable)\n"
+  "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (repeatable)\n"
+  "  --viewport WxH            viewport size (default 1280x800)\n"
+  "  --timeout-ms N            page load timeout (default 30000)\n"
+  "  --settle-ms N             cap on waiting for the page to settle (default 5000)\n"
+  "  --chromium PATH           Chromium binary (default: $UIAP_CHROMIUM, then PATH)\n"
+  "  --connect URL             attach to a running browser (ws://... or http://HOST:PORT)\n"
+  "  --headful                 show the browser window\n"
+  "  --hint-attr NAME          copy attribute NAME into element metadata (debugging aid)\n"
+  "  -o FILE                   write to FILE instead of stdout\n"
+  "  --quiet, --verbose        fewer / more messages on stderr\n";
+
+static const char usage_serve[] =
+  "usage: uiap-crawl serve DIR [--port N] [--host ADDR] [--spa] [--test-endpoints]\n"
+  "\n"
+  "Serves DIR read-only until SIGINT/SIGTERM; prints the URL on stdout.\n";
+
+typedef struct {
+  const char *url;
+  const char *chromium, *connect, *out, *format, *hint_attr;
+  int envelope, headful;
+  pg_options g;
+  const char *scopes[32], *documents[32], *bridges[32];
+  int nscopes, ndocuments, nbridges;
+  int width, height, timeout_ms, settle_ms;
+} snap_opts;
+
+static int parse_int(const char *s, long min, long max, long *out) {
+  if (!s || !*s) return -1;
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || *end || v < min || v > max) return -1;
+  *out = v;
+  return 0;
+}
+
+/* Accept http(s):// and file:// URLs, or a local file path (made a file:// URL). */
+static int normalize_url(const char *in, char *out, size_t outlen) {
+  if (!strncmp(in, "http://", 7) || !strncmp(in, "https://", 8) || !strncmp(in, "file://", 7)) {
+    snprintf(out, outlen, "%s", in);
+    return 0;
+  }
+  if (strstr(in, "://") || !strncmp(in, "javascript:", 11) || !strncmp(in, "data:", 5) ||
+      !strncmp(in, "about:", 6) || !strncmp(in, "mailto:", 7))
+    return -1;
+  char real[PATH_MAX];
+  struct stat st;
+  if (realpath(in, real) && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
+    snprintf(out, outlen, "file://%s", real);
+    return 0;
+  }
+  return -2;
+}
+
+static int cmd_code(crawl_code rc) {
+  switch (rc) {
+  case CRAWL_OK: return EXIT_OK;
+  case CRAWL_NAVIGATE: return EXIT_NAVIGATE;
+  case CRAWL_TIMEOUT: return EXIT_TIMEOUT;
+  case CRAWL_CANCELLED: return got_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+  case CRAWL_CRASHED: case CRAWL_CAPTURE: return EXIT_CAPTURE;
+  case CRAWL_BROWSER: return EXIT_BROWSER;
+  default: return EXIT_INTERNAL;
+  }
+}
+
+static char *iso_now(char *buf, size_t n) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  struct tm tm;
+  gmtime_r(&ts.tv_sec, &tm);
+  char base[32];
+  strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf(buf, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
+  return buf;
+}
+
+static int write_output(const char *path, const char *text) {
+  if (!path || !strcmp(path, "-")) {
+    fputs(text, stdout);
+    fputc('\n', stdout);
+    return fflush(stdout) == 0 ? 0 : -1;
+  }
+  char tmp[PATH_MAX];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (!f) return -1;
+  fputs(text, f);
+  fputc('\n', f);
+  if (fclose(f) != 0 || rename(tmp, path) != 0) {
+    unlink(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+static int run_snapshot(snap_opts *o) {
+  char url[8192];
+  int nu = normalize_url(o->url, url, sizeof url);
+  if (nu == -1) return die(EXIT_USAGE, "unsupported URL (only http, https and file): %s", o->url);
+  if (nu == -2) return die(EXIT_USAGE, "not a URL and no such file: %s", o->url);
+  if (o->format && strcmp(o->format, "json") && strcmp(o->format, "text"))
+    return die(EXIT_USAGE, "--format takes json or text, not %s", o->format);
+  if (o->out && strcmp(o->out, "-")) {
+    /* fail before starting a browser */
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", o->out);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0; else snprintf(dir, sizeof dir, ".");
+    if (access(dir, W_OK) != 0) return die(EXIT_OUTPUT, "cannot write to %s: %s", o->out, strerror(errno));
+  }
+  cdp_client *c = NULL;
+  char err[1024] = "";
+  cdp_code cr;
+  int total_timeout = o->timeout_ms > 0 ? o->timeout_ms : 30000;
+  if (o->connect) {
+    cr = cdp_connect(o->connect, total_timeout < 10000 ? total_timeout : 10000, &c, err, sizeof err);
+    if (cr) return die(cr == CDP_ARG ? EXIT_USAGE : EXIT_CONNECT, "%s", err);
+  } else {
+    const char *extra[] = {NULL};
+    cdp_launch_opts lo = {.chromium = o->chromium, .headful = o->headful, .width = o->width,
+                          .height = o->height, .extra_args = extra};
+    cr = cdp_launch(&lo, &c, err, sizeof err);
+    if (cr == CDP_CANCELLED) return got_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+    if (cr) return die(EXIT_BROWSER, "%s", err);
+  }
+  cdp_client_set_cancel(c, &got_signal);
+  crawl_page_opts po = {.width = o->width, .height = o->height, .nav_timeout_ms = o->timeout_ms,
+                        .settle_max_ms = o->settle_ms};
+  crawl_page *p = NULL;
+  int code = EXIT_OK;
+  pg_graph *g = NULL;
+  crawl_code rc = crawl_page_open(c, &po, &p);
+  if (rc == CRAWL_OK) rc = crawl_page_goto(p, url);
+  if (rc == CRAWL_OK) {
+    o->scopes[o->nscopes] = NULL;
+    o->documents[o->ndocuments] = NULL;
+    o->bridges[o->nbridges] = NULL;
+    o->g.scope_filter = o->nscopes ? o->scopes : NULL;
+    o->g.document_filter = o->ndocuments ? o->documents : NULL;
+    o->g.bridge_origins = o->nbridges ? o->bridges : NULL;
+    o->g.hint_attr = o->hint_attr;
+    rc = crawl_page_capture(p, &o->g, &g);
+  }
+  if (rc != CRAWL_OK) {
+    code = cmd_code(rc);
+    if (rc != CRAWL_CANCELLED) die(code, "%s", crawl_page_errmsg(p));
+    else die(code, "interrupted");
+  } else {
+    char *text;
+    if (o->format && !strcmp(o->format, "text")) {
+      text = pg_graph_to_text(g);
+    } else {
+      cJSON *j = pg_graph_to_json(g);
+      if (!crawl_page_settled(p)) {
+        cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "metadata");
+        cJSON_AddBoolToObject(m, "settled", 0);
+      }
+      if (o->envelope) {
+        cJSON *env = cJSON_CreateObject();
+        char ts[64], id[64];
+        cJSON_AddStringToObject(env, "uiap", "0.1");
+        cJSON_AddStringToObject(env, "kind", "event");
+        cJSON_AddStringToObject(env, "type", "web.state.snapshot");
+        snprintf(id, sizeof id, "msg_%lld_%d", cdp_now_ms(), (int)getpid());
+        cJSON_AddStringToObject(env, "id", id);
+        cJSON_AddStringToObject(env, "ts", iso_now(ts, sizeof ts));
+        cJSON *src = cJSON_AddObjectToObject(env, "source");
+        cJSON_AddStringToObject(src, "role", "runtime");
+        cJSON_AddStringToObject(src, "id", "uiap-crawl");
+        cJSON *payload = cJSON_AddObjectToObject(env, "payload");
+        cJSON_AddItemToObject(payload, "graph", j);
+        j = env;
+      }
+      text = cJSON_PrintUnformatted(j);
+      cJSON_Delete(j);
+    }
+    if (!text) code = die(EXIT_INTERNAL, "out of memory");
+    else if (write_output(o->out, text) != 0) code = die(EXIT_OUTPUT, "cannot write output to %s", o->out ? o->out : "stdout");
+    free(text);
+  }
+  pg_graph_free(g);
+  crawl_page_close(p);
+  cdp_client_free(c);
+  return code;
+}
+
+static int cmd_snapshot(int argc, char **argv) {
+  snap_opts o = {0};
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    long n;
+#define NEED_VALUE() do { if (!v) return die(EXIT_USAGE, "%s needs a value", a); i++; } while (0)
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_snapshot, stdout); return EXIT_OK; }
+    else if (!strcmp(a, "--format")) { NEED_VALUE(); o.format = v; }
+    else if (!strcmp(a, "--envelope")) o.envelope = 1;
+    else if (!strcmp(a, "--include-hidden")) o.g.include_hidden = 1;
+    else if (!strcmp(a, "--include-non-interactive")) o.g.include_non_interactive = 1;
+    else if (!strcmp(a, "--max-nodes")) {
+      NEED_VALUE();
+      if (parse_int(v, 1, 10000000, &n)) return die(EXIT_USAGE, "--max-nodes takes a number from 1 to 10000000, not %s", v);
+      o.g.max_nodes = (size_t)n;
+    } else if (!strcmp(a, "--scope")) { NEED_VALUE(); if (o.nscopes < 31) o.scopes[o.nscopes++] = v; }
+    else if (!strcmp(a, "--document")) { NEED_VALUE(); if (o.ndocuments < 31) o.documents[o.ndocuments++] = v; }
+    else if (!strcmp(a, "--bridge-origin")) { NEED_VALUE(); if (o.nbridges < 31) o.bridges[o.nbridges++] = v; }
+    else if (!strcmp(a, "--viewport")) {
+      NEED_VALUE();
+      int w, h;
+      char extra;
+      if (sscanf(v, "%dx%d%c", &w, &h, &extra) != 2 || w < 100 || h < 100 || w > 10000 || h > 10000)
+        return die(EXIT_USAGE, "--viewport takes WxH (100..10000), not %s", v);
+      o.width = w;
+      o.height = h;
+    } else if (!strcmp(a, "--timeout-ms")) {
+      NEED_VALUE();
+      if (parse_int(v, 100, 3600000, &n)) return die(EXIT_USAGE, "--timeout-ms takes 100..3600000, not %s", v);
+      o.timeout_ms = (int)n;
+    } else if (!strcmp(a, "--settle-ms")) {
+      NEED_VALUE();
+      if (parse_int(v, 1, 600000, &n)) return die(EXIT_USAGE, "--settle-ms takes 1..600000, not %s", v);
+      o.settle_ms = (int)n;
+    } else if (!strcmp(a, "--chromium")) { NEED_VALUE(); o.chromium = v; }
+    else if (!strcmp(a, "--connect")) { NEED_VALUE(); o.connect = v; }
+    else if (!strcmp(a, "--headful")) o.headful = 1;
+    else if (!strcmp(a, "--hint-attr")) { NEED_VALUE(); o.hint_attr = v; }
+    else if (!strcmp(a, "-o") || !strcmp(a, "--output")) { NEED_VALUE(); o.out = v; }
+    else if (!strcmp(a, "--quiet")) verbosity = 0;
+    else if (!strcmp(a, "--verbose")) verbosity++;
+    else if (a[0] == '-' && a[1]) return die(EXIT_USAGE, "unknown option %s (see uiap-crawl snapshot --help)", a);
+    else if (!o.url) o.url = a;
+    else return die(EXIT_USAGE, "snapshot takes one URL (got %s and %s)", o.url, a);
+#undef NEED_VALUE
+  }
+  if (!o.url) return die(EXIT_USAGE, "snapshot needs a URL (see uiap-crawl snapshot --help)");
+  crawl_log_set(log_sink, NULL, verbosity <= 0 ? CRAWL_LOG_ERROR : (crawl_log_level)(verbosity));
+  return run_snapshot(&o);
+}
+
+static int cmd_serve(int argc, char **argv) {
+  crawl_server_opts so = {0};
+  long n;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_serve, stdout); return EXIT_OK; }
+    else if (!strcmp(a, "--port")) {
+      if (!v || parse_int(v, 0, 65535, &n)) return die(EXIT_USAGE, "--port takes 0..65535");
+      so.port = (int)n;
+      i++;
+    } else if (!strcmp(a, "--host")) {
+      if (!v) return die(EXIT_USAGE, "--host needs a value");
+      so.host = v;
+      i++;
+    } else if (!strcmp(a, "--spa")) so.spa_fallback = 1;
+    else if (!strcmp(a, "--test-endpoints")) so.test_endpoints = 1;
+    else if (a[0] == '-') return die(EXIT_USAGE, "unknown option %s (see uiap-crawl serve --help)", a);
+    else if (!so.root) so.root = a;
+    else return die(EXIT_USAGE, "serve takes one directory");
+  }
+  if (!so.root) return die(EXIT_USAGE, "serve needs a directory");
+  struct stat st;
+  if (stat(so.root, &st) != 0 || !S_ISDIR(st.st_mode)) return die(EXIT_USAGE, "not a directory: %s", so.root);
+  crawl_server *s = NULL;
+  char err[256];
+  if (crawl_server_start(&so, &s, err, sizeof err) != 0) return die(EXIT_INTERNAL, "%s", err);
+  printf("http://%s:%d/\n", so.host ? so.host : "127.0.0.1", crawl_server_port(s));
+  fflush(stdout);
+  while (!got_signal) pause();
+  crawl_server_stop(s);
+  return EXIT_OK;
+}
+
+int main(int argc, char **argv) {
+  install_signals();
+  if (argc < 2) {
+    fputs(usage_main, stderr);
+    return EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "snapshot")) return cmd_snapshot(argc - 2, argv + 2);
+  if (!strcmp(cmd, "serve")) return cmd_serve(argc - 2, argv + 2);
+  if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+    printf("uiap-crawl %s\n", UIAP_VERSION);
+    return EXIT_OK;
+  }
+  if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+    if (argc > 2 && !strcmp(argv[2], "snapshot")) fputs(usage_snapshot, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "serve")) fputs(usage_serve, stdout);
+    else fputs(usage_main, stdout);
+    return EXIT_OK;
+  }
+  return die(EXIT_USAGE, "unknown command %s (see uiap-crawl --help)", cmd);
+}

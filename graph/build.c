@@ -1,0 +1,1465 @@
+/* build.c -- turn one capture (DOMSnapshot + accessibility tree + frame and
+ * page facts) into a PageGraph.
+ *
+ * Steps: index the flat snapshot (all in-process documents, shadow trees
+ * flattened), join AX nodes by backendNodeId, decide per document whether it
+ * may be published (same-origin, bridged, or opaque), mark closed-shadow
+ * content as unpublishable, then choose elements (section 8 inclusion), their
+ * role, name, state, affordances, actions, scope, bbox, and relations.
+ *
+ * Boundaries are enforced here, once: nothing under a closed shadow root and
+ * nothing inside an opaque document is ever copied into the graph.
+ */
+#include "pg_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define NAME_MAX_BYTES 1024
+#define VALUE_MAX_BYTES 4096
+
+static const char *const pg__errmsgs[] = {
+#define PG__MSG(name, msg) msg,
+  PG_ERRNO_MAP(PG__MSG)
+#undef PG__MSG
+};
+const char *pg_strerror(pg_code c) {
+  return (int)c >= 0 && c < PG__ECOUNT ? pg__errmsgs[c] : "unknown error";
+}
+
+static unsigned long long revision_counter;
+unsigned long long pg_next_revision(void) { return ++revision_counter; }
+
+/* ---- the indexed snapshot ---------------------------------------------- */
+typedef struct snode {
+  int doc;
+  int parent, first_child, last_child, next_sibling;
+  int type;
+  const char *tag;
+  const char *value;            /* nodeValue (text nodes) */
+  int backend;
+  const cJSON *attrs;           /* [nameIdx, valueIdx, ...] */
+  int layout;                   /* -1: no layout object */
+  const char *input_value, *text_value;
+  int checked;                  /* -1 unknown, 0, 1 */
+  int option_selected;
+  int clickable;
+  int content_doc;              /* -1 or snapshot document index */
+  int shadow;                   /* 0 light, 1 open, 2 closed (own root type) */
+  int closed_inside;            /* 1: in a closed shadow tree (at any depth) */
+  int shadow_host;              /* host node of the nearest open root, -1 */
+  int vis_hidden;               /* display:none / visibility / opacity 0 up the chain */
+  const cJSON *ax;
+  int scope;                    /* -2 unknown, -1 none, else scope index */
+  int elem;                     /* element index or -1 */
+} snode;
+
+typedef struct sdoc {
+  const cJSON *json;
+  const char *url, *frame_id, *title;
+  int base;                     /* index of its first node */
+  int count;
+  int owner;                    /* iframe node in the parent document, -1 top */
+  pg_access access;
+  int published;                /* index in graph->documents, -1 */
+  double ox, oy;                /* doc coords -> top viewport coords */
+  double scroll_x, scroll_y;
+  /* layout arrays */
+  int nlayout;
+  const char *(*styles)[4];
+  pg_rect *bounds, *client;
+  int *paint;
+} sdoc;
+
+typedef struct {
+  const pg_input *in;
+  const pg_options *opt;
+  pg_graph *g;
+  pg__arena *a;
+  const char **S; size_t nS;
+  snode *n; size_t nn;
+  sdoc *d; size_t nd;
+  /* backendNodeId -> node index (open addressing) */
+  int *hkeys, *hvals; size_t hcap;
+  char *top_origin;
+  size_t cap_el, cap_sc, cap_rel, cap_doc;
+} ctx;
+
+static const char *str_at(ctx *c, int idx) {
+  return idx >= 0 && (size_t)idx < c->nS ? c->S[idx] : "";
+}
+
+/* cJSON arrays are lists: copy to C arrays once. */
+static int *int_array(const cJSON *arr, size_t *len) {
+  size_t n = (size_t)cJSON_GetArraySize(arr);
+  int *v = pg__xmalloc((n ? n : 1) * sizeof *v);
+  size_t i = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, arr) v[i++] = cJSON_IsNumber(it) ? it->valueint : -1;
+  if (len) *len = i;
+  return v;
+}
+
+static const cJSON *get(const cJSON *o, const char *k) {
+  return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+static const char *get_str(const cJSON *o, const char *k) {
+  const cJSON *v = get(o, k);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static void hput(ctx *c, int key, int val) {
+  size_t m = c->hcap - 1, h = ((unsigned)key * 2654435761u) & m;
+  while (c->hkeys[h] && c->hkeys[h] != key) h = (h + 1) & m;
+  c->hkeys[h] = key;
+  c->hvals[h] = val;
+}
+static int hget(const ctx *c, int key) {
+  if (!key || !c->hcap) return -1;
+  size_t m = c->hcap - 1, h = ((unsigned)key * 2654435761u) & m;
+  while (c->hkeys[h]) {
+    if (c->hkeys[h] == key) return c->hvals[h];
+    h = (h + 1) & m;
+  }
+  return -1;
+}
+
+static const char *attr(ctx *c, const snode *n, const char *name) {
+  if (!n->attrs) return NULL;
+  const cJSON *it = n->attrs->child;
+  while (it && it->next) {
+    if (!strcmp(str_at(c, it->valueint), name)) return str_at(c, it->next->valueint);
+    it = it->next->next;
+  }
+  return NULL;
+}
+
+/* Apply a sparse {index:[...], value:[...]} array of document d. */
+typedef void (*sparse_fn)(ctx *c, snode *n, const cJSON *value);
+static void sparse(ctx *c, const sdoc *d, const cJSON *nodes, const char *key, sparse_fn fn) {
+  const cJSON *s = get(nodes, key);
+  if (!s) return;
+  const cJSON *idx = get(s, "index"), *val = get(s, "value");
+  const cJSON *i = idx ? idx->child : NULL, *v = val ? val->child : NULL;
+  for (; i; i = i->next, v = v ? v->next : NULL) {
+    if (!cJSON_IsNumber(i) || i->valueint < 0 || i->valueint >= d->count) continue;
+    fn(c, &c->n[d->base + i->valueint], v);
+  }
+}
+static void sp_shadow(ctx *c, snode *n, const cJSON *v) {
+  const char *t = v ? str_at(c, v->valueint) : "";
+  n->shadow = !strcmp(t, "closed") ? 2 : !strcmp(t, "open") ? 1 : 0;
+}
+static void sp_input(ctx *c, snode *n, const cJSON *v) { n->input_value = v ? str_at(c, v->valueint) : ""; }
+static void sp_text(ctx *c, snode *n, const cJSON *v) { n->text_value = v ? str_at(c, v->valueint) : ""; }
+static void sp_checked(ctx *c, snode *n, const cJSON *v) { n->checked = 1; }
+static void sp_selected(ctx *c, snode *n, const cJSON *v) { n->option_selected = 1; }
+static void sp_clickable(ctx *c, snode *n, const cJSON *v) { n->clickable = 1; }
+static void sp_content(ctx *c, snode *n, const cJSON *v) {
+  n->content_doc = v && cJSON_IsNumber(v) ? v->valueint : -1;
+}
+
+static char *origin_of(pg__arena *a, const char *url) {
+  if (!url) return NULL;
+  const char *p = strstr(url, "://");
+  if (!p) return pg__strdup(a, "null");
+  const char *end = p + 3;
+  while (*end && *end != '/' && *end != '?' && *end != '#') end++;
+  /* strip userinfo */
+  const char *at = memchr(p + 3, '@', (size_t)(end - (p + 3)));
+  if (at) {
+    size_t sl = (size_t)(p + 3 - url);
+    char *o = pg__alloc(a, sl + (size_t)(end - at));
+    memcpy(o, url, sl);
+    memcpy(o + sl, at + 1, (size_t)(end - at - 1));
+    return o;
+  }
+  return pg__strndup(a, url, (size_t)(end - url));
+}
+
+static int index_snapshot(ctx *c) {
+  const cJSON *strings = get(c->in->snapshot, "strings");
+  const cJSON *docs = get(c->in->snapshot, "documents");
+  if (!cJSON_IsArray(strings) || !cJSON_IsArray(docs) || !cJSON_GetArraySize(docs)) return -1;
+  c->nS = (size_t)cJSON_GetArraySize(strings);
+  c->S = pg__xmalloc((c->nS ? c->nS : 1) * sizeof *c->S);
+  size_t k = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, strings) c->S[k++] = cJSON_IsString(it) ? it->valuestring : "";
+  c->nd = (size_t)cJSON_GetArraySize(docs);
+  c->d = calloc(c->nd, sizeof *c->d);
+  size_t total = 0, di = 0;
+  cJSON_ArrayForEach(it, docs) {
+    sdoc *d = &c->d[di++];
+    d->json = it;
+    const cJSON *nodes = get(it, "nodes");
+    d->count = cJSON_GetArraySize(get(nodes, "parentIndex"));
+    d->base = (int)total;
+    total += (size_t)d->count;
+    d->owner = -1;
+    d->published = -1;
+    const cJSON *v = get(it, "documentURL");
+    d->url = cJSON_IsNumber(v) ? str_at(c, v->valueint) : "";
+    v = get(it, "title");
+    d->title = cJSON_IsNumber(v) ? str_at(c, v->valueint) : "";
+    v = get(it, "frameId");
+    d->frame_id = cJSON_IsNumber(v) ? str_at(c, v->valueint) : "";
+    v = get(it, "scrollOffsetX");
+    d->scroll_x = cJSON_IsNumber(v) ? v->valuedouble : 0;
+    v = get(it, "scrollOffsetY");
+    d->scroll_y = cJSON_IsNumber(v) ? v->valuedouble : 0;
+  }
+  c->nn = total;
+  c->n = calloc(total ? total : 1, sizeof *c->n);
+  c->hcap = 16;
+  while (c->hcap < total * 2) c->hcap <<= 1;
+  c->hkeys = calloc(c->hcap, sizeof *c->hkeys);
+  c->hvals = calloc(c->hcap, sizeof *c->hvals);
+  if (!c->d || !c->n || !c->hkeys || !c->hvals) return -1;
+
+  for (size_t dj = 0; dj < c->nd; dj++) {
+    sdoc *d = &c->d[dj];
+    const cJSON *nodes = get(d->json, "nodes");
+    size_t np = 0, nt = 0, nn = 0, nv = 0, nb = 0;
+    int *parent = int_array(get(nodes, "parentIndex"), &np);
+    int *type = int_array(get(nodes, "nodeType"), &nt);
+    int *name = int_array(get(nodes, "nodeName"), &nn);
+    int *value = int_array(get(nodes, "nodeValue"), &nv);
+    int *backend = int_array(get(nodes, "backendNodeId"), &nb);
+    const cJSON *attrs = get(nodes, "attributes");
+    const cJSON *at = attrs ? attrs->child : NULL;
+    for (int i = 0; i < d->count; i++) {
+      snode *n = &c->n[d->base + i];
+      n->doc = (int)dj;
+      int p = (size_t)i < np ? parent[i] : -1;
+      n->parent = p >= 0 && p < i ? d->base + p : -1; /* parents precede children */
+      n->first_child = n->last_child = n->next_sibling = -1;
+      n->type = (size_t)i < nt ? type[i] : 0;
+      n->tag = (size_t)i < nn ? str_at(c, name[i]) : "";
+      n->value = (size_t)i < nv ? str_at(c, value[i]) : "";
+      n->backend = (size_t)i < nb ? backend[i] : 0;
+      n->attrs = at;
+      at = at ? at->next : NULL;
+      n->layout = -1;
+      n->checked = -1;
+      n->content_doc = -1;
+      n->shadow_host = -1;
+      n->scope = -2;
+      n->elem = -1;
+      if (n->backend > 0) hput(c, n->backend, d->base + i);
+      if (n->parent >= 0) {
+        snode *pn = &c->n[n->parent];
+        if (pn->last_child >= 0) c->n[pn->last_child].next_sibling = d->base + i;
+        else pn->first_child = d->base + i;
+        pn->last_child = d->base + i;
+      }
+    }
+    free(parent); free(type); free(name); free(value); free(backend);
+    sparse(c, d, nodes, "shadowRootType", sp_shadow);
+    sparse(c, d, nodes, "inputValue", sp_input);
+    sparse(c, d, nodes, "textValue", sp_text);
+    sparse(c, d, nodes, "inputChecked", sp_checked);
+    sparse(c, d, nodes, "optionSelected", sp_selected);
+    sparse(c, d, nodes, "isClickable", sp_clickable);
+    sparse(c, d, nodes, "contentDocumentIndex", sp_content);
+
+    /* layout */
+    const cJSON *layout = get(d->json, "layout");
+    size_t nl = 0;
+    int *lnode = int_array(get(layout, "nodeIndex"), &nl);
+    d->nlayout = (int)nl;
+    d->styles = calloc(nl ? nl : 1, sizeof *d->styles);
+    d->bounds = calloc(nl ? nl : 1, sizeof *d->bounds);
+    d->client = calloc(nl ? nl : 1, sizeof *d->client);
+    d->paint = calloc(nl ? nl : 1, sizeof *d->paint);
+    const cJSON *st = get(layout, "styles"), *bo = get(layout, "bounds");
+    const cJSON *cr = get(layout, "clientRects"), *po = get(layout, "paintOrders");
+    const cJSON *sti = st ? st->child : NULL, *boi = bo ? bo->child : NULL;
+    const cJSON *cri = cr ? cr->child : NULL, *poi = po ? po->child : NULL;
+    for (size_t l = 0; l < nl; l++) {
+      if (lnode[l] >= 0 && lnode[l] < d->count) {
+        snode *n = &c->n[d->base + lnode[l]];
+        if (n->layout < 0) n->layout = (int)l; /* first box of the node */
+      }
+      int s = 0;
+      for (const cJSON *x = sti ? sti->child : NULL; x && s < 4; x = x->next) d->styles[l][s++] = str_at(c, x->valueint);
+      for (; s < 4; s++) d->styles[l][s] = "";
+      double r[4] = {0, 0, 0, 0};
+      int q = 0;
+      for (const cJSON *x = boi ? boi->child : NULL; x && q < 4; x = x->next) r[q++] = x->valuedouble;
+      d->bounds[l] = (pg_rect){r[0], r[1], r[2], r[3]};
+      q = 0;
+      memset(r, 0, sizeof r);
+      for (const cJSON *x = cri ? cri->child : NULL; x && q < 4; x = x->next) r[q++] = x->valuedouble;
+      d->client[l] = (pg_rect){r[0], r[1], r[2], r[3]};
+      d->paint[l] = poi && cJSON_IsNumber(poi) ? poi->valueint : 0;
+      sti = sti ? sti->next : NULL;
+      boi = boi ? boi->next : NULL;
+      cri = cri ? cri->next : NULL;
+      poi = poi ? poi->next : NULL;
+    }
+    free(lnode);
+  }
+  return 0;
+}
+
+/* Shadow and visibility facts flow from parent to child (parents precede
+ * children in each document). Computes closed_inside, shadow_host and
+ * vis_hidden. */
+static void propagate(ctx *c) {
+  for (size_t i = 0; i < c->nn; i++) {
+    snode *n = &c->n[i];
+    const snode *p = n->parent >= 0 ? &c->n[n->parent] : NULL;
+    n->closed_inside = n->shadow == 2 || (p && p->closed_inside);
+    if (n->shadow == 1) {
+      /* first node of an open tree: its parent is the host; inside the same
+       * tree the host is inherited */
+      n->shadow_host = p && p->shadow == 1 && p->shadow_host >= 0 ? p->shadow_host
+                                                                   : (n->parent >= 0 ? n->parent : -1);
+    }
+    n->vis_hidden = p ? p->vis_hidden : 0;
+    if (n->type == 1) {
+      const sdoc *d = &c->d[n->doc];
+      if (n->layout < 0) {
+        /* no box: display:none (or display:contents, whose children have boxes) */
+        n->vis_hidden |= 2; /* this node only has no box */
+      } else {
+        const char *const *s = d->styles[n->layout];
+        if (!strcmp(s[0], "none")) n->vis_hidden |= 1;
+        if (s[2][0] && atof(s[2]) == 0.0 && strcmp(s[2], "")) n->vis_hidden |= 1;
+      }
+    }
+  }
+}
+
+static int node_visible(ctx *c, const snode *n) {
+  if (n->vis_hidden & 1) return 0;
+  if (n->layout < 0) return 0;
+  const sdoc *d = &c->d[n->doc];
+  const char *const *s = d->styles[n->layout];
+  if (!strcmp(s[1], "hidden") || !strcmp(s[1], "collapse")) return 0;
+  pg_rect b = d->bounds[n->layout];
+  if (b.w <= 0 || b.h <= 0) return 0;
+  if (n->doc >= 0 && d->access != PG_ACCESS_SAME_ORIGIN && d->access != PG_ACCESS_BRIDGED) return 0;
+  return 1;
+}
+
+static pg_rect node_rect(ctx *c, const snode *n) {
+  const sdoc *d = &c->d[n->doc];
+  pg_rect b = d->bounds[n->layout];
+  b.x += d->ox;
+  b.y += d->oy;
+  return b;
+}
+
+/* ---- documents ---------------------------------------------------------- */
+static int bridged_origin(ctx *c, const char *origin) {
+  for (int i = 0; c->opt->bridge_origins && c->opt->bridge_origins[i]; i++)
+    if (origin && !strcmp(c->opt->bridge_origins[i], origin)) return 1;
+  return 0;
+}
+
+static int add_document(ctx *c, pg_document doc) {
+  pg_graph *g = c->g;
+  if (g->ndocuments == c->cap_doc) {
+    c->cap_doc = c->cap_doc ? c->cap_doc * 2 : 4;
+    g->documents = pg__xrealloc(g->documents, c->cap_doc * sizeof *g->documents);
+  }
+  g->documents[g->ndocuments] = doc;
+  return (int)g->ndocuments++;
+}
+
+static int add_scope(ctx *c, pg_scope sc) {
+  pg_graph *g = c->g;
+  if (g->nscopes == c->cap_sc) {
+    c->cap_sc = c->cap_sc ? c->cap_sc * 2 : 16;
+    g->scopes = pg__xrealloc(g->scopes, c->cap_sc * sizeof *g->scopes);
+  }
+  g->scopes[g->nscopes] = sc;
+  return (int)g->nscopes++;
+}
+
+static const pg_frame_info *frame_info(ctx *c, const char *frame_id) {
+  for (size_t i = 0; i < c->in->nframes; i++)
+    if (c->in->frames[i].frame_id && frame_id && !strcmp(c->in->frames[i].frame_id, frame_id))
+      return &c->in->frames[i];
+  return NULL;
+}
+
+static void build_documents(ctx *c) {
+  pg__arena *a = c->a;
+  /* owners: an iframe node's contentDocumentIndex points at its document */
+  for (size_t i = 0; i < c->nn; i++)
+    if (c->n[i].content_doc > 0 && (size_t)c->n[i].content_doc < c->nd)
+      c->d[c->n[i].content_doc].owner = (int)i;
+  c->top_origin = origin_of(a, c->d[0].url);
+  const cJSON *page = c->in->page;
+  for (size_t dj = 0; dj < c->nd; dj++) {
+    sdoc *d = &c->d[dj];
+    pg_document doc = {0};
+    doc.parent = -1;
+    doc.frame_id = pg__strdup(a, d->frame_id);
+    char *origin = origin_of(a, d->url);
+    if (dj == 0) {
+      d->access = PG_ACCESS_SAME_ORIGIN;
+      d->ox = -d->scroll_x;
+      d->oy = -d->scroll_y;
+      doc.document_id = pg__strdup(a, "doc_root");
+      doc.url = pg__strdup(a, d->url);
+      doc.title = pg__strdup(a, get_str(page, "title") ? get_str(page, "title") : d->title);
+      doc.ready_state = pg__strdup(a, get_str(page, "readyState"));
+      doc.origin = origin;
+      doc.root_scope_id = pg__strdup(a, "scope_route");
+      d->published = add_document(c, doc);
+      continue;
+    }
+    if (d->owner < 0) continue; /* a detached document: nothing to anchor it */
+    const snode *owner = &c->n[d->owner];
+    const sdoc *pd = &c->d[owner->doc];
+    if (pd->published < 0 || owner->closed_inside) {
+      /* inside an opaque parent or a closed shadow root: not even metadata */
+      d->access = PG_ACCESS_OPAQUE;
+      continue;
+    }
+    pg_document *parent_doc = &c->g->documents[pd->published];
+    int same = origin && c->top_origin && !strcmp(origin, c->top_origin) &&
+               strcmp(origin, "null") != 0;
+    if (strncmp(d->url, "about:", 6) == 0 && !strcmp(parent_doc->origin ? parent_doc->origin : "", c->top_origin))
+      same = pd->access == PG_ACCESS_SAME_ORIGIN; /* about:blank / srcdoc inherit */
+    d->access = same ? PG_ACCESS_SAME_ORIGIN
+                     : bridged_origin(c, origin) ? PG_ACCESS_BRIDGED : PG_ACCESS_OPAQUE;
+    doc.access = d->access;
+    doc.parent = pd->published;
+    doc.depth = parent_doc->depth + 1;
+    doc.parent_frame_id = parent_doc->frame_id;
+    doc.document_id = pg__printf(a, "doc_%s", d->frame_id);
+    doc.origin = d->access == PG_ACCESS_OPAQUE ? origin_of(a, attr(c, owner, "src")) : origin;
+    if (d->access == PG_ACCESS_OPAQUE) {
+      /* only what the parent already knows: the iframe's src attribute */
+      const char *src = attr(c, owner, "src");
+      doc.url = src && *src && strncmp(src, "data:", 5) ? pg__strdup(a, src) : NULL;
+      if (!doc.origin || !strcmp(doc.origin, "null")) doc.origin = NULL;
+      c->g->opaque_frames++;
+    } else {
+      doc.url = pg__strdup(a, d->url);
+      doc.title = pg__strdup(a, d->title);
+      doc.ready_state = pg__strdup(a, "complete");
+      doc.root_scope_id = pg__printf(a, "scope_frame_%s", d->frame_id);
+      if (d->access == PG_ACCESS_BRIDGED) doc.bridge_session_id = pg__printf(a, "bridge_%s", d->frame_id);
+    }
+    if (owner->layout >= 0) {
+      pg_rect b = pd->bounds[owner->layout], cl = pd->client[owner->layout];
+      doc.bbox = (pg_rect){b.x + pd->ox, b.y + pd->oy, b.w, b.h};
+      doc.has_bbox = 1;
+      d->ox = b.x + pd->ox + cl.x - d->scroll_x;
+      d->oy = b.y + pd->oy + cl.y - d->scroll_y;
+    }
+    d->published = add_document(c, doc);
+  }
+  /* out-of-process frames are not in the snapshot: opaque (or bridged later) */
+  for (size_t i = 0; i < c->in->nframes; i++) {
+    const pg_frame_info *f = &c->in->frames[i];
+    if (!f->oopif) continue;
+    int owner = hget(c, f->owner_backend_node_id);
+    if (owner < 0) continue;
+    const snode *on = &c->n[owner];
+    const sdoc *pd = &c->d[on->doc];
+    if (pd->published < 0 || on->closed_inside) continue;
+    pg_document doc = {0};
+    pg_document *parent_doc = &c->g->documents[pd->published];
+    doc.document_id = pg__printf(a, "doc_%s", f->frame_id);
+    doc.frame_id = pg__strdup(a, f->frame_id);
+    doc.parent = pd->published;
+    doc.depth = parent_doc->depth + 1;
+    doc.parent_frame_id = parent_doc->frame_id;
+    doc.access = PG_ACCESS_OPAQUE;
+    const char *src = attr(c, on, "src");
+    doc.origin = origin_of(a, src && *src ? src : NULL);
+    if (doc.origin && !strcmp(doc.origin, "null")) doc.origin = NULL;
+    doc.url = src && *src && strncmp(src, "data:", 5) ? pg__strdup(a, src) : NULL;
+    if (on->layout >= 0) {
+      pg_rect b = pd->bounds[on->layout];
+      doc.bbox = (pg_rect){b.x + pd->ox, b.y + pd->oy, b.w, b.h};
+      doc.has_bbox = 1;
+    }
+    c->g->opaque_frames++;
+    add_document(c, doc);
+  }
+  (void)frame_info;
+}
+
+/* ---- AX join -------------------------------------------------------------- */
+static void join_ax(ctx *c) {
+  for (size_t k = 0; k < c->in->nax; k++) {
+    const cJSON *nodes = get(c->in->ax[k], "nodes");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, nodes) {
+      const cJSON *b = get(it, "backendDOMNodeId");
+      if (!cJSON_IsNumber(b)) continue;
+      int idx = hget(c, b->valueint);
+      if (idx >= 0 && !c->n[idx].ax) c->n[idx].ax = it;
+    }
+  }
+}
+
+static const char *ax_str(const cJSON *ax, const char *key) {
+  const cJSON *v = get(get(ax, key), "value");
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static const cJSON *ax_prop(const cJSON *ax, const char *name) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, get(ax, "properties")) {
+    const char *n = get_str(it, "name");
+    if (n && !strcmp(n, name)) return get(get(it, "value"), "value");
+  }
+  return NULL;
+}
+
+static int ax_ignored(const cJSON *ax) { return cJSON_IsTrue(get(ax, "ignored")); }
+
+/* ---- role, name, state ---------------------------------------------------- */
+static const char *node_role(ctx *c, const snode *n, int *from_ax) {
+  *from_ax = 0;
+  if (n->ax && !ax_ignored(n->ax)) {
+    const char *r = ax_str(n->ax, "role");
+    *from_ax = 1;
+    return pg__role_normalize(r);
+  }
+  if (n->ax) return NULL; /* ignored: not exposed to assistive tech */
+  const char *explicit_role = attr(c, n, "role");
+  if (explicit_role && *explicit_role) {
+    static char first[64];
+    size_t l = strcspn(explicit_role, " \t\n");
+    if (l && l < sizeof first) {
+      memcpy(first, explicit_role, l);
+      first[l] = 0;
+      for (size_t i = 0; i < l; i++) first[i] = (char)(first[i] | 0x20);
+      return pg__strdup(c->a, first);
+    }
+  }
+  const char *type = attr(c, n, "type");
+  return pg__role_from_tag(n->tag, type, attr(c, n, "href") != NULL);
+}
+
+/* Light-DOM text of a subtree: never descends into closed shadow trees. */
+static void light_text(ctx *c, int i, char *buf, size_t cap, size_t *len, int depth) {
+  if (depth > 256) return;
+  for (int k = c->n[i].first_child; k >= 0 && *len + 1 < cap; k = c->n[k].next_sibling) {
+    const snode *ch = &c->n[k];
+    if (ch->closed_inside) continue;
+    if (ch->type == 3) {
+      size_t l = strlen(ch->value);
+      if (l > cap - *len - 2) l = cap - *len - 2;
+      memcpy(buf + *len, ch->value, l);
+      *len += l;
+      buf[(*len)++] = ' ';
+      buf[*len] = 0;
+    } else if (ch->type == 1 && strcasecmp(ch->tag, "SCRIPT") && strcasecmp(ch->tag, "STYLE")) {
+      light_text(c, k, buf, cap, len, depth + 1);
+    }
+  }
+}
+
+static int subtree_has_closed(ctx *c, int i, int depth) {
+  if (depth > 256) return 0;
+  for (int k = c->n[i].first_child; k >= 0; k = c->n[k].next_sibling) {
+    if (c->n[k].closed_inside) return 1;
+    if (subtree_has_closed(c, k, depth + 1)) return 1;
+  }
+  return 0;
+}
+
+static char *clean(ctx *c, const char *s, size_t max) {
+  if (!s) return NULL;
+  char *t = pg_text_clean(s, strlen(s), max);
+  char *r = *t ? pg__strdup(c->a, t) : NULL;
+  free(t);
+  return r;
+}
+
+/* The accessible name, with the closed-shadow boundary enforced. */
+static char *node_name(ctx *c, int i) {
+  const snode *n = &c->n[i];
+  const char *label = attr(c, n, "aria-label");
+  int closed_host = n->first_child >= 0 && c->n[n->first_child].shadow == 2;
+  if (!closed_host) {
+    for (int k = n->first_child; k >= 0; k = c->n[k].next_sibling)
+      if (c->n[k].shadow == 2) closed_host = 1;
+  }
+  if (closed_host) {
+    /* Only what the host itself says: aria-label, title, data-uiap-id. */
+    if (label && *label) return clean(c, label, NAME_MAX_BYTES);
+    return clean(c, attr(c, n, "title"), NAME_MAX_BYTES);
+  }
+  const char *name = n->ax ? ax_str(n->ax, "name") : NULL;
+  if (name && *name && subtree_has_closed(c, i, 0)) {
+    /* The name may have been computed from closed content: use light text
+     * unless it came from an attribute. */
+    if (label && *label) return clean(c, label, NAME_MAX_BYTES);
+    char buf[2048];
+    size_t len = 0;
+    buf[0] = 0;
+    light_text(c, i, buf, sizeof buf, &len, 0);
+    return clean(c, buf, NAME_MAX_BYTES);
+  }
+  if (!n->ax) {
+    /* no AX data (huge page fallback): attribute names, then contents */
+    if (label && *label) return clean(c, label, NAME_MAX_BYTES);
+    const char *alt = attr(c, n, "alt");
+    if (alt && *alt) return clean(c, alt, NAME_MAX_BYTES);
+    char buf[2048];
+    size_t len = 0;
+    buf[0] = 0;
+    light_text(c, i, buf, sizeof buf, &len, 0);
+    if (len) return clean(c, buf, NAME_MAX_BYTES);
+    const char *t = attr(c, n, "title");
+    if (!t || !*t) t = attr(c, n, "placeholder");
+    return clean(c, t, NAME_MAX_BYTES);
+  }
+  return clean(c, name, NAME_MAX_BYTES);
+}
+
+static int tristate(const cJSON *v, int *mixed) {
+  *mixed = 0;
+  if (cJSON_IsString(v)) {
+    if (!strcmp(v->valuestring, "mixed")) { *mixed = 1; return 1; }
+    return !strcmp(v->valuestring, "true");
+  }
+  return cJSON_IsTrue(v);
+}
+
+/* AX property name -> state key, for plain booleans. */
+static const struct { const char *prop; pg_state_key key; } ax_bool_states[] = {
+  {"focusable", PG_ST_FOCUSABLE}, {"focused", PG_ST_FOCUSED},
+  {"readonly", PG_ST_READONLY},   {"required", PG_ST_REQUIRED},
+  {"selected", PG_ST_SELECTED},   {"expanded", PG_ST_EXPANDED},
+  {"modal", PG_ST_MODAL},         {"multiselectable", PG_ST_MULTISELECTABLE},
+  {"busy", PG_ST_BUSY},
+};
+
+static void node_state(ctx *c, const snode *n, const pg__role_info *ri, pg_state *s, int visible) {
+  pg_state_set(s, PG_ST_VISIBLE, visible);
+  const char *dis = attr(c, n, "disabled");
+  const char *adis = attr(c, n, "aria-disabled");
+  int disabled = (dis != NULL) || (adis && !strcmp(adis, "true"));
+  if (n->ax) {
+    const cJSON *d = ax_prop(n->ax, "disabled");
+    if (d) disabled = cJSON_IsTrue(d);
+    for (size_t i = 0; i < sizeof ax_bool_states / sizeof *ax_bool_states; i++) {
+      const cJSON *v = ax_prop(n->ax, ax_bool_states[i].prop);
+      if (v) pg_state_set(s, ax_bool_states[i].key, cJSON_IsTrue(v));
+    }
+    const cJSON *ed = ax_prop(n->ax, "editable");
+    if (ed) pg_state_set(s, PG_ST_EDITABLE, 1);
+    const cJSON *inv = ax_prop(n->ax, "invalid");
+    if (inv) pg_state_set(s, PG_ST_INVALID, cJSON_IsString(inv) && strcmp(inv->valuestring, "false"));
+    int mixed;
+    const cJSON *ch = ax_prop(n->ax, "checked");
+    if (ch) {
+      pg_state_set(s, PG_ST_CHECKED, tristate(ch, &mixed));
+      if (mixed) s->mixed |= 1u << PG_ST_CHECKED;
+    }
+    const cJSON *pr = ax_prop(n->ax, "pressed");
+    if (pr) {
+      pg_state_set(s, PG_ST_PRESSED, tristate(pr, &mixed));
+      if (mixed) s->mixed |= 1u << PG_ST_PRESSED;
+    }
+    const cJSON *v;
+    if ((v = ax_prop(n->ax, "valuemin")) && cJSON_IsNumber(v)) { s->value_min = v->valuedouble; s->has_min = 1; }
+    if ((v = ax_prop(n->ax, "valuemax")) && cJSON_IsNumber(v)) { s->value_max = v->valuedouble; s->has_max = 1; }
+    if (ri && (ri->flags & PG__R_RANGE)) {
+      const cJSON *val = get(get(n->ax, "value"), "value");
+      if (cJSON_IsNumber(val)) { s->value_now = val->valuedouble; s->has_now = 1; }
+    }
+  } else {
+    /* attribute fallback */
+    if (ri && (ri->flags & PG__R_CHECKABLE)) {
+      const char *ac = attr(c, n, "aria-checked");
+      if (n->checked == 1 || (ac && !strcmp(ac, "true"))) pg_state_set(s, PG_ST_CHECKED, 1);
+      else pg_state_set(s, PG_ST_CHECKED, 0);
+      if (ac && !strcmp(ac, "mixed")) s->mixed |= 1u << PG_ST_CHECKED;
+    }
+    const char *ex = attr(c, n, "aria-expanded");
+    if (ex) pg_state_set(s, PG_ST_EXPANDED, !strcmp(ex, "true"));
+    const char *pr = attr(c, n, "aria-pressed");
+    if (pr) pg_state_set(s, PG_ST_PRESSED, !strcmp(pr, "true"));
+    const char *se = attr(c, n, "aria-selected");
+    if (se) pg_state_set(s, PG_ST_SELECTED, !strcmp(se, "true"));
+    if (attr(c, n, "required") || (attr(c, n, "aria-required") && !strcmp(attr(c, n, "aria-required"), "true")))
+      pg_state_set(s, PG_ST_REQUIRED, 1);
+    const char *iv = attr(c, n, "aria-invalid");
+    if (iv && strcmp(iv, "false")) pg_state_set(s, PG_ST_INVALID, 1);
+    if (attr(c, n, "readonly")) pg_state_set(s, PG_ST_READONLY, 1);
+    if (ri && (ri->flags & PG__R_EDITABLE)) pg_state_set(s, PG_ST_EDITABLE, 1);
+  }
+  pg_state_set(s, PG_ST_ENABLED, !disabled);
+  if (pg_state_is(s, PG_ST_READONLY) && pg_state_has(s, PG_ST_EDITABLE)) pg_state_set(s, PG_ST_EDITABLE, 0);
+}
+
+/* ---- affordances and actions (discovery-mapper 15.4) -------------------- */
+#define AF(x) (1u << PG_AF_##x)
+#define AC(x) (1u << PG_AC_##x)
+static void derive_actions(ctx *c, const snode *n, pg_element *e, const pg__role_info *ri) {
+  uint32_t af = AF(READ), ac = 0;
+  int enabled = pg_state_is(&e->state, PG_ST_ENABLED);
+  unsigned f = ri ? ri->flags : 0;
+  if (pg_state_is(&e->state, PG_ST_FOCUSABLE) || (f & PG__R_INTERACTIVE)) { af |= AF(FOCUS); ac |= AC(FOCUS); }
+  if (f & PG__R_ACTIVATE) { af |= AF(ACTIVATE); ac |= AC(ACTIVATE); }
+  if (f & PG__R_NAVLINK) { af |= AF(NAVIGATE); ac |= AC(NAVIGATE); }
+  if (f & PG__R_CHECKABLE) {
+    af |= AF(TOGGLE); ac |= AC(TOGGLE);
+    if (!strcmp(e->role, "radio") || !strcmp(e->role, "menuitemradio")) { af |= AF(CHOOSE); ac |= AC(CHOOSE); }
+  }
+  if (f & PG__R_CHOOSER) { af |= AF(CHOOSE) | AF(EXPAND); ac |= AC(CHOOSE) | AC(EXPAND); }
+  if (f & PG__R_OPTION) { af |= AF(SELECT); ac |= AC(CHOOSE); }
+  if ((f & PG__R_EDITABLE) && !pg_state_is(&e->state, PG_ST_READONLY) && strcmp(e->role, "combobox") != 0) {
+    af |= AF(EDIT); ac |= AC(ENTER_TEXT) | AC(CLEAR_TEXT);
+  } else if (!strcmp(e->role, "combobox") && pg_state_is(&e->state, PG_ST_EDITABLE)) {
+    af |= AF(EDIT); ac |= AC(ENTER_TEXT) | AC(CLEAR_TEXT);
+  }
+  if ((f & PG__R_RANGE) && (f & PG__R_INTERACTIVE)) { af |= AF(EDIT); ac |= AC(ENTER_TEXT); }
+  if (pg_state_has(&e->state, PG_ST_EXPANDED) && (f & PG__R_ACTIVATE)) {
+    if (pg_state_is(&e->state, PG_ST_EXPANDED)) { af |= AF(COLLAPSE); ac |= AC(COLLAPSE); }
+    else { af |= AF(EXPAND); ac |= AC(EXPAND); }
+  }
+  if (pg_state_has(&e->state, PG_ST_PRESSED)) { af |= AF(TOGGLE); ac |= AC(TOGGLE); }
+  if (e->is_submit) { af |= AF(SUBMIT); ac |= AC(SUBMIT); }
+  if (e->app_action) af |= AF(INVOKE);
+  if (!strcmp(e->role, "generic") && n->clickable) { af |= AF(ACTIVATE); ac |= AC(ACTIVATE); }
+  if (!enabled) {
+    /* a disabled control reads, nothing else */
+    af &= AF(READ);
+    ac = 0;
+  }
+  e->affordances = af;
+  e->actions = ac;
+}
+#undef AF
+#undef AC
+
+/* ---- scopes ----------------------------------------------------------------- */
+static int scope_kind_of(ctx *c, int i, const char *role, int visible, const char **stable) {
+  const snode *n = &c->n[i];
+  *stable = attr(c, n, "data-uiap-scope");
+  if (*stable && !**stable) *stable = NULL;
+  if (!visible && !c->opt->include_hidden) return -1;
+  const pg__role_info *ri = pg__role_lookup(role);
+  int kind = ri ? ri->scope : -1;
+  if (kind == PG_SCOPE_REGION && role && !strcmp(role, "region") && !(n->ax && ax_str(n->ax, "name") && *ax_str(n->ax, "name")))
+    kind = -1;
+  if (kind < 0 && !strcasecmp(n->tag, "FORM")) kind = PG_SCOPE_FORM;
+  if (kind < 0 && !strcasecmp(n->tag, "DIALOG")) kind = PG_SCOPE_DIALOG;
+  if (attr(c, n, "popover") && kind != PG_SCOPE_DIALOG && kind != PG_SCOPE_MENU) kind = PG_SCOPE_POPOVER;
+  if (kind == PG_SCOPE_COLLECTION && role && !strcmp(role, "list") && !c->opt->include_non_interactive)
+    kind = -1; /* plain lists are structure, not a UI scope, unless asked */
+  if (kind < 0 && *stable) kind = PG_SCOPE_CUSTOM;
+  return kind;
+}
+
+static int scope_of(ctx *c, int i);
+
+static int make_scope(ctx *c, int i, int kind, const char *stable, const char *role) {
+  snode *n = &c->n[i];
+  pg_scope sc = {0};
+  sc.kind = (pg_scope_kind)kind;
+  sc.node = i;
+  sc.document = c->d[n->doc].published;
+  sc.scope_id = pg__printf(c->a, "sc_%d", n->backend);
+  sc.stable_id = pg__strdup(c->a, stable);
+  sc.name = node_name(c, i);
+  if (kind == PG_SCOPE_DIALOG || kind == PG_SCOPE_POPOVER) {
+    pg_state_set(&sc.state, PG_ST_OPEN, node_visible(c, n));
+    const char *am = attr(c, n, "aria-modal");
+    const cJSON *m = n->ax ? ax_prop(n->ax, "modal") : NULL;
+    if (kind == PG_SCOPE_DIALOG) pg_state_set(&sc.state, PG_ST_MODAL, (m && cJSON_IsTrue(m)) || (am && !strcmp(am, "true")));
+  }
+  if (n->layout >= 0) {
+    sc.bbox = node_rect(c, n);
+    sc.has_bbox = 1;
+  }
+  sc.parent = -1;
+  int idx = add_scope(c, sc);
+  n->scope = idx;
+  int parent = n->parent >= 0 ? scope_of(c, n->parent) : -1;
+  c->g->scopes[idx].parent = parent;
+  return idx;
+}
+
+/* Document scopes: the route scope for the top document, iframe-root for
+ * published frames. Created lazily. */
+static int doc_scope(ctx *c, int docidx) {
+  sdoc *d = &c->d[docidx];
+  if (d->published < 0) return -1;
+  pg_document *doc = &c->g->documents[d->published];
+  for (size_t s = 0; s < c->g->nscopes; s++)
+    if (c->g->scopes[s].node == -1 && c->g->scopes[s].document == d->published) return (int)s;
+  pg_scope sc = {0};
+  sc.node = -1;
+  sc.parent = -1;
+  sc.document = d->published;
+  sc.scope_id = doc->root_scope_id;
+  if (docidx == 0) {
+    sc.kind = PG_SCOPE_ROUTE;
+    sc.name = clean(c, doc->title, NAME_MAX_BYTES);
+  } else {
+    sc.kind = PG_SCOPE_IFRAME_ROOT;
+    sc.name = clean(c, doc->title, NAME_MAX_BYTES);
+    if (doc->has_bbox) { sc.bbox = doc->bbox; sc.has_bbox = 1; }
+  }
+  int idx = add_scope(c, sc);
+  if (docidx > 0 && d->owner >= 0) c->g->scopes[idx].parent = scope_of(c, d->owner);
+  return idx;
+}
+
+/* Innermost scope containing node i (memoised). */
+static int scope_of(ctx *c, int i) {
+  /* iterative climb to the first memoised or scope-forming ancestor */
+  int chain[4096], depth = 0, cur = i, result = -1;
+  while (cur >= 0) {
+    snode *n = &c->n[cur];
+    if (n->scope != -2) { result = n->scope; break; }
+    if (n->type == 1 && !n->closed_inside) {
+      int from_ax;
+      const char *role = node_role(c, n, &from_ax);
+      const char *stable;
+      int kind = scope_kind_of(c, cur, role, node_visible(c, n) || n->layout < 0, &stable);
+      if (kind >= 0) {
+        /* set memo for chain below after creating */
+        result = make_scope(c, cur, kind, stable, role);
+        break;
+      }
+    }
+    if (depth < (int)(sizeof chain / sizeof *chain)) chain[depth++] = cur;
+    if (n->parent < 0) {
+      result = doc_scope(c, n->doc);
+      /* climb into the owner frame's scope via doc_scope */
+      break;
+    }
+    cur = n->parent;
+  }
+  for (int k = 0; k < depth; k++) c->n[chain[k]].scope = result;
+  return result;
+}
+
+/* ---- elements --------------------------------------------------------------- */
+static int is_sensitive(ctx *c, const snode *n) {
+  const char *type = attr(c, n, "type");
+  if (type && !strcasecmp(type, "password")) return 1;
+  const char *s = attr(c, n, "data-uiap-sensitive");
+  if (s && strcmp(s, "false")) return 1;
+  const char *ac = attr(c, n, "autocomplete");
+  if (ac && (strstr(ac, "cc-") || strstr(ac, "one-time-code") || strstr(ac, "current-password") ||
+             strstr(ac, "new-password")))
+    return 1;
+  return 0;
+}
+
+static const char *form_method_of(ctx *c, int i) {
+  for (int k = c->n[i].parent; k >= 0; k = c->n[k].parent)
+    if (!strcasecmp(c->n[k].tag, "FORM")) {
+      const char *m = attr(c, &c->n[k], "method");
+      return m && *m ? m : "get";
+    }
+  const char *form = attr(c, &c->n[i], "form");
+  return form ? "get" : NULL;
+}
+
+static int is_submit_button(ctx *c, const snode *n) {
+  const char *type = attr(c, n, "type");
+  if (!strcasecmp(n->tag, "BUTTON")) return !type || !strcasecmp(type, "submit");
+  if (!strcasecmp(n->tag, "INPUT")) return type && (!strcasecmp(type, "submit") || !strcasecmp(type, "image"));
+  return 0;
+}
+
+static pg_element *add_element(ctx *c) {
+  pg_graph *g = c->g;
+  if (g->nelements == c->cap_el) {
+    c->cap_el = c->cap_el ? c->cap_el * 2 : 64;
+    g->elements = pg__xrealloc(g->elements, c->cap_el * sizeof *g->elements);
+  }
+  pg_element *e = &g->elements[g->nelements++];
+  memset(e, 0, sizeof *e);
+  return e;
+}
+
+/* Nearest heading text or dialog name above node i, for the policy's
+ * "nearby text". Bounded climb. */
+static char *context_text(ctx *c, int i) {
+  int steps = 0;
+  for (int k = c->n[i].parent; k >= 0 && steps < 12; k = c->n[k].parent, steps++) {
+    const snode *p = &c->n[k];
+    if (p->closed_inside) break;
+    const char *role = p->ax ? ax_str(p->ax, "role") : NULL;
+    if (role && (!strcmp(role, "dialog") || !strcmp(role, "alertdialog") || !strcmp(role, "menu") ||
+                 !strcmp(role, "form") || !strcmp(role, "region"))) {
+      const char *nm = ax_str(p->ax, "name");
+      if (nm && *nm) return clean(c, nm, 256);
+    }
+    for (int s = p->first_child; s >= 0; s = c->n[s].next_sibling) {
+      const snode *h = &c->n[s];
+      if (h->type == 1 && h->tag[0] == 'H' && h->tag[1] >= '1' && h->tag[1] <= '6' && !h->tag[2]) {
+        char buf[512];
+        size_t len = 0;
+        buf[0] = 0;
+        light_text(c, s, buf, sizeof buf, &len, 0);
+        if (len) return clean(c, buf, 256);
+      }
+    }
+  }
+  return NULL;
+}
+
+static void make_element(ctx *c, int i, const char *role, int visible, int from_ax) {
+  snode *n = &c->n[i];
+  const sdoc *d = &c->d[n->doc];
+  const pg__role_info *ri = pg__role_lookup(role);
+  pg_element *e = add_element(c);
+  n->elem = (int)(c->g->nelements - 1);
+  e->backend_node_id = n->backend;
+  e->instance_id = n->doc == 0 || d->access == PG_ACCESS_SAME_ORIGIN
+                       ? pg__printf(c->a, "el_%d", n->backend)
+                       : pg__printf(c->a, "el_%d_%d", n->doc, n->backend);
+  e->document = d->published;
+  e->role = pg__strdup(c->a, role);
+  e->name = node_name(c, i);
+  if (n->ax) e->description = clean(c, ax_str(n->ax, "description"), NAME_MAX_BYTES);
+  const char *sid = attr(c, n, "data-uiap-id");
+  e->stable_id = sid && *sid ? pg__strdup(c->a, sid) : NULL;
+  const char *act = attr(c, n, "data-uiap-action");
+  e->app_action = act && *act ? pg__strdup(c->a, act) : NULL;
+  const char *meaning = attr(c, n, "data-uiap-meaning");
+  e->meaning = meaning && *meaning ? pg__strdup(c->a, meaning) : NULL;
+  const char *risk = attr(c, n, "data-uiap-risk");
+  e->risk = !risk ? PG_RISK_NONE : !strcmp(risk, "blocked") ? PG_RISK_BLOCKED
+          : !strcmp(risk, "confirm") ? PG_RISK_CONFIRM : !strcmp(risk, "safe") ? PG_RISK_SAFE : PG_RISK_NONE;
+  e->tag = pg__strdup(c->a, n->tag);
+  for (char *p = e->tag; p && *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+  const char *type = attr(c, n, "type");
+  if (!strcasecmp(n->tag, "INPUT")) e->input_type = pg__strdup(c->a, type && *type ? type : "text");
+  const char *ar = attr(c, n, "role");
+  e->aria_role = ar && *ar ? pg__strdup(c->a, ar) : NULL;
+  const char *href = attr(c, n, "href");
+  if (href && ri && (ri->flags & PG__R_NAVLINK) && n->ax) {
+    const cJSON *u = ax_prop(n->ax, "url");
+    e->href = pg__strdup(c->a, cJSON_IsString(u) ? u->valuestring : href);
+  } else if (href) {
+    e->href = pg__strdup(c->a, href);
+  }
+  e->is_submit = is_submit_button(c, n);
+  e->form_method = e->is_submit ? pg__strdup(c->a, form_method_of(c, i)) : NULL;
+  e->has_download = attr(c, n, "download") != NULL;
+  e->autocomplete = pg__strdup(c->a, attr(c, n, "autocomplete"));
+  e->sensitive = is_sensitive(c, n);
+  e->context = context_text(c, i);
+  if (c->opt->hint_attr) e->hint_attr = pg__strdup(c->a, attr(c, n, c->opt->hint_attr));
+
+  node_state(c, n, ri, &e->state, visible);
+  if (n->ax) {
+    /* AX "focused" is only set on the focused node; trust the page's answer */
+  }
+  if (c->in->focused_backend_node_id && n->backend == c->in->focused_backend_node_id)
+    pg_state_set(&e->state, PG_ST_FOCUSED, 1);
+
+  /* sources */
+  e->sources |= 1u << PG_SRC_NATIVE;
+  if (ar && *ar) e->sources |= 1u << PG_SRC_ARIA;
+  if (attr(c, n, "aria-label") || attr(c, n, "aria-labelledby")) e->sources |= 1u << PG_SRC_ARIA;
+  if (n->ax) {
+    const cJSON *lb = ax_prop(n->ax, "labelledby");
+    (void)lb;
+    const cJSON *srcs = get(get(n->ax, "name"), "sources");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, srcs) {
+      const char *t = get_str(it, "type");
+      const char *nt = get_str(it, "nativeSource");
+      if (get(it, "value") && !cJSON_IsTrue(get(it, "superseded")) && t) {
+        if (nt && (!strcmp(nt, "label") || !strcmp(nt, "labelfor") || !strcmp(nt, "labelwrapped")))
+          e->sources |= 1u << PG_SRC_LABEL;
+        if (!strcmp(t, "contents")) e->sources |= 1u << PG_SRC_TEXT;
+      }
+    }
+  }
+  if (sid || act || meaning || risk) e->sources |= 1u << PG_SRC_ANNOTATION;
+  if (!from_ax && !strcmp(role, "generic") && n->clickable) e->sources |= 1u << PG_SRC_INFERRED;
+
+  /* value, redacted */
+  const char *val = NULL;
+  if (!strcasecmp(n->tag, "TEXTAREA")) val = n->text_value ? n->text_value : n->input_value;
+  else if (!strcasecmp(n->tag, "INPUT")) val = n->input_value;
+  else if (ri && ((ri->flags & PG__R_CHOOSER) || (ri->flags & PG__R_EDITABLE)) && n->ax)
+    val = ax_str(n->ax, "value");
+  if (type && !strcasecmp(n->tag, "INPUT") &&
+      (!strcasecmp(type, "checkbox") || !strcasecmp(type, "radio") || !strcasecmp(type, "hidden")))
+    val = NULL;
+  if (val && *val) {
+    if (e->sensitive) {
+      e->text_value = pg__strdup(c->a, PG_REDACTED);
+      e->redacted = 1;
+      c->g->redactions++;
+    } else {
+      e->text_value = clean(c, val, VALUE_MAX_BYTES);
+    }
+  } else if (e->sensitive) {
+    e->redacted = 0;
+  }
+
+  /* geometry */
+  if (n->layout >= 0) {
+    e->bbox = node_rect(c, n);
+    e->has_bbox = 1;
+    e->z = d->paint[n->layout];
+    e->in_viewport = visible && e->bbox.x < c->g->vp_width && e->bbox.y < c->g->vp_height &&
+                     e->bbox.x + e->bbox.w > 0 && e->bbox.y + e->bbox.h > 0;
+  }
+  e->attached = 1;
+  if (n->shadow == 1 && n->shadow_host >= 0)
+    e->shadow_host_id = pg__printf(c->a, "el_%d", c->n[n->shadow_host].backend);
+  derive_actions(c, n, e, ri);
+  if (e->app_action) e->affordances |= 1u << PG_AF_INVOKE;
+  e->interactable = visible && pg_state_is(&e->state, PG_ST_ENABLED) && e->actions != 0;
+}
+
+/* Obscured: another box painted later covers the element's centre and is not
+ * inside it (a uniform grid of the viewport keeps this near-linear). */
+typedef struct { pg_rect r; int paint, node, doc; } hitbox;
+#define CELL 64.0
+
+static void compute_obscured(ctx *c) {
+  pg_graph *g = c->g;
+  int cols = (int)(g->vp_width / CELL) + 1, rows = (int)(g->vp_height / CELL) + 1;
+  if (cols <= 0 || rows <= 0 || cols > 1000 || rows > 1000) return;
+  size_t ncells = (size_t)cols * (size_t)rows;
+  size_t *count = calloc(ncells + 1, sizeof *count);
+  /* pass 1: count, pass 2: fill */
+  hitbox *boxes = NULL;
+  size_t nb = 0, capb = 0;
+  for (size_t i = 0; i < c->nn; i++) {
+    const snode *n = &c->n[i];
+    if (n->type != 1 || n->layout < 0 || !node_visible(c, n)) continue;
+    const sdoc *d = &c->d[n->doc];
+    const char *pe = d->styles[n->layout][3];
+    if (!strcmp(pe, "none")) continue;
+    pg_rect r = node_rect(c, n);
+    if (r.x >= g->vp_width || r.y >= g->vp_height || r.x + r.w <= 0 || r.y + r.h <= 0) continue;
+    if (nb == capb) {
+      capb = capb ? capb * 2 : 256;
+      boxes = pg__xrealloc(boxes, capb * sizeof *boxes);
+    }
+    boxes[nb++] = (hitbox){r, d->paint[n->layout], (int)i, n->doc};
+  }
+  int **cell = calloc(ncells, sizeof *cell);
+  size_t *fill = calloc(ncells, sizeof *fill);
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t b = 0; b < nb; b++) {
+      pg_rect r = boxes[b].r;
+      int x0 = (int)(fmax(r.x, 0) / CELL), x1 = (int)(fmin(r.x + r.w, g->vp_width - 1) / CELL);
+      int y0 = (int)(fmax(r.y, 0) / CELL), y1 = (int)(fmin(r.y + r.h, g->vp_height - 1) / CELL);
+      for (int y = y0; y <= y1 && y < rows; y++)
+        for (int x = x0; x <= x1 && x < cols; x++) {
+          size_t k = (size_t)y * (size_t)cols + (size_t)x;
+          if (pass == 0) count[k]++;
+          else cell[k][fill[k]++] = (int)b;
+        }
+    }
+    if (pass == 0)
+      for (size_t k = 0; k < ncells; k++) cell[k] = count[k] ? pg__xmalloc(count[k] * sizeof **cell) : NULL;
+  }
+  for (size_t ei = 0; ei < g->nelements; ei++) {
+    pg_element *e = &g->elements[ei];
+    if (!e->has_bbox || !e->in_viewport) continue;
+    int self = hget(c, e->backend_node_id);
+    if (self < 0) continue;
+    const snode *sn = &c->n[self];
+    int my_paint = c->d[sn->doc].paint[sn->layout];
+    double cx = e->bbox.x + e->bbox.w / 2, cy = e->bbox.y + e->bbox.h / 2;
+    if (cx < 0 || cy < 0 || cx >= g->vp_width || cy >= g->vp_height) continue;
+    size_t k = (size_t)(cy / CELL) * (size_t)cols + (size_t)(cx / CELL);
+    for (size_t j = 0; j < fill[k]; j++) {
+      const hitbox *h = &boxes[cell[k][j]];
+      if (h->doc != sn->doc || h->paint <= my_paint || h->node == self) continue;
+      if (cx < h->r.x || cy < h->r.y || cx >= h->r.x + h->r.w || cy >= h->r.y + h->r.h) continue;
+      /* a descendant of the element (its label text, an icon) does not obscure it */
+      int inside = 0;
+      for (int p = c->n[h->node].parent, steps = 0; p >= 0 && steps < 4096; p = c->n[p].parent, steps++)
+        if (p == self) { inside = 1; break; }
+      if (inside) continue;
+      /* a box that is an ancestor of the element is painted under it */
+      int ancestor = 0;
+      for (int p = sn->parent, steps = 0; p >= 0 && steps < 4096; p = c->n[p].parent, steps++)
+        if (p == h->node) { ancestor = 1; break; }
+      if (ancestor) continue;
+      /* an invisible wrapper with no background still intercepts clicks: count it */
+      e->obscured = 1;
+      break;
+    }
+    if (e->obscured) e->interactable = 0;
+  }
+  for (size_t k = 0; k < ncells; k++) free(cell[k]);
+  free(cell);
+  free(fill);
+  free(count);
+  free(boxes);
+}
+
+/* ---- relations -------------------------------------------------------------- */
+static void add_relation(ctx *c, const char *type, const char *from, const char *to) {
+  pg_graph *g = c->g;
+  if (!from || !to || !strcmp(from, to)) return;
+  for (size_t r = 0; r < g->nrelations; r++)
+    if (!strcmp(g->relations[r].type, type) && !strcmp(g->relations[r].from, from) && !strcmp(g->relations[r].to, to))
+      return;
+  if (g->nrelations == c->cap_rel) {
+    c->cap_rel = c->cap_rel ? c->cap_rel * 2 : 16;
+    g->relations = pg__xrealloc(g->relations, c->cap_rel * sizeof *g->relations);
+  }
+  g->relations[g->nrelations++] = (pg_relation){pg__strdup(c->a, type), pg__strdup(c->a, from), pg__strdup(c->a, to)};
+}
+
+/* Published id (element or scope) of the node with DOM id `id` in doc. */
+static const char *ref_id(ctx *c, int doc, const char *id, int *node_out) {
+  if (node_out) *node_out = -1;
+  if (!id || !*id) return NULL;
+  const sdoc *d = &c->d[doc];
+  for (int k = d->base; k < d->base + d->count; k++) {
+    const snode *n = &c->n[k];
+    if (n->type != 1 || n->closed_inside) continue;
+    const char *v = attr(c, n, "id");
+    if (v && !strcmp(v, id)) {
+      if (node_out) *node_out = k;
+      if (n->elem >= 0) return c->g->elements[n->elem].instance_id;
+      if (n->scope >= 0 && c->g->scopes[n->scope].node == k) return c->g->scopes[n->scope].scope_id;
+      return NULL;
+    }
+  }
+  return NULL;
+}
+
+static void idref_relations(ctx *c, int i, const char *attrname, const char *type, int reverse) {
+  const snode *n = &c->n[i];
+  const char *v = attr(c, n, attrname);
+  if (!v) return;
+  const char *self = n->elem >= 0 ? c->g->elements[n->elem].instance_id : NULL;
+  if (!self) return;
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", v);
+  for (char *save = NULL, *tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+    const char *other = ref_id(c, n->doc, tok, NULL);
+    if (!other) continue;
+    if (reverse) add_relation(c, type, other, self);
+    else add_relation(c, type, self, other);
+  }
+}
+
+static void build_relations(ctx *c) {
+  pg_graph *g = c->g;
+  size_t nel = g->nelements;
+  for (size_t ei = 0; ei < nel; ei++) {
+    int i = hget(c, g->elements[ei].backend_node_id);
+    if (i < 0) continue;
+    const snode *n = &c->n[i];
+    idref_relations(c, i, "aria-labelledby", "labels", 1);
+    idref_relations(c, i, "aria-describedby", "describes", 1);
+    idref_relations(c, i, "aria-controls", "controls", 0);
+    idref_relations(c, i, "aria-owns", "owns", 0);
+    idref_relations(c, i, "aria-errormessage", "error-for", 1);
+    idref_relations(c, i, "popovertarget", "opens", 0);
+    idref_relations(c, i, "commandfor", "opens", 0);
+    const char *hp = attr(c, n, "aria-haspopup");
+    if (hp && strcmp(hp, "false")) idref_relations(c, i, "aria-controls", "opens", 0);
+    /* label[for] */
+    const char *dom_id = attr(c, n, "id");
+    if (dom_id && *dom_id) {
+      const sdoc *d = &c->d[n->doc];
+      for (int k = d->base; k < d->base + d->count; k++) {
+        const snode *l = &c->n[k];
+        if (l->type != 1 || strcasecmp(l->tag, "LABEL") || l->elem < 0) continue;
+        const char *f = attr(c, l, "for");
+        if (f && !strcmp(f, dom_id)) add_relation(c, "labels", g->elements[l->elem].instance_id, g->elements[ei].instance_id);
+      }
+    }
+    /* submit button -> its form scope */
+    if (g->elements[ei].is_submit) {
+      for (int k = n->parent; k >= 0; k = c->n[k].parent)
+        if (!strcasecmp(c->n[k].tag, "FORM")) {
+          if (c->n[k].scope >= 0 && g->scopes[c->n[k].scope].node == k)
+            add_relation(c, "submits", g->elements[ei].instance_id, g->scopes[c->n[k].scope].scope_id);
+          break;
+        }
+    }
+  }
+}
+
+/* ---- selection of elements -------------------------------------------------- */
+static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *from_ax) {
+  snode *n = &c->n[i];
+  if (n->type != 1 || n->closed_inside) return 0;
+  const sdoc *d = &c->d[n->doc];
+  if (d->published < 0 || (d->access != PG_ACCESS_SAME_ORIGIN && d->access != PG_ACCESS_BRIDGED)) return 0;
+  const char *role = node_role(c, n, from_ax);
+  int focused = c->in->focused_backend_node_id && n->backend == c->in->focused_backend_node_id;
+  if (!role) {
+    if (!focused) return 0;
+    role = "generic";
+  }
+  const pg__role_info *ri = pg__role_lookup(role);
+  int visible = node_visible(c, n);
+  *role_out = role;
+  *visible_out = visible;
+  if (focused) return 1;
+  unsigned f = ri ? ri->flags : 0;
+  int interesting = (f & (PG__R_INTERACTIVE | PG__R_STATUS)) != 0;
+  if (!interesting && n->clickable && !strcmp(role, "generic")) {
+    /* a clickable div: keep it when it looks like a control (tabindex or
+     * cursor) -- here: tabindex, or a click listener on a leaf-ish node */
+    interesting = attr(c, n, "tabindex") != NULL || n->first_child < 0 || c->n[n->first_child].next_sibling < 0;
+  }
+  if (!interesting && attr(c, n, "aria-live") && strcmp(attr(c, n, "aria-live"), "off")) interesting = 1;
+  if (c->opt->include_non_interactive && !(f & PG__R_TEXT)) interesting = 1;
+  if (!interesting) return 0;
+  if (!visible && !c->opt->include_hidden) {
+    /* invalid fields of the current flow stay, even when scrolled away or hidden */
+    const char *inv = attr(c, n, "aria-invalid");
+    return inv && strcmp(inv, "false") && n->layout >= 0;
+  }
+  return 1;
+}
+
+/* Priority for --max-nodes: focused, interactive in viewport, status, rest. */
+static int priority(const pg_element *e) {
+  if (pg_state_is(&e->state, PG_ST_FOCUSED)) return 0;
+  const pg__role_info *ri = pg__role_lookup(e->role);
+  unsigned f = ri ? ri->flags : 0;
+  if ((f & PG__R_INTERACTIVE) && e->in_viewport) return 1;
+  if (f & PG__R_STATUS) return 2;
+  if (f & PG__R_INTERACTIVE) return 3;
+  return 4;
+}
+
+typedef struct { int prio; size_t idx; } rank;
+static int cmp_rank(const void *a, const void *b) {
+  const rank *x = a, *y = b;
+  if (x->prio != y->prio) return x->prio - y->prio;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+static int cmp_size(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void apply_max_nodes(ctx *c) {
+  pg_graph *g = c->g;
+  g->candidates = g->nelements;
+  if (!c->opt->max_nodes || g->nelements <= c->opt->max_nodes) return;
+  rank *r = pg__xmalloc(g->nelements * sizeof *r);
+  for (size_t i = 0; i < g->nelements; i++) r[i] = (rank){priority(&g->elements[i]), i};
+  qsort(r, g->nelements, sizeof *r, cmp_rank);
+  size_t keep = c->opt->max_nodes;
+  size_t *idx = pg__xmalloc(keep * sizeof *idx);
+  for (size_t i = 0; i < keep; i++) idx[i] = r[i].idx;
+  qsort(idx, keep, sizeof *idx, cmp_size); /* back to document order */
+  pg_element *kept = pg__xmalloc(keep * sizeof *kept);
+  for (size_t i = 0; i < keep; i++) kept[i] = g->elements[idx[i]];
+  for (size_t i = 0; i < c->nn; i++) c->n[i].elem = -1;
+  for (size_t i = 0; i < keep; i++) {
+    int ni = hget(c, kept[i].backend_node_id);
+    if (ni >= 0) c->n[ni].elem = (int)i;
+  }
+  free(g->elements);
+  g->elements = kept;
+  g->nelements = keep;
+  c->cap_el = keep;
+  g->truncated = 1;
+  free(r);
+  free(idx);
+}
+
+/* Keep only scopes that hold a kept element (or its ancestors), plus open
+ * dialogs and popovers, document scopes; reindex parents. */
+static void prune_scopes(ctx *c) {
+  pg_graph *g = c->g;
+  if (!g->nscopes) return;
+  char *keep = calloc(g->nscopes, 1);
+  for (size_t s = 0; s < g->nscopes; s++) {
+    const pg_scope *sc = &g->scopes[s];
+    if (sc->node < 0 || sc->kind == PG_SCOPE_DIALOG || sc->kind == PG_SCOPE_POPOVER ||
+        sc->kind == PG_SCOPE_FORM || sc->kind == PG_SCOPE_CUSTOM || c->opt->include_non_interactive)
+      for (int p = (int)s; p >= 0 && !keep[p]; p = g->scopes[p].parent) keep[p] = 1;
+  }
+  for (size_t e = 0; e < g->nelements; e++)
+    for (int p = g->elements[e].scope; p >= 0 && !keep[p]; p = g->scopes[p].parent) keep[p] = 1;
+  int *map = pg__xmalloc(g->nscopes * sizeof *map);
+  size_t out = 0;
+  for (size_t s = 0; s < g->nscopes; s++) {
+    map[s] = keep[s] ? (int)out : -1;
+    if (keep[s]) g->scopes[out++] = g->scopes[s];
+  }
+  for (size_t s = 0; s < out; s++)
+    if (g->scopes[s].parent >= 0) g->scopes[s].parent = map[g->scopes[s].parent];
+  for (size_t e = 0; e < g->nelements; e++)
+    if (g->elements[e].scope >= 0) g->elements[e].scope = map[g->elements[e].scope];
+  for (size_t i = 0; i < c->nn; i++)
+    if (c->n[i].scope >= 0) c->n[i].scope = map[c->n[i].scope];
+  g->nscopes = out;
+  free(map);
+  free(keep);
+}
+
+static int in_list(const char *const *list, const char *v) {
+  for (int i = 0; list[i]; i++)
+    if (v && !strcmp(list[i], v)) return 1;
+  return 0;
+}
+
+/* --scope / --document filters: keep elements in the named scopes (or their
+ * descendants) / documents. */
+static void apply_filters(ctx *c) {
+  pg_graph *g = c->g;
+  if (!c->opt->scope_filter && !c->opt->document_filter) return;
+  size_t out = 0;
+  for (size_t e = 0; e < g->nelements; e++) {
+    pg_element *el = &g->elements[e];
+    int ok = 1;
+    if (c->opt->document_filter) ok = in_list(c->opt->document_filter, g->documents[el->document].document_id);
+    if (ok && c->opt->scope_filter) {
+      ok = 0;
+      for (int p = el->scope; p >= 0; p = g->scopes[p].parent)
+        if (in_list(c->opt->scope_filter, g->scopes[p].scope_id)) { ok = 1; break; }
+    }
+    if (ok) g->elements[out++] = *el;
+  }
+  g->nelements = out;
+  for (size_t i = 0; i < c->nn; i++) c->n[i].elem = -1;
+  for (size_t e = 0; e < g->nelements; e++) {
+    int ni = hget(c, g->elements[e].backend_node_id);
+    if (ni >= 0) c->n[ni].elem = (int)e;
+  }
+}
+
+pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
+  static const pg_options zero;
+  *out = NULL;
+  if (!in || !in->snapshot) return PG_INPUT;
+  ctx c = {0};
+  c.in = in;
+  c.opt = opts ? opts : &zero;
+  c.a = pg__arena_new();
+  c.g = calloc(1, sizeof *c.g);
+  if (!c.g) return PG_NOMEM;
+  c.g->arena = c.a;
+  c.g->focus_document = -1;
+  c.g->focus_element = -1;
+  pg_code rc = PG_OK;
+  if (index_snapshot(&c) < 0) {
+    rc = c.nd ? PG_INPUT : PG_EMPTY;
+    goto done;
+  }
+  pg_graph *g = c.g;
+  const cJSON *page = in->page;
+  const cJSON *v;
+  g->vp_width = (v = get(page, "vw")) && cJSON_IsNumber(v) ? v->valuedouble : 1280;
+  g->vp_height = (v = get(page, "vh")) && cJSON_IsNumber(v) ? v->valuedouble : 800;
+  g->vp_scroll_x = (v = get(page, "sx")) && cJSON_IsNumber(v) ? v->valuedouble : c.d[0].scroll_x;
+  g->vp_scroll_y = (v = get(page, "sy")) && cJSON_IsNumber(v) ? v->valuedouble : c.d[0].scroll_y;
+  g->vp_dpr = (v = get(page, "dpr")) && cJSON_IsNumber(v) ? v->valuedouble : 1;
+  g->revision = pg__printf(c.a, "rev_%llu", c.opt->revision ? c.opt->revision : pg_next_revision());
+  g->root_document_id = pg__strdup(c.a, "doc_root");
+  propagate(&c);
+  build_documents(&c);
+  join_ax(&c);
+  const char *url = get_str(page, "url") ? get_str(page, "url") : c.d[0].url;
+  g->route_url = pg__strdup(c.a, url);
+  g->route_title = clean(&c, get_str(page, "title") ? get_str(page, "title") : c.d[0].title, NAME_MAX_BYTES);
+  if (url) {
+    const char *p = strstr(url, "://");
+    p = p ? strchr(p + 3, '/') : NULL;
+    size_t l = p ? strcspn(p, "?#") : 0;
+    g->route_pathname = p ? pg__strndup(c.a, p, l) : pg__strdup(c.a, "/");
+  }
+  doc_scope(&c, 0);
+
+  for (size_t i = 0; i < c.nn; i++) {
+    const char *role;
+    int visible, from_ax;
+    if (!wanted(&c, (int)i, &role, &visible, &from_ax)) continue;
+    make_element(&c, (int)i, role, visible, from_ax);
+  }
+  compute_obscured(&c);
+  apply_max_nodes(&c);
+  apply_filters(&c);
+  /* scopes for kept elements */
+  for (size_t e = 0; e < g->nelements; e++) {
+    int ni = hget(&c, g->elements[e].backend_node_id);
+    g->elements[e].scope = ni >= 0 && c.n[ni].parent >= 0 ? scope_of(&c, c.n[ni].parent)
+                           : ni >= 0 ? doc_scope(&c, c.n[ni].doc) : -1;
+  }
+  /* open dialogs/popovers and annotated scopes appear even when empty */
+  for (size_t i = 0; i < c.nn; i++) {
+    const snode *n = &c.n[i];
+    if (n->type != 1 || n->closed_inside || c.d[n->doc].published < 0 || n->scope != -2) continue;
+    if (c.d[n->doc].access == PG_ACCESS_OPAQUE) continue;
+    if (!node_visible(&c, n) && !c.opt->include_hidden) continue;
+    int from_ax;
+    const char *role = node_role(&c, n, &from_ax);
+    const char *stable;
+    int kind = scope_kind_of(&c, (int)i, role, 1, &stable);
+    if (kind == PG_SCOPE_DIALOG || kind == PG_SCOPE_POPOVER || kind == PG_SCOPE_CUSTOM ||
+        (kind >= 0 && c.opt->include_non_interactive))
+      scope_of(&c, (int)i);
+  }
+  for (size_t dj = 1; dj < c.nd; dj++) doc_scope(&c, (int)dj);
+  prune_scopes(&c);
+  build_relations(&c);
+  /* focus */
+  if (in->focused_backend_node_id) {
+    int ni = hget(&c, in->focused_backend_node_id);
+    if (ni >= 0 && c.n[ni].elem >= 0) {
+      g->focus_element = c.n[ni].elem;
+      g->focus_document = g->elements[c.n[ni].elem].document;
+    } else if (ni >= 0 && c.d[c.n[ni].doc].published >= 0) {
+      g->focus_document = c.d[c.n[ni].doc].published;
+    }
+  }
+  const char *sel = get_str(page, "selection");
+  g->selection_text = clean(&c, sel, 1000);
+  for (size_t i = 0; i < c.nn; i++) {
+    const snode *n = &c.n[i];
+    if (n->type == 1 && !n->closed_inside && c.d[n->doc].published >= 0 &&
+        c.d[n->doc].access != PG_ACCESS_OPAQUE) {
+      for (int k = n->first_child; k >= 0; k = c.n[k].next_sibling)
+        if (c.n[k].shadow == 2) { g->closed_shadow_hosts++; break; }
+    }
+  }
+
+done:
+  for (size_t dj = 0; dj < c.nd; dj++) {
+    free(c.d[dj].styles);
+    free(c.d[dj].bounds);
+    free(c.d[dj].client);
+    free(c.d[dj].paint);
+  }
+  free(c.d);
+  free(c.n);
+  free(c.S);
+  free(c.hkeys);
+  free(c.hvals);
+  if (rc != PG_OK) {
+    pg_graph_free(c.g);
+    return rc;
+  }
+  *out = c.g;
+  return PG_OK;
+}
+
+void pg_graph_free(pg_graph *g) {
+  if (!g) return;
+  free(g->documents);
+  free(g->scopes);
+  free(g->elements);
+  free(g->relations);
+  pg__arena_free(g->arena);
+  free(g);
+}

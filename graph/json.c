@@ -1,0 +1,285 @@
+/* json.c -- PageGraph serialisation: JSON (UIAP Web Profile 0.1) and a text
+ * tree for people. Names of enums live here, generated from pg.h's lists. */
+#include "pg_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const state_names[] = {
+#define PG__SN(name, str) str,
+  PG_STATE_KEYS(PG__SN)
+#undef PG__SN
+};
+static const char *const affordance_names[] = {
+#define PG__AN(name, str) str,
+  PG_AFFORDANCES(PG__AN)
+#undef PG__AN
+};
+static const char *const action_names[] = {
+#define PG__ACN(name, str) str,
+  PG_ACTIONS(PG__ACN)
+#undef PG__ACN
+};
+static const char *const source_names[] = {
+#define PG__SRN(name, str) str,
+  PG_SOURCES(PG__SRN)
+#undef PG__SRN
+};
+static const char *const scope_names[] = {
+  "route", "region", "form", "dialog", "drawer", "popover", "menu", "toolbar",
+  "tabset", "tabpanel", "collection", "rowgroup", "iframe-root", "custom",
+};
+static const char *const access_names[] = {"same-origin", "bridged", "opaque"};
+static const char *const risk_names[] = {NULL, "safe", "confirm", "blocked"};
+
+const char *pg_state_key_name(pg_state_key k) { return k < PG_ST__COUNT ? state_names[k] : "?"; }
+const char *pg_affordance_name(pg_affordance a) { return a < PG_AF__COUNT ? affordance_names[a] : "?"; }
+const char *pg_action_name(pg_action a) { return a < PG_AC__COUNT ? action_names[a] : "?"; }
+const char *pg_scope_kind_name(pg_scope_kind k) { return k < PG_SCOPE__COUNT ? scope_names[k] : "custom"; }
+
+static void add_str(cJSON *o, const char *k, const char *v) {
+  if (v) cJSON_AddStringToObject(o, k, v);
+}
+
+static cJSON *rect_json(pg_rect r) {
+  cJSON *o = cJSON_CreateObject();
+  /* two decimals are plenty for CSS pixels and keep outputs stable */
+  cJSON_AddNumberToObject(o, "x", (double)(long long)(r.x * 100) / 100);
+  cJSON_AddNumberToObject(o, "y", (double)(long long)(r.y * 100) / 100);
+  cJSON_AddNumberToObject(o, "width", (double)(long long)(r.w * 100) / 100);
+  cJSON_AddNumberToObject(o, "height", (double)(long long)(r.h * 100) / 100);
+  return o;
+}
+
+static cJSON *state_json(const pg_state *s) {
+  cJSON *o = cJSON_CreateObject();
+  for (int k = 0; k < PG_ST__COUNT; k++) {
+    if (!(s->has >> k & 1u)) continue;
+    if (s->mixed >> k & 1u) cJSON_AddStringToObject(o, state_names[k], "mixed");
+    else cJSON_AddBoolToObject(o, state_names[k], s->val >> k & 1u);
+  }
+  if (s->has_min) cJSON_AddNumberToObject(o, "valueMin", s->value_min);
+  if (s->has_max) cJSON_AddNumberToObject(o, "valueMax", s->value_max);
+  if (s->has_now) cJSON_AddNumberToObject(o, "valueNow", s->value_now);
+  return o;
+}
+
+static cJSON *bits_json(uint32_t bits, const char *const *names, int n) {
+  cJSON *a = cJSON_CreateArray();
+  for (int k = 0; k < n; k++)
+    if (bits >> k & 1u) cJSON_AddItemToArray(a, cJSON_CreateString(names[k]));
+  return a;
+}
+
+static cJSON *element_json(const pg_graph *g, const pg_element *e) {
+  cJSON *o = cJSON_CreateObject();
+  add_str(o, "instanceId", e->instance_id);
+  add_str(o, "stableId", e->stable_id);
+  add_str(o, "documentId", g->documents[e->document].document_id);
+  if (e->scope >= 0) add_str(o, "scopeId", g->scopes[e->scope].scope_id);
+  add_str(o, "role", e->role);
+  add_str(o, "name", e->name);
+  add_str(o, "description", e->description);
+  cJSON_AddItemToObject(o, "state", state_json(&e->state));
+  cJSON_AddItemToObject(o, "affordances", bits_json(e->affordances, affordance_names, PG_AF__COUNT));
+  cJSON *acts = bits_json(e->actions, action_names, PG_AC__COUNT);
+  if (e->app_action && pg_state_is(&e->state, PG_ST_ENABLED)) cJSON_AddItemToArray(acts, cJSON_CreateString(e->app_action));
+  cJSON_AddItemToObject(o, "supportedActions", acts);
+  if (e->has_bbox) cJSON_AddItemToObject(o, "bbox", rect_json(e->bbox));
+  if (e->z) cJSON_AddNumberToObject(o, "zIndexHint", e->z);
+  add_str(o, "textValue", e->text_value);
+  if (e->text_value && !e->redacted) add_str(o, "semanticValue", e->text_value);
+  if (e->meaning || e->app_action || e->name) {
+    cJSON *th = cJSON_CreateObject();
+    cJSON *sem = cJSON_AddObjectToObject(th, "semantic");
+    add_str(sem, "role", e->role);
+    add_str(sem, "name", e->name);
+    if (e->scope >= 0) add_str(sem, "scopeId", g->scopes[e->scope].scope_id);
+    if (e->meaning || e->app_action) {
+      cJSON *an = cJSON_AddObjectToObject(th, "annotations");
+      add_str(an, "meaning", e->meaning);
+      add_str(an, "defaultAction", e->app_action);
+    }
+    cJSON_AddItemToObject(o, "targetHints", th);
+  }
+  cJSON *sm = cJSON_CreateObject();
+  cJSON_AddItemToObject(sm, "sources", bits_json(e->sources, source_names, PG_SRC__COUNT));
+  add_str(sm, "tagName", e->tag);
+  add_str(sm, "inputType", e->input_type);
+  add_str(sm, "ariaRole", e->aria_role);
+  add_str(sm, "shadowHostId", e->shadow_host_id);
+  const pg_document *d = &g->documents[e->document];
+  if (d->depth > 0) {
+    /* framePath: frame ids from the top document down to this one */
+    const char *path[64];
+    int n = 0;
+    for (int k = e->document; k >= 0 && n < 64; k = g->documents[k].parent) path[n++] = g->documents[k].frame_id;
+    cJSON *fp = cJSON_AddArrayToObject(sm, "framePath");
+    for (int k = n - 1; k >= 0; k--) cJSON_AddItemToArray(fp, cJSON_CreateString(path[k] ? path[k] : ""));
+  }
+  cJSON_AddBoolToObject(sm, "interactable", e->interactable);
+  cJSON_AddBoolToObject(sm, "attached", e->attached);
+  cJSON_AddBoolToObject(sm, "inViewport", e->in_viewport);
+  cJSON_AddBoolToObject(sm, "obscured", e->obscured);
+  cJSON_AddItemToObject(o, "semantics", sm);
+  if (e->risk != PG_RISK_NONE) {
+    cJSON *r = cJSON_AddObjectToObject(o, "risk");
+    cJSON_AddStringToObject(r, "level", risk_names[e->risk]);
+    cJSON_AddStringToObject(r, "reason", "data-uiap-risk");
+  }
+  if (e->redacted || e->hint_attr || e->sensitive) {
+    cJSON *m = cJSON_AddObjectToObject(o, "metadata");
+    if (e->redacted) cJSON_AddBoolToObject(m, "redacted", 1);
+    if (e->sensitive) cJSON_AddBoolToObject(m, "sensitive", 1);
+    if (e->hint_attr) cJSON_AddStringToObject(m, "hintAttr", e->hint_attr);
+  }
+  return o;
+}
+
+cJSON *pg_graph_to_json(const pg_graph *g) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "modelVersion", "0.1");
+  cJSON_AddStringToObject(o, "profile", "web@0.1");
+  cJSON_AddStringToObject(o, "revision", g->revision);
+  cJSON_AddStringToObject(o, "rootDocumentId", g->root_document_id);
+  cJSON *route = cJSON_AddObjectToObject(o, "route");
+  add_str(route, "routeId", g->route_id);
+  add_str(route, "url", g->route_url);
+  add_str(route, "pathname", g->route_pathname);
+  add_str(route, "title", g->route_title);
+  cJSON *vp = cJSON_AddObjectToObject(o, "viewport");
+  cJSON_AddNumberToObject(vp, "width", g->vp_width);
+  cJSON_AddNumberToObject(vp, "height", g->vp_height);
+  cJSON_AddNumberToObject(vp, "scrollX", g->vp_scroll_x);
+  cJSON_AddNumberToObject(vp, "scrollY", g->vp_scroll_y);
+  cJSON_AddNumberToObject(vp, "devicePixelRatio", g->vp_dpr);
+  cJSON *docs = cJSON_AddArrayToObject(o, "documents");
+  for (size_t i = 0; i < g->ndocuments; i++) {
+    const pg_document *d = &g->documents[i];
+    cJSON *x = cJSON_CreateObject();
+    add_str(x, "documentId", d->document_id);
+    add_str(x, "frameId", d->frame_id ? d->frame_id : "");
+    add_str(x, "parentFrameId", d->parent_frame_id);
+    if (d->parent >= 0) add_str(x, "parentDocumentId", g->documents[d->parent].document_id);
+    add_str(x, "access", access_names[d->access]);
+    add_str(x, "origin", d->origin);
+    add_str(x, "url", d->url);
+    add_str(x, "title", d->title);
+    add_str(x, "readyState", d->ready_state);
+    if (d->has_bbox) cJSON_AddItemToObject(x, "bbox", rect_json(d->bbox));
+    add_str(x, "rootScopeId", d->root_scope_id);
+    add_str(x, "bridgeSessionId", d->bridge_session_id);
+    cJSON_AddItemToArray(docs, x);
+  }
+  cJSON *scopes = cJSON_AddArrayToObject(o, "scopes");
+  for (size_t i = 0; i < g->nscopes; i++) {
+    const pg_scope *s = &g->scopes[i];
+    cJSON *x = cJSON_CreateObject();
+    add_str(x, "scopeId", s->scope_id);
+    add_str(x, "kind", scope_names[s->kind]);
+    add_str(x, "documentId", g->documents[s->document].document_id);
+    if (s->parent >= 0) add_str(x, "parentScopeId", g->scopes[s->parent].scope_id);
+    add_str(x, "stableId", s->stable_id);
+    add_str(x, "name", s->name);
+    if (s->state.has) cJSON_AddItemToObject(x, "state", state_json(&s->state));
+    if (s->has_bbox) cJSON_AddItemToObject(x, "bbox", rect_json(s->bbox));
+    cJSON_AddItemToArray(scopes, x);
+  }
+  cJSON *els = cJSON_AddArrayToObject(o, "elements");
+  for (size_t i = 0; i < g->nelements; i++) cJSON_AddItemToArray(els, element_json(g, &g->elements[i]));
+  if (g->nrelations) {
+    cJSON *rels = cJSON_AddArrayToObject(o, "relations");
+    for (size_t i = 0; i < g->nrelations; i++) {
+      cJSON *x = cJSON_CreateObject();
+      char id[32];
+      snprintf(id, sizeof id, "rel_%zu", i + 1);
+      cJSON_AddStringToObject(x, "relationId", id);
+      cJSON_AddStringToObject(x, "type", g->relations[i].type);
+      cJSON_AddStringToObject(x, "from", g->relations[i].from);
+      cJSON_AddStringToObject(x, "to", g->relations[i].to);
+      cJSON_AddItemToArray(rels, x);
+    }
+  }
+  if (g->focus_document >= 0) {
+    cJSON *f = cJSON_AddObjectToObject(o, "focus");
+    cJSON_AddStringToObject(f, "documentId", g->documents[g->focus_document].document_id);
+    if (g->focus_element >= 0) cJSON_AddStringToObject(f, "target", g->elements[g->focus_element].instance_id);
+  }
+  if (g->selection_text) {
+    cJSON *s = cJSON_AddObjectToObject(o, "selection");
+    cJSON_AddStringToObject(s, "text", g->selection_text);
+  }
+  cJSON *m = cJSON_AddObjectToObject(o, "metadata");
+  cJSON_AddStringToObject(m, "generator", "uiap-crawl");
+  cJSON_AddNumberToObject(m, "elementCandidates", (double)g->candidates);
+  cJSON_AddBoolToObject(m, "truncated", g->truncated);
+  cJSON_AddNumberToObject(m, "redactions", g->redactions);
+  cJSON_AddNumberToObject(m, "opaqueFrames", g->opaque_frames);
+  cJSON_AddNumberToObject(m, "closedShadowHosts", g->closed_shadow_hosts);
+  return o;
+}
+
+/* ---- text tree ----------------------------------------------------------- */
+typedef struct { char *b; size_t n, cap; } sbuf;
+static void sb_add(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void sb_add(sbuf *s, const char *fmt, ...) {
+  va_list ap;
+  for (;;) {
+    va_start(ap, fmt);
+    int k = vsnprintf(s->b + s->n, s->cap - s->n, fmt, ap);
+    va_end(ap);
+    if (k >= 0 && (size_t)k < s->cap - s->n) { s->n += (size_t)k; return; }
+    s->cap = (s->cap + (size_t)k + 1) * 2;
+    s->b = pg__xrealloc(s->b, s->cap);
+  }
+}
+
+static void text_element(sbuf *s, const pg_element *e, int depth) {
+  sb_add(s, "%*s- %s", depth * 2, "", e->role);
+  if (e->name) sb_add(s, " \"%s\"", e->name);
+  static const pg_state_key shown[] = {PG_ST_FOCUSED, PG_ST_CHECKED, PG_ST_SELECTED, PG_ST_EXPANDED,
+                                       PG_ST_PRESSED, PG_ST_REQUIRED, PG_ST_INVALID, PG_ST_READONLY};
+  int any = 0;
+  for (size_t k = 0; k < sizeof shown / sizeof *shown; k++)
+    if (pg_state_has(&e->state, shown[k]) && (pg_state_is(&e->state, shown[k]) || shown[k] == PG_ST_EXPANDED)) {
+      sb_add(s, "%s%s%s", any ? ", " : " [", pg_state_is(&e->state, shown[k]) ? "" : "not ", state_names[shown[k]]);
+      any = 1;
+    }
+  if (!pg_state_is(&e->state, PG_ST_ENABLED)) { sb_add(s, "%sdisabled", any ? ", " : " ["); any = 1; }
+  if (!pg_state_is(&e->state, PG_ST_VISIBLE)) { sb_add(s, "%shidden", any ? ", " : " ["); any = 1; }
+  if (e->obscured) { sb_add(s, "%sobscured", any ? ", " : " ["); any = 1; }
+  if (any) sb_add(s, "]");
+  if (e->text_value) sb_add(s, " = \"%s\"", e->text_value);
+  if (e->stable_id) sb_add(s, " {%s}", e->stable_id);
+  sb_add(s, "\n");
+}
+
+static void text_scope(sbuf *s, const pg_graph *g, int scope, int depth) {
+  const pg_scope *sc = &g->scopes[scope];
+  sb_add(s, "%*s%s", depth * 2, "", scope_names[sc->kind]);
+  if (sc->name) sb_add(s, " \"%s\"", sc->name);
+  if (sc->stable_id) sb_add(s, " {%s}", sc->stable_id);
+  if (sc->kind == PG_SCOPE_IFRAME_ROOT || sc->node < 0) sb_add(s, " (%s)", g->documents[sc->document].document_id);
+  sb_add(s, "\n");
+  for (size_t e = 0; e < g->nelements; e++)
+    if (g->elements[e].scope == scope) text_element(s, &g->elements[e], depth + 1);
+  for (size_t k = 0; k < g->nscopes; k++)
+    if (g->scopes[k].parent == scope) text_scope(s, g, (int)k, depth + 1);
+}
+
+char *pg_graph_to_text(const pg_graph *g) {
+  sbuf s = {pg__xmalloc(4096), 0, 4096};
+  s.b[0] = 0;
+  sb_add(&s, "%s  %s  (%s)\n", g->route_title ? g->route_title : "", g->route_url ? g->route_url : "", g->revision);
+  for (size_t k = 0; k < g->nscopes; k++)
+    if (g->scopes[k].parent < 0) text_scope(&s, g, (int)k, 0);
+  for (size_t e = 0; e < g->nelements; e++)
+    if (g->elements[e].scope < 0) text_element(&s, &g->elements[e], 0);
+  for (size_t d = 0; d < g->ndocuments; d++)
+    if (g->documents[d].access == PG_ACCESS_OPAQUE)
+      sb_add(&s, "opaque frame %s%s\n", g->documents[d].origin ? g->documents[d].origin : "",
+             g->documents[d].url ? "" : "");
+  return s.b;
+}

@@ -1,0 +1,264 @@
+/* pg.h -- the PageGraph: a reduced semantic graph of one UI state (UIAP Web
+ * Profile 0.1), built from recorded CDP replies, serialised to JSON.
+ *
+ * graph/ does not talk to the browser: the crawler captures the replies
+ * (DOMSnapshot, accessibility tree, frame tree, page facts) and hands them to
+ * pg_build(). That keeps the builder pure, testable on recorded replies, and
+ * fuzzable.
+ *
+ * Ownership: a pg_graph owns every string and array it points to (one arena).
+ * pg_graph_free releases all of it. cJSON results of pg_graph_to_json belong
+ * to the caller.
+ */
+#ifndef UIAP_PG_H
+#define UIAP_PG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#define PG_ERRNO_MAP(X)                              \
+  X(OK,     "ok")                                    \
+  X(NOMEM,  "out of memory")                         \
+  X(INPUT,  "malformed capture input")               \
+  X(EMPTY,  "the capture holds no document")
+
+typedef enum {
+#define PG__ENUM(name, msg) PG_##name,
+  PG_ERRNO_MAP(PG__ENUM)
+#undef PG__ENUM
+  PG__ECOUNT
+} pg_code;
+const char *pg_strerror(pg_code c);
+
+/* ---- UI state ------------------------------------------------------------ */
+/* Boolean state keys, in UIState order. A key is published only when its bit
+ * is set in pg_state.has. */
+#define PG_STATE_KEYS(X) \
+  X(VISIBLE, "visible") X(ENABLED, "enabled") X(FOCUSED, "focused")          \
+  X(FOCUSABLE, "focusable") X(EDITABLE, "editable") X(READONLY, "readonly")  \
+  X(REQUIRED, "required") X(INVALID, "invalid") X(CHECKED, "checked")        \
+  X(SELECTED, "selected") X(EXPANDED, "expanded") X(PRESSED, "pressed")      \
+  X(OPEN, "open") X(BUSY, "busy") X(MODAL, "modal")                          \
+  X(MULTISELECTABLE, "multiselectable")
+typedef enum {
+#define PG__SK(name, str) PG_ST_##name,
+  PG_STATE_KEYS(PG__SK)
+#undef PG__SK
+  PG_ST__COUNT
+} pg_state_key;
+
+typedef struct pg_state {
+  uint32_t has;     /* bit k: key k present */
+  uint32_t val;     /* bit k: its value */
+  uint32_t mixed;   /* bit k: "mixed" (checked, pressed) */
+  double value_min, value_max, value_now;
+  unsigned has_min : 1, has_max : 1, has_now : 1;
+} pg_state;
+
+static inline void pg_state_set(pg_state *s, pg_state_key k, int v) {
+  s->has |= 1u << k;
+  if (v) s->val |= 1u << k; else s->val &= ~(1u << k);
+}
+static inline int pg_state_is(const pg_state *s, pg_state_key k) {
+  return (s->has >> k & 1u) && (s->val >> k & 1u);
+}
+static inline int pg_state_has(const pg_state *s, pg_state_key k) { return s->has >> k & 1u; }
+const char *pg_state_key_name(pg_state_key k);
+
+/* ---- affordances and primitive actions ---------------------------------- */
+#define PG_AFFORDANCES(X) \
+  X(READ, "read") X(FOCUS, "focus") X(EDIT, "edit") X(ACTIVATE, "activate")   \
+  X(INVOKE, "invoke") X(TOGGLE, "toggle") X(SELECT, "select")                 \
+  X(CHOOSE, "choose") X(EXPAND, "expand") X(COLLAPSE, "collapse")             \
+  X(NAVIGATE, "navigate") X(SCROLL, "scroll") X(SUBMIT, "submit")             \
+  X(DISMISS, "dismiss")
+typedef enum {
+#define PG__AF(name, str) PG_AF_##name,
+  PG_AFFORDANCES(PG__AF)
+#undef PG__AF
+  PG_AF__COUNT
+} pg_affordance;
+
+#define PG_ACTIONS(X) \
+  X(FOCUS, "ui.focus") X(ACTIVATE, "ui.activate") X(ENTER_TEXT, "ui.enterText") \
+  X(CLEAR_TEXT, "ui.clearText") X(TOGGLE, "ui.toggle") X(CHOOSE, "ui.choose")   \
+  X(SUBMIT, "ui.submit") X(EXPAND, "ui.expand") X(COLLAPSE, "ui.collapse")      \
+  X(DISMISS, "ui.dismiss") X(SCROLL, "ui.scroll") X(NAVIGATE, "nav.navigate")   \
+  X(BACK, "nav.back")
+typedef enum {
+#define PG__AC(name, str) PG_AC_##name,
+  PG_ACTIONS(PG__AC)
+#undef PG__AC
+  PG_AC__COUNT
+} pg_action;
+const char *pg_affordance_name(pg_affordance a);
+const char *pg_action_name(pg_action a);
+
+/* Semantic sources (WebSemantics.sources), a bit each. */
+#define PG_SOURCES(X) \
+  X(NATIVE, "native-html") X(ARIA, "aria") X(LABEL, "label-association")      \
+  X(TEXT, "visible-text") X(ANNOTATION, "agent-annotation")                   \
+  X(REGISTRY, "app-registry") X(INFERRED, "inferred")
+typedef enum {
+#define PG__SRC(name, str) PG_SRC_##name,
+  PG_SOURCES(PG__SRC)
+#undef PG__SRC
+  PG_SRC__COUNT
+} pg_source;
+
+/* ---- graph --------------------------------------------------------------- */
+typedef struct pg_rect { double x, y, w, h; } pg_rect;
+
+typedef enum { PG_ACCESS_SAME_ORIGIN, PG_ACCESS_BRIDGED, PG_ACCESS_OPAQUE } pg_access;
+
+typedef struct pg_document {
+  char *document_id;
+  char *frame_id;
+  char *parent_frame_id;        /* NULL for the top document */
+  int parent;                   /* index in graph->documents, -1 for top */
+  pg_access access;
+  char *origin, *url, *title;
+  char *ready_state;            /* loading|interactive|complete, or NULL */
+  pg_rect bbox;                 /* frame box in top-level viewport px */
+  int has_bbox;
+  char *root_scope_id;
+  char *bridge_session_id;
+  int depth;                    /* 0 for top */
+} pg_document;
+
+typedef enum {
+  PG_SCOPE_ROUTE, PG_SCOPE_REGION, PG_SCOPE_FORM, PG_SCOPE_DIALOG, PG_SCOPE_DRAWER,
+  PG_SCOPE_POPOVER, PG_SCOPE_MENU, PG_SCOPE_TOOLBAR, PG_SCOPE_TABSET,
+  PG_SCOPE_TABPANEL, PG_SCOPE_COLLECTION, PG_SCOPE_ROWGROUP, PG_SCOPE_IFRAME_ROOT,
+  PG_SCOPE_CUSTOM, PG_SCOPE__COUNT
+} pg_scope_kind;
+const char *pg_scope_kind_name(pg_scope_kind k);
+
+typedef struct pg_scope {
+  char *scope_id;
+  pg_scope_kind kind;
+  int document;                 /* index into documents */
+  int parent;                   /* index into scopes, -1 for none */
+  char *stable_id, *name;
+  pg_state state;
+  pg_rect bbox;
+  int has_bbox;
+  int node;                     /* capture node key, -1 for document scopes */
+} pg_scope;
+
+typedef enum { PG_RISK_NONE, PG_RISK_SAFE, PG_RISK_CONFIRM, PG_RISK_BLOCKED } pg_risk;
+
+typedef struct pg_element {
+  char *instance_id;
+  char *stable_id;
+  int document;                 /* index into documents */
+  int scope;                    /* index into scopes, -1 for none */
+  char *role, *name, *description;
+  pg_state state;
+  uint32_t affordances;         /* bit per pg_affordance */
+  uint32_t actions;             /* bit per pg_action */
+  char *app_action;             /* data-uiap-action, also in supportedActions */
+  pg_rect bbox;
+  int has_bbox;
+  int z;                        /* paint order, for zIndexHint */
+  char *text_value;             /* already redacted */
+  char *meaning;                /* data-uiap-meaning */
+  pg_risk risk;
+  uint32_t sources;             /* bit per pg_source */
+  char *tag, *input_type, *aria_role;
+  char *href;                   /* resolved link target, for navigation */
+  char *shadow_host_id;         /* instanceId of the open shadow host */
+  int in_viewport, obscured, interactable, attached;
+  int redacted;                 /* 1: a value was masked */
+  int sensitive;                /* password / data-uiap-sensitive / payment / otp */
+  char *hint_attr;              /* value of opts.hint_attr, if asked for */
+  /* facts the policy needs (not published as such) */
+  char *form_method;            /* method of the owning form for submit buttons */
+  int is_submit;
+  int has_download;
+  char *autocomplete;
+  char *context;                /* nearest heading / dialog name, for policy */
+  int backend_node_id;
+} pg_element;
+
+typedef struct pg_relation {
+  char *type;                   /* "labels", "controls", ... */
+  char *from, *to;              /* instanceIds or scopeIds */
+} pg_relation;
+
+typedef struct pg_graph {
+  char *revision;
+  char *root_document_id;
+  char *route_url, *route_pathname, *route_title, *route_id;
+  double vp_width, vp_height, vp_scroll_x, vp_scroll_y, vp_dpr;
+  pg_document *documents; size_t ndocuments;
+  pg_scope *scopes;       size_t nscopes;
+  pg_element *elements;   size_t nelements;
+  pg_relation *relations; size_t nrelations;
+  int focus_document;           /* -1: none */
+  int focus_element;            /* index into elements, -1: none */
+  char *selection_text;
+  /* metadata */
+  int truncated;                /* max_nodes cut the element list */
+  size_t candidates;            /* elements before max_nodes */
+  int redactions;               /* values masked */
+  int opaque_frames, closed_shadow_hosts;
+  struct pg__arena *arena;
+} pg_graph;
+
+/* ---- building ------------------------------------------------------------ */
+/* What the crawler captured. Everything is borrowed. */
+typedef struct pg_frame_info {
+  const char *frame_id;
+  const char *parent_frame_id;
+  const char *url;              /* as the frame tree says */
+  const char *origin;           /* securityOrigin, may be NULL */
+  int oopif;                    /* 1: out-of-process (separate target) */
+  int owner_backend_node_id;    /* iframe element in the parent, 0 unknown */
+} pg_frame_info;
+
+typedef struct pg_input {
+  const cJSON *snapshot;        /* DOMSnapshot.captureSnapshot result (top session) */
+  const cJSON *const *ax;       /* getFullAXTree/partial results ("nodes"), one per frame */
+  size_t nax;
+  const pg_frame_info *frames;  /* frame facts (from Page.getFrameTree + targets) */
+  size_t nframes;
+  const cJSON *page;            /* page facts: {"vw","vh","sx","sy","dpr","title",
+                                   "url","readyState","selection"} */
+  int focused_backend_node_id;  /* deepest focused node, 0 none */
+  const char *top_frame_id;
+} pg_input;
+
+typedef struct pg_options {
+  int include_hidden;
+  int include_non_interactive;
+  size_t max_nodes;             /* 0: no cap */
+  const char *const *bridge_origins; /* NULL-terminated, or NULL */
+  const char *const *scope_filter;   /* scopeIds to keep, NULL-terminated, or NULL */
+  const char *const *document_filter;
+  const char *hint_attr;        /* copy this attribute into metadata (debug aid) */
+  unsigned long long revision;  /* 0: next from a process counter */
+} pg_options;
+
+/* Build a graph from a capture. *out is NULL on error. */
+pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out);
+void pg_graph_free(pg_graph *g);
+
+/* Serialise. Returns a new cJSON object (PageGraph), NULL on out of memory. */
+cJSON *pg_graph_to_json(const pg_graph *g);
+/* A text tree for people: scope > element: role "name" [states] {stableId}. */
+char *pg_graph_to_text(const pg_graph *g);
+
+/* Next revision number of this process (monotonic). */
+unsigned long long pg_next_revision(void);
+
+/* ---- text helpers (UTF-8) ----------------------------------------------- */
+/* Copy s (length n) into valid UTF-8 with control characters removed and
+ * whitespace collapsed; at most max bytes (0: no cap). Caller frees. */
+char *pg_text_clean(const char *s, size_t n, size_t max);
+
+/* The string published in place of a redacted value. */
+#define PG_REDACTED "[redacted]"
+
+#endif

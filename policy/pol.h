@@ -1,0 +1,259 @@
+/* pol.h -- safety policy: side-effect classification, action decisions and
+ * redaction helpers. The public API of the policy/ module.
+ *
+ * Before the crawler performs any action on a page element it describes the
+ * target as a pol_subject, asks pol_classify() which SideEffectClass the
+ * action has (and which rule decided it), then asks pol_decide() whether the
+ * run's safety policy lets it execute (allow | skip | review | deny, spec
+ * discovery-mapper section 13). Classification follows the spec's order of
+ * evidence: app annotations (data-uiap-*), native HTML semantics, keyword
+ * lexicons over the accessible name and nearby text (English and German),
+ * then role-based defaults. Anything without evidence is "unknown", and
+ * unknown is never executed autonomously.
+ *
+ * The module is pure C11 over libc: no allocation, no I/O, no globals that
+ * change. Every function is reentrant. Library code never prints.
+ *
+ * Ownership: a pol_subject only borrows the caller's strings for the length of
+ * the call. Results are written into caller-owned structs; the const char *
+ * fields in them point at static tables (valid for the program's lifetime,
+ * never freed).
+ */
+#ifndef UIAP_POL_H
+#define UIAP_POL_H
+
+#include <stddef.h>
+
+/* One error enum for the module, generated from one list (name, message). */
+#define POL_ERRNO_MAP(X)                                                    \
+  X(OK,    "ok")                                                             \
+  X(ARG,   "invalid argument")                                               \
+  X(PARSE, "unknown name")
+
+typedef enum {
+#define POL__ENUM(name, msg) POL_##name,
+  POL_ERRNO_MAP(POL__ENUM)
+#undef POL__ENUM
+  POL__ECOUNT
+} pol_code;
+
+const char *pol_strerror(pol_code code);
+
+/* SideEffectClass (uiap.d.ts). Names are the spec strings, in this order. */
+#define POL_SIDE_EFFECT_MAP(X)                                              \
+  X(NONE,             "none")                                                \
+  X(READ,             "read")                                                \
+  X(NAVIGATION,       "navigation")                                          \
+  X(LOCAL_UI,         "local_ui")                                            \
+  X(DRAFT,            "draft")                                               \
+  X(REVERSIBLE_WRITE, "reversible_write")                                    \
+  X(WRITE,            "write")                                               \
+  X(EXTERNAL_EFFECT,  "external_effect")                                     \
+  X(DESTRUCTIVE,      "destructive")                                         \
+  X(BILLING_CHANGE,   "billing_change")                                      \
+  X(SECURITY_CHANGE,  "security_change")                                     \
+  X(IRREVERSIBLE,     "irreversible")                                        \
+  X(UNKNOWN,          "unknown")
+
+typedef enum {
+#define POL__ENUM(name, str) POL_SE_##name,
+  POL_SIDE_EFFECT_MAP(POL__ENUM)
+#undef POL__ENUM
+  POL__SE_COUNT
+} pol_side_effect;
+
+/* "local_ui" etc.; "?" for a value out of range. */
+const char *pol_side_effect_name(pol_side_effect se);
+/* Exact spec string -> enum. POL_PARSE for anything else (*out untouched). */
+pol_code pol_side_effect_parse(const char *s, pol_side_effect *out);
+
+/* DataClass (uiap.d.ts): what kind of data an element holds or asks for. */
+#define POL_DATA_CLASS_MAP(X)                                               \
+  X(NONE,       "none")                                                      \
+  X(PII,        "pii")                                                       \
+  X(CREDENTIAL, "credential")                                                \
+  X(SECRET,     "secret")                                                    \
+  X(PAYMENT,    "payment")                                                   \
+  X(FINANCIAL,  "financial")                                                 \
+  X(CONTACT,    "contact")                                                   \
+  X(FREE_TEXT,  "free_text")
+
+typedef enum {
+#define POL__ENUM(name, str) POL_DC_##name,
+  POL_DATA_CLASS_MAP(POL__ENUM)
+#undef POL__ENUM
+  POL__DC_COUNT
+} pol_data_class;
+
+const char *pol_data_class_name(pol_data_class dc);
+
+/* RiskDescriptor.level as read from data-uiap-risk. */
+typedef enum {
+  POL_RISK_NONE = 0, /* attribute absent */
+  POL_RISK_SAFE,     /* "safe" */
+  POL_RISK_CONFIRM,  /* "confirm", and any value we do not recognise */
+  POL_RISK_BLOCKED   /* "blocked" */
+} pol_risk_level;
+
+/* What is known about the target of one candidate action. Zero-initialise
+ * and fill what you know; NULL / 0 means "absent or unknown". All strings
+ * are UTF-8 and only borrowed during the call. Attribute values are taken as
+ * the page has them (case and surrounding blanks do not matter). */
+typedef struct pol_subject {
+  const char *role;          /* computed ARIA role ("button", "tab", ...) */
+  const char *name;          /* accessible name */
+  const char *tag;           /* tagName ("A", "button", "INPUT", "SUMMARY") */
+  const char *input_type;    /* type attribute of <input>/<button> */
+  const char *href;          /* resolved absolute URL of a link, or NULL */
+  const char *page_origin;   /* origin of the page, "http://127.0.0.1:8000" */
+  const char *const *allowed_origins; /* further origins that count as "in" */
+  size_t n_allowed_origins;
+  const char *form_method;   /* method attribute of the owning form as
+                                written; NULL: not given (HTML default GET) */
+  const char *form_action;   /* resolved form action URL (submit buttons) */
+  int is_submit;             /* activating it submits its form */
+  int has_download;          /* `download` attribute present */
+  const char *autocomplete;  /* autocomplete attribute (tokens) */
+  const char *risk;          /* data-uiap-risk */
+  const char *app_action;    /* data-uiap-action, e.g. "project.delete" */
+  const char *sensitive;     /* data-uiap-sensitive ("" or "true" = yes) */
+  const char *context;       /* nearby text: enclosing dialog or section
+                                heading, the name of the menu, ... */
+  const char *action;        /* action to perform: "ui.activate", "ui.toggle",
+                                "ui.choose", "ui.expand", "ui.dismiss",
+                                "nav.navigate", "ui.enterText", "ui.submit",
+                                ... or an app action id; NULL = ui.activate */
+  int in_opaque;             /* inside an opaque boundary (cross-origin frame
+                                without bridge, closed shadow root) */
+  /* Local-UI signals. */
+  int has_aria_expanded;     /* aria-expanded present (true or false) */
+  const char *aria_haspopup; /* aria-haspopup value ("menu", "dialog", "true") */
+  int has_aria_controls;     /* aria-controls present */
+  const char *container_role;/* role of the nearest composite container:
+                                "tablist", "menu", "menubar", "dialog",
+                                "alertdialog", "toolbar", "listbox", ... */
+} pol_subject;
+
+/* The verdict of pol_classify. Plain data, caller-owned. */
+typedef struct pol_classification {
+  pol_side_effect side_effect;
+  pol_data_class data_class;  /* of the subject (see pol_subject_data_class) */
+  pol_risk_level risk;        /* parsed data-uiap-risk */
+  char rule[48];              /* stable id of the deciding rule, e.g.
+                                 "annotation.risk.blocked", "native.password",
+                                 "lexicon.en.delete", "url.logout",
+                                 "role.tab", "signal.expanded",
+                                 "default.unknown" (see docs at the tables) */
+  const char *keyword;        /* the matched lexicon keyword (normalised,
+                                 lower case), or NULL; static */
+  const char *where;          /* which input held the evidence: "name",
+                                 "context", "app_action", "href",
+                                 "form_action", "attribute", "role",
+                                 "action", or NULL; static */
+} pol_classification;
+
+/* Classify the side effect of performing s->action on s. Always fills *out
+ * (UNKNOWN / "default.unknown" when nothing is known). POL_ARG if s or out
+ * is NULL. */
+pol_code pol_classify(const pol_subject *s, pol_classification *out);
+
+/* DataClass of a field from its input type, autocomplete tokens and
+ * data-uiap-sensitive: password / current-password / new-password ->
+ * credential, one-time-code / data-uiap-sensitive -> secret, cc-* ->
+ * payment, transaction-* -> financial, email / tel -> contact, name /
+ * address / bday parts -> pii, else none. NULL -> none. */
+pol_data_class pol_subject_data_class(const pol_subject *s);
+
+/* ---- decisions ---------------------------------------------------------- */
+
+/* DiscoverySafetyPolicy.defaultMode. Zero is safe_explore, the default. */
+#define POL_MODE_MAP(X)                                                     \
+  X(SAFE_EXPLORE,  "safe_explore")                                           \
+  X(OBSERVE_ONLY,  "observe_only")                                           \
+  X(SANDBOX_WRITE, "sandbox_write")
+
+typedef enum {
+#define POL__ENUM(name, str) POL_MODE_##name,
+  POL_MODE_MAP(POL__ENUM)
+#undef POL__ENUM
+  POL__MODE_COUNT
+} pol_mode;
+
+const char *pol_mode_name(pol_mode m);
+pol_code pol_mode_parse(const char *s, pol_mode *out);
+
+/* DiscoverySafetyPolicy. Zero-initialised = safe_explore, nothing extra. */
+typedef struct pol_policy {
+  pol_mode mode;
+  int allow_destructive_actions; /* lifts deny for destructive, irreversible */
+  int allow_payment_flows;       /* ... for billing_change */
+  int allow_auth_flows;          /* ... for security_change */
+  int allow_external_effects;    /* ... for external_effect */
+} pol_policy;
+
+/* DiscoveryActionPolicyDecision.effect, in increasing strictness. */
+#define POL_EFFECT_MAP(X)                                                   \
+  X(ALLOW,  "allow")                                                         \
+  X(SKIP,   "skip")                                                          \
+  X(REVIEW, "review")                                                        \
+  X(DENY,   "deny")
+
+typedef enum {
+#define POL__ENUM(name, str) POL_EFFECT_##name,
+  POL_EFFECT_MAP(POL__ENUM)
+#undef POL__ENUM
+  POL__EFFECT_COUNT
+} pol_effect;
+
+const char *pol_effect_name(pol_effect e);
+
+/* DiscoveryActionPolicyDecision.reason. */
+#define POL_REASON_MAP(X)                                                   \
+  X(SAFE,               "safe")                                              \
+  X(UNKNOWN_SIDE_EFFECT,"unknown_side_effect")                               \
+  X(DESTRUCTIVE,        "destructive")                                       \
+  X(EXTERNAL_EFFECT,    "external_effect")                                   \
+  X(CREDENTIAL,         "credential")                                        \
+  X(PAYMENT,            "payment")                                           \
+  X(SECURITY_SENSITIVE, "security_sensitive")                                \
+  X(BUDGET_EXCEEDED,    "budget_exceeded")                                   \
+  X(OPAQUE_BOUNDARY,    "opaque_boundary")                                   \
+  X(MANUAL_ONLY,        "manual_only")
+
+typedef enum {
+#define POL__ENUM(name, str) POL_REASON_##name,
+  POL_REASON_MAP(POL__ENUM)
+#undef POL__ENUM
+  POL__REASON_COUNT
+} pol_reason;
+
+const char *pol_reason_name(pol_reason r);
+
+typedef struct pol_decision {
+  pol_effect effect;
+  pol_reason reason;
+  char text[192];  /* one human sentence; holds no page text, only rule ids,
+                      lexicon keywords and policy names, so it may be logged */
+} pol_decision;
+
+/* Decide whether the action classified in *c may run under *policy.
+ * policy NULL = the zero policy (safe_explore). s may be NULL; it is only
+ * consulted for in_opaque. The rules are the table in decide.c. POL_ARG if
+ * c or out is NULL. Only pol_decide's caller can know budgets:
+ * POL_REASON_BUDGET_EXCEEDED is never produced here. */
+pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
+                    const pol_classification *c, pol_decision *out);
+
+/* ---- redaction ---------------------------------------------------------- */
+
+/* 1 if the field's value must never be recorded or logged: password inputs,
+ * data-uiap-sensitive (present and not "false"), autocomplete tokens cc-*,
+ * one-time-code, current-password, new-password. 0 otherwise (also NULL). */
+int pol_is_sensitive_field(const pol_subject *s);
+
+/* The string that replaces a sensitive value: "\u2022\u2022\u2022\u2022"
+ * ("••••", four U+2022 BULLET, UTF-8, 12 bytes). Always the same length, so
+ * it reveals nothing about the value, not even whether it was empty. Static. */
+const char *pol_mask(void);
+
+#endif

@@ -1,0 +1,109 @@
+/* pol_int.h -- private to policy/: the keyword lexicon, text normalisation
+ * and URL helpers shared by classify.c, decide.c and the unit tests.
+ * Never included from outside this folder (tests excepted). */
+#ifndef UIAP_POL_INT_H
+#define UIAP_POL_INT_H
+
+#include <stddef.h>
+#include "pol.h"
+
+/* Page text is untrusted: at most this many bytes of a name, context, URL or
+ * action id are looked at (the rest is cut at a character boundary). */
+#define POL__TEXT_MAX 512
+
+/* ---- lexicon (lexicon.c) ------------------------------------------------ */
+
+enum {
+  POL__EN = 0,
+  POL__DE = 1
+};
+
+/* Entry flags. */
+enum {
+  POL__LX_SAFE   = 1 << 0, /* local-UI word: a signal, never a side effect */
+  POL__LX_WHOLE  = 1 << 1, /* (SAFE) counts only when the whole text is made
+                              of SAFE/FILLER words: "Close" yes, "Close
+                              issue" no */
+  POL__LX_DIALOG = 1 << 2, /* (SAFE) counts only inside a dialog or for
+                              ui.dismiss: "Cancel" */
+  POL__LX_URL    = 1 << 3, /* also matched against URL path/query/fragment */
+  POL__LX_FILLER = 1 << 4  /* neutral word that may sit next to a WHOLE safe
+                              word ("Close dialog", "Alle schließen") */
+};
+
+typedef struct pol__lex_entry {
+  const char *phrase;        /* as written (may hold umlauts); normalised
+                                before matching */
+  unsigned char cls;         /* pol_side_effect */
+  unsigned char lang;        /* POL__EN / POL__DE */
+  unsigned char flags;       /* POL__LX_* */
+  const char *group;         /* rule id stem; NULL = the folded phrase */
+} pol__lex_entry;
+
+extern const pol__lex_entry pol__lexicon[];
+extern const size_t pol__lexicon_len;
+
+/* Normalise text for matching: ASCII lower case; Latin-1 capitals lowered;
+ * ä ö ü ß (and capitals, ẞ) folded to ae oe ue ss so "löschen" and
+ * "loeschen" are one word; every run of punctuation or blanks (ASCII,
+ * U+00A0-U+00BF, U+2000-U+206F) becomes one space; with split_camel a
+ * lower-to-upper step splits a word ("deleteUser" -> "delete user").
+ * The result starts and ends with one space (" delete project "), so a
+ * phrase matches on word boundaries iff " phrase " occurs in it.
+ * Writes at most cap-1 bytes plus NUL; returns the length. */
+size_t pol__normalize(const char *in, int split_camel, char *buf, size_t cap);
+
+typedef struct pol__scan {
+  const pol__lex_entry *risky;  /* worst side-effect word, or NULL */
+  const pol__lex_entry *safe;   /* the local-UI word that gave the signal */
+  int safe_signal;              /* local-UI signal and no risky word */
+} pol__scan;
+
+/* Scan flags. */
+enum {
+  POL__SCAN_URL    = 1 << 0, /* only POL__LX_URL entries; implies CAMEL */
+  POL__SCAN_CAMEL  = 1 << 1, /* split camelCase words (ids, URLs) */
+  POL__SCAN_DIALOG = 1 << 2  /* inside a dialog: POL__LX_DIALOG words count */
+};
+
+/* Scan text against the lexicon with POL__SCAN_* flags. Matching rules:
+ *  - a phrase matches whole words only ("deleted" is not "delete");
+ *  - a hit inside a longer hit is superseded by it ("remove filter" beats
+ *    "remove"; "close account" beats "close");
+ *  - of the remaining risky hits the highest pol__rank wins (tie: the
+ *    longer phrase, then the earlier one). */
+void pol__lexicon_scan(const char *text, int flags, pol__scan *out);
+
+/* "lexicon.de.loeschen" style rule id for an entry; prefix is "lexicon" or
+ * "url". Always NUL-terminated within cap. */
+void pol__lexicon_rule(const pol__lex_entry *e, const char *prefix,
+                       char *buf, size_t cap);
+
+/* Severity order used to combine evidence: the worst class wins. */
+int pol__rank(pol_side_effect se);
+
+/* ASCII case-insensitive compare of a trimmed attribute value. */
+int pol__attr_eq(const char *value, const char *word);
+
+/* ---- URLs (url.c) ------------------------------------------------------- */
+
+typedef enum {
+  POL__URL_NONE = 0,   /* NULL or empty */
+  POL__URL_HTTP,       /* http: or https: */
+  POL__URL_SCRIPT,     /* javascript: (behaves like a button) */
+  POL__URL_OTHER,      /* mailto:, tel:, sms:, file:, data:, blob:, ... */
+  POL__URL_RELATIVE    /* no scheme: the caller did not resolve it */
+} pol__url_kind;
+
+/* Scheme of url lower-cased into scheme (may be empty) and its kind. */
+pol__url_kind pol__url_scheme(const char *url, char *scheme, size_t cap);
+
+/* Canonical origin "scheme://host[:port]" of an absolute http(s) URL or of
+ * an origin string: lower case, userinfo dropped, default port (80/443)
+ * dropped. 0 on success, -1 if url is not http(s). */
+int pol__url_origin(const char *url, char *buf, size_t cap);
+
+/* Pointer to the part after the authority ("/path?q#frag"), or "" . */
+const char *pol__url_rest(const char *url);
+
+#endif

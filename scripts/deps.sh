@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages uiap-crawl needs, only those that are missing.
+# Run as root (CI and fresh machines are root); prints what it installs.
+set -euo pipefail
+need=()
+pkgs=(build-essential cmake pkg-config libwebsockets-dev libcjson-dev libxxhash-dev
+      libcriterion-dev chromium nodejs npm)
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+# node/npm may come from elsewhere (the image ships its own): accept any node on PATH.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  tmp=(); for p in "${need[@]}"; do [[ $p == nodejs || $p == npm ]] || tmp+=("$p"); done
+  need=("${tmp[@]+"${tmp[@]}"}")
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  echo "deps: installing ${need[*]}" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq >/dev/null
+  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi

@@ -1,0 +1,169 @@
+/* support.c -- see support.h. */
+#include "support.h"
+#include "crawl.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void append(char **buf, size_t *len, size_t *cap, const char *d, size_t n) {
+  if (*len + n + 1 > *cap) {
+    *cap = (*len + n + 1) * 2;
+    *buf = realloc(*buf, *cap);
+  }
+  memcpy(*buf + *len, d, n);
+  *len += n;
+  (*buf)[*len] = 0;
+}
+
+t_run t_run_argv(const char *const *argv, int timeout_ms) {
+  t_run r = {0};
+  int op[2], ep[2];
+  if (pipe(op) || pipe(ep)) abort();
+  long long t0 = now_ms();
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(op[1], 1);
+    dup2(ep[1], 2);
+    close(op[0]); close(ep[0]); close(op[1]); close(ep[1]);
+    int dn = open("/dev/null", O_RDONLY);
+    dup2(dn, 0);
+    execv(argv[0], (char *const *)argv);
+    _exit(127);
+  }
+  close(op[1]);
+  close(ep[1]);
+  size_t ol = 0, oc = 0, el = 0, ec = 0;
+  r.out = calloc(1, 1);
+  r.err = calloc(1, 1);
+  int open_fds = 2, killed = 0;
+  struct pollfd p[2] = {{.fd = op[0], .events = POLLIN}, {.fd = ep[0], .events = POLLIN}};
+  char buf[65536];
+  while (open_fds > 0) {
+    long long left = t0 + timeout_ms - now_ms();
+    if (left <= 0 && !killed) {
+      kill(pid, SIGKILL);
+      killed = 1;
+    }
+    int n = poll(p, 2, left > 0 ? (int)(left > 200 ? 200 : left) : 200);
+    if (n < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; i++) {
+      if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t k = read(p[i].fd, buf, sizeof buf);
+      if (k <= 0) {
+        close(p[i].fd);
+        p[i].fd = -1;
+        open_fds--;
+        continue;
+      }
+      if (i == 0) append(&r.out, &ol, &oc, buf, (size_t)k);
+      else append(&r.err, &el, &ec, buf, (size_t)k);
+    }
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  r.ms = now_ms() - t0;
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
+}
+
+void t_run_free(t_run *r) {
+  free(r->out);
+  free(r->err);
+  r->out = r->err = NULL;
+}
+
+char *t_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *b = malloc((size_t)n + 1);
+  size_t got = fread(b, 1, (size_t)n, f);
+  b[got] = 0;
+  fclose(f);
+  if (len) *len = got;
+  return b;
+}
+
+int t_write_file(const char *path, const char *s) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  fputs(s, f);
+  return fclose(f);
+}
+
+int t_validate(const char *definition, const char *path, char *msg, size_t msglen) {
+  const char *argv[] = {"/bin/sh", UIAP_SHARED "/spec/validate", definition, path, NULL};
+  t_run r = t_run_argv(argv, 120000);
+  int rc = r.status;
+  if (msg) snprintf(msg, msglen, "%s%s", r.out, r.err);
+  t_run_free(&r);
+  return rc;
+}
+
+static crawl_server *servers[2];
+static char urlbuf[4][1024];
+static int urlslot;
+
+static void stop_servers(void) {
+  for (int i = 0; i < 2; i++) crawl_server_stop(servers[i]);
+}
+
+int t_fixture_port(int which) {
+  if (!servers[0]) {
+    for (int i = 0; i < 2; i++) {
+      crawl_server_opts o = {.root = UIAP_SRC "/tests/fixtures", .test_endpoints = 1};
+      char err[256];
+      if (crawl_server_start(&o, &servers[i], err, sizeof err) != 0) {
+        fprintf(stderr, "fixture server: %s\n", err);
+        abort();
+      }
+    }
+    atexit(stop_servers);
+  }
+  return crawl_server_port(servers[which]);
+}
+
+const char *t_fixture_url(int which, const char *host, const char *path) {
+  char *b = urlbuf[urlslot++ & 3];
+  snprintf(b, sizeof urlbuf[0], "http://%s:%d%s%s", host ? host : "127.0.0.1",
+           t_fixture_port(which), path[0] == '/' ? "" : "/", path);
+  return b;
+}
+
+int t_count_procs(const char *needle) {
+  int count = 0;
+  DIR *d = opendir("/proc");
+  if (!d) return 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    char p[300];
+    snprintf(p, sizeof p, "/proc/%s/cmdline", e->d_name);
+    size_t n = 0;
+    char *s = t_read_file(p, &n);
+    if (!s) continue;
+    for (size_t i = 0; i + 1 < n; i++)
+      if (!s[i]) s[i] = ' ';
+    if (strstr(s, needle)) count++;
+    free(s);
+  }
+  closedir(d);
+  return count;
+}
