@@ -241,7 +241,9 @@ cdp_code cdp_connect(const char *url, int timeout_ms, cdp_client **out, char *er
   if (!impl) {
     if (err) {
       if (left <= 0) snprintf(err, errlen, "cannot connect to %s: timed out", url);
-      else if (strcmp(ws_url, url) == 0) snprintf(err, errlen, "%s", why);
+      else if (strcmp(ws_url, url) == 0)
+        snprintf(err, errlen, "%s%s", why, strstr(why, "not 101")
+                 ? " (the path must be /devtools/browser/ID; or pass http://HOST:PORT)" : "");
       else snprintf(err, errlen, "%s (from %s)", why, url);
     }
     free(ws_url);

@@ -163,9 +163,28 @@ cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_
   char logpath[4200];
   snprintf(logpath, sizeof logpath, "%s/chromium.log", profile);
 
+  /* Chromium's own temp files go inside the profile, so removing the profile
+   * removes them too. Environment built before fork. */
+  extern char **environ;
+  size_t nenv = 0;
+  while (environ[nenv]) nenv++;
+  char **envp = calloc(nenv + 2, sizeof *envp);
+  char tmpenv[4200];
+  snprintf(tmpenv, sizeof tmpenv, "TMPDIR=%s", profile);
+  if (!envp) {
+    close(to_browser[0]); close(to_browser[1]);
+    close(from_browser[0]); close(from_browser[1]);
+    goto fail_nopipe;
+  }
+  size_t ne = 0;
+  for (size_t i = 0; i < nenv; i++)
+    if (strncmp(environ[i], "TMPDIR=", 7)) envp[ne++] = environ[i];
+  envp[ne++] = tmpenv;
+  envp[ne] = NULL;
   pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
+    free(envp);
     close(to_browser[0]); close(to_browser[1]);
     close(from_browser[0]); close(from_browser[1]);
     goto fail_nopipe;
@@ -186,9 +205,10 @@ cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_
       dup2(logfd, 2);
     }
     signal(SIGPIPE, SIG_DFL);
-    execv(bin, (char *const *)argv);
+    execve(bin, (char *const *)argv, envp);
     _exit(127);
   }
+  free(envp);
   setpgid(pid, pid); /* also from the parent: no race with kill(-pid) */
   close(to_browser[0]);
   close(from_browser[1]);

@@ -15,6 +15,7 @@
 #include "cdp_int.h"
 
 #include <libwebsockets.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,7 +250,12 @@ void *cdp__ws_new(const char *ws_url, int timeout_ms, char *err, size_t errlen) 
   info.uid = -1;
   info.user = t;
   info.timeout_secs = (unsigned)(timeout_ms > 0 ? (timeout_ms + 999) / 1000 : 20);
+  /* lws sets SIGPIPE to SIG_IGN for the whole process; it sends with
+   * MSG_NOSIGNAL anyway, so put back whatever the application chose. */
+  struct sigaction old_pipe;
+  sigaction(SIGPIPE, NULL, &old_pipe);
   t->ctx = lws_create_context(&info);
+  sigaction(SIGPIPE, &old_pipe, NULL);
   if (!t->ctx) {
     if (err) snprintf(err, errlen, "cannot create a WebSocket context for %s", ws_url);
     free(copy);

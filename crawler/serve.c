@@ -648,6 +648,8 @@ static void serve_dispatch(crawl_server *s, serve_conn *c)
     serve_respond(c, &r, 200, "application/json", "{\"ok\":true}", 11, NULL);
     goto done;
   }
+  /* Counted as sent (still percent-encoded, query dropped): the key matches
+   * the URL a test wrote into its fixture page. */
   serve_hit_count(s, c->method, path);
 
   if (path[0] != '/') {

@@ -868,8 +868,16 @@ static const char *form_method_of(ctx *c, int i) {
   return form ? "get" : NULL;
 }
 
+static int in_form(ctx *c, const snode *n) {
+  if (attr(c, n, "form")) return 1;
+  for (int k = n->parent; k >= 0; k = c->n[k].parent)
+    if (!strcasecmp(c->n[k].tag, "FORM")) return 1;
+  return 0;
+}
+
 static int is_submit_button(ctx *c, const snode *n) {
   const char *type = attr(c, n, "type");
+  if (!in_form(c, n)) return 0;
   if (!strcasecmp(n->tag, "BUTTON")) return !type || !strcasecmp(type, "submit");
   if (!strcasecmp(n->tag, "INPUT")) return type && (!strcasecmp(type, "submit") || !strcasecmp(type, "image"));
   return 0;
@@ -1212,7 +1220,12 @@ static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *f
   if (focused) return 1;
   unsigned f = ri ? ri->flags : 0;
   int interesting = (f & (PG__R_INTERACTIVE | PG__R_STATUS)) != 0;
-  if (!interesting && n->clickable && !strcmp(role, "generic")) {
+  int closed_host = 0;
+  for (int k = n->first_child; k >= 0; k = c->n[k].next_sibling)
+    if (c->n[k].shadow == 2) closed_host = 1;
+  if (closed_host) interesting = 1; /* the boundary itself is published */
+  if (!interesting && n->clickable && !strcmp(role, "generic") && strcasecmp(n->tag, "LABEL") &&
+      strcasecmp(n->tag, "HTML") && strcasecmp(n->tag, "BODY")) {
     /* a clickable div: keep it when it looks like a control (tabindex or
      * cursor) -- here: tabindex, or a click listener on a leaf-ish node */
     interesting = attr(c, n, "tabindex") != NULL || n->first_child < 0 || c->n[n->first_child].next_sibling < 0;

@@ -1,0 +1,543 @@
+/* classify.c -- pol_classify(): which SideEffectClass performing an action
+ * on a page element has, and which rule decided it; plus the data class and
+ * sensitivity of fields.
+ *
+ * The order of evidence follows discovery-mapper sections 11 and 13
+ * (annotations, then native HTML/ARIA, then text, then heuristics):
+ *
+ *   0. passive actions (ui.focus, ui.scroll, ui.hover)     -> none
+ *   1. hard native facts, which no annotation or wording can soften:
+ *      credential / payment fields, `download`, file inputs, non-http(s)
+ *      schemes, links and form actions that leave the allowed origins
+ *   2. data-uiap-risk: blocked -> the deny class (destructive unless the
+ *      words say billing/security/external/irreversible); safe -> trusted,
+ *      the role's class without any lexicon; confirm -> at least write
+ *   3. fixed cases: text entry -> draft; dismissing a dialog -> local_ui;
+ *      a tab -> local_ui (a tab only switches panels, whatever its label)
+ *   4. keyword lexicons (lexicon.c) over the accessible name, an app action
+ *      id, and the nearby text (skipped when the name is a plain local-UI
+ *      word such as "Cancel", so a dialog titled "Delete project?" does not
+ *      taint its own Cancel button; but an "OK" in it is destructive)
+ *   5. an app action (data-uiap-action or a non-ui./nav. action id) with no
+ *      lexicon hit is unknown, never local_ui
+ *   6. soft native semantics: form submit by method, form reset, same-origin
+ *      links, logout-like URLs, <summary>
+ *   The worst class among the evidence of steps 1, 4 and 6 wins (pol__rank),
+ *   so "unless the lexicon says worse" holds everywhere.
+ *   7. nothing yet: role defaults and local-UI signals (tables below);
+ *      otherwise unknown.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pol_int.h"
+
+/* ---- the action being performed ----------------------------------------- */
+
+enum { ACT_ACTIVATE, ACT_PASSIVE, ACT_TEXT, ACT_SUBMIT, ACT_DISCLOSE,
+       ACT_DISMISS, ACT_BACK, ACT_NAVIGATE, ACT_APP };
+
+/* Primitive action ids (core-decisions; mapper 15.4). Any other ui.* or nav.*
+ * id is treated as an activation; anything else is an app action id. */
+static const struct { const char *id; int kind; } action_kinds[] = {
+  {"ui.focus", ACT_PASSIVE},      {"ui.scroll", ACT_PASSIVE},
+  {"ui.hover", ACT_PASSIVE},
+  {"ui.enterText", ACT_TEXT},     {"ui.clearText", ACT_TEXT},
+  {"ui.submit", ACT_SUBMIT},
+  {"ui.expand", ACT_DISCLOSE},    {"ui.collapse", ACT_DISCLOSE},
+  {"ui.dismiss", ACT_DISMISS},
+  {"nav.back", ACT_BACK},         {"nav.navigate", ACT_NAVIGATE},
+  {"ui.activate", ACT_ACTIVATE},  {"ui.toggle", ACT_ACTIVATE},
+  {"ui.choose", ACT_ACTIVATE},
+};
+
+static int action_kind(const char *id)
+{
+  if (!id || !*id)
+    return ACT_ACTIVATE;
+  for (size_t i = 0; i < sizeof action_kinds / sizeof action_kinds[0]; i++)
+    if (!strcmp(id, action_kinds[i].id))
+      return action_kinds[i].kind;
+  if (!strncmp(id, "ui.", 3) || !strncmp(id, "nav.", 4))
+    return ACT_ACTIVATE;
+  return ACT_APP;
+}
+
+/* ---- role defaults and local-UI signals (step 7) ------------------------- */
+
+/* Roles whose activation only changes local UI state: switching a tab,
+ * toggling a checkbox/switch/radio (form state until a submit), choosing an
+ * option, opening a combobox or tree item, moving a slider. Their names are
+ * still run through the lexicon first (step 4), so a switch named "Enable
+ * two-factor authentication" or a checkbox "Delete files after upload" is
+ * not local UI. Plain `menuitem` and `button` are deliberately absent: menus
+ * and toolbars are where apps put their commands ("Remove all members"), so
+ * they need a signal below. */
+static const struct { const char *role; const char *rule; } role_defaults[] = {
+  {"tab", "role.tab"},
+  {"switch", "role.switch"},
+  {"checkbox", "role.checkbox"},
+  {"radio", "role.radio"},
+  {"menuitemcheckbox", "role.menuitemcheckbox"},
+  {"menuitemradio", "role.menuitemradio"},
+  {"option", "role.option"},
+  {"treeitem", "role.treeitem"},
+  {"combobox", "role.combobox"},
+  {"listbox", "role.listbox"},
+  {"slider", "role.slider"},
+  {"spinbutton", "role.spinbutton"},
+  {"textbox", "role.textbox"},
+  {"searchbox", "role.searchbox"},
+  {"scrollbar", "role.scrollbar"},
+};
+
+static int has(const char *v) { return v && *v; }
+
+static int sig_summary(const pol_subject *s, int act)
+{
+  return pol__attr_eq(s->tag, "summary");
+}
+static int sig_expanded(const pol_subject *s, int act) { return s->has_aria_expanded; }
+static int sig_haspopup(const pol_subject *s, int act)
+{
+  return has(s->aria_haspopup) && !pol__attr_eq(s->aria_haspopup, "false");
+}
+static int sig_controls(const pol_subject *s, int act) { return s->has_aria_controls; }
+static int sig_tablist(const pol_subject *s, int act)
+{
+  return pol__attr_eq(s->container_role, "tablist");
+}
+static int sig_disclose(const pol_subject *s, int act) { return act == ACT_DISCLOSE; }
+static int sig_dismiss(const pol_subject *s, int act) { return act == ACT_DISMISS; }
+
+/* A plain button/link/menuitem with no risky word is local UI only with one
+ * of these signals (checked in this order), or with a safe word in its name
+ * ("signal.safe_word"). Being inside a toolbar or menu is NOT a signal. */
+static const struct {
+  int (*test)(const pol_subject *, int act);
+  const char *rule;
+  const char *where;
+} signals[] = {
+  {sig_summary,  "signal.summary",  "role"},      /* <summary> disclosure */
+  {sig_expanded, "signal.expanded", "attribute"}, /* accordion, disclosure */
+  {sig_haspopup, "signal.haspopup", "attribute"}, /* menu/dialog button */
+  {sig_controls, "signal.controls", "attribute"}, /* toggles a region */
+  {sig_tablist,  "signal.tablist",  "role"},      /* inside a tablist */
+  {sig_disclose, "signal.expand",   "action"},    /* ui.expand/ui.collapse */
+  {sig_dismiss,  "signal.dismiss",  "action"},    /* ui.dismiss */
+};
+
+/* ---- data classes -------------------------------------------------------- */
+
+/* autocomplete tokens (WHATWG autofill field names). A trailing '-' in the
+ * token means "this prefix". The worst class over all tokens wins
+ * (dc_rank). */
+static const struct { const char *token; pol_data_class dc; } autofill[] = {
+  {"current-password", POL_DC_CREDENTIAL}, {"new-password", POL_DC_CREDENTIAL},
+  {"one-time-code", POL_DC_SECRET},
+  {"cc-", POL_DC_PAYMENT},
+  {"transaction-", POL_DC_FINANCIAL},
+  {"email", POL_DC_CONTACT}, {"tel", POL_DC_CONTACT}, {"tel-", POL_DC_CONTACT},
+  {"impp", POL_DC_CONTACT},
+  {"name", POL_DC_PII}, {"given-name", POL_DC_PII}, {"family-name", POL_DC_PII},
+  {"additional-name", POL_DC_PII}, {"honorific-prefix", POL_DC_PII},
+  {"honorific-suffix", POL_DC_PII}, {"nickname", POL_DC_PII},
+  {"username", POL_DC_PII}, {"street-address", POL_DC_PII},
+  {"address-", POL_DC_PII}, {"postal-code", POL_DC_PII},
+  {"country", POL_DC_PII}, {"country-name", POL_DC_PII}, {"bday", POL_DC_PII},
+  {"bday-", POL_DC_PII}, {"sex", POL_DC_PII}, {"photo", POL_DC_PII},
+};
+
+static const unsigned char dc_rank[POL__DC_COUNT] = {
+  [POL_DC_NONE] = 0, [POL_DC_FREE_TEXT] = 1, [POL_DC_CONTACT] = 2,
+  [POL_DC_PII] = 3, [POL_DC_FINANCIAL] = 4, [POL_DC_PAYMENT] = 5,
+  [POL_DC_SECRET] = 6, [POL_DC_CREDENTIAL] = 7,
+};
+
+static pol_data_class worse_dc(pol_data_class a, pol_data_class b)
+{
+  return dc_rank[b] > dc_rank[a] ? b : a;
+}
+
+/* Calls fn for each whitespace-separated, lower-cased autocomplete token. */
+static pol_data_class autocomplete_dc(const char *ac)
+{
+  pol_data_class dc = POL_DC_NONE;
+  if (!ac)
+    return dc;
+  char tok[64];
+  size_t seen = 0;
+  while (*ac && seen < POL__TEXT_MAX) {
+    while (*ac == ' ' || *ac == '\t' || *ac == '\n' || *ac == '\r')
+      ac++, seen++;
+    size_t n = 0;
+    while (ac[n] && ac[n] != ' ' && ac[n] != '\t' && ac[n] != '\n' && ac[n] != '\r')
+      n++;
+    if (!n)
+      break;
+    if (n < sizeof tok) {
+      for (size_t i = 0; i < n; i++)
+        tok[i] = (char)(ac[i] >= 'A' && ac[i] <= 'Z' ? ac[i] + 32 : ac[i]);
+      tok[n] = 0;
+      for (size_t i = 0; i < sizeof autofill / sizeof autofill[0]; i++) {
+        const char *t = autofill[i].token;
+        size_t tl = strlen(t);
+        int prefix = t[tl - 1] == '-';
+        if (prefix ? !strncmp(tok, t, tl) : !strcmp(tok, t))
+          dc = worse_dc(dc, autofill[i].dc);
+      }
+    }
+    ac += n, seen += n;
+  }
+  return dc;
+}
+
+static int sensitive_attr(const pol_subject *s)
+{
+  return s->sensitive && !pol__attr_eq(s->sensitive, "false");
+}
+
+pol_data_class pol_subject_data_class(const pol_subject *s)
+{
+  if (!s)
+    return POL_DC_NONE;
+  pol_data_class dc = autocomplete_dc(s->autocomplete);
+  if (pol__attr_eq(s->input_type, "password"))
+    dc = worse_dc(dc, POL_DC_CREDENTIAL);
+  if (sensitive_attr(s))
+    dc = worse_dc(dc, POL_DC_SECRET);
+  if (pol__attr_eq(s->input_type, "email") || pol__attr_eq(s->input_type, "tel"))
+    dc = worse_dc(dc, POL_DC_CONTACT);
+  if (pol__attr_eq(s->tag, "textarea"))
+    dc = worse_dc(dc, POL_DC_FREE_TEXT);
+  return dc;
+}
+
+int pol_is_sensitive_field(const pol_subject *s)
+{
+  if (!s)
+    return 0;
+  if (pol__attr_eq(s->input_type, "password") || sensitive_attr(s))
+    return 1;
+  pol_data_class dc = autocomplete_dc(s->autocomplete);
+  return dc == POL_DC_CREDENTIAL || dc == POL_DC_SECRET || dc == POL_DC_PAYMENT;
+}
+
+/* ---- evidence accumulation ----------------------------------------------- */
+
+typedef struct {
+  int set;
+  pol_side_effect se;
+  char rule[48];
+  const char *keyword;
+  const char *where;
+} cand;
+
+static void offer(cand *c, pol_side_effect se, const char *rule,
+                  const char *keyword, const char *where)
+{
+  if (c->set && pol__rank(se) <= pol__rank(c->se))
+    return;
+  c->set = 1;
+  c->se = se;
+  snprintf(c->rule, sizeof c->rule, "%s", rule);
+  c->keyword = keyword;
+  c->where = where;
+}
+
+static void offer_lex(cand *c, const pol__lex_entry *e, const char *prefix,
+                      const char *where)
+{
+  char rule[48];
+  if (!e)
+    return;
+  pol__lexicon_rule(e, prefix, rule, sizeof rule);
+  offer(c, (pol_side_effect)e->cls, rule, e->phrase, where);
+}
+
+/* ---- URLs ---------------------------------------------------------------- */
+
+/* 0: same or allowed origin; 1: another origin; -1: cannot tell. */
+static int origin_state(const pol_subject *s, const char *url)
+{
+  char o[320], p[320];
+  if (pol__url_origin(url, o, sizeof o))
+    return 1;
+  if (s->page_origin && !pol__url_origin(s->page_origin, p, sizeof p) && !strcmp(o, p))
+    return 0;
+  for (size_t i = 0; s->allowed_origins && i < s->n_allowed_origins; i++)
+    if (s->allowed_origins[i] &&
+        !pol__url_origin(s->allowed_origins[i], p, sizeof p) && !strcmp(o, p))
+      return 0;
+  if (!s->page_origin && (!s->allowed_origins || !s->n_allowed_origins))
+    return -1;
+  return 1;
+}
+
+/* Hard facts about a URL (href or form action): other schemes and other
+ * origins. *path_out gets the part to match against URL words, or NULL if
+ * the URL leads nowhere the lexicon applies to. Returns 1 if it is a
+ * same-origin http(s) target. */
+static int url_facts(const pol_subject *s, const char *url, const char *where,
+                     const char *rule_stem, cand *c, const char **path_out)
+{
+  char scheme[24], rule[48];
+  *path_out = NULL;
+  switch (pol__url_scheme(url, scheme, sizeof scheme)) {
+  case POL__URL_NONE:
+  case POL__URL_SCRIPT: /* javascript: runs in the page, like a button */
+    return 0;
+  case POL__URL_OTHER: /* mailto: tel: sms: file: data: blob: app schemes */
+    for (char *q = scheme; *q; q++)
+      if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9')))
+        *q = '_';
+    snprintf(rule, sizeof rule, "%s.scheme.%s", rule_stem, scheme);
+    offer(c, POL_SE_EXTERNAL_EFFECT, rule, NULL, where);
+    return 0;
+  case POL__URL_RELATIVE:
+    if (url[0] == '/' && url[1] == '/') { /* scheme-relative: another host? */
+      char abs[POL__TEXT_MAX + 16];
+      const char *https = s->page_origin && !strncmp(s->page_origin, "https:", 6)
+                            ? "https:" : "http:";
+      snprintf(abs, sizeof abs, "%s%s", https, url);
+      int st = origin_state(s, abs);
+      if (st != 0) {
+        snprintf(rule, sizeof rule, "%s.%s", rule_stem,
+                 st < 0 ? "origin_unknown" : "cross_origin");
+        offer(c, st < 0 ? POL_SE_UNKNOWN : POL_SE_EXTERNAL_EFFECT, rule, NULL, where);
+      }
+      *path_out = url + 2;
+      return st == 0;
+    }
+    *path_out = url; /* unresolved relative URL: same document's origin */
+    return 1;
+  case POL__URL_HTTP: {
+    int st = origin_state(s, url);
+    if (st != 0) {
+      snprintf(rule, sizeof rule, "%s.%s", rule_stem,
+               st < 0 ? "origin_unknown" : "cross_origin");
+      offer(c, st < 0 ? POL_SE_UNKNOWN : POL_SE_EXTERNAL_EFFECT, rule, NULL, where);
+    }
+    *path_out = pol__url_rest(url);
+    return st == 0;
+  }
+  }
+  return 0;
+}
+
+/* ---- classification ------------------------------------------------------ */
+
+static pol_risk_level parse_risk(const char *v)
+{
+  if (!v)
+    return POL_RISK_NONE;
+  if (pol__attr_eq(v, "safe"))
+    return POL_RISK_SAFE;
+  if (pol__attr_eq(v, "blocked"))
+    return POL_RISK_BLOCKED;
+  return POL_RISK_CONFIRM; /* "confirm", and anything unrecognised */
+}
+
+static const char *role_default(const pol_subject *s)
+{
+  if (!s->role)
+    return NULL;
+  for (size_t i = 0; i < sizeof role_defaults / sizeof role_defaults[0]; i++)
+    if (pol__attr_eq(s->role, role_defaults[i].role))
+      return role_defaults[i].rule;
+  return NULL;
+}
+
+static int in_dialog(const pol_subject *s, int act)
+{
+  return act == ACT_DISMISS || pol__attr_eq(s->container_role, "dialog") ||
+         pol__attr_eq(s->container_role, "alertdialog");
+}
+
+static void finish(const cand *c, pol_classification *out)
+{
+  out->side_effect = c->se;
+  snprintf(out->rule, sizeof out->rule, "%s", c->rule);
+  out->keyword = c->keyword;
+  out->where = c->where;
+}
+
+pol_code pol_classify(const pol_subject *s, pol_classification *out)
+{
+  if (!out)
+    return POL_ARG;
+  memset(out, 0, sizeof *out);
+  out->side_effect = POL_SE_UNKNOWN;
+  snprintf(out->rule, sizeof out->rule, "default.unknown");
+  if (!s)
+    return POL_ARG;
+
+  out->data_class = pol_subject_data_class(s);
+  out->risk = parse_risk(s->risk);
+  int act = action_kind(s->action);
+  int app = has(s->app_action) || act == ACT_APP;
+  int submit = s->is_submit || act == ACT_SUBMIT;
+  int scan_flags = in_dialog(s, act) ? POL__SCAN_DIALOG : 0;
+  cand c = {0};
+
+  /* 0. passive actions */
+  if (act == ACT_PASSIVE && out->risk != POL_RISK_BLOCKED) {
+    offer(&c, POL_SE_NONE, "action.passive", NULL, "action");
+    finish(&c, out);
+    return POL_OK;
+  }
+
+  /* 1. hard native facts */
+  pol_data_class fdc = autocomplete_dc(s->autocomplete);
+  if (pol__attr_eq(s->input_type, "password"))
+    offer(&c, POL_SE_SECURITY_CHANGE, "native.password", NULL, "attribute");
+  if (fdc == POL_DC_CREDENTIAL)
+    offer(&c, POL_SE_SECURITY_CHANGE, "native.autocomplete.credential", NULL, "attribute");
+  if (fdc == POL_DC_SECRET)
+    offer(&c, POL_SE_SECURITY_CHANGE, "native.autocomplete.otp", NULL, "attribute");
+  if (sensitive_attr(s))
+    offer(&c, POL_SE_SECURITY_CHANGE, "annotation.sensitive", NULL, "attribute");
+  if (fdc == POL_DC_PAYMENT)
+    offer(&c, POL_SE_BILLING_CHANGE, "native.autocomplete.payment", NULL, "attribute");
+  if (s->has_download)
+    offer(&c, POL_SE_EXTERNAL_EFFECT, "native.download", NULL, "attribute");
+  if (pol__attr_eq(s->input_type, "file") && act != ACT_TEXT)
+    offer(&c, POL_SE_EXTERNAL_EFFECT, "native.file_input", NULL, "attribute");
+  const char *href_path = NULL, *action_path = NULL;
+  int same_origin_link = url_facts(s, s->href, "href", "url", &c, &href_path);
+  if (submit)
+    url_facts(s, s->form_action, "form_action", "native.submit", &c, &action_path);
+
+  /* Lexicon scans (used from step 2 on). */
+  pol__scan name_scan, ctx_scan, app_scan, act_scan;
+  pol__lexicon_scan(s->name, scan_flags, &name_scan);
+  pol__lexicon_scan(s->context, scan_flags, &ctx_scan);
+  pol__lexicon_scan(s->app_action, POL__SCAN_CAMEL, &app_scan);
+  pol__lexicon_scan(act == ACT_APP ? s->action : NULL, POL__SCAN_CAMEL, &act_scan);
+  if (name_scan.safe_signal) /* "Cancel", "Open details": no context taint */
+    memset(&ctx_scan, 0, sizeof ctx_scan);
+
+  /* 2. annotations: data-uiap-risk */
+  if (out->risk == POL_RISK_BLOCKED) {
+    cand words = {0};
+    offer_lex(&words, name_scan.risky, "lexicon", "name");
+    offer_lex(&words, app_scan.risky, "lexicon", "app_action");
+    offer_lex(&words, act_scan.risky, "lexicon", "app_action");
+    offer_lex(&words, ctx_scan.risky, "lexicon", "context");
+    pol_side_effect se = POL_SE_DESTRUCTIVE;
+    if (c.set && pol__rank(c.se) >= pol__rank(POL_SE_EXTERNAL_EFFECT))
+      se = c.se;
+    else if (words.set && pol__rank(words.se) >= pol__rank(POL_SE_EXTERNAL_EFFECT))
+      se = words.se;
+    cand b = {0};
+    offer(&b, se, "annotation.risk.blocked", words.keyword, "attribute");
+    finish(&b, out);
+    return POL_OK;
+  }
+  if (out->risk == POL_RISK_SAFE) {
+    /* The app vouches for its own side effects; that cannot make leaving
+     * the origin, a download or a credential field safe (step 1). */
+    if (!c.set) {
+      pol_side_effect se = act == ACT_TEXT ? POL_SE_DRAFT
+                         : same_origin_link ? POL_SE_NAVIGATION : POL_SE_LOCAL_UI;
+      offer(&c, se, "annotation.risk.safe", NULL, "attribute");
+    }
+    finish(&c, out);
+    return POL_OK;
+  }
+
+  /* 3. fixed cases */
+  if (act == ACT_TEXT) {
+    offer(&c, POL_SE_DRAFT, "action.text_entry", NULL, "action");
+    goto done;
+  }
+  if (act == ACT_DISMISS && (pol__attr_eq(s->role, "dialog") ||
+                             pol__attr_eq(s->role, "alertdialog"))) {
+    offer(&c, POL_SE_LOCAL_UI, "action.dismiss", NULL, "action");
+    goto done;
+  }
+  if (pol__attr_eq(s->role, "tab") && !app) {
+    offer(&c, POL_SE_LOCAL_UI, "role.tab", NULL, "role");
+    goto done;
+  }
+
+  /* 4. lexicons */
+  offer_lex(&c, name_scan.risky, "lexicon", "name");
+  offer_lex(&c, app_scan.risky, "lexicon", "app_action");
+  offer_lex(&c, act_scan.risky, "lexicon", "app_action");
+  offer_lex(&c, ctx_scan.risky, "lexicon", "context");
+
+  /* 5. app actions without a telling word */
+  if (app) {
+    if (!c.set)
+      offer(&c, POL_SE_UNKNOWN, "annotation.action.unknown", NULL, "app_action");
+    goto done;
+  }
+
+  /* 6. soft native semantics */
+  if (submit) {
+    if (pol__attr_eq(s->form_method, "post"))
+      offer(&c, POL_SE_WRITE, "native.submit.post", NULL, "attribute");
+    else if (pol__attr_eq(s->form_method, "get"))
+      offer(&c, POL_SE_READ, "native.submit.get", NULL, "attribute");
+    else if (pol__attr_eq(s->form_method, "dialog"))
+      offer(&c, POL_SE_LOCAL_UI, "native.submit.dialog", NULL, "attribute");
+    if (action_path) {
+      pol__scan u;
+      pol__lexicon_scan(action_path, POL__SCAN_URL, &u);
+      offer_lex(&c, u.risky, "url", "form_action");
+    }
+  } else if (pol__attr_eq(s->input_type, "reset")) {
+    offer(&c, POL_SE_LOCAL_UI, "native.form_reset", NULL, "attribute");
+  }
+  if (href_path) {
+    pol__scan u;
+    pol__lexicon_scan(href_path, POL__SCAN_URL, &u);
+    offer_lex(&c, u.risky, "url", "href");
+    if (same_origin_link)
+      offer(&c, POL_SE_NAVIGATION, "url.same_origin", NULL, "href");
+  }
+  if (act == ACT_BACK)
+    offer(&c, POL_SE_NAVIGATION, "action.back", NULL, "action");
+  if (c.set)
+    goto done;
+
+  /* 7. no evidence yet: role defaults and local-UI signals */
+  if (submit) {
+    /* A form submit whose method the page does not state: scripted forms
+     * usually look like this, so only a plain safe word ("Search") makes
+     * it a read. */
+    if (name_scan.safe_signal)
+      offer(&c, POL_SE_READ, "native.submit.safe_name", name_scan.safe->phrase, "name");
+    else
+      offer(&c, POL_SE_UNKNOWN, "native.submit.implicit", NULL, "attribute");
+    goto done;
+  }
+  const char *rr = role_default(s);
+  if (rr) {
+    offer(&c, POL_SE_LOCAL_UI, rr, NULL, "role");
+    goto done;
+  }
+  for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
+    if (signals[i].test(s, act)) {
+      offer(&c, POL_SE_LOCAL_UI, signals[i].rule, NULL, signals[i].where);
+      goto done;
+    }
+  if (name_scan.safe_signal) {
+    offer(&c, POL_SE_LOCAL_UI, "signal.safe_word", name_scan.safe->phrase, "name");
+    goto done;
+  }
+  offer(&c, POL_SE_UNKNOWN, "default.unknown", NULL, NULL);
+
+done:
+  /* data-uiap-risk="confirm": at least a write, whatever the words say. */
+  if (out->risk == POL_RISK_CONFIRM &&
+      (c.se == POL_SE_UNKNOWN || pol__rank(c.se) < pol__rank(POL_SE_WRITE))) {
+    c.se = POL_SE_WRITE;
+    snprintf(c.rule, sizeof c.rule, "annotation.risk.confirm");
+    c.keyword = NULL;
+    c.where = "attribute";
+  }
+  finish(&c, out);
+  return POL_OK;
+}

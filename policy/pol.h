@@ -232,7 +232,7 @@ const char *pol_reason_name(pol_reason r);
 typedef struct pol_decision {
   pol_effect effect;
   pol_reason reason;
-  char text[192];  /* one human sentence; holds no page text, only rule ids,
+  char text[256];  /* one human sentence; holds no page text, only rule ids,
                       lexicon keywords and policy names, so it may be logged */
 } pol_decision;
 

@@ -88,16 +88,20 @@ void t_run_free(t_run *r) {
 }
 
 char *t_read_file(const char *path, size_t *len) {
+  /* read in a loop: /proc files report size 0 */
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  size_t got = fread(b, 1, (size_t)n, f);
-  b[got] = 0;
+  size_t cap = 4096, n = 0;
+  char *b = malloc(cap);
+  for (;;) {
+    if (n + 4096 + 1 > cap) b = realloc(b, cap *= 2);
+    size_t got = fread(b + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) break;
+  }
+  b[n] = 0;
   fclose(f);
-  if (len) *len = got;
+  if (len) *len = n;
   return b;
 }
 
@@ -109,7 +113,7 @@ int t_write_file(const char *path, const char *s) {
 }
 
 int t_validate(const char *definition, const char *path, char *msg, size_t msglen) {
-  const char *argv[] = {"/bin/sh", UIAP_SHARED "/spec/validate", definition, path, NULL};
+  const char *argv[] = {"/bin/bash", UIAP_SHARED "/spec/validate", definition, path, NULL};
   t_run r = t_run_argv(argv, 120000);
   int rc = r.status;
   if (msg) snprintf(msg, msglen, "%s%s", r.out, r.err);
@@ -166,4 +170,88 @@ int t_count_procs(const char *needle) {
   }
   closedir(d);
   return count;
+}
+
+char *t_tmpdir(void) {
+  char tmpl[] = "/tmp/uiap-test-XXXXXX";
+  char *d = mkdtemp(tmpl);
+  return d ? strdup(d) : NULL;
+}
+
+int t_dir_entries(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+  closedir(d);
+  return n;
+}
+
+cJSON *t_snapshot(t_run *run, int *leftover, const char *url, const char *const *args) {
+  char *tmp = t_tmpdir();
+  char outpath[512];
+  snprintf(outpath, sizeof outpath, "%s.json", tmp);
+  const char *argv[64];
+  int n = 0;
+  char env_tmp[600];
+  snprintf(env_tmp, sizeof env_tmp, "TMPDIR=%s", tmp);
+  argv[n++] = "/usr/bin/env";
+  argv[n++] = env_tmp;
+  argv[n++] = UIAP_BIN;
+  argv[n++] = "snapshot";
+  argv[n++] = url;
+  for (int i = 0; args && args[i] && n < 58; i++) argv[n++] = args[i];
+  argv[n++] = "-o";
+  argv[n++] = outpath;
+  argv[n] = NULL;
+  *run = t_run_argv(argv, 90000);
+  if (leftover) *leftover = t_dir_entries(tmp) + t_count_procs(tmp);
+  cJSON *g = NULL;
+  if (run->status == 0) {
+    char *text = t_read_file(outpath, NULL);
+    if (text) {
+      g = cJSON_Parse(text);
+      free(text);
+    }
+    char msg[4096];
+    const char *def = "PageGraph";
+    for (int i = 0; args && args[i]; i++)
+      if (!strcmp(args[i], "--envelope")) def = "UiapMessage";
+    if (g && t_validate(def, outpath, msg, sizeof msg) != 0) {
+      fprintf(stderr, "schema validation failed for %s:\n%s\n", url, msg);
+      cJSON_Delete(g);
+      g = NULL;
+    }
+  }
+  unlink(outpath);
+  rmdir(tmp);
+  free(tmp);
+  return g;
+}
+
+const cJSON *t_element(const cJSON *graph, const char *role, const char *name) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "elements")) {
+    const char *r = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "role"));
+    const char *nm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
+    if (role && (!r || strcmp(r, role))) continue;
+    if (name && (!nm || strcmp(nm, name))) continue;
+    return e;
+  }
+  return NULL;
+}
+
+int t_state(const cJSON *el, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(el, "state"), key);
+  if (!v) return -1;
+  return cJSON_IsTrue(v) ? 1 : 0;
+}
+
+int t_has(const cJSON *obj, const char *key, const char *v) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(obj, key))
+    if (cJSON_IsString(it) && !strcmp(it->valuestring, v)) return 1;
+  return 0;
 }

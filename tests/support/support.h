@@ -36,3 +36,20 @@ const char *t_fixture_url(int which, const char *host, const char *path);
 int t_count_procs(const char *needle);
 
 #endif
+
+/* Run `uiap-crawl snapshot URL args...` with TMPDIR set to a fresh directory,
+ * validate the output against PageGraph, and return the parsed graph (NULL
+ * when the run failed; *run keeps the exit code and stderr). After the run,
+ * asserts that no Chromium from it is left and its temp dir is empty
+ * (leftover != 0 otherwise). */
+cJSON *t_snapshot(t_run *run, int *leftover, const char *url, const char *const *args);
+/* First element with role and name (NULL: any), or NULL. */
+const cJSON *t_element(const cJSON *graph, const char *role, const char *name);
+/* 1 if the boolean state key is true. -1 absent. */
+int t_state(const cJSON *el, const char *key);
+/* 1 if the string array member `key` of obj contains v. */
+int t_has(const cJSON *obj, const char *key, const char *v);
+/* A fresh temporary directory (caller frees). */
+char *t_tmpdir(void);
+/* Files left in dir (not counting . and ..). */
+int t_dir_entries(const char *dir);

@@ -1,0 +1,170 @@
+/* decide.c -- pol_decide(): may a classified action run under the run's
+ * safety policy? The answer (allow | skip | review | deny, and a reason) is
+ * the DiscoveryActionPolicyDecision of discovery-mapper section 13.
+ *
+ * Evaluation order:
+ *   1. inside an opaque boundary              -> deny, opaque_boundary
+ *   2. data-uiap-risk="blocked"               -> deny, reason of the class
+ *      (no allow flag lifts it)
+ *   3. mode_table[mode][class] (below); a deny is lifted by the class's
+ *      allow flag: to allow in safe_explore and sandbox_write, to skip in
+ *      observe_only (which executes nothing that activates or writes)
+ *   4. data-uiap-risk="confirm"               -> at least review
+ *   reason: the class's reason (class_rules), except that a skip of a class
+ *   without a risk of its own says manual_only, and credential/secret
+ *   fields say credential.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "pol_int.h"
+
+#define A POL_EFFECT_ALLOW
+#define S POL_EFFECT_SKIP
+#define R POL_EFFECT_REVIEW
+#define D POL_EFFECT_DENY
+
+/* mode x class -> effect (core-decisions "Risk and side effects"):
+ *  - observe_only executes no activating or writing action: only passive
+ *    ones (focus, scroll) are allowed; navigation happens to seeds only,
+ *    which the crawler does without asking here.
+ *  - safe_explore executes only none/read/navigation/local_ui.
+ *  - sandbox_write adds draft and reversible_write (and text entry, which
+ *    classifies as draft); a plain write still needs a human (review).
+ *  - external/destructive/billing/security/irreversible: deny in every mode
+ *    unless the allow flag of class_rules is set.
+ *  - unknown is never executed autonomously: review in every mode. */
+static const unsigned char mode_table[POL__MODE_COUNT][POL__SE_COUNT] = {
+  /*                      none read nav local draft rev write ext destr bill sec irrev unk */
+  [POL_MODE_OBSERVE_ONLY]  = {A, S, S, S, S, S, S, D, D, D, D, D, R},
+  [POL_MODE_SAFE_EXPLORE]  = {A, A, A, A, S, S, S, D, D, D, D, D, R},
+  [POL_MODE_SANDBOX_WRITE] = {A, A, A, A, A, A, R, D, D, D, D, D, R},
+};
+
+enum { FLAG_NONE, FLAG_DESTRUCTIVE, FLAG_PAYMENT, FLAG_AUTH, FLAG_EXTERNAL };
+
+static const struct { size_t offset; const char *name; } flags[] = {
+  [FLAG_NONE] = {0, NULL},
+  [FLAG_DESTRUCTIVE] = {offsetof(pol_policy, allow_destructive_actions), "allowDestructiveActions"},
+  [FLAG_PAYMENT] = {offsetof(pol_policy, allow_payment_flows), "allowPaymentFlows"},
+  [FLAG_AUTH] = {offsetof(pol_policy, allow_auth_flows), "allowAuthFlows"},
+  [FLAG_EXTERNAL] = {offsetof(pol_policy, allow_external_effects), "allowExternalEffects"},
+};
+
+/* class -> reason, the flag that lifts its deny, and a phrase for text. */
+static const struct { pol_reason reason; unsigned char flag; } class_rules[POL__SE_COUNT] = {
+  [POL_SE_NONE]             = {POL_REASON_SAFE, FLAG_NONE},
+  [POL_SE_READ]             = {POL_REASON_SAFE, FLAG_NONE},
+  [POL_SE_NAVIGATION]       = {POL_REASON_SAFE, FLAG_NONE},
+  [POL_SE_LOCAL_UI]         = {POL_REASON_SAFE, FLAG_NONE},
+  [POL_SE_DRAFT]            = {POL_REASON_MANUAL_ONLY, FLAG_NONE},
+  [POL_SE_REVERSIBLE_WRITE] = {POL_REASON_MANUAL_ONLY, FLAG_NONE},
+  [POL_SE_WRITE]            = {POL_REASON_MANUAL_ONLY, FLAG_NONE},
+  [POL_SE_EXTERNAL_EFFECT]  = {POL_REASON_EXTERNAL_EFFECT, FLAG_EXTERNAL},
+  [POL_SE_DESTRUCTIVE]      = {POL_REASON_DESTRUCTIVE, FLAG_DESTRUCTIVE},
+  [POL_SE_BILLING_CHANGE]   = {POL_REASON_PAYMENT, FLAG_PAYMENT},
+  [POL_SE_SECURITY_CHANGE]  = {POL_REASON_SECURITY_SENSITIVE, FLAG_AUTH},
+  [POL_SE_IRREVERSIBLE]     = {POL_REASON_DESTRUCTIVE, FLAG_DESTRUCTIVE},
+  [POL_SE_UNKNOWN]          = {POL_REASON_UNKNOWN_SIDE_EFFECT, FLAG_NONE},
+};
+
+static void evidence(const pol_classification *c, char *buf, size_t cap)
+{
+  if (c->keyword)
+    snprintf(buf, cap, "%s (rule %s, keyword \"%s\")",
+             pol_side_effect_name(c->side_effect), c->rule, c->keyword);
+  else
+    snprintf(buf, cap, "%s (rule %s)", pol_side_effect_name(c->side_effect), c->rule);
+}
+
+pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
+                    const pol_classification *c, pol_decision *out)
+{
+  static const pol_policy zero;
+  if (!out)
+    return POL_ARG;
+  out->effect = POL_EFFECT_DENY;
+  out->reason = POL_REASON_UNKNOWN_SIDE_EFFECT;
+  snprintf(out->text, sizeof out->text, "deny: no classification");
+  if (!c)
+    return POL_ARG;
+  if (!policy)
+    policy = &zero;
+  pol_mode mode = (unsigned)policy->mode < POL__MODE_COUNT ? policy->mode
+                                                           : POL_MODE_OBSERVE_ONLY;
+  pol_side_effect se = (unsigned)c->side_effect < POL__SE_COUNT ? c->side_effect
+                                                                : POL_SE_UNKNOWN;
+  const char *mname = pol_mode_name(mode);
+  char ev[128];
+  evidence(c, ev, sizeof ev);
+
+  pol_reason reason = class_rules[se].reason;
+  if (se == POL_SE_SECURITY_CHANGE &&
+      (c->data_class == POL_DC_CREDENTIAL || c->data_class == POL_DC_SECRET))
+    reason = POL_REASON_CREDENTIAL;
+  if (se == POL_SE_BILLING_CHANGE || c->data_class == POL_DC_PAYMENT)
+    reason = se == POL_SE_SECURITY_CHANGE ? reason : POL_REASON_PAYMENT;
+
+  /* 1. opaque boundary */
+  if (s && s->in_opaque) {
+    out->effect = POL_EFFECT_DENY;
+    out->reason = POL_REASON_OPAQUE_BOUNDARY;
+    snprintf(out->text, sizeof out->text,
+             "deny: the target is inside an opaque boundary (cross-origin frame "
+             "or closed shadow root); %s is not touched.", ev);
+    return POL_OK;
+  }
+  /* 2. blocked by the app */
+  if (c->risk == POL_RISK_BLOCKED) {
+    out->effect = POL_EFFECT_DENY;
+    out->reason = reason == POL_REASON_SAFE || reason == POL_REASON_MANUAL_ONLY ||
+                  reason == POL_REASON_UNKNOWN_SIDE_EFFECT ? POL_REASON_DESTRUCTIVE : reason;
+    snprintf(out->text, sizeof out->text,
+             "deny: data-uiap-risk=blocked, %s; never executed.", ev);
+    return POL_OK;
+  }
+  /* 3. mode table and allow flags */
+  pol_effect eff = (pol_effect)mode_table[mode][se];
+  const char *flag = NULL;
+  if (eff == POL_EFFECT_DENY && class_rules[se].flag != FLAG_NONE) {
+    const int *on = (const int *)((const char *)policy + flags[class_rules[se].flag].offset);
+    if (*on) {
+      flag = flags[class_rules[se].flag].name;
+      eff = mode == POL_MODE_OBSERVE_ONLY ? POL_EFFECT_SKIP : POL_EFFECT_ALLOW;
+    }
+  }
+  if (eff == POL_EFFECT_SKIP && reason == POL_REASON_SAFE)
+    reason = POL_REASON_MANUAL_ONLY;
+  /* 4. confirm */
+  int confirm = c->risk == POL_RISK_CONFIRM && eff < POL_EFFECT_REVIEW;
+  if (confirm) {
+    eff = POL_EFFECT_REVIEW;
+    if (reason == POL_REASON_SAFE)
+      reason = POL_REASON_MANUAL_ONLY;
+  }
+  out->effect = eff;
+  out->reason = reason;
+
+  if (confirm)
+    snprintf(out->text, sizeof out->text,
+             "review: data-uiap-risk=confirm, %s; a human must confirm it.", ev);
+  else if (flag)
+    snprintf(out->text, sizeof out->text, "%s: %s; permitted by %s in %s.",
+             pol_effect_name(eff), ev, flag, mname);
+  else if (eff == POL_EFFECT_ALLOW)
+    snprintf(out->text, sizeof out->text, "allow: %s is safe to execute in %s.", ev, mname);
+  else if (eff == POL_EFFECT_SKIP)
+    snprintf(out->text, sizeof out->text, "skip: %s is not executed in %s.", ev, mname);
+  else if (se == POL_SE_UNKNOWN)
+    snprintf(out->text, sizeof out->text,
+             "review: %s; an action without a known safe side effect is never "
+             "executed autonomously.", ev);
+  else if (eff == POL_EFFECT_REVIEW)
+    snprintf(out->text, sizeof out->text, "review: %s needs a human in %s.", ev, mname);
+  else if (class_rules[se].flag != FLAG_NONE)
+    snprintf(out->text, sizeof out->text, "deny: %s; denied unless %s is set.",
+             ev, flags[class_rules[se].flag].name);
+  else
+    snprintf(out->text, sizeof out->text, "deny: %s.", ev);
+  return POL_OK;
+}
