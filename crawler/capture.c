@@ -213,7 +213,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   if (!p->o.settle_quiet_ms) p->o.settle_quiet_ms = 250;
   if (!p->o.settle_max_ms) p->o.settle_max_ms = 5000;
   if (!p->o.call_timeout_ms) p->o.call_timeout_ms = 30000;
-  if (!p->o.ax_full_limit) p->o.ax_full_limit = 4000;
+  if (!p->o.ax_full_limit) p->o.ax_full_limit = 20000;
   char b[64];
   snprintf(b, sizeof b, "__uiap_%08lx", (unsigned long)(cdp_now_ms() * 2654435761u) & 0xffffffffUL);
   p->binding = strdup(b);
@@ -410,7 +410,6 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   int id_tree = cdp_send(c, p->session, "Page.getFrameTree", NULL);
   int id_facts = send_eval(p, facts_js, 1);
   int id_active = send_eval(p, active_js, 0);
-  int id_ax = cdp_send(c, p->session, "Accessibility.getFullAXTree", NULL);
   int owner_ids[MAX_FRAMES];
   for (int i = 0; i < p->noopifs; i++) {
     cJSON *f = cJSON_CreateObject();
@@ -420,11 +419,26 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   cJSON *snap = NULL, *tree = NULL, *facts = NULL, *active = NULL, *ax_main = NULL;
   crawl_code rc = CRAWL_OK;
   cdp_code r;
+  long long t0 = cdp_now_ms();
   if ((r = cdp_wait(c, id_snap, &snap, to))) { perr(p, "DOMSnapshot.captureSnapshot"); rc = from_cdp(p, r); }
   if ((r = cdp_wait(c, id_tree, &tree, to)) && !rc) { perr(p, "Page.getFrameTree"); rc = from_cdp(p, r); }
   if ((r = cdp_wait(c, id_facts, &facts, to)) && !rc) { perr(p, "page facts"); rc = from_cdp(p, r); }
   if ((r = cdp_wait(c, id_active, &active, to)) && !rc && r != CDP_REMOTE) { perr(p, "focus"); rc = from_cdp(p, r); }
-  if ((r = cdp_wait(c, id_ax, &ax_main, to)) && !rc && r != CDP_REMOTE) { perr(p, "Accessibility.getFullAXTree"); rc = from_cdp(p, r); }
+  long long t1 = cdp_now_ms();
+  /* Accessibility data: the whole tree on ordinary pages; on huge ones
+   * (getFullAXTree grows faster than the page) only for the candidates in
+   * view, the rest computed from the snapshot. */
+  size_t nodes = 0;
+  const cJSON *dj;
+  cJSON_ArrayForEach(dj, cJSON_GetObjectItemCaseSensitive(snap, "documents"))
+    nodes += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(dj, "nodes"), "parentIndex"));
+  int full_ax = nodes <= p->o.ax_full_limit;
+  if (!rc && full_ax) {
+    r = cdp_call(c, p->session, "Accessibility.getFullAXTree", NULL, &ax_main, to);
+    if (r && r != CDP_REMOTE) { perr(p, "Accessibility.getFullAXTree"); rc = from_cdp(p, r); }
+  }
+  long long t2 = cdp_now_ms();
   pg_frame_info frames[MAX_FRAMES];
   int nframes = 0;
   for (int i = 0; i < p->noopifs; i++) {
@@ -451,7 +465,7 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
     for (int k = 0; !readable && opts && opts->bridge_origins && opts->bridge_origins[k]; k++)
       readable = rows[i].origin && !strcmp(rows[i].origin, opts->bridge_origins[k]);
     if (rows[i].url && !strncmp(rows[i].url, "about:", 6)) readable = 1; /* inherits its parent */
-    if (!readable) continue;
+    if (!readable || !full_ax) continue;
     cJSON *f = cJSON_CreateObject();
     cJSON_AddStringToObject(f, "frameId", rows[i].id);
     ax_ids[nax_ids++] = cdp_send(c, p->session, "Accessibility.getFullAXTree", f);
@@ -500,7 +514,47 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
     .focused_backend_node_id = focused,
     .top_frame_id = nrows ? rows[0].id : NULL,
   };
+  long long t3 = cdp_now_ms();
+  cJSON *partial = NULL;
+  if (!full_ax) {
+    /* pass 1 without AX picks the candidates in view; pass 2 joins their AX */
+    pg_graph *g1 = NULL;
+    pg_options o1 = opts ? *opts : (pg_options){0};
+    o1.max_nodes = 0;
+    o1.revision = 1;
+    if (pg_build(&in, &o1, &g1) == PG_OK) {
+      enum { MAX_PARTIAL = 600 };
+      int ids[MAX_PARTIAL], nids = 0;
+      for (size_t e = 0; e < g1->nelements && nids < MAX_PARTIAL; e++)
+        if (g1->elements[e].in_viewport || pg_state_is(&g1->elements[e].state, PG_ST_FOCUSED)) {
+          cJSON *a2 = cJSON_CreateObject();
+          cJSON_AddNumberToObject(a2, "backendNodeId", g1->elements[e].backend_node_id);
+          cJSON_AddBoolToObject(a2, "fetchRelatives", 0);
+          ids[nids++] = cdp_send(c, p->session, "Accessibility.getPartialAXTree", a2);
+        }
+      pg_graph_free(g1);
+      partial = cJSON_CreateObject();
+      cJSON *arr = cJSON_AddArrayToObject(partial, "nodes");
+      for (int k = 0; k < nids; k++) {
+        cJSON *x = NULL;
+        if (cdp_wait(c, ids[k], &x, to) == CDP_OK) {
+          cJSON *nodesx = cJSON_DetachItemFromObjectCaseSensitive(x, "nodes");
+          cJSON *nd;
+          while (nodesx && (nd = cJSON_DetachItemFromArray(nodesx, 0))) cJSON_AddItemToArray(arr, nd);
+          cJSON_Delete(nodesx);
+        }
+        cJSON_Delete(x);
+      }
+      ax[nax++] = partial;
+      in.nax = nax;
+    }
+    crawl_log(CRAWL_LOG_DEBUG, "capture", "%zu nodes: accessibility data for %d elements in view, %lld ms",
+              nodes, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(partial, "nodes")), cdp_now_ms() - t3);
+  }
   pg_code pr = pg_build(&in, opts, out);
+  cJSON_Delete(partial);
+  crawl_log(CRAWL_LOG_DEBUG, "capture", "snapshot+facts %lld ms, ax %lld ms, frames %lld ms, build %lld ms",
+            t1 - t0, t2 - t1, t3 - t2, cdp_now_ms() - t3);
   if (pr) {
     snprintf(p->err, sizeof p->err, "building the page graph: %s", pg_strerror(pr));
     rc = CRAWL_CAPTURE;

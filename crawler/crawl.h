@@ -50,7 +50,8 @@ typedef struct crawl_page_opts {
   int settle_quiet_ms;        /* 0: 250; no network, no DOM mutation for this long */
   int settle_max_ms;          /* 0: 5000; hard cap on settling */
   int call_timeout_ms;        /* 0: 30000; any single CDP call */
-  size_t ax_full_limit;       /* snapshot nodes above which AX is fetched per candidate; 0: 4000 */
+  size_t ax_full_limit;       /* snapshot nodes above which AX is fetched only for
+                                 candidates in view; 0: 20000 */
 } crawl_page_opts;
 
 crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page **out);

@@ -268,6 +268,14 @@ static int run_snapshot(snap_opts *o) {
   pg_graph_free(g);
   crawl_page_close(p);
   cdp_client_free(c);
+  if (verbosity >= 3) {
+    /* our own peak memory (Chromium's processes are not counted) */
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f))
+      if (!strncmp(line, "VmHWM:", 6)) fprintf(stderr, "uiap-crawl: debug: peak RSS%s", line + 5);
+    if (f) fclose(f);
+  }
   return code;
 }
 

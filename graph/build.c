@@ -86,6 +86,10 @@ typedef struct {
   int *hkeys, *hvals; size_t hcap;
   char *top_origin;
   size_t cap_el, cap_sc, cap_rel, cap_doc;
+  /* DOM id -> node, and label[for] -> label node, per document (built lazily) */
+  int *idkeys; size_t idcap;       /* node indexes, 0 = empty slot (node+1) */
+  int *forkeys; size_t forcap;
+  int idmap_built;
 } ctx;
 
 static const char *str_at(ctx *c, int idx) {
@@ -907,7 +911,8 @@ static char *context_text(ctx *c, int i) {
       const char *nm = ax_str(p->ax, "name");
       if (nm && *nm) return clean(c, nm, 256);
     }
-    for (int s = p->first_child; s >= 0; s = c->n[s].next_sibling) {
+    int seen = 0;
+    for (int s = p->first_child; s >= 0 && seen < 64; s = c->n[s].next_sibling, seen++) {
       const snode *h = &c->n[s];
       if (h->type == 1 && h->tag[0] == 'H' && h->tag[1] >= '1' && h->tag[1] <= '6' && !h->tag[2]) {
         char buf[512];
@@ -1127,16 +1132,69 @@ static void add_relation(ctx *c, const char *type, const char *from, const char 
   g->relations[g->nrelations++] = (pg_relation){pg__strdup(c->a, type), pg__strdup(c->a, from), pg__strdup(c->a, to)};
 }
 
+static unsigned long str_hash(int doc, const char *s) {
+  unsigned long h = 5381u + (unsigned long)doc * 131u;
+  while (*s) h = h * 33u ^ (unsigned char)*s++;
+  return h;
+}
+
+/* Insert node k under key (doc, value of attribute) into an open-addressing
+ * table; first one wins, as getElementById does. */
+static void idmap_put(ctx *c, int *keys, size_t cap, int k, const char *v) {
+  size_t m = cap - 1, h = str_hash(c->n[k].doc, v) & m;
+  while (keys[h]) {
+    const snode *o = &c->n[keys[h] - 1];
+    if (o->doc == c->n[k].doc && !strcmp(attr(c, o, keys == c->idkeys ? "id" : "for"), v)) return;
+    h = (h + 1) & m;
+  }
+  keys[h] = k + 1;
+}
+
+static int idmap_get(ctx *c, int *keys, size_t cap, int doc, const char *v) {
+  if (!cap) return -1;
+  size_t m = cap - 1, h = str_hash(doc, v) & m;
+  while (keys[h]) {
+    const snode *o = &c->n[keys[h] - 1];
+    if (o->doc == doc && !strcmp(attr(c, o, keys == c->idkeys ? "id" : "for"), v)) return keys[h] - 1;
+    h = (h + 1) & m;
+  }
+  return -1;
+}
+
+static void idmap_build(ctx *c) {
+  if (c->idmap_built) return;
+  c->idmap_built = 1;
+  size_t nid = 0, nfor = 0;
+  for (size_t k = 0; k < c->nn; k++) {
+    const snode *n = &c->n[k];
+    if (n->type != 1 || n->closed_inside) continue;
+    if (attr(c, n, "id")) nid++;
+    if (!strcasecmp(n->tag, "LABEL") && attr(c, n, "for")) nfor++;
+  }
+  c->idcap = 16;
+  while (c->idcap < nid * 2 + 2) c->idcap <<= 1;
+  c->forcap = 16;
+  while (c->forcap < nfor * 2 + 2) c->forcap <<= 1;
+  c->idkeys = calloc(c->idcap, sizeof *c->idkeys);
+  c->forkeys = calloc(c->forcap, sizeof *c->forkeys);
+  for (size_t k = 0; k < c->nn; k++) {
+    const snode *n = &c->n[k];
+    if (n->type != 1 || n->closed_inside) continue;
+    const char *v = attr(c, n, "id");
+    if (v && *v) idmap_put(c, c->idkeys, c->idcap, (int)k, v);
+    if (!strcasecmp(n->tag, "LABEL") && (v = attr(c, n, "for")) && *v) idmap_put(c, c->forkeys, c->forcap, (int)k, v);
+  }
+}
+
 /* Published id (element or scope) of the node with DOM id `id` in doc. */
 static const char *ref_id(ctx *c, int doc, const char *id, int *node_out) {
   if (node_out) *node_out = -1;
   if (!id || !*id) return NULL;
-  const sdoc *d = &c->d[doc];
-  for (int k = d->base; k < d->base + d->count; k++) {
+  idmap_build(c);
+  int k = idmap_get(c, c->idkeys, c->idcap, doc, id);
+  if (k >= 0) {
     const snode *n = &c->n[k];
-    if (n->type != 1 || n->closed_inside) continue;
-    const char *v = attr(c, n, "id");
-    if (v && !strcmp(v, id)) {
+    {
       if (node_out) *node_out = k;
       if (n->elem >= 0) return c->g->elements[n->elem].instance_id;
       if (n->scope >= 0 && c->g->scopes[n->scope].node == k) return c->g->scopes[n->scope].scope_id;
@@ -1181,13 +1239,10 @@ static void build_relations(ctx *c) {
     /* label[for] */
     const char *dom_id = attr(c, n, "id");
     if (dom_id && *dom_id) {
-      const sdoc *d = &c->d[n->doc];
-      for (int k = d->base; k < d->base + d->count; k++) {
-        const snode *l = &c->n[k];
-        if (l->type != 1 || strcasecmp(l->tag, "LABEL") || l->elem < 0) continue;
-        const char *f = attr(c, l, "for");
-        if (f && !strcmp(f, dom_id)) add_relation(c, "labels", g->elements[l->elem].instance_id, g->elements[ei].instance_id);
-      }
+      idmap_build(c);
+      int k = idmap_get(c, c->forkeys, c->forcap, n->doc, dom_id);
+      if (k >= 0 && c->n[k].elem >= 0)
+        add_relation(c, "labels", g->elements[c->n[k].elem].instance_id, g->elements[ei].instance_id);
     }
     /* submit button -> its form scope */
     if (g->elements[ei].is_submit) {
@@ -1459,6 +1514,8 @@ done:
   free(c.S);
   free(c.hkeys);
   free(c.hvals);
+  free(c.idkeys);
+  free(c.forkeys);
   if (rc != PG_OK) {
     pg_graph_free(c.g);
     return rc;

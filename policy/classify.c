@@ -21,7 +21,7 @@
  *   5. an app action (data-uiap-action or a non-ui./nav. action id) with no
  *      lexicon hit is unknown, never local_ui
  *   6. soft native semantics: form submit by method, form reset, same-origin
- *      links, logout-like URLs, <summary>
+ *      links, logout-like URLs (and the URL words of lexicon.c), nav.back
  *   The worst class among the evidence of steps 1, 4 and 6 wins (pol__rank),
  *   so "unless the lexicon says worse" holds everywhere.
  *   7. nothing yet: role defaults and local-UI signals (tables below);
@@ -95,20 +95,39 @@ static int has(const char *v) { return v && *v; }
 
 static int sig_summary(const pol_subject *s, int act)
 {
+  (void)act;
   return pol__attr_eq(s->tag, "summary");
 }
-static int sig_expanded(const pol_subject *s, int act) { return s->has_aria_expanded; }
+static int sig_expanded(const pol_subject *s, int act)
+{
+  (void)act;
+  return s->has_aria_expanded;
+}
 static int sig_haspopup(const pol_subject *s, int act)
 {
+  (void)act;
   return has(s->aria_haspopup) && !pol__attr_eq(s->aria_haspopup, "false");
 }
-static int sig_controls(const pol_subject *s, int act) { return s->has_aria_controls; }
+static int sig_controls(const pol_subject *s, int act)
+{
+  (void)act;
+  return s->has_aria_controls;
+}
 static int sig_tablist(const pol_subject *s, int act)
 {
+  (void)act;
   return pol__attr_eq(s->container_role, "tablist");
 }
-static int sig_disclose(const pol_subject *s, int act) { return act == ACT_DISCLOSE; }
-static int sig_dismiss(const pol_subject *s, int act) { return act == ACT_DISMISS; }
+static int sig_disclose(const pol_subject *s, int act)
+{
+  (void)s;
+  return act == ACT_DISCLOSE;
+}
+static int sig_dismiss(const pol_subject *s, int act)
+{
+  (void)s;
+  return act == ACT_DISMISS;
+}
 
 /* A plain button/link/menuitem with no risky word is local UI only with one
  * of these signals (checked in this order), or with a safe word in its name
@@ -159,7 +178,7 @@ static pol_data_class worse_dc(pol_data_class a, pol_data_class b)
   return dc_rank[b] > dc_rank[a] ? b : a;
 }
 
-/* Calls fn for each whitespace-separated, lower-cased autocomplete token. */
+/* Worst data class over the whitespace-separated autocomplete tokens. */
 static pol_data_class autocomplete_dc(const char *ac)
 {
   pol_data_class dc = POL_DC_NONE;
@@ -251,7 +270,7 @@ static void offer_lex(cand *c, const pol__lex_entry *e, const char *prefix,
   char rule[48];
   if (!e)
     return;
-  pol__lexicon_rule(e, prefix, rule, sizeof rule);
+  pol__lexicon_rule(e, prefix, !strcmp(prefix, "lexicon"), rule, sizeof rule);
   offer(c, (pol_side_effect)e->cls, rule, e->phrase, where);
 }
 

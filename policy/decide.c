@@ -10,9 +10,9 @@
  *      allow flag: to allow in safe_explore and sandbox_write, to skip in
  *      observe_only (which executes nothing that activates or writes)
  *   4. data-uiap-risk="confirm"               -> at least review
- *   reason: the class's reason (class_rules), except that a skip of a class
- *   without a risk of its own says manual_only, and credential/secret
- *   fields say credential.
+ *   reason: the class's reason (class_rules), except that a skip or confirm
+ *   of a safe class says manual_only, and security_change on a credential or
+ *   secret field says credential.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -51,7 +51,7 @@ static const struct { size_t offset; const char *name; } flags[] = {
   [FLAG_EXTERNAL] = {offsetof(pol_policy, allow_external_effects), "allowExternalEffects"},
 };
 
-/* class -> reason, the flag that lifts its deny, and a phrase for text. */
+/* class -> reason, and the allow flag that lifts its deny. */
 static const struct { pol_reason reason; unsigned char flag; } class_rules[POL__SE_COUNT] = {
   [POL_SE_NONE]             = {POL_REASON_SAFE, FLAG_NONE},
   [POL_SE_READ]             = {POL_REASON_SAFE, FLAG_NONE},
@@ -102,8 +102,6 @@ pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
   if (se == POL_SE_SECURITY_CHANGE &&
       (c->data_class == POL_DC_CREDENTIAL || c->data_class == POL_DC_SECRET))
     reason = POL_REASON_CREDENTIAL;
-  if (se == POL_SE_BILLING_CHANGE || c->data_class == POL_DC_PAYMENT)
-    reason = se == POL_SE_SECURITY_CHANGE ? reason : POL_REASON_PAYMENT;
 
   /* 1. opaque boundary */
   if (s && s->in_opaque) {

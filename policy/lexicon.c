@@ -413,8 +413,6 @@ size_t pol__normalize(const char *in, int split_camel, char *buf, size_t cap)
     p += n, seen += n;
   }
   sep(&o);
-  if (o.len == 2 && buf[0] == ' ' && buf[1] == ' ')
-    o.len = 1;
   buf[o.len] = 0;
   return o.len;
 }
@@ -520,7 +518,7 @@ void pol__lexicon_scan(const char *text, int flags, pol__scan *out)
   }
 }
 
-void pol__lexicon_rule(const pol__lex_entry *e, const char *prefix,
+void pol__lexicon_rule(const pol__lex_entry *e, const char *prefix, int with_lang,
                        char *buf, size_t cap)
 {
   char tmp[128];
@@ -536,8 +534,12 @@ void pol__lexicon_rule(const pol__lex_entry *e, const char *prefix,
     tmp[w] = 0;
     stem = tmp;
   }
-  if (cap)
+  if (!cap)
+    return;
+  if (with_lang)
     snprintf(buf, cap, "%s.%s.%s", prefix, e->lang == POL__DE ? "de" : "en", stem);
+  else
+    snprintf(buf, cap, "%s.%s", prefix, stem);
 }
 
 int pol__attr_eq(const char *value, const char *word)

@@ -74,9 +74,10 @@ enum {
  *    longer phrase, then the earlier one). */
 void pol__lexicon_scan(const char *text, int flags, pol__scan *out);
 
-/* "lexicon.de.loeschen" style rule id for an entry; prefix is "lexicon" or
- * "url". Always NUL-terminated within cap. */
-void pol__lexicon_rule(const pol__lex_entry *e, const char *prefix,
+/* Rule id for an entry: "lexicon.de.loeschen" (prefix + language + stem),
+ * or without the language "url.logout" (with_lang 0). Always
+ * NUL-terminated within cap. */
+void pol__lexicon_rule(const pol__lex_entry *e, const char *prefix, int with_lang,
                        char *buf, size_t cap);
 
 /* Severity order used to combine evidence: the worst class wins. */
