@@ -11,7 +11,7 @@
  *
  * Ownership: params passed to cdp_send/cdp_call are consumed (freed by the
  * client, even on error). Results handed back through out-parameters belong
- * to the caller (cJSON_Delete). Event params passed to callbacks belong to
+ * to the caller (cJSON_Delete; raw reply text: free). Event params passed to callbacks belong to
  * the client and are only valid during the callback.
  */
 #ifndef UIAP_CDP_H
@@ -96,6 +96,23 @@ int cdp_send(cdp_client *c, const char *session, const char *method, cJSON *para
 cdp_code cdp_wait(cdp_client *c, int id, cJSON **result, int timeout_ms);
 /* Forget a pending id: its reply will be dropped when it arrives. */
 void cdp_abandon(cdp_client *c, int id);
+
+/* Raw replies, for big results that the caller parses itself (e.g.
+ * DOMSnapshot.captureSnapshot: ~10 MB of mostly integers on a 50,000-element
+ * page, several times that as a cJSON tree). cdp_send_raw is cdp_send, but a
+ * successful reply is kept as text and never parsed by the client: its id is
+ * read from the message head. An error reply is parsed as usual.
+ *
+ * cdp_wait_raw waits like cdp_wait. On CDP_OK *json is the whole reply
+ * message text, e.g. {"id":7,"result":{...},"sessionId":"..."}, NUL-terminated
+ * at (*json)[*len]; the caller frees it with free(). It is handed over without
+ * a copy. On error *json is NULL and *len 0; a CDP error gives CDP_REMOTE with
+ * the {code, message} in cdp_client_errmsg/cdp_client_remote_code.
+ * cdp_wait_raw also accepts an id from cdp_send (the text is then printed from
+ * the parsed reply), and cdp_wait an id from cdp_send_raw (the text is parsed;
+ * CDP_PROTO if it is not JSON). len may be NULL. */
+int cdp_send_raw(cdp_client *c, const char *session, const char *method, cJSON *params);
+cdp_code cdp_wait_raw(cdp_client *c, int id, char **json, size_t *len, int timeout_ms);
 
 /* Blocking call = cdp_send + cdp_wait. */
 cdp_code cdp_call(cdp_client *c, const char *session, const char *method,

@@ -7,6 +7,9 @@
 /* Replies of tens of MB are normal (a 50,000-element DOM); cap at 1 GiB. */
 #define CDP__MAX_MESSAGE (1024u * 1024u * 1024u)
 
+/* One complete incoming message: msg is a malloc'd block of len bytes plus a
+ * NUL at msg[len]. fn takes ownership and frees it (so a reply of tens of MB
+ * can be handed to the caller without a copy). */
 typedef void (*cdp__msg_fn)(void *ctx, char *msg, size_t len);
 
 /* A transport moves whole JSON messages. It is a table of functions so that
@@ -27,7 +30,10 @@ typedef struct cdp__reply {
   int id;
   int done;                 /* 1: arrived */
   int abandoned;
+  int raw;                  /* 1: sent with cdp_send_raw, keep the text */
   cJSON *result;            /* owned until handed out */
+  char *raw_json;           /* raw: the whole reply message, owned until handed out */
+  size_t raw_len;
   int err_code;             /* CDP error code, if any */
   char *err_msg;
   char *method;             /* for error messages */

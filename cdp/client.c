@@ -56,6 +56,7 @@ void cdp_client_set_cancel(cdp_client *c, volatile sig_atomic_t *flag) { c->canc
 
 static void reply_free(cdp__reply *r) {
   cJSON_Delete(r->result);
+  free(r->raw_json);
   free(r->err_msg);
   free(r->method);
   free(r);
@@ -95,10 +96,55 @@ static void dispatch_event(cdp_client *c, const char *session, const char *metho
   }
 }
 
+/* The head of a reply as Chromium writes it: {"id":N,"result":... or
+ * {"id":N,"error":... . Returns 1 and sets *id and *is_result when msg starts
+ * with {"id":N, (N at most 9 digits); 0 otherwise (then parse it fully). */
+static int peek_reply(const char *m, size_t len, int *id, int *is_result) {
+  static const char head[] = "{\"id\":", result[] = "\"result\":";
+  size_t k = sizeof head - 1;
+  if (len < k || memcmp(m, head, k) != 0) return 0;
+  int v = 0, digits = 0;
+  for (; k < len && m[k] >= '0' && m[k] <= '9' && digits < 9; k++, digits++) v = v * 10 + (m[k] - '0');
+  if (!digits || k >= len || m[k] != ',') return 0;
+  k++;
+  *id = v;
+  *is_result = len - k >= sizeof result - 1 && memcmp(m + k, result, sizeof result - 1) == 0;
+  return 1;
+}
+
+/* Keep the text of a raw reply (takes msg). */
+static void reply_take_raw(cdp__reply *r, char *msg, size_t len) {
+  free(r->raw_json);
+  r->raw_json = msg;
+  r->raw_len = len;
+  r->done = 1;
+}
+
 static void on_message(void *ctx, char *msg, size_t len) {
   cdp_client *c = ctx;
+  int rid, is_result;
+  if (peek_reply(msg, len, &rid, &is_result) && is_result) {
+    /* a successful reply to a raw call is never parsed here */
+    cdp__reply **link = NULL;
+    cdp__reply *r = reply_find(c, rid, &link);
+    if (r && r->raw) {
+      if (r->abandoned) {
+        *link = r->next;
+        reply_free(r);
+        free(msg);
+      } else if (r->done) {
+        free(msg); /* a duplicate reply: keep the first */
+      } else {
+        reply_take_raw(r, msg, len);
+      }
+      return;
+    }
+  }
   cJSON *root = cJSON_ParseWithLength(msg, len);
-  if (!root) return; /* a malformed frame is dropped; the waiter times out */
+  if (!root) { /* a malformed frame is dropped; the waiter times out */
+    free(msg);
+    return;
+  }
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
   if (cJSON_IsNumber(id)) {
     cdp__reply **link = NULL;
@@ -106,13 +152,16 @@ static void on_message(void *ctx, char *msg, size_t len) {
     if (r && r->abandoned) {
       *link = r->next;
       reply_free(r);
-    } else if (r) {
+    } else if (r && !r->done) {
       const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");
       if (err) {
         const cJSON *code = cJSON_GetObjectItemCaseSensitive(err, "code");
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(err, "message");
         r->err_code = cJSON_IsNumber(code) ? code->valueint : -1;
         r->err_msg = strdup(cJSON_IsString(m) ? m->valuestring : "unknown error");
+      } else if (r->raw) {
+        reply_take_raw(r, msg, len); /* a reply that did not start the usual way */
+        msg = NULL;
       } else {
         r->result = cJSON_DetachItemFromObjectCaseSensitive(root, "result");
         if (!r->result) r->result = cJSON_CreateObject();
@@ -120,6 +169,7 @@ static void on_message(void *ctx, char *msg, size_t len) {
       r->done = 1;
     }
     cJSON_Delete(root);
+    free(msg);
     return;
   }
   const cJSON *method = cJSON_GetObjectItemCaseSensitive(root, "method");
@@ -130,6 +180,7 @@ static void on_message(void *ctx, char *msg, size_t len) {
                    method->valuestring, params);
   }
   cJSON_Delete(root);
+  free(msg);
 }
 
 cdp_code cdp_pump(cdp_client *c, int timeout_ms) {
@@ -146,7 +197,8 @@ cdp_code cdp_pump(cdp_client *c, int timeout_ms) {
   return CDP_OK;
 }
 
-int cdp_send(cdp_client *c, const char *session, const char *method, cJSON *params) {
+static int send_call(cdp_client *c, const char *session, const char *method, cJSON *params,
+                     int raw) {
   if (!c || !method) {
     cJSON_Delete(params);
     return -CDP_ARG;
@@ -184,10 +236,19 @@ int cdp_send(cdp_client *c, const char *session, const char *method, cJSON *para
     return -CDP_CLOSED;
   }
   r->id = id;
+  r->raw = raw;
   r->method = strdup(method);
   r->next = c->pending;
   c->pending = r;
   return id;
+}
+
+int cdp_send(cdp_client *c, const char *session, const char *method, cJSON *params) {
+  return send_call(c, session, method, params, 0);
+}
+
+int cdp_send_raw(cdp_client *c, const char *session, const char *method, cJSON *params) {
+  return send_call(c, session, method, params, 1);
 }
 
 void cdp_abandon(cdp_client *c, int id) {
@@ -202,8 +263,10 @@ void cdp_abandon(cdp_client *c, int id) {
   }
 }
 
-cdp_code cdp_wait(cdp_client *c, int id, cJSON **result, int timeout_ms) {
-  if (result) *result = NULL;
+/* Wait until the reply to id arrives; on CDP_OK *out is that reply, unlinked
+ * from the pending list (the caller frees it with reply_free). */
+static cdp_code wait_reply(cdp_client *c, int id, int timeout_ms, cdp__reply **out) {
+  *out = NULL;
   if (id <= 0) return id < 0 ? (cdp_code)-id : CDP_ARG;
   long long deadline = cdp_now_ms() + (timeout_ms > 0 ? timeout_ms : 30000);
   for (;;) {
@@ -215,17 +278,14 @@ cdp_code cdp_wait(cdp_client *c, int id, cJSON **result, int timeout_ms) {
     }
     if (r->done) {
       *link = r->next;
-      cdp_code rc = CDP_OK;
       if (r->err_msg) {
         cdp__set_err(c, "%s: %d %s", r->method, r->err_code, r->err_msg);
         c->remote_code = r->err_code;
-        rc = CDP_REMOTE;
-      } else if (result) {
-        *result = r->result;
-        r->result = NULL;
+        reply_free(r);
+        return CDP_REMOTE;
       }
-      reply_free(r);
-      return rc;
+      *out = r;
+      return CDP_OK;
     }
     long long left = deadline - cdp_now_ms();
     if (left <= 0) {
@@ -244,6 +304,59 @@ cdp_code cdp_wait(cdp_client *c, int id, cJSON **result, int timeout_ms) {
       return rc;
     }
   }
+}
+
+cdp_code cdp_wait(cdp_client *c, int id, cJSON **result, int timeout_ms) {
+  if (result) *result = NULL;
+  cdp__reply *r;
+  cdp_code rc = wait_reply(c, id, timeout_ms, &r);
+  if (rc) return rc;
+  if (r->raw_json) { /* sent raw, wanted parsed */
+    cJSON *root = cJSON_ParseWithLength(r->raw_json, r->raw_len);
+    if (!root) {
+      cdp__set_err(c, "%s: the reply is not JSON", r->method);
+      reply_free(r);
+      return CDP_PROTO;
+    }
+    r->result = cJSON_DetachItemFromObjectCaseSensitive(root, "result");
+    cJSON_Delete(root);
+    if (!r->result) r->result = cJSON_CreateObject();
+  }
+  if (result) {
+    *result = r->result;
+    r->result = NULL;
+  }
+  reply_free(r);
+  return CDP_OK;
+}
+
+cdp_code cdp_wait_raw(cdp_client *c, int id, char **json, size_t *len, int timeout_ms) {
+  *json = NULL;
+  if (len) *len = 0;
+  cdp__reply *r;
+  cdp_code rc = wait_reply(c, id, timeout_ms, &r);
+  if (rc) return rc;
+  if (!r->raw_json) { /* sent with cdp_send: print the reply back */
+    cJSON *msg = cJSON_CreateObject();
+    if (msg) {
+      cJSON_AddNumberToObject(msg, "id", id);
+      cJSON_AddItemToObject(msg, "result", r->result);
+      r->result = NULL;
+      r->raw_json = cJSON_PrintUnformatted(msg);
+      r->raw_len = r->raw_json ? strlen(r->raw_json) : 0;
+      cJSON_Delete(msg);
+    }
+    if (!r->raw_json) {
+      cdp__set_err(c, "%s: out of memory", r->method);
+      reply_free(r);
+      return CDP_NOMEM;
+    }
+  }
+  *json = r->raw_json;
+  if (len) *len = r->raw_len;
+  r->raw_json = NULL;
+  reply_free(r);
+  return CDP_OK;
 }
 
 cdp_code cdp_call(cdp_client *c, const char *session, const char *method,

@@ -16,8 +16,8 @@
 typedef struct {
   int wfd, rfd;
   char *out;  size_t out_len, out_off, out_cap;   /* pending output */
-  char *in;   size_t in_len, in_cap;              /* partial input */
-  size_t scanned;                                 /* in[0..scanned) holds no NUL */
+  char *in;   size_t in_head, in_len, in_cap;     /* input; in[0..in_head) consumed */
+  size_t scanned;                                 /* in[in_head..scanned) holds no NUL */
   const char *err;
 } pipe_tp;
 
@@ -70,24 +70,53 @@ static int pipe_send(void *impl, const char *msg, size_t len) {
   return 0;
 }
 
-/* Deliver complete messages from the input buffer. */
+/* A message at least this big is handed over in the input buffer itself
+ * (the bytes after it move to a new buffer); smaller ones are copied out. */
+#define PIPE_HANDOVER (256u * 1024u)
+
+/* Deliver complete messages from the input buffer, each as a malloc'd block
+ * that fn owns. The buffer state is brought up to date before each call, so
+ * fn may poll again. */
 static void deliver(pipe_tp *t, cdp__msg_fn fn, void *ctx) {
-  size_t start = 0;
   for (;;) {
+    size_t start = t->in_head;
     size_t from = start > t->scanned ? start : t->scanned;
-    char *nul = memchr(t->in + from, '\0', t->in_len - from);
+    char *nul = t->in_len > from ? memchr(t->in + from, '\0', t->in_len - from) : NULL;
     if (!nul) {
       t->scanned = t->in_len;
       break;
     }
     size_t len = (size_t)(nul - (t->in + start));
-    fn(ctx, t->in + start, len);
-    start += len + 1;
+    size_t rest = t->in_len - (start + len + 1);
+    char *msg = NULL;
+    if (len >= PIPE_HANDOVER) {
+      /* no copy of the big one: it keeps the buffer, the rest moves */
+      size_t cap = rest > 65536 ? rest : 65536;
+      char *nb = rest ? malloc(cap) : NULL;
+      if (!rest || nb) {
+        if (rest) memcpy(nb, nul + 1, rest);
+        if (start) memmove(t->in, t->in + start, len + 1);
+        msg = t->in;
+        char *shrunk = realloc(msg, len + 1);
+        if (shrunk) msg = shrunk;
+        t->in = nb;
+        t->in_cap = rest ? cap : 0;
+        t->in_len = rest;
+        t->in_head = t->scanned = 0;
+      }
+    }
+    if (!msg) {
+      msg = malloc(len + 1);
+      if (msg) memcpy(msg, t->in + start, len + 1);
+      t->in_head = start + len + 1; /* out of memory: the message is dropped */
+    }
+    if (msg) fn(ctx, msg, len);
   }
-  if (start) {
-    memmove(t->in, t->in + start, t->in_len - start);
-    t->in_len -= start;
-    t->scanned = t->scanned > start ? t->scanned - start : 0;
+  if (t->in_head) {
+    memmove(t->in, t->in + t->in_head, t->in_len - t->in_head);
+    t->in_len -= t->in_head;
+    t->scanned = t->scanned > t->in_head ? t->scanned - t->in_head : 0;
+    t->in_head = 0;
   }
 }
 

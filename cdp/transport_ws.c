@@ -5,9 +5,9 @@
  * thread. Output is queued by ws_send and written only from the WRITEABLE
  * callback; big messages go out as a text frame plus continuation frames.
  * Input fragments are appended to one growing buffer (doubling, capped at
- * CDP__MAX_MESSAGE) and complete messages are queued, then handed to the
- * caller after lws_service returns, so a callback that calls back into the
- * client never re-enters lws.
+ * CDP__MAX_MESSAGE) and complete messages are queued, then handed over (the
+ * buffer itself, no copy) after lws_service returns, so a callback that calls
+ * back into the client never re-enters lws.
  *
  * lws 4.x ignores lws_service's timeout: every wait is bounded by a
  * lws_sorted_usec_list_t timer scheduled for the caller's deadline.
@@ -96,6 +96,10 @@ static int rx_finish(ws_tp *t) {
     }
   }
   t->in[t->in_len] = '\0';
+  if (t->in_cap - t->in_len > 65536) { /* the buffer doubled: give back the slack */
+    char *b = realloc(t->in, t->in_len + 1);
+    if (b) t->in = b;
+  }
   m->buf = t->in;
   m->len = t->in_len;
   t->in = NULL;
@@ -326,8 +330,7 @@ static int ws_poll(void *impl, int timeout_ms, cdp__msg_fn fn, void *ctx) {
     ws_msg *m = t->done_head;
     t->done_head = m->next;
     if (!t->done_head) t->done_tail = NULL;
-    fn(ctx, m->buf, m->len);
-    free(m->buf);
+    fn(ctx, m->buf, m->len); /* fn owns the buffer now */
     free(m);
   }
   return t->closed ? -1 : 0;

@@ -31,16 +31,22 @@ struct crawl_page {
   char *target_id;
   char *binding;
   char *main_frame;
-  int subs[12];
+  int subs[16];
   int nsubs;
   /* settling */
   long long last_activity;
   char *inflight[MAX_INFLIGHT];
+  long long inflight_t[MAX_INFLIGHT];
   int ninflight;
   int loaded;
   int settled;
   int crashed;
   int dialogs, popups;
+  int blocked;
+  char *last_blocked;
+  char *url;                 /* top frame URL */
+  char *allowed[64];
+  int nallowed;
   oopif oopifs[MAX_FRAMES];
   int noopifs;
   char err[512];
@@ -76,12 +82,17 @@ static void on_request(void *ud, const char *session, const char *method, const 
     if (type && (!strcmp(type, "EventSource") || !strcmp(type, "WebSocket"))) return;
     for (int i = 0; i < p->ninflight; i++)
       if (!strcmp(p->inflight[i], id->valuestring)) return; /* a redirect */
-    if (p->ninflight < MAX_INFLIGHT) p->inflight[p->ninflight++] = strdup(id->valuestring);
+    if (p->ninflight < MAX_INFLIGHT) {
+      p->inflight_t[p->ninflight] = cdp_now_ms();
+      p->inflight[p->ninflight++] = strdup(id->valuestring);
+    }
   } else {
     for (int i = 0; i < p->ninflight; i++)
       if (!strcmp(p->inflight[i], id->valuestring)) {
         free(p->inflight[i]);
-        p->inflight[i] = p->inflight[--p->ninflight];
+        --p->ninflight;
+        p->inflight[i] = p->inflight[p->ninflight];
+        p->inflight_t[i] = p->inflight_t[p->ninflight];
         break;
       }
   }
@@ -182,10 +193,96 @@ static void on_target_created(void *ud, const char *session, const char *method,
   }
 }
 
+static void set_url(crawl_page *p, const char *url) {
+  if (!url) return;
+  free(p->url);
+  p->url = strdup(url);
+}
+
 static void on_frame_nav(void *ud, const char *session, const char *method, const cJSON *params) {
   crawl_page *p = ud;
   if (!mine(p, session)) return;
   p->last_activity = cdp_now_ms();
+  if (!strcmp(method, "Page.navigatedWithinDocument")) {
+    const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "frameId"));
+    if (fid && p->main_frame && !strcmp(fid, p->main_frame))
+      set_url(p, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "url")));
+    return;
+  }
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive(params, "frame");
+  if (!cJSON_GetObjectItemCaseSensitive(f, "parentId")) {
+    const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id"));
+    if (fid) {
+      free(p->main_frame);
+      p->main_frame = strdup(fid);
+    }
+    const char *u = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "url"));
+    const char *frag = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "urlFragment"));
+    if (u && frag) {
+      char *full = malloc(strlen(u) + strlen(frag) + 1);
+      strcpy(full, u);
+      strcat(full, frag);
+      set_url(p, full);
+      free(full);
+    } else {
+      set_url(p, u);
+    }
+  }
+}
+
+/* origin of an absolute URL into buf ("" when it has none) */
+static void url_origin(const char *url, char *buf, size_t n) {
+  buf[0] = 0;
+  const char *s = url ? strstr(url, "://") : NULL;
+  if (!s) return;
+  const char *e = s + 3;
+  while (*e && *e != '/' && *e != '?' && *e != '#') e++;
+  snprintf(buf, n, "%.*s", (int)(e - url), url);
+}
+
+static int origin_allowed(crawl_page *p, const char *url) {
+  char o[512];
+  url_origin(url, o, sizeof o);
+  if (!o[0]) return strncmp(url, "about:", 6) == 0 || strncmp(url, "data:", 5) == 0;
+  for (int i = 0; i < p->nallowed; i++)
+    if (!strcmp(p->allowed[i], o)) return 1;
+  return 0;
+}
+
+/* The write guard: in the safe modes, a request that writes (any method but
+ * GET/HEAD/OPTIONS, beacons excepted) or a top-level navigation off the
+ * allowed origins is failed before it leaves the browser. A second line of
+ * defence behind the policy: whatever a click does, nothing is written. */
+static void on_paused(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  if (!mine(p, session)) return;
+  const char *rid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "requestId"));
+  const cJSON *req = cJSON_GetObjectItemCaseSensitive(params, "request");
+  const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "method"));
+  const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "url"));
+  const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "resourceType"));
+  const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "frameId"));
+  if (!rid) return;
+  int write = m && strcmp(m, "GET") && strcmp(m, "HEAD") && strcmp(m, "OPTIONS") &&
+              !(type && !strcmp(type, "Ping"));
+  int top_nav = type && !strcmp(type, "Document") && fid && p->main_frame && !strcmp(fid, p->main_frame);
+  int off_origin = top_nav && url && !origin_allowed(p, url);
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "requestId", rid);
+  int id;
+  if (write || off_origin) {
+    p->blocked++;
+    free(p->last_blocked);
+    char buf[1200];
+    snprintf(buf, sizeof buf, "%s %.1000s", m ? m : "?", url ? url : "");
+    p->last_blocked = strdup(buf);
+    cJSON_AddStringToObject(a, "errorReason", "BlockedByClient");
+    id = cdp_send(p->c, p->session, "Fetch.failRequest", a);
+    crawl_log(CRAWL_LOG_INFO, "guard", "blocked %s", buf);
+  } else {
+    id = cdp_send(p->c, p->session, "Fetch.continueRequest", a);
+  }
+  if (id > 0) cdp_abandon(p->c, id);
 }
 
 /* ---- open ------------------------------------------------------------------ */
@@ -231,6 +328,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
     {"Inspector.targetCrashed", on_crash},     {"Target.attachedToTarget", on_attached},
     {"Target.detachedFromTarget", on_detached}, {"Target.targetCreated", on_target_created},
     {"Page.frameNavigated", on_frame_nav},     {"Page.navigatedWithinDocument", on_frame_nav},
+    {"Fetch.requestPaused", on_paused},
   };
   for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) p->subs[p->nsubs++] = cdp_on(c, subs[i].ev, subs[i].cb, p);
 
@@ -238,7 +336,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   char js[1024];
   snprintf(js, sizeof js, observer_js, p->binding, p->binding, p->binding);
   cJSON *a;
-  int ids[10], n = 0;
+  int ids[16], n = 0;
   ids[n++] = cdp_send(c, p->session, "Page.enable", NULL);
   a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "name", p->binding);
@@ -270,6 +368,20 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   a = cJSON_CreateObject();
   cJSON_AddBoolToObject(a, "discover", 1);
   ids[n++] = cdp_send(c, NULL, "Target.setDiscoverTargets", a);
+  if (p->o.block_writes) {
+    for (int i = 0; p->o.allowed_origins && p->o.allowed_origins[i] && p->nallowed < 64; i++)
+      p->allowed[p->nallowed++] = strdup(p->o.allowed_origins[i]);
+    a = cJSON_CreateObject();
+    cJSON *pats = cJSON_AddArrayToObject(a, "patterns");
+    static const char *const types[] = {"Document", "XHR", "Fetch", "Other"};
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+      cJSON *pt = cJSON_CreateObject();
+      cJSON_AddStringToObject(pt, "resourceType", types[i]);
+      cJSON_AddStringToObject(pt, "requestStage", "Request");
+      cJSON_AddItemToArray(pats, pt);
+    }
+    ids[n++] = cdp_send(c, p->session, "Fetch.enable", a);
+  }
   crawl_code result = CRAWL_OK;
   for (int i = 0; i < n; i++) {
     cdp_code r = cdp_wait(c, ids[i], NULL, p->o.call_timeout_ms);
@@ -283,6 +395,16 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
 }
 
 /* ---- navigate and settle ------------------------------------------------------ */
+/* Requests younger than this hold settling; older ones are long polls,
+ * beacons or requests whose end the browser never reported. */
+#define INFLIGHT_STALE_MS 1500
+
+static int busy_requests(const crawl_page *p, long long now) {
+  int n = 0;
+  for (int i = 0; i < p->ninflight; i++) n += now - p->inflight_t[i] < INFLIGHT_STALE_MS;
+  return n;
+}
+
 crawl_code crawl_page_settle(crawl_page *p) {
   long long start = cdp_now_ms(), deadline = start + p->o.settle_max_ms;
   if (p->last_activity < start - p->o.settle_quiet_ms) p->last_activity = start - p->o.settle_quiet_ms / 2;
@@ -293,13 +415,14 @@ crawl_code crawl_page_settle(crawl_page *p) {
       snprintf(p->err, sizeof p->err, "the page crashed");
       return CRAWL_CRASHED;
     }
-    if (p->ninflight == 0 && now - p->last_activity >= p->o.settle_quiet_ms) {
+    if (busy_requests(p, now) == 0 && now - p->last_activity >= p->o.settle_quiet_ms) {
       p->settled = 1;
       return CRAWL_OK;
     }
     if (now >= deadline) {
-      crawl_log(CRAWL_LOG_DEBUG, "page", "not settled after %d ms (%d requests in flight)",
-                p->o.settle_max_ms, p->ninflight);
+      crawl_log(CRAWL_LOG_DEBUG, "page", "not settled after %d ms (%d requests in flight%s%s, last activity %lld ms ago)",
+                p->o.settle_max_ms, p->ninflight, p->ninflight ? ": " : "", p->ninflight ? p->inflight[0] : "",
+                now - p->last_activity);
       return CRAWL_OK;
     }
     long long wait = p->o.settle_quiet_ms - (now - p->last_activity);
@@ -315,7 +438,29 @@ crawl_code crawl_page_settle(crawl_page *p) {
 
 int crawl_page_settled(const crawl_page *p) { return p->settled; }
 
-crawl_code crawl_page_goto(crawl_page *p, const char *url) {
+static crawl_code page_goto(crawl_page *p, const char *url, int fresh);
+crawl_code crawl_page_goto(crawl_page *p, const char *url) { return page_goto(p, url, 0); }
+crawl_code crawl_page_load(crawl_page *p, const char *url) { return page_goto(p, url, 1); }
+
+static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
+  if (p->o.block_writes) {
+    /* the seed's own origin is always allowed */
+    char o[512];
+    url_origin(url, o, sizeof o);
+    int known = 0;
+    for (int i = 0; i < p->nallowed; i++)
+      if (!strcmp(p->allowed[i], o)) known = 1;
+    if (!known && o[0] && p->nallowed < 64) p->allowed[p->nallowed++] = strdup(o);
+  }
+  if (fresh && p->url) {
+    /* the same document with another fragment would be a same-document
+     * navigation, which keeps the page's state: leave it first */
+    size_t lc = strcspn(p->url, "#"), ln = strcspn(url, "#");
+    if (lc == ln && !strncmp(p->url, url, lc)) {
+      crawl_code r0 = page_goto(p, "about:blank", 0);
+      if (r0) return r0;
+    }
+  }
   cJSON *a = cJSON_CreateObject(), *res = NULL;
   cJSON_AddStringToObject(a, "url", url);
   p->loaded = 0;
@@ -335,6 +480,7 @@ crawl_code crawl_page_goto(crawl_page *p, const char *url) {
     return CRAWL_NAVIGATE;
   }
   cJSON_Delete(res);
+  set_url(p, url);
   long long deadline = cdp_now_ms() + p->o.nav_timeout_ms;
   while (!p->loaded && !same_doc) {
     long long left = deadline - cdp_now_ms();
@@ -379,6 +525,28 @@ static int send_eval(crawl_page *p, const char *expr, int by_value) {
   return cdp_send(p->c, p->session, "Runtime.evaluate", a);
 }
 
+/* Wait for an accessibility-tree reply sent with cdp_send_raw: the text is
+ * shrunk to what the builder reads (pg_ax_compact, ~40% smaller tree), then
+ * parsed. *result is the "result" object (caller deletes); a reply that is
+ * not JSON gives an empty one (names and states then come from attributes). */
+static cdp_code wait_ax(crawl_page *p, int id, cJSON **result) {
+  char *text = NULL;
+  size_t len = 0;
+  *result = NULL;
+  cdp_code r = cdp_wait_raw(p->c, id, &text, &len, p->o.call_timeout_ms);
+  if (r) return r;
+  len = pg_ax_compact(text, len);
+  cJSON *msg = cJSON_ParseWithLength(text, len);
+  free(text);
+  *result = cJSON_DetachItemFromObjectCaseSensitive(msg, "result");
+  cJSON_Delete(msg);
+  if (!*result) {
+    crawl_log(CRAWL_LOG_WARN, "capture", "malformed accessibility tree reply: not used");
+    *result = cJSON_CreateObject();
+  }
+  return CDP_OK;
+}
+
 /* Collect same-origin child frames from Page.getFrameTree. */
 typedef struct { const char *id, *parent, *url, *origin; } frame_row;
 static void walk_frames(const cJSON *node, const char *parent, frame_row *rows, int *n) {
@@ -406,7 +574,8 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   cJSON_AddBoolToObject(a, "includeDOMRects", 1);
   cJSON_AddBoolToObject(a, "includePaintOrder", 1);
   /* round 1: everything that needs nothing else */
-  int id_snap = cdp_send(c, p->session, "DOMSnapshot.captureSnapshot", a);
+  /* raw: ~10 MB of integers on a 50k-element page, read straight into arrays */
+  int id_snap = cdp_send_raw(c, p->session, "DOMSnapshot.captureSnapshot", a);
   int id_tree = cdp_send(c, p->session, "Page.getFrameTree", NULL);
   int id_facts = send_eval(p, facts_js, 1);
   int id_active = send_eval(p, active_js, 0);
@@ -416,11 +585,27 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
     cJSON_AddStringToObject(f, "frameId", p->oopifs[i].target_id);
     owner_ids[i] = cdp_send(c, p->session, "DOM.getFrameOwner", f);
   }
-  cJSON *snap = NULL, *tree = NULL, *facts = NULL, *active = NULL, *ax_main = NULL;
+  pg_snapshot *snap = NULL;
+  cJSON *tree = NULL, *facts = NULL, *active = NULL, *ax_main = NULL;
   crawl_code rc = CRAWL_OK;
   cdp_code r;
   long long t0 = cdp_now_ms();
-  if ((r = cdp_wait(c, id_snap, &snap, to))) { perr(p, "DOMSnapshot.captureSnapshot"); rc = from_cdp(p, r); }
+  char *snap_text = NULL;
+  size_t snap_len = 0;
+  if ((r = cdp_wait_raw(c, id_snap, &snap_text, &snap_len, to))) {
+    perr(p, "DOMSnapshot.captureSnapshot");
+    rc = from_cdp(p, r);
+  } else {
+    long long tp = cdp_now_ms();
+    pg_code pc = pg_snapshot_parse(snap_text, snap_len, &snap);
+    free(snap_text); /* at once: the biggest block of the capture */
+    crawl_log(CRAWL_LOG_DEBUG, "capture", "snapshot reply: %zu bytes, parsed in %lld ms", snap_len,
+              cdp_now_ms() - tp);
+    if (pc) {
+      snprintf(p->err, sizeof p->err, "building the page graph: DOMSnapshot reply: %s", pg_strerror(pc));
+      rc = CRAWL_CAPTURE;
+    }
+  }
   if ((r = cdp_wait(c, id_tree, &tree, to)) && !rc) { perr(p, "Page.getFrameTree"); rc = from_cdp(p, r); }
   if ((r = cdp_wait(c, id_facts, &facts, to)) && !rc) { perr(p, "page facts"); rc = from_cdp(p, r); }
   if ((r = cdp_wait(c, id_active, &active, to)) && !rc && r != CDP_REMOTE) { perr(p, "focus"); rc = from_cdp(p, r); }
@@ -428,14 +613,10 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   /* Accessibility data: the whole tree on ordinary pages; on huge ones
    * (getFullAXTree grows faster than the page) only for the candidates in
    * view, the rest computed from the snapshot. */
-  size_t nodes = 0;
-  const cJSON *dj;
-  cJSON_ArrayForEach(dj, cJSON_GetObjectItemCaseSensitive(snap, "documents"))
-    nodes += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(dj, "nodes"), "parentIndex"));
+  size_t nodes = pg_snapshot_node_count(snap);
   int full_ax = nodes <= p->o.ax_full_limit;
   if (!rc && full_ax) {
-    r = cdp_call(c, p->session, "Accessibility.getFullAXTree", NULL, &ax_main, to);
+    r = wait_ax(p, cdp_send_raw(c, p->session, "Accessibility.getFullAXTree", NULL), &ax_main);
     if (r && r != CDP_REMOTE) { perr(p, "Accessibility.getFullAXTree"); rc = from_cdp(p, r); }
   }
   long long t2 = cdp_now_ms();
@@ -468,7 +649,7 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
     if (!readable || !full_ax) continue;
     cJSON *f = cJSON_CreateObject();
     cJSON_AddStringToObject(f, "frameId", rows[i].id);
-    ax_ids[nax_ids++] = cdp_send(c, p->session, "Accessibility.getFullAXTree", f);
+    ax_ids[nax_ids++] = cdp_send_raw(c, p->session, "Accessibility.getFullAXTree", f);
   }
   const char *obj = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(active, "result"), "objectId"));
@@ -484,7 +665,7 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   if (ax_main) ax[nax++] = ax_main;
   for (int i = 0; i < nax_ids; i++) {
     cJSON *x = NULL;
-    r = cdp_wait(c, ax_ids[i], &x, to);
+    r = wait_ax(p, ax_ids[i], &x);
     ax_owned[i] = x;
     if (x) ax[nax++] = x;
   }
@@ -561,7 +742,7 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   }
   for (int i = 0; i < nax_ids; i++) cJSON_Delete(ax_owned[i]);
 out:
-  cJSON_Delete(snap);
+  pg_snapshot_free(snap);
   cJSON_Delete(tree);
   cJSON_Delete(facts);
   cJSON_Delete(active);
@@ -574,6 +755,107 @@ const char *crawl_page_session(const crawl_page *p) { return p->session; }
 cdp_client *crawl_page_client(const crawl_page *p) { return p->c; }
 int crawl_page_dialogs(const crawl_page *p) { return p->dialogs; }
 int crawl_page_popups(const crawl_page *p) { return p->popups; }
+int crawl_page_blocked(const crawl_page *p, const char **last) {
+  if (last) *last = p->last_blocked;
+  return p->blocked;
+}
+const char *crawl_page_url(const crawl_page *p) { return p->url; }
+
+crawl_code crawl_page_click(crawl_page *p, double x, double y) {
+  static const char *const types[] = {"mouseMoved", "mousePressed", "mouseReleased"};
+  int ids[3];
+  for (int i = 0; i < 3; i++) {
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "type", types[i]);
+    cJSON_AddNumberToObject(a, "x", x);
+    cJSON_AddNumberToObject(a, "y", y);
+    if (i) {
+      cJSON_AddStringToObject(a, "button", "left");
+      cJSON_AddNumberToObject(a, "clickCount", 1);
+    }
+    ids[i] = cdp_send(p->c, p->session, "Input.dispatchMouseEvent", a);
+  }
+  crawl_code rc = CRAWL_OK;
+  for (int i = 0; i < 3; i++) {
+    cdp_code r = cdp_wait(p->c, ids[i], NULL, p->o.call_timeout_ms);
+    if (r && !rc) {
+      perr(p, "Input.dispatchMouseEvent");
+      rc = from_cdp(p, r);
+    }
+  }
+  p->last_activity = cdp_now_ms();
+  return rc;
+}
+
+crawl_code crawl_page_key(crawl_page *p, const char *key) {
+  static const struct { const char *key, *code; int vk; } keys[] = {
+    {"Escape", "Escape", 27}, {"Enter", "Enter", 13}, {"Tab", "Tab", 9},
+  };
+  int k = -1;
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    if (!strcmp(keys[i].key, key)) k = (int)i;
+  if (k < 0) return CRAWL_ARG;
+  static const char *const types[] = {"rawKeyDown", "keyUp"};
+  int ids[2];
+  for (int i = 0; i < 2; i++) {
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "type", types[i]);
+    cJSON_AddStringToObject(a, "key", keys[k].key);
+    cJSON_AddStringToObject(a, "code", keys[k].code);
+    cJSON_AddNumberToObject(a, "windowsVirtualKeyCode", keys[k].vk);
+    ids[i] = cdp_send(p->c, p->session, "Input.dispatchKeyEvent", a);
+  }
+  crawl_code rc = CRAWL_OK;
+  for (int i = 0; i < 2; i++) {
+    cdp_code r = cdp_wait(p->c, ids[i], NULL, p->o.call_timeout_ms);
+    if (r && !rc) {
+      perr(p, "Input.dispatchKeyEvent");
+      rc = from_cdp(p, r);
+    }
+  }
+  p->last_activity = cdp_now_ms();
+  return rc;
+}
+
+static int b64val(int ch) {
+  if (ch >= 'A' && ch <= 'Z') return ch - 'A';
+  if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
+  if (ch >= '0' && ch <= '9') return ch - '0' + 52;
+  if (ch == '+') return 62;
+  if (ch == '/') return 63;
+  return -1;
+}
+
+crawl_code crawl_page_screenshot(crawl_page *p, unsigned char **png, size_t *len) {
+  *png = NULL;
+  *len = 0;
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddStringToObject(a, "format", "png");
+  crawl_code rc = call(p, "Page.captureScreenshot", a, &res);
+  if (rc) return rc;
+  const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "data"));
+  if (d) {
+    size_t n = strlen(d);
+    unsigned char *out = malloc(n / 4 * 3 + 3);
+    size_t o = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++) {
+      int v = b64val((unsigned char)d[i]);
+      if (v < 0) continue;
+      acc = acc << 6 | (unsigned)v;
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        out[o++] = (unsigned char)(acc >> bits);
+      }
+    }
+    *png = out;
+    *len = o;
+  }
+  cJSON_Delete(res);
+  return CRAWL_OK;
+}
 
 void crawl_page_close(crawl_page *p) {
   if (!p) return;
@@ -593,5 +875,8 @@ void crawl_page_close(crawl_page *p) {
   free(p->target_id);
   free(p->binding);
   free(p->main_frame);
+  free(p->last_blocked);
+  free(p->url);
+  for (int i = 0; i < p->nallowed; i++) free(p->allowed[i]);
   free(p);
 }

@@ -50,6 +50,10 @@ typedef struct crawl_page_opts {
   int settle_quiet_ms;        /* 0: 250; no network, no DOM mutation for this long */
   int settle_max_ms;          /* 0: 5000; hard cap on settling */
   int call_timeout_ms;        /* 0: 30000; any single CDP call */
+  int block_writes;           /* 1: fail non-GET requests (except beacons) and
+                                 top-level navigations off the allowed origins */
+  const char *const *allowed_origins; /* NULL-terminated; the page's own origin
+                                 at open is always allowed */
   size_t ax_full_limit;       /* snapshot nodes above which AX is fetched only for
                                  candidates in view; 0: 20000 */
 } crawl_page_opts;
@@ -69,7 +73,68 @@ cdp_client *crawl_page_client(const crawl_page *p);
 /* JavaScript dialogs dismissed and popups closed since the page opened. */
 int crawl_page_dialogs(const crawl_page *p);
 int crawl_page_popups(const crawl_page *p);
+/* Requests the write guard failed since the page opened; the last one's
+ * "METHOD url" (NULL if none). */
+int crawl_page_blocked(const crawl_page *p, const char **last);
+/* Load url as a fresh document (a same-document navigation is followed by a
+ * reload), then settle. */
+crawl_code crawl_page_load(crawl_page *p, const char *url);
+/* Current URL of the top frame (as last reported), or NULL. */
+const char *crawl_page_url(const crawl_page *p);
+/* Click at a viewport point / press a key, with real input events. */
+crawl_code crawl_page_click(crawl_page *p, double x, double y);
+crawl_code crawl_page_key(crawl_page *p, const char *key);
+/* Screenshot of the viewport as PNG bytes (caller frees). */
+crawl_code crawl_page_screenshot(crawl_page *p, unsigned char **png, size_t *len);
 void crawl_page_close(crawl_page *p);
+
+/* ---- discovery run ---------------------------------------------------------- */
+#include "pol.h"
+
+typedef struct crawl_budget {
+  long max_states;            /* 0: 200 */
+  long max_transitions;       /* 0: 2000 */
+  long max_depth;             /* 0: 12 */
+  long max_runtime_ms;        /* 0: 600000 */
+  long max_per_route;         /* 0: no limit */
+} crawl_budget;
+
+typedef struct crawl_progress {
+  const char *status;         /* DiscoveryRunStatus */
+  long states, transitions, frontier, decisions;
+  long elapsed_ms;
+  const char *route;          /* current route key */
+} crawl_progress;
+
+typedef struct crawl_opts {
+  const char *out_dir;        /* required; created if missing */
+  const char *const *urls;    /* seed URLs (NULL-terminated) */
+  const cJSON *plan;          /* optional DiscoveryPlanPayload or uiap.discovery.plan message */
+  pol_policy policy;          /* mode and allow flags */
+  crawl_budget budget;
+  const char *const *allow_origins; /* extra origins in scope (NULL-terminated) */
+  int width, height;          /* viewport; 0: 1280x800 */
+  const char *locale;
+  int screenshots;            /* write screenshots/<stateId>.png */
+  pg_fp_policy fp;
+  int settle_quiet_ms;        /* 0: 200 */
+  int settle_max_ms;          /* 0: 3000 */
+  volatile sig_atomic_t *cancel;
+  void (*progress)(void *ud, const crawl_progress *p);
+  void *progress_ud;
+} crawl_opts;
+
+typedef struct crawl_summary {
+  long states, transitions, self_loops, decisions, failures, reviews;
+  const char *stopped_by;     /* static: "frontier", "maxStates", ..., "signal", "error" */
+  const char *status;         /* completed | cancelled | failed */
+  char error[512];
+} crawl_summary;
+
+/* Explore from the seeds and write DIR/journal.jsonl, DIR/states/, and
+ * DIR/package.json. Returns CRAWL_OK when a package was written (also when a
+ * budget or a signal stopped the run: see sum->stopped_by). */
+crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum);
 
 /* ---- static file server ------------------------------------------------- */
 /* Serves a directory read-only on loopback from a background thread.
@@ -93,5 +158,24 @@ int crawl_server_port(const crawl_server *s);
 long crawl_server_hits(crawl_server *s, const char *prefix);
 /* Stop the thread, close sockets, free. NULL is a no-op. */
 void crawl_server_stop(crawl_server *s);
+
+/* ---- discovery package ---- */
+/* Derive the DiscoveryPackage (discovery-mapper section 6) from a crawl
+ * directory alone: DIR/journal.jsonl (docs/journal.md) and the PageGraph
+ * state files its `state` lines name. No browser; the same files always give
+ * the same package (every array sorted; review item ids are hashes of what
+ * they are about), so two crawls of one app differ only in run ids and times.
+ * A torn last journal line is ignored, lines of unknown type are skipped,
+ * malformed lines are counted in run.notes. A journal without an `end`
+ * record gives run.status "failed" and a note. A missing or unreadable state
+ * file is a note, and what depends on it has low confidence.
+ *
+ * On CRAWL_OK *package is a new cJSON object the caller frees with
+ * cJSON_Delete. Errors: CRAWL_IO (journal unreadable), CRAWL_ARG (NULL
+ * arguments, or no `run` record); err gets one line (may be NULL). */
+crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size_t errlen);
+/* Build and write DIR/package.json atomically (a temporary file in DIR,
+ * fsync, rename). Errors as crawl_package_build, CRAWL_IO when writing. */
+crawl_code crawl_package_write(const char *dir, char *err, size_t errlen);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -63,6 +64,7 @@ static const char usage_main[] =
   "\n"
   "commands:\n"
   "  snapshot URL     print the PageGraph of one page (UIAP Web Profile 0.1)\n"
+  "  crawl URL|DIR    explore an app safely and write a Discovery Package\n"
   "  serve DIR        serve a directory read-only on loopback (for tests and demos)\n"
   "  help [COMMAND]   show help\n"
   "  version          print the version\n"
@@ -94,6 +96,31 @@ static const char usage_snapshot[] =
   "  --hint-attr NAME          copy attribute NAME into element metadata (debugging aid)\n"
   "  -o FILE                   write to FILE instead of stdout\n"
   "  --quiet, --verbose        fewer / more messages on stderr\n";
+
+static const char usage_crawl[] =
+  "usage: uiap-crawl crawl URL|DIR [URL...] -o OUT [options]\n"
+  "       uiap-crawl crawl --plan plan.json -o OUT [options]\n"
+  "\n"
+  "Explores the app behind the seeds with the safety gate on and writes a\n"
+  "Discovery Package: OUT/package.json, OUT/states/, OUT/journal.jsonl.\n"
+  "A directory is served read-only on loopback and crawled from its index.html.\n"
+  "\n"
+  "  -o, --output DIR          output directory (required)\n"
+  "  --plan FILE               DiscoveryPlanPayload or uiap.discovery.plan message\n"
+  "  --mode MODE               observe_only | safe_explore (default) | sandbox_write\n"
+  "  --max-states N            stop after N distinct states (default 200)\n"
+  "  --max-transitions N       stop after N executed actions (default 2000)\n"
+  "  --max-depth N             do not expand states deeper than N (default 12)\n"
+  "  --max-runtime-ms N        stop after N ms (default 600000)\n"
+  "  --max-per-route N         at most N states per route\n"
+  "  --allow-origin ORIGIN     another origin in scope (repeatable)\n"
+  "  --viewport WxH            viewport (default 1280x800)\n"
+  "  --locale LANG             browser language, e.g. de-DE\n"
+  "  --screenshots             write OUT/screenshots/<stateId>.png\n"
+  "  --include-text-values     field values are part of a state's identity\n"
+  "  --force                   overwrite an output directory that holds another run\n"
+  "  --chromium PATH, --connect URL, --headful   as for snapshot\n"
+  "  --quiet, --verbose\n";
 
 static const char usage_serve[] =
   "usage: uiap-crawl serve DIR [--port N] [--host ADDR] [--spa] [--test-endpoints]\n"
@@ -331,6 +358,253 @@ static int cmd_snapshot(int argc, char **argv) {
   return run_snapshot(&o);
 }
 
+
+/* ---- crawl ------------------------------------------------------------------ */
+static int isatty_err;
+
+static void progress_line(void *ud, const crawl_progress *p) {
+  if (!isatty_err || verbosity <= 0) return;
+  fprintf(stderr, "\r\033[K%-10s states %ld  transitions %ld  not clicked %ld  %lds  %.60s",
+          p->status, p->states, p->transitions, p->decisions, p->elapsed_ms / 1000, p->route ? p->route : "");
+  fflush(stderr);
+}
+
+/* Line and column of a cJSON parse error. */
+static void json_error_pos(const char *text, const char *at, int *line, int *col) {
+  *line = 1;
+  *col = 1;
+  for (const char *p = text; p && at && p < at && *p; p++) {
+    if (*p == '\n') { (*line)++; *col = 1; }
+    else (*col)++;
+  }
+}
+
+static int remove_tree(const char *path) {
+  char cmd[8300];
+  /* only our own files: journal, states, screenshots, package and reports */
+  static const char *const ours[] = {"journal.jsonl", "package.json", "states", "screenshots",
+                                     "report.html", "graph.dot", "review.sarif", "junit.xml"};
+  for (size_t i = 0; i < sizeof ours / sizeof *ours; i++) {
+    snprintf(cmd, sizeof cmd, "%s/%s", path, ours[i]);
+    struct stat st;
+    if (stat(cmd, &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      char c2[8400];
+      snprintf(c2, sizeof c2, "rm -rf -- '%s'", cmd);
+      if (system(c2) != 0) return -1;
+    } else if (unlink(cmd) != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int cmd_crawl(int argc, char **argv) {
+  crawl_opts co = {0};
+  const char *urls[65];
+  int nurls = 0;
+  const char *allow[33];
+  int nallow = 0;
+  const char *plan_path = NULL, *chromium = NULL, *connect = NULL;
+  int force = 0, headful = 0;
+  long n;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_VALUE() do { if (!v) return die(EXIT_USAGE, "%s needs a value", a); i++; } while (0)
+#define BUDGET(flag, field, lo, hi)                                                          \
+    else if (!strcmp(a, flag)) {                                                             \
+      NEED_VALUE();                                                                          \
+      if (parse_int(v, lo, hi, &n)) return die(EXIT_USAGE, "%s takes a number from %ld to %ld, not %s", flag, (long)(lo), (long)(hi), v); \
+      co.budget.field = n;                                                                   \
+    }
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_crawl, stdout); return EXIT_OK; }
+    else if (!strcmp(a, "-o") || !strcmp(a, "--output")) { NEED_VALUE(); co.out_dir = v; }
+    else if (!strcmp(a, "--plan")) { NEED_VALUE(); plan_path = v; }
+    else if (!strcmp(a, "--mode")) {
+      NEED_VALUE();
+      if (pol_mode_parse(v, &co.policy.mode) != POL_OK)
+        return die(EXIT_USAGE, "--mode takes observe_only, safe_explore or sandbox_write, not %s", v);
+    }
+    BUDGET("--max-states", max_states, 1, 100000)
+    BUDGET("--max-transitions", max_transitions, 1, 10000000)
+    BUDGET("--max-depth", max_depth, 1, 1000)
+    BUDGET("--max-runtime-ms", max_runtime_ms, 1000, 86400000)
+    BUDGET("--max-per-route", max_per_route, 1, 100000)
+    else if (!strcmp(a, "--allow-origin")) { NEED_VALUE(); if (nallow < 32) allow[nallow++] = v; }
+    else if (!strcmp(a, "--viewport")) {
+      NEED_VALUE();
+      int w, h;
+      char extra;
+      if (sscanf(v, "%dx%d%c", &w, &h, &extra) != 2 || w < 100 || h < 100 || w > 10000 || h > 10000)
+        return die(EXIT_USAGE, "--viewport takes WxH (100..10000), not %s", v);
+      co.width = w;
+      co.height = h;
+    } else if (!strcmp(a, "--locale")) { NEED_VALUE(); co.locale = v; }
+    else if (!strcmp(a, "--screenshots")) co.screenshots = 1;
+    else if (!strcmp(a, "--include-text-values")) co.fp.include_text_values = 1;
+    else if (!strcmp(a, "--force")) force = 1;
+    else if (!strcmp(a, "--chromium")) { NEED_VALUE(); chromium = v; }
+    else if (!strcmp(a, "--connect")) { NEED_VALUE(); connect = v; }
+    else if (!strcmp(a, "--headful")) headful = 1;
+    else if (!strcmp(a, "--quiet")) verbosity = 0;
+    else if (!strcmp(a, "--verbose")) verbosity++;
+    else if (a[0] == '-' && a[1]) return die(EXIT_USAGE, "unknown option %s (see uiap-crawl crawl --help)", a);
+    else if (nurls < 64) urls[nurls++] = a;
+#undef NEED_VALUE
+#undef BUDGET
+  }
+  if (!co.out_dir) return die(EXIT_USAGE, "crawl needs an output directory (-o DIR)");
+  if (!nurls && !plan_path) return die(EXIT_USAGE, "crawl needs a URL, a directory or --plan (see uiap-crawl crawl --help)");
+  crawl_log_set(log_sink, NULL, verbosity <= 0 ? CRAWL_LOG_ERROR : (crawl_log_level)(verbosity));
+  /* the plan */
+  cJSON *plan = NULL;
+  if (plan_path) {
+    FILE *f = fopen(plan_path, "rb");
+    if (!f) return die(EXIT_USAGE, "cannot read plan %s: %s", plan_path, strerror(errno));
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    char buf[65536];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
+      if (len + k + 1 > cap) text = realloc(text, cap = (len + k + 1) * 2);
+      memcpy(text + len, buf, k);
+      len += k;
+    }
+    fclose(f);
+    if (!text) return die(EXIT_USAGE, "plan %s is empty", plan_path);
+    text[len] = 0;
+    const char *end = NULL;
+    plan = cJSON_ParseWithOpts(text, &end, 0);
+    if (!plan) {
+      int line, col;
+      json_error_pos(text, end ? end : cJSON_GetErrorPtr(), &line, &col);
+      free(text);
+      return die(EXIT_USAGE, "plan %s is not valid JSON (line %d, column %d)", plan_path, line, col);
+    }
+    free(text);
+    const cJSON *pl = cJSON_GetObjectItemCaseSensitive(plan, "payload") ? cJSON_GetObjectItemCaseSensitive(plan, "payload") : plan;
+    const cJSON *env = cJSON_GetObjectItemCaseSensitive(pl, "environment");
+    if (!cJSON_IsObject(env)) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /environment must be an object", plan_path); }
+    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "environmentId"))) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /environment/environmentId must be a string", plan_path); }
+    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"))) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /environment/baseUrl must be a string", plan_path); }
+    const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(pl, "seeds");
+    if (seeds && !cJSON_IsArray(seeds)) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /seeds must be an array", plan_path); }
+    int si = 0;
+    const cJSON *sd;
+    cJSON_ArrayForEach(sd, seeds) {
+      if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(sd, "kind"))) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /seeds/%d/kind must be a string", plan_path, si); }
+      si++;
+    }
+    /* budgets and safety from the plan; flags override */
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(env, "budgets");
+    static const struct { const char *key; size_t off; } bk[] = {
+      {"maxStates", offsetof(crawl_budget, max_states)}, {"maxTransitions", offsetof(crawl_budget, max_transitions)},
+      {"maxDepth", offsetof(crawl_budget, max_depth)}, {"maxRuntimeMs", offsetof(crawl_budget, max_runtime_ms)},
+      {"maxPerRoute", offsetof(crawl_budget, max_per_route)},
+    };
+    for (size_t q = 0; q < sizeof bk / sizeof *bk; q++) {
+      const cJSON *x = cJSON_GetObjectItemCaseSensitive(b, bk[q].key);
+      long *field = (long *)((char *)&co.budget + bk[q].off);
+      if (x && (!cJSON_IsNumber(x) || x->valuedouble < 1)) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /environment/budgets/%s must be a positive number", plan_path, bk[q].key); }
+      if (x && !*field) *field = (long)x->valuedouble;
+    }
+    const cJSON *sf = cJSON_GetObjectItemCaseSensitive(env, "safety");
+    const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sf, "defaultMode"));
+    int mode_flag = 0;
+    for (int q = 0; q < argc; q++) if (!strcmp(argv[q], "--mode")) mode_flag = 1;
+    if (mode && !mode_flag && pol_mode_parse(mode, &co.policy.mode) != POL_OK) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /environment/safety/defaultMode: unknown mode %s", plan_path, mode); }
+    co.policy.allow_destructive_actions = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowDestructiveActions"));
+    co.policy.allow_payment_flows = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowPaymentFlows"));
+    co.policy.allow_auth_flows = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowAuthFlows"));
+    co.policy.allow_external_effects = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowExternalEffects"));
+  }
+  /* URLs; a directory is served */
+  crawl_server *server = NULL;
+  char url_bufs[64][8192];
+  for (int i = 0; i < nurls; i++) {
+    struct stat st;
+    if (stat(urls[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+      if (server) { cJSON_Delete(plan); return die(EXIT_USAGE, "crawl serves one directory at a time"); }
+      crawl_server_opts so = {.root = urls[i], .spa_fallback = 1};
+      char err[256];
+      if (crawl_server_start(&so, &server, err, sizeof err) != 0) { cJSON_Delete(plan); return die(EXIT_INTERNAL, "%s", err); }
+      snprintf(url_bufs[i], sizeof url_bufs[i], "http://127.0.0.1:%d/", crawl_server_port(server));
+      urls[i] = url_bufs[i];
+      continue;
+    }
+    int nu = normalize_url(urls[i], url_bufs[i], sizeof url_bufs[i]);
+    if (nu == -1) { cJSON_Delete(plan); crawl_server_stop(server); return die(EXIT_USAGE, "unsupported URL (only http, https and file): %s", urls[i]); }
+    if (nu == -2) { cJSON_Delete(plan); crawl_server_stop(server); return die(EXIT_USAGE, "not a URL, file or directory: %s", urls[i]); }
+    urls[i] = url_bufs[i];
+  }
+  urls[nurls] = NULL;
+  allow[nallow] = NULL;
+  co.urls = urls;
+  co.allow_origins = allow;
+  co.plan = plan;
+  /* the output directory */
+  struct stat st;
+  char jp[8300];
+  snprintf(jp, sizeof jp, "%s/journal.jsonl", co.out_dir);
+  if (stat(jp, &st) == 0) {
+    if (!force) {
+      cJSON_Delete(plan);
+      crawl_server_stop(server);
+      return die(EXIT_OUTPUT, "%s holds another run (journal.jsonl); pass --force to replace it", co.out_dir);
+    }
+    if (remove_tree(co.out_dir) != 0) { cJSON_Delete(plan); crawl_server_stop(server); return die(EXIT_OUTPUT, "cannot clear %s", co.out_dir); }
+  }
+  if (mkdir(co.out_dir, 0755) != 0 && errno != EEXIST) {
+    cJSON_Delete(plan);
+    crawl_server_stop(server);
+    return die(EXIT_OUTPUT, "cannot create %s: %s", co.out_dir, strerror(errno));
+  }
+  if (access(co.out_dir, W_OK) != 0) {
+    cJSON_Delete(plan);
+    crawl_server_stop(server);
+    return die(EXIT_OUTPUT, "cannot write to %s: %s", co.out_dir, strerror(errno));
+  }
+  /* the browser */
+  cdp_client *c = NULL;
+  char err[1024] = "";
+  cdp_code cr;
+  if (connect) {
+    cr = cdp_connect(connect, 10000, &c, err, sizeof err);
+    if (cr) { cJSON_Delete(plan); crawl_server_stop(server); return die(cr == CDP_ARG ? EXIT_USAGE : EXIT_CONNECT, "%s", err); }
+  } else {
+    cdp_launch_opts lo = {.chromium = chromium, .headful = headful, .width = co.width, .height = co.height,
+                          .lang = co.locale};
+    cr = cdp_launch(&lo, &c, err, sizeof err);
+    if (cr) {
+      cJSON_Delete(plan);
+      crawl_server_stop(server);
+      if (cr == CDP_CANCELLED) return got_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+      return die(EXIT_BROWSER, "%s", err);
+    }
+  }
+  cdp_client_set_cancel(c, &got_signal);
+  co.cancel = &got_signal;
+  isatty_err = isatty(2);
+  co.progress = progress_line;
+  crawl_summary sum;
+  crawl_code rc = crawl_run(c, &co, &sum);
+  if (isatty_err && verbosity > 0) fputs("\r\033[K", stderr);
+  cdp_client_free(c);
+  crawl_server_stop(server);
+  cJSON_Delete(plan);
+  if (rc == CRAWL_IO) return die(EXIT_OUTPUT, "%s", sum.error);
+  if (verbosity > 0)
+    fprintf(stderr,
+            "uiap-crawl: %s: %ld states, %ld transitions (%ld self-loops), %ld actions not taken, "
+            "%ld failed, %ld review findings; stopped by %s\n"
+            "uiap-crawl: package: %s/package.json\n",
+            sum.status ? sum.status : "failed", sum.states, sum.transitions, sum.self_loops, sum.decisions,
+            sum.failures, sum.reviews, sum.stopped_by ? sum.stopped_by : "?", co.out_dir);
+  if (rc != CRAWL_OK) return die(rc == CRAWL_BROWSER ? EXIT_BROWSER : EXIT_INTERNAL, "%s", sum.error);
+  if (sum.status && !strcmp(sum.status, "cancelled")) return got_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+  return EXIT_OK;
+}
+
 static int cmd_serve(int argc, char **argv) {
   crawl_server_opts so = {0};
   long n;
@@ -373,6 +647,7 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (!strcmp(cmd, "snapshot")) return cmd_snapshot(argc - 2, argv + 2);
   if (!strcmp(cmd, "serve")) return cmd_serve(argc - 2, argv + 2);
+  if (!strcmp(cmd, "crawl")) return cmd_crawl(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("uiap-crawl %s\n", UIAP_VERSION);
     return EXIT_OK;
@@ -380,6 +655,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     if (argc > 2 && !strcmp(argv[2], "snapshot")) fputs(usage_snapshot, stdout);
     else if (argc > 2 && !strcmp(argv[2], "serve")) fputs(usage_serve, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "crawl")) fputs(usage_crawl, stdout);
     else fputs(usage_main, stdout);
     return EXIT_OK;
   }

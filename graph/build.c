@@ -41,7 +41,8 @@ typedef struct snode {
   const char *tag;
   const char *value;            /* nodeValue (text nodes) */
   int backend;
-  const cJSON *attrs;           /* [nameIdx, valueIdx, ...] */
+  const int32_t *attrs;         /* nameIdx, valueIdx, ... (in the snapshot) */
+  int nattrs;                   /* entries in attrs (pairs x 2) */
   int layout;                   /* -1: no layout object */
   const char *input_value, *text_value;
   int checked;                  /* -1 unknown, 0, 1 */
@@ -58,7 +59,7 @@ typedef struct snode {
 } snode;
 
 typedef struct sdoc {
-  const cJSON *json;
+  const pg__snap_doc *sd;
   const char *url, *frame_id, *title;
   int base;                     /* index of its first node */
   int count;
@@ -96,17 +97,6 @@ static const char *str_at(ctx *c, int idx) {
   return idx >= 0 && (size_t)idx < c->nS ? c->S[idx] : "";
 }
 
-/* cJSON arrays are lists: copy to C arrays once. */
-static int *int_array(const cJSON *arr, size_t *len) {
-  size_t n = (size_t)cJSON_GetArraySize(arr);
-  int *v = pg__xmalloc((n ? n : 1) * sizeof *v);
-  size_t i = 0;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, arr) v[i++] = cJSON_IsNumber(it) ? it->valueint : -1;
-  if (len) *len = i;
-  return v;
-}
-
 static const cJSON *get(const cJSON *o, const char *k) {
   return cJSON_GetObjectItemCaseSensitive(o, k);
 }
@@ -131,40 +121,34 @@ static int hget(const ctx *c, int key) {
   return -1;
 }
 
+/* Value of attribute `name` (pairs of string indexes; an odd last entry is
+ * ignored), NULL when the node has none. */
 static const char *attr(ctx *c, const snode *n, const char *name) {
-  if (!n->attrs) return NULL;
-  const cJSON *it = n->attrs->child;
-  while (it && it->next) {
-    if (!strcmp(str_at(c, it->valueint), name)) return str_at(c, it->next->valueint);
-    it = it->next->next;
-  }
+  for (int k = 0; k + 1 < n->nattrs; k += 2)
+    if (!strcmp(str_at(c, n->attrs[k]), name)) return str_at(c, n->attrs[k + 1]);
   return NULL;
 }
 
-/* Apply a sparse {index:[...], value:[...]} array of document d. */
-typedef void (*sparse_fn)(ctx *c, snode *n, const cJSON *value);
-static void sparse(ctx *c, const sdoc *d, const cJSON *nodes, const char *key, sparse_fn fn) {
-  const cJSON *s = get(nodes, key);
-  if (!s) return;
-  const cJSON *idx = get(s, "index"), *val = get(s, "value");
-  const cJSON *i = idx ? idx->child : NULL, *v = val ? val->child : NULL;
-  for (; i; i = i->next, v = v ? v->next : NULL) {
-    if (!cJSON_IsNumber(i) || i->valueint < 0 || i->valueint >= d->count) continue;
-    fn(c, &c->n[d->base + i->valueint], v);
+/* Apply a sparse {index:[...], value:[...]} array of document d; value is
+ * NULL past the end of the value list. */
+typedef void (*sparse_fn)(ctx *c, snode *n, const int32_t *value);
+static void sparse(ctx *c, const sdoc *d, const pg__snap_sparse *s, sparse_fn fn) {
+  for (size_t k = 0; k < s->nindex; k++) {
+    int32_t i = s->index[k];
+    if (i < 0 || i >= d->count) continue;
+    fn(c, &c->n[d->base + i], k < s->nvalue ? &s->value[k] : NULL);
   }
 }
-static void sp_shadow(ctx *c, snode *n, const cJSON *v) {
-  const char *t = v ? str_at(c, v->valueint) : "";
+static void sp_shadow(ctx *c, snode *n, const int32_t *v) {
+  const char *t = v ? str_at(c, *v) : "";
   n->shadow = !strcmp(t, "closed") ? 2 : !strcmp(t, "open") ? 1 : 0;
 }
-static void sp_input(ctx *c, snode *n, const cJSON *v) { n->input_value = v ? str_at(c, v->valueint) : ""; }
-static void sp_text(ctx *c, snode *n, const cJSON *v) { n->text_value = v ? str_at(c, v->valueint) : ""; }
-static void sp_checked(ctx *c, snode *n, const cJSON *v) { n->checked = 1; }
-static void sp_selected(ctx *c, snode *n, const cJSON *v) { n->option_selected = 1; }
-static void sp_clickable(ctx *c, snode *n, const cJSON *v) { n->clickable = 1; }
-static void sp_content(ctx *c, snode *n, const cJSON *v) {
-  n->content_doc = v && cJSON_IsNumber(v) ? v->valueint : -1;
-}
+static void sp_input(ctx *c, snode *n, const int32_t *v) { n->input_value = v ? str_at(c, *v) : ""; }
+static void sp_text(ctx *c, snode *n, const int32_t *v) { n->text_value = v ? str_at(c, *v) : ""; }
+static void sp_checked(ctx *c, snode *n, const int32_t *v) { n->checked = 1; }
+static void sp_selected(ctx *c, snode *n, const int32_t *v) { n->option_selected = 1; }
+static void sp_clickable(ctx *c, snode *n, const int32_t *v) { n->clickable = 1; }
+static void sp_content(ctx *c, snode *n, const int32_t *v) { n->content_doc = v ? *v : -1; }
 
 static char *origin_of(pg__arena *a, const char *url) {
   if (!url) return NULL;
@@ -185,75 +169,69 @@ static char *origin_of(pg__arena *a, const char *url) {
 }
 
 static int index_snapshot(ctx *c) {
-  const cJSON *strings = get(c->in->snapshot, "strings");
-  const cJSON *docs = get(c->in->snapshot, "documents");
-  if (!cJSON_IsArray(strings) || !cJSON_IsArray(docs) || !cJSON_GetArraySize(docs)) return -1;
-  c->nS = (size_t)cJSON_GetArraySize(strings);
+  const pg_snapshot *snap = c->in->snapshot;
+  if (!snap->ndocs) return -1;
+  c->nS = snap->nstrings;
   c->S = pg__xmalloc((c->nS ? c->nS : 1) * sizeof *c->S);
-  size_t k = 0;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, strings) c->S[k++] = cJSON_IsString(it) ? it->valuestring : "";
-  c->nd = (size_t)cJSON_GetArraySize(docs);
+  for (size_t k = 0; k < c->nS; k++) c->S[k] = pg__snapshot_str(snap, (int32_t)k);
+  c->nd = snap->ndocs;
   c->d = calloc(c->nd, sizeof *c->d);
-  size_t total = 0, di = 0;
-  cJSON_ArrayForEach(it, docs) {
-    sdoc *d = &c->d[di++];
-    d->json = it;
-    const cJSON *nodes = get(it, "nodes");
-    d->count = cJSON_GetArraySize(get(nodes, "parentIndex"));
+  if (!c->d) return -1;
+  size_t total = 0;
+  for (size_t di = 0; di < c->nd; di++) {
+    sdoc *d = &c->d[di];
+    const pg__snap_doc *sd = &snap->docs[di];
+    d->sd = sd;
+    d->count = (int)sd->nparent;
     d->base = (int)total;
     total += (size_t)d->count;
     d->owner = -1;
     d->published = -1;
-    const cJSON *v = get(it, "documentURL");
-    d->url = cJSON_IsNumber(v) ? str_at(c, v->valueint) : "";
-    v = get(it, "title");
-    d->title = cJSON_IsNumber(v) ? str_at(c, v->valueint) : "";
-    v = get(it, "frameId");
-    d->frame_id = cJSON_IsNumber(v) ? str_at(c, v->valueint) : "";
-    v = get(it, "scrollOffsetX");
-    d->scroll_x = cJSON_IsNumber(v) ? v->valuedouble : 0;
-    v = get(it, "scrollOffsetY");
-    d->scroll_y = cJSON_IsNumber(v) ? v->valuedouble : 0;
+    d->url = str_at(c, sd->document_url);
+    d->title = str_at(c, sd->title);
+    d->frame_id = str_at(c, sd->frame_id);
+    d->scroll_x = sd->scroll_x;
+    d->scroll_y = sd->scroll_y;
   }
+  if (total > INT32_MAX / 2) return -1; /* node indexes are ints */
   c->nn = total;
   c->n = calloc(total ? total : 1, sizeof *c->n);
   c->hcap = 16;
   while (c->hcap < total * 2) c->hcap <<= 1;
   c->hkeys = calloc(c->hcap, sizeof *c->hkeys);
   c->hvals = calloc(c->hcap, sizeof *c->hvals);
-  if (!c->d || !c->n || !c->hkeys || !c->hvals) return -1;
+  if (!c->n || !c->hkeys || !c->hvals) return -1;
 
   for (size_t dj = 0; dj < c->nd; dj++) {
     sdoc *d = &c->d[dj];
-    const cJSON *nodes = get(d->json, "nodes");
-    size_t np = 0, nt = 0, nn = 0, nv = 0, nb = 0;
-    int *parent = int_array(get(nodes, "parentIndex"), &np);
-    int *type = int_array(get(nodes, "nodeType"), &nt);
-    int *name = int_array(get(nodes, "nodeName"), &nn);
-    int *value = int_array(get(nodes, "nodeValue"), &nv);
-    int *backend = int_array(get(nodes, "backendNodeId"), &nb);
-    const cJSON *attrs = get(nodes, "attributes");
-    const cJSON *at = attrs ? attrs->child : NULL;
+    const pg__snap_doc *sd = d->sd;
     for (int i = 0; i < d->count; i++) {
+      size_t u = (size_t)i;
       snode *n = &c->n[d->base + i];
       n->doc = (int)dj;
-      int p = (size_t)i < np ? parent[i] : -1;
+      int p = sd->parent[i];
       n->parent = p >= 0 && p < i ? d->base + p : -1; /* parents precede children */
       n->first_child = n->last_child = n->next_sibling = -1;
-      n->type = (size_t)i < nt ? type[i] : 0;
-      n->tag = (size_t)i < nn ? str_at(c, name[i]) : "";
-      n->value = (size_t)i < nv ? str_at(c, value[i]) : "";
-      n->backend = (size_t)i < nb ? backend[i] : 0;
-      n->attrs = at;
-      at = at ? at->next : NULL;
+      n->type = u < sd->ntype ? sd->type[i] : 0;
+      n->tag = u < sd->nname ? str_at(c, sd->name[i]) : "";
+      n->value = u < sd->nvalue ? str_at(c, sd->value[i]) : "";
+      n->backend = u < sd->nbackend ? sd->backend[i] : 0;
+      if (u < sd->nattr_nodes && sd->attr_off[i + 1] > sd->attr_off[i]) {
+        n->attrs = sd->attr + sd->attr_off[i];
+        n->nattrs = (int)(sd->attr_off[i + 1] - sd->attr_off[i]);
+      }
       n->layout = -1;
       n->checked = -1;
       n->content_doc = -1;
       n->shadow_host = -1;
       n->scope = -2;
       n->elem = -1;
-      if (n->backend > 0) hput(c, n->backend, d->base + i);
+      if (n->backend > 0) {
+        /* ids are unique in Chromium's output; a repeated one (malformed
+         * input) is dropped, so that an id always leads back to its node */
+        if (hget(c, n->backend) >= 0) n->backend = 0;
+        else hput(c, n->backend, d->base + i);
+      }
       if (n->parent >= 0) {
         snode *pn = &c->n[n->parent];
         if (pn->last_child >= 0) c->n[pn->last_child].next_sibling = d->base + i;
@@ -261,51 +239,45 @@ static int index_snapshot(ctx *c) {
         pn->last_child = d->base + i;
       }
     }
-    free(parent); free(type); free(name); free(value); free(backend);
-    sparse(c, d, nodes, "shadowRootType", sp_shadow);
-    sparse(c, d, nodes, "inputValue", sp_input);
-    sparse(c, d, nodes, "textValue", sp_text);
-    sparse(c, d, nodes, "inputChecked", sp_checked);
-    sparse(c, d, nodes, "optionSelected", sp_selected);
-    sparse(c, d, nodes, "isClickable", sp_clickable);
-    sparse(c, d, nodes, "contentDocumentIndex", sp_content);
+    sparse(c, d, &sd->shadow_root_type, sp_shadow);
+    sparse(c, d, &sd->input_value, sp_input);
+    sparse(c, d, &sd->text_value, sp_text);
+    sparse(c, d, &sd->input_checked, sp_checked);
+    sparse(c, d, &sd->option_selected, sp_selected);
+    sparse(c, d, &sd->is_clickable, sp_clickable);
+    sparse(c, d, &sd->content_document_index, sp_content);
 
-    /* layout */
-    const cJSON *layout = get(d->json, "layout");
-    size_t nl = 0;
-    int *lnode = int_array(get(layout, "nodeIndex"), &nl);
+    /* layout: the first 4 styles (display, visibility, opacity,
+     * pointer-events), bounds, client rect and paint order per box */
+    size_t nl = sd->nlayout_node;
+    if (nl > INT32_MAX) return -1;
     d->nlayout = (int)nl;
     d->styles = calloc(nl ? nl : 1, sizeof *d->styles);
     d->bounds = calloc(nl ? nl : 1, sizeof *d->bounds);
     d->client = calloc(nl ? nl : 1, sizeof *d->client);
     d->paint = calloc(nl ? nl : 1, sizeof *d->paint);
-    const cJSON *st = get(layout, "styles"), *bo = get(layout, "bounds");
-    const cJSON *cr = get(layout, "clientRects"), *po = get(layout, "paintOrders");
-    const cJSON *sti = st ? st->child : NULL, *boi = bo ? bo->child : NULL;
-    const cJSON *cri = cr ? cr->child : NULL, *poi = po ? po->child : NULL;
+    if (!d->styles || !d->bounds || !d->client || !d->paint) return -1;
+    int ns = sd->style_stride < 4 ? sd->style_stride : 4;
     for (size_t l = 0; l < nl; l++) {
-      if (lnode[l] >= 0 && lnode[l] < d->count) {
-        snode *n = &c->n[d->base + lnode[l]];
+      int ln = sd->layout_node[l];
+      if (ln >= 0 && ln < d->count) {
+        snode *n = &c->n[d->base + ln];
         if (n->layout < 0) n->layout = (int)l; /* first box of the node */
       }
       int s = 0;
-      for (const cJSON *x = sti ? sti->child : NULL; x && s < 4; x = x->next) d->styles[l][s++] = str_at(c, x->valueint);
+      if (l < sd->nstyles)
+        for (; s < ns; s++) d->styles[l][s] = str_at(c, sd->styles[l * (size_t)sd->style_stride + (size_t)s]);
       for (; s < 4; s++) d->styles[l][s] = "";
-      double r[4] = {0, 0, 0, 0};
-      int q = 0;
-      for (const cJSON *x = boi ? boi->child : NULL; x && q < 4; x = x->next) r[q++] = x->valuedouble;
-      d->bounds[l] = (pg_rect){r[0], r[1], r[2], r[3]};
-      q = 0;
-      memset(r, 0, sizeof r);
-      for (const cJSON *x = cri ? cri->child : NULL; x && q < 4; x = x->next) r[q++] = x->valuedouble;
-      d->client[l] = (pg_rect){r[0], r[1], r[2], r[3]};
-      d->paint[l] = poi && cJSON_IsNumber(poi) ? poi->valueint : 0;
-      sti = sti ? sti->next : NULL;
-      boi = boi ? boi->next : NULL;
-      cri = cri ? cri->next : NULL;
-      poi = poi ? poi->next : NULL;
+      if (l < sd->nbounds) {
+        const double *r = &sd->bounds[4 * l];
+        d->bounds[l] = (pg_rect){r[0], r[1], r[2], r[3]};
+      }
+      if (l < sd->nclient_rects) {
+        const double *r = &sd->client_rects[4 * l];
+        d->client[l] = (pg_rect){r[0], r[1], r[2], r[3]};
+      }
+      d->paint[l] = l < sd->npaint ? sd->paint[l] : 0;
     }
-    free(lnode);
   }
   return 0;
 }
@@ -774,7 +746,21 @@ static int make_scope(ctx *c, int i, int kind, const char *stable, const char *r
   sc.document = c->d[n->doc].published;
   sc.scope_id = pg__printf(c->a, "sc_%d", n->backend);
   sc.stable_id = pg__strdup(c->a, stable);
-  sc.name = node_name(c, i);
+  /* A scope is named by its author (aria-label, aria-labelledby, title, or a
+   * <legend>/<caption> through the AX name), never by its whole text content:
+   * a landmark named after its contents changes with every clock tick. */
+  {
+    const char *al = attr(c, n, "aria-label"), *alb = attr(c, n, "aria-labelledby"), *ti = attr(c, n, "title");
+    int from_contents = 0;
+    if (n->ax) {
+      const cJSON *it;
+      cJSON_ArrayForEach(it, get(get(n->ax, "name"), "sources")) {
+        const char *t = get_str(it, "type");
+        if (t && !strcmp(t, "contents") && get(it, "value") && !cJSON_IsTrue(get(it, "superseded"))) from_contents = 1;
+      }
+    }
+    if ((al && *al) || (alb && *alb) || (ti && *ti) || (n->ax && !from_contents)) sc.name = node_name(c, i);
+  }
   if (kind == PG_SCOPE_DIALOG || kind == PG_SCOPE_POPOVER) {
     pg_state_set(&sc.state, PG_ST_OPEN, node_visible(c, n));
     const char *am = attr(c, n, "aria-modal");
@@ -1031,6 +1017,35 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   e->attached = 1;
   if (n->shadow == 1 && n->shadow_host >= 0)
     e->shadow_host_id = pg__printf(c->a, "el_%d", c->n[n->shadow_host].backend);
+  const char *hp = attr(c, n, "aria-haspopup");
+  e->aria_haspopup = hp && strcmp(hp, "false") ? pg__strdup(c->a, hp) : NULL;
+  e->has_aria_controls = attr(c, n, "aria-controls") != NULL;
+  for (int k = n->parent, steps = 0; k >= 0 && steps < 32; k = c->n[k].parent, steps++) {
+    const snode *q = &c->n[k];
+    const char *qr = q->ax ? ax_str(q->ax, "role") : attr(c, q, "role");
+    if (!qr && !strcasecmp(q->tag, "DIALOG")) qr = "dialog";
+    static const char *const composite[] = {"tablist", "menu", "menubar", "dialog", "alertdialog",
+                                            "toolbar", "listbox", "tree", "grid", "radiogroup"};
+    int hit = 0;
+    for (size_t z = 0; qr && z < sizeof composite / sizeof *composite; z++)
+      if (!strcmp(qr, composite[z])) hit = 1;
+    if (hit) {
+      e->container_role = pg__strdup(c->a, qr);
+      break;
+    }
+  }
+  /* inside a live region, status, alert, log, timer or progressbar? */
+  for (int k = i, steps = 0; k >= 0 && steps < 64; k = c->n[k].parent, steps++) {
+    const snode *q = &c->n[k];
+    const char *lv = attr(c, q, "aria-live");
+    const char *qr = q->ax ? ax_str(q->ax, "role") : attr(c, q, "role");
+    if ((lv && strcmp(lv, "off")) ||
+        (qr && (!strcmp(qr, "status") || !strcmp(qr, "alert") || !strcmp(qr, "log") ||
+                !strcmp(qr, "timer") || !strcmp(qr, "marquee") || !strcmp(qr, "progressbar")))) {
+      e->live = 1;
+      break;
+    }
+  }
   derive_actions(c, n, e, ri);
   if (e->app_action) e->affordances |= 1u << PG_AF_INVOKE;
   e->interactable = visible && pg_state_is(&e->state, PG_ST_ENABLED) && e->actions != 0;
@@ -1491,6 +1506,21 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
       g->focus_document = c.d[c.n[ni].doc].published;
     }
   }
+  /* main headings: part of a state's identity */
+  for (size_t i = 0; i < c.nn && g->nheadings < 16; i++) {
+    const snode *n = &c.n[i];
+    if (n->type != 1 || n->doc != 0 || n->closed_inside || n->tag[0] != 'H' || (n->tag[1] != '1' && n->tag[1] != '2') || n->tag[2])
+      continue;
+    if (!node_visible(&c, n)) continue;
+    char buf[512];
+    size_t len = 0;
+    buf[0] = 0;
+    light_text(&c, (int)i, buf, sizeof buf, &len, 0);
+    char *t = clean(&c, buf, 200);
+    if (!t) continue;
+    if (!g->headings) g->headings = pg__alloc(c.a, 16 * sizeof *g->headings);
+    g->headings[g->nheadings++] = t;
+  }
   const char *sel = get_str(page, "selection");
   g->selection_text = clean(&c, sel, 1000);
   for (size_t i = 0; i < c.nn; i++) {
@@ -1501,6 +1531,20 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
         if (c.n[k].shadow == 2) { g->closed_shadow_hosts++; break; }
     }
   }
+
+  /* parent map for hit tests */
+  g->pcap = 16;
+  while (g->pcap < c.nn * 2 + 2) g->pcap <<= 1;
+  g->pkeys = calloc(g->pcap, sizeof *g->pkeys);
+  g->pvals = calloc(g->pcap, sizeof *g->pvals);
+  if (g->pkeys && g->pvals)
+    for (size_t i = 0; i < c.nn; i++) {
+      if (!c.n[i].backend) continue;
+      size_t m = g->pcap - 1, h = ((unsigned)c.n[i].backend * 2654435761u) & m;
+      while (g->pkeys[h] && g->pkeys[h] != c.n[i].backend) h = (h + 1) & m;
+      g->pkeys[h] = c.n[i].backend;
+      g->pvals[h] = c.n[i].parent >= 0 ? c.n[c.n[i].parent].backend : 0;
+    }
 
 done:
   for (size_t dj = 0; dj < c.nd; dj++) {
@@ -1524,8 +1568,22 @@ done:
   return PG_OK;
 }
 
+int pg_graph_contains(const pg_graph *g, int ancestor, int node) {
+  if (!g->pcap) return ancestor == node;
+  for (int k = node, steps = 0; k && steps < 10000; steps++) {
+    if (k == ancestor) return 1;
+    size_t m = g->pcap - 1, h = ((unsigned)k * 2654435761u) & m;
+    while (g->pkeys[h] && g->pkeys[h] != k) h = (h + 1) & m;
+    if (!g->pkeys[h]) return 0;
+    k = g->pvals[h];
+  }
+  return 0;
+}
+
 void pg_graph_free(pg_graph *g) {
   if (!g) return;
+  free(g->pkeys);
+  free(g->pvals);
   free(g->documents);
   free(g->scopes);
   free(g->elements);

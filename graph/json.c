@@ -2,6 +2,7 @@
  * tree for people. Names of enums live here, generated from pg.h's lists. */
 #include "pg_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,13 +43,20 @@ static void add_str(cJSON *o, const char *k, const char *v) {
   if (v) cJSON_AddStringToObject(o, k, v);
 }
 
+/* Cut to two decimals: plenty for CSS pixels, and keeps outputs stable.
+ * Page geometry is untrusted: a value too big to cut is kept as it is (a
+ * double that big has no decimals), one that is not finite becomes 0. */
+static double two_decimals(double v) {
+  if (fabs(v) < 9e16) return (double)(long long)(v * 100) / 100;
+  return isfinite(v) ? v : 0;
+}
+
 static cJSON *rect_json(pg_rect r) {
   cJSON *o = cJSON_CreateObject();
-  /* two decimals are plenty for CSS pixels and keep outputs stable */
-  cJSON_AddNumberToObject(o, "x", (double)(long long)(r.x * 100) / 100);
-  cJSON_AddNumberToObject(o, "y", (double)(long long)(r.y * 100) / 100);
-  cJSON_AddNumberToObject(o, "width", (double)(long long)(r.w * 100) / 100);
-  cJSON_AddNumberToObject(o, "height", (double)(long long)(r.h * 100) / 100);
+  cJSON_AddNumberToObject(o, "x", two_decimals(r.x));
+  cJSON_AddNumberToObject(o, "y", two_decimals(r.y));
+  cJSON_AddNumberToObject(o, "width", two_decimals(r.w));
+  cJSON_AddNumberToObject(o, "height", two_decimals(r.h));
   return o;
 }
 

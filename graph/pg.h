@@ -179,6 +179,10 @@ typedef struct pg_element {
   int has_download;
   char *autocomplete;
   char *context;                /* nearest heading / dialog name, for policy */
+  char *aria_haspopup;          /* aria-haspopup value, for policy */
+  int has_aria_controls;
+  char *container_role;         /* nearest tablist/menu/menubar/dialog/toolbar/listbox */
+  int live;                     /* inside a live region / status / timer: noise for fingerprints */
   int backend_node_id;
 } pg_element;
 
@@ -205,7 +209,42 @@ typedef struct pg_graph {
   int redactions;               /* values masked */
   int opaque_frames, closed_shadow_hosts;
   struct pg__arena *arena;
+  /* visible h1/h2 texts of the top document, for state identity only
+   * (not published) */
+  char **headings;
+  size_t nheadings;
+  /* backendNodeId -> parent backendNodeId of every captured node (hit tests) */
+  int *pkeys, *pvals;
+  size_t pcap;
 } pg_graph;
+
+/* ---- the DOMSnapshot reply ------------------------------------------------ */
+/* A DOMSnapshot.captureSnapshot reply, parsed into compact arrays (int32 per
+ * node and layout object, every string unescaped once into one block):
+ * a fraction of the size of a JSON tree of it. */
+typedef struct pg_snapshot pg_snapshot;
+
+/* Parse the reply text: json holds len bytes (no NUL needed), either the
+ * whole message {"id":N,"result":{"documents":[..],"strings":[..]},...} or
+ * the result object alone. Strings become valid UTF-8 (a lone surrogate or
+ * a bad byte sequence turns into U+FFFD); unknown keys are skipped.
+ * On success *out is a new snapshot that does not refer to json (free json at
+ * once) and that the caller frees with pg_snapshot_free. Malformed input
+ * gives PG_INPUT and *out NULL; it never crashes. */
+pg_code pg_snapshot_parse(const char *json, size_t len, pg_snapshot **out);
+void pg_snapshot_free(pg_snapshot *s);
+/* Number of documents, and of nodes over all documents. */
+size_t pg_snapshot_document_count(const pg_snapshot *s);
+size_t pg_snapshot_node_count(const pg_snapshot *s);
+
+/* Shrink the text of an Accessibility.getFullAXTree/getPartialAXTree reply
+ * in place, before it is parsed: the members of each node that pg_build
+ * never reads (nodeId, parentId, childIds, frameId, chromeRole,
+ * ignoredReasons, and name sources without a value) are cut out; the rest
+ * stays byte for byte. Takes the whole message or the result object.
+ * Returns the new length (json is NUL-terminated there when it shrank);
+ * malformed text is left as it was and len returned. */
+size_t pg_ax_compact(char *json, size_t len);
 
 /* ---- building ------------------------------------------------------------ */
 /* What the crawler captured. Everything is borrowed. */
@@ -219,7 +258,7 @@ typedef struct pg_frame_info {
 } pg_frame_info;
 
 typedef struct pg_input {
-  const cJSON *snapshot;        /* DOMSnapshot.captureSnapshot result (top session) */
+  const pg_snapshot *snapshot;  /* DOMSnapshot.captureSnapshot reply (top session) */
   const cJSON *const *ax;       /* getFullAXTree/partial results ("nodes"), one per frame */
   size_t nax;
   const pg_frame_info *frames;  /* frame facts (from Page.getFrameTree + targets) */
@@ -245,6 +284,10 @@ typedef struct pg_options {
 pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out);
 void pg_graph_free(pg_graph *g);
 
+/* 1 when node (a backendNodeId from this capture) is ancestor or a
+ * descendant-or-self of ancestor in the flattened tree (shadow-including). */
+int pg_graph_contains(const pg_graph *g, int ancestor, int node);
+
 /* Serialise. Returns a new cJSON object (PageGraph), NULL on out of memory. */
 cJSON *pg_graph_to_json(const pg_graph *g);
 /* A text tree for people: scope > element: role "name" [states] {stableId}. */
@@ -252,6 +295,32 @@ char *pg_graph_to_text(const pg_graph *g);
 
 /* Next revision number of this process (monotonic). */
 unsigned long long pg_next_revision(void);
+
+/* ---- state fingerprints (discovery-mapper 11.3) ----------------------- */
+/* Zero means the default: toasts, spinners and live regions ignored, field
+ * values ignored, collections by bucketed row count. */
+typedef struct pg_fp_policy {
+  int include_text_values;      /* field values are part of the state */
+  int exact_collections;        /* row text of collections is part of the state */
+  int keep_toasts;              /* status/alert/log regions count */
+  int keep_spinners;            /* progressbar/timer count */
+  int ignore_route;             /* leave the route out (content fingerprint) */
+  const char *base_origin;      /* stripped from route keys ("http://host:port"),
+                                   so ids do not depend on the server's port */
+} pg_fp_policy;
+
+/* Normalised URL for route identity: scheme://host:port/path, query keys
+ * sorted with volatile ones (utm_*, session ids, cache busters) dropped, the
+ * fragment kept only when it looks like a client-side route ("#/x", "#!x").
+ * Caller frees. */
+char *pg_route_key(const char *url);
+/* The same, relative to base_origin when the URL is on it. */
+char *pg_route_key_rel(const char *url, const char *base_origin);
+
+/* 32 hex digits (XXH3-128) over what section 11.3 names; out must hold 33
+ * bytes. The route key used is written to *route_key (caller frees) when
+ * route_key is not NULL. */
+void pg_fingerprint(const pg_graph *g, const pg_fp_policy *p, char out[33], char **route_key);
 
 /* ---- text helpers (UTF-8) ----------------------------------------------- */
 /* Copy s (length n) into valid UTF-8 with control characters removed and

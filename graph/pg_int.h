@@ -17,6 +17,52 @@ char *pg__printf(pg__arena *a, const char *fmt, ...) __attribute__((format(print
 void *pg__xmalloc(size_t n);
 void *pg__xrealloc(void *p, size_t n);
 
+/* ---- a parsed DOMSnapshot.captureSnapshot reply (snapshot.c) ------------- */
+/* A sparse per-node array: node index[k] has value[k]. The rare booleans
+ * (inputChecked, optionSelected, isClickable) have no values: the index list
+ * is the set. The two lengths are as sent (they may differ). */
+typedef struct pg__snap_sparse {
+  int32_t *index; size_t nindex;
+  int32_t *value; size_t nvalue;
+} pg__snap_sparse;
+
+/* One document. Every array has the length it was sent with: readers check
+ * each index against its own count. String indexes are -1 for none. */
+typedef struct pg__snap_doc {
+  int32_t document_url, title, base_url, frame_id;   /* string indexes */
+  double scroll_x, scroll_y, content_width, content_height;
+  /* nodes.*, indexed by node */
+  int32_t *parent;  size_t nparent;                   /* parentIndex */
+  int32_t *type;    size_t ntype;                     /* nodeType */
+  int32_t *name;    size_t nname;                     /* nodeName (string) */
+  int32_t *value;   size_t nvalue;                    /* nodeValue (string) */
+  int32_t *backend; size_t nbackend;                  /* backendNodeId */
+  /* attributes of node i < nattr_nodes: attr[attr_off[i] .. attr_off[i+1]),
+   * string index pairs name, value (-1: the empty string) */
+  uint32_t *attr_off; size_t nattr_nodes;             /* nattr_nodes + 1 offsets */
+  int32_t *attr;
+  pg__snap_sparse shadow_root_type, text_value, input_value, input_checked,
+                  option_selected, content_document_index, is_clickable;
+  /* layout.*, indexed by layout object */
+  int32_t *layout_node; size_t nlayout_node;          /* nodeIndex */
+  int32_t *styles; size_t nstyles; int style_stride;  /* nstyles x stride string indexes,
+                                                          short entries padded with -1 */
+  double *bounds; size_t nbounds;                     /* x, y, w, h per entry */
+  double *client_rects; size_t nclient_rects;         /* ditto; [] entries are zeros */
+  int32_t *paint; size_t npaint;                      /* paintOrders */
+} pg__snap_doc;
+
+struct pg_snapshot {
+  char *text; size_t text_len;      /* every string, NUL-terminated, in one block */
+  uint32_t *str_off; size_t nstrings;
+  pg__snap_doc *docs; size_t ndocs;
+};
+
+/* String idx of the table; "" for -1 and anything out of range. */
+static inline const char *pg__snapshot_str(const pg_snapshot *s, int32_t idx) {
+  return idx >= 0 && (size_t)idx < s->nstrings ? s->text + s->str_off[idx] : "";
+}
+
 /* Role facts, one row per computed role (roles.c). */
 enum {
   PG__R_INTERACTIVE = 1u << 0,  /* published by default when visible */

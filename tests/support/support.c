@@ -144,11 +144,48 @@ int t_fixture_port(int which) {
   return crawl_server_port(servers[which]);
 }
 
+long t_fixture_hits(const char *prefix) {
+  t_fixture_port(0);
+  return crawl_server_hits(servers[0], prefix) + crawl_server_hits(servers[1], prefix);
+}
+
 const char *t_fixture_url(int which, const char *host, const char *path) {
   char *b = urlbuf[urlslot++ & 3];
   snprintf(b, sizeof urlbuf[0], "http://%s:%d%s%s", host ? host : "127.0.0.1",
            t_fixture_port(which), path[0] == '/' ? "" : "/", path);
   return b;
+}
+
+static struct { char *root; crawl_server *srv; } roots[8];
+static int nroots;
+
+static void stop_roots(void) {
+  for (int i = 0; i < nroots; i++) {
+    crawl_server_stop(roots[i].srv);
+    free(roots[i].root);
+  }
+  nroots = 0;
+}
+
+int t_serve_root(const char *root) {
+  for (int i = 0; i < nroots; i++)
+    if (!strcmp(roots[i].root, root)) return crawl_server_port(roots[i].srv);
+  if (nroots == (int)(sizeof roots / sizeof *roots)) {
+    fprintf(stderr, "t_serve_root: too many roots\n");
+    return -1;
+  }
+  crawl_server_opts o = {.root = root};
+  char err[256];
+  crawl_server *s = NULL;
+  if (crawl_server_start(&o, &s, err, sizeof err) != 0) {
+    fprintf(stderr, "server for %s: %s\n", root, err);
+    return -1;
+  }
+  if (nroots == 0) atexit(stop_roots);
+  roots[nroots].root = strdup(root);
+  roots[nroots].srv = s;
+  nroots++;
+  return crawl_server_port(s);
 }
 
 int t_count_procs(const char *needle) {

@@ -32,6 +32,14 @@ int t_fixture_port(int which /* 0 or 1 */);
 /* "http://127.0.0.1:PORT/path" for port 0/1; host may be "localhost". */
 const char *t_fixture_url(int which, const char *host, const char *path);
 
+/* Serve any directory (read-only, loopback) with the project's own server:
+ * started on first use per root, stopped at exit. Returns the port, or -1
+ * (with a message on stderr) when it cannot start. */
+int t_serve_root(const char *root);
+
+/* Requests both fixture servers saw whose path starts with prefix. */
+long t_fixture_hits(const char *prefix);
+
 /* Count processes whose command line contains needle (e.g. a profile dir). */
 int t_count_procs(const char *needle);
 

@@ -1,0 +1,1195 @@
+/* explore.c -- the discovery run: seeds, breadth-first exploration behind
+ * the safety gate, state restore, budgets, and the journal.
+ *
+ * The run's shared state (state table, known edges, counters, journal) lives
+ * in `run`; everything that drives the one tab goes through crawl_page_* and
+ * the act_* helpers below, so a later multi-tab runner can share `run`.
+ *
+ * Order of work (discovery-mapper section 10): prepare (browser, tab, guard),
+ * seed (load each seed URL, capture the initial states), explore (BFS over
+ * states; per state, its actions in priority order: local UI first, then
+ * navigation), then extract/synthesize/review via the package builder, which
+ * reads the journal. Every action is decided by the policy first and the
+ * decision is journaled, also for actions never taken.
+ */
+#include "crawl.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct action {
+  char *action_id;          /* ui.activate, nav.navigate, ui.toggle, ... */
+  char *role, *name, *stable_id, *scope_id, *document_id;
+  int ordinal;              /* among same role+name in the graph */
+  int escape;               /* ui.dismiss by the Escape key */
+  pol_classification cls;
+  pol_decision dec;
+  int rank;                 /* exploration priority, lower first */
+} action;
+
+typedef struct state {
+  char fp[33];
+  char cfp[33];             /* content fingerprint: the same without the route */
+  char *id, *url, *route, *title;
+  int depth, parent, parent_action, seed;
+  int addressable;          /* -1 unknown, 0 no, 1 yes */
+  action *acts;
+  int nacts, next;
+  int dead;                 /* could not be restored: not explored further */
+} state;
+
+typedef struct edge { int from, to; char *action_id, *role, *name, *stable_id; int ordinal, escape; } edge;
+
+typedef struct run {
+  const crawl_opts *o;
+  cdp_client *c;
+  crawl_page *page;
+  FILE *jl;
+  char dir[4096];
+  state *st;
+  int nst, capst;
+  edge *ed;
+  int ned, caped;
+  long transitions, self_loops, decisions, failures, reviews;
+  long long t0;
+  int cur;                  /* current state index, -1 unknown */
+  pg_graph *g;              /* capture of the current page */
+  char cur_fp[33], cur_cfp[33];
+  const char *stopped_by;
+  char run_id[64];
+  crawl_budget b;
+  const char *allowed[66];
+  char page_origin[512];
+  int cancelled;
+  int fatal;                /* browser gone */
+  char err[512];
+} run;
+
+/* ---- small helpers ---------------------------------------------------------- */
+static char *xstrdup(const char *s) { return s ? strdup(s) : NULL; }
+
+static void iso_now(char *buf, size_t n) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  struct tm tm;
+  gmtime_r(&ts.tv_sec, &tm);
+  char base[32];
+  strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf(buf, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
+}
+
+static long elapsed(const run *r) { return (long)(cdp_now_ms() - r->t0); }
+
+static void url_origin(const char *url, char *buf, size_t n) {
+  buf[0] = 0;
+  const char *s = url ? strstr(url, "://") : NULL;
+  if (!s) return;
+  const char *e = s + 3;
+  while (*e && *e != '/' && *e != '?' && *e != '#') e++;
+  snprintf(buf, n, "%.*s", (int)(e - url), url);
+}
+
+/* ---- journal ------------------------------------------------------------------- */
+static void jl_write(run *r, const char *type, cJSON *o) {
+  char ts[64];
+  iso_now(ts, sizeof ts);
+  cJSON *line = cJSON_CreateObject();
+  cJSON_AddStringToObject(line, "type", type);
+  cJSON_AddStringToObject(line, "at", ts);
+  cJSON *it = o ? o->child : NULL;
+  while (it) {
+    cJSON *next = it->next;
+    cJSON_AddItemToObject(line, it->string, cJSON_DetachItemViaPointer(o, it));
+    it = next;
+  }
+  cJSON_Delete(o);
+  char *text = cJSON_PrintUnformatted(line);
+  cJSON_Delete(line);
+  if (text && r->jl) {
+    fputs(text, r->jl);
+    fputc('\n', r->jl);
+    fflush(r->jl);
+  }
+  free(text);
+}
+
+static void jl_note(run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void jl_note(run *r, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "text", buf);
+  jl_write(r, "note", o);
+  crawl_log(CRAWL_LOG_INFO, "crawl", "%s", buf);
+}
+
+static void jl_status(run *r, const char *status) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "status", status);
+  jl_write(r, "status", o);
+  if (r->o->progress) {
+    crawl_progress p = {.status = status, .states = r->nst, .transitions = r->transitions,
+                        .decisions = r->decisions, .elapsed_ms = elapsed(r)};
+    r->o->progress(r->o->progress_ud, &p);
+  }
+}
+
+static cJSON *target_json(const action *a) {
+  cJSON *t = cJSON_CreateObject();
+  if (a->stable_id) cJSON_AddStringToObject(t, "stableId", a->stable_id);
+  cJSON_AddStringToObject(t, "role", a->role ? a->role : "");
+  cJSON_AddStringToObject(t, "name", a->name ? a->name : "");
+  if (a->scope_id) cJSON_AddStringToObject(t, "scopeId", a->scope_id);
+  if (a->document_id) cJSON_AddStringToObject(t, "documentId", a->document_id);
+  cJSON_AddNumberToObject(t, "ordinal", a->ordinal);
+  return t;
+}
+
+static void jl_review(run *r, const char *kind, const char *severity, int state, const action *a,
+                      const char *remediation, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+static void jl_review(run *r, const char *kind, const char *severity, int state, const action *a,
+                      const char *remediation, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "kind", kind);
+  cJSON_AddStringToObject(o, "severity", severity);
+  cJSON_AddStringToObject(o, "description", buf);
+  if (state >= 0) {
+    cJSON_AddStringToObject(o, "stateId", r->st[state].id);
+    if (r->st[state].route) cJSON_AddStringToObject(o, "routeId", r->st[state].route);
+  }
+  if (a) cJSON_AddItemToObject(o, "target", target_json(a));
+  if (remediation) cJSON_AddStringToObject(o, "remediation", remediation);
+  jl_write(r, "review", o);
+  r->reviews++;
+}
+
+/* ---- states ----------------------------------------------------------------------- */
+static int find_state(const run *r, const char *fp) {
+  for (int i = 0; i < r->nst; i++)
+    if (!strcmp(r->st[i].fp, fp)) return i;
+  return -1;
+}
+
+static int route_count(const run *r, const char *route) {
+  int n = 0;
+  for (int i = 0; i < r->nst; i++)
+    if (route && r->st[i].route && !strcmp(r->st[i].route, route)) n++;
+  return n;
+}
+
+static int write_file(const char *path, const void *data, size_t len) {
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "wb");
+  if (!f) return -1;
+  size_t w = fwrite(data, 1, len, f);
+  if (fclose(f) != 0 || w != len || rename(tmp, path) != 0) {
+    unlink(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+/* Register the current capture as a new state. Returns its index, or -1 when
+ * a budget refuses it. */
+static int add_state(run *r, int parent, int parent_action, int seed, const char *route) {
+  if (r->nst >= r->b.max_states) {
+    if (!r->stopped_by) {
+      r->stopped_by = "maxStates";
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "budget", "maxStates");
+      cJSON_AddNumberToObject(o, "limit", (double)r->b.max_states);
+      jl_write(r, "budget", o);
+    }
+    return -1;
+  }
+  if (r->b.max_per_route > 0 && route_count(r, route) >= r->b.max_per_route) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "budget", "maxPerRoute");
+    cJSON_AddNumberToObject(o, "limit", (double)r->b.max_per_route);
+    cJSON_AddStringToObject(o, "routeId", route ? route : "");
+    jl_write(r, "budget", o);
+    return -1;
+  }
+  if (r->nst == r->capst) {
+    r->capst = r->capst ? r->capst * 2 : 64;
+    r->st = realloc(r->st, (size_t)r->capst * sizeof *r->st);
+  }
+  state *s = &r->st[r->nst];
+  memset(s, 0, sizeof *s);
+  memcpy(s->fp, r->cur_fp, sizeof s->fp);
+  memcpy(s->cfp, r->cur_cfp, sizeof s->cfp);
+  char id[40];
+  snprintf(id, sizeof id, "s_%.16s", s->fp);
+  for (int k = 0; k < r->nst; k++) /* a 64-bit prefix collision: lengthen */
+    if (!strcmp(r->st[k].id, id)) snprintf(id, sizeof id, "s_%.32s", s->fp);
+  s->id = strdup(id);
+  s->url = xstrdup(r->g->route_url);
+  s->route = xstrdup(route);
+  s->title = xstrdup(r->g->route_title);
+  s->parent = parent;
+  s->parent_action = parent_action;
+  s->depth = parent >= 0 ? r->st[parent].depth + 1 : 0;
+  s->seed = seed;
+  s->addressable = parent < 0 ? 1 : -1;
+  int idx = r->nst++;
+
+  /* the state's PageGraph, then (optionally) its screenshot, then the line */
+  char path[4400], rel[200];
+  snprintf(rel, sizeof rel, "states/%s.json", s->id);
+  snprintf(path, sizeof path, "%s/%s", r->dir, rel);
+  cJSON *gj = pg_graph_to_json(r->g);
+  char *text = cJSON_PrintUnformatted(gj);
+  cJSON_Delete(gj);
+  if (!text || write_file(path, text, strlen(text)) != 0)
+    jl_note(r, "could not write %s: %s", rel, strerror(errno));
+  free(text);
+  char shot_rel[200] = "";
+  if (r->o->screenshots) {
+    unsigned char *png = NULL;
+    size_t len = 0;
+    if (crawl_page_screenshot(r->page, &png, &len) == CRAWL_OK && png) {
+      snprintf(shot_rel, sizeof shot_rel, "screenshots/%s.png", s->id);
+      snprintf(path, sizeof path, "%s/%s", r->dir, shot_rel);
+      if (write_file(path, png, len) != 0) shot_rel[0] = 0;
+    }
+    free(png);
+  }
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "stateId", s->id);
+  cJSON_AddStringToObject(o, "fingerprint", s->fp);
+  cJSON_AddStringToObject(o, "routeId", route ? route : "");
+  if (s->url) cJSON_AddStringToObject(o, "url", s->url);
+  if (s->title) cJSON_AddStringToObject(o, "title", s->title);
+  cJSON_AddNumberToObject(o, "depth", s->depth);
+  cJSON_AddNumberToObject(o, "seed", seed);
+  if (parent >= 0) cJSON_AddStringToObject(o, "parentStateId", r->st[parent].id);
+  cJSON_AddStringToObject(o, "pageGraphRef", rel);
+  if (shot_rel[0]) cJSON_AddStringToObject(o, "screenshotRef", shot_rel);
+  cJSON *scopes = cJSON_AddArrayToObject(o, "scopeIds");
+  cJSON *modal = cJSON_AddArrayToObject(o, "modalStack");
+  for (size_t k = 0; k < r->g->nscopes; k++) {
+    const pg_scope *sc = &r->g->scopes[k];
+    cJSON_AddItemToArray(scopes, cJSON_CreateString(sc->scope_id));
+    if ((sc->kind == PG_SCOPE_DIALOG || sc->kind == PG_SCOPE_POPOVER) && pg_state_is(&sc->state, PG_ST_OPEN))
+      cJSON_AddItemToArray(modal, cJSON_CreateString(sc->scope_id));
+  }
+  jl_write(r, "state", o);
+  fdatasync(fileno(r->jl));
+  return idx;
+}
+
+/* ---- actions of a state ---------------------------------------------------------------- */
+static const char *action_for(const pg_element *e) {
+  const char *role = e->role;
+  if (!strcmp(role, "link")) return "nav.navigate";
+  if (!strcmp(role, "checkbox") || !strcmp(role, "switch") || !strcmp(role, "menuitemcheckbox")) return "ui.toggle";
+  if (!strcmp(role, "radio") || !strcmp(role, "menuitemradio") || !strcmp(role, "option")) return "ui.choose";
+  /* choosing a value is form entry, not navigation of the UI: comboboxes,
+   * listboxes and sliders are not driven (yet); opening a native <select>
+   * popup is not an app state */
+  if (!strcmp(role, "combobox") || !strcmp(role, "listbox") || !strcmp(role, "slider")) return NULL;
+  if (pg_state_has(&e->state, PG_ST_EXPANDED))
+    return pg_state_is(&e->state, PG_ST_EXPANDED) ? "ui.collapse" : "ui.expand";
+  if (!strcmp(role, "textbox") || !strcmp(role, "searchbox") || !strcmp(role, "spinbutton")) return "ui.enterText";
+  return "ui.activate";
+}
+
+static int cmp_action(const void *a, const void *b) {
+  const action *x = a, *y = b;
+  return x->rank - y->rank;
+}
+
+static void decide(run *r, action *a, const pg_element *e) {
+  char risk[16] = "";
+  if (e) {
+    static const char *const levels[] = {NULL, "safe", "confirm", "blocked"};
+    if (e->risk != PG_RISK_NONE) snprintf(risk, sizeof risk, "%s", levels[e->risk]);
+  }
+  pol_subject s = {
+    .role = a->role, .name = a->name, .action = a->action_id,
+    .page_origin = r->page_origin, .allowed_origins = r->allowed,
+  };
+  size_t na = 0;
+  while (r->allowed[na]) na++;
+  s.n_allowed_origins = na;
+  if (e) {
+    s.tag = e->tag;
+    s.input_type = e->input_type;
+    s.href = e->href;
+    s.form_method = e->form_method;
+    s.is_submit = e->is_submit;
+    s.has_download = e->has_download;
+    s.autocomplete = e->autocomplete;
+    s.risk = risk[0] ? risk : NULL;
+    s.app_action = e->app_action;
+    s.sensitive = e->sensitive ? "true" : NULL;
+    s.context = e->context;
+    s.has_aria_expanded = pg_state_has(&e->state, PG_ST_EXPANDED);
+    s.aria_haspopup = e->aria_haspopup;
+    s.has_aria_controls = e->has_aria_controls;
+    s.container_role = e->container_role;
+  } else {
+    s.container_role = "dialog";
+  }
+  pol_classify(&s, &a->cls);
+  pol_decide(&r->o->policy, &s, &a->cls, &a->dec);
+  /* priority (section 11.5): app actions and local UI first, then navigation */
+  a->rank = a->cls.side_effect == POL_SE_LOCAL_UI ? (e && e->app_action ? 0 : 1)
+          : a->cls.side_effect == POL_SE_NAVIGATION ? 3 : 2;
+}
+
+/* Build the action list of state si from the current capture. */
+static void build_actions(run *r, int si) {
+  state *s = &r->st[si];
+  const pg_graph *g = r->g;
+  s->acts = calloc(g->nelements + g->nscopes + 1, sizeof *s->acts);
+  int n = 0;
+  /* an open modal dialog: only what is inside it can be reached */
+  int modal = -1;
+  for (size_t k = 0; k < g->nscopes; k++)
+    if (g->scopes[k].kind == PG_SCOPE_DIALOG && pg_state_is(&g->scopes[k].state, PG_ST_OPEN) &&
+        pg_state_is(&g->scopes[k].state, PG_ST_MODAL))
+      modal = (int)k;
+  for (size_t i = 0; i < g->nelements; i++) {
+    const pg_element *e = &g->elements[i];
+    if (!pg_state_is(&e->state, PG_ST_VISIBLE) || !pg_state_is(&e->state, PG_ST_ENABLED) || !e->actions) continue;
+    if (modal >= 0) {
+      int inside = 0;
+      for (int sc = e->scope; sc >= 0 && !inside; sc = g->scopes[sc].parent) inside = sc == modal;
+      if (!inside) continue;
+    }
+    const char *aid = action_for(e);
+    if (!aid) continue;
+    action *a = &s->acts[n];
+    a->action_id = strdup(aid);
+    a->role = xstrdup(e->role);
+    a->name = xstrdup(e->name ? e->name : "");
+    a->stable_id = xstrdup(e->stable_id);
+    a->scope_id = e->scope >= 0 ? xstrdup(g->scopes[e->scope].scope_id) : NULL;
+    a->document_id = xstrdup(g->documents[e->document].document_id);
+    for (size_t k = 0; k < i; k++)
+      if (!strcmp(g->elements[k].role, e->role) &&
+          !strcmp(g->elements[k].name ? g->elements[k].name : "", a->name))
+        a->ordinal++;
+    decide(r, a, e);
+    n++;
+  }
+  /* an open dialog can be dismissed with Escape */
+  for (size_t k = 0; k < g->nscopes; k++) {
+    const pg_scope *sc = &g->scopes[k];
+    if (sc->kind != PG_SCOPE_DIALOG || !pg_state_is(&sc->state, PG_ST_OPEN)) continue;
+    action *a = &s->acts[n++];
+    a->action_id = strdup("ui.dismiss");
+    a->role = strdup("dialog");
+    a->name = xstrdup(sc->name ? sc->name : "");
+    a->stable_id = xstrdup(sc->stable_id);
+    a->scope_id = xstrdup(sc->scope_id);
+    a->escape = 1;
+    decide(r, a, NULL);
+    a->rank = 4; /* after its own buttons: a Close button is the natural exit */
+    break;
+  }
+  s->nacts = n;
+  qsort(s->acts, (size_t)n, sizeof *s->acts, cmp_action);
+}
+
+static void free_state(state *s) {
+  for (int i = 0; i < s->nacts; i++) {
+    action *a = &s->acts[i];
+    free(a->action_id); free(a->role); free(a->name); free(a->stable_id);
+    free(a->scope_id); free(a->document_id);
+  }
+  free(s->acts);
+  free(s->id); free(s->url); free(s->route); free(s->title);
+}
+
+/* ---- observing the page ----------------------------------------------------------------- */
+/* Settle, capture, fingerprint. Returns the state index of the capture, or -1
+ * when unknown; *rc gets the error. */
+static int observe(run *r, crawl_code *rc, char **route) {
+  *rc = crawl_page_settle(r->page);
+  if (*rc) return -1;
+  pg_graph *g = NULL;
+  pg_options go = {0};
+  *rc = crawl_page_capture(r->page, &go, &g);
+  if (*rc) return -1;
+  pg_graph_free(r->g);
+  r->g = g;
+  char *rk = NULL;
+  pg_fp_policy fp = r->o->fp;
+  fp.base_origin = r->page_origin;
+  pg_fingerprint(g, &fp, r->cur_fp, &rk);
+  fp.ignore_route = 1;
+  pg_fingerprint(g, &fp, r->cur_cfp, NULL);
+  r->cur = find_state(r, r->cur_fp);
+  if (r->cur < 0) {
+    /* A hash-routed app shows its default route at "page.html" and at
+     * "page.html#/home": the same UI under a URL with and without a route
+     * fragment is one state. */
+    for (int i = 0; i < r->nst && r->cur < 0; i++) {
+      const char *a = r->st[i].route, *b = rk;
+      if (!a || !b || strcmp(r->st[i].cfp, r->cur_cfp)) continue;
+      size_t la = strcspn(a, "#"), lb = strcspn(b, "#");
+      if (la == lb && !strncmp(a, b, la) && (!a[la] || !b[lb])) r->cur = i;
+    }
+    if (r->cur >= 0) memcpy(r->cur_fp, r->st[r->cur].fp, sizeof r->cur_fp);
+  }
+  if (route) *route = rk;
+  else free(rk);
+  return r->cur;
+}
+
+static int elem_matches(const pg_element *e, const char *role, const char *name, const char *stable_id) {
+  if (stable_id) return e->stable_id && !strcmp(e->stable_id, stable_id) && !strcmp(e->role, role);
+  return !strcmp(e->role, role) && !strcmp(e->name ? e->name : "", name ? name : "");
+}
+
+static const pg_element *find_target(const pg_graph *g, const char *role, const char *name,
+                                     const char *stable_id, int ordinal) {
+  int seen = 0;
+  for (size_t i = 0; i < g->nelements; i++) {
+    const pg_element *e = &g->elements[i];
+    if (!elem_matches(e, role, name, stable_id)) continue;
+    if (stable_id || seen++ == ordinal) return e;
+  }
+  return NULL;
+}
+
+/* Quad centre of a node, after scrolling it into view. */
+static int node_point(run *r, int backend, double *x, double *y) {
+  cdp_client *c = r->c;
+  const char *sess = crawl_page_session(r->page);
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddNumberToObject(a, "backendNodeId", backend);
+  if (cdp_call(c, sess, "DOM.getContentQuads", a, &res, 10000) != CDP_OK) return -1;
+  const cJSON *q = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "quads"), 0);
+  if (cJSON_GetArraySize(q) < 8) {
+    cJSON_Delete(res);
+    return -1;
+  }
+  double sx = 0, sy = 0;
+  for (int i = 0; i < 4; i++) {
+    sx += cJSON_GetArrayItem(q, i * 2)->valuedouble;
+    sy += cJSON_GetArrayItem(q, i * 2 + 1)->valuedouble;
+  }
+  cJSON_Delete(res);
+  *x = sx / 4;
+  *y = sy / 4;
+  return 0;
+}
+
+/* Actionability (section 11 / 13): attached, visible, enabled, in view,
+ * stable across two animation frames, and the hit test at the click point
+ * lands on the element (not on an overlay). Then a real click. */
+static crawl_code act_click(run *r, const pg_element *e, char *why, size_t whylen) {
+  if (!pg_state_is(&e->state, PG_ST_VISIBLE)) { snprintf(why, whylen, "not visible"); return CRAWL_ARG; }
+  if (!pg_state_is(&e->state, PG_ST_ENABLED)) { snprintf(why, whylen, "disabled"); return CRAWL_ARG; }
+  cdp_client *c = r->c;
+  const char *sess = crawl_page_session(r->page);
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddNumberToObject(a, "backendNodeId", e->backend_node_id);
+  cdp_code cr = cdp_call(c, sess, "DOM.scrollIntoViewIfNeeded", a, NULL, 10000);
+  if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
+  if (cr) { snprintf(why, whylen, "detached (%s)", cdp_client_errmsg(c)); return CRAWL_ARG; }
+  double x1, y1, x2, y2;
+  for (int attempt = 0;; attempt++) {
+    if (node_point(r, e->backend_node_id, &x1, &y1)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
+    a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "expression", "new Promise(r=>requestAnimationFrame(()=>requestAnimationFrame(r)))");
+    cJSON_AddBoolToObject(a, "awaitPromise", 1);
+    cr = cdp_call(c, sess, "Runtime.evaluate", a, NULL, 2000);
+    if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
+    if (node_point(r, e->backend_node_id, &x2, &y2)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
+    if (abs((int)(x1 - x2)) <= 1 && abs((int)(y1 - y2)) <= 1) break;
+    if (attempt == 2) { snprintf(why, whylen, "not stable (still moving)"); return CRAWL_ARG; }
+    usleep(100000);
+  }
+  if (x2 < 0 || y2 < 0 || x2 >= r->g->vp_width || y2 >= r->g->vp_height) {
+    snprintf(why, whylen, "outside the viewport after scrolling");
+    return CRAWL_ARG;
+  }
+  a = cJSON_CreateObject();
+  cJSON *res = NULL;
+  cJSON_AddNumberToObject(a, "x", (int)x2);
+  cJSON_AddNumberToObject(a, "y", (int)y2);
+  cr = cdp_call(c, sess, "DOM.getNodeForLocation", a, &res, 5000);
+  if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
+  const cJSON *hit = cJSON_GetObjectItemCaseSensitive(res, "backendNodeId");
+  int hit_id = cJSON_IsNumber(hit) ? hit->valueint : 0;
+  cJSON_Delete(res);
+  if (!hit_id || !pg_graph_contains(r->g, e->backend_node_id, hit_id)) {
+    snprintf(why, whylen, "obscured: the hit test at (%d,%d) lands on another element", (int)x2, (int)y2);
+    return CRAWL_ARG;
+  }
+  return crawl_page_click(r->page, (int)x2, (int)y2);
+}
+
+/* Observed signals of a transition, from the graphs before and after. */
+static cJSON *signals_between(const pg_graph *a, const char *route_a, const pg_graph *b, const char *route_b) {
+  cJSON *arr = cJSON_CreateArray();
+  if (route_a && route_b && strcmp(route_a, route_b)) {
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "kind", "route.changed");
+    cJSON_AddStringToObject(s, "pattern", route_b);
+    cJSON_AddItemToArray(arr, s);
+  }
+  int da = 0, db = 0, inva = 0, invb = 0;
+  for (size_t k = 0; k < a->nscopes; k++) da += a->scopes[k].kind == PG_SCOPE_DIALOG && pg_state_is(&a->scopes[k].state, PG_ST_OPEN);
+  for (size_t k = 0; k < b->nscopes; k++) db += b->scopes[k].kind == PG_SCOPE_DIALOG && pg_state_is(&b->scopes[k].state, PG_ST_OPEN);
+  for (size_t k = 0; k < a->nelements; k++) inva += pg_state_is(&a->elements[k].state, PG_ST_INVALID);
+  for (size_t k = 0; k < b->nelements; k++) invb += pg_state_is(&b->elements[k].state, PG_ST_INVALID);
+  if (db != da) {
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "kind", db > da ? "dialog.opened" : "dialog.closed");
+    cJSON_AddItemToArray(arr, s);
+  }
+  if (invb != inva) {
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "kind", "validation.changed");
+    cJSON_AddItemToArray(arr, s);
+  }
+  /* a status or alert element that appeared with text: a toast */
+  for (size_t k = 0; k < b->nelements; k++) {
+    const pg_element *e = &b->elements[k];
+    if (!e->name || !*e->name || (strcmp(e->role, "status") && strcmp(e->role, "alert"))) continue;
+    int before = 0;
+    for (size_t j = 0; j < a->nelements; j++)
+      if (a->elements[j].name && !strcmp(a->elements[j].name, e->name) && !strcmp(a->elements[j].role, e->role)) before = 1;
+    if (!before) {
+      cJSON *s = cJSON_CreateObject();
+      cJSON_AddStringToObject(s, "kind", "toast.contains");
+      cJSON_AddStringToObject(s, "text", e->name);
+      cJSON_AddItemToArray(arr, s);
+      break;
+    }
+  }
+  return arr;
+}
+
+/* Perform one action on the current page (which shows state `from`). */
+static crawl_code perform(run *r, const char *action_id, const char *role, const char *name,
+                          const char *stable_id, int ordinal, int escape, char *why, size_t whylen) {
+  if (escape) return crawl_page_key(r->page, "Escape");
+  const pg_element *e = find_target(r->g, role, name, stable_id, ordinal);
+  if (!e) {
+    snprintf(why, whylen, "target not found in the current state");
+    return CRAWL_ARG;
+  }
+  (void)action_id;
+  return act_click(r, e, why, whylen);
+}
+
+static int budget_stop(run *r) {
+  if (r->o->cancel && *r->o->cancel) {
+    r->cancelled = 1;
+    if (!r->stopped_by) r->stopped_by = "signal";
+    return 1;
+  }
+  if (r->fatal) return 1;
+  if (r->stopped_by) return 1;
+  if (r->transitions >= r->b.max_transitions) {
+    r->stopped_by = "maxTransitions";
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "budget", "maxTransitions");
+    cJSON_AddNumberToObject(o, "limit", (double)r->b.max_transitions);
+    jl_write(r, "budget", o);
+    return 1;
+  }
+  if (elapsed(r) >= r->b.max_runtime_ms) {
+    r->stopped_by = "maxRuntimeMs";
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "budget", "maxRuntimeMs");
+    cJSON_AddNumberToObject(o, "limit", (double)r->b.max_runtime_ms);
+    jl_write(r, "budget", o);
+    return 1;
+  }
+  return 0;
+}
+
+static void note_error(run *r, crawl_code rc) {
+  if (rc == CRAWL_CANCELLED) {
+    r->cancelled = 1;
+    if (!r->stopped_by) r->stopped_by = "signal";
+  } else if (rc == CRAWL_BROWSER || rc == CRAWL_CRASHED) {
+    if (!cdp_client_alive(r->c) || rc == CRAWL_CRASHED) {
+      r->fatal = 1;
+      snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));
+      if (!r->stopped_by) r->stopped_by = "error";
+      jl_note(r, "stopped: %s", r->err);
+    }
+  }
+}
+
+/* ---- restore ------------------------------------------------------------------------- */
+static int add_edge(run *r, int from, int to, const action *a) {
+  for (int i = 0; i < r->ned; i++)
+    if (r->ed[i].from == from && r->ed[i].to == to) return i;
+  if (r->ned == r->caped) {
+    r->caped = r->caped ? r->caped * 2 : 64;
+    r->ed = realloc(r->ed, (size_t)r->caped * sizeof *r->ed);
+  }
+  edge *e = &r->ed[r->ned];
+  e->from = from;
+  e->to = to;
+  e->action_id = xstrdup(a->action_id);
+  e->role = xstrdup(a->role);
+  e->name = xstrdup(a->name);
+  e->stable_id = xstrdup(a->stable_id);
+  e->ordinal = a->ordinal;
+  e->escape = a->escape;
+  return r->ned++;
+}
+
+/* Shortest path over known edges from `from` to `to`, at most `max` hops.
+ * Writes edge indexes to path; returns its length, or -1. */
+static int edge_path(run *r, int from, int to, int *path, int max) {
+  if (from < 0) return -1;
+  int *prev = malloc((size_t)r->nst * sizeof *prev), *dist = malloc((size_t)r->nst * sizeof *dist);
+  int *queue = malloc((size_t)r->nst * sizeof *queue);
+  for (int i = 0; i < r->nst; i++) { prev[i] = -1; dist[i] = -1; }
+  int qh = 0, qt = 0;
+  dist[from] = 0;
+  queue[qt++] = from;
+  while (qh < qt) {
+    int s = queue[qh++];
+    if (s == to || dist[s] >= max) continue;
+    for (int k = 0; k < r->ned; k++) {
+      if (r->ed[k].from != s || dist[r->ed[k].to] >= 0) continue;
+      dist[r->ed[k].to] = dist[s] + 1;
+      prev[r->ed[k].to] = k;
+      queue[qt++] = r->ed[k].to;
+    }
+  }
+  int len = dist[to];
+  if (len > 0) {
+    for (int s = to, i = len - 1; i >= 0; i--) {
+      path[i] = prev[s];
+      s = r->ed[prev[s]].from;
+    }
+  }
+  free(prev);
+  free(dist);
+  free(queue);
+  return len > 0 ? len : -1;
+}
+
+/* Bring the page to state si by the cheapest correct path: known edges from
+ * where we are (a Close button, a tab), else reload the nearest URL-addressable
+ * ancestor and replay the recorded path. 0 on success. */
+static int restore(run *r, int si) {
+  if (r->cur == si) return 0;
+  crawl_code rc;
+  char why[256];
+  int path[8];
+  int len = edge_path(r, r->cur, si, path, 4);
+  if (len > 0) {
+    int ok = 1;
+    for (int i = 0; i < len && ok; i++) {
+      edge *e = &r->ed[path[i]];
+      rc = perform(r, e->action_id, e->role, e->name, e->stable_id, e->ordinal, e->escape, why, sizeof why);
+      if (rc) { note_error(r, rc); ok = 0; break; }
+      observe(r, &rc, NULL);
+      if (rc) { note_error(r, rc); ok = 0; break; }
+      if (r->cur != e->to) ok = 0;
+    }
+    if (ok) return 0;
+    if (r->fatal || r->cancelled) return -1;
+  }
+  /* ancestors of si, nearest first */
+  int chain[256], nchain = 0;
+  for (int a = si; a >= 0 && nchain < 256; a = r->st[a].parent) chain[nchain++] = a;
+  for (int k = 0; k < nchain; k++) {
+    state *a = &r->st[chain[k]];
+    if (a->addressable == 0) continue;
+    if (a->addressable < 0 && a->parent >= 0 && a->url && r->st[a->parent].url &&
+        !strcmp(a->url, r->st[a->parent].url)) {
+      a->addressable = 0; /* same URL as its parent: not URL-addressable */
+      continue;
+    }
+    rc = crawl_page_load(r->page, a->url);
+    if (rc) { note_error(r, rc); if (r->fatal || r->cancelled) return -1; continue; }
+    observe(r, &rc, NULL);
+    if (rc) { note_error(r, rc); if (r->fatal || r->cancelled) return -1; continue; }
+    if (r->cur != chain[k]) {
+      if (a->addressable < 0) a->addressable = 0;
+      continue;
+    }
+    a->addressable = 1;
+    /* replay down the chain */
+    int ok = 1;
+    for (int j = k - 1; j >= 0 && ok; j--) {
+      state *child = &r->st[chain[j]];
+      action *act = &r->st[child->parent].acts[child->parent_action];
+      rc = perform(r, act->action_id, act->role, act->name, act->stable_id, act->ordinal, act->escape, why, sizeof why);
+      if (rc) { note_error(r, rc); ok = 0; break; }
+      observe(r, &rc, NULL);
+      if (rc) { note_error(r, rc); ok = 0; break; }
+      if (r->cur != chain[j]) ok = 0;
+    }
+    if (ok) return 0;
+    if (r->fatal || r->cancelled) return -1;
+    break;
+  }
+  jl_review(r, "custom", "medium", si, NULL,
+            "Make the state reachable deterministically (a URL or a stable path).",
+            "Could not restore state %s: replaying its recorded path landed in a different state.", r->st[si].id);
+  return -1;
+}
+
+/* ---- seeds ------------------------------------------------------------------------- */
+typedef struct seed { char *url; cJSON *json; int resolved; } seed;
+
+static char *resolve_url(const char *base, const char *ref) {
+  if (!ref) return NULL;
+  if (strstr(ref, "://")) return strdup(ref);
+  if (!base) return NULL;
+  char origin[512];
+  url_origin(base, origin, sizeof origin);
+  char *out = malloc(strlen(base) + strlen(ref) + 2);
+  if (ref[0] == '/') sprintf(out, "%s%s", origin, ref);
+  else if (ref[0] == '#') {
+    const char *h = strchr(base, '#');
+    sprintf(out, "%.*s%s", (int)(h ? h - base : (long)strlen(base)), base, ref);
+  } else {
+    const char *slash = strrchr(base + strlen(origin), '/');
+    size_t keep = slash ? (size_t)(slash - base) + 1 : strlen(base);
+    sprintf(out, "%.*s%s%s", (int)keep, base, slash ? "" : "/", ref);
+  }
+  return out;
+}
+
+/* ---- the run ------------------------------------------------------------------------- */
+static void finish(run *r, crawl_summary *sum) {
+  const char *status = r->cancelled ? "cancelled" : r->fatal ? "failed" : "completed";
+  jl_status(r, "extracting");
+  cJSON *o = cJSON_CreateObject();
+  char ts[64];
+  iso_now(ts, sizeof ts);
+  cJSON_AddStringToObject(o, "status", status);
+  cJSON_AddStringToObject(o, "finishedAt", ts);
+  cJSON_AddStringToObject(o, "stoppedBy", r->stopped_by ? r->stopped_by : "frontier");
+  jl_write(r, "end", o);
+  sum->states = r->nst;
+  sum->transitions = r->transitions;
+  sum->self_loops = r->self_loops;
+  sum->decisions = r->decisions;
+  sum->failures = r->failures;
+  sum->reviews = r->reviews;
+  sum->stopped_by = r->stopped_by ? r->stopped_by : "frontier";
+  sum->status = status;
+}
+
+static int mkdir_p(const char *dir) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s", dir);
+  for (char *p = tmp + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+      *p = '/';
+    }
+  return mkdir(tmp, 0755) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* Build the action list of state si (the page shows si) and journal the
+ * gate's decisions for what it will not do. */
+static void prepare_state(run *r, int si) {
+  state *s = &r->st[si];
+  build_actions(r, si);
+  s = &r->st[si];
+  for (int i = 0; i < s->nacts; i++) {
+    action *a = &s->acts[i];
+    if (a->dec.effect == POL_EFFECT_ALLOW) continue;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "stateId", s->id);
+    cJSON_AddStringToObject(o, "actionId", a->action_id);
+    cJSON_AddItemToObject(o, "target", target_json(a));
+    cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
+    cJSON_AddStringToObject(o, "effect", pol_effect_name(a->dec.effect));
+    cJSON_AddStringToObject(o, "reason", pol_reason_name(a->dec.reason));
+    cJSON_AddStringToObject(o, "rule", a->cls.rule);
+    if (a->cls.keyword) cJSON_AddStringToObject(o, "keyword", a->cls.keyword);
+    cJSON_AddStringToObject(o, "text", a->dec.text);
+    jl_write(r, "decision", o);
+    r->decisions++;
+  }
+}
+
+/* Next allowed action of si at or after s->next, or -1. */
+static int next_action(run *r, int si) {
+  state *s = &r->st[si];
+  for (; s->next < s->nacts; s->next++)
+    if (s->acts[s->next].dec.effect == POL_EFFECT_ALLOW) return s->next;
+  return -1;
+}
+
+static int pending(run *r, int si) {
+  state *s = &r->st[si];
+  if (s->dead || s->depth >= r->b.max_depth) return 0;
+  if (!s->acts) return 1;
+  return next_action(r, si) >= 0;
+}
+
+/* Execute action i of state si (the page shows si) and record where it led. */
+static void step(run *r, int si, int i) {
+  state *s = &r->st[si];
+  action *a = &s->acts[i];
+  {
+    char why[256] = "";
+    const char *blocked_last = NULL;
+    int blocked0 = crawl_page_blocked(r->page, NULL);
+    long long t_act = cdp_now_ms();
+    crawl_code rc = perform(r, a->action_id, a->role, a->name, a->stable_id, a->ordinal, a->escape, why, sizeof why);
+    if (rc == CRAWL_ARG) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "stateId", s->id);
+      cJSON_AddStringToObject(o, "actionId", a->action_id);
+      cJSON_AddItemToObject(o, "target", target_json(a));
+      cJSON_AddStringToObject(o, "reason", why);
+      jl_write(r, "failure", o);
+      r->failures++;
+      return;
+    }
+    if (rc) { note_error(r, rc); return; }
+    pg_graph *saved = r->g; /* the graph before the action, for signals */
+    r->g = NULL;
+    char *route = NULL;
+    int to = observe(r, &rc, &route);
+    if (rc) {
+      /* keep a graph around; the page is somewhere we do not know */
+      if (!r->g) r->g = saved;
+      else pg_graph_free(saved);
+      r->cur = -1;
+      free(route);
+      note_error(r, rc);
+      return;
+    }
+    int from = si;
+    if (to < 0) {
+      to = add_state(r, si, i, r->st[si].seed, route);
+      if (to < 0) {
+        /* a budget refused the state: we are somewhere unregistered */
+        pg_graph_free(saved);
+        free(route);
+        r->cur = -1;
+        if (r->stopped_by) return;
+        return;
+      }
+      r->cur = to;
+    }
+    s = &r->st[si];
+    a = &s->acts[i];
+    int self = to == from;
+    r->transitions++;
+    if (self) r->self_loops++;
+    else add_edge(r, from, to, a);
+    char tid[32];
+    snprintf(tid, sizeof tid, "t_%05ld", r->transitions);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "transitionId", tid);
+    cJSON_AddStringToObject(o, "fromStateId", r->st[from].id);
+    cJSON_AddStringToObject(o, "toStateId", r->st[to].id);
+    cJSON_AddStringToObject(o, "viaActionId", a->action_id);
+    cJSON_AddItemToObject(o, "target", target_json(a));
+    cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
+    cJSON_AddItemToObject(o, "observedSignals", signals_between(saved, r->st[from].route, r->g, route));
+    cJSON *d = cJSON_AddObjectToObject(o, "decision");
+    cJSON_AddStringToObject(d, "effect", pol_effect_name(a->dec.effect));
+    cJSON_AddStringToObject(d, "reason", pol_reason_name(a->dec.reason));
+    cJSON_AddStringToObject(d, "rule", a->cls.rule);
+    cJSON_AddStringToObject(d, "text", a->dec.text);
+    cJSON_AddBoolToObject(o, "selfLoop", self);
+    cJSON_AddNumberToObject(o, "durationMs", (double)(cdp_now_ms() - t_act));
+    int blocked1 = crawl_page_blocked(r->page, &blocked_last);
+    if (blocked1 > blocked0) {
+      cJSON_AddNumberToObject(o, "blockedRequests", blocked1 - blocked0);
+      jl_review(r, "unsafe_action_candidate", "high", from, a,
+                "Annotate the control with data-uiap-risk, or give it a name that says what it does.",
+                "Activating this control tried to write (%s); the write guard blocked it.",
+                blocked_last ? blocked_last : "a request");
+    }
+    jl_write(r, "transition", o);
+    pg_graph_free(saved);
+    free(route);
+    if (r->o->progress) {
+      crawl_progress p = {.status = "exploring", .states = r->nst, .transitions = r->transitions,
+                          .decisions = r->decisions, .elapsed_ms = elapsed(r),
+                          .route = r->cur >= 0 ? r->st[r->cur].route : NULL};
+      r->o->progress(r->o->progress_ud, &p);
+    }
+  }
+}
+
+crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
+  memset(sum, 0, sizeof *sum);
+  run R = {0}, *r = &R;
+  r->o = o;
+  r->c = c;
+  r->cur = -1;
+  r->t0 = cdp_now_ms();
+  r->b = o->budget;
+  if (r->b.max_states <= 0) r->b.max_states = 200;
+  if (r->b.max_transitions <= 0) r->b.max_transitions = 2000;
+  if (r->b.max_depth <= 0) r->b.max_depth = 12;
+  if (r->b.max_runtime_ms <= 0) r->b.max_runtime_ms = 600000;
+  snprintf(r->dir, sizeof r->dir, "%s", o->out_dir);
+  char path[8400];
+  snprintf(path, sizeof path, "%s/states", r->dir);
+  if (mkdir_p(path) != 0) {
+    snprintf(sum->error, sizeof sum->error, "cannot create %.300s: %s", path, strerror(errno));
+    return CRAWL_IO;
+  }
+  if (o->screenshots) {
+    snprintf(path, sizeof path, "%s/screenshots", r->dir);
+    mkdir_p(path);
+  }
+  snprintf(path, sizeof path, "%s/journal.jsonl", r->dir);
+  r->jl = fopen(path, "a");
+  if (!r->jl) {
+    snprintf(sum->error, sizeof sum->error, "cannot write %.300s: %s", path, strerror(errno));
+    return CRAWL_IO;
+  }
+  /* seeds: URLs from the command line and the plan */
+  const cJSON *plan = o->plan;
+  if (plan && cJSON_GetObjectItemCaseSensitive(plan, "payload")) plan = cJSON_GetObjectItemCaseSensitive(plan, "payload");
+  const cJSON *env = cJSON_GetObjectItemCaseSensitive(plan, "environment");
+  const char *base = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"));
+  seed seeds[64];
+  int nseeds = 0;
+  for (int i = 0; o->urls && o->urls[i] && nseeds < 64; i++) {
+    seeds[nseeds].url = strdup(o->urls[i]);
+    seeds[nseeds].json = cJSON_CreateObject();
+    cJSON_AddStringToObject(seeds[nseeds].json, "kind", "url");
+    cJSON_AddStringToObject(seeds[nseeds].json, "url", o->urls[i]);
+    seeds[nseeds++].resolved = 0;
+  }
+  const cJSON *sj;
+  cJSON_ArrayForEach(sj, cJSON_GetObjectItemCaseSensitive(plan, "seeds")) {
+    if (nseeds >= 64) break;
+    const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "kind"));
+    char *url = NULL;
+    if (kind && !strcmp(kind, "url")) url = resolve_url(base, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "url")));
+    else if (kind && !strcmp(kind, "route")) url = resolve_url(base, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "routeId")));
+    seeds[nseeds].url = url;
+    seeds[nseeds].json = cJSON_Duplicate(sj, 1);
+    seeds[nseeds++].resolved = 0;
+  }
+  if (!nseeds && base) {
+    seeds[nseeds].url = strdup(base);
+    seeds[nseeds].json = cJSON_CreateObject();
+    cJSON_AddStringToObject(seeds[nseeds].json, "kind", "url");
+    cJSON_AddStringToObject(seeds[nseeds].json, "url", base);
+    seeds[nseeds++].resolved = 0;
+  }
+  const char *first_url = NULL;
+  for (int i = 0; i < nseeds && !first_url; i++) first_url = seeds[i].url;
+  if (!base) base = first_url;
+  url_origin(base, r->page_origin, sizeof r->page_origin);
+  int na = 0;
+  r->allowed[na++] = r->page_origin;
+  for (int i = 0; o->allow_origins && o->allow_origins[i] && na < 64; i++) r->allowed[na++] = o->allow_origins[i];
+  r->allowed[na] = NULL;
+
+  /* the run line */
+  snprintf(r->run_id, sizeof r->run_id, "run_%lld_%d", (long long)time(NULL), (int)getpid());
+  char ts[64];
+  iso_now(ts, sizeof ts);
+  cJSON *rl = cJSON_CreateObject();
+  cJSON_AddStringToObject(rl, "runId", r->run_id);
+  cJSON_AddStringToObject(rl, "startedAt", ts);
+  cJSON_AddNumberToObject(rl, "journalVersion", 1);
+  cJSON_AddStringToObject(rl, "tool", "uiap-crawl");
+  cJSON *e = env ? cJSON_Duplicate(env, 1) : cJSON_CreateObject();
+  if (!cJSON_GetObjectItemCaseSensitive(e, "environmentId")) cJSON_AddStringToObject(e, "environmentId", "default");
+  if (!cJSON_GetObjectItemCaseSensitive(e, "baseUrl")) cJSON_AddStringToObject(e, "baseUrl", base ? base : "");
+  if (o->locale && !cJSON_GetObjectItemCaseSensitive(e, "locale")) cJSON_AddStringToObject(e, "locale", o->locale);
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "viewport");
+  cJSON *vp = cJSON_AddObjectToObject(e, "viewport");
+  cJSON_AddNumberToObject(vp, "width", o->width ? o->width : 1280);
+  cJSON_AddNumberToObject(vp, "height", o->height ? o->height : 800);
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "budgets");
+  cJSON *bj = cJSON_AddObjectToObject(e, "budgets");
+  cJSON_AddNumberToObject(bj, "maxStates", (double)r->b.max_states);
+  cJSON_AddNumberToObject(bj, "maxTransitions", (double)r->b.max_transitions);
+  cJSON_AddNumberToObject(bj, "maxDepth", (double)r->b.max_depth);
+  cJSON_AddNumberToObject(bj, "maxRuntimeMs", (double)r->b.max_runtime_ms);
+  if (r->b.max_per_route > 0) cJSON_AddNumberToObject(bj, "maxPerRoute", (double)r->b.max_per_route);
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "safety");
+  cJSON *sf = cJSON_AddObjectToObject(e, "safety");
+  cJSON_AddStringToObject(sf, "defaultMode", pol_mode_name(o->policy.mode));
+  cJSON_AddBoolToObject(sf, "allowExternalEffects", o->policy.allow_external_effects);
+  cJSON_AddBoolToObject(sf, "allowDestructiveActions", o->policy.allow_destructive_actions);
+  cJSON_AddBoolToObject(sf, "allowAuthFlows", o->policy.allow_auth_flows);
+  cJSON_AddBoolToObject(sf, "allowPaymentFlows", o->policy.allow_payment_flows);
+  cJSON_AddItemToObject(rl, "environment", e);
+  cJSON *sa = cJSON_AddArrayToObject(rl, "seeds");
+  for (int i = 0; i < nseeds; i++) cJSON_AddItemToArray(sa, cJSON_Duplicate(seeds[i].json, 1));
+  jl_write(r, "run", rl);
+  jl_status(r, "preparing");
+
+  crawl_page_opts po = {.width = o->width, .height = o->height,
+                        .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
+                        .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
+                        .nav_timeout_ms = 15000, .call_timeout_ms = 20000,
+                        .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
+                        .allowed_origins = r->allowed};
+  crawl_code rc = crawl_page_open(c, &po, &r->page);
+  if (rc) {
+    snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));
+    jl_note(r, "could not open a tab: %s", r->err);
+    r->fatal = 1;
+    r->stopped_by = "error";
+  }
+
+  jl_status(r, "seeding");
+  for (int i = 0; i < nseeds && !r->fatal && !budget_stop(r); i++) {
+    cJSON *so = cJSON_CreateObject();
+    cJSON_AddNumberToObject(so, "index", i);
+    cJSON_AddItemToObject(so, "seed", cJSON_Duplicate(seeds[i].json, 1));
+    if (!seeds[i].url) {
+      const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "kind"));
+      cJSON_AddBoolToObject(so, "resolved", 0);
+      cJSON_AddStringToObject(so, "reason", "this kind of seed is resolved from the catalog after exploring");
+      jl_write(r, "seed", so);
+      (void)kind;
+      continue;
+    }
+    rc = crawl_page_load(r->page, seeds[i].url);
+    if (rc) {
+      note_error(r, rc);
+      cJSON_AddBoolToObject(so, "resolved", 0);
+      cJSON_AddStringToObject(so, "reason", crawl_page_errmsg(r->page));
+      jl_write(r, "seed", so);
+      jl_review(r, "coverage_gap", "high", -1, NULL, "Check that the seed URL is reachable from the crawler.",
+                "Seed %d (%s) could not be loaded: %s", i, seeds[i].url, crawl_page_errmsg(r->page));
+      continue;
+    }
+    char *route = NULL;
+    int si = observe(r, &rc, &route);
+    if (rc) {
+      note_error(r, rc);
+      free(route);
+      cJSON_AddBoolToObject(so, "resolved", 0);
+      cJSON_AddStringToObject(so, "reason", crawl_page_errmsg(r->page));
+      jl_write(r, "seed", so);
+      continue;
+    }
+    if (si < 0) {
+      si = add_state(r, -1, -1, i, route);
+      r->cur = si;
+    }
+    seeds[i].resolved = 1;
+    cJSON_AddBoolToObject(so, "resolved", 1);
+    cJSON_AddStringToObject(so, "url", seeds[i].url);
+    jl_write(r, "seed", so);
+    free(route);
+  }
+  /* menu and action seeds: an element of a seed state with that name or action */
+  for (int i = 0; i < nseeds; i++) {
+    if (seeds[i].url) continue;
+    const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "kind"));
+    const char *label = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "label"));
+    const char *aid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "actionId"));
+    int found = 0;
+    for (size_t k = 0; r->g && k < r->g->nelements && !found; k++) {
+      const pg_element *el = &r->g->elements[k];
+      if (kind && !strcmp(kind, "menu") && label && el->name && !strcmp(el->name, label) &&
+          (!strcmp(el->role, "link") || !strncmp(el->role, "menuitem", 8) || !strcmp(el->role, "tab")))
+        found = 1;
+      if (kind && !strcmp(kind, "action") && aid && el->app_action && !strcmp(el->app_action, aid)) found = 1;
+    }
+    if (!found)
+      jl_review(r, "coverage_gap", "high", -1, NULL, "Check the seed against the app, or add the annotation it names.",
+                "Seed %d (%s) could not be resolved: no matching element on the seed pages.", i, kind ? kind : "?");
+    jl_note(r, "seed %d (%s) %s", i, kind ? kind : "?", found ? "resolved to an element of a seed page" : "unresolved");
+  }
+
+  jl_status(r, "exploring");
+  /* Greedy online exploration: go on from where the page is while the
+   * current state has untried actions; otherwise the nearest state (over
+   * known edges) that has some; otherwise the oldest, by reload and replay. */
+  while (!budget_stop(r)) {
+    int target = -1;
+    if (r->cur >= 0 && pending(r, r->cur)) {
+      target = r->cur;
+    } else {
+      int best = -1, bestd = 1 << 30;
+      int *dist = malloc((size_t)(r->nst ? r->nst : 1) * sizeof *dist), *queue = malloc((size_t)(r->nst ? r->nst : 1) * sizeof *queue);
+      for (int k = 0; k < r->nst; k++) dist[k] = -1;
+      int qh = 0, qt = 0;
+      if (r->cur >= 0) { dist[r->cur] = 0; queue[qt++] = r->cur; }
+      while (qh < qt) {
+        int x = queue[qh++];
+        for (int k = 0; k < r->ned; k++)
+          if (r->ed[k].from == x && dist[r->ed[k].to] < 0) { dist[r->ed[k].to] = dist[x] + 1; queue[qt++] = r->ed[k].to; }
+      }
+      for (int k = 0; k < r->nst; k++)
+        if (dist[k] >= 0 && dist[k] < bestd && pending(r, k)) { best = k; bestd = dist[k]; }
+      free(dist);
+      free(queue);
+      if (best < 0)
+        for (int k = 0; k < r->nst && best < 0; k++)
+          if (pending(r, k)) best = k;
+      target = best;
+    }
+    if (target < 0) break; /* frontier empty */
+    if (restore(r, target) != 0) {
+      if (r->fatal || r->cancelled) break;
+      r->st[target].dead = 1;
+      continue;
+    }
+    if (!r->st[target].acts) prepare_state(r, target);
+    int i = next_action(r, target);
+    if (i < 0) continue;
+    r->st[target].next = i + 1;
+    step(r, target, i);
+  }
+  if (r->stopped_by) jl_note(r, "stopped by %s", r->stopped_by);
+  int depth_capped = 0;
+  for (int si = 0; si < r->nst; si++) depth_capped += r->st[si].depth >= r->b.max_depth;
+  if (depth_capped) {
+    cJSON *bo = cJSON_CreateObject();
+    cJSON_AddStringToObject(bo, "budget", "maxDepth");
+    cJSON_AddNumberToObject(bo, "limit", (double)r->b.max_depth);
+    jl_write(r, "budget", bo);
+  }
+  jl_status(r, "synthesizing");
+  jl_status(r, "reviewing");
+  finish(r, sum);
+  crawl_page_close(r->page);
+  pg_graph_free(r->g);
+  fclose(r->jl);
+  r->jl = NULL;
+  crawl_code prc = crawl_package_write(r->dir, sum->error, sizeof sum->error);
+  for (int i = 0; i < r->nst; i++) free_state(&r->st[i]);
+  free(r->st);
+  for (int i = 0; i < r->ned; i++) {
+    free(r->ed[i].action_id); free(r->ed[i].role); free(r->ed[i].name); free(r->ed[i].stable_id);
+  }
+  free(r->ed);
+  for (int i = 0; i < nseeds; i++) {
+    free(seeds[i].url);
+    cJSON_Delete(seeds[i].json);
+  }
+  if (prc) return prc;
+  if (r->fatal) {
+    snprintf(sum->error, sizeof sum->error, "%s", r->err);
+    return CRAWL_BROWSER;
+  }
+  return CRAWL_OK;
+}

@@ -1,0 +1,2343 @@
+/* package.c -- the DiscoveryPackage (discovery-mapper section 6), derived
+ * from a crawl directory alone: DIR/journal.jsonl and the state files
+ * (PageGraph JSON) its `state` lines name. No browser, no clock: the same
+ * journal and states give the same package, byte for byte.
+ *
+ * The derivation, in one pass over the states in natural stateId order:
+ *   - every scope and element of every state graph is folded into the scope
+ *     and element catalogs under a canonical key (stableId, else a
+ *     semanticKey built from route, scope stableId/kind, role and the
+ *     normalised name -- core-decisions.md);
+ *   - every journal record that targets an element (transition, decision,
+ *     failure) is resolved against the graph of its state;
+ * then the records are put in a canonical order (pk_refs_sort) and the
+ * action catalog, transition graph, review queue and coverage are computed.
+ * Every array is sorted (natural order of ids, or canonical JSON text), so
+ * two crawls of the same app give the same catalogs up to run ids and times.
+ *
+ * Rules in brief (details at each section):
+ *   ids        scope "scope:<stableId>" or "scope:<route>:<kind>:<name|->";
+ *              semanticKey "<route>|<scope stableId|kind|->|<role>|<name>",
+ *              name lower-cased, digit runs "#", blanks collapsed.
+ *   confidence (7.3) annotation or repeated consistent use: high; one use or
+ *              several semantic indicators: medium; heuristics only or no
+ *              readable evidence: low.
+ *   actions    ui.* and nav.* are primitive, any other id (data-uiap-action)
+ *              domain; ui.activate/ui.submit on an element also exercise its
+ *              app action. Domain: most severe side effect seen, "unsafe"
+ *              once denied, "verified" once executed with a signal.
+ *              Primitive: a side effect only when all uses agree.
+ *   review     journal items as written, plus the items of sections 6.8,
+ *              15.5 and 16 (see pk_review_derive); ids hash kind and key.
+ */
+#include "crawl.h"
+#include "pol.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PK_MAX_FILE     ((size_t)512 << 20) /* journal and state file cap */
+#define PK_EVIDENCE_MAX 10                  /* refs of one kind per entry */
+#define PK_NAMES_MAX    20                  /* names per catalog entry */
+#define PK_LIST_NAMES   10                  /* names quoted in a review item */
+#define PK_ID_NAME_MAX  48                  /* bytes of a name inside a scope id */
+
+/* ---- memory: out of memory aborts here -------------------------------------- */
+static void *pk_xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) abort();
+  return q;
+}
+static void *pk_xcalloc(size_t n, size_t sz) {
+  void *q = calloc(n ? n : 1, sz ? sz : 1);
+  if (!q) abort();
+  return q;
+}
+static char *pk_xstrdup(const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  return memcpy(pk_xrealloc(NULL, n), s, n);
+}
+static char *pk_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *pk_printf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) abort();
+  char *s = pk_xrealloc(NULL, (size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}
+#define PK_GROW(arr, n, cap)                                             \
+  do {                                                                   \
+    if ((n) == (cap)) {                                                  \
+      (cap) = (cap) ? (cap) * 2 : 16;                                    \
+      (arr) = pk_xrealloc((arr), (cap) * sizeof *(arr));                 \
+    }                                                                    \
+  } while (0)
+
+/* ---- cJSON helpers (the package is built from cJSON; NULL means OOM) ------- */
+static cJSON *jx(cJSON *x) {
+  if (!x) abort();
+  return x;
+}
+static void jset(cJSON *o, const char *k, cJSON *v) {
+  if (!cJSON_AddItemToObject(o, k, jx(v))) abort();
+}
+static void jstr(cJSON *o, const char *k, const char *v) {
+  if (v) jset(o, k, cJSON_CreateString(v));
+}
+static void jnum(cJSON *o, const char *k, double v) { jset(o, k, cJSON_CreateNumber(v)); }
+static void jpush(cJSON *a, cJSON *v) {
+  if (!cJSON_AddItemToArray(a, jx(v))) abort();
+}
+static const cJSON *gget(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+static const char *gstr(const cJSON *o, const char *k) {
+  const cJSON *x = gget(o, k);
+  return cJSON_IsString(x) ? x->valuestring : NULL;
+}
+static char *jtext(const cJSON *x) {
+  char *s = cJSON_PrintUnformatted(x);
+  if (!s) abort();
+  return s;
+}
+
+/* ---- strings ---------------------------------------------------------------- */
+static uint64_t pk_hash(const char *s) { /* FNV-1a, 64 bit */
+  uint64_t h = 14695981039346656037ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+/* Natural order: digit runs compare by value ("s2" < "s10"), else bytes. */
+static int pk_natcmp(const char *a, const char *b) {
+  while (*a && *b) {
+    if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+      const char *a0 = a, *b0 = b;
+      while (*a0 == '0') a0++;
+      while (*b0 == '0') b0++;
+      const char *a1 = a0, *b1 = b0;
+      while (*a1 >= '0' && *a1 <= '9') a1++;
+      while (*b1 >= '0' && *b1 <= '9') b1++;
+      if (a1 - a0 != b1 - b0) return a1 - a0 < b1 - b0 ? -1 : 1;
+      int c = memcmp(a0, b0, (size_t)(a1 - a0));
+      if (c) return c;
+      a = a1;
+      b = b1;
+      continue;
+    }
+    if (*a != *b) return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+    a++;
+    b++;
+  }
+  if (*a || *b) return *a ? 1 : -1;
+  return 0;
+}
+static int pk_natcmp_tie(const char *a, const char *b) {
+  int c = pk_natcmp(a, b);
+  return c ? c : strcmp(a, b);
+}
+static int cmp_nat(const void *x, const void *y) {
+  return pk_natcmp_tie(*(const char *const *)x, *(const char *const *)y);
+}
+static int cmp_str(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
+
+/* Whitespace collapsed and trimmed, digit runs as "#", ASCII lower case when
+ * `lower` (the name part of a semanticKey). NULL -> "". Caller frees. */
+static char *pk_norm(const char *s, int lower) {
+  size_t n = s ? strlen(s) : 0;
+  char *o = pk_xrealloc(NULL, n + 1), *w = o;
+  int space = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == ' ' || (c >= '\t' && c <= '\r') || (c == 0xC2 && (unsigned char)s[i + 1] == 0xA0)) {
+      if (c == 0xC2) i++;
+      space = 1;
+      continue;
+    }
+    if (space && w > o) *w++ = ' ';
+    space = 0;
+    if (c >= '0' && c <= '9') {
+      while (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9') i++;
+      *w++ = '#';
+      continue;
+    }
+    *w++ = lower && c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : (char)c;
+  }
+  *w = 0;
+  return o;
+}
+
+/* At most max bytes, cut on a UTF-8 boundary. */
+static size_t pk_utf8_cut(const char *s, size_t max) {
+  size_t n = strlen(s);
+  if (n <= max) return n;
+  while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80) max--;
+  return max;
+}
+
+/* ---- strset: unique strings in insertion order, with a hash index ---------- */
+typedef struct strset {
+  char **v;
+  size_t n, cap;
+  size_t *tab; /* index + 1; 0 empty; built once n > 8 */
+  size_t tcap;
+} strset;
+
+static void strset_rehash(strset *s, size_t tcap) {
+  free(s->tab);
+  s->tab = pk_xcalloc(tcap, sizeof *s->tab);
+  s->tcap = tcap;
+  for (size_t j = 0; j < s->n; j++) {
+    size_t i = pk_hash(s->v[j]) & (tcap - 1);
+    while (s->tab[i]) i = (i + 1) & (tcap - 1);
+    s->tab[i] = j + 1;
+  }
+}
+static long strset_find(const strset *s, const char *k) {
+  if (!s->tcap) {
+    for (size_t j = 0; j < s->n; j++)
+      if (!strcmp(s->v[j], k)) return (long)j;
+    return -1;
+  }
+  size_t i = pk_hash(k) & (s->tcap - 1);
+  while (s->tab[i]) {
+    size_t j = s->tab[i] - 1;
+    if (!strcmp(s->v[j], k)) return (long)j;
+    i = (i + 1) & (s->tcap - 1);
+  }
+  return -1;
+}
+/* Index of k, added if new (*added = 1). NULL k is ignored (-1). */
+static long strset_put(strset *s, const char *k, int *added) {
+  if (added) *added = 0;
+  if (!k) return -1;
+  long j = strset_find(s, k);
+  if (j >= 0) return j;
+  PK_GROW(s->v, s->n, s->cap);
+  s->v[s->n++] = pk_xstrdup(k);
+  if (added) *added = 1;
+  if (s->n > 8 && s->n * 2 > s->tcap) strset_rehash(s, s->tcap ? s->tcap * 2 : 32);
+  else if (s->tcap) {
+    size_t i = pk_hash(k) & (s->tcap - 1);
+    while (s->tab[i]) i = (i + 1) & (s->tcap - 1);
+    s->tab[i] = s->n;
+  }
+  return (long)s->n - 1;
+}
+static void strset_add(strset *s, const char *k) { (void)strset_put(s, k, NULL); }
+static void strset_addall(strset *s, const strset *from) {
+  for (size_t i = 0; i < from->n; i++) strset_add(s, from->v[i]);
+}
+static void strset_free(strset *s) {
+  for (size_t i = 0; i < s->n; i++) free(s->v[i]);
+  free(s->v);
+  free(s->tab);
+  memset(s, 0, sizeof *s);
+}
+/* A sorted copy of the pointers (caller frees the array only). */
+static char **strset_sorted(const strset *s, int (*cmp)(const void *, const void *)) {
+  char **v = pk_xcalloc(s->n, sizeof *v);
+  if (s->n) memcpy(v, s->v, s->n * sizeof *v);
+  qsort(v, s->n, sizeof *v, cmp);
+  return v;
+}
+/* JSON array of the strings in natural order, at most max (0: all). */
+static cJSON *strset_json(const strset *s, size_t max) {
+  cJSON *a = jx(cJSON_CreateArray());
+  char **v = strset_sorted(s, cmp_nat);
+  for (size_t i = 0; i < s->n && (!max || i < max); i++) jpush(a, cJSON_CreateString(v[i]));
+  free(v);
+  return a;
+}
+/* JSON array parsed back from a set of canonical JSON texts, in text order. */
+static cJSON *strset_json_objects(const strset *s) {
+  cJSON *a = jx(cJSON_CreateArray());
+  char **v = strset_sorted(s, cmp_str);
+  for (size_t i = 0; i < s->n; i++) jpush(a, cJSON_Parse(v[i]));
+  free(v);
+  return a;
+}
+/* The smallest string in natural order, NULL for an empty set. Where one
+ * value must stand for many, the smallest does: it does not depend on the
+ * order the crawl met things in, nor on state ids. */
+static const char *strset_min(const strset *s) {
+  const char *m = NULL;
+  for (size_t i = 0; i < s->n; i++)
+    if (!m || pk_natcmp_tie(s->v[i], m) < 0) m = s->v[i];
+  return m;
+}
+/* *field = the smaller of *field and v (a copy). */
+static void pk_keep_min(char **field, const char *v) {
+  if (!v || (*field && pk_natcmp_tie(*field, v) <= 0)) return;
+  free(*field);
+  *field = pk_xstrdup(v);
+}
+
+static void jset_list(cJSON *o, const char *k, const strset *s, size_t max) {
+  if (s->n) jset(o, k, strset_json(s, max));
+}
+
+/* ---- fixed vocabularies (tables, not switch ladders) ------------------------ */
+static const char *const run_statuses[] = {
+  "planning", "preparing", "seeding", "exploring", "extracting", "synthesizing",
+  "reviewing", "completed", "failed", "cancelled"};
+static const char *const scope_kinds[] = {
+  "route", "region", "form", "dialog", "drawer", "popover", "menu", "toolbar", "tabset",
+  "tabpanel", "collection", "rowgroup", "iframe-root", "custom"};
+static const char *const review_kinds[] = {
+  "missing_stable_id", "duplicate_name", "ambiguous_target", "opaque_frame", "closed_shadow",
+  "missing_success_signal", "unsafe_action_candidate", "inferred_only", "coverage_gap",
+  "workflow_uncertain", "custom"};
+static const char *const severities[] = {"low", "medium", "high"};
+static const char *const signal_kinds[] = {
+  "route.changed", "toast.contains", "dialog.opened", "dialog.closed", "validation.changed",
+  "status.changed", "element.appeared", "element.disappeared", "collection.count_changed",
+  "submission.finished", "custom"};
+/* UIStateKey in UIState order. */
+static const char *const state_keys[] = {
+  "visible", "enabled", "focused", "focusable", "editable", "readonly", "required", "invalid",
+  "checked", "selected", "expanded", "pressed", "open", "busy", "modal", "multiselectable",
+  "valueMin", "valueMax", "valueNow"};
+static const char *const affordance_order[] = {
+  "read", "focus", "edit", "activate", "invoke", "toggle", "select", "choose", "expand",
+  "collapse", "navigate", "scroll", "submit", "dismiss"};
+/* Affordances that make an element interactive (missing_stable_id). */
+static const char *const interactive_affordances[] = {
+  "edit", "activate", "invoke", "toggle", "select", "choose", "expand", "collapse",
+  "navigate", "submit", "dismiss"};
+/* Primitive actions that fire an element's app action (data-uiap-action). */
+static const char *const firing_actions[] = {"ui.activate", "ui.submit"};
+/* Primitive actions that activate (for inferred_only severity). */
+static const char *const activating_actions[] = {"ui.activate", "ui.toggle", "ui.submit", "ui.choose", "nav.navigate"};
+
+/* SideEffectClass by severity, for "the most severe class seen". unknown
+ * ranks above write: it is never executed autonomously. */
+static const struct { const char *name; int dangerous; } side_effects[] = {
+  {"none", 0}, {"read", 0}, {"navigation", 0}, {"local_ui", 0}, {"draft", 0},
+  {"reversible_write", 0}, {"write", 0}, {"unknown", 0}, {"external_effect", 1},
+  {"destructive", 1}, {"billing_change", 1}, {"security_change", 1}, {"irreversible", 1}};
+
+/* PageGraph semantics.sources -> EvidenceSource. */
+static const struct { const char *sem; const char *evidence; } source_map[] = {
+  {"agent-annotation", "annotation"}, {"app-registry", "app_registry"}, {"aria", "accessibility"},
+  {"native-html", "dom"}, {"label-association", "dom"}, {"visible-text", "visible_text"},
+  {"inferred", "inferred"}};
+#define PK_NSOURCES (sizeof source_map / sizeof source_map[0])
+
+/* Primitive action arguments (ActionArgDescriptor). */
+static const struct { const char *action, *name, *type; } action_args[] = {
+  {"ui.enterText", "text", "string"}, {"ui.choose", "option", "string"}, {"nav.navigate", "url", "string"}};
+
+#define PK_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+static int pk_index(const char *const *tab, size_t n, const char *s) {
+  if (!s) return -1;
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(tab[i], s)) return (int)i;
+  return -1;
+}
+#define PK_IN(tab, s) (pk_index((tab), PK_COUNT(tab), (s)) >= 0)
+static int se_rank(const char *s) {
+  for (size_t i = 0; s && i < PK_COUNT(side_effects); i++)
+    if (!strcmp(side_effects[i].name, s)) return (int)i;
+  return -1;
+}
+static int se_dangerous(const char *s) {
+  int r = se_rank(s);
+  return r >= 0 && side_effects[r].dangerous;
+}
+static int is_primitive(const char *action) { return !strncmp(action, "ui.", 3) || !strncmp(action, "nav.", 4); }
+
+/* Risk levels, ordered. */
+enum { RISK_NONE, RISK_SAFE, RISK_CONFIRM, RISK_BLOCKED };
+static const char *const risk_names[] = {NULL, "safe", "confirm", "blocked"};
+static int risk_parse(const char *s) {
+  int i = s ? pk_index(risk_names + 1, 3, s) : -1;
+  return i < 0 ? RISK_NONE : i + 1;
+}
+
+/* ---- the model --------------------------------------------------------------- */
+typedef struct pk_route {
+  char *id;
+  strset urls, titles, scopes, states, entry_actions, entry_tr, exit_signals;
+  strset annot_states;  /* states whose graph names this routeId itself */
+  strset opaque_origins;
+  int loaded;           /* states with a readable graph */
+  int closed_shadow;    /* most closed shadow hosts in one state */
+  int explored;         /* transitions from its states */
+} pk_route;
+
+typedef struct pk_scope {
+  char *key, *id, *kind, *parent, *stable;
+  int has_stable;
+  strset routes, names, stable_ids, states;
+  long occurrences;
+} pk_scope;
+
+typedef struct pk_element {
+  char *key, *stable_id, *semkey, *role;
+  strset routes, scopes, names, meanings, affordances, actions, app_actions, states;
+  strset transitions, risk_tags, data_classes;
+  char *src_state[PK_NSOURCES]; /* first state per evidence source */
+  uint32_t state_keys;
+  int inferred_only;            /* every occurrence was recognised by heuristics only */
+  int risk_annot, risk_policy;
+  char *risk_reason;            /* from the first gating decision */
+  int acted, acted_ok;          /* transitions on it; of those not self-loops or with a signal */
+  int failures;
+  int interactive;
+  long occurrences;
+} pk_element;
+
+typedef struct pk_action {
+  char *id;
+  int primitive, annotated, native;
+  strset roles, patterns, routes, scopes, signals, transitions, classes, states;
+  int executed, executed_signal, denied, reviewed, skipped, failed;
+  int risk_annot;
+  char *gate_reason;            /* "policy: reason (rule)" of the strictest gate (smallest text) */
+  int gate_level;
+} pk_action;
+
+/* A journal record that targets an element, resolved against its state. */
+typedef struct pk_ref {
+  const cJSON *line;
+  char *order;                  /* canonical sort key (see pk_refs_sort) */
+  const char *type;             /* "transition", "decision", "failure" */
+  long state;                   /* index into states, -1 unknown */
+  long element;                 /* index into elements, -1 unresolved */
+  char *scope;                  /* canonical scope id, or NULL */
+  char *semkey;
+  int ambiguous;                /* role+name matched several elements, no stableId */
+  long same_name;               /* how many */
+} pk_ref;
+
+typedef struct pk_state {
+  const cJSON *line;
+  const char *id, *route, *fingerprint;
+  int loaded;
+  strset scope_local;              /* the graph's scopeIds ... */
+  long *scope_idx;                 /* ... and their catalog scopes (parallel) */
+  int reached;                     /* seed entry or transitions into it from elsewhere */
+  int self_loops;
+} pk_state;
+
+typedef struct pk_item {
+  int severity;
+  const char *kind;
+  char *key, *route, *scope, *stable, *desc, *remedy;
+  strset ev_states, ev_transitions;
+  long count;                     /* elements or hosts concerned (largest seen) */
+  int deny;                       /* unsafe_action_candidate: some decision denied */
+} pk_item;
+
+typedef struct pk {
+  const char *dir;
+  char *err;
+  size_t errlen;
+  /* journal */
+  cJSON **lines;
+  size_t nlines, caplines;
+  long malformed;
+  int torn;
+  const cJSON *run, *end, *last_status;
+  char **note_v; size_t nnotes, capnotes; /* run.notes, in the order found */
+  const cJSON **seed_lines; size_t nseed_lines, capseed_lines;
+  const cJSON **reviews; size_t nreviews, capreviews;
+  const cJSON *last_budget;
+  /* model */
+  strset state_ids; pk_state *states;
+  strset route_ids; pk_route *routes;
+  strset scope_keys; pk_scope *scopes; strset scope_ids;
+  strset element_keys; pk_element *elements;
+  strset action_ids; pk_action *actions;
+  strset transition_ids;
+  pk_ref *refs; size_t nrefs, caprefs;
+  strset item_keys; pk_item *items;
+  long nfailures, nreplays, nself, ndecisions[4];
+  int opaque_regions;
+} pk;
+
+static void pk_note(pk *b, const char *text) {
+  PK_GROW(b->note_v, b->nnotes, b->capnotes);
+  b->note_v[b->nnotes++] = pk_xstrdup(text);
+}
+
+/* Index of key in set; a new key gets a zeroed entry in the parallel array
+ * *arr (element size sz), grown alongside the set. */
+static long pk_entry(strset *set, void **arr, size_t sz, const char *key, int *added) {
+  size_t n0 = set->n;
+  long i = strset_put(set, key, added);
+  if (set->n != n0) {
+    *arr = pk_xrealloc(*arr, set->cap * sz);
+    memset((char *)*arr + (size_t)i * sz, 0, sz);
+  }
+  return i;
+}
+#define PK_ENTRY(set, arr, key, added) pk_entry(&(set), (void **)&(arr), sizeof *(arr), (key), (added))
+
+/* ---- reading files ---------------------------------------------------------- */
+static char *pk_read(const char *path, size_t *len, int *err) {
+  *err = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) { *err = errno; return NULL; }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > PK_MAX_FILE) {
+    *err = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EISDIR : EFBIG;
+    close(fd);
+    return NULL;
+  }
+  size_t cap = (size_t)st.st_size + 1, n = 0;
+  char *buf = pk_xrealloc(NULL, cap + 1);
+  for (;;) {
+    if (n == cap) {
+      if (cap > PK_MAX_FILE) { free(buf); close(fd); *err = EFBIG; return NULL; }
+      cap *= 2;
+      buf = pk_xrealloc(buf, cap + 1);
+    }
+    ssize_t r = read(fd, buf + n, cap - n);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      *err = errno;
+      free(buf);
+      close(fd);
+      return NULL;
+    }
+    if (r == 0) break;
+    n += (size_t)r;
+  }
+  close(fd);
+  buf[n] = 0;
+  *len = n;
+  return buf;
+}
+
+/* A relative path that stays inside the crawl directory. */
+static int pk_safe_rel(const char *p) {
+  if (!p || !*p || p[0] == '/') return 0;
+  for (const char *s = p; *s;) {
+    const char *e = strchr(s, '/');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    if (n == 2 && s[0] == '.' && s[1] == '.') return 0;
+    s += n + (e ? 1 : 0);
+  }
+  return 1;
+}
+
+/* ---- journal ------------------------------------------------------------------ */
+static const char *const known_types[] = {
+  "run", "status", "seed", "state", "transition", "decision", "failure", "review", "note",
+  "budget", "end"};
+
+static int pk_journal_read(pk *b) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/journal.jsonl", b->dir);
+  size_t len = 0;
+  int e = 0;
+  char *text = pk_read(path, &len, &e);
+  if (!text) {
+    snprintf(b->err, b->errlen, "%s: %s", path, strerror(e));
+    return -1;
+  }
+  for (size_t pos = 0; pos < len;) {
+    char *nl = memchr(text + pos, '\n', len - pos);
+    size_t end = nl ? (size_t)(nl - text) : len;
+    char *line = text + pos;
+    text[end] = 0; /* text has a spare byte at len */
+    pos = end + 1;
+    size_t k = 0;
+    while (line[k] == ' ' || line[k] == '\t' || line[k] == '\r') k++;
+    if (!line[k]) continue; /* blank */
+    cJSON *j = cJSON_ParseWithOpts(line, NULL, 1); /* nothing may follow the object */
+    const char *type = j ? gstr(j, "type") : NULL;
+    if (!j || !cJSON_IsObject(j) || !type) {
+      cJSON_Delete(j);
+      if (!nl) b->torn = 1; /* the line being written when the crawl died */
+      else b->malformed++;
+      continue;
+    }
+    if (pk_index(known_types, PK_COUNT(known_types), type) < 0) { /* from a newer writer */
+      cJSON_Delete(j);
+      continue;
+    }
+    PK_GROW(b->lines, b->nlines, b->caplines);
+    b->lines[b->nlines++] = j;
+  }
+  free(text);
+  return 0;
+}
+
+/* ---- states: fold one graph into the catalogs --------------------------------- */
+static long pk_route_of(pk *b, const char *route) {
+  int added;
+  long r = PK_ENTRY(b->route_ids, b->routes, route, &added);
+  if (added) b->routes[r].id = b->route_ids.v[r];
+  return r;
+}
+
+static char *scope_canonical_id(pk *b, const char *route, const char *kind, const char *stable,
+                                const char *name) {
+  char *id;
+  if (stable) id = pk_printf("scope:%s", stable);
+  else {
+    char *nn = pk_norm(name, 1);
+    size_t cut = pk_utf8_cut(nn, PK_ID_NAME_MAX);
+    if (!*nn) id = pk_printf("scope:%s:%s:-", route, kind);
+    else if (cut < strlen(nn)) id = pk_printf("scope:%s:%s:%.*s~%08x", route, kind, (int)cut, nn, (unsigned)pk_hash(nn));
+    else id = pk_printf("scope:%s:%s:%s", route, kind, nn);
+    free(nn);
+  }
+  /* ids are unique even when a stableId looks like a route:kind:name triple */
+  int added;
+  strset_put(&b->scope_ids, id, &added);
+  for (int k = 2; !added; k++) {
+    char *alt = pk_printf("%s~%d", id, k);
+    strset_put(&b->scope_ids, alt, &added);
+    free(id);
+    id = alt;
+  }
+  return id;
+}
+
+/* The catalog scope of a scopeId of state st's graph, or NULL. Catalog
+ * scopes are created in step with b->scope_ids, so indexes agree. */
+static pk_scope *state_scope_of(pk *b, const pk_state *st, const char *local) {
+  long i = st && local ? strset_find(&st->scope_local, local) : -1;
+  return i >= 0 ? &b->scopes[st->scope_idx[i]] : NULL;
+}
+static const char *state_scope(pk *b, const pk_state *st, const char *local) {
+  pk_scope *sc = state_scope_of(b, st, local);
+  return sc ? sc->id : NULL;
+}
+static pk_scope *scope_by_id(pk *b, const char *canon) {
+  long i = canon ? strset_find(&b->scope_ids, canon) : -1;
+  return i >= 0 ? &b->scopes[i] : NULL;
+}
+
+static char *semantic_key(const char *route, const pk_scope *sc, const char *role, const char *name) {
+  char *nn = pk_norm(name, 1);
+  const char *sp = !sc ? "-" : sc->stable ? sc->stable : sc->kind;
+  char *k = pk_printf("%s|%s|%s|%s", route, sp, role, nn);
+  free(nn);
+  return k;
+}
+
+static void fold_scopes(pk *b, pk_state *st, const cJSON *g, pk_route *rt) {
+  const cJSON *scopes = gget(g, "scopes"), *s;
+  cJSON_ArrayForEach(s, scopes) {
+    const char *lid = gstr(s, "scopeId"), *kind = gstr(s, "kind");
+    const char *stable = gstr(s, "stableId"), *name = gstr(s, "name");
+    if (!PK_IN(scope_kinds, kind)) kind = "custom";
+    char *nn = pk_norm(name, 1);
+    char *key = stable ? pk_printf("id\x1f%s", stable) : pk_printf("k\x1f%s\x1f%s\x1f%s", st->route, kind, nn);
+    free(nn);
+    int added;
+    long x = PK_ENTRY(b->scope_keys, b->scopes, key, &added);
+    pk_scope *sc = &b->scopes[x];
+    if (added) {
+      sc->key = b->scope_keys.v[x];
+      sc->kind = pk_xstrdup(kind);
+      sc->has_stable = stable != NULL;
+      sc->stable = pk_xstrdup(stable);
+      sc->id = scope_canonical_id(b, st->route, kind, stable, name);
+    }
+    free(key);
+    sc->occurrences++;
+    strset_add(&sc->routes, st->route);
+    if (name && *name) strset_add(&sc->names, name);
+    strset_add(&sc->stable_ids, stable);
+    strset_add(&sc->states, st->id);
+    strset_add(&rt->scopes, sc->id);
+    if (lid) {
+      long li = PK_ENTRY(st->scope_local, st->scope_idx, lid, &added);
+      if (added) st->scope_idx[li] = x;
+    }
+  }
+  /* parents: a scope seen under several (a form in one of many row
+   * dialogs) keeps the smallest */
+  cJSON_ArrayForEach(s, scopes) {
+    pk_scope *sc = state_scope_of(b, st, gstr(s, "scopeId"));
+    const char *parent = state_scope(b, st, gstr(s, "parentScopeId"));
+    if (sc && parent && strcmp(parent, sc->id)) pk_keep_min(&sc->parent, parent);
+  }
+}
+
+/* DataClass of an editable or sensitive field. The policy module knows the
+ * input types, autocomplete tokens and data-uiap-sensitive; a
+ * data-uiap-meaning is read like an autocomplete token ("email", "name",
+ * "cc-number"). A text field with no other class holds free_text. */
+static void element_data_classes(pk_element *el, const cJSON *e) {
+  const cJSON *sem = gget(e, "semantics"), *md = gget(e, "metadata");
+  const cJSON *an = gget(gget(e, "targetHints"), "annotations");
+  const char *itype = gstr(sem, "inputType"), *tag = gstr(sem, "tagName");
+  int sensitive = cJSON_IsTrue(gget(md, "sensitive"));
+  int editable = 0;
+  const cJSON *a;
+  cJSON_ArrayForEach(a, gget(e, "affordances")) if (cJSON_IsString(a) && !strcmp(a->valuestring, "edit")) editable = 1;
+  if (!editable && !sensitive) return;
+  pol_subject s = {.role = gstr(e, "role"), .tag = tag, .input_type = itype,
+                   .sensitive = sensitive ? "true" : NULL};
+  pol_data_class dc = pol_subject_data_class(&s);
+  if (dc == POL_DC_NONE && gstr(an, "meaning")) {
+    pol_subject m = {.autocomplete = gstr(an, "meaning")};
+    dc = pol_subject_data_class(&m);
+  }
+  if (dc == POL_DC_NONE && editable &&
+      (!itype || !strcmp(itype, "text") || !strcmp(itype, "search") || (tag && !strcasecmp(tag, "textarea"))))
+    dc = POL_DC_FREE_TEXT;
+  if (dc != POL_DC_NONE) strset_add(&el->data_classes, pol_data_class_name(dc));
+}
+
+static void fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids, long **local_el) {
+  const char *iid = gstr(e, "instanceId"), *stable = gstr(e, "stableId");
+  const char *role = gstr(e, "role"), *name = gstr(e, "name");
+  if (!role) role = "generic";
+  pk_scope *sc = state_scope_of(b, st, gstr(e, "scopeId"));
+  const char *scope = sc ? sc->id : NULL;
+  char *semkey = semantic_key(st->route, sc, role, name);
+  char *key = stable ? pk_printf("id\x1f%s", stable) : pk_printf("sk\x1f%s", semkey);
+  int added;
+  long x = PK_ENTRY(b->element_keys, b->elements, key, &added);
+  free(key);
+  pk_element *el = &b->elements[x];
+  if (added) {
+    el->key = b->element_keys.v[x];
+    el->stable_id = pk_xstrdup(stable);
+    el->role = pk_xstrdup(role);
+    el->inferred_only = 1;
+  }
+  /* a stableId element keeps the smallest semanticKey it was seen under */
+  if (!el->semkey || pk_natcmp_tie(semkey, el->semkey) < 0) {
+    free(el->semkey);
+    el->semkey = semkey;
+  } else free(semkey);
+  el->occurrences++;
+  strset_add(&el->routes, st->route);
+  strset_add(&el->scopes, scope);
+  if (name && *name) strset_add(&el->names, name);
+  strset_add(&el->states, st->id);
+
+  const cJSON *sem = gget(e, "semantics"), *an = gget(gget(e, "targetHints"), "annotations"), *x2;
+  strset_add(&el->meanings, gstr(an, "meaning"));
+  int heuristic = 0, semantic = 0;
+  cJSON_ArrayForEach(x2, gget(sem, "sources")) {
+    if (!cJSON_IsString(x2)) continue;
+    for (size_t k = 0; k < PK_NSOURCES; k++)
+      if (!strcmp(source_map[k].sem, x2->valuestring) && !el->src_state[k]) el->src_state[k] = pk_xstrdup(st->id);
+    if (!strcmp(x2->valuestring, "inferred")) heuristic = 1;
+    else if (strcmp(x2->valuestring, "native-html")) semantic = 1; /* a generic tag says nothing */
+  }
+  /* inferred-only: recognised by heuristics, with no ARIA, label, text,
+   * annotation or registry evidence (native-html of a generic <div> is none) */
+  if (!(heuristic && !semantic)) el->inferred_only = 0;
+  cJSON_ArrayForEach(x2, gget(e, "state")) {
+    int k = pk_index(state_keys, PK_COUNT(state_keys), x2->string);
+    if (k >= 0) el->state_keys |= 1u << k;
+  }
+  cJSON_ArrayForEach(x2, gget(e, "affordances")) {
+    if (!cJSON_IsString(x2)) continue;
+    strset_add(&el->affordances, x2->valuestring);
+    if (PK_IN(interactive_affordances, x2->valuestring)) el->interactive = 1;
+  }
+  const char *default_action = gstr(an, "defaultAction");
+  strset_add(&el->app_actions, default_action);
+  cJSON_ArrayForEach(x2, gget(e, "supportedActions")) {
+    if (!cJSON_IsString(x2)) continue;
+    strset_add(&el->actions, x2->valuestring);
+    if (!is_primitive(x2->valuestring)) strset_add(&el->app_actions, x2->valuestring);
+  }
+  int r = risk_parse(gstr(gget(e, "risk"), "level"));
+  if (r > el->risk_annot) el->risk_annot = r;
+  element_data_classes(el, e);
+
+  /* actions offered by the element */
+  strset offered = {0};
+  strset_addall(&offered, &el->app_actions); /* cheap: usually 0 or 1 */
+  cJSON_ArrayForEach(x2, gget(e, "supportedActions")) if (cJSON_IsString(x2)) strset_add(&offered, x2->valuestring);
+  for (size_t k = 0; k < offered.n; k++) {
+    const char *aid = offered.v[k];
+    int isnew;
+    long ai = PK_ENTRY(b->action_ids, b->actions, aid, &isnew);
+    pk_action *ac = &b->actions[ai];
+    if (isnew) {
+      ac->id = b->action_ids.v[ai];
+      ac->primitive = is_primitive(aid);
+    }
+    strset_add(&ac->roles, role);
+    strset_add(&ac->routes, st->route);
+    strset_add(&ac->states, st->id);
+    if (!heuristic || semantic) ac->native = 1;
+    if (!ac->primitive) {
+      ac->annotated = 1; /* app action ids come from data-uiap-action */
+      strset_add(&ac->scopes, scope);
+      if (r > ac->risk_annot) ac->risk_annot = r;
+      cJSON *p = jx(cJSON_CreateObject());
+      jstr(p, "role", role);
+      jstr(p, "stableId", stable);
+      jstr(p, "meaning", gstr(an, "meaning"));
+      jstr(p, "scopeId", scope);
+      char *t = jtext(p);
+      strset_add(&ac->patterns, t);
+      free(t);
+      cJSON_Delete(p);
+    }
+  }
+  strset_free(&offered);
+
+  if (iid) {
+    long li = PK_ENTRY(*local_ids, *local_el, iid, &added);
+    if (added) (*local_el)[li] = x;
+  }
+}
+
+/* ---- review items ------------------------------------------------------------- */
+static pk_item *pk_item_get(pk *b, const char *kind, const char *key, int severity, const char *route) {
+  char *k = pk_printf("%s\x1f%s", kind, key);
+  int added;
+  long i = PK_ENTRY(b->item_keys, b->items, k, &added);
+  free(k);
+  pk_item *it = &b->items[i];
+  if (added) {
+    it->key = b->item_keys.v[i];
+    it->kind = kind;
+    it->severity = severity;
+  }
+  pk_keep_min(&it->route, route);
+  if (severity > it->severity) it->severity = severity;
+  return it;
+}
+/* Several findings merged into one item: the smallest description (and its
+ * remediation) stands for them. Takes ownership of desc and remedy. */
+static void pk_item_text(pk_item *it, char *desc, char *remedy) {
+  if (desc && (!it->desc || pk_natcmp_tie(desc, it->desc) < 0)) {
+    free(it->desc);
+    free(it->remedy);
+    it->desc = desc;
+    it->remedy = remedy;
+    return;
+  }
+  free(desc);
+  free(remedy);
+}
+static void pk_item_set(char **field, const char *v) { pk_keep_min(field, v); }
+
+static void fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *g) {
+  /* opaque frames: one item per origin per route */
+  const cJSON *d;
+  cJSON_ArrayForEach(d, gget(g, "documents")) {
+    const char *acc = gstr(d, "access");
+    if (!acc || strcmp(acc, "opaque")) continue;
+    const char *origin = gstr(d, "origin");
+    char buf[512] = "";
+    if (!origin && gstr(d, "url")) { /* scheme://host[:port] of the url */
+      const char *u = gstr(d, "url"), *p = strstr(u, "://");
+      if (p) {
+        const char *e = p + 3;
+        while (*e && *e != '/' && *e != '?' && *e != '#') e++;
+        snprintf(buf, sizeof buf, "%.*s", (int)(e - u), u);
+        origin = buf;
+      }
+    }
+    if (!origin) origin = "an unknown origin";
+    strset_add(&rt->opaque_origins, origin);
+    char *key = pk_printf("%s\x1f%s", st->route, origin);
+    pk_item *it = pk_item_get(b, "opaque_frame", key, 1, st->route);
+    free(key);
+    strset_add(&it->ev_states, st->id);
+    pk_item_text(it, pk_printf("A cross-origin frame from %s on route %s is opaque: its content was not explored.", origin, st->route),
+                 pk_printf("If the frame belongs to the app, publish it through a UIAP bridge (--bridge-origin %s, or "
+                           "<meta name=\"uiap-bridge\"> in the frame); otherwise review its content manually.", origin));
+  }
+  /* closed shadow roots: one item per route */
+  const cJSON *csh = gget(gget(g, "metadata"), "closedShadowHosts");
+  if (cJSON_IsNumber(csh) && csh->valuedouble > 0) {
+    int n = csh->valuedouble > 1e6 ? 1000000 : (int)csh->valuedouble;
+    if (n > rt->closed_shadow) rt->closed_shadow = n;
+    pk_item *it = pk_item_get(b, "closed_shadow", st->route, 1, st->route);
+    strset_add(&it->ev_states, st->id);
+    if (n > it->count) it->count = n;
+  }
+  /* duplicate names in one scope, and stableIds used twice */
+  strset groups = {0}, stables = {0};
+  long *gcount = NULL, *scount = NULL;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, gget(g, "elements")) {
+    const char *stable = gstr(e, "stableId"), *name = gstr(e, "name"), *role = gstr(e, "role");
+    if (stable) {
+      long i = PK_ENTRY(stables, scount, stable, NULL); /* may move scount */
+      scount[i]++;
+      continue;
+    }
+    if (!name || !*name || !role) continue;
+    char *k = pk_printf("%s\x1f%s\x1f%s", gstr(e, "scopeId") ? gstr(e, "scopeId") : "", role, name);
+    long i = PK_ENTRY(groups, gcount, k, NULL);
+    gcount[i]++;
+    free(k);
+  }
+  for (size_t i = 0; i < groups.n; i++) {
+    if (gcount[i] < 2) continue;
+    /* split the group key in place: the set is not searched any more */
+    char *lscope = groups.v[i], *role = strchr(lscope, '\x1f') + 1, *name = strchr(role, '\x1f') + 1;
+    role[-1] = 0;
+    name[-1] = 0;
+    const char *scope = state_scope(b, st, lscope);
+    char *nn = pk_norm(name, 1);
+    char *key = pk_printf("%s\x1f%s\x1f%s\x1f%s", st->route, scope ? scope : "-", role, nn);
+    free(nn);
+    pk_item *it = pk_item_get(b, "duplicate_name", key, 1, st->route);
+    free(key);
+    pk_item_set(&it->scope, scope);
+    strset_add(&it->ev_states, st->id);
+    if (gcount[i] > it->count) it->count = gcount[i];
+    pk_item_text(it, pk_printf("%s contains several %s elements named \"%s\" without a data-uiap-id, so a name-based locator is ambiguous.",
+                               scope ? scope : "A scope", role, name),
+                 pk_printf("Give each %s a distinct accessible name (e.g. an aria-label naming its row or subject) or a data-uiap-id.", role));
+  }
+  for (size_t i = 0; i < stables.n; i++) {
+    if (scount[i] < 2) continue;
+    char *key = pk_printf("stable\x1f%s", stables.v[i]);
+    pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, st->route);
+    free(key);
+    pk_item_set(&it->stable, stables.v[i]);
+    strset_add(&it->ev_states, st->id);
+    if (scount[i] > it->count) it->count = scount[i];
+    pk_item_text(it, pk_printf("The data-uiap-id \"%s\" is carried by several elements of one state, so it does not identify a target.", stables.v[i]),
+                 pk_xstrdup("Make every data-uiap-id unique within a page (add the row or item key to repeated controls)."));
+  }
+  strset_free(&groups);
+  strset_free(&stables);
+  free(gcount);
+  free(scount);
+}
+
+/* ---- resolving journal targets --------------------------------------------------- */
+static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, const strset *local_ids,
+                        const long *local_el) {
+  const cJSON *t = gget(rf->line, "target");
+  const char *iid = gstr(t, "instanceId"), *stable = gstr(t, "stableId");
+  const char *role = gstr(t, "role"), *name = gstr(t, "name");
+  rf->element = -1;
+  if (st) rf->scope = pk_xstrdup(state_scope(b, st, gstr(t, "scopeId")));
+  if (st && iid) {
+    long li = strset_find(local_ids, iid);
+    if (li >= 0) rf->element = local_el[li];
+  }
+  if (rf->element < 0 && stable) {
+    char *k = pk_printf("id\x1f%s", stable);
+    rf->element = strset_find(&b->element_keys, k);
+    free(k);
+  }
+  if (st && role) {
+    char *sk = semantic_key(st->route, scope_by_id(b, rf->scope), role, name);
+    if (rf->element < 0) {
+      char *k = pk_printf("sk\x1f%s", sk);
+      rf->element = strset_find(&b->element_keys, k);
+      free(k);
+    }
+    rf->semkey = sk;
+  }
+  if (rf->element >= 0 && !rf->semkey) rf->semkey = pk_xstrdup(b->elements[rf->element].semkey);
+  /* several elements of the state share the target's role and name, and no
+   * stableId tells them apart: only the ordinal did */
+  if (g && !stable && role) {
+    long same = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, gget(g, "elements")) {
+      const char *r2 = gstr(e, "role"), *n2 = gstr(e, "name");
+      if (r2 && !strcmp(r2, role) && !strcmp(n2 ? n2 : "", name ? name : "")) same++;
+    }
+    rf->ambiguous = same > 1;
+    rf->same_name = same;
+  }
+}
+
+/* Load state i's graph and fold it; resolve the records that point into it. */
+static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) {
+  pk_state *st = &b->states[si];
+  long ri = pk_route_of(b, st->route); /* may move b->routes */
+  pk_route *rt = &b->routes[ri];
+  strset_add(&rt->states, st->id);
+  strset_add(&rt->urls, gstr(st->line, "url"));
+  const char *title = gstr(st->line, "title");
+  if (title && *title) strset_add(&rt->titles, title);
+
+  const char *ref = gstr(st->line, "pageGraphRef");
+  char path[4096];
+  path[0] = 0;
+  if (pk_safe_rel(ref)) snprintf(path, sizeof path, "%s/%s", b->dir, ref);
+  else if (!strchr(st->id, '/') && strcmp(st->id, "..") && strcmp(st->id, "."))
+    snprintf(path, sizeof path, "%s/states/%s.json", b->dir, st->id);
+  cJSON *g = NULL;
+  if (path[0]) {
+    size_t len;
+    int e;
+    char *text = pk_read(path, &len, &e);
+    if (text) g = cJSON_ParseWithLength(text, len);
+    free(text);
+  }
+  if (g && !cJSON_IsObject(g)) { cJSON_Delete(g); g = NULL; }
+  if (!g) {
+    char *n = ref && !pk_safe_rel(ref)
+                  ? pk_printf("state %s: pageGraphRef %s leaves the crawl directory (refused); states/%s.json is missing or unreadable", st->id, ref, st->id)
+                  : pk_printf("state %s: page graph %s is missing or unreadable", st->id, ref ? ref : "(none)");
+    pk_note(b, n);
+    free(n);
+  }
+  strset local_ids = {0};
+  long *local_el = NULL;
+  if (g) {
+    st->loaded = 1;
+    rt->loaded++;
+    const char *gr = gstr(gget(g, "route"), "routeId");
+    if (gr && !strcmp(gr, st->route)) strset_add(&rt->annot_states, st->id);
+    fold_scopes(b, st, g, rt);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, gget(g, "elements")) fold_element(b, st, e, &local_ids, &local_el);
+    fold_state_findings(b, st, rt, g);
+  }
+  for (size_t k = 0; k < nby_state[si]; k++)
+    resolve_ref(b, &b->refs[by_state[si][k]], st, g, &local_ids, local_el);
+  strset_free(&local_ids);
+  free(local_el);
+  cJSON_Delete(g);
+}
+
+/* ---- collecting the journal ------------------------------------------------------- */
+static void pk_collect(pk *b) {
+  for (size_t i = 0; i < b->nlines; i++) {
+    const cJSON *j = b->lines[i];
+    const char *type = gstr(j, "type");
+    if (!strcmp(type, "run")) {
+      if (!b->run) b->run = j;
+    } else if (!strcmp(type, "status")) {
+      if (PK_IN(run_statuses, gstr(j, "status"))) b->last_status = j;
+    } else if (!strcmp(type, "end")) {
+      b->end = j;
+    } else if (!strcmp(type, "note")) {
+      if (gstr(j, "text")) pk_note(b, gstr(j, "text"));
+    } else if (!strcmp(type, "budget")) {
+      /* {"budget":"maxStates","limit":N}, or {"budget":{...},"limit":"maxStates"} */
+      const cJSON *bu = gget(j, "budget"), *li = gget(j, "limit");
+      char *n = NULL;
+      if (cJSON_IsString(bu) && cJSON_IsNumber(li)) n = pk_printf("budget %s=%.0f reached", bu->valuestring, li->valuedouble);
+      else if (cJSON_IsString(li) && cJSON_IsNumber(gget(bu, li->valuestring)))
+        n = pk_printf("budget %s=%.0f reached", li->valuestring, gget(bu, li->valuestring)->valuedouble);
+      else if (cJSON_IsString(li) || cJSON_IsString(bu)) n = pk_printf("budget %s reached", cJSON_IsString(li) ? li->valuestring : bu->valuestring);
+      if (n) {
+        const char *route = gstr(j, "routeId");
+        if (route) {
+          char *m = pk_printf("%s on route %s", n, route);
+          free(n);
+          n = m;
+        }
+        pk_note(b, n);
+        free(n);
+        b->last_budget = j;
+      }
+    } else if (!strcmp(type, "seed")) {
+      if (cJSON_IsNumber(gget(j, "index"))) {
+        PK_GROW(b->seed_lines, b->nseed_lines, b->capseed_lines);
+        b->seed_lines[b->nseed_lines++] = j;
+      } else b->malformed++;
+    } else if (!strcmp(type, "review")) {
+      if (gstr(j, "description")) {
+        PK_GROW(b->reviews, b->nreviews, b->capreviews);
+        b->reviews[b->nreviews++] = j;
+      } else b->malformed++;
+    } else if (!strcmp(type, "state")) {
+      const char *id = gstr(j, "stateId");
+      if (!id) { b->malformed++; continue; }
+      int added;
+      long s = PK_ENTRY(b->state_ids, b->states, id, &added);
+      if (!added) continue; /* a resumed crawl may repeat it: the first wins */
+      b->states[s].line = j;
+      b->states[s].id = b->state_ids.v[s];
+      const char *r = gstr(j, "routeId");
+      b->states[s].route = r && *r ? r : "unknown";
+      b->states[s].fingerprint = gstr(j, "fingerprint");
+    } else if (!strcmp(type, "transition") || !strcmp(type, "decision") || !strcmp(type, "failure")) {
+      const char *id = gstr(j, "transitionId");
+      int tr = !strcmp(type, "transition");
+      if (tr && (!id || !gstr(j, "fromStateId") || !gstr(j, "toStateId") || !gstr(j, "viaActionId"))) { b->malformed++; continue; }
+      if (!tr && !gstr(j, "actionId")) { b->malformed++; continue; }
+      if (tr) {
+        int added;
+        strset_put(&b->transition_ids, id, &added);
+        if (!added) continue;
+      }
+      PK_GROW(b->refs, b->nrefs, b->caprefs);
+      pk_ref *rf = &b->refs[b->nrefs++];
+      memset(rf, 0, sizeof *rf);
+      rf->line = j;
+      rf->type = tr ? "transition" : !strcmp(type, "decision") ? "decision" : "failure";
+      rf->state = -1;
+      rf->element = -1;
+    }
+  }
+}
+
+/* ---- canonical record order ----------------------------------------------------------- */
+/* Where several records merge into one entry (an item, a risk reason), the
+ * first one speaks. "First" is this order, not the journal's, so a crawl
+ * that met the same things in another order gives the same package: state
+ * (natural id order), type, transitionId, action, target, then the rest. */
+static int cmp_ref(const void *x, const void *y) {
+  const pk_ref *a = x, *b = y;
+  return pk_natcmp_tie(a->order, b->order);
+}
+static char *canonical_target(const pk_ref *rf);
+static void pk_refs_sort(pk *b, const long *rank) {
+  static const char *const types[] = {"transition", "decision", "failure"};
+  for (size_t i = 0; i < b->nrefs; i++) {
+    pk_ref *rf = &b->refs[i];
+    const cJSON *j = rf->line;
+    char *t = canonical_target(rf);
+    const char *f[] = {gstr(j, "transitionId"), gstr(j, "viaActionId"), gstr(j, "actionId"), gstr(j, "toStateId"),
+                       gstr(j, "effect"), gstr(j, "reason"), gstr(j, "rule"), gstr(j, "sideEffectClass")};
+    size_t len = 64 + (t ? strlen(t) : 0);
+    for (size_t k = 0; k < PK_COUNT(f); k++) len += (f[k] ? strlen(f[k]) : 0) + 1;
+    rf->order = pk_xrealloc(NULL, len);
+    int n = snprintf(rf->order, len, "%010ld\x1f%d\x1f", rf->state >= 0 ? rank[rf->state] : 9999999999L,
+                     pk_index(types, 3, rf->type));
+    for (size_t k = 0; k < PK_COUNT(f); k++) n += snprintf(rf->order + n, len - (size_t)n, "%s\x1f", f[k] ? f[k] : "");
+    snprintf(rf->order + n, len - (size_t)n, "%s", t ? t : "");
+    free(t);
+  }
+  qsort(b->refs, b->nrefs, sizeof *b->refs, cmp_ref);
+}
+
+/* ---- aggregation after all states are folded --------------------------------------- */
+static pk_action *pk_action_get(pk *b, const char *id) {
+  int added;
+  long ai = PK_ENTRY(b->action_ids, b->actions, id, &added);
+  pk_action *ac = &b->actions[ai];
+  if (added) {
+    ac->id = b->action_ids.v[ai];
+    ac->primitive = is_primitive(id);
+  }
+  return ac;
+}
+
+/* The actions a record exercised: its action id, and the element's app
+ * action when a primitive fires it (ui.activate on a data-uiap-action). */
+static void ref_actions(pk *b, const pk_ref *rf, const char *aid, strset *out) {
+  strset_add(out, aid);
+  if (rf->element >= 0 && PK_IN(firing_actions, aid)) strset_addall(out, &b->elements[rf->element].app_actions);
+}
+
+static char *canonical_target(const pk_ref *rf) {
+  const cJSON *t = gget(rf->line, "target");
+  if (!cJSON_IsObject(t)) return NULL;
+  cJSON *o = jx(cJSON_CreateObject());
+  jstr(o, "instanceId", gstr(t, "instanceId"));
+  jstr(o, "stableId", gstr(t, "stableId"));
+  jstr(o, "semanticKey", rf->semkey);
+  jstr(o, "role", gstr(t, "role"));
+  jstr(o, "name", gstr(t, "name"));
+  jstr(o, "scopeId", rf->scope); /* the catalog's scope id */
+  jstr(o, "documentId", gstr(t, "documentId"));
+  const cJSON *ord = gget(t, "ordinal");
+  if (cJSON_IsNumber(ord)) jnum(o, "ordinal", ord->valuedouble);
+  char *s = jtext(o);
+  cJSON_Delete(o);
+  return s;
+}
+
+/* A SuccessSignal in canonical key order, its scopeId mapped to the catalog. */
+static char *canonical_signal(pk *b, const cJSON *s, const pk_state *to, const pk_state *from) {
+  const char *kind = gstr(s, "kind");
+  if (!PK_IN(signal_kinds, kind)) return NULL;
+  cJSON *o = jx(cJSON_CreateObject());
+  jstr(o, "kind", kind);
+  jstr(o, "pattern", gstr(s, "pattern"));
+  jstr(o, "text", gstr(s, "text"));
+  const cJSON *t = gget(s, "target");
+  if (cJSON_IsObject(t)) jset(o, "target", cJSON_Duplicate(t, 1));
+  const char *sc = gstr(s, "scopeId");
+  if (sc) {
+    const char *c = state_scope(b, to, sc);
+    if (!c) c = state_scope(b, from, sc);
+    jstr(o, "scopeId", c ? c : sc);
+  }
+  char *text = jtext(o);
+  cJSON_Delete(o);
+  return text;
+}
+
+static pk_state *state_of(pk *b, const char *id) {
+  long i = id ? strset_find(&b->state_ids, id) : -1;
+  return i >= 0 ? &b->states[i] : NULL;
+}
+
+static void pk_aggregate(pk *b) {
+  for (size_t i = 0; i < b->nrefs; i++) {
+    pk_ref *rf = &b->refs[i];
+    const cJSON *j = rf->line;
+    pk_element *el = rf->element >= 0 ? &b->elements[rf->element] : NULL;
+    const char *se = gstr(j, "sideEffectClass");
+    if (se_rank(se) < 0) se = NULL;
+    strset used = {0};
+    if (!strcmp(rf->type, "transition")) {
+      const char *tid = gstr(j, "transitionId"), *aid = gstr(j, "viaActionId");
+      pk_state *from = state_of(b, gstr(j, "fromStateId")), *to = state_of(b, gstr(j, "toStateId"));
+      int self = cJSON_IsTrue(gget(j, "selfLoop")) || !strcmp(gstr(j, "fromStateId"), gstr(j, "toStateId"));
+      strset sigs = {0};
+      const cJSON *s;
+      cJSON_ArrayForEach(s, gget(j, "observedSignals")) {
+        char *c = canonical_signal(b, s, to, from);
+        strset_add(&sigs, c);
+        free(c);
+      }
+      if (self) {
+        b->nself++;
+        if (from) from->self_loops++;
+      } else if (to) to->reached++;
+      if (from) b->routes[strset_find(&b->route_ids, from->route)].explored++;
+      if (from && to && !self && strcmp(from->route, to->route)) {
+        pk_route *in = &b->routes[strset_find(&b->route_ids, to->route)];
+        pk_route *out = &b->routes[strset_find(&b->route_ids, from->route)];
+        strset_add(&in->entry_actions, aid);
+        strset_add(&in->entry_tr, tid);
+        int any = 0;
+        for (size_t k = 0; k < sigs.n; k++)
+          if (!strncmp(sigs.v[k], "{\"kind\":\"route.changed\"", 23)) { strset_add(&out->exit_signals, sigs.v[k]); any = 1; }
+        if (!any) strset_add(&out->exit_signals, "{\"kind\":\"route.changed\"}");
+      }
+      if (el) {
+        el->acted++;
+        if (!self || sigs.n) el->acted_ok++;
+        strset_add(&el->transitions, tid);
+      }
+      ref_actions(b, rf, aid, &used);
+      for (size_t k = 0; k < used.n; k++) {
+        pk_action *ac = pk_action_get(b, used.v[k]);
+        ac->executed++;
+        if (sigs.n) ac->executed_signal++;
+        strset_addall(&ac->signals, &sigs);
+        strset_add(&ac->transitions, tid);
+        strset_add(&ac->classes, se);
+        if (from) strset_add(&ac->routes, from->route);
+        if (ac->primitive && el && el->stable_id) {
+          cJSON *p = jx(cJSON_CreateObject());
+          jstr(p, "role", el->role);
+          jstr(p, "stableId", el->stable_id);
+          jstr(p, "scopeId", rf->scope);
+          char *t = jtext(p);
+          strset_add(&ac->patterns, t);
+          free(t);
+          cJSON_Delete(p);
+        }
+        if (ac->primitive) strset_add(&ac->roles, gstr(gget(j, "target"), "role"));
+      }
+      strset_free(&sigs);
+    } else if (!strcmp(rf->type, "decision")) {
+      const char *effect = gstr(j, "effect"), *aid = gstr(j, "actionId");
+      int e = effect ? pk_index((const char *const[]){"allow", "skip", "review", "deny"}, 4, effect) : -1;
+      if (e >= 0) b->ndecisions[e]++;
+      ref_actions(b, rf, aid, &used);
+      char *why = pk_printf("policy: %s (%s)", gstr(j, "reason") ? gstr(j, "reason") : "?", gstr(j, "rule") ? gstr(j, "rule") : "?");
+      for (size_t k = 0; k < used.n; k++) {
+        pk_action *ac = pk_action_get(b, used.v[k]);
+        if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
+        ac->denied += e == 3;
+        ac->reviewed += e == 2;
+        ac->skipped += e == 1;
+        if (e >= 2) {
+          strset_add(&ac->classes, se);
+          if (e > ac->gate_level) { free(ac->gate_reason); ac->gate_reason = NULL; ac->gate_level = e; }
+          if (e == ac->gate_level) pk_keep_min(&ac->gate_reason, why);
+        }
+      }
+      if (el && e >= 2) {
+        int lvl = e == 3 ? RISK_BLOCKED : RISK_CONFIRM;
+        if (lvl > el->risk_policy) { el->risk_policy = lvl; free(el->risk_reason); el->risk_reason = NULL; }
+        if (lvl == el->risk_policy) pk_keep_min(&el->risk_reason, why);
+        if (se_dangerous(se) || (se && !strcmp(se, "unknown"))) strset_add(&el->risk_tags, se);
+      }
+      free(why);
+    } else { /* failure */
+      b->nfailures++;
+      ref_actions(b, rf, gstr(j, "actionId"), &used);
+      for (size_t k = 0; k < used.n; k++) {
+        pk_action *ac = pk_action_get(b, used.v[k]);
+        ac->failed++;
+        if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
+      }
+      if (el) el->failures++;
+    }
+    strset_free(&used);
+  }
+}
+
+/* ---- review queue ------------------------------------------------------------------ */
+static const char *ref_target_label(const pk_ref *rf, char *buf, size_t n) {
+  const cJSON *t = gget(rf->line, "target");
+  const char *role = gstr(t, "role"), *name = gstr(t, "name"), *stable = gstr(t, "stableId");
+  if (stable) snprintf(buf, n, "%s \"%s\" (%s)", role ? role : "element", name ? name : "", stable);
+  else snprintf(buf, n, "%s \"%s\"", role ? role : "element", name ? name : "");
+  return buf;
+}
+
+static void pk_review_derive(pk *b) {
+  /* the journal's own findings */
+  for (size_t i = 0; i < b->nreviews; i++) {
+    const cJSON *j = b->reviews[i];
+    const char *kind = gstr(j, "kind"), *sev = gstr(j, "severity"), *desc = gstr(j, "description");
+    int k = pk_index(review_kinds, PK_COUNT(review_kinds), kind);
+    kind = review_kinds[k >= 0 ? k : (int)PK_COUNT(review_kinds) - 1];
+    int s = pk_index(severities, 3, sev);
+    const cJSON *t = gget(j, "target");
+    char *tt = cJSON_IsObject(t) ? jtext(t) : pk_xstrdup("");
+    char *key = pk_printf("journal\x1f%s\x1f%s\x1f%s\x1f%s", gstr(j, "stateId") ? gstr(j, "stateId") : "",
+                          gstr(j, "routeId") ? gstr(j, "routeId") : "", desc, tt);
+    free(tt);
+    const pk_state *st = state_of(b, gstr(j, "stateId"));
+    const char *route = gstr(j, "routeId") ? gstr(j, "routeId") : st ? st->route : NULL;
+    pk_item *it = pk_item_get(b, kind, key, s >= 0 ? s : 1, route);
+    free(key);
+    pk_item_set(&it->stable, gstr(t, "stableId"));
+    strset_add(&it->ev_states, gstr(j, "stateId"));
+    strset_add(&it->ev_transitions, gstr(j, "transitionId"));
+    pk_item_text(it, pk_xstrdup(desc), gstr(j, "remediation") ? pk_xstrdup(gstr(j, "remediation")) : NULL);
+    /* a path replay that landed elsewhere is an unresolved transition */
+    char *low = pk_norm(desc, 1);
+    if (cJSON_IsTrue(gget(j, "replay")) || strstr(low, "replay")) b->nreplays++;
+    free(low);
+  }
+
+  /* per route: missing stableIds, unexplored routes, closed shadow roots */
+  for (size_t r = 0; r < b->route_ids.n; r++) {
+    pk_route *rt = &b->routes[r];
+    strset names = {0};
+    long count = 0;
+    for (size_t e = 0; e < b->element_keys.n; e++) {
+      pk_element *el = &b->elements[e];
+      if (el->stable_id || !el->interactive || strset_find(&el->routes, rt->id) < 0) continue;
+      count++;
+      if (el->names.n) strset_add(&names, strset_min(&el->names));
+      else {
+        char *n = pk_printf("(unnamed %s)", el->role);
+        strset_add(&names, n);
+        free(n);
+      }
+    }
+    if (count) {
+      pk_item *it = pk_item_get(b, "missing_stable_id", rt->id, 0, rt->id);
+      it->count = count;
+      strset_addall(&it->ev_states, &rt->states);
+      char **v = strset_sorted(&names, cmp_nat);
+      size_t len = 0, cap = 256;
+      char *list = pk_xrealloc(NULL, cap);
+      list[0] = 0;
+      for (size_t k = 0; k < names.n && k < PK_LIST_NAMES; k++) {
+        size_t need = len + strlen(v[k]) + 8;
+        if (need > cap) list = pk_xrealloc(list, cap = need * 2);
+        len += (size_t)sprintf(list + len, "%s\"%s\"", k ? ", " : "", v[k]);
+      }
+      pk_item_text(it, pk_printf("%ld interactive element%s on route %s ha%s no data-uiap-id: %s%s.", count,
+                                 count == 1 ? "" : "s", rt->id, count == 1 ? "s" : "ve", list,
+                                 names.n > PK_LIST_NAMES ? ", ..." : ""),
+                   pk_printf("Add data-uiap-id to %s so agents can address %s independent of text and position.",
+                             count == 1 ? "this control" : "these controls", count == 1 ? "it" : "them"));
+      free(list);
+      free(v);
+    }
+    strset_free(&names);
+    if (!rt->explored) {
+      pk_item *it = pk_item_get(b, "coverage_gap", rt->id, 1, rt->id);
+      strset_addall(&it->ev_states, &rt->states);
+      pk_item_text(it, pk_printf("Route %s was captured in %zu state%s but no action was explored from it.", rt->id,
+                                 rt->states.n, rt->states.n == 1 ? "" : "s"),
+                   pk_xstrdup("Raise the budget (maxStates, maxTransitions, maxPerRoute, maxDepth) or seed this route directly."));
+    }
+    char *ck = pk_printf("closed_shadow\x1f%s", rt->id);
+    long ci = strset_find(&b->item_keys, ck);
+    free(ck);
+    if (ci >= 0) {
+      pk_item *it = &b->items[ci];
+      pk_item_text(it, pk_printf("%ld closed shadow root%s on route %s hide%s %s content from discovery.", it->count,
+                                 it->count == 1 ? "" : "s", rt->id, it->count == 1 ? "s" : "", it->count == 1 ? "its" : "their"),
+                   pk_xstrdup("Use an open shadow root for app controls, or annotate the host with data-uiap-* attributes."));
+    }
+    b->opaque_regions += (int)rt->opaque_origins.n + rt->closed_shadow;
+  }
+
+  /* per element: heuristics only */
+  for (size_t e = 0; e < b->element_keys.n; e++) {
+    pk_element *el = &b->elements[e];
+    if (!el->inferred_only) continue;
+    int act = 0;
+    for (size_t k = 0; k < el->actions.n; k++) act |= PK_IN(activating_actions, el->actions.v[k]);
+    const char *route = strset_min(&el->routes), *name = strset_min(&el->names);
+    pk_item *it = pk_item_get(b, "inferred_only", el->key, act ? 1 : 0, route);
+    strset_addall(&it->ev_states, &el->states);
+    pk_item_set(&it->scope, strset_min(&el->scopes));
+    pk_item_text(it, pk_printf("The %s%s%s%s on route %s was recognised only by heuristics (a clickable element without role, label or text evidence).",
+                               el->role, name ? " \"" : "", name ? name : "", name ? "\"" : "",
+                               route ? route : "?"),
+                 pk_xstrdup("Use a native control (button, a href) or give it an ARIA role and an accessible name, plus a data-uiap-id."));
+  }
+
+  /* per journal record: ambiguous targets and gated actions */
+  for (size_t i = 0; i < b->nrefs; i++) {
+    pk_ref *rf = &b->refs[i];
+    const cJSON *j = rf->line;
+    const pk_state *st = rf->state >= 0 ? &b->states[rf->state] : NULL;
+    const char *route = st ? st->route : NULL;
+    const cJSON *t = gget(j, "target");
+    char label[600];
+    if (rf->ambiguous) {
+      char *nn = pk_norm(gstr(t, "name"), 1);
+      char *key = pk_printf("%s\x1f%s\x1f%s", route ? route : "", gstr(t, "role"), nn);
+      free(nn);
+      pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, route);
+      free(key);
+      pk_item_set(&it->scope, rf->scope);
+      strset_add(&it->ev_states, st ? st->id : NULL);
+      strset_add(&it->ev_transitions, gstr(j, "transitionId"));
+      if (rf->same_name > it->count) it->count = rf->same_name;
+      pk_item_text(it, pk_printf("The target %s on route %s matched %ld elements and was told apart only by its position.",
+                                 ref_target_label(rf, label, sizeof label), route ? route : "?", rf->same_name),
+                   pk_xstrdup("Give each of these elements a data-uiap-id or a distinct accessible name."));
+    }
+    if (strcmp(rf->type, "decision")) continue;
+    const char *effect = gstr(j, "effect");
+    if (!effect || (strcmp(effect, "deny") && strcmp(effect, "review"))) continue;
+    int deny = !strcmp(effect, "deny");
+    const char *aid = gstr(j, "actionId"), *se = gstr(j, "sideEffectClass");
+    const char *tkey = gstr(t, "stableId") ? gstr(t, "stableId") : rf->semkey ? rf->semkey : gstr(t, "name");
+    char *key = pk_printf("%s\x1f%s", aid, tkey ? tkey : "");
+    pk_item *it = pk_item_get(b, "unsafe_action_candidate", key, deny && se_dangerous(se) ? 2 : 1, route);
+    free(key);
+    if (deny && !it->deny) { /* a denial speaks over a hold for review */
+      free(it->desc);
+      free(it->remedy);
+      it->desc = it->remedy = NULL;
+    }
+    it->deny |= deny;
+    pk_item_set(&it->stable, gstr(t, "stableId"));
+    pk_item_set(&it->scope, rf->scope);
+    strset_add(&it->ev_states, st ? st->id : gstr(j, "stateId"));
+    const char *rs = gstr(j, "reason"), *rule = gstr(j, "rule");
+    pk_item_text(it, pk_printf("The safety gate %s %s on %s (reason %s, rule %s, side effect %s).",
+                               deny ? "denied" : "held for review", aid, ref_target_label(rf, label, sizeof label),
+                               rs ? rs : "?", rule ? rule : "?", se ? se : "unknown"),
+                 pk_xstrdup(deny ? "Confirm the classification and annotate the control with data-uiap-risk=\"blocked\" (or \"confirm\") "
+                                   "and a data-uiap-action; exercise it only in a sandbox environment."
+                                 : "Annotate the control with data-uiap-risk and a data-uiap-action so its side effect is explicit, "
+                                   "then decide whether discovery may execute it."));
+  }
+
+  /* per domain action: a success signal is mandatory (section 15.5) */
+  for (size_t a = 0; a < b->action_ids.n; a++) {
+    pk_action *ac = &b->actions[a];
+    if (ac->primitive || ac->signals.n) continue;
+    pk_item *it = pk_item_get(b, "missing_success_signal", ac->id, 1, strset_min(&ac->routes));
+    strset_addall(&it->ev_transitions, &ac->transitions);
+    if (!ac->transitions.n) strset_addall(&it->ev_states, &ac->states);
+    for (size_t k = 0; k < ac->patterns.n && !it->stable; k++) {
+      cJSON *p = cJSON_Parse(ac->patterns.v[k]);
+      pk_item_set(&it->stable, gstr(p, "stableId"));
+      cJSON_Delete(p);
+    }
+    pk_item_text(it, ac->executed
+                     ? pk_printf("The domain action %s was executed %d time%s without an observable success signal.", ac->id,
+                                 ac->executed, ac->executed == 1 ? "" : "s")
+                     : pk_printf("The domain action %s was never executed, so no success signal was observed for it.", ac->id),
+                 pk_printf("Declare a success signal for %s (a role=status or toast message, a dialog or route change) or verify it manually.", ac->id));
+  }
+
+  /* seeds: unresolved url/route seeds the journal did not already report */
+  const cJSON *seeds = gget(b->run, "seeds");
+  int nseeds = cJSON_GetArraySize(seeds);
+  for (int s = 0; s < nseeds; s++) {
+    const cJSON *last = NULL;
+    for (size_t k = 0; k < b->nseed_lines; k++)
+      if ((int)gget(b->seed_lines[k], "index")->valuedouble == s) last = b->seed_lines[k];
+    int visited = 0;
+    for (size_t k = 0; k < b->state_ids.n && !visited; k++) {
+      const cJSON *sd = gget(b->states[k].line, "seed");
+      visited = cJSON_IsNumber(sd) && (int)sd->valuedouble == s;
+    }
+    const cJSON *seed = cJSON_GetArrayItem(seeds, s);
+    const char *kind = gstr(seed, "kind");
+    if (visited || !kind || (strcmp(kind, "url") && strcmp(kind, "route"))) continue;
+    const char *what = gstr(seed, "url") ? gstr(seed, "url") : gstr(seed, "routeId") ? gstr(seed, "routeId") : kind;
+    int unresolved = last && cJSON_IsFalse(gget(last, "resolved"));
+    char *desc = unresolved ? pk_printf("Seed %d (%s) could not be resolved: %s.", s, what,
+                                        gstr(last, "reason") ? gstr(last, "reason") : "no reason given")
+                            : pk_printf("Seed %d (%s) was not visited.", s, what);
+    if (unresolved) {
+      char *n = pk_printf("seed %d (%s) unresolved: %s", s, what, gstr(last, "reason") ? gstr(last, "reason") : "no reason given");
+      pk_note(b, n);
+      free(n);
+    }
+    /* the crawler journals its own review for a seed it could not load:
+     * a coverage_gap whose description starts "Seed N " */
+    int reported = 0;
+    for (size_t k = 0; k < b->nreviews && !reported; k++) {
+      const char *kk = gstr(b->reviews[k], "kind"), *d = gstr(b->reviews[k], "description");
+      if (!kk || strcmp(kk, "coverage_gap") || (d[0] != 'S' && d[0] != 's') || strncmp(d + 1, "eed ", 4)) continue;
+      char *e;
+      long v = strtol(d + 5, &e, 10);
+      reported = e != d + 5 && v == s && (*e == ' ' || *e == ':' || *e == 0);
+    }
+    if (reported) { free(desc); continue; }
+    char *key = pk_printf("seed\x1f%d", s);
+    pk_item *it = pk_item_get(b, "coverage_gap", key, unresolved ? 2 : 1, NULL);
+    free(key);
+    pk_item_text(it, desc, pk_xstrdup(unresolved ? "Check that the seed is reachable from the crawler and that the environment is signed in."
+                                                 : "Raise the budget or check why exploration stopped before this seed."));
+  }
+}
+
+/* Review order: severity (high first), kind, route, key. */
+static int cmp_item(const void *x, const void *y) {
+  const pk_item *a = *(const pk_item *const *)x, *b = *(const pk_item *const *)y;
+  if (a->severity != b->severity) return b->severity - a->severity;
+  int c = strcmp(a->kind, b->kind);
+  if (c) return c;
+  c = pk_natcmp_tie(a->route ? a->route : "", b->route ? b->route : "");
+  return c ? c : pk_natcmp_tie(a->key, b->key);
+}
+
+/* ---- output -------------------------------------------------------------------------- */
+static void ev_push(cJSON *arr, const char *source, const char *ref, const char *note) {
+  cJSON *e = jx(cJSON_CreateObject());
+  jstr(e, "source", source);
+  jstr(e, "refId", ref);
+  jstr(e, "note", note);
+  jpush(arr, e);
+}
+static void ev_push_set(cJSON *arr, const char *source, const strset *refs) {
+  char **v = strset_sorted(refs, cmp_nat);
+  for (size_t i = 0; i < refs->n && i < PK_EVIDENCE_MAX; i++) ev_push(arr, source, v[i], NULL);
+  free(v);
+}
+
+static cJSON *names_json(const strset *raw);
+
+typedef struct conf_sum { long high, medium, low; } conf_sum;
+static const char *conf(conf_sum *cs, int level /* 2 high, 1 medium, 0 low */) {
+  if (level >= 2) { cs->high++; return "high"; }
+  if (level == 1) { cs->medium++; return "medium"; }
+  cs->low++;
+  return "low";
+}
+
+static cJSON *out_routes(pk *b, conf_sum *cs) {
+  cJSON *routes = jx(cJSON_CreateArray());
+  char **ids = strset_sorted(&b->route_ids, cmp_nat);
+  for (size_t i = 0; i < b->route_ids.n; i++) {
+    pk_route *rt = &b->routes[strset_find(&b->route_ids, ids[i])];
+    cJSON *o = jx(cJSON_CreateObject());
+    jstr(o, "routeId", rt->id);
+    jset_list(o, "urls", &rt->urls, PK_NAMES_MAX);
+    jset_list(o, "titles", &rt->titles, PK_NAMES_MAX);
+    jset_list(o, "scopes", &rt->scopes, 0);
+    cJSON *ev = jx(cJSON_CreateArray());
+    if (rt->annot_states.n) ev_push(ev, "annotation", rt->annot_states.v[0], "the page names this route");
+    ev_push_set(ev, "dom", &rt->states);
+    ev_push_set(ev, "transition", &rt->entry_tr);
+    if (!rt->loaded) ev_push(ev, "inferred", rt->states.v[0], "no page graph could be read");
+    jset(o, "discoveredBy", ev);
+    /* 7.3: annotation or several states: high; one state: medium; no graph: low */
+    jstr(o, "confidence", conf(cs, !rt->loaded ? 0 : rt->annot_states.n || rt->states.n > 1 ? 2 : 1));
+    jset_list(o, "entryActions", &rt->entry_actions, 0);
+    if (rt->exit_signals.n) jset(o, "exitSignals", strset_json_objects(&rt->exit_signals));
+    cJSON *m = jx(cJSON_CreateObject());
+    jnum(m, "states", (double)rt->states.n);
+    jnum(m, "transitionsFrom", rt->explored);
+    jset(o, "metadata", m);
+    jpush(routes, o);
+  }
+  free(ids);
+  return routes;
+}
+
+static cJSON *out_scopes(pk *b, conf_sum *cs) {
+  cJSON *arr = jx(cJSON_CreateArray());
+  char **ids = strset_sorted(&b->scope_ids, cmp_nat);
+  for (size_t i = 0; i < b->scope_ids.n; i++) {
+    pk_scope *sc = scope_by_id(b, ids[i]);
+    cJSON *o = jx(cJSON_CreateObject());
+    jstr(o, "scopeId", sc->id);
+    jstr(o, "kind", sc->kind);
+    jset_list(o, "routeIds", &sc->routes, 0);
+    jstr(o, "parentScopeId", sc->parent);
+    if (sc->names.n) jset(o, "names", names_json(&sc->names));
+    jset_list(o, "stableIds", &sc->stable_ids, 0);
+    cJSON *ev = jx(cJSON_CreateArray());
+    char **st = strset_sorted(&sc->states, cmp_nat);
+    ev_push(ev, sc->has_stable ? "annotation" : "dom", st[0], NULL);
+    free(st);
+    jset(o, "discoveredBy", ev);
+    /* stableId: high; a named scope or a route/dialog/form landmark: medium; else low */
+    int named = sc->names.n > 0;
+    int landmark = !strcmp(sc->kind, "route") || !strcmp(sc->kind, "form") || !strcmp(sc->kind, "dialog") ||
+                   !strcmp(sc->kind, "iframe-root");
+    jstr(o, "confidence", conf(cs, sc->has_stable ? 2 : named || landmark ? 1 : 0));
+    cJSON *m = jx(cJSON_CreateObject());
+    jnum(m, "occurrences", (double)sc->occurrences);
+    jnum(m, "states", (double)sc->states.n);
+    jset(o, "metadata", m);
+    jpush(arr, o);
+  }
+  free(ids);
+  return arr;
+}
+
+/* Names: raw names, except that names differing only in digits or
+ * whitespace (a counter, a clock) are published once, digits as "#". */
+static cJSON *names_json(const strset *raw) {
+  strset masks = {0}, out = {0};
+  long *cnt = NULL;
+  char **first = NULL;
+  char **v = strset_sorted(raw, cmp_nat);
+  for (size_t i = 0; i < raw->n; i++) {
+    char *m = pk_norm(v[i], 0);
+    int added;
+    long k = strset_put(&masks, m, &added);
+    free(m);
+    cnt = pk_xrealloc(cnt, masks.cap * sizeof *cnt);
+    first = pk_xrealloc(first, masks.cap * sizeof *first);
+    if (added) { cnt[k] = 0; first[k] = v[i]; }
+    cnt[k]++;
+  }
+  for (size_t k = 0; k < masks.n; k++) strset_add(&out, cnt[k] == 1 ? first[k] : masks.v[k]);
+  cJSON *a = strset_json(&out, PK_NAMES_MAX);
+  strset_free(&masks);
+  strset_free(&out);
+  free(cnt);
+  free(first);
+  free(v);
+  return a;
+}
+
+static int cmp_affordance(const void *x, const void *y) {
+  const char *a = *(const char *const *)x, *b = *(const char *const *)y;
+  int ia = pk_index(affordance_order, PK_COUNT(affordance_order), a);
+  int ib = pk_index(affordance_order, PK_COUNT(affordance_order), b);
+  if (ia < 0) ia = 1000;
+  if (ib < 0) ib = 1000;
+  return ia != ib ? ia - ib : strcmp(a, b);
+}
+
+static cJSON *out_elements(pk *b, conf_sum *cs) {
+  cJSON *arr = jx(cJSON_CreateArray());
+  /* order: stableId elements by stableId, then the rest by semanticKey */
+  char **keys = strset_sorted(&b->element_keys, cmp_nat);
+  for (size_t i = 0; i < b->element_keys.n; i++) {
+    pk_element *el = &b->elements[strset_find(&b->element_keys, keys[i])];
+    cJSON *o = jx(cJSON_CreateObject());
+    jstr(o, "stableId", el->stable_id);
+    jstr(o, "semanticKey", el->semkey);
+    jset_list(o, "routes", &el->routes, 0);
+    jset_list(o, "scopes", &el->scopes, 0);
+    jstr(o, "role", el->role);
+    if (el->names.n) jset(o, "names", names_json(&el->names));
+    jset_list(o, "meanings", &el->meanings, 0);
+    if (el->state_keys) {
+      cJSON *sk = jx(cJSON_CreateArray());
+      for (size_t k = 0; k < PK_COUNT(state_keys); k++)
+        if (el->state_keys >> k & 1u) jpush(sk, cJSON_CreateString(state_keys[k]));
+      jset(o, "stateKeys", sk);
+    }
+    if (el->affordances.n) {
+      cJSON *af = jx(cJSON_CreateArray());
+      char **v = strset_sorted(&el->affordances, cmp_affordance);
+      for (size_t k = 0; k < el->affordances.n; k++) jpush(af, cJSON_CreateString(v[k]));
+      free(v);
+      jset(o, "affordances", af);
+    }
+    jset_list(o, "supportedActions", &el->actions, 0);
+    int level = el->risk_annot > el->risk_policy ? el->risk_annot : el->risk_policy;
+    if (level) {
+      cJSON *r = jx(cJSON_CreateObject());
+      jstr(r, "level", risk_names[level]);
+      jset_list(r, "tags", &el->risk_tags, 0);
+      jstr(r, "reason", el->risk_annot >= el->risk_policy ? "data-uiap-risk" : el->risk_reason);
+      jset(o, "risk", r);
+    }
+    jset_list(o, "dataClasses", &el->data_classes, 0);
+    cJSON *ev = jx(cJSON_CreateArray());
+    strset seen = {0};
+    for (size_t k = 0; k < PK_NSOURCES; k++) {
+      if (!el->src_state[k]) continue;
+      char *pair = pk_printf("%s\x1f%s", source_map[k].evidence, el->src_state[k]);
+      int added;
+      strset_put(&seen, pair, &added);
+      free(pair);
+      if (added) ev_push(ev, source_map[k].evidence, el->src_state[k], NULL);
+    }
+    strset_free(&seen);
+    if (!cJSON_GetArraySize(ev)) ev_push(ev, "dom", el->states.v[0], NULL);
+    ev_push_set(ev, "transition", &el->transitions);
+    jset(o, "discoveredBy", ev);
+    int annotated = el->src_state[0] || el->src_state[1] || el->stable_id;
+    int sem_kinds = 0;
+    for (size_t k = 2; k + 1 < PK_NSOURCES; k++) sem_kinds += el->src_state[k] != NULL;
+    /* 7.3: annotation or repeated successful use: high; heuristics only: low;
+     * one successful use or several semantic indicators: medium */
+    int c = annotated || el->acted_ok >= 2 ? 2 : el->inferred_only ? 0 : el->acted_ok || sem_kinds >= 2 ? 1 : 0;
+    jstr(o, "confidence", conf(cs, c));
+    jstr(o, "reviewState", el->inferred_only ? "needs_review" : el->stable_id && el->acted_ok ? "verified" : "candidate");
+    cJSON *m = jx(cJSON_CreateObject());
+    jnum(m, "occurrences", (double)el->occurrences);
+    jnum(m, "states", (double)el->states.n);
+    if (el->acted) jnum(m, "actedOn", el->acted);
+    if (el->failures) jnum(m, "failures", el->failures);
+    jset(o, "metadata", m);
+    jpush(arr, o);
+  }
+  free(keys);
+  return arr;
+}
+
+static cJSON *out_actions(pk *b, conf_sum *cs) {
+  cJSON *arr = jx(cJSON_CreateArray());
+  char **ids = strset_sorted(&b->action_ids, cmp_nat);
+  for (size_t i = 0; i < b->action_ids.n; i++) {
+    pk_action *ac = &b->actions[strset_find(&b->action_ids, ids[i])];
+    cJSON *o = jx(cJSON_CreateObject());
+    jstr(o, "id", ac->id);
+    jstr(o, "kind", ac->primitive ? "primitive" : "domain");
+    /* patterns: primitives by role (plus stableId targets acted on);
+     * domain actions by every element that carries them */
+    strset pats = {0};
+    strset_addall(&pats, &ac->patterns);
+    if (ac->primitive)
+      for (size_t k = 0; k < ac->roles.n; k++) {
+        cJSON *p = jx(cJSON_CreateObject());
+        jstr(p, "role", ac->roles.v[k]);
+        char *t = jtext(p);
+        strset_add(&pats, t);
+        free(t);
+        cJSON_Delete(p);
+      }
+    if (pats.n) jset(o, "targetPatterns", strset_json_objects(&pats));
+    strset_free(&pats);
+    jset_list(o, "routes", &ac->routes, 0);
+    jset_list(o, "scopes", &ac->scopes, 0);
+    for (size_t k = 0; k < PK_COUNT(action_args); k++)
+      if (!strcmp(action_args[k].action, ac->id)) {
+        cJSON *args = jx(cJSON_CreateArray()), *a = jx(cJSON_CreateObject());
+        jstr(a, "name", action_args[k].name);
+        jstr(a, "type", action_args[k].type);
+        jset(a, "required", cJSON_CreateTrue());
+        jpush(args, a);
+        jset(o, "args", args);
+      }
+    /* side effect: the most severe seen for a domain action; for a primitive
+     * only when every use agreed (its effect depends on the target) */
+    const char *worst = NULL;
+    for (size_t k = 0; k < ac->classes.n; k++)
+      if (!worst || se_rank(ac->classes.v[k]) > se_rank(worst)) worst = ac->classes.v[k];
+    const char *se = ac->primitive ? (ac->classes.n == 1 ? worst : NULL) : worst;
+    /* risk */
+    int level = RISK_NONE;
+    const char *reason = NULL;
+    strset tags = {0};
+    for (size_t k = 0; k < ac->classes.n; k++)
+      if (se_dangerous(ac->classes.v[k])) strset_add(&tags, ac->classes.v[k]);
+    if (ac->primitive) {
+      if (ac->denied || ac->reviewed) {
+        level = RISK_CONFIRM;
+        reason = "target-dependent: the safety gate held some targets back";
+      } else if (ac->executed) level = RISK_SAFE;
+    } else {
+      level = ac->risk_annot;
+      if (level) reason = "data-uiap-risk";
+      int gate = ac->denied ? RISK_BLOCKED : ac->reviewed ? RISK_CONFIRM : RISK_NONE;
+      if (gate > level) { level = gate; reason = ac->gate_reason; }
+      if (level < RISK_CONFIRM && worst && (se_dangerous(worst) || !strcmp(worst, "unknown"))) {
+        level = RISK_CONFIRM;
+        reason = "side effect";
+      }
+      if (level == RISK_NONE && ac->executed) level = RISK_SAFE;
+    }
+    if (level) {
+      cJSON *r = jx(cJSON_CreateObject());
+      jstr(r, "level", risk_names[level]);
+      jset_list(r, "tags", &tags, 0);
+      jstr(r, "reason", reason);
+      jset(o, "risk", r);
+    }
+    strset_free(&tags);
+    jstr(o, "sideEffectClass", se);
+    if (ac->signals.n) jset(o, "successSignals", strset_json_objects(&ac->signals));
+    cJSON *ev = jx(cJSON_CreateArray());
+    if (ac->states.n) {
+      char **st = strset_sorted(&ac->states, cmp_nat);
+      ev_push(ev, ac->annotated ? "annotation" : "dom", st[0], NULL);
+      free(st);
+    }
+    ev_push_set(ev, "transition", &ac->transitions);
+    if (!cJSON_GetArraySize(ev)) ev_push(ev, "inferred", ac->id, "named only by a safety decision or a failure");
+    jset(o, "discoveredBy", ev);
+    /* 7.3: annotation or repeated use with signals: high; one use or native
+     * semantics: medium; otherwise low */
+    int c = ac->annotated || ac->executed_signal >= 2 ? 2 : ac->executed || ac->native ? 1 : 0;
+    jstr(o, "confidence", conf(cs, c));
+    const char *rs;
+    if (!ac->primitive) rs = ac->denied ? "unsafe" : ac->executed_signal ? "verified" : "candidate";
+    else rs = ac->executed_signal ? "verified" : ac->denied && !ac->executed ? "unsafe" : "candidate";
+    jstr(o, "reviewState", rs);
+    cJSON *m = jx(cJSON_CreateObject());
+    jnum(m, "executed", ac->executed);
+    jnum(m, "denied", ac->denied);
+    jnum(m, "reviewed", ac->reviewed);
+    jnum(m, "skipped", ac->skipped);
+    jnum(m, "failed", ac->failed);
+    if (ac->classes.n) {
+      cJSON *cl = jx(cJSON_CreateArray());
+      for (size_t k = 0; k < PK_COUNT(side_effects); k++)
+        if (strset_find(&ac->classes, side_effects[k].name) >= 0) jpush(cl, cJSON_CreateString(side_effects[k].name));
+      jset(m, "sideEffectClasses", cl);
+    }
+    jset(o, "metadata", m);
+    jpush(arr, o);
+  }
+  free(ids);
+  return arr;
+}
+
+static cJSON *map_scope_list(pk *b, const pk_state *st, const cJSON *list, int all_if_missing) {
+  strset out = {0};
+  const cJSON *x;
+  if (cJSON_IsArray(list)) {
+    cJSON_ArrayForEach(x, list) {
+      if (!cJSON_IsString(x)) continue;
+      const char *c = state_scope(b, st, x->valuestring);
+      strset_add(&out, c ? c : x->valuestring);
+    }
+  } else if (all_if_missing)
+    for (size_t k = 0; k < st->scope_local.n; k++) strset_add(&out, b->scopes[st->scope_idx[k]].id);
+  cJSON *a = strset_json(&out, 0);
+  strset_free(&out);
+  return a;
+}
+
+typedef struct edge_ord { const char *id; size_t ref; } edge_ord;
+static int cmp_edge(const void *x, const void *y) {
+  const edge_ord *a = x, *b = y;
+  int c = pk_natcmp_tie(a->id, b->id);
+  return c ? c : (a->ref > b->ref) - (a->ref < b->ref);
+}
+
+static cJSON *out_graph(pk *b) {
+  cJSON *tg = jx(cJSON_CreateObject()), *states = jx(cJSON_CreateArray()), *edges = jx(cJSON_CreateArray());
+  char **ids = strset_sorted(&b->state_ids, cmp_nat);
+  for (size_t i = 0; i < b->state_ids.n; i++) {
+    pk_state *st = &b->states[strset_find(&b->state_ids, ids[i])];
+    const cJSON *l = st->line;
+    cJSON *o = jx(cJSON_CreateObject());
+    jstr(o, "stateId", st->id);
+    jstr(o, "fingerprint", st->fingerprint ? st->fingerprint : "");
+    jstr(o, "routeId", st->route);
+    jset(o, "scopeIds", map_scope_list(b, st, gget(l, "scopeIds"), 1));
+    if (cJSON_IsArray(gget(l, "modalStack"))) jset(o, "modalStack", map_scope_list(b, st, gget(l, "modalStack"), 0));
+    jstr(o, "pageGraphRef", gstr(l, "pageGraphRef"));
+    jstr(o, "screenshotRef", gstr(l, "screenshotRef"));
+    cJSON *ev = jx(cJSON_CreateArray());
+    ev_push(ev, "dom", st->id, NULL);
+    if (gstr(l, "viaTransitionId")) ev_push(ev, "transition", gstr(l, "viaTransitionId"), NULL);
+    jset(o, "discoveredBy", ev);
+    /* reached more than once: high; once: medium; no readable graph: low */
+    int seedy = !gstr(l, "parentStateId");
+    int reached = st->reached + seedy;
+    jstr(o, "confidence", !st->loaded ? "low" : reached >= 2 ? "high" : "medium");
+    cJSON *m = jx(cJSON_CreateObject());
+    jstr(m, "url", gstr(l, "url"));
+    jstr(m, "title", gstr(l, "title"));
+    if (cJSON_IsNumber(gget(l, "depth"))) jnum(m, "depth", gget(l, "depth")->valuedouble);
+    if (cJSON_IsNumber(gget(l, "seed"))) jnum(m, "seed", gget(l, "seed")->valuedouble);
+    jstr(m, "parentStateId", gstr(l, "parentStateId"));
+    jnum(m, "selfLoops", st->self_loops);
+    jset(o, "metadata", m);
+    jpush(states, o);
+  }
+  free(ids);
+
+  /* repeated identical edges (same from, action, target, to, signals) */
+  strset sig = {0};
+  long *reps = NULL;
+  char **keys = pk_xcalloc(b->nrefs, sizeof *keys);
+  edge_ord *order = pk_xcalloc(b->nrefs, sizeof *order);
+  size_t ne = 0;
+  for (size_t i = 0; i < b->nrefs; i++) {
+    pk_ref *rf = &b->refs[i];
+    if (strcmp(rf->type, "transition")) continue;
+    const cJSON *j = rf->line;
+    pk_state *from = state_of(b, gstr(j, "fromStateId")), *to = state_of(b, gstr(j, "toStateId"));
+    char *t = canonical_target(rf);
+    size_t len = 1;
+    char *sg = pk_xstrdup("");
+    const cJSON *s;
+    cJSON_ArrayForEach(s, gget(j, "observedSignals")) {
+      char *c = canonical_signal(b, s, to, from);
+      if (!c) continue;
+      len += strlen(c) + 1;
+      sg = pk_xrealloc(sg, len);
+      strcat(strcat(sg, c), "\x1e");
+      free(c);
+    }
+    keys[i] = pk_printf("%s\x1f%s\x1f%s\x1f%s\x1f%s", gstr(j, "fromStateId"), gstr(j, "viaActionId"),
+                        rf->element >= 0 ? b->elements[rf->element].key : t ? t : "", gstr(j, "toStateId"), sg);
+    free(t);
+    free(sg);
+    long r = PK_ENTRY(sig, reps, keys[i], NULL);
+    reps[r]++;
+    /* edges in transitionId order; self-loops are counted, not published */
+    if (cJSON_IsTrue(gget(j, "selfLoop")) || !strcmp(gstr(j, "fromStateId"), gstr(j, "toStateId"))) continue;
+    order[ne].id = gstr(j, "transitionId");
+    order[ne++].ref = i;
+  }
+  qsort(order, ne, sizeof *order, cmp_edge);
+  for (size_t x = 0; x < ne; x++) {
+    pk_ref *rf = &b->refs[order[x].ref];
+    const cJSON *j = rf->line;
+    const pk_state *from = state_of(b, gstr(j, "fromStateId")), *to = state_of(b, gstr(j, "toStateId"));
+    cJSON *o = jx(cJSON_CreateObject());
+    jstr(o, "transitionId", gstr(j, "transitionId"));
+    jstr(o, "fromStateId", gstr(j, "fromStateId"));
+    jstr(o, "toStateId", gstr(j, "toStateId"));
+    jstr(o, "viaActionId", gstr(j, "viaActionId"));
+    char *t = canonical_target(rf);
+    if (t) jset(o, "target", cJSON_Parse(t));
+    free(t);
+    if (cJSON_IsObject(gget(j, "args"))) jset(o, "args", cJSON_Duplicate(gget(j, "args"), 1));
+    const char *se = gstr(j, "sideEffectClass");
+    if (se_rank(se) >= 0) jstr(o, "sideEffectClass", se);
+    cJSON *sigs = jx(cJSON_CreateArray());
+    const cJSON *s;
+    int nsig = 0;
+    cJSON_ArrayForEach(s, gget(j, "observedSignals")) {
+      char *c = canonical_signal(b, s, to, from);
+      if (c) { jpush(sigs, cJSON_Parse(c)); nsig++; }
+      free(c);
+    }
+    jset(o, "observedSignals", sigs);
+    long k = strset_find(&sig, keys[order[x].ref]);
+    /* 7.3: repeated with the same signals: high; once: medium; an end we never saw: low */
+    jstr(o, "confidence", !from || !to ? "low" : reps[k] >= 2 ? "high" : "medium");
+    cJSON *ev = jx(cJSON_CreateArray());
+    ev_push(ev, "transition", gstr(j, "transitionId"), NULL);
+    if (nsig) ev_push(ev, "signal", gstr(j, "transitionId"), NULL);
+    jset(o, "discoveredBy", ev);
+    cJSON *m = jx(cJSON_CreateObject());
+    if (cJSON_IsObject(gget(j, "decision"))) jset(m, "decision", cJSON_Duplicate(gget(j, "decision"), 1));
+    if (cJSON_IsNumber(gget(j, "durationMs"))) jnum(m, "durationMs", gget(j, "durationMs")->valuedouble);
+    if (cJSON_IsNumber(gget(j, "blockedRequests"))) jnum(m, "blockedRequests", gget(j, "blockedRequests")->valuedouble);
+    jset(o, "metadata", m);
+    jpush(edges, o);
+  }
+  for (size_t i = 0; i < b->nrefs; i++) free(keys[i]);
+  free(keys);
+  free(order);
+  free(reps);
+  strset_free(&sig);
+  jset(tg, "states", states);
+  jset(tg, "edges", edges);
+  return tg;
+}
+
+static cJSON *out_review(pk *b) {
+  cJSON *q = jx(cJSON_CreateObject()), *items = jx(cJSON_CreateArray());
+  pk_item **v = pk_xcalloc(b->item_keys.n, sizeof *v);
+  for (size_t i = 0; i < b->item_keys.n; i++) v[i] = &b->items[i];
+  qsort(v, b->item_keys.n, sizeof *v, cmp_item);
+  strset ids = {0};
+  for (size_t i = 0; i < b->item_keys.n; i++) {
+    pk_item *it = v[i];
+    /* a stable id: the hash of kind and key, so it survives reordering */
+    char *id = pk_printf("rev_%012llx", (unsigned long long)(pk_hash(it->key) & 0xffffffffffffull));
+    int added;
+    strset_put(&ids, id, &added);
+    for (int k = 2; !added; k++) {
+      char *alt = pk_printf("rev_%012llx_%d", (unsigned long long)(pk_hash(it->key) & 0xffffffffffffull), k);
+      strset_put(&ids, alt, &added);
+      free(id);
+      id = alt;
+    }
+    cJSON *o = jx(cJSON_CreateObject());
+    jstr(o, "id", id);
+    free(id);
+    jstr(o, "severity", severities[it->severity]);
+    jstr(o, "kind", it->kind);
+    jstr(o, "routeId", it->route);
+    jstr(o, "scopeId", it->scope);
+    jstr(o, "stableId", it->stable);
+    jstr(o, "description", it->desc ? it->desc : it->kind);
+    cJSON *ev = jx(cJSON_CreateArray());
+    ev_push_set(ev, "dom", &it->ev_states);
+    ev_push_set(ev, "transition", &it->ev_transitions);
+    jset(o, "evidence", ev);
+    jstr(o, "remediation", it->remedy);
+    jpush(items, o);
+  }
+  strset_free(&ids);
+  free(v);
+  jset(q, "items", items);
+  return q;
+}
+
+static int cmp_entry(const void *x, const void *y) {
+  const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
+  return pk_natcmp_tie(gstr(a, "refId"), gstr(b, "refId"));
+}
+
+/* Where each refId lives: a state's page graph, or a journal line. */
+static cJSON *out_evidence(pk *b) {
+  cJSON *idx = jx(cJSON_CreateObject()), *entries = jx(cJSON_CreateArray());
+  size_t n = 0, cap = b->state_ids.n + b->transition_ids.n;
+  cJSON **v = pk_xcalloc(cap, sizeof *v);
+  for (size_t i = 0; i < b->state_ids.n; i++) {
+    const pk_state *st = &b->states[i];
+    cJSON *o = jx(cJSON_CreateObject());
+    jstr(o, "refId", st->id);
+    jstr(o, "source", "dom");
+    jstr(o, "path", gstr(st->line, "pageGraphRef"));
+    jstr(o, "stateId", st->id);
+    if (!st->loaded) jstr(o, "note", "page graph missing or unreadable");
+    v[n++] = o;
+  }
+  for (size_t i = 0; i < b->nrefs && n < cap; i++) {
+    if (strcmp(b->refs[i].type, "transition")) continue;
+    const char *tid = gstr(b->refs[i].line, "transitionId");
+    if (strset_find(&b->state_ids, tid) >= 0) continue; /* a state of that name wins */
+    cJSON *o = jx(cJSON_CreateObject());
+    jstr(o, "refId", tid);
+    jstr(o, "source", "transition");
+    jstr(o, "path", "journal.jsonl");
+    jstr(o, "stateId", gstr(b->refs[i].line, "fromStateId"));
+    v[n++] = o;
+  }
+  qsort(v, n, sizeof *v, cmp_entry);
+  for (size_t i = 0; i < n; i++) jpush(entries, v[i]);
+  free(v);
+  jset(idx, "entries", entries);
+  return idx;
+}
+
+static cJSON *out_run(pk *b, char **stopped_by) {
+  const cJSON *run = b->run;
+  cJSON *o = jx(cJSON_CreateObject());
+  jstr(o, "runId", gstr(run, "runId") ? gstr(run, "runId") : "unknown");
+  jstr(o, "startedAt", gstr(run, "startedAt") ? gstr(run, "startedAt") : gstr(run, "at") ? gstr(run, "at") : "");
+  const char *status;
+  *stopped_by = NULL;
+  if (b->end) {
+    status = gstr(b->end, "status");
+    if (!PK_IN(run_statuses, status)) status = "failed";
+    jstr(o, "finishedAt", gstr(b->end, "finishedAt") ? gstr(b->end, "finishedAt") : gstr(b->end, "at"));
+    if (gstr(b->end, "stoppedBy")) *stopped_by = pk_xstrdup(gstr(b->end, "stoppedBy"));
+  } else {
+    status = "failed";
+    const char *last = b->last_status ? gstr(b->last_status, "status") : NULL;
+    char *n = pk_printf("journal ends without an end record (last status: %s)", last ? last : "none");
+    pk_note(b, n);
+    free(n);
+    *stopped_by = pk_xstrdup("interrupted");
+  }
+  if (!*stopped_by && b->last_budget) {
+    const cJSON *bu = gget(b->last_budget, "budget"), *li = gget(b->last_budget, "limit");
+    *stopped_by = pk_xstrdup(cJSON_IsString(bu) ? bu->valuestring : cJSON_IsString(li) ? li->valuestring : "budget");
+  }
+  jstr(o, "status", status);
+  const cJSON *env = gget(run, "environment");
+  jstr(o, "environmentId", gstr(env, "environmentId") ? gstr(env, "environmentId") : "unknown");
+  jstr(o, "profile", "web@0.1");
+  if (cJSON_IsArray(gget(run, "seeds"))) jset(o, "seeds", cJSON_Duplicate(gget(run, "seeds"), 1));
+  if (b->malformed) {
+    char *n = pk_printf("journal: %ld malformed line%s skipped", b->malformed, b->malformed == 1 ? "" : "s");
+    pk_note(b, n);
+    free(n);
+  }
+  if (b->torn) pk_note(b, "journal: the last line was cut off (ignored)");
+  if (b->nnotes) {
+    cJSON *notes = jx(cJSON_CreateArray());
+    for (size_t i = 0; i < b->nnotes; i++) jpush(notes, cJSON_CreateString(b->note_v[i]));
+    jset(o, "notes", notes);
+  }
+  return o;
+}
+
+static cJSON *out_environment(pk *b) {
+  const cJSON *env = gget(b->run, "environment");
+  cJSON *o = cJSON_IsObject(env) ? jx(cJSON_Duplicate(env, 1)) : jx(cJSON_CreateObject());
+  if (!gstr(o, "environmentId")) {
+    cJSON_DeleteItemFromObjectCaseSensitive(o, "environmentId");
+    jstr(o, "environmentId", "unknown");
+  }
+  if (!gstr(o, "baseUrl")) {
+    cJSON_DeleteItemFromObjectCaseSensitive(o, "baseUrl");
+    const cJSON *s0 = cJSON_GetArrayItem(gget(b->run, "seeds"), 0);
+    jstr(o, "baseUrl", gstr(s0, "url") ? gstr(s0, "url") : "");
+  }
+  return o;
+}
+
+/* ---- entry points --------------------------------------------------------------------- */
+static void pk_free(pk *b) {
+  for (size_t i = 0; i < b->nlines; i++) cJSON_Delete(b->lines[i]);
+  free(b->lines);
+  for (size_t i = 0; i < b->nnotes; i++) free(b->note_v[i]);
+  free(b->note_v);
+  free(b->seed_lines);
+  free(b->reviews);
+  for (size_t i = 0; i < b->state_ids.n; i++) {
+    strset_free(&b->states[i].scope_local);
+    free(b->states[i].scope_idx);
+  }
+  free(b->states);
+  strset_free(&b->state_ids);
+  for (size_t i = 0; i < b->route_ids.n; i++) {
+    pk_route *r = &b->routes[i];
+    strset *sets[] = {&r->urls, &r->titles, &r->scopes, &r->states, &r->entry_actions, &r->entry_tr,
+                      &r->exit_signals, &r->annot_states, &r->opaque_origins};
+    for (size_t k = 0; k < PK_COUNT(sets); k++) strset_free(sets[k]);
+  }
+  free(b->routes);
+  strset_free(&b->route_ids);
+  for (size_t i = 0; i < b->scope_keys.n; i++) {
+    pk_scope *s = &b->scopes[i];
+    free(s->id);
+    free(s->kind);
+    free(s->parent);
+    free(s->stable);
+    strset_free(&s->routes);
+    strset_free(&s->names);
+    strset_free(&s->stable_ids);
+    strset_free(&s->states);
+  }
+  free(b->scopes);
+  strset_free(&b->scope_keys);
+  strset_free(&b->scope_ids);
+  for (size_t i = 0; i < b->element_keys.n; i++) {
+    pk_element *e = &b->elements[i];
+    free(e->stable_id);
+    free(e->semkey);
+    free(e->role);
+    free(e->risk_reason);
+    for (size_t k = 0; k < PK_NSOURCES; k++) free(e->src_state[k]);
+    strset *sets[] = {&e->routes, &e->scopes, &e->names, &e->meanings, &e->affordances, &e->actions,
+                      &e->app_actions, &e->states, &e->transitions, &e->risk_tags, &e->data_classes};
+    for (size_t k = 0; k < PK_COUNT(sets); k++) strset_free(sets[k]);
+  }
+  free(b->elements);
+  strset_free(&b->element_keys);
+  for (size_t i = 0; i < b->action_ids.n; i++) {
+    pk_action *a = &b->actions[i];
+    free(a->gate_reason);
+    strset *sets[] = {&a->roles, &a->patterns, &a->routes, &a->scopes, &a->signals, &a->transitions,
+                      &a->classes, &a->states};
+    for (size_t k = 0; k < PK_COUNT(sets); k++) strset_free(sets[k]);
+  }
+  free(b->actions);
+  strset_free(&b->action_ids);
+  strset_free(&b->transition_ids);
+  for (size_t i = 0; i < b->nrefs; i++) {
+    free(b->refs[i].scope);
+    free(b->refs[i].semkey);
+    free(b->refs[i].order);
+  }
+  free(b->refs);
+  for (size_t i = 0; i < b->item_keys.n; i++) {
+    pk_item *it = &b->items[i];
+    free(it->route);
+    free(it->scope);
+    free(it->stable);
+    free(it->desc);
+    free(it->remedy);
+    strset_free(&it->ev_states);
+    strset_free(&it->ev_transitions);
+  }
+  free(b->items);
+  strset_free(&b->item_keys);
+}
+
+crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size_t errlen) {
+  char dummy[8];
+  if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
+  err[0] = 0;
+  if (package) *package = NULL;
+  if (!dir || !package) {
+    snprintf(err, errlen, "crawl_package_build: dir and package are required");
+    return CRAWL_ARG;
+  }
+  pk b = {.dir = dir, .err = err, .errlen = errlen};
+  if (pk_journal_read(&b) != 0) { pk_free(&b); return CRAWL_IO; }
+  pk_collect(&b);
+  if (!b.run) {
+    snprintf(err, errlen, "%s/journal.jsonl has no run record", dir);
+    pk_free(&b);
+    return CRAWL_ARG;
+  }
+
+  /* records by state, then every state folded in natural id order */
+  size_t ns = b.state_ids.n;
+  long **by_state = pk_xcalloc(ns, sizeof *by_state);
+  size_t *nby = pk_xcalloc(ns, sizeof *nby), *capby = pk_xcalloc(ns, sizeof *capby);
+  for (size_t i = 0; i < b.nrefs; i++) {
+    const cJSON *j = b.refs[i].line;
+    const char *sid = !strcmp(b.refs[i].type, "transition") ? gstr(j, "fromStateId") : gstr(j, "stateId");
+    long s = sid ? strset_find(&b.state_ids, sid) : -1;
+    b.refs[i].state = s;
+    if (s < 0) {
+      resolve_ref(&b, &b.refs[i], NULL, NULL, NULL, NULL);
+      continue;
+    }
+    PK_GROW(by_state[s], nby[s], capby[s]);
+    by_state[s][nby[s]++] = (long)i;
+  }
+  char **order = strset_sorted(&b.state_ids, cmp_nat);
+  long *rank = pk_xcalloc(ns, sizeof *rank);
+  for (size_t i = 0; i < ns; i++) {
+    size_t si = (size_t)strset_find(&b.state_ids, order[i]);
+    rank[si] = (long)i;
+    pk_state_fold(&b, si, by_state, nby);
+  }
+  free(order);
+  pk_refs_sort(&b, rank);
+  free(rank);
+  for (size_t i = 0; i < ns; i++) free(by_state[i]);
+  free(by_state);
+  free(nby);
+  free(capby);
+  pk_aggregate(&b);
+  pk_review_derive(&b);
+
+  cJSON *p = jx(cJSON_CreateObject());
+  char *stopped_by = NULL;
+  jstr(p, "modelVersion", "0.1");
+  jstr(p, "spec", "uiap.discovery");
+  jset(p, "run", out_run(&b, &stopped_by));
+  jset(p, "environment", out_environment(&b));
+  conf_sum cs = {0};
+  cJSON *rc = jx(cJSON_CreateObject()), *sc = jx(cJSON_CreateObject());
+  cJSON *ec = jx(cJSON_CreateObject()), *ac = jx(cJSON_CreateObject());
+  jset(rc, "routes", out_routes(&b, &cs));
+  jset(sc, "scopes", out_scopes(&b, &cs));
+  jset(ec, "elements", out_elements(&b, &cs));
+  jset(ac, "actions", out_actions(&b, &cs));
+  jset(p, "routeCatalog", rc);
+  jset(p, "scopeCatalog", sc);
+  jset(p, "elementCatalog", ec);
+  jset(p, "actionCatalog", ac);
+  jset(p, "transitionGraph", out_graph(&b));
+  jset(p, "reviewQueue", out_review(&b));
+
+  cJSON *cov = jx(cJSON_CreateObject());
+  int nseeds = cJSON_GetArraySize(gget(b.run, "seeds"));
+  strset visited = {0};
+  for (size_t i = 0; i < ns; i++) {
+    const cJSON *sd = gget(b.states[i].line, "seed");
+    if (cJSON_IsNumber(sd) && sd->valuedouble >= 0 && sd->valuedouble < nseeds) {
+      char buf[32];
+      snprintf(buf, sizeof buf, "%d", (int)sd->valuedouble);
+      strset_add(&visited, buf);
+    }
+  }
+  jnum(cov, "seedsTotal", nseeds);
+  jnum(cov, "seedsVisited", (double)visited.n);
+  strset_free(&visited);
+  jnum(cov, "routesDiscovered", (double)b.route_ids.n);
+  jnum(cov, "scopesDiscovered", (double)b.scope_keys.n);
+  jnum(cov, "elementsDiscovered", (double)b.element_keys.n);
+  jnum(cov, "actionsDiscovered", (double)b.action_ids.n);
+  jnum(cov, "workflowCandidatesDiscovered", 0);
+  jnum(cov, "opaqueRegions", b.opaque_regions);
+  jnum(cov, "unresolvedTransitions", (double)(b.nfailures + b.nreplays));
+  jnum(cov, "reviewItems", (double)b.item_keys.n);
+  cJSON *csum = jx(cJSON_CreateObject());
+  jnum(csum, "high", (double)cs.high);
+  jnum(csum, "medium", (double)cs.medium);
+  jnum(csum, "low", (double)cs.low);
+  jset(cov, "confidenceSummary", csum);
+  jstr(cov, "stoppedBy", stopped_by);
+  jnum(cov, "statesVisited", (double)ns);
+  jnum(cov, "transitionsRecorded", (double)b.transition_ids.n);
+  jnum(cov, "selfLoops", (double)b.nself);
+  free(stopped_by);
+  jset(p, "coverage", cov);
+  jset(p, "evidenceIndex", out_evidence(&b));
+
+  cJSON *m = jx(cJSON_CreateObject());
+  jstr(m, "generator", "uiap-crawl");
+  const cJSON *jv = gget(b.run, "journalVersion");
+  if (cJSON_IsNumber(jv)) jnum(m, "journalVersion", jv->valuedouble);
+  jstr(m, "tool", gstr(b.run, "tool"));
+  jnum(m, "journalRecords", (double)b.nlines);
+  jnum(m, "malformedLines", (double)b.malformed);
+  jset(m, "tornLastLine", cJSON_CreateBool(b.torn));
+  cJSON *dec = jx(cJSON_CreateObject());
+  jnum(dec, "skip", (double)b.ndecisions[1]);
+  jnum(dec, "review", (double)b.ndecisions[2]);
+  jnum(dec, "deny", (double)b.ndecisions[3]);
+  jset(m, "decisions", dec);
+  jnum(m, "failures", (double)b.nfailures);
+  jset(p, "metadata", m);
+
+  pk_free(&b);
+  *package = p;
+  return CRAWL_OK;
+}
+
+crawl_code crawl_package_write(const char *dir, char *err, size_t errlen) {
+  char dummy[8];
+  if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
+  cJSON *p = NULL;
+  crawl_code rc = crawl_package_build(dir, &p, err, errlen);
+  if (rc) return rc;
+  char *text = jtext(p);
+  cJSON_Delete(p);
+  size_t len = strlen(text);
+  text = pk_xrealloc(text, len + 2);
+  text[len++] = '\n';
+  text[len] = 0;
+  char path[4096], tmp[4200];
+  snprintf(path, sizeof path, "%s/package.json", dir);
+  snprintf(tmp, sizeof tmp, "%s/.package.json.%ld.tmp", dir, (long)getpid());
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+    free(text);
+    return CRAWL_IO;
+  }
+  size_t off = 0;
+  int ok = 1;
+  errno = 0;
+  while (ok && off < len) {
+    ssize_t w = write(fd, text + off, len - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) ok = 0;
+    else off += (size_t)w;
+  }
+  int saved = errno;
+  if (ok && fsync(fd) != 0) { ok = 0; saved = errno; }
+  if (close(fd) != 0 && ok) { ok = 0; saved = errno; }
+  free(text);
+  if (!ok || rename(tmp, path) != 0) {
+    if (ok) saved = errno;
+    snprintf(err, errlen, "%s: %s", path, strerror(saved));
+    unlink(tmp);
+    return CRAWL_IO;
+  }
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    (void)fsync(dfd); /* the rename itself is durable */
+    close(dfd);
+  }
+  return CRAWL_OK;
+}

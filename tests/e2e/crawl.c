@@ -1,0 +1,271 @@
+/* crawl.c -- end-to-end: `uiap-crawl crawl` on the fixture SPA
+ * (tests/fixtures/spa), whose state space is modelled below. The crawl must
+ * find exactly the model's states and transitions, never hit a dangerous
+ * endpoint (the fixture server counts requests), list every dangerous
+ * control in the review queue, honour each budget exactly, and always write
+ * a package that validates. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crawl.h"
+#include "support.h"
+
+/* ---- the model of tests/fixtures/spa/index.html ---------------------------------- */
+typedef struct { int route, tab, exp, menu, dialog; } mstate;
+
+enum { C_NAV0, C_NAV1, C_MENU, C_REFRESH, C_TAB0, C_TAB1, C_ACC, C_DETAILS, C_CLOSE, C_ESCAPE, C__N };
+
+/* Is control c visible and allowed in s; where does it lead? */
+static int model_step(mstate s, int c, mstate *out) {
+  mstate n = s;
+  if (s.dialog) {
+    if (c != C_CLOSE && c != C_ESCAPE) return 0;
+    n.dialog = 0;
+    *out = n;
+    return 1;
+  }
+  if (c == C_CLOSE || c == C_ESCAPE) return 0;
+  if (c == C_REFRESH && !s.menu) return 0;
+  if (c == C_ACC && s.tab != 0) return 0;
+  n.menu = 0;
+  switch (c) {
+  case C_NAV0: case C_NAV1: {
+    int r = c == C_NAV0 ? 0 : 1;
+    if (r != s.route) n = (mstate){r, 0, 0, 0, 0};
+    break;
+  }
+  case C_MENU: n.menu = !s.menu; break;
+  case C_TAB0: case C_TAB1: {
+    int t = c == C_TAB0 ? 0 : 1;
+    if (t != s.tab) { n.tab = t; n.exp = 0; }
+    break;
+  }
+  case C_ACC: n.exp ^= 1; break;
+  case C_DETAILS: n.dialog = 1; break;
+  default: break;
+  }
+  *out = n;
+  return 1;
+}
+
+static int mindex(const mstate *v, int n, mstate s) {
+  for (int i = 0; i < n; i++)
+    if (!memcmp(&v[i], &s, sizeof s)) return i;
+  return -1;
+}
+
+/* BFS over the model: number of states and of (state, control) pairs that
+ * change the state. */
+static void model_counts(int *nstates, int *ntransitions) {
+  mstate v[256];
+  int n = 1, t = 0;
+  v[0] = (mstate){0, 0, 0, 0, 0};
+  for (int i = 0; i < n; i++)
+    for (int c = 0; c < C__N; c++) {
+      mstate to;
+      if (!model_step(v[i], c, &to)) continue;
+      if (memcmp(&to, &v[i], sizeof to)) t++;
+      if (mindex(v, n, to) < 0) v[n++] = to;
+    }
+  *nstates = n;
+  *ntransitions = t;
+}
+
+/* ---- running a crawl ------------------------------------------------------------- */
+static cJSON *crawl(const char *const *extra, t_run *run, char **dir_out) {
+  char *dir = t_tmpdir();
+  char tmpenv[600], out[600];
+  char *tmp = t_tmpdir();
+  snprintf(tmpenv, sizeof tmpenv, "TMPDIR=%s", tmp);
+  snprintf(out, sizeof out, "%s/out", dir);
+  const char *argv[48];
+  int n = 0;
+  argv[n++] = "/usr/bin/env";
+  argv[n++] = tmpenv;
+  argv[n++] = UIAP_BIN;
+  argv[n++] = "crawl";
+  for (int i = 0; extra && extra[i]; i++) argv[n++] = extra[i];
+  argv[n++] = "-o";
+  argv[n++] = out;
+  argv[n] = NULL;
+  *run = t_run_argv(argv, 300000);
+  cr_expect_eq(t_dir_entries(tmp) + t_count_procs(tmp), 0, "Chromium or its profile outlived the crawl");
+  rmdir(tmp);
+  free(tmp);
+  char pkg[700];
+  snprintf(pkg, sizeof pkg, "%s/package.json", out);
+  char *text = t_read_file(pkg, NULL);
+  cJSON *p = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  if (p) {
+    char msg[4096];
+    int v = t_validate("DiscoveryPackage", pkg, msg, sizeof msg);
+    cr_expect_eq(v, 0, "package.json validates: %s", msg);
+  }
+  *dir_out = dir;
+  return p;
+}
+
+static int count_lines(const char *dir, const char *type) {
+  char path[700], needle[64];
+  snprintf(path, sizeof path, "%s/out/journal.jsonl", dir);
+  snprintf(needle, sizeof needle, "\"type\":\"%s\"", type);
+  char *text = t_read_file(path, NULL);
+  int n = 0;
+  for (char *p = text; p && (p = strstr(p, needle)); p++) n++;
+  free(text);
+  return n;
+}
+
+static void rm_rf(char *dir) {
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  (void)!system(cmd);
+  free(dir);
+}
+
+static int review_mentions(const cJSON *pkg, const char *kind, const char *needle) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "reviewQueue"), "items")) {
+    const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(it, "kind"));
+    const char *d = cJSON_GetStringValue(cJSON_GetObjectItem(it, "description"));
+    if (k && !strcmp(k, kind) && d && strstr(d, needle)) return 1;
+  }
+  return 0;
+}
+
+/* requests the fixture servers saw whose path starts with prefix */
+static long hits(const char *prefix) { return t_fixture_hits(prefix); }
+
+Test(crawl, known_state_space_and_safety, .timeout = 300) {
+  int want_states, want_transitions;
+  model_counts(&want_states, &want_transitions);
+  long danger0 = hits("/danger/"), logout0 = hits("/logout.html");
+  const char *args[] = {t_fixture_url(0, NULL, "/spa/index.html"), "--max-runtime-ms", "240000", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  cr_expect_eq(run.status, 0, "%s", run.err);
+  const cJSON *tg = cJSON_GetObjectItem(pkg, "transitionGraph");
+  int states = cJSON_GetArraySize(cJSON_GetObjectItem(tg, "states"));
+  int edges = cJSON_GetArraySize(cJSON_GetObjectItem(tg, "edges"));
+  cr_expect_eq(states, want_states, "states: %d, the model has %d", states, want_states);
+  cr_expect_eq(edges, want_transitions, "transitions: %d, the model has %d", edges, want_transitions);
+  /* no two states share a fingerprint */
+  const cJSON *a, *b;
+  cJSON_ArrayForEach(a, cJSON_GetObjectItem(tg, "states")) {
+    int same = 0;
+    cJSON_ArrayForEach(b, cJSON_GetObjectItem(tg, "states"))
+      same += !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "fingerprint")),
+                      cJSON_GetStringValue(cJSON_GetObjectItem(b, "fingerprint")));
+    cr_expect_eq(same, 1);
+  }
+  cr_expect_eq(hits("/danger/") - danger0, 0, "a dangerous endpoint was hit");
+  cr_expect_eq(hits("/logout.html") - logout0, 0, "the logout page was loaded");
+  static const char *const dangerous[] = {"Purge all data", "Pay now", "Delete everything", "Log out", "Send feedback"};
+  for (size_t i = 0; i < sizeof dangerous / sizeof *dangerous; i++)
+    cr_expect(review_mentions(pkg, "unsafe_action_candidate", dangerous[i]),
+              "%s is listed as an unsafe action candidate", dangerous[i]);
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
+
+Test(crawl, observe_only_clicks_nothing, .timeout = 120) {
+  long danger0 = hits("/danger/");
+  const char *args[] = {t_fixture_url(0, NULL, "/spa/index.html"), "--mode", "observe_only", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  const cJSON *tg = cJSON_GetObjectItem(pkg, "transitionGraph");
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(tg, "states")), 1, "only the seed state");
+  cr_expect_eq(count_lines(dir, "transition"), 0, "no action executed");
+  cr_expect_gt(count_lines(dir, "decision"), 5, "every action not taken is recorded with its decision");
+  cr_expect_eq(hits("/danger/") - danger0, 0);
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
+
+Test(crawl, budgets_stop_exactly, .timeout = 200) {
+  struct { const char *flag, *value, *line; } cases[] = {
+    {"--max-states", "3", "state"},
+    {"--max-transitions", "4", "transition"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    const char *args[] = {t_fixture_url(0, NULL, "/spa/index.html"), cases[k].flag, cases[k].value, NULL};
+    t_run run;
+    char *dir;
+    cJSON *pkg = crawl(args, &run, &dir);
+    cr_assert(pkg, "crawl %s failed (exit %d): %s", cases[k].flag, run.status, run.err);
+    cr_expect_eq(count_lines(dir, cases[k].line), atoi(cases[k].value), "%s stops at its limit", cases[k].flag);
+    char *j = NULL;
+    char path[700];
+    snprintf(path, sizeof path, "%s/out/journal.jsonl", dir);
+    j = t_read_file(path, NULL);
+    cr_expect(j && strstr(j, "\"type\":\"budget\""), "the budget is reported");
+    free(j);
+    cJSON_Delete(pkg);
+    t_run_free(&run);
+    rm_rf(dir);
+  }
+  /* depth 1: nothing deeper than the seed's children */
+  const char *args[] = {t_fixture_url(0, NULL, "/spa/index.html"), "--max-depth", "1", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl --max-depth failed: %s", run.err);
+  char path[700];
+  snprintf(path, sizeof path, "%s/out/journal.jsonl", dir);
+  char *j = t_read_file(path, NULL);
+  cr_expect(j && !strstr(j, "\"depth\":2"), "no state at depth 2");
+  free(j);
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
+
+Test(crawl, directory_is_served, .timeout = 120) {
+  const char *args[] = {UIAP_SRC "/tests/fixtures/spa", "--max-states", "2", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl of a directory failed (exit %d): %s", run.status, run.err);
+  const cJSON *tg = cJSON_GetObjectItem(pkg, "transitionGraph");
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(tg, "states")), 2);
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
+
+Test(crawl_errors, bad_input) {
+  char *dir = t_tmpdir();
+  char plan[600];
+  snprintf(plan, sizeof plan, "%s/plan.json", dir);
+  t_write_file(plan, "{\n  \"environment\": {\n    \"baseUrl\": \"http://x/\",,\n  }\n}\n");
+  const char *argv[] = {UIAP_BIN, "crawl", "--plan", plan, "-o", dir, NULL};
+  t_run r = t_run_argv(argv, 10000);
+  cr_expect_eq(r.status, 2);
+  cr_expect(strstr(r.err, "line 3"), "malformed plan: line and column: %s", r.err);
+  t_run_free(&r);
+  t_write_file(plan, "{\"environment\": {\"environmentId\": \"e\"}}");
+  r = t_run_argv(argv, 10000);
+  cr_expect_eq(r.status, 2);
+  cr_expect(strstr(r.err, "/environment/baseUrl"), "schema violation names the path: %s", r.err);
+  t_run_free(&r);
+  const char *argv2[] = {UIAP_BIN, "crawl", "http://127.0.0.1:1/", "--max-states", "0", "-o", dir, NULL};
+  r = t_run_argv(argv2, 10000);
+  cr_expect_eq(r.status, 2, "out-of-range budget");
+  cr_expect(strstr(r.err, "--max-states"), "%s", r.err);
+  t_run_free(&r);
+  const char *argv3[] = {UIAP_BIN, "crawl", "http://127.0.0.1:1/", "-o", "/proc/uiap-cannot-write", NULL};
+  r = t_run_argv(argv3, 10000);
+  cr_expect_eq(r.status, 7, "unwritable output: %s", r.err);
+  t_run_free(&r);
+  rm_rf(dir);
+}

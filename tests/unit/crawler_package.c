@@ -1,0 +1,640 @@
+/* crawler_package.c -- the DiscoveryPackage derived from a crawl directory
+ * (crawl_package_build / crawl_package_write), on hand-written journals in
+ * tests/fixtures/journals/<case>/journal.jsonl over the PageGraph state files
+ * in tests/fixtures/journals/states/ (captured by `uiap-crawl snapshot` from
+ * tests/fixtures/journals/pages/, see the README there).
+ *
+ * normal:      a finished run: transitions, two self-loops, deny/review/skip
+ *              decisions, a failure, an opaque frame, a closed shadow root,
+ *              an unresolved seed, journal review lines, a budget line.
+ * interrupted: no end record, a malformed line, an unknown record type, a
+ *              pageGraphRef leaving the directory, a torn last line.
+ */
+#include <criterion/criterion.h>
+
+#include "crawl.h"
+#include "support.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FIXTURES UIAP_SRC "/tests/fixtures/journals"
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+  (void)sb; (void)flag; (void)ftw;
+  return remove(path);
+}
+static void rm_rf(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+static void copy_file(const char *from, const char *to) {
+  char *text = t_read_file(from, NULL);
+  cr_assert(text, "cannot read %s", from);
+  cr_assert_eq(t_write_file(to, text), 0, "cannot write %s", to);
+  free(text);
+}
+
+/* A fresh crawl directory: the case's journal (or `journal` if given) and
+ * the three state files. Caller rm_rf's and frees it. */
+static char *make_dir(const char *name, const char *journal) {
+  char *dir = t_tmpdir(), src[1024], dst[1024];
+  cr_assert(dir);
+  snprintf(dst, sizeof dst, "%s/states", dir);
+  cr_assert_eq(mkdir(dst, 0755), 0);
+  for (int i = 1; i <= 3; i++) {
+    snprintf(src, sizeof src, FIXTURES "/states/s%d.json", i);
+    snprintf(dst, sizeof dst, "%s/states/s%d.json", dir, i);
+    copy_file(src, dst);
+  }
+  snprintf(dst, sizeof dst, "%s/journal.jsonl", dir);
+  if (journal) cr_assert_eq(t_write_file(dst, journal), 0);
+  else {
+    snprintf(src, sizeof src, FIXTURES "/%s/journal.jsonl", name);
+    copy_file(src, dst);
+  }
+  return dir;
+}
+
+static cJSON *build(const char *dir) {
+  cJSON *p = NULL;
+  char err[512] = "";
+  crawl_code rc = crawl_package_build(dir, &p, err, sizeof err);
+  cr_assert_eq(rc, CRAWL_OK, "crawl_package_build: %s (%s)", crawl_strerror(rc), err);
+  cr_assert(p);
+  return p;
+}
+
+static const cJSON *get(const cJSON *o, const char *path) {
+  /* "a.b.c" */
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", path);
+  const cJSON *x = o;
+  for (char *save = NULL, *k = strtok_r(buf, ".", &save); k && x; k = strtok_r(NULL, ".", &save))
+    x = cJSON_GetObjectItemCaseSensitive(x, k);
+  return x;
+}
+static const char *str(const cJSON *o, const char *path) { return cJSON_GetStringValue(get(o, path)); }
+static double num(const cJSON *o, const char *path) {
+  const cJSON *x = get(o, path);
+  cr_assert(cJSON_IsNumber(x), "%s is not a number", path);
+  return x->valuedouble;
+}
+static int len(const cJSON *o, const char *path) {
+  const cJSON *x = get(o, path);
+  cr_assert(cJSON_IsArray(x), "%s is not an array", path);
+  return cJSON_GetArraySize(x);
+}
+/* First member of array `path` whose string `key` equals v. */
+static const cJSON *find(const cJSON *o, const char *path, const char *key, const char *v) {
+  const cJSON *x;
+  cJSON_ArrayForEach(x, get(o, path)) {
+    const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(x, key));
+    if (s && !strcmp(s, v)) return x;
+  }
+  return NULL;
+}
+static int has_str(const cJSON *arr, const char *v) {
+  const cJSON *x;
+  cJSON_ArrayForEach(x, arr) if (cJSON_IsString(x) && !strcmp(x->valuestring, v)) return 1;
+  return 0;
+}
+static int count_kind(const cJSON *p, const char *kind) {
+  int n = 0;
+  const cJSON *x;
+  cJSON_ArrayForEach(x, get(p, "reviewQueue.items")) if (!strcmp(str(x, "kind"), kind)) n++;
+  return n;
+}
+/* The review item of `kind` whose description contains `needle`. */
+static const cJSON *item(const cJSON *p, const char *kind, const char *needle) {
+  const cJSON *x;
+  cJSON_ArrayForEach(x, get(p, "reviewQueue.items"))
+    if (!strcmp(str(x, "kind"), kind) && strstr(str(x, "description"), needle)) return x;
+  return NULL;
+}
+static int has_evidence(const cJSON *x, const char *source, const char *ref) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "evidence"))
+    if (!strcmp(str(e, "source"), source) && !strcmp(str(e, "refId"), ref)) return 1;
+  return 0;
+}
+static const cJSON *element(const cJSON *p, const char *key, const char *v) {
+  return find(p, "elementCatalog.elements", key, v);
+}
+static const cJSON *element_named(const cJSON *p, const char *route, const char *role, const char *name) {
+  const cJSON *x;
+  cJSON_ArrayForEach(x, get(p, "elementCatalog.elements"))
+    if (!strcmp(str(x, "role"), role) && has_str(get(x, "routes"), route) && has_str(get(x, "names"), name)) return x;
+  return NULL;
+}
+
+static void validate_package(const cJSON *p, const char *dir) {
+  char path[1024], msg[8192];
+  snprintf(path, sizeof path, "%s/check.json", dir);
+  char *text = cJSON_Print(p);
+  cr_assert_eq(t_write_file(path, text), 0);
+  free(text);
+  cr_assert_eq(t_validate("DiscoveryPackage", path, msg, sizeof msg), 0, "DiscoveryPackage invalid:\n%s", msg);
+  unlink(path);
+}
+
+/* ---- a finished run ---------------------------------------------------------- */
+
+Test(package, normal_run_validates_and_summarises_the_run) {
+  char *dir = make_dir("normal", NULL);
+  cJSON *p = build(dir);
+  validate_package(p, dir);
+  cr_expect_str_eq(str(p, "modelVersion"), "0.1");
+  cr_expect_str_eq(str(p, "spec"), "uiap.discovery");
+  cr_expect_str_eq(str(p, "run.runId"), "run_normal");
+  cr_expect_str_eq(str(p, "run.status"), "completed");
+  cr_expect_str_eq(str(p, "run.finishedAt"), "2026-01-05T10:00:10.400Z");
+  cr_expect_str_eq(str(p, "run.environmentId"), "notes-local");
+  cr_expect_str_eq(str(p, "run.profile"), "web@0.1");
+  cr_expect_eq(len(p, "run.seeds"), 2);
+  const cJSON *notes = get(p, "run.notes");
+  cr_expect(has_str(notes, "browser restarted once"));
+  cr_expect(has_str(notes, "budget maxStates=10 reached"));
+  cr_expect(has_str(notes, "seed 1 (http://127.0.0.1:8000/missing.html) unresolved: net::ERR_CONNECTION_REFUSED"));
+  cr_expect_str_eq(str(p, "environment.baseUrl"), "http://127.0.0.1:8000/");
+  cr_expect_str_eq(str(p, "environment.safety.defaultMode"), "safe_explore");
+  cJSON_Delete(p);
+  rm_rf(dir);
+  free(dir);
+}
+
+Test(package, coverage_counts_equal_the_catalogs) {
+  char *dir = make_dir("normal", NULL);
+  cJSON *p = build(dir);
+  cr_expect_eq(num(p, "coverage.routesDiscovered"), len(p, "routeCatalog.routes"));
+  cr_expect_eq(num(p, "coverage.scopesDiscovered"), len(p, "scopeCatalog.scopes"));
+  cr_expect_eq(num(p, "coverage.elementsDiscovered"), len(p, "elementCatalog.elements"));
+  cr_expect_eq(num(p, "coverage.actionsDiscovered"), len(p, "actionCatalog.actions"));
+  cr_expect_eq(num(p, "coverage.reviewItems"), len(p, "reviewQueue.items"));
+  cr_expect_eq(num(p, "coverage.workflowCandidatesDiscovered"), 0);
+  cr_expect_eq(num(p, "coverage.statesVisited"), len(p, "transitionGraph.states"));
+  double total = num(p, "coverage.confidenceSummary.high") + num(p, "coverage.confidenceSummary.medium") +
+                 num(p, "coverage.confidenceSummary.low");
+  cr_expect_eq(total, len(p, "routeCatalog.routes") + len(p, "scopeCatalog.scopes") +
+                          len(p, "elementCatalog.elements") + len(p, "actionCatalog.actions"));
+  cr_expect_eq(num(p, "coverage.routesDiscovered"), 2);
+  cr_expect_eq(num(p, "coverage.seedsTotal"), 2);
+  cr_expect_eq(num(p, "coverage.seedsVisited"), 1);
+  cr_expect_eq(num(p, "coverage.statesVisited"), 3);
+  cr_expect_eq(num(p, "coverage.transitionsRecorded"), 7);
+  cr_expect_eq(num(p, "coverage.selfLoops"), 2);
+  /* one failure line + one review about a replay that landed elsewhere */
+  cr_expect_eq(num(p, "coverage.unresolvedTransitions"), 2);
+  /* the opaque frame from :8001 and the closed shadow root, both on /home.html */
+  cr_expect_eq(num(p, "coverage.opaqueRegions"), 2);
+  cr_expect_str_eq(str(p, "coverage.stoppedBy"), "maxStates");
+  cr_expect_eq(num(p, "metadata.decisions.deny"), 3);
+  cr_expect_eq(num(p, "metadata.failures"), 1);
+  cJSON_Delete(p);
+  rm_rf(dir);
+  free(dir);
+}
+
+Test(package, route_catalog) {
+  char *dir = make_dir("normal", NULL);
+  cJSON *p = build(dir);
+  const cJSON *home = find(p, "routeCatalog.routes", "routeId", "/home.html");
+  const cJSON *set = find(p, "routeCatalog.routes", "routeId", "/settings.html");
+  cr_assert(home && set);
+  cr_expect_str_eq(str(cJSON_GetArrayItem(get(p, "routeCatalog.routes"), 0), "routeId"), "/home.html"); /* sorted */
+  cr_expect_eq(len(home, "urls"), 2); /* home.html and home.html?dialog */
+  cr_expect(has_str(get(home, "titles"), "Notes"));
+  cr_expect_str_eq(str(home, "confidence"), "high");   /* seen in two states */
+  cr_expect_str_eq(str(set, "confidence"), "medium");  /* seen once */
+  /* entered from the other route by navigation, left with route.changed */
+  cr_expect(has_str(get(set, "entryActions"), "nav.navigate"));
+  cr_expect(has_str(get(home, "entryActions"), "nav.navigate"));
+  cr_expect_str_eq(str(cJSON_GetArrayItem(get(home, "exitSignals"), 0), "kind"), "route.changed");
+  cr_expect_str_eq(str(cJSON_GetArrayItem(get(home, "exitSignals"), 0), "pattern"), "/settings.html");
+  cr_expect(has_str(get(home, "scopes"), "scope:note.form"));
+  cr_expect(has_str(get(home, "scopes"), "scope:/home.html:dialog:help"));
+  cr_expect(find(set, "discoveredBy", "refId", "s3"));
+  cr_expect(find(set, "discoveredBy", "refId", "t3")); /* the transition that entered it */
+  cJSON_Delete(p);
+  rm_rf(dir);
+  free(dir);
+}
+
+Test(package, scope_catalog) {
+  char *dir = make_dir("normal", NULL);
+  cJSON *p = build(dir);
+  /* deduplicated by stableId across states s1 and s2 (local ids sc_2, sc_3) */
+  const cJSON *form = find(p, "scopeCatalog.scopes", "scopeId", "scope:note.form");
+  cr_assert(form);
+  cr_expect_str_eq(str(form, "kind"), "form");
+  cr_expect(has_str(get(form, "stableIds"), "note.form"));
+  cr_expect(has_str(get(form, "names"), "New note"));
+  cr_expect(has_str(get(form, "routeIds"), "/home.html"));
+  cr_expect_str_eq(str(form, "confidence"), "high");
+  cr_expect_eq(num(form, "metadata.occurrences"), 2);
+  /* no stableId: kind + name + route */
+  const cJSON *dlg = find(p, "scopeCatalog.scopes", "scopeId", "scope:/home.html:dialog:help");
+  cr_assert(dlg);
+  cr_expect_str_eq(str(dlg, "kind"), "dialog");
+  cr_expect(str(dlg, "parentScopeId") != NULL);
+  cr_expect(find(p, "scopeCatalog.scopes", "scopeId", "scope:/settings.html:form:account"));
+  /* ids are unique and sorted */
+  const cJSON *x, *prev = NULL;
+  cJSON_ArrayForEach(x, get(p, "scopeCatalog.scopes")) {
+    if (prev) cr_expect_neq(strcmp(str(prev, "scopeId"), str(x, "scopeId")), 0);
+    prev = x;
+  }
+  cJSON_Delete(p);
+  rm_rf(dir);
+  free(dir);
+}
+
+Test(package, element_catalog) {
+  char *dir = make_dir("normal", NULL);
+  cJSON *p = build(dir);
+  /* stableId element seen in all three states, acted on with a signal */
+  const cJSON *home = element(p, "stableId", "nav.home");
+  cr_assert(home);
+  cr_expect_eq(len(home, "routes"), 2);
+  cr_expect_str_eq(str(home, "reviewState"), "verified");
+  cr_expect_str_eq(str(home, "confidence"), "high");
+  cr_expect(has_str(get(home, "supportedActions"), "nav.navigate"));
+  cr_expect(find(home, "discoveredBy", "source", "annotation"));
+  cr_expect_eq(num(home, "metadata.states"), 3);
+  cr_expect_str_eq(str(element(p, "stableId", "notes.open"), "reviewState"), "verified");
+  /* stableId but never acted on */
+  cr_expect_str_eq(str(element(p, "stableId", "note.save"), "reviewState"), "candidate");
+  cr_expect_str_eq(str(element(p, "stableId", "note.save"), "risk.level"), "confirm");
+  /* annotated data-uiap-risk=blocked, and denied by the gate */
+  const cJSON *revoke = element(p, "stableId", "keys.revoke");
+  cr_expect_str_eq(str(revoke, "risk.level"), "blocked");
+  cr_expect(has_str(get(revoke, "risk.tags"), "security_change"));
+  /* two "Edit" buttons in each of two states fold into one semanticKey */
+  const cJSON *edit = element_named(p, "/home.html", "button", "Edit");
+  cr_assert(edit);
+  cr_expect_null(get(edit, "stableId"));
+  cr_expect_eq(num(edit, "metadata.occurrences"), 4);
+  cr_expect_str_eq(str(edit, "semanticKey"), "/home.html|region|button|edit");
+  cr_expect_str_eq(str(edit, "reviewState"), "candidate");
+  /* the gate denied it: risk from the decision */
+  const cJSON *del = element_named(p, "/home.html", "button", "Delete all notes");
+  cr_expect_str_eq(str(del, "risk.level"), "blocked");
+  cr_expect(strstr(str(del, "risk.reason"), "lexicon.en.delete"));
+  /* data classes */
+  cr_expect(has_str(get(element_named(p, "/settings.html", "textbox", "Password"), "dataClasses"), "credential"));
+  cr_expect(has_str(get(element_named(p, "/settings.html", "textbox", "API token"), "dataClasses"), "secret"));
+  cr_expect(has_str(get(element_named(p, "/settings.html", "textbox", "Email"), "dataClasses"), "contact"));
+  cr_expect(has_str(get(element(p, "stableId", "note.title"), "dataClasses"), "free_text"));
+  cr_expect(has_str(get(element(p, "stableId", "note.title"), "meanings"), "title"));
+  /* a clickable div recognised by heuristics only */
+  const cJSON *fancy = element_named(p, "/home.html", "generic", "Fancy");
+  cr_assert(fancy);
+  cr_expect_str_eq(str(fancy, "reviewState"), "needs_review");
+  cr_expect_str_eq(str(fancy, "confidence"), "low");
+  /* semanticKeys are unique */
+  const cJSON *x, *y;
+  cJSON_ArrayForEach(x, get(p, "elementCatalog.elements")) {
+    int same = 0;
+    cJSON_ArrayForEach(y, get(p, "elementCatalog.elements"))
+      same += !strcmp(str(x, "semanticKey"), str(y, "semanticKey")) &&
+              !!str(x, "stableId") == !!str(y, "stableId") &&
+              (!str(x, "stableId") || !strcmp(str(x, "stableId"), str(y, "stableId")));
+    cr_expect_eq(same, 1, "duplicate element %s", str(x, "semanticKey"));
+  }
+  cJSON_Delete(p);
+  rm_rf(dir);
+  free(dir);
+}
+
+Test(package, action_catalog) {
+  char *dir = make_dir("normal", NULL);
+  cJSON *p = build(dir);
+  /* domain action from data-uiap-action, held for review, never executed */
+  const cJSON *create = find(p, "actionCatalog.actions", "id", "note.create");
+  cr_assert(create);
+  cr_expect_str_eq(str(create, "kind"), "domain");
+  cr_expect_str_eq(str(create, "reviewState"), "candidate");
+  cr_expect_str_eq(str(create, "risk.level"), "confirm");
+  cr_expect_str_eq(str(create, "sideEffectClass"), "write");
+  cr_expect_str_eq(str(create, "confidence"), "high");
+  cr_expect(find(create, "targetPatterns", "stableId", "note.save"));
+  cr_expect_str_eq(str(cJSON_GetArrayItem(get(create, "targetPatterns"), 0), "scopeId"), "scope:note.form");
+  cr_expect_null(get(create, "successSignals"));
+  /* executed once through ui.activate on its element, without a signal */
+  const cJSON *save = find(p, "actionCatalog.actions", "id", "settings.save");
+  cr_assert(save);
+  cr_expect_eq(num(save, "metadata.executed"), 1);
+  cr_expect_str_eq(str(save, "reviewState"), "candidate");
+  cr_expect_str_eq(str(save, "sideEffectClass"), "local_ui");
+  /* primitives */
+  const cJSON *nav = find(p, "actionCatalog.actions", "id", "nav.navigate");
+  cr_assert(nav);
+  cr_expect_str_eq(str(nav, "kind"), "primitive");
+  cr_expect_str_eq(str(nav, "reviewState"), "verified");
+  cr_expect_eq(len(nav, "successSignals"), 2);
+  cr_expect(find(nav, "targetPatterns", "stableId", "nav.home"));
+  cr_expect(find(nav, "targetPatterns", "role", "link"));
+  const cJSON *act = find(p, "actionCatalog.actions", "id", "ui.activate");
+  cr_expect_str_eq(str(act, "reviewState"), "verified");
+  cr_expect_str_eq(str(act, "risk.level"), "confirm"); /* some targets were denied */
+  cr_expect_null(get(act, "sideEffectClass"));         /* target-dependent */
+  cr_expect_eq(num(act, "metadata.denied"), 3);
+  cr_expect(find(p, "actionCatalog.actions", "id", "ui.enterText"));
+  cr_expect_eq(num(find(p, "actionCatalog.actions", "id", "ui.enterText"), "metadata.failed"), 1);
+  /* every ui./nav. id is primitive, every other id domain */
+  const cJSON *x;
+  cJSON_ArrayForEach(x, get(p, "actionCatalog.actions")) {
+    int prim = !strncmp(str(x, "id"), "ui.", 3) || !strncmp(str(x, "id"), "nav.", 4);
+    cr_expect_str_eq(str(x, "kind"), prim ? "primitive" : "domain");
+  }
+  cJSON_Delete(p);
+  rm_rf(dir);
+  free(dir);
+}
+
+Test(package, transition_graph) {
+  char *dir = make_dir("normal", NULL);
+  cJSON *p = build(dir);
+  cr_expect_eq(len(p, "transitionGraph.states"), 3);
+  /* t4 and t6 are self-loops: counted, not published */
+  cr_assert_eq(len(p, "transitionGraph.edges"), 5);
+  const char *ids[] = {"t1", "t2", "t3", "t5", "t7"};
+  for (int i = 0; i < 5; i++) {
+    const cJSON *e = cJSON_GetArrayItem(get(p, "transitionGraph.edges"), i);
+    cr_expect_str_eq(str(e, "transitionId"), ids[i]);
+    cr_expect_str_neq(str(e, "fromStateId"), str(e, "toStateId"));
+  }
+  const cJSON *t1 = find(p, "transitionGraph.edges", "transitionId", "t1");
+  cr_expect_str_eq(str(t1, "confidence"), "high");   /* t7 repeats it with the same signal */
+  cr_expect_str_eq(str(t1, "viaActionId"), "ui.activate");
+  cr_expect_str_eq(str(t1, "sideEffectClass"), "local_ui");
+  cr_expect_str_eq(str(t1, "target.stableId"), "notes.open");
+  cr_expect_str_eq(str(t1, "target.semanticKey"), "/home.html|region|button|open help");
+  cr_expect_str_eq(str(t1, "metadata.decision.effect"), "allow");
+  cr_expect_str_eq(str(cJSON_GetArrayItem(get(t1, "observedSignals"), 0), "kind"), "dialog.opened");
+  const cJSON *t2 = find(p, "transitionGraph.edges", "transitionId", "t2");
+  cr_expect_str_eq(str(t2, "confidence"), "medium");
+  cr_expect_str_eq(str(t2, "target.scopeId"), "scope:/home.html:dialog:help"); /* local sc_72 mapped */
+  const cJSON *s2 = find(p, "transitionGraph.states", "stateId", "s2");
+  cr_expect_str_eq(str(s2, "fingerprint"), "fp_home_help");
+  cr_expect_str_eq(str(s2, "routeId"), "/home.html");
+  cr_expect_str_eq(str(s2, "pageGraphRef"), "states/s2.json");
+  cr_expect(has_str(get(s2, "modalStack"), "scope:/home.html:dialog:help"));
+  cr_expect(has_str(get(s2, "scopeIds"), "scope:note.form"));
+  cr_expect(find(s2, "discoveredBy", "refId", "t1"));
+  cr_expect_eq(num(find(p, "transitionGraph.states", "stateId", "s1"), "metadata.selfLoops"), 1);
+  /* evidence index: every state and transition */
+  const cJSON *ev = find(p, "evidenceIndex.entries", "refId", "s3");
+  cr_expect_str_eq(str(ev, "path"), "states/s3.json");
+  cr_expect_str_eq(str(find(p, "evidenceIndex.entries", "refId", "t4"), "path"), "journal.jsonl");
+  cr_expect_eq(len(p, "evidenceIndex.entries"), 3 + 7);
+  cJSON_Delete(p);
+  rm_rf(dir);
+  free(dir);
+}
+
+Test(package, review_queue_has_every_derived_kind) {
+  char *dir = make_dir("normal", NULL);
+  cJSON *p = build(dir);
+  const cJSON *it;
+
+  /* one missing_stable_id per route, with the count and names */
+  cr_expect_eq(count_kind(p, "missing_stable_id"), 2);
+  it = item(p, "missing_stable_id", "route /settings.html");
+  cr_assert(it);
+  cr_expect_str_eq(str(it, "severity"), "low");
+  cr_expect(strstr(str(it, "description"), "4 interactive elements"));
+  cr_expect(strstr(str(it, "description"), "\"Password\""));
+  cr_expect(strstr(str(it, "remediation"), "data-uiap-id"));
+
+  it = item(p, "duplicate_name", "\"Edit\"");
+  cr_assert(it);
+  cr_expect_str_eq(str(it, "severity"), "medium");
+  cr_expect(has_evidence(it, "dom", "s1"));
+
+  it = item(p, "ambiguous_target", "\"Edit\"");
+  cr_assert(it);
+  cr_expect(has_evidence(it, "transition", "t6"));
+
+  cr_expect_eq(count_kind(p, "opaque_frame"), 1);
+  it = item(p, "opaque_frame", "http://127.0.0.1:8001");
+  cr_assert(it);
+  cr_expect_str_eq(str(it, "severity"), "medium");
+  cr_expect_str_eq(str(it, "routeId"), "/home.html");
+
+  cr_expect_eq(count_kind(p, "closed_shadow"), 1);
+
+  /* 15.5: every domain action without a signal, none for primitives */
+  cr_expect_eq(count_kind(p, "missing_success_signal"), 2);
+  cr_expect(item(p, "missing_success_signal", "note.create"));
+  it = item(p, "missing_success_signal", "settings.save");
+  cr_assert(it);
+  cr_expect(has_evidence(it, "transition", "t4"));
+  cr_expect_str_eq(str(it, "stableId"), "settings.save");
+
+  /* one per target+action; both denials of "Delete all notes" merge */
+  cr_expect_eq(count_kind(p, "unsafe_action_candidate"), 3);
+  it = item(p, "unsafe_action_candidate", "Delete all notes");
+  cr_assert(it);
+  cr_expect_str_eq(str(it, "severity"), "high");
+  cr_expect(strstr(str(it, "description"), "destructive"));
+  cr_expect(strstr(str(it, "description"), "lexicon.en.delete"));
+  cr_expect(has_evidence(it, "dom", "s1") && has_evidence(it, "dom", "s2"));
+  it = item(p, "unsafe_action_candidate", "Revoke API keys");
+  cr_expect_str_eq(str(it, "severity"), "high");
+  cr_expect_str_eq(str(it, "stableId"), "keys.revoke");
+  it = item(p, "unsafe_action_candidate", "Save note");
+  cr_expect_str_eq(str(it, "severity"), "medium"); /* review, not deny */
+  cr_expect(strstr(str(it, "description"), "native.form.post"));
+
+  it = item(p, "inferred_only", "\"Fancy\"");
+  cr_assert(it);
+  cr_expect_str_eq(str(it, "severity"), "medium");
+
+  it = item(p, "coverage_gap", "Seed 1");
+  cr_assert(it);
+  cr_expect_str_eq(str(it, "severity"), "high");
+  cr_expect_eq(count_kind(p, "coverage_gap"), 1); /* both routes were explored */
+
+  /* the journal's own findings pass through */
+  cr_expect(item(p, "custom", "replaying its recorded path"));
+  cr_expect(item(p, "custom", "no distinguishable state"));
+
+  /* every item: unique id, one-sentence description, remediation; high first */
+  const cJSON *x, *y;
+  int last = 3;
+  cJSON_ArrayForEach(x, get(p, "reviewQueue.items")) {
+    int sev = !strcmp(str(x, "severity"), "high") ? 2 : !strcmp(str(x, "severity"), "medium") ? 1 : 0;
+    cr_expect_leq(sev, last, "items are not sorted by severity");
+    last = sev;
+    cr_expect(str(x, "remediation") && *str(x, "remediation"));
+    cr_expect(str(x, "description")[strlen(str(x, "description")) - 1] == '.');
+    int same = 0;
+    cJSON_ArrayForEach(y, get(p, "reviewQueue.items")) same += !strcmp(str(x, "id"), str(y, "id"));
+    cr_expect_eq(same, 1);
+  }
+  cJSON_Delete(p);
+  rm_rf(dir);
+  free(dir);
+}
+
+/* ---- determinism --------------------------------------------------------------- */
+
+Test(package, building_twice_gives_identical_json) {
+  char *dir = make_dir("normal", NULL);
+  cJSON *a = build(dir), *b = build(dir);
+  char *ta = cJSON_PrintUnformatted(a), *tb = cJSON_PrintUnformatted(b);
+  cr_expect_str_eq(ta, tb);
+  free(ta);
+  free(tb);
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+  rm_rf(dir);
+  free(dir);
+}
+
+/* The same crawl met in another order, under another run id: the catalogs,
+ * graph, review queue and coverage do not change. */
+Test(package, record_order_and_run_id_do_not_change_the_catalogs) {
+  char *text = t_read_file(FIXTURES "/normal/journal.jsonl", NULL);
+  cr_assert(text);
+  size_t cap = strlen(text) + 64, off = 0;
+  char *out = malloc(cap);
+  cr_assert(out);
+  char *lines[64];
+  int n = 0;
+  for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && n < 64; l = strtok_r(NULL, "\n", &save)) lines[n++] = l;
+  /* run first, end last, everything between reversed */
+  char *run = strstr(lines[0], "run_normal");
+  cr_assert(run);
+  memcpy(run, "run_other!", 10); /* same length */
+  off += (size_t)snprintf(out + off, cap - off, "%s\n", lines[0]);
+  for (int i = n - 2; i >= 1; i--) off += (size_t)snprintf(out + off, cap - off, "%s\n", lines[i]);
+  snprintf(out + off, cap - off, "%s\n", lines[n - 1]);
+  char *d1 = make_dir("normal", NULL), *d2 = make_dir(NULL, out);
+  cJSON *a = build(d1), *b = build(d2);
+  cr_expect_str_eq(str(b, "run.runId"), "run_other!");
+  const char *parts[] = {"routeCatalog", "scopeCatalog", "elementCatalog", "actionCatalog", "transitionGraph",
+                         "reviewQueue", "coverage", "evidenceIndex"};
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+    char *ta = cJSON_PrintUnformatted(get(a, parts[i])), *tb = cJSON_PrintUnformatted(get(b, parts[i]));
+    cr_expect_str_eq(ta, tb, "%s differs", parts[i]);
+    free(ta);
+    free(tb);
+  }
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+  rm_rf(d1);
+  rm_rf(d2);
+  free(d1);
+  free(d2);
+  free(out);
+  free(text);
+}
+
+/* ---- an interrupted crawl -------------------------------------------------------- */
+
+Test(package, interrupted_journal) {
+  char *dir = make_dir("interrupted", NULL);
+  cJSON *p = build(dir);
+  validate_package(p, dir);
+  cr_expect_str_eq(str(p, "run.status"), "failed");
+  cr_expect_null(get(p, "run.finishedAt"));
+  const cJSON *notes = get(p, "run.notes");
+  cr_expect(has_str(notes, "journal ends without an end record (last status: exploring)"));
+  cr_expect(has_str(notes, "journal: 1 malformed line skipped"));
+  cr_expect(has_str(notes, "journal: the last line was cut off (ignored)"));
+  cr_expect(has_str(notes, "budget maxStates=2 reached"));
+  int refused = 0;
+  const cJSON *x;
+  cJSON_ArrayForEach(x, notes) refused |= strstr(x->valuestring, "leaves the crawl directory") != NULL;
+  cr_expect(refused, "a pageGraphRef outside DIR must be refused");
+  cr_expect_str_eq(str(p, "coverage.stoppedBy"), "interrupted");
+  /* the torn transition t2 is not there; the heartbeat line is skipped */
+  cr_expect_eq(num(p, "coverage.transitionsRecorded"), 1);
+  cr_expect_eq(num(p, "metadata.journalRecords"), 9);
+  cr_expect_eq(num(p, "metadata.malformedLines"), 1);
+  /* s9's graph could not be read: its route is low, and unexplored */
+  const cJSON *about = find(p, "routeCatalog.routes", "routeId", "/about.html");
+  cr_assert(about);
+  cr_expect_str_eq(str(about, "confidence"), "low");
+  cr_expect_str_eq(str(find(p, "transitionGraph.states", "stateId", "s9"), "confidence"), "low");
+  cr_expect(item(p, "coverage_gap", "Route /about.html"));
+  /* a domain action the gate denied is unsafe */
+  const cJSON *create = find(p, "actionCatalog.actions", "id", "note.create");
+  cr_expect_str_eq(str(create, "reviewState"), "unsafe");
+  cr_expect_str_eq(str(create, "risk.level"), "blocked");
+  const cJSON *it = item(p, "unsafe_action_candidate", "Save note");
+  cr_assert(it);
+  cr_expect_str_eq(str(it, "severity"), "high"); /* deny of external_effect */
+  cJSON_Delete(p);
+  rm_rf(dir);
+  free(dir);
+}
+
+/* A seed the crawler already reported gets no second coverage_gap. */
+Test(package, seed_reported_by_the_crawler_is_not_repeated) {
+  char *text = t_read_file(FIXTURES "/normal/journal.jsonl", NULL);
+  cr_assert(text);
+  const char *extra = "{\"type\":\"review\",\"at\":\"2026-01-05T10:00:02.050Z\",\"kind\":\"coverage_gap\",\"severity\":\"high\","
+                      "\"description\":\"Seed 1 (http://127.0.0.1:8000/missing.html) could not be loaded: refused\","
+                      "\"remediation\":\"Check that the seed URL is reachable from the crawler.\"}\n";
+  char *j = malloc(strlen(text) + strlen(extra) + 1);
+  strcpy(j, text);
+  strcat(j, extra);
+  char *dir = make_dir(NULL, j);
+  cJSON *p = build(dir);
+  cr_expect_eq(count_kind(p, "coverage_gap"), 1);
+  cr_expect(item(p, "coverage_gap", "could not be loaded: refused"));
+  cJSON_Delete(p);
+  rm_rf(dir);
+  free(dir);
+  free(j);
+  free(text);
+}
+
+/* ---- errors and writing ------------------------------------------------------------- */
+
+Test(package, errors) {
+  cJSON *p = (cJSON *)1;
+  char err[256];
+  cr_expect_eq(crawl_package_build("/nonexistent/uiap-crawl", &p, err, sizeof err), CRAWL_IO);
+  cr_expect_null(p);
+  cr_expect(strstr(err, "journal.jsonl"), "err: %s", err);
+  cr_expect_eq(crawl_package_build(NULL, &p, err, sizeof err), CRAWL_ARG);
+  cr_expect_eq(crawl_package_build("/tmp", NULL, err, sizeof err), CRAWL_ARG);
+  char *dir = make_dir(NULL, "{\"type\":\"status\",\"at\":\"2026-01-01T00:00:00Z\",\"status\":\"seeding\"}\n");
+  cr_expect_eq(crawl_package_build(dir, &p, err, sizeof err), CRAWL_ARG);
+  cr_expect(strstr(err, "no run record"), "err: %s", err);
+  cr_expect_eq(crawl_package_write(dir, NULL, 0), CRAWL_ARG);
+  rm_rf(dir);
+  free(dir);
+}
+
+Test(package, write_is_atomic_and_matches_build) {
+  char *dir = make_dir("normal", NULL);
+  char err[256] = "", path[1024], msg[8192];
+  cr_assert_eq(crawl_package_write(dir, err, sizeof err), CRAWL_OK, "%s", err);
+  /* journal.jsonl, states/, package.json: no temporary file left behind */
+  cr_expect_eq(t_dir_entries(dir), 3);
+  snprintf(path, sizeof path, "%s/package.json", dir);
+  size_t n = 0;
+  char *text = t_read_file(path, &n);
+  cr_assert(text && n > 0);
+  cr_expect_eq(text[n - 1], '\n');
+  cr_expect_eq(t_validate("DiscoveryPackage", path, msg, sizeof msg), 0, "%s", msg);
+  cJSON *written = cJSON_Parse(text), *built = build(dir);
+  cr_expect(cJSON_Compare(written, built, 1));
+  /* writing again replaces it */
+  cr_assert_eq(crawl_package_write(dir, err, sizeof err), CRAWL_OK, "%s", err);
+  cr_expect_eq(t_dir_entries(dir), 3);
+  cJSON_Delete(written);
+  cJSON_Delete(built);
+  free(text);
+  rm_rf(dir);
+  free(dir);
+}
