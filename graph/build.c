@@ -498,6 +498,21 @@ static const cJSON *ax_prop(const cJSON *ax, const char *name) {
 static int ax_ignored(const cJSON *ax) { return cJSON_IsTrue(get(ax, "ignored")); }
 
 /* ---- role, name, state ---------------------------------------------------- */
+/* Ignored only because it is hidden (display:none, visibility, aria-hidden)? */
+static int ax_hidden_only(const cJSON *ax) {
+  const cJSON *it;
+  int any = 0;
+  cJSON_ArrayForEach(it, get(ax, "ignoredReasons")) {
+    const char *r = get_str(it, "name");
+    if (!r) continue;
+    if (strcmp(r, "notRendered") && strcmp(r, "notVisible") && strcmp(r, "ariaHiddenElement") &&
+        strcmp(r, "ariaHiddenSubtree"))
+      return 0;
+    any = 1;
+  }
+  return any;
+}
+
 static const char *node_role(ctx *c, const snode *n, int *from_ax) {
   *from_ax = 0;
   if (n->ax && !ax_ignored(n->ax)) {
@@ -505,7 +520,13 @@ static const char *node_role(ctx *c, const snode *n, int *from_ax) {
     *from_ax = 1;
     return pg__role_normalize(r);
   }
-  if (n->ax) return NULL; /* ignored: not exposed to assistive tech */
+  /* ignored: not exposed to assistive tech -- unless hidden ones were asked for */
+  if (n->ax && !(c->opt->include_hidden && ax_hidden_only(n->ax))) return NULL;
+  if (!strcasecmp(n->tag, "IMG")) {
+    const char *alt = attr(c, n, "alt");
+    const char *r = attr(c, n, "role");
+    if (alt && !*alt && (!r || !*r)) return "none"; /* decorative (html-aam) */
+  }
   const char *explicit_role = attr(c, n, "role");
   if (explicit_role && *explicit_role) {
     static char first[64];
@@ -590,7 +611,11 @@ static char *node_name(ctx *c, int i) {
     char buf[2048];
     size_t len = 0;
     buf[0] = 0;
-    light_text(c, i, buf, sizeof buf, &len, 0);
+    /* hidden content names nothing (accname 2A) */
+    int rendered = n->layout >= 0 && !(n->vis_hidden & 1) &&
+                   strcmp(c->d[n->doc].styles[n->layout][1], "hidden") &&
+                   strcmp(c->d[n->doc].styles[n->layout][1], "collapse");
+    if (rendered) light_text(c, i, buf, sizeof buf, &len, 0);
     if (len) return clean(c, buf, NAME_MAX_BYTES);
     const char *t = attr(c, n, "title");
     if (!t || !*t) t = attr(c, n, "placeholder");
