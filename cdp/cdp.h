@@ -94,6 +94,9 @@ int cdp_send(cdp_client *c, const char *session, const char *method, cJSON *para
 /* Wait for the reply to id. *result (may be NULL) receives the "result"
  * object on success. Events arriving meanwhile are dispatched. */
 cdp_code cdp_wait(cdp_client *c, int id, cJSON **result, int timeout_ms);
+/* Fail every pending call on session now (its target crashed or detached):
+ * waiters get CDP_REMOTE with `why`, instead of waiting for their timeout. */
+void cdp_fail_session(cdp_client *c, const char *session, const char *why);
 /* Forget a pending id: its reply will be dropped when it arrives. */
 void cdp_abandon(cdp_client *c, int id);
 

@@ -37,6 +37,7 @@ typedef struct cdp__reply {
   int err_code;             /* CDP error code, if any */
   char *err_msg;
   char *method;             /* for error messages */
+  char *session;            /* NULL: the browser */
   struct cdp__reply *next;
 } cdp__reply;
 
@@ -64,6 +65,7 @@ struct cdp_client {
   /* launched browser */
   pid_t pid;
   char *profile;
+  char *tmpdir;             /* Chromium's own TMPDIR when it is not inside the profile */
 };
 
 cdp_client *cdp__client_new(const cdp__transport *tp, void *impl);

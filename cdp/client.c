@@ -59,6 +59,7 @@ static void reply_free(cdp__reply *r) {
   free(r->raw_json);
   free(r->err_msg);
   free(r->method);
+  free(r->session);
   free(r);
 }
 
@@ -238,6 +239,7 @@ static int send_call(cdp_client *c, const char *session, const char *method, cJS
   r->id = id;
   r->raw = raw;
   r->method = strdup(method);
+  r->session = session ? strdup(session) : NULL;
   r->next = c->pending;
   c->pending = r;
   return id;
@@ -249,6 +251,16 @@ int cdp_send(cdp_client *c, const char *session, const char *method, cJSON *para
 
 int cdp_send_raw(cdp_client *c, const char *session, const char *method, cJSON *params) {
   return send_call(c, session, method, params, 1);
+}
+
+void cdp_fail_session(cdp_client *c, const char *session, const char *why) {
+  for (cdp__reply *r = c->pending; r; r = r->next) {
+    if (r->done || !r->session || !session || strcmp(r->session, session)) continue;
+    r->done = 1;
+    r->err_code = -32000;
+    free(r->err_msg);
+    r->err_msg = strdup(why ? why : "target gone");
+  }
 }
 
 void cdp_abandon(cdp_client *c, int id) {

@@ -102,6 +102,11 @@ void cdp__browser_reap(cdp_client *c) {
     kill(-c->pid, SIGKILL); /* stragglers of the group (zygote, renderers) */
     c->pid = 0;
   }
+  if (c->tmpdir) {
+    cdp__rmtree(c->tmpdir);
+    free(c->tmpdir);
+    c->tmpdir = NULL;
+  }
   if (c->profile) {
     /* Renderers may still be writing for a few ms after the kill. */
     for (int i = 0; i < 3; i++) {
@@ -133,6 +138,7 @@ cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_
                       tmp && *tmp ? tmp : "/tmp", strerror(errno));
     return CDP_LAUNCH;
   }
+  char tmpenv[4200], ctmp[64] = "";
   int to_browser[2], from_browser[2];
   if (pipe2(to_browser, O_CLOEXEC) < 0) goto fail_nopipe;
   if (pipe2(from_browser, O_CLOEXEC) < 0) {
@@ -169,8 +175,13 @@ cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_
   size_t nenv = 0;
   while (environ[nenv]) nenv++;
   char **envp = calloc(nenv + 2, sizeof *envp);
-  char tmpenv[4200];
-  snprintf(tmpenv, sizeof tmpenv, "TMPDIR=%s", profile);
+  /* Chromium puts Unix sockets in TMPDIR; their paths must stay under 108
+   * bytes, so a long profile path gets a short separate temp dir. */
+  if (strlen(profile) > 40) {
+    snprintf(ctmp, sizeof ctmp, "/tmp/uiap-t-XXXXXX");
+    if (!mkdtemp(ctmp)) ctmp[0] = 0;
+  }
+  snprintf(tmpenv, sizeof tmpenv, "TMPDIR=%s", ctmp[0] ? ctmp : profile);
   if (!envp) {
     close(to_browser[0]); close(to_browser[1]);
     close(from_browser[0]); close(from_browser[1]);
@@ -219,11 +230,13 @@ cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_
     kill(-pid, SIGKILL);
     waitpid(pid, NULL, 0);
     cdp__rmtree(profile);
+    if (ctmp[0]) cdp__rmtree(ctmp);
     if (err) snprintf(err, errlen, "out of memory");
     return CDP_NOMEM;
   }
   c->pid = pid;
   c->profile = strdup(profile);
+  if (ctmp[0]) c->tmpdir = strdup(ctmp);
   /* The first reply proves the browser is up. */
   cJSON *res = NULL;
   cdp_code rc = cdp_call(c, NULL, "Browser.getVersion", NULL, &res,
@@ -237,7 +250,8 @@ cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_
       if (f) {
         char line[256];
         while (fgets(line, sizeof line, f))
-          if (line[0] != '\n' && !strstr(line, "unexpected operator") && !strstr(line, "dbus"))
+          if (line[0] != '\n' && !strstr(line, "unexpected operator") && !strstr(line, "dbus") &&
+              !strstr(line, "crashpad") && !strstr(line, "cpufreq"))
             snprintf(last, sizeof last, "%s", line);
         fclose(f);
         last[strcspn(last, "\n")] = 0;
@@ -254,5 +268,6 @@ cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_
 fail_nopipe:
   if (err) snprintf(err, errlen, "cannot start Chromium: %s", strerror(errno));
   cdp__rmtree(profile);
+  if (ctmp[0]) cdp__rmtree(ctmp);
   return CDP_LAUNCH;
 }

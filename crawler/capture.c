@@ -42,6 +42,7 @@ struct crawl_page {
   int settled;
   int crashed;
   int dialogs, popups;
+  unsigned long changes;     /* mutations and navigations reported (crawl_page_changes) */
   int blocked;
   char *last_blocked;
   char *url;                 /* top frame URL */
@@ -107,7 +108,10 @@ static void on_binding(void *ud, const char *session, const char *method, const 
   crawl_page *p = ud;
   if (!mine(p, session)) return;
   const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
-  if (name && p->binding && !strcmp(name, p->binding)) p->last_activity = cdp_now_ms();
+  if (name && p->binding && !strcmp(name, p->binding)) {
+    p->last_activity = cdp_now_ms();
+    p->changes++;
+  }
 }
 
 static void on_load(void *ud, const char *session, const char *method, const cJSON *params) {
@@ -115,6 +119,7 @@ static void on_load(void *ud, const char *session, const char *method, const cJS
   if (!mine(p, session)) return;
   p->loaded = 1;
   p->last_activity = cdp_now_ms();
+  p->changes++;
 }
 
 static void on_dialog(void *ud, const char *session, const char *method, const cJSON *params) {
@@ -132,7 +137,9 @@ static void on_dialog(void *ud, const char *session, const char *method, const c
 
 static void on_crash(void *ud, const char *session, const char *method, const cJSON *params) {
   crawl_page *p = ud;
-  if (mine(p, session)) p->crashed = 1;
+  if (!mine(p, session)) return;
+  p->crashed = 1;
+  cdp_fail_session(p->c, p->session, "the page crashed");
 }
 
 static void on_attached(void *ud, const char *session, const char *method, const cJSON *params) {
@@ -203,6 +210,7 @@ static void on_frame_nav(void *ud, const char *session, const char *method, cons
   crawl_page *p = ud;
   if (!mine(p, session)) return;
   p->last_activity = cdp_now_ms();
+  p->changes++;
   if (!strcmp(method, "Page.navigatedWithinDocument")) {
     const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "frameId"));
     if (fid && p->main_frame && !strcmp(fid, p->main_frame))
@@ -437,6 +445,27 @@ crawl_code crawl_page_settle(crawl_page *p) {
 }
 
 int crawl_page_settled(const crawl_page *p) { return p->settled; }
+
+unsigned long crawl_page_changes(const crawl_page *p) { return p->changes; }
+
+crawl_code crawl_page_wait_change(crawl_page *p, int timeout_ms) {
+  unsigned long seen = p->changes;
+  long long deadline = cdp_now_ms() + timeout_ms;
+  for (;;) {
+    if (p->changes != seen) return CRAWL_OK;
+    if (p->crashed) {
+      snprintf(p->err, sizeof p->err, "the page crashed");
+      return CRAWL_CRASHED;
+    }
+    long long left = deadline - cdp_now_ms();
+    if (left <= 0) return CRAWL_TIMEOUT;
+    cdp_code rc = cdp_pump(p->c, (int)left);
+    if (rc) {
+      perr(p, "while waiting for a change");
+      return from_cdp(p, rc);
+    }
+  }
+}
 
 static crawl_code page_goto(crawl_page *p, const char *url, int fresh);
 crawl_code crawl_page_goto(crawl_page *p, const char *url) { return page_goto(p, url, 0); }

@@ -119,6 +119,12 @@ typedef struct crawl_opts {
   pg_fp_policy fp;
   int settle_quiet_ms;        /* 0: 200 */
   int settle_max_ms;          /* 0: 3000 */
+  int resume;                 /* continue the run journaled in out_dir */
+  /* A fresh browser when the old one died: free *c, start another, store it
+   * in *c. NULL: no restarts. At most max_restarts (0: 3) per run. */
+  cdp_code (*relaunch)(void *ud, cdp_client **c);
+  void *relaunch_ud;
+  int max_restarts;
   volatile sig_atomic_t *cancel;
   void (*progress)(void *ud, const crawl_progress *p);
   void *progress_ud;
@@ -177,5 +183,92 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
 /* Build and write DIR/package.json atomically (a temporary file in DIR,
  * fsync, rename). Errors as crawl_package_build, CRAWL_IO when writing. */
 crawl_code crawl_package_write(const char *dir, char *err, size_t errlen);
+
+/* ---- reports ---- */
+/* What people and CI systems read beside DIR/package.json; see
+ * docs/reports.md. All of it is derived from the package (plus the journal's
+ * decision lines and the screenshots, when present): no browser, no network. */
+
+/* Write DIR/graph.dot (states and transitions), DIR/review.sarif (SARIF
+ * 2.1.0: one result per review item, one rule per review kind, level by
+ * severity), DIR/junit.xml (one test case per seed and per route; review
+ * items at or above junit_fail_on are its failure) and DIR/report.html (one
+ * self-contained page: summary, coverage, routes, the transition graph as
+ * SVG, states with screenshot thumbnails, the review queue with filters, the
+ * safety decisions, workflow candidates). Every file is replaced atomically.
+ * o may be NULL (all defaults). Errors: CRAWL_ARG (no dir), CRAWL_IO
+ * (package unreadable or not a DiscoveryPackage, or a file not writable);
+ * err gets one line (may be NULL). */
+typedef enum {
+  CRAWL_LAYOUT_AUTO,          /* Graphviz `dot` when on PATH, else built-in */
+  CRAWL_LAYOUT_BUILTIN,       /* the layered layout in report.c */
+  CRAWL_LAYOUT_DOT,           /* Graphviz only; built-in if it fails */
+} crawl_layout;
+typedef struct crawl_report_opts {
+  crawl_layout layout;
+  const char *dot;            /* Graphviz binary; NULL: "dot" on PATH */
+  int dot_timeout_ms;         /* 0: 20000 */
+  const char *junit_fail_on;  /* "low" | "medium" | "high"; NULL: "medium" */
+  size_t max_embed_bytes;     /* screenshot bytes embedded in report.html; 0: 64 MiB */
+} crawl_report_opts;
+crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char *err, size_t errlen);
+
+/* Review items of severity min_severity ("low", "medium", "high") or worse
+ * in DIR/package.json (or in the package file dir names), into *count. For
+ * `crawl --fail-on`. Errors: CRAWL_ARG (bad severity), CRAWL_IO. */
+crawl_code crawl_review_count(const char *dir, const char *min_severity, long *count, char *err, size_t errlen);
+
+/* Workflow candidates (discovery-mapper 6.7, 11.7), synthesized from the
+ * package's transition graph and the forms and dialogs of the state files in
+ * dir: each form or dialog with a commit control, and each app action
+ * (data-uiap-action) outside one, becomes a candidate whose stepSkeleton is
+ * the shortest recorded path from a seed, the field entries, the commit and
+ * an `ensure` step with the signals seen (then `complete`). Steps the safety
+ * gate never allowed come from observation alone (metadata.observedOnly).
+ * Adds package.workflowCandidates, review items workflow_uncertain and
+ * missing_success_signal, and updates coverage.workflowCandidatesDiscovered
+ * and coverage.reviewItems. Deterministic. Returns the number of candidates
+ * (0 also when dir has no readable state files). */
+int crawl_workflows_add(cJSON *package, const char *dir);
+
+/* Compare two packages (discovery-mapper 17): routes, scopes, elements (by
+ * stableId, else semanticKey), actions, states, transitions (by from state,
+ * action and target), review items and workflows, each added / removed /
+ * changed, and the coverage counters. *diff is a new object the caller frees:
+ * {"old":{...},"new":{...},"sections":{"routes":{"added":[..],"removed":[..],
+ * "changed":[{"key":..,"fields":{"f":{"old":..,"new":..}}}]},...},
+ * "coverage":{...},"regression":bool,"regressions":[text,...]}.
+ * A regression: a route, element or action disappeared, or a review item of
+ * severity high appeared (new, or raised to high). *regression may be NULL.
+ * Errors: CRAWL_ARG (NULL or not packages). */
+crawl_code crawl_package_diff(const cJSON *old_pkg, const cJSON *new_pkg, cJSON **diff, int *regression);
+/* The diff as text for people (caller frees). color: ANSI colors. */
+char *crawl_diff_text(const cJSON *diff, int color);
+
+/* Validate a document against a definition of the UIAP schema compiled into
+ * the library (shared/spec/schema.json). definition NULL: by the document's
+ * shape ("uiap" -> UiapMessage, "spec"+"modelVersion" -> DiscoveryPackage,
+ * "profile" -> PageGraph). A message whose type the specs name also has its
+ * payload checked against that payload's definition. On CRAWL_OK, out tells
+ * whether it is valid (nerrors == 0) and holds the first errors in document
+ * order, each with the JSON pointer of the offending value. Errors: CRAWL_ARG
+ * (unknown definition, shape not recognised; for the file variant also not
+ * JSON, with line and column), CRAWL_IO (file unreadable). */
+#define CRAWL_SCHEMA_MAX_ERRORS 20
+#define CRAWL_SCHEMA_PATH_MAX 256
+typedef struct crawl_schema_error {
+  char path[CRAWL_SCHEMA_PATH_MAX]; /* JSON pointer; "/" for the document */
+  char message[256];
+} crawl_schema_error;
+typedef struct crawl_validation {
+  const char *definition;          /* static: the definition checked */
+  const char *payload_definition;  /* static, or NULL */
+  long nerrors;                    /* all errors; errors[] holds the first ones */
+  crawl_schema_error errors[CRAWL_SCHEMA_MAX_ERRORS];
+} crawl_validation;
+crawl_code crawl_validate_json(const cJSON *doc, const char *definition, crawl_validation *out, char *err, size_t errlen);
+crawl_code crawl_validate_file(const char *path, const char *definition, crawl_validation *out, char *err, size_t errlen);
+const char *crawl_schema_guess(const cJSON *doc);
+int crawl_schema_has(const char *definition);
 
 #endif

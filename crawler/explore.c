@@ -31,13 +31,18 @@ typedef struct action {
   pol_classification cls;
   pol_decision dec;
   int rank;                 /* exploration priority, lower first */
+  int done;                 /* executed in an earlier session of this run */
 } action;
 
 typedef struct state {
   char fp[33];
   char cfp[33];             /* content fingerprint: the same without the route */
   char *id, *url, *route, *title;
-  int depth, parent, parent_action, seed;
+  int depth, parent, seed;
+  action via;               /* the action that first reached it (replay) */
+  char **done;              /* keys of actions already executed (resume) */
+  int ndone;
+  int decided;              /* its decisions are in the journal */
   int addressable;          /* -1 unknown, 0 no, 1 yes */
   action *acts;
   int nacts, next;
@@ -67,7 +72,9 @@ typedef struct run {
   const char *allowed[66];
   char page_origin[512];
   int cancelled;
-  int fatal;                /* browser gone */
+  int fatal;                /* browser gone, tab crashed or hung */
+  int restarts;
+  crawl_page_opts po;
   char err[512];
 } run;
 
@@ -206,7 +213,18 @@ static int write_file(const char *path, const void *data, size_t len) {
 
 /* Register the current capture as a new state. Returns its index, or -1 when
  * a budget refuses it. */
-static int add_state(run *r, int parent, int parent_action, int seed, const char *route) {
+static void action_copy(action *dst, const action *src) {
+  memset(dst, 0, sizeof *dst);
+  if (!src) return;
+  dst->action_id = xstrdup(src->action_id);
+  dst->role = xstrdup(src->role);
+  dst->name = xstrdup(src->name);
+  dst->stable_id = xstrdup(src->stable_id);
+  dst->ordinal = src->ordinal;
+  dst->escape = src->escape;
+}
+
+static int add_state(run *r, int parent, const action *via, int seed, const char *route) {
   if (r->nst >= r->b.max_states) {
     if (!r->stopped_by) {
       r->stopped_by = "maxStates";
@@ -242,7 +260,7 @@ static int add_state(run *r, int parent, int parent_action, int seed, const char
   s->route = xstrdup(route);
   s->title = xstrdup(r->g->route_title);
   s->parent = parent;
-  s->parent_action = parent_action;
+  action_copy(&s->via, via);
   s->depth = parent >= 0 ? r->st[parent].depth + 1 : 0;
   s->seed = seed;
   s->addressable = parent < 0 ? 1 : -1;
@@ -272,12 +290,19 @@ static int add_state(run *r, int parent, int parent_action, int seed, const char
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "stateId", s->id);
   cJSON_AddStringToObject(o, "fingerprint", s->fp);
+  cJSON_AddStringToObject(o, "contentFingerprint", s->cfp);
   cJSON_AddStringToObject(o, "routeId", route ? route : "");
   if (s->url) cJSON_AddStringToObject(o, "url", s->url);
   if (s->title) cJSON_AddStringToObject(o, "title", s->title);
   cJSON_AddNumberToObject(o, "depth", s->depth);
   cJSON_AddNumberToObject(o, "seed", seed);
   if (parent >= 0) cJSON_AddStringToObject(o, "parentStateId", r->st[parent].id);
+  if (via) {
+    cJSON *v = cJSON_AddObjectToObject(o, "via");
+    cJSON_AddStringToObject(v, "actionId", via->action_id);
+    cJSON_AddItemToObject(v, "target", target_json(via));
+    cJSON_AddBoolToObject(v, "escape", via->escape);
+  }
   cJSON_AddStringToObject(o, "pageGraphRef", rel);
   if (shot_rel[0]) cJSON_AddStringToObject(o, "screenshotRef", shot_rel);
   cJSON *scopes = cJSON_AddArrayToObject(o, "scopeIds");
@@ -408,12 +433,33 @@ static void build_actions(run *r, int si) {
   qsort(s->acts, (size_t)n, sizeof *s->acts, cmp_action);
 }
 
-static void free_state(state *s) {
-  for (int i = 0; i < s->nacts; i++) {
-    action *a = &s->acts[i];
-    free(a->action_id); free(a->role); free(a->name); free(a->stable_id);
-    free(a->scope_id); free(a->document_id);
+/* Identity of an action within its state, as the journal records it. */
+static void action_key(char *buf, size_t n, const char *action_id, const cJSON *target_or_null,
+                       const action *a) {
+  if (a) {
+    snprintf(buf, n, "%s|%s|%s|%s|%d", a->action_id ? a->action_id : "", a->role ? a->role : "",
+             a->name ? a->name : "", a->stable_id ? a->stable_id : "", a->ordinal);
+    return;
   }
+  const cJSON *t = target_or_null;
+  const cJSON *ord = cJSON_GetObjectItemCaseSensitive(t, "ordinal");
+  const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId"));
+  const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role"));
+  const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+  snprintf(buf, n, "%s|%s|%s|%s|%d", action_id ? action_id : "", role ? role : "", name ? name : "",
+           sid ? sid : "", cJSON_IsNumber(ord) ? ord->valueint : 0);
+}
+
+static void free_action(action *a) {
+  free(a->action_id); free(a->role); free(a->name); free(a->stable_id);
+  free(a->scope_id); free(a->document_id);
+}
+
+static void free_state(state *s) {
+  free_action(&s->via);
+  for (int i = 0; i < s->ndone; i++) free(s->done[i]);
+  free(s->done);
+  for (int i = 0; i < s->nacts; i++) free_action(&s->acts[i]);
   free(s->acts);
   free(s->id); free(s->url); free(s->route); free(s->title);
 }
@@ -496,7 +542,17 @@ static int node_point(run *r, int backend, double *x, double *y) {
 /* Actionability (section 11 / 13): attached, visible, enabled, in view,
  * stable across two animation frames, and the hit test at the click point
  * lands on the element (not on an overlay). Then a real click. */
+static crawl_code act_click_(run *r, const pg_element *e, char *why, size_t whylen);
+
+/* A failed check is "not actionable" only while the browser is fine. */
 static crawl_code act_click(run *r, const pg_element *e, char *why, size_t whylen) {
+  crawl_code rc = act_click_(r, e, why, whylen);
+  if (rc == CRAWL_ARG && !cdp_client_alive(r->c)) return CRAWL_BROWSER;
+  if (rc == CRAWL_ARG && strstr(why, "crashed")) return CRAWL_CRASHED;
+  return rc;
+}
+
+static crawl_code act_click_(run *r, const pg_element *e, char *why, size_t whylen) {
   if (!pg_state_is(&e->state, PG_ST_VISIBLE)) { snprintf(why, whylen, "not visible"); return CRAWL_ARG; }
   if (!pg_state_is(&e->state, PG_ST_ENABLED)) { snprintf(why, whylen, "disabled"); return CRAWL_ARG; }
   cdp_client *c = r->c;
@@ -600,7 +656,6 @@ static int budget_stop(run *r) {
     if (!r->stopped_by) r->stopped_by = "signal";
     return 1;
   }
-  if (r->fatal) return 1;
   if (r->stopped_by) return 1;
   if (r->transitions >= r->b.max_transitions) {
     r->stopped_by = "maxTransitions";
@@ -622,17 +677,56 @@ static int budget_stop(run *r) {
 }
 
 static void note_error(run *r, crawl_code rc) {
-  if (rc == CRAWL_CANCELLED) {
+  if (rc == CRAWL_CANCELLED || (r->o->cancel && *r->o->cancel)) {
     r->cancelled = 1;
     if (!r->stopped_by) r->stopped_by = "signal";
-  } else if (rc == CRAWL_BROWSER || rc == CRAWL_CRASHED) {
-    if (!cdp_client_alive(r->c) || rc == CRAWL_CRASHED) {
+  } else if (rc == CRAWL_BROWSER || rc == CRAWL_CRASHED || rc == CRAWL_TIMEOUT) {
+    if (!cdp_client_alive(r->c) || rc == CRAWL_CRASHED || rc == CRAWL_TIMEOUT) {
       r->fatal = 1;
       snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));
-      if (!r->stopped_by) r->stopped_by = "error";
-      jl_note(r, "stopped: %s", r->err);
     }
   }
+}
+
+/* After the browser died or the tab crashed or hung: a new tab (or a new
+ * browser), bounded. 0 when exploring can go on from a restored state. */
+static int recover(run *r) {
+  int max = r->o->max_restarts > 0 ? r->o->max_restarts : 3;
+  int browser_dead = !cdp_client_alive(r->c);
+  if (r->cancelled) return -1;
+  if (r->restarts >= max) {
+    jl_note(r, "stopped: %s; %d restarts already, giving up", r->err, r->restarts);
+    if (!r->stopped_by) r->stopped_by = "error";
+    return -1;
+  }
+  r->restarts++;
+  long long t0 = cdp_now_ms();
+  crawl_page_close(r->page);
+  r->page = NULL;
+  if (browser_dead) {
+    if (!r->o->relaunch || r->o->relaunch(r->o->relaunch_ud, &r->c) != CDP_OK) {
+      jl_note(r, "stopped: the browser died (%s) and could not be restarted", r->err);
+      if (!r->stopped_by) r->stopped_by = "error";
+      return -1;
+    }
+  }
+  crawl_code rc = crawl_page_open(r->c, &r->po, &r->page);
+  if (rc) {
+    jl_note(r, "stopped: could not open a new tab: %s", crawl_page_errmsg(r->page));
+    if (!r->stopped_by) r->stopped_by = "error";
+    return -1;
+  }
+  if (r->cur >= 0)
+    jl_review(r, "custom", "high", r->cur, NULL, "Check the page for crashes or endless scripts.",
+              "The %s while in this state (%s); it was replaced and exploring went on.",
+              browser_dead ? "browser died" : "tab crashed or stopped answering", r->err);
+  jl_note(r, "%s (%s); %s in %lld ms (restart %d of %d)", browser_dead ? "the browser died" : "the tab crashed or hung",
+          r->err, browser_dead ? "started a new browser" : "opened a new tab", cdp_now_ms() - t0, r->restarts, max);
+  r->fatal = 0;
+  r->cur = -1;
+  pg_graph_free(r->g);
+  r->g = NULL;
+  return 0;
 }
 
 /* ---- restore ------------------------------------------------------------------------- */
@@ -734,7 +828,7 @@ static int restore(run *r, int si) {
     int ok = 1;
     for (int j = k - 1; j >= 0 && ok; j--) {
       state *child = &r->st[chain[j]];
-      action *act = &r->st[child->parent].acts[child->parent_action];
+      action *act = &child->via;
       rc = perform(r, act->action_id, act->role, act->name, act->stable_id, act->ordinal, act->escape, why, sizeof why);
       if (rc) { note_error(r, rc); ok = 0; break; }
       observe(r, &rc, NULL);
@@ -749,6 +843,131 @@ static int restore(run *r, int si) {
             "Make the state reachable deterministically (a URL or a stable path).",
             "Could not restore state %s: replaying its recorded path landed in a different state.", r->st[si].id);
   return -1;
+}
+
+
+/* ---- resume: rebuild the run from its journal ----------------------------------- */
+static void action_from_json(action *a, const char *action_id, const cJSON *t, int escape) {
+  memset(a, 0, sizeof *a);
+  a->action_id = xstrdup(action_id ? action_id : "ui.activate");
+  a->role = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role")));
+  a->name = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")));
+  a->stable_id = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId")));
+  const cJSON *ord = cJSON_GetObjectItemCaseSensitive(t, "ordinal");
+  a->ordinal = cJSON_IsNumber(ord) ? ord->valueint : 0;
+  a->escape = escape;
+}
+
+static int state_by_id(const run *r, const char *id) {
+  for (int i = 0; id && i < r->nst; i++)
+    if (!strcmp(r->st[i].id, id)) return i;
+  return -1;
+}
+
+static void add_done(state *s, const char *key) {
+  s->done = realloc(s->done, (size_t)(s->ndone + 1) * sizeof *s->done);
+  s->done[s->ndone++] = strdup(key);
+}
+
+/* Read DIR/journal.jsonl back: states, edges, what was done, counters. A
+ * torn last line (the process died while writing it) is cut off so new lines
+ * start clean. Returns the number of lines read, -1 if there is no journal. */
+static int load_journal(run *r, const char *path) {
+  FILE *f = fopen(path, "r+");
+  if (!f) return -1;
+  char *text = NULL;
+  size_t len = 0, cap = 0, k;
+  char buf[65536];
+  while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
+    if (len + k + 1 > cap) text = realloc(text, cap = (len + k + 1) * 2);
+    memcpy(text + len, buf, k);
+    len += k;
+  }
+  if (!text) { fclose(f); return 0; }
+  text[len] = 0;
+  size_t keep = len;
+  while (keep > 0 && text[keep - 1] != '\n') keep--;
+  if (keep < len) {
+    if (ftruncate(fileno(f), (off_t)keep) != 0) { /* appending after garbage is still parseable line-wise */ }
+    text[keep] = 0;
+  }
+  fclose(f);
+  int lines = 0;
+  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+    nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    cJSON *j = cJSON_Parse(line);
+    if (!j) continue;
+    lines++;
+    const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "type"));
+    const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "stateId"));
+    if (!type) { cJSON_Delete(j); continue; }
+    if (!strcmp(type, "run")) {
+      const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "runId"));
+      if (id) snprintf(r->run_id, sizeof r->run_id, "%s", id);
+    } else if (!strcmp(type, "state") && sid && state_by_id(r, sid) < 0) {
+      if (r->nst == r->capst) {
+        r->capst = r->capst ? r->capst * 2 : 64;
+        r->st = realloc(r->st, (size_t)r->capst * sizeof *r->st);
+      }
+      state *st = &r->st[r->nst];
+      memset(st, 0, sizeof *st);
+      snprintf(st->fp, sizeof st->fp, "%s", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fingerprint")) ?: "");
+      snprintf(st->cfp, sizeof st->cfp, "%s", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "contentFingerprint")) ?: "");
+      st->id = strdup(sid);
+      st->url = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url")));
+      st->route = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "routeId")));
+      st->title = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "title")));
+      const cJSON *d = cJSON_GetObjectItemCaseSensitive(j, "depth"), *sd = cJSON_GetObjectItemCaseSensitive(j, "seed");
+      st->depth = cJSON_IsNumber(d) ? d->valueint : 0;
+      st->seed = cJSON_IsNumber(sd) ? sd->valueint : 0;
+      st->parent = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "parentStateId")));
+      const cJSON *via = cJSON_GetObjectItemCaseSensitive(j, "via");
+      if (via)
+        action_from_json(&st->via, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(via, "actionId")),
+                         cJSON_GetObjectItemCaseSensitive(via, "target"),
+                         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(via, "escape")));
+      st->addressable = st->parent < 0 ? 1 : -1;
+      r->nst++;
+    } else if (!strcmp(type, "transition")) {
+      int from = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fromStateId")));
+      int to = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "toStateId")));
+      const char *aid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "viaActionId"));
+      const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "target");
+      r->transitions++;
+      if (from >= 0 && to >= 0) {
+        char key[1200];
+        action_key(key, sizeof key, aid, t, NULL);
+        add_done(&r->st[from], key);
+        if (from == to) r->self_loops++;
+        else {
+          action a;
+          const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role"));
+          action_from_json(&a, aid, t, aid && !strcmp(aid, "ui.dismiss") && role && !strcmp(role, "dialog"));
+          add_edge(r, from, to, &a);
+          free_action(&a);
+        }
+      }
+    } else if (!strcmp(type, "failure")) {
+      int st = state_by_id(r, sid);
+      r->failures++;
+      if (st >= 0) {
+        char key[1200];
+        action_key(key, sizeof key, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "actionId")),
+                   cJSON_GetObjectItemCaseSensitive(j, "target"), NULL);
+        add_done(&r->st[st], key);
+      }
+    } else if (!strcmp(type, "decision")) {
+      int st = state_by_id(r, sid);
+      r->decisions++;
+      if (st >= 0) r->st[st].decided = 1;
+    } else if (!strcmp(type, "review")) {
+      r->reviews++;
+    }
+    cJSON_Delete(j);
+  }
+  free(text);
+  return lines;
 }
 
 /* ---- seeds ------------------------------------------------------------------------- */
@@ -813,6 +1032,14 @@ static void prepare_state(run *r, int si) {
   build_actions(r, si);
   s = &r->st[si];
   for (int i = 0; i < s->nacts; i++) {
+    char key[1200];
+    action_key(key, sizeof key, NULL, NULL, &s->acts[i]);
+    for (int k = 0; k < s->ndone; k++)
+      if (!strcmp(s->done[k], key)) s->acts[i].done = 1;
+  }
+  if (s->decided) return; /* a resumed run journaled them already */
+  s->decided = 1;
+  for (int i = 0; i < s->nacts; i++) {
     action *a = &s->acts[i];
     if (a->dec.effect == POL_EFFECT_ALLOW) continue;
     cJSON *o = cJSON_CreateObject();
@@ -834,7 +1061,7 @@ static void prepare_state(run *r, int si) {
 static int next_action(run *r, int si) {
   state *s = &r->st[si];
   for (; s->next < s->nacts; s->next++)
-    if (s->acts[s->next].dec.effect == POL_EFFECT_ALLOW) return s->next;
+    if (s->acts[s->next].dec.effect == POL_EFFECT_ALLOW && !s->acts[s->next].done) return s->next;
   return -1;
 }
 
@@ -865,7 +1092,11 @@ static void step(run *r, int si, int i) {
       r->failures++;
       return;
     }
-    if (rc) { note_error(r, rc); return; }
+    if (rc) {
+      note_error(r, rc);
+      if (r->fatal) r->st[si].next = i; /* try it again after recovering */
+      return;
+    }
     pg_graph *saved = r->g; /* the graph before the action, for signals */
     r->g = NULL;
     char *route = NULL;
@@ -877,11 +1108,12 @@ static void step(run *r, int si, int i) {
       r->cur = -1;
       free(route);
       note_error(r, rc);
+      if (r->fatal) r->st[si].next = i; /* its outcome is unknown: again */
       return;
     }
     int from = si;
     if (to < 0) {
-      to = add_state(r, si, i, r->st[si].seed, route);
+      to = add_state(r, si, a, r->st[si].seed, route);
       if (to < 0) {
         /* a budget refused the state: we are somewhere unregistered */
         pg_graph_free(saved);
@@ -959,6 +1191,15 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     mkdir_p(path);
   }
   snprintf(path, sizeof path, "%s/journal.jsonl", r->dir);
+  int resumed = 0;
+  if (o->resume) {
+    int lines = load_journal(r, path);
+    if (lines < 0) {
+      snprintf(sum->error, sizeof sum->error, "nothing to resume: %.300s does not exist", path);
+      return CRAWL_IO;
+    }
+    resumed = lines > 0 && r->run_id[0];
+  }
   r->jl = fopen(path, "a");
   if (!r->jl) {
     snprintf(sum->error, sizeof sum->error, "cannot write %.300s: %s", path, strerror(errno));
@@ -1006,7 +1247,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   r->allowed[na] = NULL;
 
   /* the run line */
-  snprintf(r->run_id, sizeof r->run_id, "run_%lld_%d", (long long)time(NULL), (int)getpid());
+  if (!resumed) snprintf(r->run_id, sizeof r->run_id, "run_%lld_%d", (long long)time(NULL), (int)getpid());
   char ts[64];
   iso_now(ts, sizeof ts);
   cJSON *rl = cJSON_CreateObject();
@@ -1039,13 +1280,18 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   cJSON_AddItemToObject(rl, "environment", e);
   cJSON *sa = cJSON_AddArrayToObject(rl, "seeds");
   for (int i = 0; i < nseeds; i++) cJSON_AddItemToArray(sa, cJSON_Duplicate(seeds[i].json, 1));
-  jl_write(r, "run", rl);
+  if (resumed) {
+    cJSON_Delete(rl);
+    jl_note(r, "resumed after an interruption: %d states, %ld transitions already recorded", r->nst, r->transitions);
+  } else {
+    jl_write(r, "run", rl);
+  }
   jl_status(r, "preparing");
 
-  crawl_page_opts po = {.width = o->width, .height = o->height,
+  crawl_page_opts po = r->po = (crawl_page_opts){.width = o->width, .height = o->height,
                         .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
                         .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
-                        .nav_timeout_ms = 15000, .call_timeout_ms = 20000,
+                        .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
                         .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
                         .allowed_origins = r->allowed};
   crawl_code rc = crawl_page_open(c, &po, &r->page);
@@ -1058,6 +1304,9 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
 
   jl_status(r, "seeding");
   for (int i = 0; i < nseeds && !r->fatal && !budget_stop(r); i++) {
+    int have = 0;
+    for (int k = 0; k < r->nst; k++) have |= r->st[k].seed == i && r->st[k].parent < 0;
+    if (have) continue; /* resumed: this seed's state is recorded */
     cJSON *so = cJSON_CreateObject();
     cJSON_AddNumberToObject(so, "index", i);
     cJSON_AddItemToObject(so, "seed", cJSON_Duplicate(seeds[i].json, 1));
@@ -1090,7 +1339,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
       continue;
     }
     if (si < 0) {
-      si = add_state(r, -1, -1, i, route);
+      si = add_state(r, -1, NULL, i, route);
       r->cur = si;
     }
     seeds[i].resolved = 1;
@@ -1124,6 +1373,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
    * current state has untried actions; otherwise the nearest state (over
    * known edges) that has some; otherwise the oldest, by reload and replay. */
   while (!budget_stop(r)) {
+    if (r->fatal && recover(r) != 0) break;
     int target = -1;
     if (r->cur >= 0 && pending(r, r->cur)) {
       target = r->cur;
@@ -1149,7 +1399,8 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     }
     if (target < 0) break; /* frontier empty */
     if (restore(r, target) != 0) {
-      if (r->fatal || r->cancelled) break;
+      if (r->cancelled) break;
+      if (r->fatal) continue; /* recover at the top */
       r->st[target].dead = 1;
       continue;
     }

@@ -119,6 +119,7 @@ static const char usage_crawl[] =
   "  --screenshots             write OUT/screenshots/<stateId>.png\n"
   "  --include-text-values     field values are part of a state's identity\n"
   "  --force                   overwrite an output directory that holds another run\n"
+  "  --resume DIR              continue the run journaled in DIR (after a kill or a crash)\n"
   "  --chromium PATH, --connect URL, --headful   as for snapshot\n"
   "  --quiet, --verbose\n";
 
@@ -369,6 +370,29 @@ static void progress_line(void *ud, const crawl_progress *p) {
   fflush(stderr);
 }
 
+/* A new browser after the old one died (crawl_opts.relaunch). */
+typedef struct {
+  cdp_client **c;
+  cdp_launch_opts lo;
+  const char *connect;
+} relaunch_ctx;
+
+static cdp_code relaunch(void *ud, cdp_client **c) {
+  relaunch_ctx *x = ud;
+  cdp_client_free(*c); /* reaps the dead one and removes its profile */
+  *c = NULL;
+  char err[1024];
+  cdp_code rc = x->connect ? cdp_connect(x->connect, 10000, c, err, sizeof err)
+                           : cdp_launch(&x->lo, c, err, sizeof err);
+  if (rc) {
+    crawl_log(CRAWL_LOG_ERROR, "crawl", "restarting the browser failed: %s", err);
+    return rc;
+  }
+  cdp_client_set_cancel(*c, &got_signal);
+  *x->c = *c;
+  return CDP_OK;
+}
+
 /* Line and column of a cJSON parse error. */
 static void json_error_pos(const char *text, const char *at, int *line, int *col) {
   *line = 1;
@@ -443,6 +467,7 @@ static int cmd_crawl(int argc, char **argv) {
     else if (!strcmp(a, "--screenshots")) co.screenshots = 1;
     else if (!strcmp(a, "--include-text-values")) co.fp.include_text_values = 1;
     else if (!strcmp(a, "--force")) force = 1;
+    else if (!strcmp(a, "--resume")) { NEED_VALUE(); co.out_dir = v; co.resume = 1; }
     else if (!strcmp(a, "--chromium")) { NEED_VALUE(); chromium = v; }
     else if (!strcmp(a, "--connect")) { NEED_VALUE(); connect = v; }
     else if (!strcmp(a, "--headful")) headful = 1;
@@ -454,6 +479,37 @@ static int cmd_crawl(int argc, char **argv) {
 #undef BUDGET
   }
   if (!co.out_dir) return die(EXIT_USAGE, "crawl needs an output directory (-o DIR)");
+  char resume_plan[8300] = "";
+  if (co.resume && !nurls && !plan_path) {
+    /* the run's own first line holds its environment and seeds */
+    char jp0[8300];
+    snprintf(jp0, sizeof jp0, "%s/journal.jsonl", co.out_dir);
+    FILE *jf = fopen(jp0, "r");
+    if (!jf) return die(EXIT_USAGE, "nothing to resume in %s (no journal.jsonl)", co.out_dir);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got = getline(&line, &cap, jf);
+    fclose(jf);
+    cJSON *first = got > 0 ? cJSON_Parse(line) : NULL;
+    free(line);
+    if (!first || strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "type")) ?: "", "run")) {
+      cJSON_Delete(first);
+      return die(EXIT_USAGE, "%s/journal.jsonl does not start with a run record", co.out_dir);
+    }
+    cJSON *pl = cJSON_CreateObject();
+    cJSON_AddItemToObject(pl, "environment", cJSON_DetachItemFromObjectCaseSensitive(first, "environment"));
+    cJSON_AddItemToObject(pl, "seeds", cJSON_DetachItemFromObjectCaseSensitive(first, "seeds"));
+    cJSON_Delete(first);
+    char *ptext = cJSON_Print(pl);
+    cJSON_Delete(pl);
+    snprintf(resume_plan, sizeof resume_plan, "%s/.resume-plan.json", co.out_dir);
+    FILE *pf = fopen(resume_plan, "w");
+    if (!pf || !ptext) return die(EXIT_OUTPUT, "cannot write %s", resume_plan);
+    fputs(ptext, pf);
+    fclose(pf);
+    free(ptext);
+    plan_path = resume_plan;
+  }
   if (!nurls && !plan_path) return die(EXIT_USAGE, "crawl needs a URL, a directory or --plan (see uiap-crawl crawl --help)");
   crawl_log_set(log_sink, NULL, verbosity <= 0 ? CRAWL_LOG_ERROR : (crawl_log_level)(verbosity));
   /* the plan */
@@ -546,7 +602,8 @@ static int cmd_crawl(int argc, char **argv) {
   struct stat st;
   char jp[8300];
   snprintf(jp, sizeof jp, "%s/journal.jsonl", co.out_dir);
-  if (stat(jp, &st) == 0) {
+  if (resume_plan[0]) unlink(resume_plan);
+  if (stat(jp, &st) == 0 && !co.resume) {
     if (!force) {
       cJSON_Delete(plan);
       crawl_server_stop(server);
@@ -584,6 +641,10 @@ static int cmd_crawl(int argc, char **argv) {
   }
   cdp_client_set_cancel(c, &got_signal);
   co.cancel = &got_signal;
+  relaunch_ctx rx = {.c = &c, .connect = connect,
+                     .lo = {.chromium = chromium, .headful = headful, .width = co.width, .height = co.height, .lang = co.locale}};
+  co.relaunch = relaunch;
+  co.relaunch_ud = &rx;
   isatty_err = isatty(2);
   co.progress = progress_line;
   crawl_summary sum;

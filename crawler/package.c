@@ -2288,6 +2288,9 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
   jset(m, "decisions", dec);
   jnum(m, "failures", (double)b.nfailures);
   jset(p, "metadata", m);
+  /* workflow candidates (6.7, 11.7): placed before reviewQueue, with their
+   * review items and coverage.workflowCandidatesDiscovered (workflow.c) */
+  crawl_workflows_add(p, dir);
 
   pk_free(&b);
   *package = p;

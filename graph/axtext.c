@@ -4,8 +4,7 @@
  * Accessibility.getFullAXTree on a 10,000-element page is ~9 MB of text and
  * ~66 MB as a cJSON tree. A good part of each node is never read by the
  * builder: ids of the node, its parent and children, Chromium's internal
- * role, the reasons a node is ignored, and the name sources that carry no
- * value. Cutting those out of the text first gives a tree ~40% smaller.
+ * role, and the name sources that carry no value. Cutting those out of the text first gives a tree ~40% smaller.
  *
  * The kept members are byte for byte what was sent, in their order; white
  * space between tokens goes. The text is scanned twice: once to check that
@@ -21,9 +20,10 @@
 
 #define MAX_DEPTH 64
 
-/* Members of an AX node that pg_build never reads. */
+/* Members of an AX node that pg_build never reads. (ignoredReasons is
+ * small and read: --include-hidden keeps nodes ignored only as hidden.) */
 static const char *const dropped[] = {
-  "nodeId", "parentId", "childIds", "frameId", "chromeRole", "ignoredReasons",
+  "nodeId", "parentId", "childIds", "frameId", "chromeRole",
 };
 
 typedef struct {

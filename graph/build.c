@@ -49,10 +49,17 @@ typedef struct snode {
   int option_selected;
   int clickable;
   int content_doc;              /* -1 or snapshot document index */
-  int shadow;                   /* 0 light, 1 open, 2 closed (own root type) */
-  int closed_inside;            /* 1: in a closed shadow tree (at any depth) */
-  int shadow_host;              /* host node of the nearest open root, -1 */
+  int shadow;                   /* 0 light, 1 open, 2 closed: type of the tree it is in */
+  int closed_inside;            /* 1: in a closed shadow tree, or in a tree inside one */
+  int shadow_host;              /* host of the shadow tree it is in, -1 for a document tree */
   int vis_hidden;               /* display:none / visibility / opacity 0 up the chain */
+  int sens_self;                /* a sensitive field or container (is_sensitive) */
+  int sens_inside;              /* sens_self here or on a flat-tree ancestor */
+  int hide_inside;              /* below a sensitive value holder (select, textarea,
+                                   editable): its options and text are its value */
+  int n_closed, n_sens;         /* closed-shadow / sensitive nodes in the subtree (self included) */
+  int frame_doc;                /* iframe: published index of the document it shows, -1 */
+  int why;                      /* WANT_* bits: why it is published (0: it is not) */
   const cJSON *ax;
   int scope;                    /* -2 unknown, -1 none, else scope index */
   int elem;                     /* element index or -1 */
@@ -224,6 +231,7 @@ static int index_snapshot(ctx *c) {
       n->checked = -1;
       n->content_doc = -1;
       n->shadow_host = -1;
+      n->frame_doc = -1;
       n->scope = -2;
       n->elem = -1;
       if (n->backend > 0) {
@@ -282,20 +290,54 @@ static int index_snapshot(ctx *c) {
   return 0;
 }
 
-/* Shadow and visibility facts flow from parent to child (parents precede
- * children in each document). Computes closed_inside, shadow_host and
- * vis_hidden. */
+static int is_sensitive(ctx *c, const snode *n);
+
+/* Elements whose value is their content: below a sensitive one of these,
+ * nothing is published (a select's options, a textarea's text). */
+static int holds_value(ctx *c, const snode *n) {
+  if (!strcasecmp(n->tag, "SELECT") || !strcasecmp(n->tag, "TEXTAREA") || !strcasecmp(n->tag, "DATALIST"))
+    return 1;
+  const char *ce = attr(c, n, "contenteditable");
+  if (ce && strcasecmp(ce, "false")) return 1;
+  const char *r = attr(c, n, "role");
+  return r && (!strcmp(r, "listbox") || !strcmp(r, "combobox") || !strcmp(r, "textbox") ||
+               !strcmp(r, "radiogroup") || !strcmp(r, "grid") || !strcmp(r, "tree"));
+}
+
+/* Shadow, visibility and sensitivity facts flow from parent to child
+ * (parents precede children in each document), subtree counts back up.
+ *
+ * The snapshot is the flat tree: a host's children are its shadow root's
+ * children, and light children appear under the <slot> they are assigned to.
+ * So a node in a shadow tree starts a new tree below its flat parent when the
+ * tree type changes or the parent is a known open host (in->open_hosts; two
+ * open trees nested look alike otherwise); a node under a <slot> belongs to
+ * the tree of the slot's host (assigned content; fallback content of an
+ * empty slot is taken for assigned too). */
 static void propagate(ctx *c) {
+  char *is_host = NULL;
+  if (c->in->open_hosts && c->in->nopen_hosts) {
+    is_host = calloc(c->nn ? c->nn : 1, 1);
+    for (size_t k = 0; is_host && k < c->in->nopen_hosts; k++) {
+      int h = hget(c, c->in->open_hosts[k]);
+      if (h >= 0) is_host[h] = 1;
+    }
+  }
   for (size_t i = 0; i < c->nn; i++) {
     snode *n = &c->n[i];
     const snode *p = n->parent >= 0 ? &c->n[n->parent] : NULL;
-    n->closed_inside = n->shadow == 2 || (p && p->closed_inside);
-    if (n->shadow == 1) {
-      /* first node of an open tree: its parent is the host; inside the same
-       * tree the host is inherited */
-      n->shadow_host = p && p->shadow == 1 && p->shadow_host >= 0 ? p->shadow_host
-                                                                   : (n->parent >= 0 ? n->parent : -1);
+    if (!p) {
+      n->shadow_host = -1;
+    } else if (!strcasecmp(p->tag, "SLOT") && p->shadow) {
+      /* assigned to a slot: the tree of the slot's host */
+      n->shadow_host = p->shadow_host >= 0 ? c->n[p->shadow_host].shadow_host : -1;
+    } else if (n->shadow && (n->shadow != p->shadow || (is_host && is_host[n->parent]))) {
+      n->shadow_host = n->parent; /* first node of a shadow root hosted by p */
+    } else {
+      n->shadow_host = p->shadow_host; /* the same tree as its parent */
     }
+    if (!n->shadow) n->shadow_host = -1;
+    n->closed_inside = n->shadow == 2 || (n->shadow_host >= 0 && c->n[n->shadow_host].closed_inside);
     n->vis_hidden = p ? p->vis_hidden : 0;
     if (n->type == 1) {
       const sdoc *d = &c->d[n->doc];
@@ -307,6 +349,19 @@ static void propagate(ctx *c) {
         if (!strcmp(s[0], "none")) n->vis_hidden |= 1;
         if (s[2][0] && atof(s[2]) == 0.0 && strcmp(s[2], "")) n->vis_hidden |= 1;
       }
+      n->sens_self = is_sensitive(c, n);
+    }
+    n->sens_inside = n->sens_self || (p && p->sens_inside);
+    n->hide_inside = p && (p->hide_inside || (p->sens_self && holds_value(c, p)));
+  }
+  free(is_host);
+  for (size_t i = c->nn; i-- > 0;) {
+    snode *n = &c->n[i];
+    n->n_closed += n->closed_inside;
+    n->n_sens += n->sens_self;
+    if (n->parent >= 0) {
+      c->n[n->parent].n_closed += n->n_closed;
+      c->n[n->parent].n_sens += n->n_sens;
     }
   }
 }
@@ -365,6 +420,20 @@ static const pg_frame_info *frame_info(ctx *c, const char *frame_id) {
   return NULL;
 }
 
+/* readyState of a same-origin frame, as the page facts report it (by URL);
+ * NULL when not known (a bridged frame cannot be asked from the page). */
+static const char *frame_ready_state(ctx *c, const char *url, pg_access access) {
+  if (access != PG_ACCESS_SAME_ORIGIN) return NULL;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, get(c->in->page, "frames")) {
+    const char *u = get_str(it, "url"), *r = get_str(it, "readyState");
+    if (u && r && url && !strcmp(u, url) &&
+        (!strcmp(r, "loading") || !strcmp(r, "interactive") || !strcmp(r, "complete")))
+      return r;
+  }
+  return NULL;
+}
+
 static void build_documents(ctx *c) {
   pg__arena *a = c->a;
   /* owners: an iframe node's contentDocumentIndex points at its document */
@@ -393,36 +462,41 @@ static void build_documents(ctx *c) {
       continue;
     }
     if (d->owner < 0) continue; /* a detached document: nothing to anchor it */
-    const snode *owner = &c->n[d->owner];
+    snode *owner = &c->n[d->owner];
     const sdoc *pd = &c->d[owner->doc];
-    if (pd->published < 0 || owner->closed_inside) {
-      /* inside an opaque parent or a closed shadow root: not even metadata */
+    if (pd->published < 0 || owner->closed_inside || pd->access == PG_ACCESS_OPAQUE) {
+      /* inside an opaque frame or a closed shadow root: not even metadata
+       * (its frames, their URLs and boxes are that document's content) */
       d->access = PG_ACCESS_OPAQUE;
       continue;
     }
     pg_document *parent_doc = &c->g->documents[pd->published];
-    int same = origin && c->top_origin && !strcmp(origin, c->top_origin) &&
-               strcmp(origin, "null") != 0;
-    if (strncmp(d->url, "about:", 6) == 0 && !strcmp(parent_doc->origin ? parent_doc->origin : "", c->top_origin))
-      same = pd->access == PG_ACCESS_SAME_ORIGIN; /* about:blank / srcdoc inherit */
-    d->access = same ? PG_ACCESS_SAME_ORIGIN
-                     : bridged_origin(c, origin) ? PG_ACCESS_BRIDGED : PG_ACCESS_OPAQUE;
+    if (!strncmp(d->url, "about:", 6)) {
+      /* about:blank / srcdoc: the parent's origin and access */
+      d->access = pd->access;
+      origin = parent_doc->origin;
+    } else {
+      int same = origin && c->top_origin && !strcmp(origin, c->top_origin) && strcmp(origin, "null") != 0;
+      d->access = same ? PG_ACCESS_SAME_ORIGIN
+                       : bridged_origin(c, origin) ? PG_ACCESS_BRIDGED : PG_ACCESS_OPAQUE;
+    }
     doc.access = d->access;
     doc.parent = pd->published;
     doc.depth = parent_doc->depth + 1;
     doc.parent_frame_id = parent_doc->frame_id;
     doc.document_id = pg__printf(a, "doc_%s", d->frame_id);
-    doc.origin = d->access == PG_ACCESS_OPAQUE ? origin_of(a, attr(c, owner, "src")) : origin;
     if (d->access == PG_ACCESS_OPAQUE) {
       /* only what the parent already knows: the iframe's src attribute */
       const char *src = attr(c, owner, "src");
+      doc.origin = origin_of(a, src);
       doc.url = src && *src && strncmp(src, "data:", 5) ? pg__strdup(a, src) : NULL;
       if (!doc.origin || !strcmp(doc.origin, "null")) doc.origin = NULL;
       c->g->opaque_frames++;
     } else {
+      doc.origin = origin;
       doc.url = pg__strdup(a, d->url);
       doc.title = pg__strdup(a, d->title);
-      doc.ready_state = pg__strdup(a, "complete");
+      doc.ready_state = pg__strdup(a, frame_ready_state(c, d->url, d->access));
       doc.root_scope_id = pg__printf(a, "scope_frame_%s", d->frame_id);
       if (d->access == PG_ACCESS_BRIDGED) doc.bridge_session_id = pg__printf(a, "bridge_%s", d->frame_id);
     }
@@ -434,6 +508,7 @@ static void build_documents(ctx *c) {
       d->oy = b.y + pd->oy + cl.y - d->scroll_y;
     }
     d->published = add_document(c, doc);
+    owner->frame_doc = d->published;
   }
   /* out-of-process frames are not in the snapshot: opaque (or bridged later) */
   for (size_t i = 0; i < c->in->nframes; i++) {
@@ -441,9 +516,9 @@ static void build_documents(ctx *c) {
     if (!f->oopif) continue;
     int owner = hget(c, f->owner_backend_node_id);
     if (owner < 0) continue;
-    const snode *on = &c->n[owner];
+    snode *on = &c->n[owner];
     const sdoc *pd = &c->d[on->doc];
-    if (pd->published < 0 || on->closed_inside) continue;
+    if (pd->published < 0 || on->closed_inside || pd->access == PG_ACCESS_OPAQUE) continue;
     pg_document doc = {0};
     pg_document *parent_doc = &c->g->documents[pd->published];
     doc.document_id = pg__printf(a, "doc_%s", f->frame_id);
@@ -462,7 +537,7 @@ static void build_documents(ctx *c) {
       doc.has_bbox = 1;
     }
     c->g->opaque_frames++;
-    add_document(c, doc);
+    on->frame_doc = add_document(c, doc);
   }
   (void)frame_info;
 }
@@ -542,12 +617,14 @@ static const char *node_role(ctx *c, const snode *n, int *from_ax) {
   return pg__role_from_tag(n->tag, type, attr(c, n, "href") != NULL);
 }
 
-/* Light-DOM text of a subtree: never descends into closed shadow trees. */
+/* Text of a subtree, with both boundaries kept: never descends into closed
+ * shadow trees, nor into sensitive elements (a textarea's text, a select's
+ * options, whatever a data-uiap-sensitive container holds). */
 static void light_text(ctx *c, int i, char *buf, size_t cap, size_t *len, int depth) {
   if (depth > 256) return;
   for (int k = c->n[i].first_child; k >= 0 && *len + 1 < cap; k = c->n[k].next_sibling) {
     const snode *ch = &c->n[k];
-    if (ch->closed_inside) continue;
+    if (ch->closed_inside || ch->sens_self) continue;
     if (ch->type == 3) {
       size_t l = strlen(ch->value);
       if (l > cap - *len - 2) l = cap - *len - 2;
@@ -561,15 +638,6 @@ static void light_text(ctx *c, int i, char *buf, size_t cap, size_t *len, int de
   }
 }
 
-static int subtree_has_closed(ctx *c, int i, int depth) {
-  if (depth > 256) return 0;
-  for (int k = c->n[i].first_child; k >= 0; k = c->n[k].next_sibling) {
-    if (c->n[k].closed_inside) return 1;
-    if (subtree_has_closed(c, k, depth + 1)) return 1;
-  }
-  return 0;
-}
-
 static char *clean(ctx *c, const char *s, size_t max) {
   if (!s) return NULL;
   char *t = pg_text_clean(s, strlen(s), max);
@@ -578,33 +646,152 @@ static char *clean(ctx *c, const char *s, size_t max) {
   return r;
 }
 
-/* The accessible name, with the closed-shadow boundary enforced. */
+static void idmap_build(ctx *c);
+static int idmap_get(ctx *c, int *keys, size_t cap, int doc, const char *v);
+
+/* ---- names across boundaries ----------------------------------------------
+ * Chromium computes names and descriptions over the flat tree: closed shadow
+ * content and the values of embedded fields (a password shows as bullets)
+ * flow into the names of buttons, labels' fields, aria-labelledby users.
+ * When what a name was computed from holds closed-shadow or sensitive
+ * content, the name is computed again here from what may be published:
+ * the light text of the same sources, sensitive fields and closed trees
+ * left out. */
+typedef enum { NS_UNKNOWN, NS_OWN, NS_LABELLEDBY, NS_NATIVE, NS_CONTENTS } name_src;
+
+/* Which source gave the AX name: the first one with a value that is not
+ * superseded (Chromium lists them in precedence order). */
+static name_src ax_name_source(const cJSON *ax) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, get(get(ax, "name"), "sources")) {
+    if (!get(it, "value") || cJSON_IsTrue(get(it, "superseded"))) continue;
+    const char *t = get_str(it, "type"), *a = get_str(it, "attribute");
+    if (!t) return NS_UNKNOWN;
+    if (!strcmp(t, "attribute") || !strcmp(t, "placeholder")) return NS_OWN;
+    if (!strcmp(t, "relatedElement")) return a && !strcmp(a, "aria-labelledby") ? NS_LABELLEDBY : NS_NATIVE;
+    if (!strcmp(t, "contents")) return NS_CONTENTS;
+    return NS_UNKNOWN;
+  }
+  return NS_UNKNOWN;
+}
+
+/* 1: node t, or what is under it, must not be read into a name. */
+static int ref_tainted(ctx *c, int t) {
+  const snode *n = &c->n[t];
+  return n->closed_inside || n->n_closed > 0 || n->n_sens > 0;
+}
+
+/* What a referenced node may contribute: its aria-label, else its text. */
+static void ref_text(ctx *c, int t, char *buf, size_t cap, size_t *len) {
+  const snode *n = &c->n[t];
+  if (n->closed_inside || n->sens_self || *len + 2 >= cap) return;
+  const char *al = attr(c, n, "aria-label");
+  if (al && *al) {
+    size_t l = strlen(al);
+    if (l > cap - *len - 2) l = cap - *len - 2;
+    memcpy(buf + *len, al, l);
+    *len += l;
+    buf[(*len)++] = ' ';
+    buf[*len] = 0;
+    return;
+  }
+  if (n->type == 3) {
+    size_t l = strlen(n->value);
+    if (l > cap - *len - 2) l = cap - *len - 2;
+    memcpy(buf + *len, n->value, l);
+    *len += l;
+    buf[(*len)++] = ' ';
+    buf[*len] = 0;
+    return;
+  }
+  light_text(c, t, buf, cap, len, 0);
+}
+
+/* Nodes named by an idref list attribute of node i (same document), at most max. */
+static int idrefs(ctx *c, int i, const char *attrname, int *out, int max) {
+  const char *v = attr(c, &c->n[i], attrname);
+  if (!v || !*v) return 0;
+  idmap_build(c);
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", v);
+  int k = 0;
+  for (char *save = NULL, *tok = strtok_r(buf, " \t\n", &save); tok && k < max; tok = strtok_r(NULL, " \t\n", &save)) {
+    int t = idmap_get(c, c->idkeys, c->idcap, c->n[i].doc, tok);
+    if (t >= 0) out[k++] = t;
+  }
+  return k;
+}
+
+/* Labels of a field: label[for=id] and the label around it; for groups and
+ * tables their legend / caption. */
+static int native_labels(ctx *c, int i, int *out, int max) {
+  int k = 0;
+  const snode *n = &c->n[i];
+  const char *id = attr(c, n, "id");
+  if (id && *id) {
+    idmap_build(c);
+    int l = idmap_get(c, c->forkeys, c->forcap, n->doc, id);
+    if (l >= 0 && k < max) out[k++] = l;
+  }
+  for (int p = n->parent, steps = 0; p >= 0 && steps < 64 && k < max; p = c->n[p].parent, steps++)
+    if (c->n[p].type == 1 && !strcasecmp(c->n[p].tag, "LABEL")) {
+      if (!k || out[k - 1] != p) out[k++] = p;
+      break;
+    }
+  if (!k)
+    for (int ch = n->first_child; ch >= 0 && k < max; ch = c->n[ch].next_sibling)
+      if (c->n[ch].type == 1 && (!strcasecmp(c->n[ch].tag, "LEGEND") || !strcasecmp(c->n[ch].tag, "CAPTION") ||
+                                 !strcasecmp(c->n[ch].tag, "FIGCAPTION"))) {
+        out[k++] = ch;
+        break;
+      }
+  return k;
+}
+
+static char *refs_text(ctx *c, const int *refs, int nrefs) {
+  char buf[2048];
+  size_t len = 0;
+  buf[0] = 0;
+  for (int r = 0; r < nrefs; r++) ref_text(c, refs[r], buf, sizeof buf, &len);
+  return clean(c, buf, NAME_MAX_BYTES);
+}
+
+static int any_tainted(ctx *c, const int *refs, int nrefs) {
+  for (int r = 0; r < nrefs; r++)
+    if (ref_tainted(c, refs[r])) return 1;
+  return 0;
+}
+
+/* 1: node i hosts a closed shadow root. */
+static int closed_host(ctx *c, int i) {
+  for (int k = c->n[i].first_child; k >= 0; k = c->n[k].next_sibling)
+    if (c->n[k].shadow == 2 && c->n[k].shadow_host == i) return 1;
+  return 0;
+}
+
+/* The accessible name, with the closed-shadow and redaction boundaries
+ * enforced. */
 static char *node_name(ctx *c, int i) {
   const snode *n = &c->n[i];
   const char *label = attr(c, n, "aria-label");
-  int closed_host = n->first_child >= 0 && c->n[n->first_child].shadow == 2;
-  if (!closed_host) {
-    for (int k = n->first_child; k >= 0; k = c->n[k].next_sibling)
-      if (c->n[k].shadow == 2) closed_host = 1;
-  }
-  if (closed_host) {
-    /* Only what the host itself says: aria-label, title, data-uiap-id. */
+  enum { MAXREF = 16 };
+  int refs[MAXREF], nrefs;
+  if (closed_host(c, i)) {
+    /* Only what the host itself says: aria-labelledby (light DOM),
+     * aria-label, title. */
+    if ((nrefs = idrefs(c, i, "aria-labelledby", refs, MAXREF)) > 0) {
+      char *t = refs_text(c, refs, nrefs);
+      if (t) return t;
+    }
     if (label && *label) return clean(c, label, NAME_MAX_BYTES);
     return clean(c, attr(c, n, "title"), NAME_MAX_BYTES);
   }
-  const char *name = n->ax ? ax_str(n->ax, "name") : NULL;
-  if (name && *name && subtree_has_closed(c, i, 0)) {
-    /* The name may have been computed from closed content: use light text
-     * unless it came from an attribute. */
-    if (label && *label) return clean(c, label, NAME_MAX_BYTES);
-    char buf[2048];
-    size_t len = 0;
-    buf[0] = 0;
-    light_text(c, i, buf, sizeof buf, &len, 0);
-    return clean(c, buf, NAME_MAX_BYTES);
-  }
   if (!n->ax) {
     /* no AX data (huge page fallback): attribute names, then contents */
+    if ((nrefs = idrefs(c, i, "aria-labelledby", refs, MAXREF)) > 0) {
+      char *t = refs_text(c, refs, nrefs);
+      if (t) return t;
+    }
     if (label && *label) return clean(c, label, NAME_MAX_BYTES);
     const char *alt = attr(c, n, "alt");
     if (alt && *alt) return clean(c, alt, NAME_MAX_BYTES);
@@ -621,7 +808,62 @@ static char *node_name(ctx *c, int i) {
     if (!t || !*t) t = attr(c, n, "placeholder");
     return clean(c, t, NAME_MAX_BYTES);
   }
-  return clean(c, name, NAME_MAX_BYTES);
+  const char *name = ax_str(n->ax, "name");
+  if (!name || !*name) return NULL;
+  name_src src = ax_name_source(n->ax);
+  if (src == NS_OWN) return clean(c, name, NAME_MAX_BYTES);
+  int contents_tainted = n->n_closed > 0 || n->n_sens - n->sens_self > 0;
+  int lb[MAXREF], nlb = idrefs(c, i, "aria-labelledby", lb, MAXREF);
+  int nl[4], nnl = native_labels(c, i, nl, 4);
+  if (src == NS_UNKNOWN) {
+    /* which source won is not known: the first that applies */
+    src = nlb ? NS_LABELLEDBY : (label && *label) ? NS_OWN : nnl ? NS_NATIVE : NS_CONTENTS;
+    if (src == NS_OWN)
+      return clean(c, contents_tainted || any_tainted(c, nl, nnl) ? label : name, NAME_MAX_BYTES);
+  }
+  char *safe = NULL;
+  int tainted = 0, sens = 0;
+  switch (src) {
+  case NS_LABELLEDBY:
+    tainted = any_tainted(c, lb, nlb);
+    if (tainted) safe = refs_text(c, lb, nlb);
+    for (int r = 0; tainted && r < nlb; r++) sens |= c->n[lb[r]].n_sens > 0;
+    break;
+  case NS_NATIVE:
+    tainted = any_tainted(c, nl, nnl) || contents_tainted;
+    if (tainted) safe = refs_text(c, nl, nnl);
+    for (int r = 0; tainted && r < nnl; r++) sens |= c->n[nl[r]].n_sens > 0;
+    break;
+  default: {
+    tainted = contents_tainted;
+    sens = n->n_sens - n->sens_self > 0;
+    if (tainted) {
+      char buf[2048];
+      size_t len = 0;
+      buf[0] = 0;
+      light_text(c, i, buf, sizeof buf, &len, 0);
+      safe = clean(c, buf, NAME_MAX_BYTES);
+    }
+  }
+  }
+  if (!tainted) return clean(c, name, NAME_MAX_BYTES);
+  char *ax_clean = clean(c, name, NAME_MAX_BYTES);
+  if (sens && (!safe || !ax_clean || strcmp(safe, ax_clean))) c->g->redactions++;
+  return safe;
+}
+
+/* The accessible description, the same way: a description Chromium read
+ * from closed-shadow or sensitive content is computed again from the light
+ * text of aria-describedby's targets. */
+static char *node_description(ctx *c, int i) {
+  const snode *n = &c->n[i];
+  const char *d = n->ax ? ax_str(n->ax, "description") : NULL;
+  if (!d || !*d) return NULL;
+  enum { MAXREF = 16 };
+  int refs[MAXREF], nrefs = idrefs(c, i, "aria-describedby", refs, MAXREF);
+  if (nrefs && any_tainted(c, refs, nrefs)) return refs_text(c, refs, nrefs);
+  if (!nrefs && closed_host(c, i)) return clean(c, attr(c, n, "title"), NAME_MAX_BYTES);
+  return clean(c, d, NAME_MAX_BYTES);
 }
 
 static int tristate(const cJSON *v, int *mixed) {
@@ -805,10 +1047,11 @@ static int make_scope(ctx *c, int i, int kind, const char *stable, const char *r
 }
 
 /* Document scopes: the route scope for the top document, iframe-root for
- * published frames. Created lazily. */
+ * same-origin and bridged frames (an opaque one has no scope: nothing inside
+ * it is published). Created lazily. */
 static int doc_scope(ctx *c, int docidx) {
   sdoc *d = &c->d[docidx];
-  if (d->published < 0) return -1;
+  if (d->published < 0 || (d->access != PG_ACCESS_SAME_ORIGIN && d->access != PG_ACCESS_BRIDGED)) return -1;
   pg_document *doc = &c->g->documents[d->published];
   for (size_t s = 0; s < c->g->nscopes; s++)
     if (c->g->scopes[s].node == -1 && c->g->scopes[s].document == d->published) return (int)s;
@@ -937,20 +1180,23 @@ static char *context_text(ctx *c, int i) {
   return NULL;
 }
 
-static void make_element(ctx *c, int i, const char *role, int visible, int from_ax) {
+/* why a node is published besides section 8 (wanted) */
+enum { WANT_RULE = 1, WANT_HOST = 2, WANT_ENDPOINT = 4 };
+
+static void make_element(ctx *c, int i, const char *role, int visible, int from_ax, int why) {
   snode *n = &c->n[i];
   const sdoc *d = &c->d[n->doc];
   const pg__role_info *ri = pg__role_lookup(role);
   pg_element *e = add_element(c);
   n->elem = (int)(c->g->nelements - 1);
   e->backend_node_id = n->backend;
-  e->instance_id = n->doc == 0 || d->access == PG_ACCESS_SAME_ORIGIN
-                       ? pg__printf(c->a, "el_%d", n->backend)
-                       : pg__printf(c->a, "el_%d_%d", n->doc, n->backend);
+  /* backendNodeIds are unique within a renderer process: every document of
+   * the snapshot shares one */
+  e->instance_id = pg__printf(c->a, "el_%d", n->backend);
   e->document = d->published;
   e->role = pg__strdup(c->a, role);
   e->name = node_name(c, i);
-  if (n->ax) e->description = clean(c, ax_str(n->ax, "description"), NAME_MAX_BYTES);
+  e->description = node_description(c, i);
   const char *sid = attr(c, n, "data-uiap-id");
   e->stable_id = sid && *sid ? pg__strdup(c->a, sid) : NULL;
   const char *act = attr(c, n, "data-uiap-action");
@@ -977,15 +1223,16 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   e->form_method = e->is_submit ? pg__strdup(c->a, form_method_of(c, i)) : NULL;
   e->has_download = attr(c, n, "download") != NULL;
   e->autocomplete = pg__strdup(c->a, attr(c, n, "autocomplete"));
-  e->sensitive = is_sensitive(c, n);
+  e->sensitive = n->sens_inside;
   e->context = context_text(c, i);
-  if (c->opt->hint_attr) e->hint_attr = pg__strdup(c->a, attr(c, n, c->opt->hint_attr));
+  if (c->opt->hint_attr && !(e->sensitive && !strcasecmp(c->opt->hint_attr, "value")))
+    e->hint_attr = pg__strdup(c->a, attr(c, n, c->opt->hint_attr));
 
   node_state(c, n, ri, &e->state, visible);
   if (n->ax) {
     /* AX "focused" is only set on the focused node; trust the page's answer */
   }
-  if (c->in->focused_backend_node_id && n->backend == c->in->focused_backend_node_id)
+  if (c->in->focused_backend_node_id && n->backend == c->in->focused_backend_node_id && n->frame_doc < 0)
     pg_state_set(&e->state, PG_ST_FOCUSED, 1);
 
   /* sources */
@@ -1030,6 +1277,24 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   } else if (e->sensitive) {
     e->redacted = 0;
   }
+  /* status, alert and the texts fields point at (error messages,
+   * descriptions): their text, when the role gives them no name */
+  int field = !strcasecmp(n->tag, "INPUT") || !strcasecmp(n->tag, "TEXTAREA") || !strcasecmp(n->tag, "SELECT") ||
+              (ri && (ri->flags & (PG__R_CHOOSER | PG__R_EDITABLE | PG__R_RANGE)));
+  if (!e->text_value && !field && !e->name && ((ri && (ri->flags & PG__R_STATUS)) || (why & WANT_ENDPOINT))) {
+    char buf[2048];
+    size_t len = 0;
+    buf[0] = 0;
+    light_text(c, i, buf, sizeof buf, &len, 0);
+    char *t = clean(c, buf, VALUE_MAX_BYTES);
+    if (t && e->sensitive) {
+      e->text_value = pg__strdup(c->a, PG_REDACTED);
+      e->redacted = 1;
+      c->g->redactions++;
+    } else {
+      e->text_value = t;
+    }
+  }
 
   /* geometry */
   if (n->layout >= 0) {
@@ -1040,7 +1305,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
                      e->bbox.x + e->bbox.w > 0 && e->bbox.y + e->bbox.h > 0;
   }
   e->attached = 1;
-  if (n->shadow == 1 && n->shadow_host >= 0)
+  if (n->shadow == 1 && n->shadow_host >= 0 && !c->n[n->shadow_host].closed_inside)
     e->shadow_host_id = pg__printf(c->a, "el_%d", c->n[n->shadow_host].backend);
   const char *hp = attr(c, n, "aria-haspopup");
   e->aria_haspopup = hp && strcmp(hp, "false") ? pg__strdup(c->a, hp) : NULL;
@@ -1226,38 +1491,64 @@ static void idmap_build(ctx *c) {
   }
 }
 
-/* Published id (element or scope) of the node with DOM id `id` in doc. */
-static const char *ref_id(ctx *c, int doc, const char *id, int *node_out) {
-  if (node_out) *node_out = -1;
+/* Published id of the node with DOM id `id` in doc: its element, or the
+ * scope it forms (prefer_scope: the scope first -- what a button opens or
+ * controls is the dialog, menu or panel as a whole). */
+static const char *ref_id(ctx *c, int doc, const char *id, int prefer_scope) {
   if (!id || !*id) return NULL;
   idmap_build(c);
   int k = idmap_get(c, c->idkeys, c->idcap, doc, id);
-  if (k >= 0) {
-    const snode *n = &c->n[k];
-    {
-      if (node_out) *node_out = k;
-      if (n->elem >= 0) return c->g->elements[n->elem].instance_id;
-      if (n->scope >= 0 && c->g->scopes[n->scope].node == k) return c->g->scopes[n->scope].scope_id;
-      return NULL;
-    }
-  }
+  if (k < 0) return NULL;
+  const snode *n = &c->n[k];
+  const char *el = n->elem >= 0 ? c->g->elements[n->elem].instance_id : NULL;
+  const char *sc = n->scope >= 0 && c->g->scopes[n->scope].node == k ? c->g->scopes[n->scope].scope_id : NULL;
+  return prefer_scope ? (sc ? sc : el) : (el ? el : sc);
+}
+
+/* Published id of node i as a relation end (element first). */
+static const char *self_id(ctx *c, int i) {
+  const snode *n = &c->n[i];
+  if (n->elem >= 0) return c->g->elements[n->elem].instance_id;
+  if (n->scope >= 0 && c->g->scopes[n->scope].node == i) return c->g->scopes[n->scope].scope_id;
   return NULL;
 }
 
 static void idref_relations(ctx *c, int i, const char *attrname, const char *type, int reverse) {
   const snode *n = &c->n[i];
   const char *v = attr(c, n, attrname);
-  if (!v) return;
-  const char *self = n->elem >= 0 ? c->g->elements[n->elem].instance_id : NULL;
-  if (!self) return;
+  const char *self = self_id(c, i);
+  if (!v || !self) return;
+  int prefer_scope = !strcmp(type, "opens") || !strcmp(type, "controls") || !strcmp(type, "submits");
   char buf[512];
   snprintf(buf, sizeof buf, "%s", v);
   for (char *save = NULL, *tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-    const char *other = ref_id(c, n->doc, tok, NULL);
+    const char *other = ref_id(c, n->doc, tok, prefer_scope);
     if (!other) continue;
     if (reverse) add_relation(c, type, other, self);
     else add_relation(c, type, self, other);
   }
+}
+
+static int ci_contains(const char *hay, const char *needle) {
+  size_t l = strlen(needle);
+  for (; *hay; hay++)
+    if (!strncasecmp(hay, needle, l)) return 1;
+  return 0;
+}
+
+/* An error text: an alert, a live region, or an id or class that says so. */
+static int looks_like_error(ctx *c, int k) {
+  const snode *n = &c->n[k];
+  const char *r = n->ax ? ax_str(n->ax, "role") : attr(c, n, "role");
+  if (r && (!strcmp(r, "alert") || !strcmp(r, "status"))) return 1;
+  const char *lv = attr(c, n, "aria-live");
+  if (lv && strcmp(lv, "off")) return 1;
+  static const char *const words[] = {"error", "invalid", "fehler"};
+  const char *const names[] = {attr(c, n, "id"), attr(c, n, "class")};
+  for (size_t a = 0; a < 2; a++)
+    for (size_t w = 0; names[a] && w < sizeof words / sizeof *words; w++)
+      if (ci_contains(names[a], words[w])) return 1;
+  return 0;
 }
 
 static void build_relations(ctx *c) {
@@ -1267,44 +1558,82 @@ static void build_relations(ctx *c) {
     int i = hget(c, g->elements[ei].backend_node_id);
     if (i < 0) continue;
     const snode *n = &c->n[i];
+    const pg_element *e = &g->elements[ei];
     idref_relations(c, i, "aria-labelledby", "labels", 1);
     idref_relations(c, i, "aria-describedby", "describes", 1);
     idref_relations(c, i, "aria-controls", "controls", 0);
     idref_relations(c, i, "aria-owns", "owns", 0);
     idref_relations(c, i, "aria-errormessage", "error-for", 1);
     idref_relations(c, i, "popovertarget", "opens", 0);
-    idref_relations(c, i, "commandfor", "opens", 0);
+    const char *cmd = attr(c, n, "command");
+    int closing = cmd && (!strcmp(cmd, "close") || !strcmp(cmd, "hide-popover") || !strcmp(cmd, "request-close"));
+    idref_relations(c, i, "commandfor", closing ? "controls" : "opens", 0);
     const char *hp = attr(c, n, "aria-haspopup");
     if (hp && strcmp(hp, "false")) idref_relations(c, i, "aria-controls", "opens", 0);
-    /* label[for] */
+    /* a visible error text that describes an invalid field */
+    if (pg_state_is(&e->state, PG_ST_INVALID)) {
+      int refs[16], nrefs = idrefs(c, i, "aria-describedby", refs, 16);
+      for (int r = 0; r < nrefs; r++) {
+        const char *other = self_id(c, refs[r]);
+        if (other && looks_like_error(c, refs[r]) && node_visible(c, &c->n[refs[r]]))
+          add_relation(c, "error-for", other, e->instance_id);
+      }
+    }
+    /* label[for], and the label around a field */
+    int labels[4], nlabels = 0;
     const char *dom_id = attr(c, n, "id");
     if (dom_id && *dom_id) {
       idmap_build(c);
       int k = idmap_get(c, c->forkeys, c->forcap, n->doc, dom_id);
-      if (k >= 0 && c->n[k].elem >= 0)
-        add_relation(c, "labels", g->elements[c->n[k].elem].instance_id, g->elements[ei].instance_id);
+      if (k >= 0) labels[nlabels++] = k;
     }
-    /* submit button -> its form scope */
-    if (g->elements[ei].is_submit) {
-      for (int k = n->parent; k >= 0; k = c->n[k].parent)
-        if (!strcasecmp(c->n[k].tag, "FORM")) {
-          if (c->n[k].scope >= 0 && g->scopes[c->n[k].scope].node == k)
-            add_relation(c, "submits", g->elements[ei].instance_id, g->scopes[c->n[k].scope].scope_id);
-          break;
-        }
+    for (int p = n->parent, steps = 0; p >= 0 && steps < 64; p = c->n[p].parent, steps++)
+      if (c->n[p].type == 1 && !strcasecmp(c->n[p].tag, "LABEL")) { labels[nlabels++] = p; break; }
+    for (int l = 0; l < nlabels; l++)
+      if (c->n[labels[l]].elem >= 0)
+        add_relation(c, "labels", g->elements[c->n[labels[l]].elem].instance_id, e->instance_id);
+    /* submit button -> its form scope (the form around it, or form="id") */
+    if (e->is_submit) {
+      const char *form = attr(c, n, "form");
+      if (form && *form) {
+        idref_relations(c, i, "form", "submits", 0);
+      } else {
+        for (int k = n->parent; k >= 0; k = c->n[k].parent)
+          if (!strcasecmp(c->n[k].tag, "FORM")) {
+            if (c->n[k].scope >= 0 && g->scopes[c->n[k].scope].node == k)
+              add_relation(c, "submits", e->instance_id, g->scopes[c->n[k].scope].scope_id);
+            break;
+          }
+      }
     }
+  }
+  /* scopes named or described by other nodes */
+  for (size_t s = 0; s < g->nscopes; s++) {
+    int k = g->scopes[s].node;
+    if (k < 0 || c->n[k].elem >= 0) continue; /* as an element it is done above */
+    idref_relations(c, k, "aria-labelledby", "labels", 1);
+    idref_relations(c, k, "aria-describedby", "describes", 1);
   }
 }
 
 /* ---- selection of elements -------------------------------------------------- */
+/* Section 8: visible interactive and status elements (all non-text ones with
+ * include_non_interactive), the focused element even when hidden, invalid
+ * fields even when out of view; never decorative ones (role none or
+ * presentation), never text, nothing of a closed tree or an opaque frame,
+ * nothing below a sensitive value holder. */
 static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *from_ax) {
   snode *n = &c->n[i];
-  if (n->type != 1 || n->closed_inside) return 0;
+  *role_out = NULL;
+  *visible_out = 0;
+  *from_ax = 0;
+  if (n->type != 1 || n->closed_inside || n->hide_inside) return 0;
   const sdoc *d = &c->d[n->doc];
   if (d->published < 0 || (d->access != PG_ACCESS_SAME_ORIGIN && d->access != PG_ACCESS_BRIDGED)) return 0;
   const char *role = node_role(c, n, from_ax);
-  int focused = c->in->focused_backend_node_id && n->backend == c->in->focused_backend_node_id;
-  if (!role) {
+  int focused = c->in->focused_backend_node_id && n->backend == c->in->focused_backend_node_id &&
+                n->frame_doc < 0; /* focus inside a frame belongs to the frame */
+  if (!role || !strcmp(role, "none") || !strcmp(role, "presentation")) {
     if (!focused) return 0;
     role = "generic";
   }
@@ -1315,10 +1644,7 @@ static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *f
   if (focused) return 1;
   unsigned f = ri ? ri->flags : 0;
   int interesting = (f & (PG__R_INTERACTIVE | PG__R_STATUS)) != 0;
-  int closed_host = 0;
-  for (int k = n->first_child; k >= 0; k = c->n[k].next_sibling)
-    if (c->n[k].shadow == 2) closed_host = 1;
-  if (closed_host) interesting = 1; /* the boundary itself is published */
+  if (closed_host(c, i)) interesting = 1; /* the boundary itself is published */
   if (!interesting && n->clickable && !strcmp(role, "generic") && strcasecmp(n->tag, "LABEL") &&
       strcasecmp(n->tag, "HTML") && strcasecmp(n->tag, "BODY")) {
     /* a clickable div: keep it when it looks like a control (tabindex or
@@ -1331,18 +1657,70 @@ static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *f
   if (!visible && !c->opt->include_hidden) {
     /* invalid fields of the current flow stay, even when scrolled away or hidden */
     const char *inv = attr(c, n, "aria-invalid");
-    return inv && strcmp(inv, "false") && n->layout >= 0;
+    const cJSON *axinv = n->ax ? ax_prop(n->ax, "invalid") : NULL;
+    int invalid = (inv && strcmp(inv, "false")) ||
+                  (cJSON_IsString(axinv) && strcmp(axinv->valuestring, "false"));
+    return invalid && n->layout >= 0;
   }
   return 1;
 }
 
-/* Priority for --max-nodes: focused, interactive in viewport, status, rest. */
-static int priority(const pg_element *e) {
+/* Pass 1: what section 8 publishes (wanted). Pass 2 adds the hosts of the
+ * open shadow trees those sit in (semantics.shadowHostId names a published
+ * element) and the texts fields point at -- aria-errormessage and
+ * aria-describedby targets -- so that error-for and describes relations
+ * have both ends. Elements are made in document order. */
+static void select_elements(ctx *c) {
+  size_t nn = c->nn;
+  const char **roles = calloc(nn ? nn : 1, sizeof *roles);
+  unsigned char *why = calloc(nn ? nn : 1, 1);
+  int *vis = calloc(nn ? nn : 1, sizeof *vis), *fax = calloc(nn ? nn : 1, sizeof *fax);
+  if (!roles || !why || !vis || !fax) abort();
+  for (size_t i = 0; i < nn; i++)
+    if (wanted(c, (int)i, &roles[i], &vis[i], &fax[i])) why[i] = WANT_RULE;
+  for (size_t i = 0; i < nn; i++) {
+    if (!(why[i] & WANT_RULE)) continue;
+    const snode *n = &c->n[i];
+    for (int h = n->shadow == 1 ? n->shadow_host : -1; h >= 0;
+         h = c->n[h].shadow == 1 ? c->n[h].shadow_host : -1) {
+      if (why[h] || c->n[h].closed_inside) break;
+      why[h] = WANT_HOST;
+    }
+    static const char *const pointers[] = {"aria-errormessage", "aria-describedby"};
+    for (size_t a = 0; a < 2; a++) {
+      int refs[16], nrefs = idrefs(c, (int)i, pointers[a], refs, 16);
+      for (int r = 0; r < nrefs; r++) {
+        const snode *t = &c->n[refs[r]];
+        if (t->type != 1 || t->closed_inside || t->hide_inside || why[refs[r]]) continue;
+        if (!node_visible(c, t) && !c->opt->include_hidden) continue;
+        why[refs[r]] = WANT_ENDPOINT;
+      }
+    }
+  }
+  for (size_t i = 0; i < nn; i++) {
+    if (!why[i]) continue;
+    const char *role = roles[i];
+    int from_ax = fax[i];
+    if (!role) role = node_role(c, &c->n[i], &from_ax);
+    if (!role || !strcmp(role, "none") || !strcmp(role, "presentation")) role = "generic";
+    c->n[i].why = why[i];
+    make_element(c, (int)i, role, why[i] & WANT_RULE ? vis[i] : node_visible(c, &c->n[i]), from_ax, why[i]);
+  }
+  free(roles);
+  free(why);
+  free(vis);
+  free(fax);
+}
+
+/* Priority for --max-nodes: focused, interactive in viewport, status and
+ * feedback (error texts), other interactive ones, the rest. */
+static int priority(ctx *c, const pg_element *e) {
   if (pg_state_is(&e->state, PG_ST_FOCUSED)) return 0;
   const pg__role_info *ri = pg__role_lookup(e->role);
   unsigned f = ri ? ri->flags : 0;
   if ((f & PG__R_INTERACTIVE) && e->in_viewport) return 1;
-  if (f & PG__R_STATUS) return 2;
+  int ni = hget(c, e->backend_node_id);
+  if ((f & PG__R_STATUS) || (ni >= 0 && (c->n[ni].why & WANT_ENDPOINT))) return 2;
   if (f & PG__R_INTERACTIVE) return 3;
   return 4;
 }
@@ -1363,7 +1741,7 @@ static void apply_max_nodes(ctx *c) {
   g->candidates = g->nelements;
   if (!c->opt->max_nodes || g->nelements <= c->opt->max_nodes) return;
   rank *r = pg__xmalloc(g->nelements * sizeof *r);
-  for (size_t i = 0; i < g->nelements; i++) r[i] = (rank){priority(&g->elements[i]), i};
+  for (size_t i = 0; i < g->nelements; i++) r[i] = (rank){priority(c, &g->elements[i]), i};
   qsort(r, g->nelements, sizeof *r, cmp_rank);
   size_t keep = c->opt->max_nodes;
   size_t *idx = pg__xmalloc(keep * sizeof *idx);
@@ -1387,14 +1765,30 @@ static void apply_max_nodes(ctx *c) {
 
 /* Keep only scopes that hold a kept element (or its ancestors), plus open
  * dialogs and popovers, document scopes; reindex parents. */
+static int in_list(const char *const *list, const char *v);
+
+/* Does scope s pass the --scope / --document filters? */
+static int scope_passes(ctx *c, int s) {
+  const pg_graph *g = c->g;
+  if (c->opt->document_filter && !in_list(c->opt->document_filter, g->documents[g->scopes[s].document].document_id))
+    return 0;
+  if (c->opt->scope_filter) {
+    for (int p = s; p >= 0; p = g->scopes[p].parent)
+      if (in_list(c->opt->scope_filter, g->scopes[p].scope_id)) return 1;
+    return 0;
+  }
+  return 1;
+}
+
 static void prune_scopes(ctx *c) {
   pg_graph *g = c->g;
   if (!g->nscopes) return;
   char *keep = calloc(g->nscopes, 1);
   for (size_t s = 0; s < g->nscopes; s++) {
     const pg_scope *sc = &g->scopes[s];
-    if (sc->node < 0 || sc->kind == PG_SCOPE_DIALOG || sc->kind == PG_SCOPE_POPOVER ||
-        sc->kind == PG_SCOPE_FORM || sc->kind == PG_SCOPE_CUSTOM || c->opt->include_non_interactive)
+    if ((sc->node < 0 || sc->kind == PG_SCOPE_DIALOG || sc->kind == PG_SCOPE_POPOVER ||
+         sc->kind == PG_SCOPE_FORM || sc->kind == PG_SCOPE_CUSTOM || c->opt->include_non_interactive) &&
+        scope_passes(c, (int)s))
       for (int p = (int)s; p >= 0 && !keep[p]; p = g->scopes[p].parent) keep[p] = 1;
   }
   for (size_t e = 0; e < g->nelements; e++)
@@ -1447,6 +1841,77 @@ static void apply_filters(ctx *c) {
   }
 }
 
+/* ---- the second line of redaction ----------------------------------------
+ * Whatever path a sensitive value might take into a published string (a name
+ * computed from it, a selection, an attribute copied for debugging), it does
+ * not get out: every published string that contains the value of a
+ * sensitive field (4 bytes or more, so that short values do not wipe out
+ * ordinary words) is replaced by "[redacted]". */
+static void add_secret(ctx *c, const char ***v, size_t *n, size_t *cap, const char *s) {
+  if (!s || strlen(s) < 4) return;
+  if (*n == *cap) {
+    *cap = *cap ? *cap * 2 : 16;
+    *v = pg__xrealloc(*v, *cap * sizeof **v);
+  }
+  (*v)[(*n)++] = s;
+  (void)c;
+}
+
+static int scrub(ctx *c, char **s, const char *const *secrets, size_t n, int keep_null) {
+  if (!*s) return 0;
+  for (size_t k = 0; k < n; k++)
+    if (strstr(*s, secrets[k])) {
+      *s = keep_null ? NULL : pg__strdup(c->a, PG_REDACTED);
+      c->g->redactions++;
+      return 1;
+    }
+  return 0;
+}
+
+static void scrub_sensitive(ctx *c) {
+  const char **secrets = NULL;
+  size_t n = 0, cap = 0;
+  for (size_t i = 0; i < c->nn; i++) {
+    const snode *nd = &c->n[i];
+    if (nd->type == 1 && nd->sens_inside) {
+      add_secret(c, &secrets, &n, &cap, nd->input_value);
+      add_secret(c, &secrets, &n, &cap, nd->text_value);
+      add_secret(c, &secrets, &n, &cap, attr(c, nd, "value"));
+      if (nd->option_selected && nd->hide_inside) {
+        char buf[512];
+        size_t len = 0;
+        buf[0] = 0;
+        for (int k = nd->first_child; k >= 0; k = c->n[k].next_sibling)
+          if (c->n[k].type == 3 && len + strlen(c->n[k].value) + 1 < sizeof buf) {
+            strcpy(buf + len, c->n[k].value);
+            len += strlen(c->n[k].value);
+          }
+        add_secret(c, &secrets, &n, &cap, clean(c, buf, 500));
+      }
+    } else if (nd->type == 3 && nd->hide_inside) {
+      /* a sensitive textarea's or editable's text */
+      add_secret(c, &secrets, &n, &cap, clean(c, nd->value, VALUE_MAX_BYTES));
+    }
+  }
+  if (!n) return;
+  pg_graph *g = c->g;
+  for (size_t e = 0; e < g->nelements; e++) {
+    pg_element *el = &g->elements[e];
+    scrub(c, &el->name, secrets, n, 0);
+    scrub(c, &el->description, secrets, n, 0);
+    if (!el->redacted && scrub(c, &el->text_value, secrets, n, 0)) el->redacted = 1;
+    scrub(c, &el->hint_attr, secrets, n, 1);
+    scrub(c, &el->href, secrets, n, 1);
+    scrub(c, &el->context, secrets, n, 1);
+  }
+  for (size_t s = 0; s < g->nscopes; s++) scrub(c, &g->scopes[s].name, secrets, n, 0);
+  for (size_t d = 0; d < g->ndocuments; d++) scrub(c, &g->documents[d].title, secrets, n, 1);
+  for (size_t h = 0; h < g->nheadings; h++) scrub(c, &g->headings[h], secrets, n, 0);
+  scrub(c, &g->route_title, secrets, n, 1);
+  scrub(c, &g->selection_text, secrets, n, 1);
+  free(secrets);
+}
+
 pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   static const pg_options zero;
   *out = NULL;
@@ -1489,21 +1954,16 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   }
   doc_scope(&c, 0);
 
-  for (size_t i = 0; i < c.nn; i++) {
-    const char *role;
-    int visible, from_ax;
-    if (!wanted(&c, (int)i, &role, &visible, &from_ax)) continue;
-    make_element(&c, (int)i, role, visible, from_ax);
-  }
+  select_elements(&c);
   compute_obscured(&c);
-  apply_max_nodes(&c);
-  apply_filters(&c);
-  /* scopes for kept elements */
+  /* the innermost scope of each element */
   for (size_t e = 0; e < g->nelements; e++) {
     int ni = hget(&c, g->elements[e].backend_node_id);
     g->elements[e].scope = ni >= 0 && c.n[ni].parent >= 0 ? scope_of(&c, c.n[ni].parent)
                            : ni >= 0 ? doc_scope(&c, c.n[ni].doc) : -1;
   }
+  apply_filters(&c);
+  apply_max_nodes(&c);
   /* open dialogs/popovers and annotated scopes appear even when empty */
   for (size_t i = 0; i < c.nn; i++) {
     const snode *n = &c.n[i];
@@ -1524,7 +1984,11 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   /* focus */
   if (in->focused_backend_node_id) {
     int ni = hget(&c, in->focused_backend_node_id);
-    if (ni >= 0 && c.n[ni].elem >= 0) {
+    if (ni >= 0 && c.n[ni].frame_doc >= 0) {
+      /* focus is inside a frame the page cannot look into (opaque, bridged
+       * or out-of-process): that document, no target */
+      g->focus_document = c.n[ni].frame_doc;
+    } else if (ni >= 0 && c.n[ni].elem >= 0) {
       g->focus_element = c.n[ni].elem;
       g->focus_document = g->elements[c.n[ni].elem].document;
     } else if (ni >= 0 && c.d[c.n[ni].doc].published >= 0) {
@@ -1551,11 +2015,10 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   for (size_t i = 0; i < c.nn; i++) {
     const snode *n = &c.n[i];
     if (n->type == 1 && !n->closed_inside && c.d[n->doc].published >= 0 &&
-        c.d[n->doc].access != PG_ACCESS_OPAQUE) {
-      for (int k = n->first_child; k >= 0; k = c.n[k].next_sibling)
-        if (c.n[k].shadow == 2) { g->closed_shadow_hosts++; break; }
-    }
+        c.d[n->doc].access != PG_ACCESS_OPAQUE && closed_host(&c, (int)i))
+      g->closed_shadow_hosts++;
   }
+  scrub_sensitive(&c);
 
   /* parent map for hit tests */
   g->pcap = 16;

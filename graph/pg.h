@@ -239,11 +239,12 @@ size_t pg_snapshot_node_count(const pg_snapshot *s);
 
 /* Shrink the text of an Accessibility.getFullAXTree/getPartialAXTree reply
  * in place, before it is parsed: the members of each node that pg_build
- * never reads (nodeId, parentId, childIds, frameId, chromeRole,
- * ignoredReasons, and name sources without a value) are cut out; the rest
+ * never reads (nodeId, parentId, childIds, frameId, chromeRole, and name
+ * sources without a value) are cut out; the rest
  * stays byte for byte. Takes the whole message or the result object.
  * Returns the new length (json is NUL-terminated there when it shrank);
- * malformed text is left as it was and len returned. */
+ * text that is not JSON, or nested deeper than 64, is left as it was and
+ * len returned. */
 size_t pg_ax_compact(char *json, size_t len);
 
 /* ---- building ------------------------------------------------------------ */
@@ -264,9 +265,16 @@ typedef struct pg_input {
   const pg_frame_info *frames;  /* frame facts (from Page.getFrameTree + targets) */
   size_t nframes;
   const cJSON *page;            /* page facts: {"vw","vh","sx","sy","dpr","title",
-                                   "url","readyState","selection"} */
+                                   "url","readyState","selection",
+                                   "frames":[{"url","readyState"}] (same-origin frames)} */
   int focused_backend_node_id;  /* deepest focused node, 0 none */
   const char *top_frame_id;
+  /* backendNodeIds of the elements that host an open shadow root inside
+   * another shadow tree (nested hosts; NULL: unknown). The flat snapshot
+   * cannot tell a nested host's shadow children from a plain element's
+   * children. */
+  const int *open_hosts;
+  size_t nopen_hosts;
 } pg_input;
 
 typedef struct pg_options {
@@ -329,5 +337,56 @@ char *pg_text_clean(const char *s, size_t n, size_t max);
 
 /* The string published in place of a redacted value. */
 #define PG_REDACTED "[redacted]"
+
+/* ---- deltas ---- */
+/* Deltas between PageGraphs (web-profile 10.3) in their JSON form
+ * (pg_graph_to_json), the signals a change shows (5.12), and the consumer
+ * side. Documents, scopes and elements are matched by documentId, scopeId
+ * and instanceId: an element keeps its instanceId while it is the same DOM
+ * node (el_<backendNodeId>), so a renamed button is one upsertElement.
+ * relations, viewport, signals and metadata have no op in 10.3: deltas leave
+ * them out. Graphs are only read, except by pg_delta_apply. */
+
+/* The ops (WebDeltaOp[]) that turn old_graph into new_graph, ordered so that
+ * no op refers to a document or scope unknown at that point: upsertDocument
+ * (parents first; a document whose root scope is new goes first without
+ * rootScopeId and again after the scopes), upsertScope (parents first),
+ * upsertElement, setRoute, setFocus, setSelection, then removeElement,
+ * removeScope and removeDocument (children first). old_graph NULL: all is
+ * new. On PG_OK *ops is a new array (caller deletes), empty when nothing
+ * changed. PG_INPUT (*ops NULL) when a graph is not a PageGraph or refers to
+ * a document or scope it does not hold. */
+pg_code pg_delta_compute(const cJSON *old_graph, const cJSON *new_graph, cJSON **ops);
+
+/* Signals (WebSignal objects) the step from old_graph to new_graph shows,
+ * appended to the array signals: route.changed (route.url differs),
+ * dialog.opened / dialog.closed (a dialog scope appears or goes, or its open
+ * state flips), validation.changed (an element's invalid state flips).
+ * signalIds are id_prefix followed by (*seq)++. Returns how many were added.
+ * Live regions and submissions are not in the graph: the observer adds them. */
+int pg_delta_signals(const cJSON *old_graph, const cJSON *new_graph, const char *id_prefix,
+                     unsigned long *seq, cJSON *signals);
+
+#define PG_DELTA_ERRNO_MAP(X)                                \
+  X(OK,      "applied")                                      \
+  X(GAP,     "revision gap: ask for a new snapshot")         \
+  X(INVALID, "malformed delta or unknown reference")
+typedef enum {
+#define PG__DENUM(name, msg) PG_DELTA_##name,
+  PG_DELTA_ERRNO_MAP(PG__DENUM)
+#undef PG__DENUM
+  PG_DELTA__ECOUNT
+} pg_delta_code;
+const char *pg_delta_strerror(pg_delta_code c);
+
+/* Apply a WebStateDeltaPayload to graph (a PageGraph, changed in place; the
+ * delta is only read). PG_DELTA_GAP: baseRevision is not the graph's
+ * revision, so a delta was missed: ask for a new snapshot (10.3).
+ * PG_DELTA_INVALID: malformed, or an op refers to an unknown document, scope
+ * or element, or leaves one behind without its parent. On either error the
+ * graph is unchanged (all or nothing) and err gets one line (may be NULL).
+ * On PG_DELTA_OK the graph carries the delta's revision, and relations whose
+ * ends are gone are dropped. */
+pg_delta_code pg_delta_apply(cJSON *graph, const cJSON *delta, char *err, size_t errlen);
 
 #endif

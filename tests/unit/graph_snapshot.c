@@ -65,7 +65,7 @@ Test(snapshot, recorded_reply) {
   cr_assert_eq(pg_snapshot_parse(text, len, &s), PG_OK);
   free(text); /* the snapshot keeps nothing of the text */
   cr_assert_eq(pg_snapshot_document_count(s), 2);
-  cr_expect_eq(pg_snapshot_node_count(s), 53 + 9);
+  cr_expect_eq(pg_snapshot_node_count(s), 59 + 9);
 
   const pg__snap_doc *d = &s->docs[0];
   cr_expect_str_eq(pg__snapshot_str(s, d->document_url), "http://127.0.0.1:8931/snapshot-small.html");
@@ -74,8 +74,8 @@ Test(snapshot, recorded_reply) {
   cr_expect_eq(strlen(pg__snapshot_str(s, d->frame_id)), 32);
   cr_expect_str_eq(pg__snapshot_str(s, -1), "");
   cr_expect_str_eq(pg__snapshot_str(s, 1 << 30), "");
-  cr_expect_eq(d->nparent, 53);
-  cr_expect(d->ntype == 53 && d->nname == 53 && d->nvalue == 53 && d->nbackend == 53 && d->nattr_nodes == 53);
+  cr_expect_eq(d->nparent, 59);
+  cr_expect(d->ntype == 59 && d->nname == 59 && d->nvalue == 59 && d->nbackend == 59 && d->nattr_nodes == 59);
   cr_expect_eq(d->parent[0], -1);
   cr_expect_eq(d->type[0], 9);
   cr_expect_str_eq(pg__snapshot_str(s, d->name[0]), "#document");
@@ -103,15 +103,15 @@ Test(snapshot, recorded_reply) {
   cr_expect_str_eq(attr_of(s, d, (size_t)opt, "selected"), "");
 
   /* layout */
-  cr_expect_eq(d->nlayout_node, 33);
+  cr_expect_eq(d->nlayout_node, 39);
   cr_expect_eq(d->style_stride, 4);
-  cr_expect_eq(d->nstyles, 33);
+  cr_expect_eq(d->nstyles, 39);
   cr_expect_eq(d->styles[0], -1, "the first (empty) style entry is padded");
   cr_expect_str_eq(pg__snapshot_str(s, d->styles[4 * 1 + 0]), "block");
   cr_expect_str_eq(pg__snapshot_str(s, d->styles[4 * 1 + 1]), "visible");
-  cr_expect_eq(d->nbounds, 33);
-  cr_expect_eq(d->nclient_rects, 33);
-  cr_expect_eq(d->npaint, 33);
+  cr_expect_eq(d->nbounds, 39);
+  cr_expect_eq(d->nclient_rects, 39);
+  cr_expect_eq(d->npaint, 39);
   cr_expect(d->bounds[0] == 0 && d->bounds[2] == 1280 && d->bounds[3] == 800);
   cr_expect(d->client_rects[0] == 0 && d->client_rects[2] == 0, "an empty clientRects entry reads as zeros");
   cr_expect(d->client_rects[4 + 2] == 1280 && d->client_rects[4 + 3] == 800);
@@ -168,7 +168,7 @@ Test(snapshot, result_object_alone) {
   cr_assert(end);
   pg_snapshot *s = NULL;
   cr_assert_eq(parse_n(r, (size_t)(end + 1 - r), &s), PG_OK);
-  cr_expect_eq(pg_snapshot_node_count(s), 62);
+  cr_expect_eq(pg_snapshot_node_count(s), 68);
   pg_snapshot_free(s);
   free(text);
 }

@@ -1,0 +1,1 @@
+/* diff.c -- placeholder */

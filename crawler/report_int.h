@@ -1,0 +1,82 @@
+/* report_int.h -- private helpers shared by the package readers in this
+ * folder (report.c, diff.c, workflow.c, validate.c): a growable buffer with
+ * HTML/XML escaping, whole-file reads with a size cap, atomic writes, JSON
+ * loading with a line/column on error, natural order and a stable hash.
+ * Never included outside crawler/. Out of memory aborts here. */
+#ifndef UIAP_REPORT_INT_H
+#define UIAP_REPORT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#define CRAWL__FILE_MAX ((size_t)512 << 20) /* package, journal, state file cap */
+
+void *crawl__xrealloc(void *p, size_t n);
+char *crawl__xstrdup(const char *s);                /* NULL -> NULL */
+char *crawl__xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable byte buffer, always NUL-terminated once anything was put. */
+typedef struct crawl__buf { char *p; size_t n, cap; } crawl__buf;
+void crawl__buf_put(crawl__buf *b, const char *s, size_t n);
+void crawl__buf_puts(crawl__buf *b, const char *s); /* NULL puts nothing */
+void crawl__buf_printf(crawl__buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s escaped for HTML text and attribute values (& < > " '). NULL: nothing. */
+void crawl__buf_html(crawl__buf *b, const char *s);
+/* The same for XML 1.0, also dropping characters XML cannot carry (C0
+ * controls other than tab, newline, carriage return; invalid UTF-8). */
+void crawl__buf_xml(crawl__buf *b, const char *s);
+/* s inside a DOT double-quoted string: \ and " escaped, newlines as spaces. */
+void crawl__buf_dot(crawl__buf *b, const char *s);
+/* The buffer's text, handed over (never NULL); the buffer is reset. */
+char *crawl__buf_take(crawl__buf *b);
+void crawl__buf_free(crawl__buf *b);
+
+/* The whole file, NUL-terminated (caller frees), or NULL with *err = errno
+ * (EFBIG above max, EISDIR for a non-regular file). */
+char *crawl__file_read(const char *path, size_t max, size_t *len, int *err);
+/* Write atomically: a temporary file beside path, then rename. 0 or errno. */
+int crawl__file_write(const char *path, const char *data, size_t len);
+
+/* Parse a JSON file. On failure NULL and one line in err ("PATH: not JSON
+ * (line L, column C)" or "PATH: <strerror>"). */
+cJSON *crawl__json_load(const char *path, char *err, size_t errlen);
+/* Load DIR/package.json, or the file itself when path is not a directory. */
+cJSON *crawl__package_load(const char *path, char *err, size_t errlen);
+
+/* Natural order: digit runs by value ("s2" < "s10"), then bytes. */
+int crawl__natcmp(const char *a, const char *b);
+uint64_t crawl__hash(const char *s); /* FNV-1a 64 */
+
+/* Case-sensitive getters; NULL when absent or of another type. */
+static inline const cJSON *crawl__get(const cJSON *o, const char *k) {
+  return o ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
+}
+static inline const char *crawl__str(const cJSON *o, const char *k) {
+  const cJSON *x = crawl__get(o, k);
+  return cJSON_IsString(x) ? x->valuestring : NULL;
+}
+static inline double crawl__num(const cJSON *o, const char *k, double dflt) {
+  const cJSON *x = crawl__get(o, k);
+  return cJSON_IsNumber(x) ? x->valuedouble : dflt;
+}
+static inline const cJSON *crawl__arr(const cJSON *o, const char *k) {
+  const cJSON *x = crawl__get(o, k);
+  return cJSON_IsArray(x) ? x : NULL;
+}
+/* o[k1][k2] as an array (e.g. routeCatalog.routes), NULL if not one. */
+static inline const cJSON *crawl__arr2(const cJSON *o, const char *k1, const char *k2) {
+  return crawl__arr(crawl__get(o, k1), k2);
+}
+
+/* cJSON constructors that abort on out of memory. */
+cJSON *crawl__jx(cJSON *x);
+void crawl__jset(cJSON *o, const char *k, cJSON *v);
+void crawl__jstr(cJSON *o, const char *k, const char *v); /* NULL v: nothing */
+void crawl__jpush(cJSON *a, cJSON *v);
+char *crawl__jtext(const cJSON *x, int pretty);
+/* Link item into parent (array or object; item->string is kept) before the
+ * child `before`, or at the end when before is NULL. */
+void crawl__insert_before(cJSON *parent, cJSON *before, cJSON *item);
+
+#endif

@@ -1,0 +1,952 @@
+/* workflow.c -- workflow candidates (discovery-mapper 6.7, 11.7), added to a
+ * package by crawl_package_build.
+ *
+ * Sources, in the order 11.7 prefers them that a crawl can see:
+ *   - semantic form and dialog structures in the state graphs: a form or
+ *     dialog with a commit control (a submit button, a data-uiap-action, or
+ *     in a dialog any button that does not just close it) is a candidate;
+ *     its fields are the inputs;
+ *   - app actions (data-uiap-action) outside such a structure;
+ *   - transition chains: the shortest recorded path from a seed state to the
+ *     state that shows the structure is the skeleton's first steps.
+ *
+ * A skeleton is: the path's actions, one action per input (required fields;
+ * all text fields when none is marked required), the commit, an `ensure`
+ * with the signals observed when the commit ran (or the app action's
+ * declared/observed signals), and `complete`.
+ *
+ * Section 13 lets synthesis rest on observation: the safety gate never lets
+ * the crawler type into forms or press a gated commit, so most skeletons are
+ * partly unexecuted. metadata.observedOnly and metadata.steps say which
+ * steps ran; review items follow section 16:
+ *   missing_success_signal  no signal was seen or declared for the commit;
+ *   workflow_uncertain      a step was never executed, an input had no
+ *                           name, or no recorded path leads to it.
+ * Confidence (7.3): high when the commit ran twice or more with the same
+ * signals; medium with one observed signal or an annotated structure
+ * (data-uiap-id on the form/dialog, or an app action); low otherwise.
+ *
+ * Deterministic: states in natural id order, adjacency sorted by content
+ * (not by transition numbering), candidates sorted by id.
+ */
+#include "crawl.h"
+#include "pol.h"
+#include "report_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define WF_MAX_STEPS_PATH 12 /* path steps before a skeleton is not worth proposing */
+#define WF_EVIDENCE_MAX   10
+
+/* ---- the journal records we need ------------------------------------------------ */
+typedef struct wf_rec {
+  int transition;            /* 1 transition, 0 decision */
+  const char *state, *to, *action, *role, *name, *stable;
+  const char *effect, *reason, *rule;
+  const char *tid;
+  int self_loop;
+  const cJSON *signals;
+} wf_rec;
+
+/* ---- structures found in the state graphs ----------------------------------------- */
+typedef struct wf_field {
+  char *role, *name, *stable, *meaning, *input_type, *tag, *scope;
+  int required, sensitive, editable;
+} wf_field;
+
+typedef struct wf_struct {
+  char *key;                 /* dedupe key across states */
+  char *kind;                /* "form", "dialog", "action" */
+  char *state, *route;       /* where it was seen first by path length */
+  char *scope;               /* catalog scope id, or NULL */
+  char *scope_stable, *scope_name;
+  wf_field *fields;
+  size_t nfields;
+  /* the commit control */
+  char *c_role, *c_name, *c_stable, *c_app, *c_scope;
+  int c_submit;
+  int dist;                  /* path length from a seed; -1 none */
+} wf_struct;
+
+typedef struct wf_state {
+  const cJSON *node;         /* transitionGraph.states[i] */
+  const char *id, *route;
+  int dist, prev_edge;       /* BFS */
+  int *adj;                  /* edge indexes, sorted */
+  size_t nadj;
+} wf_state;
+
+typedef struct wf {
+  cJSON *pkg;
+  const char *dir;
+  wf_state *st;
+  size_t nst;
+  const cJSON **edges;
+  size_t nedges;
+  cJSON **lines;             /* parsed journal lines we keep */
+  size_t nlines;
+  wf_rec *recs;
+  size_t nrecs, caprecs;
+  wf_struct *ss;
+  size_t nss, capss;
+} wf;
+
+static long wf_state_index(const wf *w, const char *id) {
+  if (!id) return -1;
+  for (size_t i = 0; i < w->nst; i++)
+    if (!strcmp(w->st[i].id, id)) return (long)i;
+  return -1;
+}
+
+/* ---- reading ----------------------------------------------------------------------- */
+static void wf_journal(wf *w) {
+  char *path = crawl__xprintf("%s/journal.jsonl", w->dir);
+  size_t len;
+  int e;
+  char *text = crawl__file_read(path, CRAWL__FILE_MAX, &len, &e);
+  free(path);
+  if (!text) return;
+  size_t cap = 0;
+  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+    nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    if (!strstr(line, "\"transition\"") && !strstr(line, "\"decision\"")) continue;
+    cJSON *j = cJSON_Parse(line);
+    const char *type = crawl__str(j, "type");
+    int tr = type && !strcmp(type, "transition"), dec = type && !strcmp(type, "decision");
+    if (!tr && !dec) { cJSON_Delete(j); continue; }
+    if (w->nlines == cap) w->lines = crawl__xrealloc(w->lines, (cap = cap ? cap * 2 : 64) * sizeof *w->lines);
+    w->lines[w->nlines++] = j;
+    if (w->nrecs == w->caprecs)
+      w->recs = crawl__xrealloc(w->recs, (w->caprecs = w->caprecs ? w->caprecs * 2 : 64) * sizeof *w->recs);
+    wf_rec *r = &w->recs[w->nrecs++];
+    memset(r, 0, sizeof *r);
+    const cJSON *t = crawl__get(j, "target");
+    r->transition = tr;
+    r->state = crawl__str(j, tr ? "fromStateId" : "stateId");
+    r->to = crawl__str(j, "toStateId");
+    r->action = crawl__str(j, tr ? "viaActionId" : "actionId");
+    r->role = crawl__str(t, "role");
+    r->name = crawl__str(t, "name");
+    r->stable = crawl__str(t, "stableId");
+    r->effect = crawl__str(j, "effect");
+    r->reason = crawl__str(j, "reason");
+    r->rule = crawl__str(j, "rule");
+    r->tid = crawl__str(j, "transitionId");
+    r->self_loop = cJSON_IsTrue(crawl__get(j, "selfLoop")) || (r->state && r->to && !strcmp(r->state, r->to));
+    r->signals = crawl__arr(j, "observedSignals");
+  }
+  free(text);
+}
+
+/* ---- the transition graph: BFS from the seeds ------------------------------------- */
+static const cJSON *g_edges; /* for the comparator */
+static int cmp_edge_content(const void *x, const void *y) {
+  const cJSON *a = cJSON_GetArrayItem(g_edges, *(const int *)x), *b = cJSON_GetArrayItem(g_edges, *(const int *)y);
+  const char *ka[] = {crawl__str(a, "viaActionId"), crawl__str(crawl__get(a, "target"), "stableId"),
+                      crawl__str(crawl__get(a, "target"), "role"), crawl__str(crawl__get(a, "target"), "name"),
+                      crawl__str(a, "toStateId"), crawl__str(a, "transitionId")};
+  const char *kb[] = {crawl__str(b, "viaActionId"), crawl__str(crawl__get(b, "target"), "stableId"),
+                      crawl__str(crawl__get(b, "target"), "role"), crawl__str(crawl__get(b, "target"), "name"),
+                      crawl__str(b, "toStateId"), crawl__str(b, "transitionId")};
+  for (size_t i = 0; i < sizeof ka / sizeof *ka; i++) {
+    int c = crawl__natcmp(ka[i] ? ka[i] : "", kb[i] ? kb[i] : "");
+    if (c) return c;
+  }
+  return 0;
+}
+
+static void wf_graph(wf *w) {
+  const cJSON *tg = crawl__get(w->pkg, "transitionGraph");
+  const cJSON *states = crawl__arr(tg, "states"), *edges = crawl__arr(tg, "edges"), *x;
+  w->nst = (size_t)cJSON_GetArraySize(states);
+  w->st = calloc(w->nst ? w->nst : 1, sizeof *w->st);
+  if (!w->st) abort();
+  size_t i = 0;
+  cJSON_ArrayForEach(x, states) {
+    w->st[i].node = x;
+    w->st[i].id = crawl__str(x, "stateId") ? crawl__str(x, "stateId") : "";
+    w->st[i].route = crawl__str(x, "routeId") ? crawl__str(x, "routeId") : "unknown";
+    w->st[i].dist = -1;
+    w->st[i].prev_edge = -1;
+    i++;
+  }
+  w->nedges = (size_t)cJSON_GetArraySize(edges);
+  w->edges = calloc(w->nedges ? w->nedges : 1, sizeof *w->edges);
+  if (!w->edges) abort();
+  i = 0;
+  cJSON_ArrayForEach(x, edges) w->edges[i++] = x;
+  for (size_t e = 0; e < w->nedges; e++) {
+    long f = wf_state_index(w, crawl__str(w->edges[e], "fromStateId"));
+    if (f < 0) continue;
+    wf_state *s = &w->st[f];
+    s->adj = crawl__xrealloc(s->adj, (s->nadj + 1) * sizeof *s->adj);
+    s->adj[s->nadj++] = (int)e;
+  }
+  g_edges = edges;
+  for (size_t s = 0; s < w->nst; s++) qsort(w->st[s].adj, w->st[s].nadj, sizeof *w->st[s].adj, cmp_edge_content);
+  /* seeds: states nothing led to (no parentStateId) */
+  size_t *queue = calloc(w->nst ? w->nst : 1, sizeof *queue), qh = 0, qt = 0;
+  if (!queue) abort();
+  for (size_t s = 0; s < w->nst; s++)
+    if (!crawl__str(crawl__get(w->st[s].node, "metadata"), "parentStateId")) {
+      w->st[s].dist = 0;
+      queue[qt++] = s;
+    }
+  while (qh < qt) {
+    wf_state *s = &w->st[queue[qh++]];
+    for (size_t k = 0; k < s->nadj; k++) {
+      long t = wf_state_index(w, crawl__str(w->edges[s->adj[k]], "toStateId"));
+      if (t < 0 || w->st[t].dist >= 0) continue;
+      w->st[t].dist = s->dist + 1;
+      w->st[t].prev_edge = s->adj[k];
+      queue[qt++] = (size_t)t;
+    }
+  }
+  free(queue);
+}
+
+/* ---- names -------------------------------------------------------------------------- */
+static int ci_contains(const char *hay, const char *needle) {
+  if (!hay) return 0;
+  size_t n = strlen(needle);
+  for (; *hay; hay++)
+    if (!strncasecmp(hay, needle, n)) return 1;
+  return 0;
+}
+
+/* An identifier: ASCII lower case, other runs as "_". */
+static char *wf_slug(const char *s) {
+  size_t n = s ? strlen(s) : 0;
+  char *o = crawl__xrealloc(NULL, n + 1), *w = o;
+  int us = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) { *w++ = (char)c; us = 0; }
+    else if (c >= 'A' && c <= 'Z') { *w++ = (char)(c - 'A' + 'a'); us = 0; }
+    else if (!us && w > o) { *w++ = '_'; us = 1; }
+  }
+  while (w > o && w[-1] == '_') w--;
+  *w = 0;
+  return o;
+}
+
+/* Controls in a dialog that only close it. */
+static const char *const dismiss_words[] = {"close", "cancel", "dismiss", "no", "back", "abbrechen", "schließen", "×", "x"};
+static int is_dismissive(const char *name) {
+  if (!name || !*name) return 1;
+  char *s = wf_slug(name);
+  int d = 0;
+  for (size_t i = 0; i < sizeof dismiss_words / sizeof *dismiss_words && !d; i++)
+    d = !strcasecmp(name, dismiss_words[i]) || !strcmp(s, dismiss_words[i]);
+  if (!*s) d = 1; /* a name with no letters or digits: an icon */
+  free(s);
+  return d;
+}
+
+/* Category by the words of the title, app action, scope and route. */
+static const struct { const char *category; const char *words[12]; } categories[] = {
+  {"delete", {"delete", "remove", "destroy", "erase", "revoke", "löschen", NULL}},
+  {"onboarding", {"sign up", "signup", "register", "get started", "welcome", "onboard", "sign in", "log in", "login", NULL}},
+  {"create", {"create", "new", "add", "upload", "invite", "compose", "erstellen", "neu", NULL}},
+  {"search", {"search", "find", "filter", "suche", NULL}},
+  {"settings", {"setting", "preference", "profile", "account", "einstellung", NULL}},
+  {"support", {"help", "support", "contact", "feedback", NULL}},
+  {"update", {"save", "update", "edit", "rename", "change", "apply", "speichern", NULL}},
+};
+static const char *wf_category(const char *const *texts, size_t n) {
+  for (size_t c = 0; c < sizeof categories / sizeof *categories; c++)
+    for (size_t i = 0; i < n; i++)
+      for (size_t k = 0; categories[c].words[k]; k++)
+        if (ci_contains(texts[i], categories[c].words[k])) return categories[c].category;
+  return "other";
+}
+
+/* ---- structures ------------------------------------------------------------------------- */
+static const char *scope_catalog_id(const cJSON *pkg, const char *route, const char *kind, const char *stable,
+                                    const char *name) {
+  const cJSON *s;
+  cJSON_ArrayForEach(s, crawl__arr2(pkg, "scopeCatalog", "scopes")) {
+    const cJSON *x;
+    if (stable) {
+      cJSON_ArrayForEach(x, crawl__arr(s, "stableIds")) if (cJSON_IsString(x) && !strcmp(x->valuestring, stable)) return crawl__str(s, "scopeId");
+      continue;
+    }
+    if (!crawl__str(s, "kind") || strcmp(crawl__str(s, "kind"), kind) || crawl__arr(s, "stableIds")) continue;
+    int in_route = 0;
+    cJSON_ArrayForEach(x, crawl__arr(s, "routeIds")) in_route |= cJSON_IsString(x) && !strcmp(x->valuestring, route);
+    if (!in_route) continue;
+    if (name && *name) {
+      cJSON_ArrayForEach(x, crawl__arr(s, "names")) if (cJSON_IsString(x) && !strcmp(x->valuestring, name)) return crawl__str(s, "scopeId");
+    } else if (!crawl__arr(s, "names")) return crawl__str(s, "scopeId");
+  }
+  return NULL;
+}
+
+static const char *el_app_action(const cJSON *e) {
+  const char *d = crawl__str(crawl__get(crawl__get(e, "targetHints"), "annotations"), "defaultAction");
+  if (d) return d;
+  const cJSON *a;
+  cJSON_ArrayForEach(a, crawl__arr(e, "supportedActions"))
+    if (cJSON_IsString(a) && strncmp(a->valuestring, "ui.", 3) && strncmp(a->valuestring, "nav.", 4)) return a->valuestring;
+  return NULL;
+}
+static int el_has(const cJSON *e, const char *list, const char *v) {
+  const cJSON *a;
+  cJSON_ArrayForEach(a, crawl__arr(e, list)) if (cJSON_IsString(a) && !strcmp(a->valuestring, v)) return 1;
+  return 0;
+}
+static int el_state(const cJSON *e, const char *k) { return cJSON_IsTrue(crawl__get(crawl__get(e, "state"), k)); }
+
+static void field_free(wf_field *f) {
+  free(f->role); free(f->name); free(f->stable); free(f->meaning); free(f->input_type); free(f->tag); free(f->scope);
+}
+static void struct_free(wf_struct *s) {
+  free(s->key); free(s->kind); free(s->state); free(s->route); free(s->scope); free(s->scope_stable); free(s->scope_name);
+  for (size_t i = 0; i < s->nfields; i++) field_free(&s->fields[i]);
+  free(s->fields);
+  free(s->c_role); free(s->c_name); free(s->c_stable); free(s->c_app); free(s->c_scope);
+}
+
+/* Keep s unless a structure with its key is already known at a shorter
+ * (or equal: states come in natural order) distance. Takes s. */
+static void wf_keep(wf *w, wf_struct *s) {
+  for (size_t i = 0; i < w->nss; i++) {
+    if (strcmp(w->ss[i].key, s->key)) continue;
+    int better = s->dist >= 0 && (w->ss[i].dist < 0 || s->dist < w->ss[i].dist);
+    if (better) { struct_free(&w->ss[i]); w->ss[i] = *s; }
+    else struct_free(s);
+    return;
+  }
+  if (w->nss == w->capss) w->ss = crawl__xrealloc(w->ss, (w->capss = w->capss ? w->capss * 2 : 16) * sizeof *w->ss);
+  w->ss[w->nss++] = *s;
+}
+
+/* The innermost form or dialog scope around local scope id sc, or -1. */
+static int struct_scope_of(const cJSON *scopes, const char *sc) {
+  for (int guard = 0; sc && guard < 64; guard++) {
+    int i = 0;
+    const cJSON *s, *hit = NULL;
+    int hi = -1;
+    cJSON_ArrayForEach(s, scopes) {
+      if (crawl__str(s, "scopeId") && !strcmp(crawl__str(s, "scopeId"), sc)) { hit = s; hi = i; break; }
+      i++;
+    }
+    if (!hit) return -1;
+    const char *k = crawl__str(hit, "kind");
+    if (k && (!strcmp(k, "form") || !strcmp(k, "dialog"))) return hi;
+    sc = crawl__str(hit, "parentScopeId");
+  }
+  return -1;
+}
+
+static void wf_state_structures(wf *w, const wf_state *st, const cJSON *g) {
+  const cJSON *scopes = crawl__arr(g, "scopes"), *elements = crawl__arr(g, "elements"), *e;
+  int nsc = cJSON_GetArraySize(scopes);
+  int *owner = NULL; /* per element: structure scope index */
+  int ne = cJSON_GetArraySize(elements);
+  owner = calloc(ne ? (size_t)ne : 1, sizeof *owner);
+  if (!owner) abort();
+  int i = 0;
+  cJSON_ArrayForEach(e, elements) owner[i++] = struct_scope_of(scopes, crawl__str(e, "scopeId"));
+  for (int si = 0; si < nsc; si++) {
+    const cJSON *sc = cJSON_GetArrayItem(scopes, si);
+    const char *kind = crawl__str(sc, "kind");
+    if (!kind || (strcmp(kind, "form") && strcmp(kind, "dialog"))) continue;
+    if (!strcmp(kind, "dialog") && crawl__get(crawl__get(sc, "state"), "open") && !el_state(sc, "open")) continue;
+    wf_struct s = {0};
+    const cJSON *commit = NULL;
+    int commit_rank = 0;
+    i = 0;
+    cJSON_ArrayForEach(e, elements) {
+      if (owner[i++] != si || !el_state(e, "visible") ||
+          (crawl__get(crawl__get(e, "state"), "enabled") && !el_state(e, "enabled")))
+        continue;
+      const char *role = crawl__str(e, "role") ? crawl__str(e, "role") : "generic";
+      int edit = el_has(e, "affordances", "edit") && !el_state(e, "readonly");
+      int toggle = !strcmp(role, "checkbox") || !strcmp(role, "switch");
+      int choose = !strcmp(role, "combobox") || !strcmp(role, "listbox") || !strcmp(role, "radio");
+      if (edit || toggle || choose) {
+        s.fields = crawl__xrealloc(s.fields, (s.nfields + 1) * sizeof *s.fields);
+        wf_field *f = &s.fields[s.nfields++];
+        memset(f, 0, sizeof *f);
+        const cJSON *sem = crawl__get(e, "semantics");
+        f->role = crawl__xstrdup(role);
+        f->name = crawl__xstrdup(crawl__str(e, "name"));
+        f->stable = crawl__xstrdup(crawl__str(e, "stableId"));
+        f->meaning = crawl__xstrdup(crawl__str(crawl__get(crawl__get(e, "targetHints"), "annotations"), "meaning"));
+        f->input_type = crawl__xstrdup(crawl__str(sem, "inputType"));
+        f->tag = crawl__xstrdup(crawl__str(sem, "tagName"));
+        f->required = el_state(e, "required");
+        f->sensitive = cJSON_IsTrue(crawl__get(crawl__get(e, "metadata"), "sensitive"));
+        f->editable = edit;
+        continue;
+      }
+      /* a commit: app action 3, submit 2, (dialog) a non-dismissive button 1 */
+      const char *app = el_app_action(e);
+      int submit = el_has(e, "affordances", "submit") || el_has(e, "supportedActions", "ui.submit");
+      int button = !strcmp(role, "button") || !strcmp(role, "link") || !strcmp(role, "menuitem");
+      int closes = is_dismissive(crawl__str(e, "name")); /* a "Close" submit of a <form method=dialog> */
+      int rank = app ? 3 : closes ? 0 : submit ? 2 : !strcmp(kind, "dialog") && button ? 1 : 0;
+      if (rank > commit_rank) { commit = e; commit_rank = rank; }
+    }
+    if (!commit || (!s.nfields && commit_rank < 2 && strcmp(kind, "dialog"))) {
+      struct_free(&s);
+      continue;
+    }
+    s.kind = crawl__xstrdup(kind);
+    s.state = crawl__xstrdup(st->id);
+    s.route = crawl__xstrdup(st->route);
+    s.scope_stable = crawl__xstrdup(crawl__str(sc, "stableId"));
+    s.scope_name = crawl__xstrdup(crawl__str(sc, "name"));
+    s.scope = crawl__xstrdup(scope_catalog_id(w->pkg, st->route, kind, s.scope_stable, s.scope_name));
+    s.c_role = crawl__xstrdup(crawl__str(commit, "role"));
+    s.c_name = crawl__xstrdup(crawl__str(commit, "name"));
+    s.c_stable = crawl__xstrdup(crawl__str(commit, "stableId"));
+    s.c_app = crawl__xstrdup(el_app_action(commit));
+    s.c_submit = commit_rank == 2 || el_has(commit, "affordances", "submit");
+    s.c_scope = crawl__xstrdup(s.scope);
+    s.dist = st->dist;
+    crawl__buf k = {0};
+    crawl__buf_printf(&k, "%s\x1f%s\x1f%s\x1f%s", kind, s.scope_stable ? s.scope_stable : s.scope_name ? s.scope_name : "",
+                      s.c_app ? s.c_app : "", s.c_stable ? s.c_stable : s.c_name ? s.c_name : "");
+    for (size_t f = 0; f < s.nfields; f++)
+      crawl__buf_printf(&k, "\x1f%s", s.fields[f].stable ? s.fields[f].stable : s.fields[f].name ? s.fields[f].name : "");
+    s.key = crawl__buf_take(&k);
+    wf_keep(w, &s);
+  }
+  /* app actions outside any structure */
+  i = 0;
+  cJSON_ArrayForEach(e, elements) {
+    int own = owner[i++];
+    const char *app = el_app_action(e);
+    if (!app || own >= 0 || !el_state(e, "visible")) continue;
+    wf_struct s = {0};
+    s.kind = crawl__xstrdup("action");
+    s.state = crawl__xstrdup(st->id);
+    s.route = crawl__xstrdup(st->route);
+    s.c_role = crawl__xstrdup(crawl__str(e, "role"));
+    s.c_name = crawl__xstrdup(crawl__str(e, "name"));
+    s.c_stable = crawl__xstrdup(crawl__str(e, "stableId"));
+    s.c_app = crawl__xstrdup(app);
+    const char *lsc = crawl__str(e, "scopeId");
+    const cJSON *sc;
+    cJSON_ArrayForEach(sc, scopes) if (lsc && crawl__str(sc, "scopeId") && !strcmp(crawl__str(sc, "scopeId"), lsc)) {
+      s.c_scope = crawl__xstrdup(scope_catalog_id(w->pkg, st->route, crawl__str(sc, "kind") ? crawl__str(sc, "kind") : "custom",
+                                                  crawl__str(sc, "stableId"), crawl__str(sc, "name")));
+      break;
+    }
+    s.dist = st->dist;
+    s.key = crawl__xprintf("action\x1f%s", app);
+    wf_keep(w, &s);
+  }
+  free(owner);
+}
+
+static void wf_structures(wf *w) {
+  for (size_t i = 0; i < w->nst; i++) {
+    const char *ref = crawl__str(w->st[i].node, "pageGraphRef");
+    if (!ref || ref[0] == '/' || strstr(ref, "..")) continue;
+    char *path = crawl__xprintf("%s/%s", w->dir, ref);
+    char err[256];
+    cJSON *g = crawl__json_load(path, err, sizeof err);
+    free(path);
+    if (!g) continue;
+    wf_state_structures(w, &w->st[i], g);
+    cJSON_Delete(g);
+  }
+}
+
+/* ---- building one candidate ------------------------------------------------------------ */
+static int rec_matches(const wf_rec *r, const char *role, const char *name, const char *stable) {
+  if (stable && r->stable) return !strcmp(stable, r->stable);
+  return r->role && role && !strcmp(r->role, role) && !strcmp(r->name ? r->name : "", name ? name : "");
+}
+
+static cJSON *target_json(const char *stable, const char *role, const char *name, const char *scope) {
+  cJSON *t = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(t, "stableId", stable);
+  crawl__jstr(t, "role", role);
+  crawl__jstr(t, "name", name);
+  crawl__jstr(t, "scopeId", scope);
+  return t;
+}
+
+static void ev_add(cJSON *ev, const char *source, const char *ref, const char *note) {
+  if (!ref || cJSON_GetArraySize(ev) >= WF_EVIDENCE_MAX) return;
+  cJSON *o = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(o, "source", source);
+  crawl__jstr(o, "refId", ref);
+  crawl__jstr(o, "note", note);
+  crawl__jpush(ev, o);
+}
+
+typedef struct wf_param { char *name; int guessed; } wf_param;
+
+static wf_param param_name(const wf_field *f, cJSON *used) {
+  char *base = NULL;
+  int guessed = 0;
+  if (f->meaning && *f->meaning) base = wf_slug(f->meaning);
+  if ((!base || !*base) && f->stable) {
+    free(base);
+    const char *dot = strrchr(f->stable, '.');
+    base = wf_slug(dot ? dot + 1 : f->stable);
+  }
+  if ((!base || !*base) && f->name) { free(base); base = wf_slug(f->name); }
+  if (!base || !*base) { free(base); base = wf_slug(f->role); guessed = 1; }
+  char *name = crawl__xstrdup(base);
+  for (int k = 2;; k++) {
+    int taken = 0;
+    const cJSON *u;
+    cJSON_ArrayForEach(u, used) taken |= !strcmp(u->valuestring, name);
+    if (!taken) break;
+    free(name);
+    name = crawl__xprintf("%s_%d", base, k);
+  }
+  free(base);
+  crawl__jpush(used, cJSON_CreateString(name));
+  return (wf_param){name, guessed};
+}
+
+static cJSON *param_json(const wf_field *f, const char *name) {
+  cJSON *p = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(p, "name", name);
+  const char *it = f->input_type;
+  pol_subject s = {.role = f->role, .tag = f->tag, .input_type = it, .sensitive = f->sensitive ? "true" : NULL};
+  pol_data_class dc = pol_subject_data_class(&s);
+  if (dc == POL_DC_NONE && f->meaning) {
+    pol_subject m = {.autocomplete = f->meaning};
+    dc = pol_subject_data_class(&m);
+  }
+  const char *type = "string";
+  if (!strcmp(f->role, "checkbox") || !strcmp(f->role, "switch")) type = "boolean";
+  else if (!strcmp(f->role, "combobox") || !strcmp(f->role, "listbox") || !strcmp(f->role, "radio")) type = "enum";
+  else if (!strcmp(f->role, "spinbutton") || !strcmp(f->role, "slider") || (it && (!strcmp(it, "number") || !strcmp(it, "range")))) type = "number";
+  else if (it && (!strcmp(it, "date") || !strcmp(it, "datetime-local") || !strcmp(it, "month") || !strcmp(it, "week") || !strcmp(it, "time"))) type = "date";
+  if ((it && !strcmp(it, "password")) || dc == POL_DC_CREDENTIAL || dc == POL_DC_SECRET) type = "secret";
+  if (dc == POL_DC_NONE && f->editable && (!it || !strcmp(it, "text") || !strcmp(it, "search") || (f->tag && !strcasecmp(f->tag, "textarea"))))
+    dc = POL_DC_FREE_TEXT;
+  crawl__jstr(p, "type", type);
+  crawl__jset(p, "required", cJSON_CreateBool(f->required));
+  crawl__jstr(p, "meaning", f->meaning);
+  if (dc != POL_DC_NONE) crawl__jstr(p, "dataClass", pol_data_class_name(dc));
+  if (f->name) crawl__jstr(p, "description", f->name);
+  return p;
+}
+
+static const char *field_action(const wf_field *f) {
+  if (!strcmp(f->role, "checkbox") || !strcmp(f->role, "switch")) return "ui.toggle";
+  if (!strcmp(f->role, "combobox") || !strcmp(f->role, "listbox") || !strcmp(f->role, "radio")) return "ui.choose";
+  return "ui.enterText";
+}
+
+/* What happened to (action on) a target: executed (and signals), or gated. */
+typedef struct wf_seen { int executed, with_signal; const wf_rec *gate; } wf_seen;
+static wf_seen wf_seen_of(const wf *w, const char *role, const char *name, const char *stable, const char *route,
+                          cJSON *signals /* canonical texts collected, may be NULL */, cJSON *ev) {
+  wf_seen r = {0};
+  for (size_t i = 0; i < w->nrecs; i++) {
+    const wf_rec *x = &w->recs[i];
+    if (!rec_matches(x, role, name, stable)) continue;
+    long si = wf_state_index(w, x->state);
+    if (!stable && (si < 0 || strcmp(w->st[si].route, route))) continue; /* a name means something per route */
+    if (x->transition) {
+      r.executed++;
+      int n = cJSON_GetArraySize(x->signals);
+      if (n) r.with_signal++;
+      if (ev) ev_add(ev, "transition", x->tid, NULL);
+      const cJSON *sg;
+      cJSON_ArrayForEach(sg, x->signals) {
+        if (!signals || !cJSON_IsObject(sg)) continue;
+        char *t = crawl__jtext(sg, 0);
+        int dup = 0;
+        const cJSON *u;
+        cJSON_ArrayForEach(u, signals) dup |= !strcmp(u->valuestring, t);
+        if (!dup) crawl__jpush(signals, cJSON_CreateString(t));
+        free(t);
+      }
+    } else if (x->effect && strcmp(x->effect, "allow")) {
+      static const char *const order[] = {"skip", "review", "deny"};
+      int a = 0, b = 0;
+      for (int k = 0; k < 3; k++) {
+        if (!strcmp(order[k], x->effect)) a = k + 1;
+        if (r.gate && !strcmp(order[k], r.gate->effect)) b = k + 1;
+      }
+      if (a > b) r.gate = x;
+    }
+  }
+  return r;
+}
+
+static int cmp_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Texts (canonical JSON) -> sorted array of objects. */
+static cJSON *signals_json(const cJSON *texts) {
+  int n = cJSON_GetArraySize(texts);
+  char **v = calloc(n ? (size_t)n : 1, sizeof *v);
+  if (!v) abort();
+  int i = 0;
+  const cJSON *t;
+  cJSON_ArrayForEach(t, texts) v[i++] = t->valuestring;
+  qsort(v, (size_t)n, sizeof *v, cmp_text);
+  cJSON *a = crawl__jx(cJSON_CreateArray());
+  for (i = 0; i < n; i++) crawl__jpush(a, crawl__jx(cJSON_Parse(v[i])));
+  free(v);
+  return a;
+}
+
+typedef struct wf_review { const char *kind; int severity; char *desc, *remedy; } wf_review;
+
+static cJSON *wf_candidate(wf *w, const wf_struct *s, const char *id, wf_review *rv, size_t *nrv) {
+  cJSON *c = crawl__jx(cJSON_CreateObject()), *steps = crawl__jx(cJSON_CreateArray());
+  cJSON *ev = crawl__jx(cJSON_CreateArray()), *routes = crawl__jx(cJSON_CreateArray());
+  cJSON *inputs = crawl__jx(cJSON_CreateArray()), *used = crawl__jx(cJSON_CreateArray());
+  cJSON *stepmeta = crawl__jx(cJSON_CreateArray()), *not_run = crawl__jx(cJSON_CreateArray());
+  const char *commit_label = s->c_name && *s->c_name ? s->c_name : s->c_stable ? s->c_stable : s->c_role;
+  crawl__jstr(c, "id", id);
+  /* title */
+  char *title;
+  if (!strcmp(s->kind, "dialog") && s->scope_name && *s->scope_name && s->c_name && strcasecmp(s->scope_name, s->c_name))
+    title = crawl__xprintf("%s: %s", s->scope_name, s->c_name);
+  else title = crawl__xstrdup(s->c_name && *s->c_name ? s->c_name : s->scope_name ? s->scope_name : s->c_app ? s->c_app : id);
+  crawl__jstr(c, "title", title);
+  const char *texts[] = {title, s->c_app, s->scope_stable, s->scope_name, s->route};
+  const char *category = wf_category(texts, sizeof texts / sizeof *texts);
+  crawl__jstr(c, "category", category);
+  free(title);
+
+  /* the path from a seed, last edge first */
+  long si = wf_state_index(w, s->state);
+  int path[WF_MAX_STEPS_PATH + 1], np = 0, no_path = si < 0 || w->st[si].dist < 0;
+  for (long cur = si; cur >= 0 && w->st[cur].prev_edge >= 0 && np <= WF_MAX_STEPS_PATH;) {
+    path[np++] = w->st[cur].prev_edge;
+    cur = wf_state_index(w, crawl__str(w->edges[w->st[cur].prev_edge], "fromStateId"));
+  }
+  long start = si;
+  if (np) start = wf_state_index(w, crawl__str(w->edges[path[np - 1]], "fromStateId"));
+  if (start >= 0) crawl__jpush(routes, cJSON_CreateString(w->st[start].route));
+  if (start >= 0 && !no_path) {
+    cJSON *ec = crawl__jx(cJSON_CreateArray()), *cond = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(cond, "kind", "route");
+    crawl__jstr(cond, "routeId", w->st[start].route);
+    crawl__jstr(cond, "description", "start where the crawl started (a seed state)");
+    crawl__jpush(ec, cond);
+    crawl__jset(c, "entryConditions", ec);
+  }
+  for (int k = np - 1; k >= 0; k--) {
+    const cJSON *e = w->edges[path[k]];
+    cJSON *st = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(st, "type", "action");
+    crawl__jstr(st, "actionId", crawl__str(e, "viaActionId"));
+    if (cJSON_IsObject(crawl__get(e, "target"))) crawl__jset(st, "target", cJSON_Duplicate(crawl__get(e, "target"), 1));
+    crawl__jpush(steps, st);
+    cJSON *m = crawl__jx(cJSON_CreateObject());
+    crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(steps) - 1));
+    crawl__jset(m, "executed", cJSON_CreateTrue());
+    crawl__jstr(m, "transitionId", crawl__str(e, "transitionId"));
+    crawl__jpush(stepmeta, m);
+    ev_add(ev, "transition", crawl__str(e, "transitionId"), k == np - 1 ? "path from a seed" : NULL);
+    long to = wf_state_index(w, crawl__str(e, "toStateId"));
+    if (to >= 0) {
+      int dup = 0;
+      const cJSON *r;
+      cJSON_ArrayForEach(r, routes) dup |= !strcmp(r->valuestring, w->st[to].route);
+      if (!dup) crawl__jpush(routes, cJSON_CreateString(w->st[to].route));
+    }
+  }
+  if (si >= 0 && !cJSON_GetArraySize(routes)) crawl__jpush(routes, cJSON_CreateString(s->route));
+  ev_add(ev, "dom", s->state, !strcmp(s->kind, "action") ? "the control with the app action" : "the form or dialog structure");
+  if (s->scope_stable) ev_add(ev, "annotation", s->state, "data-uiap-id on the structure");
+
+  /* inputs */
+  int any_required = 0, guessed = 0;
+  for (size_t f = 0; f < s->nfields; f++) any_required |= s->fields[f].required;
+  for (size_t f = 0; f < s->nfields; f++) {
+    const wf_field *fd = &s->fields[f];
+    wf_param pn = param_name(fd, used);
+    guessed |= pn.guessed;
+    crawl__jpush(inputs, param_json(fd, pn.name));
+    int in_skeleton = any_required ? fd->required : fd->editable;
+    if (in_skeleton) {
+      cJSON *st = crawl__jx(cJSON_CreateObject());
+      const char *act = field_action(fd);
+      crawl__jstr(st, "type", "action");
+      crawl__jstr(st, "actionId", act);
+      crawl__jset(st, "target", target_json(fd->stable, fd->role, fd->name, s->scope));
+      cJSON *pnames = crawl__jx(cJSON_CreateArray());
+      crawl__jpush(pnames, cJSON_CreateString(pn.name));
+      crawl__jset(st, "parameterNames", pnames);
+      crawl__jpush(steps, st);
+      wf_seen seen = wf_seen_of(w, fd->role, fd->name, fd->stable, s->route, NULL, NULL);
+      cJSON *m = crawl__jx(cJSON_CreateObject());
+      crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(steps) - 1));
+      crawl__jset(m, "executed", cJSON_CreateBool(seen.executed > 0));
+      if (seen.gate) {
+        char *g = crawl__xprintf("%s: %s (%s)", seen.gate->effect, seen.gate->reason ? seen.gate->reason : "?",
+                                 seen.gate->rule ? seen.gate->rule : "?");
+        crawl__jstr(m, "gate", g);
+        free(g);
+      }
+      crawl__jpush(stepmeta, m);
+      if (!seen.executed) {
+        char *t = crawl__xprintf("%s %s", act, pn.name);
+        crawl__jpush(not_run, cJSON_CreateString(t));
+        free(t);
+      }
+    }
+    free(pn.name);
+  }
+
+  /* the commit */
+  cJSON *sigtexts = crawl__jx(cJSON_CreateArray());
+  wf_seen cs = wf_seen_of(w, s->c_role, s->c_name, s->c_stable, s->route, sigtexts, ev);
+  const char *commit_action = s->c_app ? s->c_app : s->c_submit ? "ui.submit" : "ui.activate";
+  cJSON *st = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(st, "type", "action");
+  crawl__jstr(st, "actionId", commit_action);
+  crawl__jset(st, "target", target_json(s->c_stable, s->c_role, s->c_name, s->c_scope));
+  crawl__jpush(steps, st);
+  cJSON *m = crawl__jx(cJSON_CreateObject());
+  crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(steps) - 1));
+  crawl__jset(m, "executed", cJSON_CreateBool(cs.executed > 0));
+  if (cs.gate) {
+    char *g = crawl__xprintf("%s: %s (%s)", cs.gate->effect, cs.gate->reason ? cs.gate->reason : "?", cs.gate->rule ? cs.gate->rule : "?");
+    crawl__jstr(m, "gate", g);
+    free(g);
+  }
+  crawl__jpush(stepmeta, m);
+  if (!cs.executed) {
+    char *t = crawl__xprintf("%s on %s", commit_action, commit_label);
+    crawl__jpush(not_run, cJSON_CreateString(t));
+    free(t);
+  }
+  /* signals: seen when the commit ran, else the app action's */
+  if (!cJSON_GetArraySize(sigtexts) && s->c_app) {
+    const cJSON *a;
+    cJSON_ArrayForEach(a, crawl__arr2(w->pkg, "actionCatalog", "actions")) {
+      if (!crawl__str(a, "id") || strcmp(crawl__str(a, "id"), s->c_app)) continue;
+      const cJSON *sg;
+      cJSON_ArrayForEach(sg, crawl__arr(a, "successSignals")) {
+        char *t = crawl__jtext(sg, 0);
+        crawl__jpush(sigtexts, cJSON_CreateString(t));
+        free(t);
+      }
+    }
+  }
+  int nsig = cJSON_GetArraySize(sigtexts);
+  if (nsig) {
+    cJSON *ens = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(ens, "type", "ensure");
+    crawl__jset(ens, "signals", signals_json(sigtexts));
+    crawl__jpush(steps, ens);
+    crawl__jset(c, "successSignals", signals_json(sigtexts));
+    ev_add(ev, "signal", s->state, "signals observed after the commit");
+  }
+  cJSON *done = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(done, "type", "complete");
+  crawl__jpush(steps, done);
+
+  crawl__jset(c, "routeIds", routes);
+  if (cJSON_GetArraySize(inputs)) crawl__jset(c, "requiredInputs", inputs);
+  else cJSON_Delete(inputs);
+  crawl__jset(c, "stepSkeleton", steps);
+  crawl__jset(c, "discoveredBy", ev);
+
+  /* confidence (7.3) */
+  int annotated = s->scope_stable || s->c_app;
+  const char *conf = cs.with_signal >= 2 && nsig == 1 ? "high" : nsig || annotated ? "medium" : "low";
+  crawl__jstr(c, "confidence", conf);
+
+  /* review */
+  int observed_only = cJSON_GetArraySize(not_run) > 0;
+  *nrv = 0;
+  if (!nsig) {
+    rv[*nrv].kind = "missing_success_signal";
+    rv[*nrv].severity = 1;
+    rv[*nrv].desc = cs.executed
+                        ? crawl__xprintf("Workflow candidate %s: its commit (%s on %s) ran %d time%s without an observable success signal.",
+                                         id, commit_action, commit_label, cs.executed, cs.executed == 1 ? "" : "s")
+                        : crawl__xprintf("Workflow candidate %s: its commit (%s on %s) was never executed, so no success signal was observed.",
+                                         id, commit_action, commit_label);
+    rv[*nrv].remedy = crawl__xprintf("Declare a success signal for %s (a role=status or toast message, a dialog or route change), "
+                                     "or run the workflow in a sandbox (--mode sandbox_write) and verify it manually.", commit_label);
+    (*nrv)++;
+  }
+  if (observed_only || guessed || no_path) {
+    crawl__buf why = {0};
+    if (observed_only) {
+      crawl__buf_puts(&why, "steps never executed (synthesized from observation): ");
+      int k = 0;
+      const cJSON *x;
+      cJSON_ArrayForEach(x, not_run) crawl__buf_printf(&why, "%s%s", k++ ? ", " : "", x->valuestring);
+    }
+    if (guessed) crawl__buf_printf(&why, "%san input has no name, label or data-uiap-meaning", why.n ? "; " : "");
+    if (no_path) crawl__buf_printf(&why, "%sno recorded path leads from a seed to it", why.n ? "; " : "");
+    int risky = cs.gate && strcmp(cs.gate->effect, "skip");
+    rv[*nrv].kind = "workflow_uncertain";
+    rv[*nrv].severity = risky ? 1 : 0;
+    rv[*nrv].desc = crawl__xprintf("Workflow candidate %s (\"%s\") is uncertain: %s.", id,
+                                   crawl__str(c, "title") ? crawl__str(c, "title") : id, why.p);
+    rv[*nrv].remedy = crawl__xprintf("Review the skeleton by hand; annotate the %s and its fields (data-uiap-id, data-uiap-meaning, "
+                                     "data-uiap-action) and verify it in a sandbox environment.", !strcmp(s->kind, "action") ? "control" : s->kind);
+    crawl__buf_free(&why);
+    (*nrv)++;
+  }
+  crawl__jstr(c, "reviewState", *nrv ? "needs_review" : "candidate");
+
+  cJSON *md = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(md, "source", s->kind);
+  crawl__jstr(md, "stateId", s->state);
+  crawl__jstr(md, "scopeId", s->scope);
+  crawl__jset(md, "observedOnly", cJSON_CreateBool(observed_only));
+  if (observed_only) {
+    crawl__jset(md, "notExecuted", cJSON_Duplicate(not_run, 1));
+    crawl__jstr(md, "note", "Synthesized from observation: some steps were never executed (discovery-mapper section 13 "
+                            "allows synthesis without executing risky actions). Verify before use.");
+  }
+  crawl__jset(md, "steps", stepmeta);
+  crawl__jset(md, "pathLength", cJSON_CreateNumber(np));
+  crawl__jset(c, "metadata", md);
+  cJSON_Delete(not_run);
+  cJSON_Delete(used);
+  cJSON_Delete(sigtexts);
+  return c;
+}
+
+/* ---- review items into the package ---------------------------------------------------- */
+static const char *const sev_names[] = {"low", "medium", "high"};
+static int sev_rank(const char *s) {
+  for (int i = 0; i < 3; i++)
+    if (s && !strcmp(s, sev_names[i])) return i;
+  return 1;
+}
+/* The package's review order: severity (high first), kind, route. */
+static int item_before(const cJSON *a, const cJSON *b) {
+  int sa = sev_rank(crawl__str(a, "severity")), sb = sev_rank(crawl__str(b, "severity"));
+  if (sa != sb) return sa > sb;
+  int c = strcmp(crawl__str(a, "kind") ? crawl__str(a, "kind") : "", crawl__str(b, "kind") ? crawl__str(b, "kind") : "");
+  if (c) return c < 0;
+  c = crawl__natcmp(crawl__str(a, "routeId") ? crawl__str(a, "routeId") : "", crawl__str(b, "routeId") ? crawl__str(b, "routeId") : "");
+  if (c) return c < 0;
+  return crawl__natcmp(crawl__str(a, "id"), crawl__str(b, "id")) < 0;
+}
+
+static void review_insert(cJSON *items, cJSON *it) {
+  cJSON *x;
+  cJSON_ArrayForEach(x, items) if (item_before(it, x)) break;
+  crawl__insert_before(items, x, it);
+}
+
+static void wf_free(wf *w) {
+  for (size_t i = 0; i < w->nst; i++) free(w->st[i].adj);
+  free(w->st);
+  free(w->edges);
+  for (size_t i = 0; i < w->nlines; i++) cJSON_Delete(w->lines[i]);
+  free(w->lines);
+  free(w->recs);
+  for (size_t i = 0; i < w->nss; i++) struct_free(&w->ss[i]);
+  free(w->ss);
+}
+
+static int cmp_struct_id(const void *x, const void *y) {
+  const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
+  return crawl__natcmp(crawl__str(a, "id"), crawl__str(b, "id"));
+}
+
+int crawl_workflows_add(cJSON *package, const char *dir) {
+  if (!cJSON_IsObject(package) || !dir) return 0;
+  wf w = {.pkg = package, .dir = dir};
+  wf_graph(&w);
+  wf_journal(&w);
+  wf_structures(&w);
+
+  /* app actions committed by a form or dialog are not candidates of their own */
+  size_t n = 0;
+  cJSON **cands = calloc(w.nss ? w.nss : 1, sizeof *cands);
+  if (!cands) abort();
+  cJSON *ids = crawl__jx(cJSON_CreateArray());
+  cJSON *items = (cJSON *)crawl__arr2(package, "reviewQueue", "items");
+  long added_items = 0;
+  for (size_t i = 0; i < w.nss; i++) {
+    wf_struct *s = &w.ss[i];
+    if (!strcmp(s->kind, "action")) {
+      int covered = 0;
+      for (size_t k = 0; k < w.nss && !covered; k++)
+        covered = strcmp(w.ss[k].kind, "action") && w.ss[k].c_app && !strcmp(w.ss[k].c_app, s->c_app);
+      if (covered) continue;
+    }
+    if (s->dist > WF_MAX_STEPS_PATH) continue;
+    /* an id that says what it is about, stable across crawls */
+    char *base;
+    if (s->c_app) base = crawl__xprintf("candidate.%s", s->c_app);
+    else {
+      char *slug = wf_slug(s->scope_stable ? s->scope_stable : s->c_stable ? s->c_stable : s->c_name ? s->c_name : s->scope_name);
+      base = crawl__xprintf("candidate.%s.%s", s->kind, *slug ? slug : "unnamed");
+      free(slug);
+    }
+    char *id = crawl__xstrdup(base);
+    for (int k = 2;; k++) {
+      int taken = 0;
+      const cJSON *u;
+      cJSON_ArrayForEach(u, ids) taken |= !strcmp(u->valuestring, id);
+      if (!taken) break;
+      free(id);
+      id = crawl__xprintf("%s~%d", base, k);
+    }
+    free(base);
+    crawl__jpush(ids, cJSON_CreateString(id));
+    wf_review rv[2];
+    size_t nrv = 0;
+    cJSON *c = wf_candidate(&w, s, id, rv, &nrv);
+    cands[n++] = c;
+    for (size_t r = 0; r < nrv; r++) {
+      if (items) {
+        char *key = crawl__xprintf("workflow\x1f%s\x1f%s", rv[r].kind, id);
+        char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
+        free(key);
+        cJSON *it = crawl__jx(cJSON_CreateObject());
+        crawl__jstr(it, "id", rid);
+        crawl__jstr(it, "severity", sev_names[rv[r].severity]);
+        crawl__jstr(it, "kind", rv[r].kind);
+        crawl__jstr(it, "routeId", s->route);
+        crawl__jstr(it, "scopeId", s->scope);
+        crawl__jstr(it, "stableId", s->c_stable);
+        crawl__jstr(it, "description", rv[r].desc);
+        cJSON *ev = crawl__jx(cJSON_CreateArray());
+        ev_add(ev, "dom", s->state, NULL);
+        ev_add(ev, "inferred", id, "workflow candidate");
+        crawl__jset(it, "evidence", ev);
+        crawl__jstr(it, "remediation", rv[r].remedy);
+        review_insert(items, it);
+        added_items++;
+        free(rid);
+      }
+      free(rv[r].desc);
+      free(rv[r].remedy);
+    }
+    free(id);
+  }
+  cJSON_Delete(ids);
+  qsort(cands, n, sizeof *cands, cmp_struct_id);
+
+  /* workflowCandidates goes before reviewQueue, as in the spec's interface */
+  cJSON *cat = crawl__jx(cJSON_CreateObject()), *arr = crawl__jx(cJSON_CreateArray());
+  for (size_t i = 0; i < n; i++) crawl__jpush(arr, cands[i]);
+  free(cands);
+  crawl__jset(cat, "workflows", arr);
+  cJSON_DeleteItemFromObjectCaseSensitive(package, "workflowCandidates");
+  cat->string = crawl__xstrdup("workflowCandidates");
+  crawl__insert_before(package, cJSON_GetObjectItemCaseSensitive(package, "reviewQueue"), cat);
+
+  cJSON *cov = cJSON_GetObjectItemCaseSensitive(package, "coverage");
+  if (cJSON_IsObject(cov)) {
+    cJSON_ReplaceItemInObjectCaseSensitive(cov, "workflowCandidatesDiscovered", crawl__jx(cJSON_CreateNumber((double)n)));
+    if (items) cJSON_ReplaceItemInObjectCaseSensitive(cov, "reviewItems", crawl__jx(cJSON_CreateNumber(cJSON_GetArraySize(items))));
+  }
+  (void)added_items;
+  wf_free(&w);
+  return (int)n;
+}

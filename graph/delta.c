@@ -1,0 +1,579 @@
+/* delta.c -- deltas between PageGraphs (web-profile 10.3) and the signals a
+ * change shows (5.12), on the JSON form of the graph (pg_graph_to_json):
+ * the publisher computes ops from two captures, the consumer applies them.
+ *
+ * Nodes are matched by id: documentId, scopeId, instanceId. The builder
+ * derives them from the frame id and the backendNodeId, which stay the same
+ * while a node lives, so a renamed button is one upsertElement.
+ */
+#include "pg_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a small string -> item map ------------------------------------------ */
+typedef struct { const char *key; const cJSON *val; } slot;
+typedef struct { slot *s; size_t cap; } idmap;
+
+static size_t hash(const char *k) {
+  size_t h = 1469598103934665603u;
+  for (; *k; k++) h = (h ^ (unsigned char)*k) * 1099511628211u;
+  return h;
+}
+
+static void map_init(idmap *m, size_t n) {
+  m->cap = 16;
+  while (m->cap < n * 2 + 2) m->cap <<= 1;
+  m->s = pg__xmalloc(m->cap * sizeof *m->s);
+  memset(m->s, 0, m->cap * sizeof *m->s);
+}
+static void map_free(idmap *m) { free(m->s); m->s = NULL; }
+
+/* Insert (a later duplicate key replaces the earlier one). */
+static void map_put(idmap *m, const char *k, const cJSON *v) {
+  if (!k) return;
+  size_t i = hash(k) & (m->cap - 1);
+  while (m->s[i].key && strcmp(m->s[i].key, k)) i = (i + 1) & (m->cap - 1);
+  m->s[i].key = k;
+  m->s[i].val = v;
+}
+static const cJSON *map_get(const idmap *m, const char *k) {
+  if (!k || !m->s) return NULL;
+  size_t i = hash(k) & (m->cap - 1);
+  while (m->s[i].key) {
+    if (!strcmp(m->s[i].key, k)) return m->s[i].val;
+    i = (i + 1) & (m->cap - 1);
+  }
+  return NULL;
+}
+
+static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+static const char *get_str(const cJSON *o, const char *k) { return cJSON_GetStringValue(get(o, k)); }
+
+static void map_array(idmap *m, const cJSON *arr, const char *idkey) {
+  map_init(m, (size_t)cJSON_GetArraySize(arr));
+  const cJSON *it;
+  cJSON_ArrayForEach(it, arr) map_put(m, get_str(it, idkey), it);
+}
+
+/* Every item of arr is an object with a string id. */
+static int ids_ok(const cJSON *arr, const char *idkey) {
+  if (arr && !cJSON_IsArray(arr)) return 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, arr) if (!get_str(it, idkey)) return 0;
+  return 1;
+}
+
+static int graph_ok(const cJSON *g) {
+  return cJSON_IsObject(g) && ids_ok(get(g, "documents"), "documentId") && ids_ok(get(g, "scopes"), "scopeId") &&
+         ids_ok(get(g, "elements"), "instanceId");
+}
+
+/* Same JSON value, both absent counting as the same. */
+static int same(const cJSON *a, const cJSON *b) {
+  if (!a || !b) return a == b;
+  return cJSON_Compare(a, b, 1);
+}
+
+/* ---- compute ---------------------------------------------------------------- */
+static void add_op(cJSON *ops, const char *op, const char *key, cJSON *val) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "op", op);
+  if (key) cJSON_AddItemToObject(o, key, val);
+  cJSON_AddItemToArray(ops, o);
+}
+
+static void add_remove(cJSON *ops, const char *op, const char *key, const char *id) {
+  add_op(ops, op, key, cJSON_CreateString(id));
+}
+
+/* Depth of item in its own tree (parent chain by parentkey), capped. */
+static int depth_of(const idmap *m, const cJSON *it, const char *idkey, const char *parentkey) {
+  int d = 0;
+  for (const cJSON *p = it; p && d < 1024; d++) {
+    const char *pid = get_str(p, parentkey);
+    p = pid ? map_get(m, pid) : NULL;
+  }
+  return d;
+}
+
+typedef struct { const cJSON *it; int depth; } deep;
+static int cmp_deep(const void *a, const void *b) {
+  const deep *x = a, *y = b;
+  return y->depth - x->depth; /* deepest first */
+}
+
+/* Remove ops for the items of old that new lacks, children first. */
+static void removals(cJSON *ops, const cJSON *old_arr, const idmap *old_m, const idmap *new_m, const char *idkey,
+                     const char *parentkey, const char *op, const char *opkey) {
+  size_t n = (size_t)cJSON_GetArraySize(old_arr), k = 0;
+  if (!n) return;
+  deep *v = pg__xmalloc(n * sizeof *v);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, old_arr) {
+    if (map_get(new_m, get_str(it, idkey))) continue;
+    v[k].it = it;
+    v[k].depth = parentkey ? depth_of(old_m, it, idkey, parentkey) : 0;
+    k++;
+  }
+  if (parentkey) qsort(v, k, sizeof *v, cmp_deep);
+  for (size_t i = 0; i < k; i++) add_remove(ops, op, opkey, get_str(v[i].it, idkey));
+  free(v);
+}
+
+pg_code pg_delta_compute(const cJSON *old_graph, const cJSON *new_graph, cJSON **ops_out) {
+  *ops_out = NULL;
+  if (!graph_ok(new_graph) || (old_graph && !graph_ok(old_graph))) return PG_INPUT;
+  const cJSON *od = get(old_graph, "documents"), *nd = get(new_graph, "documents");
+  const cJSON *os = get(old_graph, "scopes"), *ns = get(new_graph, "scopes");
+  const cJSON *oe = get(old_graph, "elements"), *ne = get(new_graph, "elements");
+  idmap mod, mnd, mos, mns, moe, mne, sent_doc, sent_scope;
+  map_array(&mod, od, "documentId");
+  map_array(&mnd, nd, "documentId");
+  map_array(&mos, os, "scopeId");
+  map_array(&mns, ns, "scopeId");
+  map_array(&moe, oe, "instanceId");
+  map_array(&mne, ne, "instanceId");
+  map_init(&sent_doc, (size_t)cJSON_GetArraySize(nd));
+  map_init(&sent_scope, (size_t)cJSON_GetArraySize(ns));
+  cJSON *ops = cJSON_CreateArray();
+  pg_code rc = PG_OK;
+  size_t ndocs = (size_t)cJSON_GetArraySize(nd), nscopes = (size_t)cJSON_GetArraySize(ns);
+  char *pending = pg__xmalloc(ndocs + nscopes + 1);
+  char *again = pending + nscopes; /* per document: send again with rootScopeId */
+  memset(pending, 0, ndocs + nscopes + 1);
+#define KNOWN_DOC(id) (map_get(&mod, id) || map_get(&sent_doc, id))
+#define KNOWN_SCOPE(id) (map_get(&mos, id) || map_get(&sent_scope, id))
+
+  /* documents, parents first */
+  size_t left = 0, i;
+  const cJSON *it;
+  i = 0;
+  cJSON_ArrayForEach(it, nd) {
+    pending[nscopes + i] = !same(map_get(&mod, get_str(it, "documentId")), it);
+    left += pending[nscopes + i];
+    i++;
+  }
+  while (left) {
+    size_t before = left;
+    i = 0;
+    cJSON_ArrayForEach(it, nd) {
+      if (pending[nscopes + i]) {
+        const char *parent = get_str(it, "parentDocumentId");
+        if (!parent || KNOWN_DOC(parent)) {
+          cJSON *copy = cJSON_Duplicate(it, 1);
+          const char *root = get_str(it, "rootScopeId");
+          if (root && !KNOWN_SCOPE(root)) {
+            /* the root scope needs its document first: send it without, then again */
+            cJSON_DeleteItemFromObjectCaseSensitive(copy, "rootScopeId");
+            again[i] = 1;
+          }
+          add_op(ops, "upsertDocument", "document", copy);
+          map_put(&sent_doc, get_str(it, "documentId"), it);
+          pending[nscopes + i] = 0;
+          left--;
+        }
+      }
+      i++;
+    }
+    if (left == before) { rc = PG_INPUT; goto done; } /* a parent the graph lacks */
+  }
+  /* scopes, parents first */
+  i = 0;
+  cJSON_ArrayForEach(it, ns) {
+    pending[i] = !same(map_get(&mos, get_str(it, "scopeId")), it);
+    left += pending[i];
+    if (!KNOWN_DOC(get_str(it, "documentId"))) { rc = PG_INPUT; goto done; }
+    i++;
+  }
+  while (left) {
+    size_t before = left;
+    i = 0;
+    cJSON_ArrayForEach(it, ns) {
+      if (pending[i]) {
+        const char *parent = get_str(it, "parentScopeId");
+        if (!parent || KNOWN_SCOPE(parent)) {
+          add_op(ops, "upsertScope", "scope", cJSON_Duplicate(it, 1));
+          map_put(&sent_scope, get_str(it, "scopeId"), it);
+          pending[i] = 0;
+          left--;
+        }
+      }
+      i++;
+    }
+    if (left == before) { rc = PG_INPUT; goto done; }
+  }
+  /* documents whose root scope was new */
+  i = 0;
+  cJSON_ArrayForEach(it, nd) {
+    if (again[i]) {
+      if (!KNOWN_SCOPE(get_str(it, "rootScopeId"))) { rc = PG_INPUT; goto done; }
+      add_op(ops, "upsertDocument", "document", cJSON_Duplicate(it, 1));
+    }
+    i++;
+  }
+  /* elements */
+  cJSON_ArrayForEach(it, ne) {
+    if (same(map_get(&moe, get_str(it, "instanceId")), it)) continue;
+    const char *doc = get_str(it, "documentId"), *scope = get_str(it, "scopeId");
+    if (!doc || !KNOWN_DOC(doc) || (scope && !KNOWN_SCOPE(scope))) { rc = PG_INPUT; goto done; }
+    add_op(ops, "upsertElement", "element", cJSON_Duplicate(it, 1));
+  }
+  /* route, focus, selection */
+  const cJSON *r = get(new_graph, "route");
+  if (r && !same(get(old_graph, "route"), r)) add_op(ops, "setRoute", "route", cJSON_Duplicate(r, 1));
+  static const char *const single[][2] = {{"focus", "setFocus"}, {"selection", "setSelection"}};
+  for (int k = 0; k < 2; k++) {
+    const cJSON *a = get(old_graph, single[k][0]), *b = get(new_graph, single[k][0]);
+    if (same(a, b)) continue;
+    add_op(ops, single[k][1], b ? single[k][0] : NULL, b ? cJSON_Duplicate(b, 1) : NULL);
+  }
+  /* removals, children first */
+  removals(ops, oe, &moe, &mne, "instanceId", NULL, "removeElement", "instanceId");
+  removals(ops, os, &mos, &mns, "scopeId", "parentScopeId", "removeScope", "scopeId");
+  removals(ops, od, &mod, &mnd, "documentId", "parentDocumentId", "removeDocument", "documentId");
+#undef KNOWN_DOC
+#undef KNOWN_SCOPE
+done:
+  free(pending);
+  map_free(&mod); map_free(&mnd); map_free(&mos); map_free(&mns);
+  map_free(&moe); map_free(&mne); map_free(&sent_doc); map_free(&sent_scope);
+  if (rc) {
+    cJSON_Delete(ops);
+    return rc;
+  }
+  *ops_out = ops;
+  return PG_OK;
+}
+
+/* ---- signals ----------------------------------------------------------------- */
+static cJSON *new_signal(cJSON *signals, const char *kind, const char *prefix, unsigned long *seq) {
+  cJSON *s = cJSON_CreateObject();
+  char id[96];
+  snprintf(id, sizeof id, "%s%lu", prefix ? prefix : "sig_", (*seq)++);
+  cJSON_AddStringToObject(s, "signalId", id);
+  cJSON_AddStringToObject(s, "kind", kind);
+  cJSON_AddItemToArray(signals, s);
+  return s;
+}
+
+static void add_str(cJSON *o, const char *k, const char *v) {
+  if (v) cJSON_AddStringToObject(o, k, v);
+}
+
+/* TargetRef of an element (or a scope when el is a scope). */
+static cJSON *target_of(const cJSON *el) {
+  cJSON *t = cJSON_CreateObject();
+  add_str(t, "instanceId", get_str(el, "instanceId"));
+  add_str(t, "stableId", get_str(el, "stableId"));
+  add_str(t, "role", get_str(el, "role"));
+  add_str(t, "name", get_str(el, "name"));
+  add_str(t, "scopeId", get_str(el, "scopeId"));
+  add_str(t, "documentId", get_str(el, "documentId"));
+  return t;
+}
+
+static int is_dialog(const cJSON *scope) {
+  const char *k = get_str(scope, "kind");
+  return k && !strcmp(k, "dialog");
+}
+/* A dialog scope is open unless its state says open:false. */
+static int dialog_open(const cJSON *scope) {
+  if (!scope || !is_dialog(scope)) return 0;
+  const cJSON *o = get(get(scope, "state"), "open");
+  return !cJSON_IsFalse(o);
+}
+static int invalid(const cJSON *el) { return cJSON_IsTrue(get(get(el, "state"), "invalid")); }
+
+static void dialog_signal(cJSON *signals, const char *kind, const cJSON *scope, const char *prefix, unsigned long *seq) {
+  cJSON *s = new_signal(signals, kind, prefix, seq);
+  add_str(s, "documentId", get_str(scope, "documentId"));
+  add_str(s, "scopeId", get_str(scope, "scopeId"));
+  cJSON_AddStringToObject(s, "level", "info");
+  add_str(s, "text", get_str(scope, "name"));
+  const cJSON *modal = get(get(scope, "state"), "modal");
+  if (cJSON_IsBool(modal)) cJSON_AddBoolToObject(cJSON_AddObjectToObject(s, "detail"), "modal", cJSON_IsTrue(modal));
+}
+
+int pg_delta_signals(const cJSON *old_graph, const cJSON *new_graph, const char *prefix, unsigned long *seq,
+                     cJSON *signals) {
+  if (!old_graph || !new_graph || !cJSON_IsArray(signals) || !seq) return 0;
+  int before = cJSON_GetArraySize(signals);
+  const char *root = get_str(new_graph, "rootDocumentId");
+  /* route */
+  const cJSON *ra = get(old_graph, "route"), *rb = get(new_graph, "route");
+  const char *ua = get_str(ra, "url"), *ub = get_str(rb, "url");
+  if (ub && (!ua || strcmp(ua, ub))) {
+    cJSON *s = new_signal(signals, "route.changed", prefix, seq);
+    add_str(s, "documentId", root);
+    cJSON_AddStringToObject(s, "level", "info");
+    add_str(s, "text", get_str(rb, "title"));
+    cJSON *d = cJSON_AddObjectToObject(s, "detail");
+    add_str(d, "from", ua);
+    add_str(d, "to", ub);
+    add_str(d, "routeId", get_str(rb, "routeId"));
+  }
+  /* dialogs */
+  idmap mos, mns, moe;
+  map_array(&mos, get(old_graph, "scopes"), "scopeId");
+  map_array(&mns, get(new_graph, "scopes"), "scopeId");
+  map_array(&moe, get(old_graph, "elements"), "instanceId");
+  const cJSON *it;
+  cJSON_ArrayForEach(it, get(old_graph, "scopes"))
+    if (dialog_open(it) && !dialog_open(map_get(&mns, get_str(it, "scopeId"))))
+      dialog_signal(signals, "dialog.closed", it, prefix, seq);
+  cJSON_ArrayForEach(it, get(new_graph, "scopes"))
+    if (dialog_open(it) && !dialog_open(map_get(&mos, get_str(it, "scopeId"))))
+      dialog_signal(signals, "dialog.opened", it, prefix, seq);
+  /* validation: the invalid state of one element flips */
+  cJSON_ArrayForEach(it, get(new_graph, "elements")) {
+    const cJSON *was = map_get(&moe, get_str(it, "instanceId"));
+    if (!was || invalid(was) == invalid(it)) continue;
+    cJSON *s = new_signal(signals, "validation.changed", prefix, seq);
+    add_str(s, "documentId", get_str(it, "documentId"));
+    add_str(s, "scopeId", get_str(it, "scopeId"));
+    cJSON_AddItemToObject(s, "target", target_of(it));
+    cJSON_AddStringToObject(s, "level", invalid(it) ? "error" : "success");
+    add_str(s, "text", get_str(it, "name"));
+    cJSON_AddBoolToObject(cJSON_AddObjectToObject(s, "detail"), "invalid", invalid(it));
+  }
+  map_free(&mos);
+  map_free(&mns);
+  map_free(&moe);
+  return cJSON_GetArraySize(signals) - before;
+}
+
+/* ---- apply ------------------------------------------------------------------- */
+static const char *const delta_msgs[] = {
+#define PG__DM(name, msg) msg,
+  PG_DELTA_ERRNO_MAP(PG__DM)
+#undef PG__DM
+};
+const char *pg_delta_strerror(pg_delta_code c) {
+  return c >= 0 && c < PG_DELTA__ECOUNT ? delta_msgs[c] : "unknown delta error";
+}
+
+typedef struct {
+  cJSON *g;
+  char *err;
+  size_t errlen;
+} applier;
+
+static pg_delta_code bad(applier *a, const char *fmt, const char *x, int op) {
+  if (a->err && a->errlen) {
+    char what[256];
+    snprintf(what, sizeof what, fmt, x ? x : "");
+    if (op >= 0) snprintf(a->err, a->errlen, "op %d: %s", op, what);
+    else snprintf(a->err, a->errlen, "%s", what);
+  }
+  return PG_DELTA_INVALID;
+}
+
+/* Index of the item of arr whose idkey is id, -1 if none. Linear: an op
+ * touches one item; the maps below answer the existence checks. */
+static cJSON *find(cJSON *arr, const char *idkey, const char *id, int *index) {
+  int i = 0;
+  cJSON *it;
+  cJSON_ArrayForEach(it, arr) {
+    const char *v = get_str(it, idkey);
+    if (v && id && !strcmp(v, id)) {
+      if (index) *index = i;
+      return it;
+    }
+    i++;
+  }
+  return NULL;
+}
+
+static cJSON *ensure_array(cJSON *g, const char *key) {
+  cJSON *a = cJSON_GetObjectItemCaseSensitive(g, key);
+  if (!cJSON_IsArray(a)) {
+    cJSON_DeleteItemFromObjectCaseSensitive(g, key);
+    a = cJSON_AddArrayToObject(g, key);
+  }
+  return a;
+}
+
+/* Replace the item with the same id, or append. */
+static void upsert(cJSON *arr, const char *idkey, const cJSON *item) {
+  int idx = -1;
+  cJSON *copy = cJSON_Duplicate(item, 1);
+  if (find(arr, idkey, get_str(item, idkey), &idx)) cJSON_ReplaceItemInArray(arr, idx, copy);
+  else cJSON_AddItemToArray(arr, copy);
+}
+
+static void remove_where(cJSON *arr, const char *key, const char *value) {
+  cJSON *it = arr ? arr->child : NULL;
+  while (it) {
+    cJSON *next = it->next;
+    const char *v = get_str(it, key);
+    if (v && !strcmp(v, value)) cJSON_Delete(cJSON_DetachItemViaPointer(arr, it));
+    it = next;
+  }
+}
+
+static int exists(cJSON *g, const char *arr, const char *idkey, const char *id) {
+  return id && find(cJSON_GetObjectItemCaseSensitive(g, arr), idkey, id, NULL) != NULL;
+}
+
+static pg_delta_code apply_op(applier *a, const cJSON *op, int n) {
+  cJSON *g = a->g;
+  const char *kind = get_str(op, "op");
+  if (!kind) return bad(a, "no op name", NULL, n);
+  cJSON *docs = ensure_array(g, "documents"), *scopes = ensure_array(g, "scopes"), *els = ensure_array(g, "elements");
+  if (!strcmp(kind, "upsertDocument")) {
+    const cJSON *d = get(op, "document");
+    const char *id = get_str(d, "documentId"), *parent = get_str(d, "parentDocumentId"), *root = get_str(d, "rootScopeId");
+    if (!id) return bad(a, "upsertDocument without document.documentId", NULL, n);
+    if (parent && strcmp(parent, id) && !exists(g, "documents", "documentId", parent))
+      return bad(a, "upsertDocument: unknown parent document %s", parent, n);
+    if (root && !exists(g, "scopes", "scopeId", root)) return bad(a, "upsertDocument: unknown root scope %s", root, n);
+    upsert(docs, "documentId", d);
+  } else if (!strcmp(kind, "removeDocument")) {
+    const char *id = get_str(op, "documentId");
+    if (!exists(g, "documents", "documentId", id)) return bad(a, "removeDocument: unknown document %s", id, n);
+    remove_where(els, "documentId", id);
+    remove_where(scopes, "documentId", id);
+    remove_where(docs, "documentId", id);
+    const cJSON *f = get(g, "focus");
+    if (f && get_str(f, "documentId") && !strcmp(get_str(f, "documentId"), id)) cJSON_DeleteItemFromObjectCaseSensitive(g, "focus");
+  } else if (!strcmp(kind, "upsertScope")) {
+    const cJSON *s = get(op, "scope");
+    const char *id = get_str(s, "scopeId"), *doc = get_str(s, "documentId"), *parent = get_str(s, "parentScopeId");
+    if (!id || !doc) return bad(a, "upsertScope without scope.scopeId and documentId", NULL, n);
+    if (!exists(g, "documents", "documentId", doc)) return bad(a, "upsertScope: unknown document %s", doc, n);
+    if (parent && strcmp(parent, id) && !exists(g, "scopes", "scopeId", parent))
+      return bad(a, "upsertScope: unknown parent scope %s", parent, n);
+    upsert(scopes, "scopeId", s);
+  } else if (!strcmp(kind, "removeScope")) {
+    const char *id = get_str(op, "scopeId");
+    if (!exists(g, "scopes", "scopeId", id)) return bad(a, "removeScope: unknown scope %s", id, n);
+    remove_where(scopes, "scopeId", id);
+  } else if (!strcmp(kind, "upsertElement")) {
+    const cJSON *e = get(op, "element");
+    const char *id = get_str(e, "instanceId"), *doc = get_str(e, "documentId"), *scope = get_str(e, "scopeId");
+    if (!id || !doc) return bad(a, "upsertElement without element.instanceId and documentId", NULL, n);
+    if (!exists(g, "documents", "documentId", doc)) return bad(a, "upsertElement: unknown document %s", doc, n);
+    if (scope && !exists(g, "scopes", "scopeId", scope)) return bad(a, "upsertElement: unknown scope %s", scope, n);
+    upsert(els, "instanceId", e);
+  } else if (!strcmp(kind, "removeElement")) {
+    const char *id = get_str(op, "instanceId");
+    if (!exists(g, "elements", "instanceId", id)) return bad(a, "removeElement: unknown element %s", id, n);
+    remove_where(els, "instanceId", id);
+  } else if (!strcmp(kind, "setRoute")) {
+    const cJSON *r = get(op, "route");
+    if (!cJSON_IsObject(r)) return bad(a, "setRoute without route", NULL, n);
+    cJSON_DeleteItemFromObjectCaseSensitive(g, "route");
+    cJSON_AddItemToObject(g, "route", cJSON_Duplicate(r, 1));
+  } else if (!strcmp(kind, "setFocus") || !strcmp(kind, "setSelection")) {
+    int focus = kind[3] == 'F';
+    const char *key = focus ? "focus" : "selection";
+    const cJSON *v = get(op, key);
+    if (v && !cJSON_IsObject(v)) return bad(a, "%s is not an object", key, n);
+    if (focus && v) {
+      const char *doc = get_str(v, "documentId"), *t = get_str(v, "target");
+      if (!exists(g, "documents", "documentId", doc)) return bad(a, "setFocus: unknown document %s", doc, n);
+      if (t && !exists(g, "elements", "instanceId", t)) return bad(a, "setFocus: unknown element %s", t, n);
+    }
+    if (!focus && v) {
+      static const char *const ends[] = {"anchorTarget", "focusTarget"};
+      for (int k = 0; k < 2; k++) {
+        const char *t = get_str(v, ends[k]);
+        if (t && !exists(g, "elements", "instanceId", t)) return bad(a, "setSelection: unknown element %s", t, n);
+      }
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(g, key);
+    if (v) cJSON_AddItemToObject(g, key, cJSON_Duplicate(v, 1));
+  } else {
+    return bad(a, "unknown op %s", kind, n);
+  }
+  return PG_DELTA_OK;
+}
+
+/* After the ops: every reference resolves (a removeScope that left an
+ * element behind, a removed document's child...). */
+static pg_delta_code check_refs(applier *a) {
+  cJSON *g = a->g;
+  idmap md, ms;
+  map_array(&md, get(g, "documents"), "documentId");
+  map_array(&ms, get(g, "scopes"), "scopeId");
+  pg_delta_code rc = PG_DELTA_OK;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, get(g, "documents")) {
+    const char *p = get_str(it, "parentDocumentId");
+    if (p && !map_get(&md, p)) { rc = bad(a, "document %s is left without its parent", get_str(it, "documentId"), -1); break; }
+  }
+  cJSON_ArrayForEach(it, get(g, "scopes")) {
+    const char *p = get_str(it, "parentScopeId");
+    if (rc || (p && !map_get(&ms, p)) || !map_get(&md, get_str(it, "documentId"))) {
+      if (!rc) rc = bad(a, "scope %s is left without its parent or document", get_str(it, "scopeId"), -1);
+      break;
+    }
+  }
+  cJSON_ArrayForEach(it, get(g, "elements")) {
+    const char *s = get_str(it, "scopeId");
+    if (rc || (s && !map_get(&ms, s)) || !map_get(&md, get_str(it, "documentId"))) {
+      if (!rc) rc = bad(a, "element %s is left without its scope or document", get_str(it, "instanceId"), -1);
+      break;
+    }
+  }
+  map_free(&md);
+  map_free(&ms);
+  return rc;
+}
+
+/* Relations whose ends are gone are dropped (10.3 has no relation ops). */
+static void prune_relations(cJSON *g) {
+  cJSON *rels = cJSON_GetObjectItemCaseSensitive(g, "relations");
+  if (!cJSON_IsArray(rels)) return;
+  idmap ids;
+  map_init(&ids, (size_t)(cJSON_GetArraySize(get(g, "elements")) + cJSON_GetArraySize(get(g, "scopes"))));
+  const cJSON *it;
+  cJSON_ArrayForEach(it, get(g, "elements")) map_put(&ids, get_str(it, "instanceId"), it);
+  cJSON_ArrayForEach(it, get(g, "scopes")) map_put(&ids, get_str(it, "scopeId"), it);
+  cJSON *r = rels->child;
+  while (r) {
+    cJSON *next = r->next;
+    if (!map_get(&ids, get_str(r, "from")) || !map_get(&ids, get_str(r, "to")))
+      cJSON_Delete(cJSON_DetachItemViaPointer(rels, r));
+    r = next;
+  }
+  map_free(&ids);
+}
+
+pg_delta_code pg_delta_apply(cJSON *graph, const cJSON *delta, char *err, size_t errlen) {
+  applier a = {.err = err, .errlen = errlen};
+  if (err && errlen) err[0] = 0;
+  if (!cJSON_IsObject(graph)) return bad(&a, "the graph is not an object", NULL, -1);
+  const char *rev = get_str(delta, "revision"), *base = get_str(delta, "baseRevision");
+  const cJSON *ops = get(delta, "ops");
+  if (!rev || !base || !cJSON_IsArray(ops)) return bad(&a, "a delta needs revision, baseRevision and ops", NULL, -1);
+  const char *have = get_str(graph, "revision");
+  if (!have || strcmp(have, base)) {
+    if (err && errlen)
+      snprintf(err, errlen, "delta %s is based on %s, the graph is at %s: ask for a new snapshot", rev, base,
+               have ? have : "(none)");
+    return PG_DELTA_GAP;
+  }
+  /* all or nothing: work on a copy, swap the contents in at the end */
+  a.g = cJSON_Duplicate(graph, 1);
+  if (!a.g) return bad(&a, "out of memory", NULL, -1);
+  pg_delta_code rc = PG_DELTA_OK;
+  int n = 0;
+  const cJSON *op;
+  cJSON_ArrayForEach(op, ops) {
+    if ((rc = apply_op(&a, op, n++))) break;
+  }
+  if (!rc) rc = check_refs(&a);
+  if (!rc) {
+    prune_relations(a.g);
+    if (!cJSON_ReplaceItemInObjectCaseSensitive(a.g, "revision", cJSON_CreateString(rev)))
+      cJSON_AddStringToObject(a.g, "revision", rev);
+    cJSON *tmp = graph->child;
+    graph->child = a.g->child;
+    a.g->child = tmp;
+  }
+  cJSON_Delete(a.g);
+  return rc;
+}
