@@ -532,12 +532,37 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
 }
 
 /* ---- capture ------------------------------------------------------------------- */
+/* Page facts. The selection is the DOM range's text (Selection.toString
+ * would give a focused field's selected value, a password as bullets, and
+ * reads the flat tree): none while a text field is focused, none when an end
+ * lies in a shadow root or in a sensitive element; the focused same-origin
+ * frame's selection when the top has none. frames: URL and readyState of
+ * each same-origin frame (a cross-origin one throws and is skipped). */
 static const char facts_js[] =
-  "(()=>{const s=getSelection();let sel='';try{if(s&&s.rangeCount&&!s.isCollapsed){"
-  "const n=s.anchorNode;if(n&&n.getRootNode()===document&&!(n.parentElement&&n.parentElement.closest('input,textarea')))"
-  "sel=String(s.toString()).slice(0,1000)}}catch(e){}"
+  "(()=>{const st=d=>{try{const s=d.getSelection();if(!s||!s.rangeCount||s.isCollapsed)return '';"
+  "const a=s.anchorNode,f=s.focusNode,ae=d.activeElement;"
+  "if(!a||!f||a.getRootNode()!==d||f.getRootNode()!==d)return '';"
+  "if(ae&&(ae.tagName==='INPUT'||ae.tagName==='TEXTAREA'))return '';"
+  "const q='input,textarea,[data-uiap-sensitive]:not([data-uiap-sensitive=false])';"
+  "for(const n of [a,f]){const e=n.nodeType===1?n:n.parentElement;if(e&&e.closest(q))return ''}"
+  "return String(s.getRangeAt(0).toString()).slice(0,1000)}catch(e){return ''}};"
+  "let d=document,sel=st(d);for(let i=0;!sel&&i<8;i++){const ae=d.activeElement;"
+  "if(!ae||(ae.tagName!=='IFRAME'&&ae.tagName!=='FRAME'))break;let c=null;try{c=ae.contentDocument}catch(e){}"
+  "if(!c)break;d=c;sel=st(d)}"
+  "const fr=[];const walk=(w,k)=>{if(k>8)return;for(let i=0;i<w.frames.length&&fr.length<256;i++){"
+  "try{const f=w.frames[i];fr.push({url:f.location.href,readyState:f.document.readyState});walk(f,k+1)}catch(e){}}};"
+  "walk(window,0);"
   "return {vw:innerWidth,vh:innerHeight,sx:scrollX,sy:scrollY,dpr:devicePixelRatio,"
-  "title:document.title,url:location.href,readyState:document.readyState,selection:sel}})()";
+  "title:document.title,url:location.href,readyState:document.readyState,selection:sel,frames:fr}})()";
+
+/* Elements inside a shadow tree that host an open shadow root themselves
+ * (top document and same-origin frames): the flat snapshot cannot tell
+ * their shadow children from plain children (pg_input.open_hosts). */
+static const char hosts_js[] =
+  "(()=>{const out=[];const visit=(root,inner,k)=>{if(k>32||out.length>=5000)return;"
+  "for(const e of root.querySelectorAll('*')){if(e.shadowRoot){if(inner)out.push(e);visit(e.shadowRoot,true,k+1)}"
+  "if(e.tagName==='IFRAME'||e.tagName==='FRAME'){let d=null;try{d=e.contentDocument}catch(x){}if(d)visit(d,false,k+1)}}};"
+  "visit(document,false,0);return out})()";
 
 static const char active_js[] =
   "(()=>{let e=document.activeElement;for(let i=0;e&&i<64;i++){"
@@ -598,8 +623,11 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   int to = p->o.call_timeout_ms;
   cJSON *a = cJSON_CreateObject();
   cJSON *styles = cJSON_AddArrayToObject(a, "computedStyles");
-  static const char *const want[] = {"display", "visibility", "opacity", "pointer-events"};
-  for (int i = 0; i < 4; i++) cJSON_AddItemToArray(styles, cJSON_CreateString(want[i]));
+  /* the paddings place a frame's content inside its iframe (pg_build reads
+   * them by position: keep the order) */
+  static const char *const want[] = {"display", "visibility", "opacity", "pointer-events",
+                                     "padding-left", "padding-top"};
+  for (int i = 0; i < 6; i++) cJSON_AddItemToArray(styles, cJSON_CreateString(want[i]));
   cJSON_AddBoolToObject(a, "includeDOMRects", 1);
   cJSON_AddBoolToObject(a, "includePaintOrder", 1);
   /* round 1: everything that needs nothing else */
@@ -608,6 +636,11 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   int id_tree = cdp_send(c, p->session, "Page.getFrameTree", NULL);
   int id_facts = send_eval(p, facts_js, 1);
   int id_active = send_eval(p, active_js, 0);
+  cJSON *ha = cJSON_CreateObject();
+  cJSON_AddStringToObject(ha, "expression", hosts_js);
+  cJSON_AddStringToObject(ha, "objectGroup", "uiap-hosts");
+  cJSON_AddBoolToObject(ha, "silent", 1);
+  int id_hosts = cdp_send(c, p->session, "Runtime.evaluate", ha);
   int owner_ids[MAX_FRAMES];
   for (int i = 0; i < p->noopifs; i++) {
     cJSON *f = cJSON_CreateObject();
@@ -638,6 +671,8 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   if ((r = cdp_wait(c, id_tree, &tree, to)) && !rc) { perr(p, "Page.getFrameTree"); rc = from_cdp(p, r); }
   if ((r = cdp_wait(c, id_facts, &facts, to)) && !rc) { perr(p, "page facts"); rc = from_cdp(p, r); }
   if ((r = cdp_wait(c, id_active, &active, to)) && !rc && r != CDP_REMOTE) { perr(p, "focus"); rc = from_cdp(p, r); }
+  cJSON *hosts = NULL;
+  if ((r = cdp_wait(c, id_hosts, &hosts, to)) && !rc && r != CDP_REMOTE) { perr(p, "shadow hosts"); rc = from_cdp(p, r); }
   long long t1 = cdp_now_ms();
   /* Accessibility data: the whole tree on ordinary pages; on huge ones
    * (getFullAXTree grows faster than the page) only for the candidates in
@@ -711,6 +746,47 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
     int id = cdp_send(c, p->session, "Runtime.releaseObject", rel);
     if (id > 0) cdp_abandon(c, id);
   }
+  /* nested open shadow hosts: the array's elements, then their backend ids */
+  int *open_hosts = NULL, nopen_hosts = 0;
+  const cJSON *harr = cJSON_GetObjectItemCaseSensitive(hosts, "result");
+  const char *hdesc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(harr, "description"));
+  const char *hobj = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(harr, "objectId"));
+  if (hobj && hdesc && strcmp(hdesc, "Array(0)")) {
+    cJSON *gp = cJSON_CreateObject(), *props = NULL;
+    cJSON_AddStringToObject(gp, "objectId", hobj);
+    cJSON_AddBoolToObject(gp, "ownProperties", 1);
+    if (cdp_call(c, p->session, "Runtime.getProperties", gp, &props, to) == CDP_OK) {
+      const cJSON *it;
+      int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(props, "result"));
+      int *ids = calloc((size_t)n + 1, sizeof *ids);
+      open_hosts = calloc((size_t)n + 1, sizeof *open_hosts);
+      int nids = 0;
+      cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(props, "result")) {
+        const char *oid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(it, "value"), "objectId"));
+        if (!oid || !ids || nids >= n) continue;
+        cJSON *dn = cJSON_CreateObject();
+        cJSON_AddStringToObject(dn, "objectId", oid);
+        ids[nids++] = cdp_send(c, p->session, "DOM.describeNode", dn);
+      }
+      for (int k = 0; k < nids; k++) {
+        cJSON *d = NULL;
+        if (cdp_wait(c, ids[k], &d, to) == CDP_OK && open_hosts) {
+          const cJSON *b = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "node"), "backendNodeId");
+          if (cJSON_IsNumber(b)) open_hosts[nopen_hosts++] = b->valueint;
+        }
+        cJSON_Delete(d);
+      }
+      free(ids);
+    }
+    cJSON_Delete(props);
+  }
+  if (hobj) {
+    cJSON *rg = cJSON_CreateObject();
+    cJSON_AddStringToObject(rg, "objectGroup", "uiap-hosts");
+    int id = cdp_send(c, p->session, "Runtime.releaseObjectGroup", rg);
+    if (id > 0) cdp_abandon(c, id);
+  }
   for (int i = 1; i < nrows && nframes < MAX_FRAMES; i++)
     frames[nframes++] = (pg_frame_info){.frame_id = rows[i].id, .parent_frame_id = rows[i].parent,
                                         .url = rows[i].url, .origin = rows[i].origin};
@@ -723,6 +799,8 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
     .page = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(facts, "result"), "value"),
     .focused_backend_node_id = focused,
     .top_frame_id = nrows ? rows[0].id : NULL,
+    .open_hosts = open_hosts,
+    .nopen_hosts = (size_t)nopen_hosts,
   };
   long long t3 = cdp_now_ms();
   cJSON *partial = NULL;
@@ -770,7 +848,9 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
     rc = CRAWL_CAPTURE;
   }
   for (int i = 0; i < nax_ids; i++) cJSON_Delete(ax_owned[i]);
+  free(open_hosts);
 out:
+  cJSON_Delete(hosts);
   pg_snapshot_free(snap);
   cJSON_Delete(tree);
   cJSON_Delete(facts);

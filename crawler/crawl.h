@@ -271,4 +271,78 @@ crawl_code crawl_validate_file(const char *path, const char *definition, crawl_v
 const char *crawl_schema_guess(const cJSON *doc);
 int crawl_schema_has(const char *definition);
 
+/* ---- observe ---- */
+#include <stdio.h>
+
+/* Change detection on an open page (capture.c): a counter of the DOM
+ * mutations the page's MutationObserver reported, loads, and navigations of
+ * any frame (same-document ones too). crawl_page_wait_change pumps events
+ * until the counter moves (CRAWL_OK) or timeout_ms passes (CRAWL_TIMEOUT). */
+unsigned long crawl_page_changes(const crawl_page *p);
+crawl_code crawl_page_wait_change(crawl_page *p, int timeout_ms);
+
+/* WebSignalKind, a bit each (crawl_observe_opts.signals). */
+#define CRAWL_SIGNAL_KINDS(X)                                                  \
+  X(ROUTE_CHANGED, "route.changed") X(TOAST_SHOWN, "toast.shown")              \
+  X(STATUS_CHANGED, "status.changed") X(VALIDATION_CHANGED, "validation.changed") \
+  X(DIALOG_OPENED, "dialog.opened") X(DIALOG_CLOSED, "dialog.closed")          \
+  X(SUBMISSION_STARTED, "submission.started")                                  \
+  X(SUBMISSION_FINISHED, "submission.finished")
+typedef enum {
+#define CRAWL__SKE(name, str) CRAWL_SIG_##name,
+  CRAWL_SIGNAL_KINDS(CRAWL__SKE)
+#undef CRAWL__SKE
+  CRAWL_SIG__COUNT
+} crawl_signal_kind;
+const char *crawl_signal_kind_name(crawl_signal_kind k);
+/* "route.changed,toast.shown" or "all" into bits; -1 on an unknown name. */
+int crawl_signal_kinds_parse(const char *csv, unsigned *out);
+
+typedef enum { CRAWL_OBSERVE_SNAPSHOT_DELTA, CRAWL_OBSERVE_DELTA_ONLY } crawl_observe_mode;
+
+/* Zero means the default. */
+typedef struct crawl_observe_opts {
+  const char *url;              /* load this first; NULL: observe `page` as it is */
+  crawl_page *page;             /* observe this open page (left open); NULL: open a tab */
+  crawl_page_opts page_opts;    /* for the tab it opens */
+  crawl_observe_mode mode;      /* snapshot+delta: a web.state.snapshot comes first */
+  pg_options graph;             /* what the graphs publish; .revision is ignored */
+  int throttle_ms;              /* at most one capture per this; 0: 100, < 0: none */
+  long duration_ms;             /* 0: until cancelled, the page closes, or the script ends */
+  unsigned signals;             /* kinds also printed at once as web.signal (bit per
+                                   crawl_signal_kind); every signal goes into the
+                                   deltas whatever this says */
+  const cJSON *script;          /* steps to drive the page (docs/observe.md), or NULL;
+                                   check it first with crawl_observe_script_check */
+  const char *subscription_id;  /* NULL: generated */
+  const char *source_id;        /* envelope source.id; NULL: "uiap-crawl" */
+  volatile sig_atomic_t *cancel;
+  /* called after each published revision with the consumer's graph (borrowed) */
+  void (*on_delta)(void *ud, unsigned long long revision, const cJSON *graph);
+  void *on_delta_ud;
+} crawl_observe_opts;
+
+typedef struct crawl_observe_stats {
+  long messages, deltas, signals, ops;
+  long captures, unchanged;     /* captures, and those that showed no change */
+  long long capture_ms, elapsed_ms;
+  const char *stopped_by;       /* static: duration | signal | pageClosed | crashed | script | error */
+  char error[512];
+} crawl_observe_stats;
+
+/* Observe a page and print UIAP messages (JSON Lines, the envelope of
+ * core-decisions.md) to out: web.observe.started {subscriptionId,
+ * initialRevision}, the snapshot (snapshot+delta mode), web.state.delta
+ * {revision, baseRevision = the previous one, ops, signals} whenever a
+ * capture differs from the last published graph or signals are pending,
+ * web.signal for the kinds asked for, and web.observe.stopped {subscriptionId,
+ * reason} at the end: duration over (after a last capture), *cancel set, the
+ * page closed or crashed, or the script done and the page quiet. Returns
+ * CRAWL_OK for those ends but cancel (CRAWL_CANCELLED); on an error the
+ * stopped message says "error" and st->error the reason. st may be NULL. */
+crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *out, crawl_observe_stats *st);
+
+/* 0 when script is an array of valid steps; else -1 and one line in err. */
+int crawl_observe_script_check(const cJSON *script, char *err, size_t errlen);
+
 #endif

@@ -311,12 +311,15 @@ static void struct_free(wf_struct *s) {
   free(s->c_role); free(s->c_name); free(s->c_stable); free(s->c_app); free(s->c_scope);
 }
 
-/* Keep s unless a structure with its key is already known at a shorter
- * (or equal: states come in natural order) distance. Takes s. */
+/* One structure per key: the instance with the most fields (a form behind
+ * a modal dialog loses its inert fields), then the one nearest a seed, then
+ * the first in natural state order. Takes s. */
 static void wf_keep(wf *w, wf_struct *s) {
   for (size_t i = 0; i < w->nss; i++) {
     if (strcmp(w->ss[i].key, s->key)) continue;
-    int better = s->dist >= 0 && (w->ss[i].dist < 0 || s->dist < w->ss[i].dist);
+    const wf_struct *o = &w->ss[i];
+    int better = s->nfields != o->nfields ? s->nfields > o->nfields
+               : s->dist >= 0 && (o->dist < 0 || s->dist < o->dist);
     if (better) { struct_free(&w->ss[i]); w->ss[i] = *s; }
     else struct_free(s);
     return;
@@ -413,8 +416,6 @@ static void wf_state_structures(wf *w, const wf_state *st, const cJSON *g) {
     crawl__buf k = {0};
     crawl__buf_printf(&k, "%s\x1f%s\x1f%s\x1f%s", kind, s.scope_stable ? s.scope_stable : s.scope_name ? s.scope_name : "",
                       s.c_app ? s.c_app : "", s.c_stable ? s.c_stable : s.c_name ? s.c_name : "");
-    for (size_t f = 0; f < s.nfields; f++)
-      crawl__buf_printf(&k, "\x1f%s", s.fields[f].stable ? s.fields[f].stable : s.fields[f].name ? s.fields[f].name : "");
     s.key = crawl__buf_take(&k);
     wf_keep(w, &s);
   }

@@ -420,6 +420,16 @@ static const pg_frame_info *frame_info(ctx *c, const char *frame_id) {
   return NULL;
 }
 
+/* Computed styles asked for beyond the first four (crawler/capture.c sends
+ * them in this order), as CSS pixels; 0 when not captured. */
+enum { STYLE_PADDING_LEFT = 4, STYLE_PADDING_TOP = 5 };
+static double style_px(ctx *c, const sdoc *d, int layout, int k) {
+  const pg__snap_doc *sd = d->sd;
+  if (k >= sd->style_stride || layout < 0 || (size_t)layout >= sd->nstyles) return 0;
+  double v = atof(str_at(c, sd->styles[(size_t)layout * (size_t)sd->style_stride + (size_t)k]));
+  return isfinite(v) ? v : 0;
+}
+
 /* readyState of a same-origin frame, as the page facts report it (by URL);
  * NULL when not known (a bridged frame cannot be asked from the page). */
 static const char *frame_ready_state(ctx *c, const char *url, pg_access access) {
@@ -501,11 +511,12 @@ static void build_documents(ctx *c) {
       if (d->access == PG_ACCESS_BRIDGED) doc.bridge_session_id = pg__printf(a, "bridge_%s", d->frame_id);
     }
     if (owner->layout >= 0) {
+      /* the frame's content box: border box + border (client rect) + padding */
       pg_rect b = pd->bounds[owner->layout], cl = pd->client[owner->layout];
       doc.bbox = (pg_rect){b.x + pd->ox, b.y + pd->oy, b.w, b.h};
       doc.has_bbox = 1;
-      d->ox = b.x + pd->ox + cl.x - d->scroll_x;
-      d->oy = b.y + pd->oy + cl.y - d->scroll_y;
+      d->ox = b.x + pd->ox + cl.x + style_px(c, pd, owner->layout, STYLE_PADDING_LEFT) - d->scroll_x;
+      d->oy = b.y + pd->oy + cl.y + style_px(c, pd, owner->layout, STYLE_PADDING_TOP) - d->scroll_y;
     }
     d->published = add_document(c, doc);
     owner->frame_doc = d->published;
@@ -1712,6 +1723,32 @@ static void select_elements(ctx *c) {
   free(fax);
 }
 
+/* 1: node k is anc or below it, across frame boundaries (a frame's
+ * document continues at its iframe element). */
+static int below(ctx *c, int k, int anc) {
+  for (int steps = 0; k >= 0 && steps < 100000; steps++) {
+    if (k == anc) return 1;
+    k = c->n[k].parent >= 0 ? c->n[k].parent : c->d[c->n[k].doc].owner;
+  }
+  return 0;
+}
+
+/* A <dialog> opened with showModal() makes the rest of the page inert:
+ * nothing outside it takes a click. Those elements stay published (they are
+ * on screen) but are not interactable. */
+static void mark_inert(ctx *c) {
+  for (size_t i = 0; i < c->nn; i++) {
+    const snode *n = &c->n[i];
+    if (n->type != 1 || strcasecmp(n->tag, "DIALOG") || n->closed_inside || !n->ax) continue;
+    const cJSON *m = ax_prop(n->ax, "modal");
+    if (!cJSON_IsTrue(m) || !attr(c, n, "open") || !node_visible(c, n)) continue;
+    for (size_t e = 0; e < c->g->nelements; e++) {
+      int k = hget(c, c->g->elements[e].backend_node_id);
+      if (k >= 0 && !below(c, k, (int)i)) c->g->elements[e].interactable = 0;
+    }
+  }
+}
+
 /* Priority for --max-nodes: focused, interactive in viewport, status and
  * feedback (error texts), other interactive ones, the rest. */
 static int priority(ctx *c, const pg_element *e) {
@@ -1956,6 +1993,7 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
 
   select_elements(&c);
   compute_obscured(&c);
+  mark_inert(&c);
   /* the innermost scope of each element */
   for (size_t e = 0; e < g->nelements; e++) {
     int ni = hget(&c, g->elements[e].backend_node_id);

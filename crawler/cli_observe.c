@@ -1,0 +1,275 @@
+/* cli_observe.c -- `uiap-crawl observe`: parses options, starts or attaches
+ * to a browser, and calls crawl_observe_run (crawler/observe.c). stdout (or
+ * -o FILE) carries the JSON Lines messages, stderr the logs.
+ *
+ * Exit codes as for the other commands: 0 ok (duration over, script done,
+ * page closed), 1 internal error or a failed script step, 2 usage,
+ * 3 Chromium missing or failed, 4 URL unreachable, 5 timeout, 6 --connect
+ * failed, 7 output not writable, 8 capture failed (page crashed),
+ * 130 SIGINT, 143 SIGTERM (after web.observe.stopped was printed).
+ */
+#include "crawl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int uiap_cmd_observe(int argc, char **argv);
+
+static volatile sig_atomic_t obs_signal;
+static void obs_on_signal(int sig) { obs_signal = sig; }
+
+static int verbosity = 1;
+
+static void obs_log(void *ud, crawl_log_level lvl, const char *component, const char *msg) {
+  static const char *const names[] = {"error", "warning", "info", "debug"};
+  fprintf(stderr, "uiap-crawl: %s: %s: %s\n", names[lvl], component, msg);
+}
+
+static int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("uiap-crawl: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return code;
+}
+
+static const char usage[] =
+  "usage: uiap-crawl observe URL [options]\n"
+  "\n"
+  "Loads URL and prints UIAP messages as JSON Lines while the page changes:\n"
+  "web.observe.started, web.state.snapshot, web.state.delta and web.signal,\n"
+  "and web.observe.stopped at the end (duration over, SIGINT, the page closed,\n"
+  "or the --script done). URL is http(s)://, file://, or a local file.\n"
+  "\n"
+  "  --duration-ms N           stop after N ms (default: until SIGINT, the page\n"
+  "                            closes, or the script is done)\n"
+  "  --throttle-ms N           at most one capture per N ms (default 100; 0: none)\n"
+  "  --mode snapshot+delta|delta-only   snapshot first (default) or deltas only\n"
+  "  --signals KIND,...        also print these signal kinds at once as web.signal\n"
+  "                            (route.changed, toast.shown, status.changed,\n"
+  "                            validation.changed, dialog.opened, dialog.closed,\n"
+  "                            submission.started, submission.finished, or all);\n"
+  "                            deltas carry every signal anyway\n"
+  "  --script FILE             drive the page: a JSON array of steps, e.g.\n"
+  "                            {\"step\":\"click\",\"target\":{\"stableId\":\"save\"}},\n"
+  "                            {\"step\":\"type\",\"target\":{\"role\":\"textbox\",\"name\":\"Email\"},\"text\":\"a@b.c\"},\n"
+  "                            {\"step\":\"press\",\"key\":\"Enter\"}, {\"step\":\"wait\",\"ms\":500},\n"
+  "                            {\"step\":\"wait\",\"target\":{...},\"gone\":false,\"timeoutMs\":10000},\n"
+  "                            {\"step\":\"navigate\",\"url\":\"/next\"}\n"
+  "  --include-hidden          also publish hidden elements\n"
+  "  --include-non-interactive also publish non-interactive elements\n"
+  "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (repeatable)\n"
+  "  --subscription-id ID      subscriptionId to use (default: generated)\n"
+  "  --viewport WxH            viewport size (default 1280x800)\n"
+  "  --timeout-ms N            page load timeout (default 30000)\n"
+  "  --chromium PATH, --connect URL, --headful   as for snapshot\n"
+  "  -o FILE                   write the messages to FILE instead of stdout\n"
+  "  --quiet, --verbose        fewer / more messages on stderr\n";
+
+static int parse_long(const char *s, long min, long max, long *out) {
+  if (!s || !*s) return -1;
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || *end || v < min || v > max) return -1;
+  *out = v;
+  return 0;
+}
+
+static int make_url(const char *in, char *out, size_t outlen) {
+  if (!strncmp(in, "http://", 7) || !strncmp(in, "https://", 8) || !strncmp(in, "file://", 7)) {
+    snprintf(out, outlen, "%s", in);
+    return 0;
+  }
+  if (strstr(in, "://") || !strncmp(in, "javascript:", 11) || !strncmp(in, "data:", 5) || !strncmp(in, "about:", 6))
+    return -1;
+  char real[PATH_MAX];
+  struct stat st;
+  if (realpath(in, real) && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
+    snprintf(out, outlen, "file://%s", real);
+    return 0;
+  }
+  return -2;
+}
+
+static cJSON *read_json(const char *path, char *err, size_t errlen) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  char *text = NULL;
+  size_t len = 0, cap = 0, k;
+  char buf[65536];
+  while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
+    if (len + k + 1 > cap) {
+      char *t = realloc(text, cap = (len + k + 1) * 2);
+      if (!t) break;
+      text = t;
+    }
+    memcpy(text + len, buf, k);
+    len += k;
+    if (len > (16u << 20)) break;
+  }
+  fclose(f);
+  if (!text) {
+    snprintf(err, errlen, "%s is empty", path);
+    return NULL;
+  }
+  text[len] = 0;
+  const char *end = NULL;
+  cJSON *j = cJSON_ParseWithOpts(text, &end, 0);
+  if (!j) {
+    int line = 1, col = 1;
+    for (const char *p = text; end && p < end && *p; p++) {
+      if (*p == '\n') { line++; col = 1; }
+      else col++;
+    }
+    snprintf(err, errlen, "%s is not valid JSON (line %d, column %d)", path, line, col);
+  }
+  free(text);
+  return j;
+}
+
+static int exit_code(crawl_code rc) {
+  switch (rc) {
+  case CRAWL_OK: return 0;
+  case CRAWL_NAVIGATE: return 4;
+  case CRAWL_TIMEOUT: return 5;
+  case CRAWL_CANCELLED: return obs_signal == SIGTERM ? 143 : 130;
+  case CRAWL_CRASHED: case CRAWL_CAPTURE: return 8;
+  case CRAWL_BROWSER: return 3;
+  case CRAWL_IO: return 7;
+  default: return 1;
+  }
+}
+
+int uiap_cmd_observe(int argc, char **argv) {
+  crawl_observe_opts o = {0};
+  const char *url_arg = NULL, *script_path = NULL, *out_path = NULL, *chromium = NULL, *connect = NULL;
+  const char *bridges[33];
+  int nbridges = 0, headful = 0, width = 0, height = 0;
+  long n;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_VALUE() do { if (!v) return fail(2, "%s needs a value", a); i++; } while (0)
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage, stdout); return 0; }
+    else if (!strcmp(a, "--duration-ms")) {
+      NEED_VALUE();
+      if (parse_long(v, 1, 86400000, &n)) return fail(2, "--duration-ms takes 1..86400000, not %s", v);
+      o.duration_ms = n;
+    } else if (!strcmp(a, "--throttle-ms")) {
+      NEED_VALUE();
+      if (parse_long(v, 0, 600000, &n)) return fail(2, "--throttle-ms takes 0..600000, not %s", v);
+      o.throttle_ms = n ? (int)n : -1;
+    } else if (!strcmp(a, "--mode")) {
+      NEED_VALUE();
+      if (!strcmp(v, "snapshot+delta")) o.mode = CRAWL_OBSERVE_SNAPSHOT_DELTA;
+      else if (!strcmp(v, "delta-only")) o.mode = CRAWL_OBSERVE_DELTA_ONLY;
+      else return fail(2, "--mode takes snapshot+delta or delta-only, not %s", v);
+    } else if (!strcmp(a, "--signals")) {
+      NEED_VALUE();
+      if (crawl_signal_kinds_parse(v, &o.signals))
+        return fail(2, "--signals takes kinds separated by commas (see uiap-crawl observe --help), not %s", v);
+    } else if (!strcmp(a, "--script")) { NEED_VALUE(); script_path = v; }
+    else if (!strcmp(a, "--include-hidden")) o.graph.include_hidden = 1;
+    else if (!strcmp(a, "--include-non-interactive")) o.graph.include_non_interactive = 1;
+    else if (!strcmp(a, "--bridge-origin")) { NEED_VALUE(); if (nbridges < 32) bridges[nbridges++] = v; }
+    else if (!strcmp(a, "--subscription-id")) { NEED_VALUE(); o.subscription_id = v; }
+    else if (!strcmp(a, "--viewport")) {
+      NEED_VALUE();
+      char extra;
+      if (sscanf(v, "%dx%d%c", &width, &height, &extra) != 2 || width < 100 || height < 100 || width > 10000 ||
+          height > 10000)
+        return fail(2, "--viewport takes WxH (100..10000), not %s", v);
+    } else if (!strcmp(a, "--timeout-ms")) {
+      NEED_VALUE();
+      if (parse_long(v, 100, 3600000, &n)) return fail(2, "--timeout-ms takes 100..3600000, not %s", v);
+      o.page_opts.nav_timeout_ms = (int)n;
+    } else if (!strcmp(a, "--chromium")) { NEED_VALUE(); chromium = v; }
+    else if (!strcmp(a, "--connect")) { NEED_VALUE(); connect = v; }
+    else if (!strcmp(a, "--headful")) headful = 1;
+    else if (!strcmp(a, "-o") || !strcmp(a, "--output")) { NEED_VALUE(); out_path = v; }
+    else if (!strcmp(a, "--quiet")) verbosity = 0;
+    else if (!strcmp(a, "--verbose")) verbosity++;
+    else if (a[0] == '-' && a[1]) return fail(2, "unknown option %s (see uiap-crawl observe --help)", a);
+    else if (!url_arg) url_arg = a;
+    else return fail(2, "observe takes one URL");
+#undef NEED_VALUE
+  }
+  if (!url_arg) return fail(2, "observe needs a URL (see uiap-crawl observe --help)");
+  char url[8192];
+  int nu = make_url(url_arg, url, sizeof url);
+  if (nu == -1) return fail(2, "unsupported URL (only http, https and file): %s", url_arg);
+  if (nu == -2) return fail(2, "not a URL and no such file: %s", url_arg);
+  o.url = url;
+  char err[1024];
+  cJSON *script = NULL;
+  if (script_path) {
+    if (!(script = read_json(script_path, err, sizeof err))) return fail(2, "--script: %s", err);
+    if (crawl_observe_script_check(script, err, sizeof err)) {
+      cJSON_Delete(script);
+      return fail(2, "--script %s: %s", script_path, err);
+    }
+    o.script = script;
+  }
+  FILE *out = stdout;
+  if (out_path && strcmp(out_path, "-")) {
+    out = fopen(out_path, "w");
+    if (!out) {
+      cJSON_Delete(script);
+      return fail(7, "cannot write to %s: %s", out_path, strerror(errno));
+    }
+  }
+  bridges[nbridges] = NULL;
+  o.graph.bridge_origins = nbridges ? bridges : NULL;
+  o.page_opts.width = width;
+  o.page_opts.height = height;
+  crawl_log_set(obs_log, NULL, verbosity <= 0 ? CRAWL_LOG_ERROR : (crawl_log_level)verbosity);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = obs_on_signal; /* no SA_RESTART: poll() returns EINTR */
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  cdp_client *c = NULL;
+  cdp_code cr;
+  int code = 0;
+  if (connect) {
+    cr = cdp_connect(connect, 10000, &c, err, sizeof err);
+    if (cr) code = fail(cr == CDP_ARG ? 2 : 6, "%s", err);
+  } else {
+    cdp_launch_opts lo = {.chromium = chromium, .headful = headful, .width = width, .height = height};
+    cr = cdp_launch(&lo, &c, err, sizeof err);
+    if (cr == CDP_CANCELLED) code = obs_signal == SIGTERM ? 143 : 130;
+    else if (cr) code = fail(3, "%s", err);
+  }
+  if (!code) {
+    cdp_client_set_cancel(c, &obs_signal);
+    o.cancel = &obs_signal;
+    crawl_observe_stats st;
+    crawl_code rc = crawl_observe_run(c, &o, out, &st);
+    code = exit_code(rc);
+    if (rc && rc != CRAWL_CANCELLED) fail(code, "%s", st.error[0] ? st.error : crawl_strerror(rc));
+    if (verbosity >= 2)
+      fprintf(stderr,
+              "uiap-crawl: observed %lld ms: %ld deltas (%ld ops), %ld signals, %ld captures (%ld unchanged, "
+              "%lld ms capturing); stopped by %s\n",
+              st.elapsed_ms, st.deltas, st.ops, st.signals, st.captures, st.unchanged, st.capture_ms,
+              st.stopped_by ? st.stopped_by : "?");
+  }
+  cdp_client_free(c);
+  cJSON_Delete(script);
+  if (out != stdout && fclose(out) != 0 && !code) code = fail(7, "cannot write to %s", out_path);
+  return code;
+}

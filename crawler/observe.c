@@ -1,0 +1,1050 @@
+/* observe.c -- web.observe (web-profile 10.2-10.5): watch one page and print
+ * UIAP messages as JSON Lines: web.observe.started, a web.state.snapshot,
+ * then web.state.delta and web.signal as the page changes, and
+ * web.observe.stopped at the end.
+ *
+ * Change detection: the page's MutationObserver binding and navigations
+ * (crawl_page_changes), plus a script of our own in every same-origin frame
+ * that reports what mutations of the top document do not show: changes
+ * inside open shadow roots, focus, input, scrolling, form submits and the
+ * text of live regions (role alert/status/log, aria-live). On a change the
+ * page is captured again (at most once per throttle_ms) and the delta to the
+ * last published graph is printed (graph/delta.c).
+ *
+ * Signals (5.12): route.changed, dialog.opened/closed and validation.changed
+ * come from the graphs (pg_delta_signals); toast.shown and status.changed
+ * from the live-region reports; submission.started/finished from submit
+ * events and the requests that follow them (Network events).
+ */
+#include "crawl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- signal kinds -------------------------------------------------------------- */
+static const char *const kind_names[] = {
+#define CRAWL__SK(name, str) str,
+  CRAWL_SIGNAL_KINDS(CRAWL__SK)
+#undef CRAWL__SK
+};
+
+const char *crawl_signal_kind_name(crawl_signal_kind k) {
+  return k < CRAWL_SIG__COUNT ? kind_names[k] : "custom";
+}
+
+int crawl_signal_kinds_parse(const char *csv, unsigned *out) {
+  *out = 0;
+  if (!csv) return -1;
+  const char *p = csv;
+  while (*p) {
+    size_t n = strcspn(p, ",");
+    int found = 0;
+    if (n == 3 && !strncmp(p, "all", 3)) {
+      *out = (1u << CRAWL_SIG__COUNT) - 1;
+      found = 1;
+    }
+    for (int k = 0; k < CRAWL_SIG__COUNT && !found; k++)
+      if (strlen(kind_names[k]) == n && !strncmp(p, kind_names[k], n)) {
+        *out |= 1u << k;
+        found = 1;
+      }
+    if (!found) return -1;
+    p += n;
+    if (*p == ',') p++;
+  }
+  return 0;
+}
+
+static int kind_bit(const char *name) {
+  for (int k = 0; k < CRAWL_SIG__COUNT; k++)
+    if (name && !strcmp(kind_names[k], name)) return k;
+  return -1;
+}
+
+/* ---- the page-side reporter ------------------------------------------------------ */
+/* Runs in every frame (before the page's scripts, and at once in the frames
+ * already there). It reports nothing from a frame whose top is on another
+ * origin, never observes inside a closed shadow root, and masks the values
+ * of sensitive fields (and card-like digit runs) in live-region text before
+ * the text leaves the page. Reports are batched: one binding call per 20 ms
+ * at most. __B__ is replaced by the binding name. */
+static const char reporter_js[] =
+  "(()=>{const N='__B__';if(window[N+'_on'])return;const B=window[N];if(typeof B!=='function')return;"
+  "try{if(window.top!==window)void window.top.location.href}catch(e){return}"
+  "window[N+'_on']=1;"
+  "const LIVE='[role=alert],[role=status],[role=log],[aria-live=polite],[aria-live=assertive],output';"
+  "const SENS='input[type=password],[data-uiap-sensitive]:not([data-uiap-sensitive=false]),input[autocomplete^=cc-],"
+  "input[autocomplete=one-time-code],input[autocomplete=current-password],input[autocomplete=new-password]';"
+  "let q=null,t=0,seq=0,base=false;const els=new Map(),keyOf=new WeakMap(),seen=new WeakMap(),dirty=new Set();"
+  "const key=el=>{let k=keyOf.get(el);if(!k){k=++seq;keyOf.set(el,k);els.set(k,new WeakRef(el))}return k};"
+  "window[N+'_el']=k=>{const r=els.get(k);return r?r.deref()||null:null};"
+  "const note=()=>{if(!q)q={n:0,live:[],sub:[]};if(!t)t=setTimeout(flush,20);return q};"
+  "const bump=()=>{note().n++};"
+  "const sens=()=>{const v=[];try{for(const i of document.querySelectorAll(SENS))if(i.value&&i.value.length>=3)v.push(i.value)}catch(e){}return v};"
+  "const red=s=>{for(const v of sens())s=s.split(v).join('[redacted]');return s.replace(/(?:\\d[ -]?){12,19}/g,'[redacted]')};"
+  "const vis=el=>{try{return el.checkVisibility?el.checkVisibility({visibilityProperty:true,opacityProperty:true}):!!(el.offsetWidth||el.offsetHeight)}catch(e){return true}};"
+  "const txt=el=>vis(el)?String(el.innerText||el.textContent||'').replace(/\\s+/g,' ').trim().slice(0,500):'';"
+  "const liveOf=n=>{for(let i=0;n&&i<256;i++){if(n.nodeType===1&&n.matches(LIVE))return n;n=n.parentNode||n.host||null}return null};"
+  "const mark=n=>{const r=liveOf(n);if(r)dirty.add(r)};"
+  "const markTree=n=>{if(!n||n.nodeType!==1)return;mark(n);const l=n.querySelectorAll(LIVE);for(let i=0;i<l.length&&i<256;i++)dirty.add(l[i])};"
+  "const roleOf=el=>el.getAttribute('role')||(el.tagName==='OUTPUT'?'status':'');"
+  "function scan(m){if(!base){dirty.clear();return}for(const el of dirty){if(!el.isConnected)continue;"
+  "const s=txt(el),prev=seen.get(el);seen.set(el,s);if(!s||s===prev)continue;const role=roleOf(el);"
+  "m.live.push({k:key(el),role:role,live:el.getAttribute('aria-live')||(role==='alert'?'assertive':'polite'),"
+  "text:red(s),fresh:!prev,hint:String(el.getAttribute('class')||'')+' '+String(el.getAttribute('data-type')||'')+' '+String(el.getAttribute('data-level')||'')})}"
+  "dirty.clear()}"
+  "function flush(){t=0;const m=q;q=null;if(!m)return;scan(m);if(m.n||m.live.length||m.sub.length){try{B(JSON.stringify(m))}catch(e){}}}"
+  "const mo=new MutationObserver(rs=>{let shadow=0;for(const r of rs){let root=null;try{root=r.target.getRootNode()}catch(e){}"
+  "if(root&&root!==document)shadow=1;if(r.type==='childList'){mark(r.target);for(const a of r.addedNodes){markTree(a);hook(a)}}"
+  "else if(r.type==='attributes')markTree(r.target);else mark(r.target)}const m=note();if(shadow)m.n++});"
+  "const opts={subtree:true,childList:true,attributes:true,characterData:true};"
+  "const watch=r=>{try{mo.observe(r,opts)}catch(e){}};"
+  "function hook(n){if(!n||n.nodeType!==1)return;if(n.shadowRoot)watch(n.shadowRoot);"
+  "if(!n.firstElementChild)return;const w=document.createTreeWalker(n,1);let c=0,e;"
+  "while((e=w.nextNode())&&c++<4000)if(e.shadowRoot){watch(e.shadowRoot);hook(e.shadowRoot)}}"
+  "const as=Element.prototype.attachShadow;Element.prototype.attachShadow=function(o){const r=as.call(this,o);"
+  "if(o&&o.mode==='open')watch(r);return r};"
+  "const all=root=>{const out=[];const w=document.createTreeWalker(root,1);let e,c=0;"
+  "while((e=w.nextNode())&&c++<100000){if(e.matches(LIVE))out.push(e);if(e.shadowRoot)out.push(...all(e.shadowRoot))}return out};"
+  "window[N+'_base']=()=>{try{for(const el of all(document))seen.set(el,txt(el))}catch(e){}base=true;"
+  "for(let i=0;i<frames.length;i++){try{const f=frames[i];if(f[N+'_base'])f[N+'_base']()}catch(e){}}};"
+  "watch(document);if(document.documentElement)hook(document.documentElement);"
+  "const o={capture:true,passive:true};"
+  "for(const e of['focusin','focusout','input','change','toggle','close','scroll','load','transitionend','animationend'])addEventListener(e,bump,o);"
+  "addEventListener('resize',bump,o);"
+  "addEventListener('submit',e=>{const f=e.target;if(!f||f.nodeType!==1)return;"
+  "note().sub.push({k:key(f),method:String(f.getAttribute('method')||'get').toLowerCase()})},true);"
+  "const ready=()=>{if(!base)window[N+'_base']()};"
+  "if(document.readyState==='complete')ready();else addEventListener('load',()=>setTimeout(ready,0),{once:true})"
+  "})()";
+
+/* ---- state -------------------------------------------------------------------------- */
+#define MAX_SUBMITS 16
+#define MAX_REQS 32
+#define SUBMIT_WINDOW_MS 1000    /* requests starting this soon after a submit belong to it */
+#define SUBMIT_TIMEOUT_MS 30000
+#define STEP_QUIET_MS 150        /* a script step waits for this much quiet */
+#define STEP_MAX_WAIT_MS 3000    /* ... but not longer than this */
+#define KEY_CACHE 256
+
+typedef struct submit {
+  int active;
+  long long t0;
+  char *scope_id;               /* form scope, when the graph has it */
+  char *document_id;
+  char method[16];
+  char *req[MAX_REQS];
+  int nreq, ndone, failed, status;
+  int started_sent;
+} submit;
+
+typedef struct { int ctx, key, backend; } key_entry;
+
+typedef struct obs {
+  cdp_client *c;
+  crawl_page *p;
+  const crawl_observe_opts *o;
+  FILE *out;
+  crawl_observe_stats *st;
+  char sub[64], sig_prefix[80];
+  const char *source_id;
+  unsigned long msg_seq, sig_seq;
+  unsigned long long rev;        /* revision of `graph` */
+  cJSON *graph;                  /* what the consumer has: the last published graph */
+  pg_graph *last;                /* the latest capture (published or not) */
+  cJSON *pending;                /* signals for the next delta */
+  cJSON *reports;                /* binding reports to handle: [{ctx, report}] */
+  unsigned long seen;            /* crawl_page_changes at the last capture */
+  unsigned long counted;         /* crawl_page_changes last looked at */
+  int own_dirty;
+  long long last_capture, last_change, t_start;
+  int throttle;
+  char binding[64];
+  char *script_id;
+  int subs[16], nsubs;
+  int closed, crashed;
+  int nav_full, nav_same;
+  submit submits[MAX_SUBMITS];
+  key_entry keys[KEY_CACHE];
+  int nkeys;
+  /* script */
+  int step;                      /* index of the next step */
+  int nsteps;
+  long long step_started, step_deadline, prev_step_done;
+  int step_waiting;
+  char err[512];
+} obs;
+
+/* ---- output --------------------------------------------------------------------------- */
+static void iso_now(char *buf, size_t n) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  struct tm tm;
+  gmtime_r(&ts.tv_sec, &tm);
+  char base[32];
+  strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf(buf, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
+}
+
+/* Print one message; payload is consumed. */
+static int emit(obs *s, const char *type, cJSON *payload) {
+  cJSON *m = cJSON_CreateObject();
+  char id[128], ts[64];
+  cJSON_AddStringToObject(m, "uiap", "0.1");
+  cJSON_AddStringToObject(m, "kind", "event");
+  cJSON_AddStringToObject(m, "type", type);
+  snprintf(id, sizeof id, "msg_%s_%lu", s->sub, ++s->msg_seq);
+  cJSON_AddStringToObject(m, "id", id);
+  iso_now(ts, sizeof ts);
+  cJSON_AddStringToObject(m, "ts", ts);
+  cJSON *src = cJSON_AddObjectToObject(m, "source");
+  cJSON_AddStringToObject(src, "role", "runtime");
+  cJSON_AddStringToObject(src, "id", s->source_id);
+  cJSON_AddItemToObject(m, "payload", payload);
+  char *text = cJSON_PrintUnformatted(m);
+  cJSON_Delete(m);
+  if (!text) return -1;
+  int rc = fputs(text, s->out) < 0 || fputc('\n', s->out) < 0 || fflush(s->out) != 0 ? -1 : 0;
+  free(text);
+  s->st->messages++;
+  return rc;
+}
+
+static cJSON *sub_payload(obs *s) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "subscriptionId", s->sub);
+  return p;
+}
+
+/* A new signal of kind; also printed at once as web.signal when asked for. */
+static cJSON *signal_new(obs *s, const char *kind) {
+  cJSON *sg = cJSON_CreateObject();
+  char id[128];
+  snprintf(id, sizeof id, "%s%lu", s->sig_prefix, s->sig_seq++);
+  cJSON_AddStringToObject(sg, "signalId", id);
+  cJSON_AddStringToObject(sg, "kind", kind);
+  return sg;
+}
+
+static void signal_publish(obs *s, cJSON *sg) {
+  const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sg, "kind"));
+  int bit = kind_bit(kind);
+  s->st->signals++;
+  if (bit >= 0 && (s->o->signals >> bit & 1u)) {
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddItemToObject(p, "signal", cJSON_Duplicate(sg, 1));
+    emit(s, "web.signal", p);
+  }
+  cJSON_AddItemToArray(s->pending, sg);
+}
+
+/* ---- events ------------------------------------------------------------------------------ */
+static int mine(obs *s, const char *session) {
+  const char *me = crawl_page_session(s->p);
+  return session && me && !strcmp(session, me);
+}
+
+static const cJSON *jget(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+static const char *jstr(const cJSON *o, const char *k) { return cJSON_GetStringValue(jget(o, k)); }
+
+static void on_binding(void *ud, const char *session, const char *method, const cJSON *params) {
+  obs *s = ud;
+  if (!mine(s, session)) return;
+  const char *name = jstr(params, "name"), *payload = jstr(params, "payload");
+  if (!name || strcmp(name, s->binding) || !payload) return;
+  if (strlen(payload) > 1 << 20) return; /* untrusted: cap */
+  cJSON *r = cJSON_Parse(payload);
+  if (!cJSON_IsObject(r)) {
+    cJSON_Delete(r);
+    return;
+  }
+  const cJSON *ctx = jget(params, "executionContextId");
+  cJSON_AddNumberToObject(r, "ctx", cJSON_IsNumber(ctx) ? ctx->valuedouble : 0);
+  cJSON_AddItemToArray(s->reports, r);
+  s->own_dirty = 1;
+  s->last_change = cdp_now_ms();
+}
+
+static void on_nav(void *ud, const char *session, const char *method, const cJSON *params) {
+  obs *s = ud;
+  if (!mine(s, session)) return;
+  if (!strcmp(method, "Page.navigatedWithinDocument")) {
+    const char *fid = jstr(params, "frameId");
+    const char *top = s->last && s->last->ndocuments ? s->last->documents[0].frame_id : NULL;
+    if (fid && (!top || !strcmp(fid, top))) s->nav_same = 1;
+  } else if (!jget(jget(params, "frame"), "parentId")) {
+    s->nav_full = 1;
+  }
+}
+
+static void on_closed(void *ud, const char *session, const char *method, const cJSON *params) {
+  obs *s = ud;
+  if (!strcmp(method, "Inspector.targetCrashed")) {
+    if (mine(s, session)) s->crashed = 1;
+    return;
+  }
+  if (!strcmp(method, "Inspector.detached")) {
+    if (mine(s, session)) s->closed = 1;
+    return;
+  }
+  /* Target.detachedFromTarget */
+  if (mine(s, jstr(params, "sessionId"))) s->closed = 1;
+}
+
+/* Submissions: requests that start soon after a submit belong to it. */
+static void on_network(void *ud, const char *session, const char *method, const cJSON *params) {
+  obs *s = ud;
+  if (!mine(s, session)) return;
+  const char *rid = jstr(params, "requestId");
+  if (!rid) return;
+  long long now = cdp_now_ms();
+  if (!strcmp(method, "Network.requestWillBeSent")) {
+    const char *type = jstr(params, "type");
+    if (!type || (strcmp(type, "XHR") && strcmp(type, "Fetch") && strcmp(type, "Document"))) return;
+    for (int i = 0; i < MAX_SUBMITS; i++) {
+      submit *b = &s->submits[i];
+      if (!b->active || now - b->t0 > SUBMIT_WINDOW_MS) continue;
+      for (int k = 0; k < b->nreq; k++)
+        if (!strcmp(b->req[k], rid)) return; /* a redirect */
+      if (b->nreq < MAX_REQS) b->req[b->nreq++] = strdup(rid);
+      return;
+    }
+    return;
+  }
+  for (int i = 0; i < MAX_SUBMITS; i++) {
+    submit *b = &s->submits[i];
+    if (!b->active) continue;
+    for (int k = 0; k < b->nreq; k++) {
+      if (!b->req[k] || strcmp(b->req[k], rid)) continue;
+      if (!strcmp(method, "Network.responseReceived")) {
+        const cJSON *st = jget(jget(params, "response"), "status");
+        if (cJSON_IsNumber(st)) b->status = st->valueint;
+        return;
+      }
+      /* loadingFinished / loadingFailed: this request is done */
+      if (!strcmp(method, "Network.loadingFailed")) b->failed++;
+      free(b->req[k]);
+      b->req[k] = NULL;
+      b->ndone++;
+      s->own_dirty = 1;
+      return;
+    }
+  }
+}
+
+/* ---- element keys -> backendNodeIds ------------------------------------------------------ */
+/* The reporter names elements by a small key per frame; the graph by
+ * backendNodeId. Ask the frame for the element, then DOM for its id. */
+static int resolve_key(obs *s, int ctx, int key) {
+  for (int i = 0; i < s->nkeys; i++)
+    if (s->keys[i].ctx == ctx && s->keys[i].key == key) return s->keys[i].backend;
+  char expr[160];
+  snprintf(expr, sizeof expr, "window['%s_el'](%d)", s->binding, key);
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddStringToObject(a, "expression", expr);
+  if (ctx) cJSON_AddNumberToObject(a, "contextId", ctx);
+  cJSON_AddBoolToObject(a, "silent", 1);
+  int backend = 0;
+  const char *sess = crawl_page_session(s->p);
+  if (cdp_call(s->c, sess, "Runtime.evaluate", a, &res, 5000) == CDP_OK) {
+    const char *oid = jstr(jget(res, "result"), "objectId");
+    if (oid) {
+      cJSON *d = cJSON_CreateObject(), *dr = NULL;
+      cJSON_AddStringToObject(d, "objectId", oid);
+      if (cdp_call(s->c, sess, "DOM.describeNode", d, &dr, 5000) == CDP_OK) {
+        const cJSON *b = jget(jget(dr, "node"), "backendNodeId");
+        if (cJSON_IsNumber(b)) backend = b->valueint;
+      }
+      cJSON_Delete(dr);
+      cJSON *rel = cJSON_CreateObject();
+      cJSON_AddStringToObject(rel, "objectId", oid);
+      int id = cdp_send(s->c, sess, "Runtime.releaseObject", rel);
+      if (id > 0) cdp_abandon(s->c, id);
+    }
+  }
+  cJSON_Delete(res);
+  if (backend) {
+    if (s->nkeys == KEY_CACHE) s->nkeys = 0;
+    s->keys[s->nkeys++] = (key_entry){ctx, key, backend};
+  }
+  return backend;
+}
+
+static const pg_element *element_by_backend(const pg_graph *g, int backend) {
+  for (size_t i = 0; g && backend && i < g->nelements; i++)
+    if (g->elements[i].backend_node_id == backend) return &g->elements[i];
+  return NULL;
+}
+
+static const pg_scope *scope_by_node(const pg_graph *g, int backend) {
+  for (size_t i = 0; g && backend && i < g->nscopes; i++)
+    if (g->scopes[i].node >= 0 && g->scopes[i].node == backend) return &g->scopes[i];
+  return NULL;
+}
+
+/* ---- live regions and submits ------------------------------------------------------------- */
+/* Level of a live-region message: words in its class or data-type/level
+ * attributes, else by politeness. */
+static const struct { const char *word, *level; } level_words[] = {
+  {"error", "error"}, {"danger", "error"}, {"fail", "error"}, {"invalid", "error"},
+  {"warn", "warning"}, {"success", "success"}, {"saved", "success"}, {"ok", "success"},
+  {"info", "info"}, {"notice", "info"},
+};
+static const char *live_level(const char *hint, const char *role, const char *live) {
+  char low[256];
+  size_t n = 0;
+  for (; hint && hint[n] && n < sizeof low - 1; n++) low[n] = (char)(hint[n] >= 'A' && hint[n] <= 'Z' ? hint[n] + 32 : hint[n]);
+  low[n] = 0;
+  for (size_t i = 0; i < sizeof level_words / sizeof *level_words; i++)
+    if (strstr(low, level_words[i].word)) return level_words[i].level;
+  if ((role && !strcmp(role, "alert")) || (live && !strcmp(live, "assertive"))) return "warning";
+  return "info";
+}
+
+/* Live-region reports become toast.shown (an alert, or a region that shows
+ * text it did not show before) or status.changed (a shown region's text
+ * changes); targets are resolved against g, the capture they go out with. */
+static void live_signals(obs *s, const cJSON *rep, int ctx, const pg_graph *g) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, jget(rep, "live")) {
+    const char *role = jstr(it, "role"), *live = jstr(it, "live"), *text = jstr(it, "text");
+    const cJSON *k = jget(it, "k");
+    if (!text || !*text || !cJSON_IsNumber(k)) continue;
+    int fresh = cJSON_IsTrue(jget(it, "fresh"));
+    int toast = fresh || (role && !strcmp(role, "alert")) || (live && !strcmp(live, "assertive"));
+    cJSON *sg = signal_new(s, toast ? "toast.shown" : "status.changed");
+    const pg_element *e = element_by_backend(g, resolve_key(s, ctx, k->valueint));
+    if (e) {
+      cJSON_AddStringToObject(sg, "documentId", g->documents[e->document].document_id);
+      if (e->scope >= 0) cJSON_AddStringToObject(sg, "scopeId", g->scopes[e->scope].scope_id);
+      cJSON *t = cJSON_AddObjectToObject(sg, "target");
+      cJSON_AddStringToObject(t, "instanceId", e->instance_id);
+      if (e->stable_id) cJSON_AddStringToObject(t, "stableId", e->stable_id);
+      cJSON_AddStringToObject(t, "role", e->role);
+    } else if (role && *role) {
+      cJSON_AddStringToObject(cJSON_AddObjectToObject(sg, "target"), "role", role);
+    }
+    cJSON_AddStringToObject(sg, "level", live_level(jstr(it, "hint"), role, live));
+    char *clean = pg_text_clean(text, strlen(text), 300);
+    if (clean) cJSON_AddStringToObject(sg, "text", clean);
+    free(clean);
+    cJSON *d = cJSON_AddObjectToObject(sg, "detail");
+    cJSON_AddStringToObject(d, "politeness", live && !strcmp(live, "assertive") ? "assertive" : "polite");
+    signal_publish(s, sg);
+  }
+}
+
+static void submit_started(obs *s, const cJSON *item, int ctx) {
+  submit *b = NULL;
+  for (int i = 0; i < MAX_SUBMITS && !b; i++)
+    if (!s->submits[i].active) b = &s->submits[i];
+  if (!b) return;
+  memset(b, 0, sizeof *b);
+  b->active = 1;
+  b->t0 = cdp_now_ms();
+  const char *m = jstr(item, "method");
+  snprintf(b->method, sizeof b->method, "%s", m && strlen(m) < 10 ? m : "get");
+  const cJSON *k = jget(item, "k");
+  const pg_graph *g = s->last;
+  const pg_scope *sc = cJSON_IsNumber(k) ? scope_by_node(g, resolve_key(s, ctx, k->valueint)) : NULL;
+  cJSON *sg = signal_new(s, "submission.started");
+  if (sc) {
+    b->scope_id = strdup(sc->scope_id);
+    b->document_id = strdup(g->documents[sc->document].document_id);
+    cJSON_AddStringToObject(sg, "documentId", b->document_id);
+    cJSON_AddStringToObject(sg, "scopeId", b->scope_id);
+    if (sc->name) cJSON_AddStringToObject(sg, "text", sc->name);
+  }
+  cJSON_AddStringToObject(sg, "level", "info");
+  cJSON_AddStringToObject(cJSON_AddObjectToObject(sg, "detail"), "method", b->method);
+  signal_publish(s, sg);
+}
+
+static void submit_free(submit *b) {
+  for (int k = 0; k < b->nreq; k++) free(b->req[k]);
+  free(b->scope_id);
+  free(b->document_id);
+  memset(b, 0, sizeof *b);
+}
+
+/* A submission is finished when its window is over and its requests are done. */
+static void submits_check(obs *s, long long now, int force) {
+  for (int i = 0; i < MAX_SUBMITS; i++) {
+    submit *b = &s->submits[i];
+    if (!b->active) continue;
+    int timeout = now - b->t0 > SUBMIT_TIMEOUT_MS;
+    if (!force && !timeout && (now - b->t0 <= SUBMIT_WINDOW_MS || b->ndone < b->nreq)) continue;
+    cJSON *sg = signal_new(s, "submission.finished");
+    if (b->document_id) cJSON_AddStringToObject(sg, "documentId", b->document_id);
+    if (b->scope_id) cJSON_AddStringToObject(sg, "scopeId", b->scope_id);
+    const char *level = b->failed || b->status >= 400 ? "error" : b->ndone < b->nreq ? "warning" : "success";
+    cJSON_AddStringToObject(sg, "level", level);
+    cJSON *d = cJSON_AddObjectToObject(sg, "detail");
+    cJSON_AddStringToObject(d, "method", b->method);
+    cJSON_AddNumberToObject(d, "requests", b->nreq);
+    if (b->status) cJSON_AddNumberToObject(d, "status", b->status);
+    if (b->failed) cJSON_AddNumberToObject(d, "failed", b->failed);
+    if (b->ndone < b->nreq) cJSON_AddBoolToObject(d, "timedOut", 1);
+    signal_publish(s, sg);
+    submit_free(b);
+  }
+}
+
+/* Handle the reporter's batches: submits at once (they are time-critical),
+ * live regions against g. */
+static void reports_take(obs *s, const pg_graph *g, int live) {
+  cJSON *keep = cJSON_CreateArray();
+  cJSON *r;
+  while ((r = cJSON_DetachItemFromArray(s->reports, 0))) {
+    const cJSON *ctx = jget(r, "ctx");
+    int cx = cJSON_IsNumber(ctx) ? ctx->valueint : 0;
+    cJSON *subs = cJSON_DetachItemFromObjectCaseSensitive(r, "sub");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, subs) submit_started(s, it, cx);
+    cJSON_Delete(subs);
+    if (live) {
+      live_signals(s, r, cx, g);
+      cJSON_Delete(r);
+    } else if (cJSON_GetArraySize(jget(r, "live"))) {
+      cJSON_AddItemToArray(keep, r);
+    } else {
+      cJSON_Delete(r);
+    }
+  }
+  cJSON_Delete(s->reports);
+  s->reports = keep;
+}
+
+/* ---- capture and publish ------------------------------------------------------------------- */
+static crawl_code capture(obs *s, pg_graph **out) {
+  pg_options go = s->o->graph;
+  go.revision = s->rev + 1;
+  long long t0 = cdp_now_ms();
+  crawl_code rc = crawl_page_capture(s->p, &go, out);
+  s->st->captures++;
+  s->st->capture_ms += cdp_now_ms() - t0;
+  return rc;
+}
+
+/* Capture, compare with what the consumer has, publish a delta when
+ * something changed (ops or signals). */
+static crawl_code cycle(obs *s) {
+  reports_take(s, NULL, 0); /* submits first: their requests may be starting */
+  unsigned long before = crawl_page_changes(s->p);
+  s->own_dirty = 0;
+  int nav_full = s->nav_full, nav_same = s->nav_same;
+  s->nav_full = s->nav_same = 0;
+  pg_graph *g = NULL;
+  s->last_capture = cdp_now_ms();
+  crawl_code rc = capture(s, &g);
+  s->seen = before;
+  if (rc) return rc;
+  pg_graph_free(s->last);
+  s->last = g;
+  reports_take(s, g, 1);
+  cJSON *nj = pg_graph_to_json(g);
+  cJSON *ops = NULL;
+  if (pg_delta_compute(s->graph, nj, &ops) != PG_OK) {
+    cJSON_Delete(nj);
+    snprintf(s->err, sizeof s->err, "the captured graph is inconsistent");
+    return CRAWL_CAPTURE;
+  }
+  /* what the graphs show: route, dialogs, validation */
+  cJSON *sigs = cJSON_CreateArray();
+  pg_delta_signals(s->graph, nj, s->sig_prefix, &s->sig_seq, sigs);
+  cJSON *sg;
+  while ((sg = cJSON_DetachItemFromArray(sigs, 0))) {
+    const char *kind = jstr(sg, "kind");
+    if (kind && !strcmp(kind, "route.changed")) {
+      cJSON *d = cJSON_GetObjectItemCaseSensitive(sg, "detail");
+      if (d) cJSON_AddBoolToObject(d, "sameDocument", nav_same && !nav_full);
+    }
+    signal_publish(s, sg);
+  }
+  cJSON_Delete(sigs);
+  if (cJSON_GetArraySize(ops) == 0 && cJSON_GetArraySize(s->pending) == 0) {
+    cJSON_Delete(ops);
+    cJSON_Delete(nj);
+    s->st->unchanged++;
+    return CRAWL_OK;
+  }
+  cJSON *p = sub_payload(s);
+  char rev[48], base[48];
+  snprintf(rev, sizeof rev, "rev_%llu", s->rev + 1);
+  snprintf(base, sizeof base, "rev_%llu", s->rev);
+  cJSON_AddStringToObject(p, "revision", rev);
+  cJSON_AddStringToObject(p, "baseRevision", base);
+  s->st->ops += cJSON_GetArraySize(ops);
+  cJSON_AddItemToObject(p, "ops", ops);
+  if (cJSON_GetArraySize(s->pending)) {
+    cJSON_AddItemToObject(p, "signals", s->pending);
+    s->pending = cJSON_CreateArray();
+  }
+  s->rev++;
+  cJSON_Delete(s->graph);
+  s->graph = nj;
+  s->st->deltas++;
+  if (emit(s, "web.state.delta", p)) {
+    snprintf(s->err, sizeof s->err, "cannot write the output");
+    return CRAWL_IO;
+  }
+  if (s->o->on_delta) s->o->on_delta(s->o->on_delta_ud, s->rev, s->graph);
+  return CRAWL_OK;
+}
+
+static int dirty(obs *s) {
+  return crawl_page_changes(s->p) != s->seen || s->own_dirty || cJSON_GetArraySize(s->pending) > 0 ||
+         cJSON_GetArraySize(s->reports) > 0;
+}
+
+/* ---- the script ----------------------------------------------------------------------------- */
+static int target_matches(const pg_element *e, const cJSON *t) {
+  const char *id = jstr(t, "instanceId"), *stable = jstr(t, "stableId"), *role = jstr(t, "role"), *name = jstr(t, "name");
+  if (id && strcmp(id, e->instance_id)) return 0;
+  if (stable && (!e->stable_id || strcmp(stable, e->stable_id))) return 0;
+  if (role && strcmp(role, e->role)) return 0;
+  if (name && (!e->name || strcmp(name, e->name))) return 0;
+  return 1;
+}
+
+static const pg_element *find_target(const pg_graph *g, const cJSON *t) {
+  const cJSON *ord = jget(t, "ordinal");
+  int want = cJSON_IsNumber(ord) ? ord->valueint : 0, seen = 0;
+  for (size_t i = 0; g && i < g->nelements; i++)
+    if (target_matches(&g->elements[i], t) && seen++ == want) return &g->elements[i];
+  return NULL;
+}
+
+static const char *const step_names[] = {"navigate", "click", "type", "press", "wait"};
+
+int crawl_observe_script_check(const cJSON *script, char *err, size_t errlen) {
+  if (!cJSON_IsArray(script)) {
+    snprintf(err, errlen, "the script must be a JSON array of steps");
+    return -1;
+  }
+  int i = 0;
+  const cJSON *st;
+  cJSON_ArrayForEach(st, script) {
+    const char *name = jstr(st, "step");
+    int known = 0;
+    for (size_t k = 0; name && k < sizeof step_names / sizeof *step_names; k++) known |= !strcmp(name, step_names[k]);
+    const cJSON *t = jget(st, "target");
+    if (!cJSON_IsObject(st) || !known) {
+      snprintf(err, errlen, "step %d: \"step\" must be one of navigate, click, type, press, wait", i);
+      return -1;
+    }
+    if (!strcmp(name, "navigate") && !jstr(st, "url")) {
+      snprintf(err, errlen, "step %d: navigate needs \"url\"", i);
+      return -1;
+    }
+    if ((!strcmp(name, "click") || !strcmp(name, "type")) &&
+        (!cJSON_IsObject(t) || !(jstr(t, "stableId") || jstr(t, "instanceId") || jstr(t, "role") || jstr(t, "name")))) {
+      snprintf(err, errlen, "step %d: %s needs \"target\" with stableId, instanceId, or role and name", i, name);
+      return -1;
+    }
+    if (!strcmp(name, "type") && !jstr(st, "text")) {
+      snprintf(err, errlen, "step %d: type needs \"text\"", i);
+      return -1;
+    }
+    if (!strcmp(name, "press") && !jstr(st, "key")) {
+      snprintf(err, errlen, "step %d: press needs \"key\" (Enter, Escape or Tab)", i);
+      return -1;
+    }
+    if (!strcmp(name, "wait") && !cJSON_IsNumber(jget(st, "ms")) && !cJSON_IsObject(t)) {
+      snprintf(err, errlen, "step %d: wait needs \"ms\" or \"target\"", i);
+      return -1;
+    }
+    i++;
+  }
+  return 0;
+}
+
+/* Centre of a node's first quad, after scrolling it into view. */
+static crawl_code node_centre(obs *s, int backend, double *x, double *y) {
+  const char *sess = crawl_page_session(s->p);
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddNumberToObject(a, "backendNodeId", backend);
+  cdp_code r = cdp_call(s->c, sess, "DOM.scrollIntoViewIfNeeded", a, NULL, 10000);
+  if (r == CDP_CANCELLED) return CRAWL_CANCELLED;
+  a = cJSON_CreateObject();
+  cJSON_AddNumberToObject(a, "backendNodeId", backend);
+  r = cdp_call(s->c, sess, "DOM.getContentQuads", a, &res, 10000);
+  if (r == CDP_CANCELLED) return CRAWL_CANCELLED;
+  const cJSON *q = cJSON_GetArrayItem(jget(res, "quads"), 0);
+  if (r || cJSON_GetArraySize(q) < 8) {
+    cJSON_Delete(res);
+    return CRAWL_ARG;
+  }
+  double sx = 0, sy = 0;
+  for (int i = 0; i < 4; i++) {
+    sx += cJSON_GetArrayItem(q, i * 2)->valuedouble;
+    sy += cJSON_GetArrayItem(q, i * 2 + 1)->valuedouble;
+  }
+  cJSON_Delete(res);
+  *x = sx / 4;
+  *y = sy / 4;
+  return CRAWL_OK;
+}
+
+static crawl_code do_type(obs *s, const pg_element *e, const cJSON *st) {
+  const char *sess = crawl_page_session(s->p);
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddNumberToObject(a, "backendNodeId", e->backend_node_id);
+  cdp_code r = cdp_call(s->c, sess, "DOM.focus", a, NULL, 10000);
+  if (r == CDP_CANCELLED) return CRAWL_CANCELLED;
+  if (r) return CRAWL_ARG;
+  if (cJSON_IsTrue(jget(st, "clear"))) {
+    cJSON *res = NULL;
+    a = cJSON_CreateObject();
+    cJSON_AddNumberToObject(a, "backendNodeId", e->backend_node_id);
+    if (cdp_call(s->c, sess, "DOM.resolveNode", a, &res, 10000) == CDP_OK) {
+      const char *oid = jstr(jget(res, "object"), "objectId");
+      if (oid) {
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddStringToObject(f, "objectId", oid);
+        cJSON_AddStringToObject(f, "functionDeclaration",
+                                "function(){if(this.select)this.select();else{const r=document.createRange();"
+                                "r.selectNodeContents(this);const s=getSelection();s.removeAllRanges();s.addRange(r)}}");
+        cdp_call(s->c, sess, "Runtime.callFunctionOn", f, NULL, 10000);
+      }
+    }
+    cJSON_Delete(res);
+  }
+  a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "text", jstr(st, "text"));
+  r = cdp_call(s->c, sess, "Input.insertText", a, NULL, 10000);
+  return r == CDP_CANCELLED ? CRAWL_CANCELLED : r ? CRAWL_BROWSER : CRAWL_OK;
+}
+
+/* Resolve a navigate URL: absolute, or relative to the page's origin/path. */
+static void resolve_url(obs *s, const char *u, char *out, size_t n) {
+  const char *cur = s->last ? s->last->route_url : NULL;
+  if (strstr(u, "://") || !cur) {
+    snprintf(out, n, "%s", u);
+    return;
+  }
+  const char *p = strstr(cur, "://");
+  p = p ? strchr(p + 3, '/') : NULL;
+  size_t origin = p ? (size_t)(p - cur) : strlen(cur);
+  if (u[0] == '/') snprintf(out, n, "%.*s%s", (int)origin, cur, u);
+  else if (u[0] == '#' || u[0] == '?') snprintf(out, n, "%.*s%s", (int)strcspn(cur, u[0] == '#' ? "#" : "?#"), cur, u);
+  else {
+    const char *slash = strrchr(cur + origin, '/');
+    size_t keep = slash ? (size_t)(slash - cur) + 1 : strlen(cur);
+    snprintf(out, n, "%.*s%s", (int)keep, cur, u);
+  }
+}
+
+/* Run the current step. Returns CRAWL_OK when it is done (or still
+ * waiting: s->step_waiting), an error when it failed. */
+static crawl_code step_run(obs *s, long long now) {
+  const cJSON *st = cJSON_GetArrayItem(s->o->script, s->step);
+  const char *name = jstr(st, "step");
+  const cJSON *t = jget(st, "target");
+  const cJSON *tmo = jget(st, "timeoutMs");
+  if (!s->step_waiting) {
+    s->step_started = now;
+    s->step_deadline = now + (cJSON_IsNumber(tmo) ? (long long)tmo->valuedouble : 10000);
+    crawl_log(CRAWL_LOG_INFO, "observe", "step %d: %s", s->step, name);
+  }
+  s->step_waiting = 0;
+  if (!strcmp(name, "wait")) {
+    const cJSON *ms = jget(st, "ms");
+    if (cJSON_IsNumber(ms) && !t) {
+      if (now - s->step_started < (long long)ms->valuedouble) s->step_waiting = 1;
+      return CRAWL_OK;
+    }
+    int gone = cJSON_IsTrue(jget(st, "gone"));
+    if ((find_target(s->last, t) != NULL) != gone) {
+      if (now >= s->step_deadline) {
+        snprintf(s->err, sizeof s->err, "script step %d: the target %s within %lld ms", s->step,
+                 gone ? "did not go" : "did not appear", s->step_deadline - s->step_started);
+        return CRAWL_TIMEOUT;
+      }
+      s->step_waiting = 1;
+    }
+    return CRAWL_OK;
+  }
+  if (!strcmp(name, "navigate")) {
+    char url[8192];
+    resolve_url(s, jstr(st, "url"), url, sizeof url);
+    cJSON *a = cJSON_CreateObject(), *res = NULL;
+    cJSON_AddStringToObject(a, "url", url);
+    cdp_code r = cdp_call(s->c, crawl_page_session(s->p), "Page.navigate", a, &res, 30000);
+    const char *e = jstr(res, "errorText");
+    if (r == CDP_CANCELLED) {
+      cJSON_Delete(res);
+      return CRAWL_CANCELLED;
+    }
+    if (r || (e && *e)) {
+      snprintf(s->err, sizeof s->err, "script step %d: cannot load %.200s: %.200s", s->step, url, e ? e : cdp_client_errmsg(s->c));
+      cJSON_Delete(res);
+      return CRAWL_NAVIGATE;
+    }
+    cJSON_Delete(res);
+    return CRAWL_OK;
+  }
+  if (!strcmp(name, "press")) {
+    crawl_code rc = crawl_page_key(s->p, jstr(st, "key"));
+    if (rc == CRAWL_ARG) snprintf(s->err, sizeof s->err, "script step %d: unknown key %s", s->step, jstr(st, "key"));
+    return rc;
+  }
+  /* click, type: the target must be in the latest capture (auto-wait) */
+  const pg_element *e = find_target(s->last, t);
+  if (!e) {
+    if (now >= s->step_deadline) {
+      char *what = cJSON_PrintUnformatted(t);
+      snprintf(s->err, sizeof s->err, "script step %d: no element matches %s", s->step, what ? what : "");
+      free(what);
+      return CRAWL_TIMEOUT;
+    }
+    s->step_waiting = 1;
+    return CRAWL_OK;
+  }
+  if (!strcmp(name, "type")) {
+    crawl_code rc = do_type(s, e, st);
+    if (rc && rc != CRAWL_CANCELLED) snprintf(s->err, sizeof s->err, "script step %d: cannot type into %s", s->step, e->instance_id);
+    return rc;
+  }
+  double x, y;
+  crawl_code rc = node_centre(s, e->backend_node_id, &x, &y);
+  if (rc == CRAWL_OK) rc = crawl_page_click(s->p, x, y);
+  if (rc && rc != CRAWL_CANCELLED) snprintf(s->err, sizeof s->err, "script step %d: cannot click %s", s->step, e->instance_id);
+  return rc;
+}
+
+/* ---- set-up and the loop -------------------------------------------------------------------- */
+static crawl_code install(obs *s) {
+  const char *sess = crawl_page_session(s->p);
+  snprintf(s->binding, sizeof s->binding, "__uiap_obs_%08lx",
+           (unsigned long)((unsigned long long)cdp_now_ms() * 2654435761u ^ (unsigned long)getpid()) & 0xffffffffUL);
+  /* the script with the binding name in place of __B__ */
+  size_t n = sizeof reporter_js + 256;
+  char *js = malloc(n);
+  if (!js) return CRAWL_NOMEM;
+  const char *src = reporter_js, *hit;
+  size_t o = 0;
+  while ((hit = strstr(src, "__B__"))) {
+    o += (size_t)snprintf(js + o, n - o, "%.*s%s", (int)(hit - src), src, s->binding);
+    src = hit + 5;
+  }
+  snprintf(js + o, n - o, "%s", src);
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "name", s->binding);
+  cdp_code r = cdp_call(s->c, sess, "Runtime.addBinding", a, NULL, 10000);
+  cJSON *res = NULL;
+  if (!r) {
+    a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "source", js);
+    cJSON_AddBoolToObject(a, "runImmediately", 1);
+    r = cdp_call(s->c, sess, "Page.addScriptToEvaluateOnNewDocument", a, &res, 10000);
+  }
+  free(js);
+  if (r) {
+    snprintf(s->err, sizeof s->err, "cannot install the change reporter: %s", cdp_client_errmsg(s->c));
+    cJSON_Delete(res);
+    return r == CDP_CANCELLED ? CRAWL_CANCELLED : CRAWL_BROWSER;
+  }
+  const char *id = jstr(res, "identifier");
+  s->script_id = id ? strdup(id) : NULL;
+  cJSON_Delete(res);
+  return CRAWL_OK;
+}
+
+static void uninstall(obs *s) {
+  if (!cdp_client_alive(s->c) || s->closed || s->crashed) return;
+  const char *sess = crawl_page_session(s->p);
+  if (s->script_id) {
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "identifier", s->script_id);
+    cdp_call(s->c, sess, "Page.removeScriptToEvaluateOnNewDocument", a, NULL, 2000);
+  }
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "name", s->binding);
+  cdp_call(s->c, sess, "Runtime.removeBinding", a, NULL, 2000);
+}
+
+/* Mark the live regions there are now as seen, so that only later changes
+ * are signalled. */
+static void live_baseline(obs *s) {
+  char expr[256];
+  snprintf(expr, sizeof expr, "window['%s_base']&&window['%s_base']()", s->binding, s->binding);
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "expression", expr);
+  cJSON_AddBoolToObject(a, "silent", 1);
+  cdp_call(s->c, crawl_page_session(s->p), "Runtime.evaluate", a, NULL, 5000);
+}
+
+static void stop_message(obs *s, const char *reason) {
+  cJSON *p = sub_payload(s);
+  cJSON_AddStringToObject(p, "reason", reason);
+  emit(s, "web.observe.stopped", p);
+  s->st->stopped_by = reason;
+}
+
+crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *out, crawl_observe_stats *st) {
+  static crawl_observe_stats dummy;
+  if (!st) st = &dummy;
+  memset(st, 0, sizeof *st);
+  if (!c || !o || !out || (!o->page && !o->url)) {
+    snprintf(st->error, sizeof st->error, "observe needs a browser, options, an output, and a URL or a page");
+    return CRAWL_ARG;
+  }
+  obs *s = calloc(1, sizeof *s);
+  if (!s) return CRAWL_NOMEM;
+  s->c = c;
+  s->o = o;
+  s->out = out;
+  s->st = st;
+  s->source_id = o->source_id ? o->source_id : "uiap-crawl";
+  s->throttle = o->throttle_ms > 0 ? o->throttle_ms : o->throttle_ms < 0 ? 0 : 100;
+  s->nsteps = o->script ? cJSON_GetArraySize(o->script) : 0;
+  s->pending = cJSON_CreateArray();
+  s->reports = cJSON_CreateArray();
+  if (o->subscription_id) snprintf(s->sub, sizeof s->sub, "%s", o->subscription_id);
+  else snprintf(s->sub, sizeof s->sub, "sub_%d_%llx", (int)getpid(), (unsigned long long)cdp_now_ms() & 0xffffffULL);
+  snprintf(s->sig_prefix, sizeof s->sig_prefix, "sig_%s_", s->sub);
+  crawl_code rc = CRAWL_OK;
+  const char *reason = "error";
+  if (o->page) {
+    s->p = o->page;
+  } else {
+    rc = crawl_page_open(c, &o->page_opts, &s->p);
+    if (rc) {
+      snprintf(st->error, sizeof st->error, "%s", crawl_page_errmsg(s->p));
+      goto done;
+    }
+  }
+  static const struct { const char *ev; cdp_event_cb cb; } evs[] = {
+    {"Runtime.bindingCalled", on_binding},      {"Page.frameNavigated", on_nav},
+    {"Page.navigatedWithinDocument", on_nav},   {"Inspector.targetCrashed", on_closed},
+    {"Inspector.detached", on_closed},          {"Target.detachedFromTarget", on_closed},
+    {"Network.requestWillBeSent", on_network},  {"Network.responseReceived", on_network},
+    {"Network.loadingFinished", on_network},    {"Network.loadingFailed", on_network},
+  };
+  for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) s->subs[s->nsubs++] = cdp_on(c, evs[i].ev, evs[i].cb, s);
+  if ((rc = install(s))) {
+    snprintf(st->error, sizeof st->error, "%s", s->err);
+    goto done;
+  }
+  if (o->url && (rc = crawl_page_goto(s->p, o->url))) {
+    snprintf(st->error, sizeof st->error, "%s", crawl_page_errmsg(s->p));
+    goto done;
+  }
+  /* the first revision: the snapshot (or, delta-only, the base of the first delta) */
+  s->rev = pg_next_revision() - 1; /* then rev+1, rev+2, ...: ours alone */
+  cJSON *p = sub_payload(s);
+  char rev[48];
+  snprintf(rev, sizeof rev, "rev_%llu", s->rev + 1);
+  cJSON_AddStringToObject(p, "initialRevision", rev);
+  emit(s, "web.observe.started", p);
+  s->t_start = cdp_now_ms();
+  s->reports = (cJSON_Delete(s->reports), cJSON_CreateArray());
+  unsigned long before = crawl_page_changes(s->p);
+  s->own_dirty = 0;
+  s->nav_full = s->nav_same = 0;
+  pg_graph *g = NULL;
+  if ((rc = capture(s, &g))) {
+    snprintf(st->error, sizeof st->error, "%s", crawl_page_errmsg(s->p));
+    goto stopped;
+  }
+  s->seen = s->counted = before;
+  s->last = g;
+  s->last_capture = s->last_change = cdp_now_ms();
+  s->rev++;
+  s->graph = pg_graph_to_json(g);
+  live_baseline(s);
+  if (o->mode != CRAWL_OBSERVE_DELTA_ONLY) {
+    cJSON *sp = cJSON_CreateObject();
+    cJSON_AddItemToObject(sp, "graph", cJSON_Duplicate(s->graph, 1));
+    emit(s, "web.state.snapshot", sp);
+  }
+  if (o->on_delta) o->on_delta(o->on_delta_ud, s->rev, s->graph);
+  long long end = o->duration_ms > 0 ? s->t_start + o->duration_ms : 0;
+  s->prev_step_done = cdp_now_ms();
+  for (;;) {
+    long long now = cdp_now_ms();
+    if (o->cancel && *o->cancel) { reason = "signal"; rc = CRAWL_CANCELLED; break; }
+    if (s->crashed) { reason = "crashed"; rc = CRAWL_OK; break; }
+    if (s->closed || !cdp_client_alive(c)) { reason = "pageClosed"; rc = CRAWL_OK; break; }
+    unsigned long ch = crawl_page_changes(s->p);
+    if (ch != s->counted) {
+      s->counted = ch;
+      s->last_change = now;
+    }
+    if (end && now >= end) {
+      reason = "duration";
+      submits_check(s, now, 0);
+      rc = cycle(s);
+      break;
+    }
+    submits_check(s, now, 0);
+    int d = dirty(s);
+    if (d && now - s->last_capture >= s->throttle) {
+      rc = cycle(s);
+      if (rc == CRAWL_CAPTURE || rc == CRAWL_BROWSER || rc == CRAWL_TIMEOUT) {
+        /* e.g. the document went away mid-capture: try again */
+        crawl_log(CRAWL_LOG_DEBUG, "observe", "capture failed (%s): %s; retrying", crawl_strerror(rc),
+                  crawl_page_errmsg(s->p));
+        s->own_dirty = 1;
+        rc = CRAWL_OK;
+      }
+      if (rc) break;
+      continue;
+    }
+    /* the script: one step at a time, each after the page went quiet */
+    if (s->step < s->nsteps) {
+      int quiet = !d && now - s->last_change >= STEP_QUIET_MS;
+      if (s->step_waiting || quiet || now - s->prev_step_done >= STEP_MAX_WAIT_MS) {
+        if (d) { /* a step looks at the latest state */
+          if ((rc = cycle(s))) break;
+          continue;
+        }
+        rc = step_run(s, now);
+        if (rc) { reason = rc == CRAWL_CANCELLED ? "signal" : "error"; break; }
+        if (!s->step_waiting) {
+          s->step++;
+          s->prev_step_done = cdp_now_ms();
+          s->last_change = s->prev_step_done;
+        }
+      }
+    } else if (s->nsteps && !end && !d && now - s->last_change >= STEP_QUIET_MS * 2) {
+      /* the script is done and the page quiet */
+      submits_check(s, now, 1);
+      rc = cycle(s);
+      reason = "script";
+      break;
+    }
+    int wait = 1000;
+    if (d) wait = (int)(s->last_capture + s->throttle - now);
+    if (s->step < s->nsteps || s->nsteps) wait = wait < 25 ? wait : 25;
+    if (end && end - now < wait) wait = (int)(end - now);
+    for (int i = 0; i < MAX_SUBMITS; i++)
+      if (s->submits[i].active) wait = wait < 50 ? wait : 50;
+    if (wait < 1) wait = 1;
+    cdp_code r = cdp_pump(c, wait);
+    if (r == CDP_CANCELLED) { reason = "signal"; rc = CRAWL_CANCELLED; break; }
+    if (r == CDP_CLOSED) { reason = "pageClosed"; rc = CRAWL_OK; break; }
+  }
+  if (rc && rc != CRAWL_CANCELLED) snprintf(st->error, sizeof st->error, "%s", s->err[0] ? s->err : crawl_page_errmsg(s->p));
+stopped:
+  if (rc == CRAWL_CANCELLED) reason = "signal";
+  stop_message(s, rc && rc != CRAWL_CANCELLED ? "error" : reason);
+  st->elapsed_ms = cdp_now_ms() - s->t_start;
+done:
+  for (int i = 0; i < s->nsubs; i++) cdp_off(c, s->subs[i]);
+  if (s->p) uninstall(s);
+  if (s->p && !o->page) crawl_page_close(s->p);
+  for (int i = 0; i < MAX_SUBMITS; i++) submit_free(&s->submits[i]);
+  pg_graph_free(s->last);
+  cJSON_Delete(s->graph);
+  cJSON_Delete(s->pending);
+  cJSON_Delete(s->reports);
+  free(s->script_id);
+  free(s);
+  return rc;
+}

@@ -1,0 +1,706 @@
+/* fidelity.c -- end-to-end: the PageGraph is right on pages with frames,
+ * shadow DOM, dialogs, menus, tabs, popovers and forms, and its boundaries
+ * hold (UIAP Web Profile sections 5.5-5.11, 8, 9; issue 3).
+ *
+ * Fixtures: tests/fixtures/fidelity/, served on two loopback ports. A
+ * distinctive string (a "canary", ZQX...) sits wherever the tool must not
+ * look: inside a cross-origin frame on the other port (same site: Chromium
+ * renders it in-process, so DOMSnapshot and the accessibility tree include
+ * it), inside a frame on "localhost" (another site: an out-of-process frame),
+ * inside closed shadow roots, and in the values of password, sensitive and
+ * payment fields. No canary may appear anywhere in any output.
+ *
+ * Most tests run the CLI (t_snapshot validates every output against
+ * schema.json); the hit test and the filters drive the library directly,
+ * so that one browser answers DOM.getNodeForLocation for the very capture.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crawl.h"
+#include "support.h"
+
+static const cJSON *item(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+static const char *str(const cJSON *o, const char *k) { return cJSON_GetStringValue(item(o, k)); }
+static int str_is(const cJSON *o, const char *k, const char *v) {
+  const char *s = str(o, k);
+  return s && v && !strcmp(s, v);
+}
+
+/* First member of array `list` of g whose string `key` equals val. */
+static const cJSON *find(const cJSON *g, const char *list, const char *key, const char *val) {
+  const cJSON *x;
+  cJSON_ArrayForEach(x, item(g, list))
+    if (str_is(x, key, val)) return x;
+  return NULL;
+}
+static int count(const cJSON *g, const char *list, const char *key, const char *val) {
+  int n = 0;
+  const cJSON *x;
+  cJSON_ArrayForEach(x, item(g, list)) n += val ? str_is(x, key, val) : 1;
+  return n;
+}
+static const cJSON *scope(const cJSON *g, const char *id) { return find(g, "scopes", "scopeId", id); }
+
+/* 1 if scope id or one of its ancestors is `anc`. */
+static int scope_within(const cJSON *g, const char *id, const char *anc) {
+  for (int steps = 0; id && steps < 64; steps++) {
+    if (!strcmp(id, anc)) return 1;
+    id = str(scope(g, id), "parentScopeId");
+  }
+  return 0;
+}
+
+static int has_relation(const cJSON *g, const char *type, const char *from, const char *to) {
+  const cJSON *r;
+  cJSON_ArrayForEach(r, item(g, "relations"))
+    if (str_is(r, "type", type) && str_is(r, "from", from) && str_is(r, "to", to)) return 1;
+  return 0;
+}
+
+static const char *id_of(const cJSON *el) { return str(el, "instanceId"); }
+
+/* The first canary in text, or NULL. */
+static const char *canary(const char *text) { return text ? strstr(text, "ZQX") : NULL; }
+#define EXPECT_NO_CANARY(text, what)                                                  \
+  do {                                                                                \
+    const char *c_ = canary(text);                                                    \
+    cr_expect(!c_, "%s leaks a canary: ...%.60s", what, c_ ? c_ : "");                \
+  } while (0)
+
+static void expect_no_canary_json(const cJSON *g, const char *what) {
+  char *t = cJSON_PrintUnformatted(g);
+  EXPECT_NO_CANARY(t, what);
+  free(t);
+}
+
+/* canary.html with the other port's origin for frame (a) */
+static const char *canary_url(void) {
+  static char u[256];
+  char path[64];
+  snprintf(path, sizeof path, "/fidelity/canary.html?p1=%d", t_fixture_port(1));
+  snprintf(u, sizeof u, "%s", t_fixture_url(0, NULL, path));
+  return u;
+}
+
+static char *origin(int which, const char *host) {
+  char *o = malloc(128);
+  snprintf(o, 128, "http://%s:%d", host, t_fixture_port(which));
+  return o;
+}
+
+#define SNAP(graph, url, args)                                                          \
+  t_run run_;                                                                           \
+  int left_ = 0;                                                                        \
+  cJSON *graph = t_snapshot(&run_, &left_, url, args);                                  \
+  cr_assert(graph, "snapshot of %s failed (exit %d): %s", url, run_.status, run_.err);  \
+  cr_expect_eq(left_, 0, "Chromium or its temp profile outlived the run");              \
+  EXPECT_NO_CANARY(run_.err, "stderr")
+
+#define DONE(graph)   \
+  cJSON_Delete(graph); \
+  t_run_free(&run_)
+
+/* ---- the library, for hit tests and filters ------------------------------ */
+typedef struct {
+  cdp_client *c;
+  crawl_page *p;
+} lib;
+
+static void lib_open(lib *l, const char *url) {
+  char err[256];
+  cr_assert_eq(cdp_launch(NULL, &l->c, err, sizeof err), CDP_OK, "launch: %s", err);
+  cr_assert_eq(crawl_page_open(l->c, NULL, &l->p), CRAWL_OK, "open: %s", crawl_page_errmsg(l->p));
+  cr_assert_eq(crawl_page_goto(l->p, url), CRAWL_OK, "goto %s: %s", url, crawl_page_errmsg(l->p));
+}
+
+static pg_graph *lib_capture(lib *l, const pg_options *o) {
+  pg_graph *g = NULL;
+  cr_assert_eq(crawl_page_capture(l->p, o, &g), CRAWL_OK, "capture: %s", crawl_page_errmsg(l->p));
+  return g;
+}
+
+/* The graph as JSON, validated against PageGraph. */
+static cJSON *lib_json(const pg_graph *g) {
+  cJSON *j = pg_graph_to_json(g);
+  char *text = cJSON_PrintUnformatted(j);
+  char path[] = "/tmp/uiap-fidelity-XXXXXX";
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  close(fd);
+  t_write_file(path, text);
+  char msg[4096];
+  cr_expect_eq(t_validate("PageGraph", path, msg, sizeof msg), 0, "not a valid PageGraph: %s", msg);
+  unlink(path);
+  free(text);
+  return j;
+}
+
+static void lib_close(lib *l) {
+  crawl_page_close(l->p);
+  cdp_client_free(l->c);
+}
+
+static const pg_element *lib_element(const pg_graph *g, const char *role, const char *name) {
+  for (size_t i = 0; i < g->nelements; i++)
+    if ((!role || !strcmp(g->elements[i].role, role)) && g->elements[i].name && !strcmp(g->elements[i].name, name))
+      return &g->elements[i];
+  return NULL;
+}
+
+/* ---- 1. canaries ------------------------------------------------------------ */
+static void expect_redacted(const cJSON *g, const char *role, const char *name) {
+  const cJSON *e = t_element(g, role, name);
+  cr_expect(e, "the field %s \"%s\" is published", role, name);
+  if (!e) return;
+  cr_expect(str_is(e, "textValue", PG_REDACTED), "%s: textValue is %s", name, str(e, "textValue"));
+  cr_expect(!item(e, "semanticValue"), "%s: no semanticValue", name);
+  cr_expect(cJSON_IsTrue(item(item(e, "metadata"), "redacted")), "%s: metadata.redacted", name);
+}
+
+/* What both canary runs must show: the boundaries themselves. */
+static void expect_boundaries(const cJSON *g) {
+  char *o1 = origin(1, "127.0.0.1"), *o2 = origin(0, "localhost");
+  const cJSON *port = find(g, "documents", "origin", o1), *host = find(g, "documents", "origin", o2);
+  cr_expect(port, "the same-site frame on the other port is published (%s)", o1);
+  cr_expect(host, "the frame on localhost is published (%s)", o2);
+  const cJSON *docs[] = {port, host};
+  for (int k = 0; k < 2; k++) {
+    if (!docs[k]) continue;
+    cr_expect(str_is(docs[k], "access", "opaque"), "%s is opaque", str(docs[k], "origin"));
+    cr_expect(item(docs[k], "bbox"), "an opaque document has its frame's bbox");
+    cr_expect(str_is(docs[k], "parentDocumentId", "doc_root"));
+    cr_expect(!item(docs[k], "title") && !item(docs[k], "rootScopeId") && !item(docs[k], "readyState"),
+              "an opaque document has no title, root scope or readyState");
+    cr_expect_eq(count(g, "scopes", "documentId", str(docs[k], "documentId")), 0, "no scope inside an opaque frame");
+    cr_expect_eq(count(g, "elements", "documentId", str(docs[k], "documentId")), 0, "no element inside an opaque frame");
+  }
+  /* frames inside the opaque frame are its content: not even metadata */
+  cr_expect_eq(count(g, "documents", NULL, NULL), 3, "documents: the top and the two opaque frames, nothing nested");
+  const cJSON *md = item(g, "metadata");
+  cr_expect_eq(item(md, "opaqueFrames")->valueint, 2);
+  /* closed shadow hosts: present, named only by themselves */
+  const cJSON *widget = find(g, "elements", "stableId", "widget.closed");
+  cr_expect(widget, "the closed host with data-uiap-id is published");
+  const cJSON *ann = item(item(widget, "targetHints"), "annotations");
+  cr_expect(!widget || str_is(ann, "meaning", "closed widget"), "the host's own data-uiap-meaning is kept");
+  cr_expect(t_element(g, "group", "Labelled closed host"), "a closed host keeps its own aria-label");
+  cr_expect(t_element(g, "button", "Send"), "a button's name leaves out closed content");
+  cr_expect(t_element(g, "button", "Light label"), "aria-labelledby text leaves out closed content");
+  cr_expect(t_element(g, "textbox", "Field label"), "label[for] text leaves out closed content");
+  const cJSON *desc = t_element(g, "textbox", "Described field");
+  cr_expect(desc && str_is(desc, "description", "Help text"), "a description leaves out closed content: %s",
+            desc ? str(desc, "description") : "(missing)");
+  cr_expect(t_element(g, "button", "Slotted light button"), "light content slotted into a closed root is published");
+  cr_expect(t_element(g, "button", "Pay with"), "a name leaves out an embedded payment field's value");
+  cr_expect(item(md, "closedShadowHosts")->valueint >= 5);
+  int rolehost = 0;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, item(g, "elements")) {
+    const cJSON *sem = item(e, "semantics");
+    if (str_is(e, "role", "button") && str_is(sem, "tagName", "div") && str_is(sem, "ariaRole", "button") &&
+        !item(e, "textValue") && item(e, "bbox") && !strstr(str(e, "name") ? str(e, "name") : "", "Pay"))
+      rolehost += !item(e, "name");
+  }
+  cr_expect_eq(rolehost, 1, "the role=button closed host is published, with no name from its inside");
+  /* redaction */
+  expect_redacted(g, "textbox", "Password");
+  expect_redacted(g, "textbox", "Typed password");
+  expect_redacted(g, "textbox", "Secret note");
+  expect_redacted(g, "textbox", "Secret text");
+  expect_redacted(g, "textbox", "Card number");
+  expect_redacted(g, "combobox", "Expiry month");
+  expect_redacted(g, "textbox", "Card code");
+  expect_redacted(g, "textbox", "One-time code");
+  cr_expect(item(md, "redactions")->valueint >= 8, "metadata counts the redactions");
+  /* a name computed from a password field would show its length as bullets */
+  char *t = cJSON_PrintUnformatted(g);
+  cr_expect(!strstr(t, "\xe2\x80\xa2"), "no password bullets anywhere");
+  free(t);
+  free(o1);
+  free(o2);
+}
+
+Test(fidelity_canary, default_json) {
+  const char *const args[] = {NULL};
+  SNAP(g, canary_url(), args);
+  expect_no_canary_json(g, "the JSON");
+  expect_boundaries(g);
+  cr_expect(!t_element(g, NULL, "Hidden password"), "a display:none field is absent by default");
+  DONE(g);
+}
+
+Test(fidelity_canary, with_hidden_and_non_interactive) {
+  const char *const args[] = {"--include-hidden", "--include-non-interactive", NULL};
+  SNAP(g, canary_url(), args);
+  expect_no_canary_json(g, "the JSON (--include-hidden --include-non-interactive)");
+  expect_boundaries(g);
+  expect_redacted(g, "textbox", "Hidden password");
+  cr_expect(!t_element(g, "option", NULL) && !t_element(g, "MenuListOption", NULL),
+            "the options of a sensitive select (its possible values) are not published");
+  DONE(g);
+}
+
+Test(fidelity_canary, text_output) {
+  const char *variants[][3] = {{NULL}, {"--include-hidden", "--include-non-interactive", NULL}};
+  for (int v = 0; v < 2; v++) {
+    const char *argv[12] = {UIAP_BIN, "snapshot", canary_url(), "--format", "text"};
+    int n = 5;
+    for (int k = 0; variants[v][k]; k++) argv[n++] = variants[v][k];
+    argv[n] = NULL;
+    t_run r = t_run_argv(argv, 90000);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    EXPECT_NO_CANARY(r.out, "the text tree");
+    EXPECT_NO_CANARY(r.err, "stderr");
+    cr_expect(strstr(r.out, "= \"[redacted]\""), "redacted fields show as such: %s", r.out);
+    int opaque = 0;
+    for (const char *s = r.out; (s = strstr(s, "opaque frame")); s++) opaque++;
+    cr_expect_eq(opaque, 2, "two opaque frames listed: %s", r.out);
+    cr_expect(strstr(r.out, "{widget.closed}"), "the closed host with its stableId: %s", r.out);
+    t_run_free(&r);
+  }
+}
+
+Test(fidelity_canary, bridged_same_site_frame) {
+  char *o1 = origin(1, "127.0.0.1");
+  const char *const args[] = {"--bridge-origin", o1, NULL};
+  SNAP(g, canary_url(), args);
+  const cJSON *doc = find(g, "documents", "origin", o1);
+  cr_assert(doc, "the bridged frame is published");
+  cr_expect(str_is(doc, "access", "bridged"));
+  cr_expect(str(doc, "bridgeSessionId") && *str(doc, "bridgeSessionId"), "bridgeSessionId is set");
+  cr_expect(str(doc, "rootScopeId"), "a bridged document has its iframe-root scope");
+  const cJSON *btn = t_element(g, "button", "ZQXPORTARIA");
+  cr_assert(btn, "the bridged frame's button is published");
+  cr_expect(str_is(btn, "documentId", str(doc, "documentId")));
+  const cJSON *fp = item(item(btn, "semantics"), "framePath");
+  cr_expect_eq(cJSON_GetArraySize(fp), 2, "framePath: top frame, bridged frame");
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(fp, 1)), str(doc, "frameId"));
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(fp, 0)), str(find(g, "documents", "documentId", "doc_root"), "frameId"));
+  /* the other boundaries still hold */
+  char *t = cJSON_PrintUnformatted(g);
+  cr_expect(!strstr(t, "ZQXHOST"), "the localhost frame stays opaque");
+  cr_expect(!strstr(t, "ZQXCLOSED") && !strstr(t, "ZQXPASSWORD") && !strstr(t, "ZQXSENSITIVE"),
+            "closed roots and sensitive values stay hidden");
+  free(t);
+  DONE(g);
+  free(o1);
+}
+
+/* ---- 2. same-origin frames and open shadow roots ----------------------------- */
+static void expect_hit(lib *l, const pg_graph *g, const char *name) {
+  const pg_element *e = lib_element(g, "button", name);
+  cr_assert(e, "button \"%s\" is published", name);
+  cr_assert(e->has_bbox);
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddNumberToObject(a, "x", (int)(e->bbox.x + e->bbox.w / 2));
+  cJSON_AddNumberToObject(a, "y", (int)(e->bbox.y + e->bbox.h / 2));
+  cdp_code rc = cdp_call(l->c, crawl_page_session(l->p), "DOM.getNodeForLocation", a, &res, 10000);
+  cr_assert_eq(rc, CDP_OK, "getNodeForLocation: %s", cdp_client_errmsg(l->c));
+  int hit = item(res, "backendNodeId") ? item(res, "backendNodeId")->valueint : 0;
+  cr_expect(hit == e->backend_node_id || pg_graph_contains(g, e->backend_node_id, hit),
+            "a click at the centre of \"%s\"'s bbox lands on it (hit node %d, element %d)", name, hit,
+            e->backend_node_id);
+  cJSON_Delete(res);
+}
+
+Test(fidelity_frames, shadow_button_in_frame) {
+  lib l = {0};
+  lib_open(&l, t_fixture_url(0, NULL, "/fidelity/frames.html"));
+  pg_graph *pg = lib_capture(&l, NULL);
+  cJSON *g = lib_json(pg);
+  const cJSON *root = find(g, "documents", "documentId", "doc_root");
+  const cJSON *shadow = NULL, *outer = NULL, *inner = NULL, *d;
+  cJSON_ArrayForEach(d, item(g, "documents")) {
+    const char *u = str(d, "url");
+    if (u && strstr(u, "/frame-shadow.html")) shadow = d;
+    if (u && strstr(u, "/frame-outer.html")) outer = d;
+    if (u && strstr(u, "/frame-inner.html")) inner = d;
+  }
+  cr_assert(root && shadow && outer && inner, "every same-origin frame, at depth 1 and 2, is a document");
+  const cJSON *parents[][2] = {{shadow, root}, {outer, root}, {inner, outer}};
+  for (int k = 0; k < 3; k++) {
+    const cJSON *doc = parents[k][0], *par = parents[k][1];
+    cr_expect(str_is(doc, "access", "same-origin"));
+    cr_expect(str(doc, "frameId") && *str(doc, "frameId"));
+    cr_expect(str_is(doc, "parentFrameId", str(par, "frameId")), "parentFrameId");
+    cr_expect(str_is(doc, "parentDocumentId", str(par, "documentId")), "parentDocumentId");
+    cr_expect(str_is(doc, "origin", str(root, "origin")), "origin");
+    cr_expect(str_is(doc, "readyState", "complete"), "readyState: %s", str(doc, "readyState"));
+    cr_expect(item(doc, "bbox"), "bbox of the frame");
+    const cJSON *rs = scope(g, str(doc, "rootScopeId"));
+    cr_expect(rs && str_is(rs, "kind", "iframe-root") && str_is(rs, "documentId", str(doc, "documentId")),
+              "rootScopeId names an iframe-root scope of the document");
+    cr_expect(rs && scope_within(g, str(rs, "parentScopeId"), str(par, "rootScopeId")),
+              "the frame's scope sits in its parent document's scopes");
+  }
+  /* the inner frame's bbox, in top-level viewport pixels: inside the outer one */
+  const cJSON *ob = item(outer, "bbox"), *ib = item(inner, "bbox");
+  cr_expect(item(ib, "x")->valuedouble > item(ob, "x")->valuedouble + 30 &&
+            item(ib, "y")->valuedouble > item(ob, "y")->valuedouble, "the depth-2 frame's bbox is in top-level pixels");
+
+  const cJSON *btn = t_element(g, "button", "Shadow action");
+  cr_assert(btn);
+  cr_expect(str_is(btn, "documentId", str(shadow, "documentId")));
+  cr_expect(str_is(btn, "scopeId", str(shadow, "rootScopeId")), "the innermost scope is the frame's root");
+  const cJSON *sem = item(btn, "semantics");
+  const cJSON *host = find(g, "elements", "instanceId", str(sem, "shadowHostId"));
+  cr_assert(host, "shadowHostId names a published element: %s", str(sem, "shadowHostId"));
+  cr_expect(str_is(item(host, "semantics"), "tagName", "x-card"), "the host is the x-card");
+  const cJSON *fp = item(sem, "framePath");
+  cr_expect_eq(cJSON_GetArraySize(fp), 2);
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(fp, 0)), str(root, "frameId"));
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(fp, 1)), str(shadow, "frameId"));
+  const cJSON *nested = t_element(g, "button", "Nested shadow action");
+  cr_assert(nested);
+  const cJSON *nhost = find(g, "elements", "instanceId", str(item(nested, "semantics"), "shadowHostId"));
+  cr_expect(nhost && str_is(item(nhost, "semantics"), "tagName", "x-inner"), "a nested root's host is the inner element");
+  cr_expect(nhost && str_is(item(nhost, "semantics"), "shadowHostId", id_of(host)), "and that one sits in x-card's root");
+  const cJSON *deep = t_element(g, "button", "Deep button");
+  cr_assert(deep);
+  cr_expect(str_is(deep, "documentId", str(inner, "documentId")));
+  cr_expect_eq(cJSON_GetArraySize(item(item(deep, "semantics"), "framePath")), 3, "framePath: top, outer, inner");
+  cr_expect(!item(item(deep, "semantics"), "shadowHostId"));
+
+  expect_hit(&l, pg, "Shadow action");
+  expect_hit(&l, pg, "Nested shadow action");
+  expect_hit(&l, pg, "Deep button");
+  expect_hit(&l, pg, "Outer frame button");
+  expect_hit(&l, pg, "Top button");
+  cJSON_Delete(g);
+  pg_graph_free(pg);
+  lib_close(&l);
+}
+
+Test(fidelity_shadow, nested_and_slotted) {
+  const char *const args[] = {NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/shadow-nest.html"), args);
+  struct { const char *name, *host_tag; } want[] = {
+    {"Card button", "x-card"},
+    {"Nested shadow action", "x-inner"},
+    {"Slotted card button", "x-card"}, /* x-card's light child, slotted into x-inner */
+    {"Host2 shadow button", "x-host2"},
+    {"Light A", NULL},                 /* document content slotted into x-host2 */
+  };
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    const cJSON *e = t_element(g, "button", want[k].name);
+    cr_assert(e, "%s is published", want[k].name);
+    const char *hid = str(item(e, "semantics"), "shadowHostId");
+    if (!want[k].host_tag) {
+      cr_expect(!hid, "%s is light DOM: no shadowHostId (%s)", want[k].name, hid);
+      continue;
+    }
+    const cJSON *h = find(g, "elements", "instanceId", hid);
+    cr_expect(h && str_is(item(h, "semantics"), "tagName", want[k].host_tag), "%s: host %s, got %s", want[k].name,
+              want[k].host_tag, h ? str(item(h, "semantics"), "tagName") : hid);
+  }
+  DONE(g);
+}
+
+/* ---- 4. scopes and relations --------------------------------------------------- */
+static const cJSON *scope_named(const cJSON *g, const char *kind, const char *name) {
+  const cJSON *s;
+  cJSON_ArrayForEach(s, item(g, "scopes"))
+    if (str_is(s, "kind", kind) && (!name || str_is(s, "name", name))) return s;
+  return NULL;
+}
+
+static void expect_in_scope(const cJSON *g, const char *role, const char *name, const cJSON *sc) {
+  const cJSON *e = t_element(g, role, name);
+  cr_expect(e && sc && str_is(e, "scopeId", str(sc, "scopeId")), "%s \"%s\" is in scope %s (it is in %s)", role, name,
+            sc ? str(sc, "scopeId") : "(missing)", e ? str(e, "scopeId") : "(missing element)");
+}
+
+Test(fidelity_structure, scopes) {
+  const char *const args[] = {NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/structure.html"), args);
+  const cJSON *route = scope(g, "scope_route"), *s;
+  cr_assert(route && str_is(route, "kind", "route"));
+  cJSON_ArrayForEach(s, item(g, "scopes")) {
+    cr_expect(str(s, "scopeId"), "every scope has an id");
+    cr_expect(str_is(s, "documentId", "doc_root"), "each scope has its one document");
+    cr_expect(scope_within(g, str(s, "scopeId"), "scope_route"), "every chain ends at the route: %s", str(s, "scopeId"));
+  }
+  const cJSON *nav = scope_named(g, "region", "Main navigation");
+  const cJSON *billing = scope_named(g, "region", "Billing");
+  const cJSON *inline_dlg = scope_named(g, "dialog", "Inline dialog");
+  const cJSON *aria_dlg = scope_named(g, "dialog", "Aria dialog");
+  const cJSON *menu = scope_named(g, "menu", "Actions menu");
+  const cJSON *tabset = scope_named(g, "tabset", "Settings tabs");
+  const cJSON *panel = scope_named(g, "tabpanel", "General");
+  const cJSON *pop = scope_named(g, "popover", "Tips");
+  const cJSON *form = scope_named(g, "form", "Signup");
+  const cJSON *custom = find(g, "scopes", "stableId", "checkout.summary");
+  const cJSON *orders = scope_named(g, "collection", "Orders");
+  const cJSON *colours = scope_named(g, "collection", "Colours");
+  cr_assert(nav && billing && inline_dlg && aria_dlg && menu && tabset && panel && pop && form && custom && orders &&
+            colours, "every expected scope exists");
+  cr_expect(str_is(custom, "kind", "custom"));
+  /* the main landmark is an unnamed region holding the rest */
+  const cJSON *main = scope(g, str(billing, "parentScopeId"));
+  cr_assert(main && str_is(main, "kind", "region") && str_is(main, "parentScopeId", "scope_route"),
+            "Billing sits in the main region, main in the route");
+  cr_expect(str_is(nav, "parentScopeId", "scope_route"));
+  const cJSON *in_main[] = {inline_dlg, aria_dlg, menu, tabset, panel, pop, form, custom, orders, colours};
+  for (size_t k = 0; k < sizeof in_main / sizeof *in_main; k++)
+    cr_expect(str_is(in_main[k], "parentScopeId", str(main, "scopeId")), "%s sits in main",
+              str(in_main[k], "scopeId"));
+  cr_expect_eq(count(g, "scopes", "kind", "tabpanel"), 1, "the hidden tab panel is no scope");
+  /* states of layers */
+  const cJSON *st = item(inline_dlg, "state");
+  cr_expect(cJSON_IsTrue(item(st, "open")) && cJSON_IsFalse(item(st, "modal")), "<dialog open>: open, not modal");
+  st = item(aria_dlg, "state");
+  cr_expect(cJSON_IsTrue(item(st, "open")) && cJSON_IsTrue(item(st, "modal")), "role=dialog aria-modal: open, modal");
+  cr_expect(cJSON_IsTrue(item(item(pop, "state"), "open")), "a shown popover is open");
+  /* elements get the innermost scope */
+  expect_in_scope(g, "link", "Home", nav);
+  expect_in_scope(g, "button", "Update billing", billing);
+  expect_in_scope(g, "button", "Unnamed section button", main);
+  expect_in_scope(g, "button", "Inside inline dialog", inline_dlg);
+  expect_in_scope(g, "button", "Inside aria dialog", aria_dlg);
+  expect_in_scope(g, "menuitem", "Edit item", menu);
+  expect_in_scope(g, "tab", "General", tabset);
+  expect_in_scope(g, "textbox", "Display name", panel);
+  expect_in_scope(g, "button", "Got it", pop);
+  expect_in_scope(g, "textbox", "Email", form);
+  expect_in_scope(g, "button", "Create account", form);
+  expect_in_scope(g, "button", "Apply coupon", custom);
+  expect_in_scope(g, "button", "Open A-1", orders);
+  expect_in_scope(g, "option", "Red", colours);
+  cr_expect(!t_element(g, NULL, "Hidden setting"), "the hidden panel's field is absent");
+  DONE(g);
+}
+
+Test(fidelity_structure, relations) {
+  const char *const args[] = {NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/structure.html"), args);
+  const cJSON *menubtn = t_element(g, "button", "Actions"), *menu = scope_named(g, "menu", "Actions menu");
+  cr_assert(menubtn && menu);
+  cr_expect(has_relation(g, "opens", id_of(menubtn), str(menu, "scopeId")), "aria-haspopup + aria-controls: opens");
+  cr_expect(has_relation(g, "controls", id_of(menubtn), str(menu, "scopeId")), "aria-controls: controls");
+  const cJSON *tab = t_element(g, "tab", "General"), *panel = scope_named(g, "tabpanel", "General");
+  cr_assert(tab && panel);
+  cr_expect(has_relation(g, "controls", id_of(tab), str(panel, "scopeId")), "a tab controls its panel");
+  cr_expect(has_relation(g, "labels", id_of(tab), str(panel, "scopeId")), "and labels it (aria-labelledby)");
+  const cJSON *tips = t_element(g, "button", "Show tips"), *pop = scope_named(g, "popover", "Tips");
+  cr_assert(tips && pop);
+  cr_expect(has_relation(g, "opens", id_of(tips), str(pop, "scopeId")), "popovertarget: opens");
+  const cJSON *form = scope_named(g, "form", "Signup");
+  const cJSON *create = t_element(g, "button", "Create account"), *outside = t_element(g, "button", "Submit from outside");
+  const cJSON *cancel = t_element(g, "button", "Cancel signup");
+  cr_assert(form && create && outside && cancel);
+  cr_expect(has_relation(g, "submits", id_of(create), str(form, "scopeId")), "a submit button submits its form");
+  cr_expect(has_relation(g, "submits", id_of(outside), str(form, "scopeId")), "form=\"id\" submits that form");
+  cr_expect(!has_relation(g, "submits", id_of(cancel), str(form, "scopeId")), "a type=button does not");
+  /* error texts and descriptions are published, so the relations have both ends */
+  const cJSON *email = t_element(g, "textbox", "Email"), *user = t_element(g, "textbox", "User name");
+  cr_assert(email && user);
+  const cJSON *err = find(g, "elements", "textValue", "Enter a valid email address");
+  const cJSON *hint = find(g, "elements", "textValue", "We never share it");
+  const cJSON *taken = find(g, "elements", "textValue", "User name is taken");
+  cr_assert(err && hint && taken, "error and hint texts are published with their text");
+  cr_expect(has_relation(g, "error-for", id_of(err), id_of(email)), "aria-errormessage: error-for");
+  cr_expect(has_relation(g, "describes", id_of(hint), id_of(email)), "aria-describedby: describes");
+  cr_expect(!has_relation(g, "error-for", id_of(hint), id_of(email)), "a hint is no error");
+  cr_expect(has_relation(g, "error-for", id_of(taken), id_of(user)),
+            "a visible error text describing an aria-invalid field: error-for");
+  cr_expect(has_relation(g, "describes", id_of(taken), id_of(user)));
+  cr_expect_eq(t_state(email, "invalid"), 1);
+  const cJSON *r;
+  cJSON_ArrayForEach(r, item(g, "relations")) {
+    const char *ends[] = {str(r, "from"), str(r, "to")};
+    for (int k = 0; k < 2; k++)
+      cr_expect(find(g, "elements", "instanceId", ends[k]) || scope(g, ends[k]), "relation %s: %s is published",
+                str(r, "relationId"), ends[k]);
+  }
+  DONE(g);
+}
+
+Test(fidelity_structure, labels_with_non_interactive) {
+  const char *const args[] = {"--include-non-interactive", NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/structure.html"), args);
+  const cJSON *email = t_element(g, "textbox", "Email"), *r, *label = NULL;
+  cr_assert(email);
+  cJSON_ArrayForEach(r, item(g, "relations"))
+    if (str_is(r, "type", "labels") && str_is(r, "to", id_of(email))) label = find(g, "elements", "instanceId", str(r, "from"));
+  cr_expect(label && str_is(item(label, "semantics"), "tagName", "label"), "label[for] labels the field");
+  cr_expect(scope_named(g, "collection", NULL), "collections appear");
+  DONE(g);
+}
+
+Test(fidelity_structure, modal_dialog) {
+  const char *const args[] = {NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/modal.html"), args);
+  const cJSON *dlg = scope_named(g, "dialog", "Confirm delete");
+  cr_assert(dlg, "the showModal() dialog is a dialog scope");
+  cr_expect(cJSON_IsTrue(item(item(dlg, "state"), "open")) && cJSON_IsTrue(item(item(dlg, "state"), "modal")));
+  const cJSON *keep = t_element(g, "button", "Keep it"), *behind = t_element(g, "button", "Behind the modal");
+  cr_assert(keep);
+  cr_expect(scope_within(g, str(keep, "scopeId"), str(dlg, "scopeId")), "the dialog's buttons are in it");
+  cr_expect(cJSON_IsTrue(item(item(keep, "semantics"), "interactable")));
+  cr_expect(!behind || cJSON_IsFalse(item(item(behind, "semantics"), "interactable")),
+            "what the modal dialog makes inert is not interactable");
+  DONE(g);
+}
+
+/* ---- 5. focus and selection ------------------------------------------------------ */
+static const char *focus_url(const char *mode) {
+  static char path[128];
+  snprintf(path, sizeof path, "/fidelity/focus.html?mode=%s", mode);
+  return t_fixture_url(0, NULL, path);
+}
+
+static void expect_focus(const cJSON *g, const char *role, const char *name) {
+  const cJSON *e = t_element(g, role, name), *f = item(g, "focus");
+  cr_assert(e, "the focused %s \"%s\" is published", role, name);
+  cr_expect_eq(t_state(e, "focused"), 1, "state.focused");
+  cr_expect(f && str_is(f, "target", id_of(e)), "focus.target names it");
+  cr_expect(f && str_is(f, "documentId", str(e, "documentId")), "focus.documentId is its document");
+}
+
+Test(fidelity_focus, in_frame_shadow_and_hidden) {
+  const char *const args[] = {NULL};
+  {
+    SNAP(g, focus_url("frame"), args);
+    expect_focus(g, "textbox", "City");
+    cr_expect(!str_is(item(g, "focus"), "documentId", "doc_root"), "focus is in the frame's document");
+    DONE(g);
+  }
+  {
+    SNAP(g, focus_url("shadow"), args);
+    expect_focus(g, "button", "Shadow focus target");
+    const cJSON *e = t_element(g, "button", "Shadow focus target");
+    cr_expect(str(item(e, "semantics"), "shadowHostId"), "inside an open shadow root");
+    DONE(g);
+  }
+  {
+    SNAP(g, focus_url("hidden"), args);
+    expect_focus(g, "textbox", "Ghost field");
+    cr_expect_eq(t_state(t_element(g, "textbox", "Ghost field"), "visible"), 0, "published although invisible");
+    DONE(g);
+  }
+}
+
+Test(fidelity_focus, selection) {
+  lib l = {0};
+  lib_open(&l, focus_url("select"));
+  struct { const char *mode, *want; } cases[] = {
+    {"select", "selected words"},
+    {"frameselect", "Frame note text"},
+    {"password", NULL}, /* a password field's selected value */
+    {"closed", NULL},   /* inside a closed shadow root */
+    {"span", "Start end of span."},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    if (k) cr_assert_eq(crawl_page_load(l.p, focus_url(cases[k].mode)), CRAWL_OK, "%s", crawl_page_errmsg(l.p));
+    pg_graph *pg = lib_capture(&l, NULL);
+    cJSON *g = k == 0 ? lib_json(pg) : pg_graph_to_json(pg);
+    const char *sel = str(item(g, "selection"), "text");
+    if (cases[k].want)
+      cr_expect(sel && !strcmp(sel, cases[k].want), "%s: selection.text is \"%s\", wanted \"%s\"", cases[k].mode, sel,
+                cases[k].want);
+    else
+      cr_expect(!sel, "%s: no selection text, got \"%s\"", cases[k].mode, sel);
+    expect_no_canary_json(g, cases[k].mode);
+    char *t = cJSON_PrintUnformatted(g);
+    cr_expect(!strstr(t, "\xe2\x80\xa2"), "%s: no password bullets", cases[k].mode);
+    free(t);
+    cJSON_Delete(g);
+    pg_graph_free(pg);
+  }
+  /* the cross-origin frame of the canary page holds a selection of its own */
+  cr_assert_eq(crawl_page_load(l.p, canary_url()), CRAWL_OK);
+  pg_graph *pg = lib_capture(&l, NULL);
+  cr_expect(!pg->selection_text, "a cross-origin frame's selection is not the page's: %s", pg->selection_text);
+  pg_graph_free(pg);
+  lib_close(&l);
+}
+
+/* ---- 6. limits and filters ------------------------------------------------------- */
+Test(fidelity_limits, max_nodes_keeps_focus) {
+  const char *const args[] = {"--max-nodes", "5", NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/maxnodes.html"), args);
+  cr_expect_eq(count(g, "elements", NULL, NULL), 5);
+  const cJSON *last = t_element(g, "textbox", "Last field");
+  cr_expect(last && t_state(last, "focused") == 1, "the focused field, last and out of view, is kept");
+  cr_expect(last && cJSON_IsFalse(item(item(last, "semantics"), "inViewport")));
+  const cJSON *md = item(g, "metadata");
+  cr_expect(cJSON_IsTrue(item(md, "truncated")), "metadata.truncated");
+  cr_expect(item(md, "elementCandidates")->valueint > 60, "metadata counts the candidates");
+  cr_expect(str_is(item(g, "focus"), "target", id_of(last)));
+  DONE(g);
+}
+
+Test(fidelity_limits, scope_and_document_filters) {
+  lib l = {0};
+  lib_open(&l, t_fixture_url(0, NULL, "/fidelity/structure.html"));
+  pg_graph *all = lib_capture(&l, NULL);
+  const pg_scope *form = NULL;
+  for (size_t s = 0; s < all->nscopes; s++)
+    if (all->scopes[s].kind == PG_SCOPE_FORM) form = &all->scopes[s];
+  cr_assert(form);
+  const char *scopes[] = {form->scope_id, NULL};
+  pg_options o = {.scope_filter = scopes};
+  pg_graph *pg = lib_capture(&l, &o);
+  cJSON *g = lib_json(pg);
+  cr_expect(t_element(g, "button", "Create account") && t_element(g, "textbox", "Email"), "the form's elements stay");
+  cr_expect(!t_element(g, "button", "Update billing") && !t_element(g, "button", "Submit from outside"),
+            "elements outside the scope go");
+  const cJSON *e, *s;
+  cJSON_ArrayForEach(e, item(g, "elements"))
+    cr_expect(scope_within(g, str(e, "scopeId"), form->scope_id), "%s is inside the form", str(e, "name"));
+  cJSON_ArrayForEach(s, item(g, "scopes"))
+    cr_expect(scope_within(g, form->scope_id, str(s, "scopeId")) || scope_within(g, str(s, "scopeId"), form->scope_id),
+              "scope %s is the form, inside it or on its chain", str(s, "scopeId"));
+  cJSON_Delete(g);
+  pg_graph_free(pg);
+  pg_graph_free(all);
+
+  cr_assert_eq(crawl_page_load(l.p, t_fixture_url(0, NULL, "/fidelity/frames.html")), CRAWL_OK);
+  all = lib_capture(&l, NULL);
+  const char *outer = NULL;
+  for (size_t d = 0; d < all->ndocuments; d++)
+    if (all->documents[d].url && strstr(all->documents[d].url, "frame-outer.html")) outer = all->documents[d].document_id;
+  cr_assert(outer);
+  const char *docs[] = {outer, NULL};
+  pg_options od = {.document_filter = docs};
+  pg = lib_capture(&l, &od);
+  g = lib_json(pg);
+  cr_expect(t_element(g, "button", "Outer frame button"));
+  cr_expect(!t_element(g, "button", "Deep button") && !t_element(g, "button", "Top button"),
+            "only the named document's elements");
+  cJSON_ArrayForEach(e, item(g, "elements")) cr_expect(str_is(e, "documentId", outer));
+  cJSON_Delete(g);
+  pg_graph_free(pg);
+  pg_graph_free(all);
+  lib_close(&l);
+}
+
+/* ---- 7. inclusion rules ------------------------------------------------------------ */
+Test(fidelity_inclusion, section_8) {
+  const char *variants[][2] = {{NULL}, {"--include-non-interactive", NULL}};
+  for (int v = 0; v < 2; v++) {
+    SNAP(g, t_fixture_url(0, NULL, "/fidelity/inclusion.html"), variants[v]);
+    const cJSON *ghost = t_element(g, "textbox", "Invisible focused");
+    cr_expect(ghost && t_state(ghost, "focused") == 1 && t_state(ghost, "visible") == 0,
+              "the focused element is published although invisible");
+    const cJSON *inv = t_element(g, "textbox", "Collapsed invalid");
+    cr_expect(inv && t_state(inv, "invalid") == 1, "an invalid field is published although hidden");
+    cr_expect(!t_element(g, "textbox", "Collapsed valid"), "a hidden valid field is not");
+    cr_expect(!t_element(g, NULL, "Hidden from AT"), "aria-hidden content is not published");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, item(g, "elements")) {
+      const char *role = str(e, "role");
+      static const char *const never[] = {"none", "presentation", "StaticText", "InlineTextBox", "LineBreak", "text"};
+      for (size_t k = 0; k < sizeof never / sizeof *never; k++)
+        cr_expect(strcmp(role, never[k]), "no %s element (%s)", role, str(e, "instanceId"));
+      cr_expect(!(str_is(item(e, "semantics"), "tagName", "img") && !item(e, "name")),
+                "no decorative image (alt=\"\")");
+    }
+    if (v == 1) cr_expect(t_element(g, NULL, "Company logo"), "a named image is content");
+    DONE(g);
+  }
+}

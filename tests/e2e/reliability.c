@@ -1,0 +1,172 @@
+/* reliability.c -- end-to-end: a crawl survives Chromium being killed, the
+ * crawler being SIGKILLed (then --resume), and SIGINT; each time the package
+ * is valid and nothing recorded is lost or duplicated. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "crawl.h"
+#include "spa_model.h"
+#include "support.h"
+
+static pid_t start_crawl(const char *tmp, const char *out, const char *extra) {
+  /* the fixture server runs in this process: resolve the URL before fork */
+  const char *url = t_fixture_url(0, NULL, "/spa/index.html");
+  pid_t pid = fork();
+  if (pid == 0) {
+    setenv("TMPDIR", tmp, 1);
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    if (extra)
+      execl(UIAP_BIN, UIAP_BIN, "crawl", "--resume", out, (char *)NULL);
+    else
+      execl(UIAP_BIN, UIAP_BIN, "crawl", url, "-o", out, (char *)NULL);
+    _exit(127);
+  }
+  return pid;
+}
+
+static int lines_of(const char *out, const char *type) {
+  char path[700], needle[64];
+  snprintf(path, sizeof path, "%s/journal.jsonl", out);
+  snprintf(needle, sizeof needle, "\"type\":\"%s\"", type);
+  char *text = t_read_file(path, NULL);
+  int n = 0;
+  for (char *p = text; p && (p = strstr(p, needle)); p++) n++;
+  free(text);
+  return n;
+}
+
+static int wait_exit(pid_t pid, int ms, int *status) {
+  for (int i = 0; i < ms / 50; i++) {
+    if (waitpid(pid, status, WNOHANG) == pid) return 1;
+    usleep(50000);
+  }
+  return 0;
+}
+
+static cJSON *package_of(const char *out) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/package.json", out);
+  char *text = t_read_file(path, NULL);
+  cJSON *p = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  char msg[4096];
+  if (p) cr_expect_eq(t_validate("DiscoveryPackage", path, msg, sizeof msg), 0, "%s", msg);
+  return p;
+}
+
+/* no (from, action, target) executed twice */
+static int duplicate_transitions(const char *out) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/journal.jsonl", out);
+  char *text = t_read_file(path, NULL);
+  int dups = 0;
+  char *keys[4096];
+  int nk = 0;
+  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+    nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    cJSON *j = cJSON_Parse(line);
+    if (j && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "type")) ?: "", "transition")) {
+      const cJSON *t = cJSON_GetObjectItem(j, "target");
+      char key[1024];
+      snprintf(key, sizeof key, "%s|%s|%s|%s|%d", cJSON_GetStringValue(cJSON_GetObjectItem(j, "fromStateId")),
+               cJSON_GetStringValue(cJSON_GetObjectItem(j, "viaActionId")),
+               cJSON_GetStringValue(cJSON_GetObjectItem(t, "role")), cJSON_GetStringValue(cJSON_GetObjectItem(t, "name")),
+               cJSON_GetObjectItem(t, "ordinal") ? cJSON_GetObjectItem(t, "ordinal")->valueint : 0);
+      for (int k = 0; k < nk; k++) dups += !strcmp(keys[k], key);
+      if (nk < 4096) keys[nk++] = strdup(key);
+    }
+    cJSON_Delete(j);
+  }
+  for (int k = 0; k < nk; k++) free(keys[k]);
+  free(text);
+  return dups;
+}
+
+static void expect_complete(const char *out) {
+  int want_states, want_transitions;
+  model_counts(&want_states, &want_transitions);
+  cJSON *p = package_of(out);
+  cr_assert(p, "a package was written");
+  const cJSON *tg = cJSON_GetObjectItem(p, "transitionGraph");
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(tg, "states")), want_states);
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(tg, "edges")), want_transitions);
+  cr_expect_eq(duplicate_transitions(out), 0, "no action recorded twice");
+  cJSON_Delete(p);
+}
+
+static void cleanup(char *tmp, char *dir) {
+  char cmd[1400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", tmp, dir);
+  (void)!system(cmd);
+  free(tmp);
+  free(dir);
+}
+
+Test(reliability, chromium_killed_mid_crawl, .timeout = 240) {
+  char *tmp = t_tmpdir(), *dir = t_tmpdir();
+  char out[700];
+  snprintf(out, sizeof out, "%s/out", dir);
+  pid_t pid = start_crawl(tmp, out, NULL);
+  for (int i = 0; i < 200 && lines_of(out, "state") < 4; i++) usleep(100000);
+  cr_assert_geq(lines_of(out, "state"), 4, "the crawl got going");
+  char cmd[800];
+  snprintf(cmd, sizeof cmd, "pkill -9 -f -- '--user-data-dir=%s'", tmp);
+  (void)!system(cmd);
+  int st = 0;
+  cr_assert(wait_exit(pid, 200000, &st), "the crawl finished");
+  cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exit %d", WEXITSTATUS(st));
+  char path[800];
+  snprintf(path, sizeof path, "%s/journal.jsonl", out);
+  char *j = t_read_file(path, NULL);
+  cr_expect(j && strstr(j, "the browser died"), "the restart is in the run notes");
+  free(j);
+  expect_complete(out);
+  cr_expect_eq(t_count_procs(tmp), 0, "no Chromium left");
+  cleanup(tmp, dir);
+}
+
+Test(reliability, sigkill_then_resume, .timeout = 240) {
+  char *tmp = t_tmpdir(), *dir = t_tmpdir();
+  char out[700];
+  snprintf(out, sizeof out, "%s/out", dir);
+  pid_t pid = start_crawl(tmp, out, NULL);
+  for (int i = 0; i < 200 && lines_of(out, "state") < 6; i++) usleep(100000);
+  cr_assert_geq(lines_of(out, "state"), 6, "the crawl got going");
+  kill(pid, SIGKILL);
+  waitpid(pid, NULL, 0);
+  int before = lines_of(out, "state");
+  pid = start_crawl(tmp, out, "resume");
+  int st = 0;
+  cr_assert(wait_exit(pid, 200000, &st), "the resumed crawl finished");
+  cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exit %d", WEXITSTATUS(st));
+  cr_expect_geq(lines_of(out, "state"), before, "no recorded state lost");
+  expect_complete(out);
+  cleanup(tmp, dir);
+}
+
+Test(reliability, sigint_finalizes, .timeout = 120) {
+  char *tmp = t_tmpdir(), *dir = t_tmpdir();
+  char out[700];
+  snprintf(out, sizeof out, "%s/out", dir);
+  pid_t pid = start_crawl(tmp, out, NULL);
+  for (int i = 0; i < 200 && lines_of(out, "state") < 3; i++) usleep(100000);
+  kill(pid, SIGINT);
+  int st = 0;
+  cr_assert(wait_exit(pid, 5000, &st), "stopped within 5 s of SIGINT");
+  cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 130, "exit 130");
+  cJSON *p = package_of(out);
+  cr_assert(p, "a package was written");
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(p, "run"), "status")), "cancelled");
+  cJSON_Delete(p);
+  for (int i = 0; i < 60 && t_count_procs(tmp); i++) usleep(50000);
+  cr_expect_eq(t_count_procs(tmp), 0, "no Chromium left");
+  cr_expect_eq(t_dir_entries(tmp), 0, "temporary profile removed");
+  cleanup(tmp, dir);
+}
