@@ -132,6 +132,11 @@ void cdp_off(cdp_client *c, int handle);
  * already there). CDP_OK on timeout without error. */
 cdp_code cdp_pump(cdp_client *c, int timeout_ms);
 
+/* Rewrite unpaired UTF-16 surrogate escapes ("\\ud800") in JSON text to
+ * "\\ufffd", in place (same length), so a strict parser accepts a page's
+ * broken strings. Returns how many were rewritten. */
+int cdp_json_fix_surrogates(char *json, size_t len);
+
 /* Monotonic milliseconds, for callers measuring their own deadlines. */
 long long cdp_now_ms(void);
 

@@ -121,6 +121,44 @@ static void reply_take_raw(cdp__reply *r, char *msg, size_t len) {
   r->done = 1;
 }
 
+static int hexval(const char *p, unsigned *v) {
+  unsigned x = 0;
+  for (int i = 0; i < 4; i++) {
+    char ch = p[i];
+    x <<= 4;
+    if (ch >= '0' && ch <= '9') x |= (unsigned)(ch - '0');
+    else if (ch >= 'a' && ch <= 'f') x |= (unsigned)(ch - 'a' + 10);
+    else if (ch >= 'A' && ch <= 'F') x |= (unsigned)(ch - 'A' + 10);
+    else return 0;
+  }
+  *v = x;
+  return 1;
+}
+
+/* Pages can hold lone UTF-16 surrogates, which Chromium sends as "\ud800"
+ * escapes that cJSON rejects. Rewrite each unpaired one to "\ufffd" in place
+ * (same length). Returns the number rewritten. */
+int cdp_json_fix_surrogates(char *m, size_t len) {
+  int fixed = 0;
+  for (size_t i = 0; i + 1 < len; i++) {
+    if (m[i] != '\\') continue;
+    if (m[i + 1] != 'u') { i++; continue; }
+    unsigned v, w;
+    if (i + 6 > len || !hexval(m + i + 2, &v)) { i++; continue; }
+    int paired = 0;
+    if (v >= 0xD800 && v <= 0xDBFF && i + 12 <= len && m[i + 6] == '\\' && m[i + 7] == 'u' &&
+        hexval(m + i + 8, &w) && w >= 0xDC00 && w <= 0xDFFF)
+      paired = 1;
+    if (paired) { i += 11; continue; }
+    if (v >= 0xD800 && v <= 0xDFFF) {
+      memcpy(m + i + 2, "fffd", 4);
+      fixed++;
+    }
+    i += 5;
+  }
+  return fixed;
+}
+
 static void on_message(void *ctx, char *msg, size_t len) {
   cdp_client *c = ctx;
   int rid, is_result;
@@ -142,7 +180,17 @@ static void on_message(void *ctx, char *msg, size_t len) {
     }
   }
   cJSON *root = cJSON_ParseWithLength(msg, len);
-  if (!root) { /* a malformed frame is dropped; the waiter times out */
+  if (!root && cdp_json_fix_surrogates(msg, len)) root = cJSON_ParseWithLength(msg, len);
+  if (!root) {
+    /* malformed: fail its call now rather than let the waiter time out */
+    if (peek_reply(msg, len, &rid, &is_result)) {
+      cdp__reply *r = reply_find(c, rid, NULL);
+      if (r && !r->done) {
+        r->err_code = -32700;
+        r->err_msg = strdup("malformed reply from the browser");
+        r->done = 1;
+      }
+    }
     free(msg);
     return;
   }

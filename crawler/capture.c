@@ -591,6 +591,7 @@ static cdp_code wait_ax(crawl_page *p, int id, cJSON **result) {
   if (r) return r;
   len = pg_ax_compact(text, len);
   cJSON *msg = cJSON_ParseWithLength(text, len);
+  if (!msg && cdp_json_fix_surrogates(text, len)) msg = cJSON_ParseWithLength(text, len);
   free(text);
   *result = cJSON_DetachItemFromObjectCaseSensitive(msg, "result");
   cJSON_Delete(msg);

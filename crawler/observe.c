@@ -759,7 +759,7 @@ static crawl_code step_run(obs *s, long long now) {
       return CRAWL_OK;
     }
     int gone = cJSON_IsTrue(jget(st, "gone"));
-    if ((find_target(s->last, t) != NULL) != gone) {
+    if ((find_target(s->last, t) != NULL) == gone) {
       if (now >= s->step_deadline) {
         snprintf(s->err, sizeof s->err, "script step %d: the target %s within %lld ms", s->step,
                  gone ? "did not go" : "did not appear", s->step_deadline - s->step_started);

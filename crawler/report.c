@@ -477,7 +477,7 @@ static char *svg_builtin(rp *r) {
       x2 = node_x(c) + NODE_W / 2.0 - 8; y2 = node_y(c);
       double lift = 28 + 10 * (a->layer - c->layer);
       double top = (y1 < y2 ? y1 : y2) - lift;
-      crawl__buf_printf(&b, "<path d=\"M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"none\" stroke=\"#b45309\" "
+      crawl__buf_printf(&b, "<path d=\"M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"none\" stroke=\"#b45309\" stroke-opacity=\"0.45\" "
                             "stroke-dasharray=\"4 3\" stroke-width=\"1\" marker-end=\"url(#arrow-back)\"/>",
                         x1, y1, x1, top, x2, top, x2, y2);
     }
