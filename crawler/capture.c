@@ -927,6 +927,14 @@ crawl_code crawl_page_key(crawl_page *p, const char *key) {
   return rc;
 }
 
+crawl_code crawl_page_insert_text(crawl_page *p, const char *text) {
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "text", text);
+  crawl_code rc = call(p, "Input.insertText", a, NULL);
+  p->last_activity = cdp_now_ms();
+  return rc;
+}
+
 static int b64val(int ch) {
   if (ch >= 'A' && ch <= 'Z') return ch - 'A';
   if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;

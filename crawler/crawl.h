@@ -84,6 +84,8 @@ const char *crawl_page_url(const crawl_page *p);
 /* Click at a viewport point / press a key, with real input events. */
 crawl_code crawl_page_click(crawl_page *p, double x, double y);
 crawl_code crawl_page_key(crawl_page *p, const char *key);
+/* Type text into the focused element (Input.insertText: input events, no keys). */
+crawl_code crawl_page_insert_text(crawl_page *p, const char *text);
 /* Screenshot of the viewport as PNG bytes (caller frees). */
 crawl_code crawl_page_screenshot(crawl_page *p, unsigned char **png, size_t *len);
 void crawl_page_close(crawl_page *p);

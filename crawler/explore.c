@@ -75,6 +75,9 @@ typedef struct run {
   int fatal;                /* browser gone, tab crashed or hung */
   int restarts;
   crawl_page_opts po;
+  /* per control (action + role + name): how often it changed the state */
+  struct loopstat { char *key; int self, moved, signals; action a; } *loops;
+  int nloops, caploops;
   char err[512];
 } run;
 
@@ -637,6 +640,23 @@ static cJSON *signals_between(const pg_graph *a, const char *route_a, const pg_g
   return arr;
 }
 
+/* Draft values for form entry in sandbox_write, by input type, then by
+ * data-uiap-meaning. Obviously fake, never a credential. */
+static const struct { const char *key, *value; } draft_values[] = {
+  {"email", "uiap.draft@example.invalid"}, {"tel", "+1 555 0100"}, {"url", "https://example.invalid/"},
+  {"number", "42"}, {"date", "2026-01-15"}, {"time", "12:00"}, {"datetime-local", "2026-01-15T12:00"},
+  {"month", "2026-01"}, {"week", "2026-W03"}, {"search", "test"}, {"color", "#336699"},
+  {"title", "Draft title (uiap)"}, {"name", "Draft Name"}, {"description", "Draft text written by uiap-crawl."},
+};
+
+static const char *draft_value(const pg_element *e) {
+  for (size_t i = 0; i < sizeof draft_values / sizeof *draft_values; i++) {
+    if (e->input_type && !strcmp(e->input_type, draft_values[i].key)) return draft_values[i].value;
+    if (e->meaning && !strcmp(e->meaning, draft_values[i].key)) return draft_values[i].value;
+  }
+  return "Draft (uiap)";
+}
+
 /* Perform one action on the current page (which shows state `from`). */
 static crawl_code perform(run *r, const char *action_id, const char *role, const char *name,
                           const char *stable_id, int ordinal, int escape, char *why, size_t whylen) {
@@ -646,8 +666,13 @@ static crawl_code perform(run *r, const char *action_id, const char *role, const
     snprintf(why, whylen, "target not found in the current state");
     return CRAWL_ARG;
   }
-  (void)action_id;
-  return act_click(r, e, why, whylen);
+  crawl_code rc = act_click(r, e, why, whylen);
+  if (rc || !action_id || strcmp(action_id, "ui.enterText")) return rc;
+  if (e->sensitive) { /* the policy denies these; never type into one */
+    snprintf(why, whylen, "sensitive field");
+    return CRAWL_ARG;
+  }
+  return crawl_page_insert_text(r->page, draft_value(e));
 }
 
 static int budget_stop(run *r) {
@@ -993,7 +1018,41 @@ static char *resolve_url(const char *base, const char *ref) {
 }
 
 /* ---- the run ------------------------------------------------------------------------- */
+static void count_loop(run *r, const action *a, int self, int nsignals) {
+  char key[1200];
+  snprintf(key, sizeof key, "%s|%s|%s", a->action_id, a->role ? a->role : "", a->name ? a->name : "");
+  int i = 0;
+  for (; i < r->nloops; i++)
+    if (!strcmp(r->loops[i].key, key)) break;
+  if (i == r->nloops) {
+    if (r->nloops == r->caploops) {
+      r->caploops = r->caploops ? r->caploops * 2 : 32;
+      r->loops = realloc(r->loops, (size_t)r->caploops * sizeof *r->loops);
+    }
+    memset(&r->loops[i], 0, sizeof r->loops[i]);
+    r->loops[i].key = strdup(key);
+    action_copy(&r->loops[i].a, a);
+    r->nloops++;
+  }
+  if (self) r->loops[i].self++;
+  else r->loops[i].moved++;
+  r->loops[i].signals += nsignals;
+}
+
 static void finish(run *r, crawl_summary *sum) {
+  /* controls that never changed anything: the spec wants a review item */
+  for (int i = 0; i < r->nloops; i++) {
+    struct loopstat *l = &r->loops[i];
+    if (!l->moved && l->self && !l->signals)
+      jl_review(r, "missing_success_signal", "low", -1, &l->a,
+                "Give the control an observable effect (a status message, a route or state change) or annotate what it does.",
+                "Activating this control (%s, %d times) led to no distinguishable state and no signal.", l->a.action_id, l->self);
+    free(l->key);
+    free_action(&l->a);
+  }
+  free(r->loops);
+  r->loops = NULL;
+  r->nloops = 0;
   const char *status = r->cancelled ? "cancelled" : r->fatal ? "failed" : "completed";
   jl_status(r, "extracting");
   cJSON *o = cJSON_CreateObject();
@@ -1139,7 +1198,9 @@ static void step(run *r, int si, int i) {
     cJSON_AddStringToObject(o, "viaActionId", a->action_id);
     cJSON_AddItemToObject(o, "target", target_json(a));
     cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
-    cJSON_AddItemToObject(o, "observedSignals", signals_between(saved, r->st[from].route, r->g, route));
+    cJSON *sigs = signals_between(saved, r->st[from].route, r->g, route);
+    count_loop(r, a, self, cJSON_GetArraySize(sigs));
+    cJSON_AddItemToObject(o, "observedSignals", sigs);
     cJSON *d = cJSON_AddObjectToObject(o, "decision");
     cJSON_AddStringToObject(d, "effect", pol_effect_name(a->dec.effect));
     cJSON_AddStringToObject(d, "reason", pol_reason_name(a->dec.reason));

@@ -117,7 +117,7 @@ static const char reporter_js[] =
   "for(const e of['focusin','focusout','input','change','toggle','close','scroll','load','transitionend','animationend'])addEventListener(e,bump,o);"
   "addEventListener('resize',bump,o);"
   "addEventListener('submit',e=>{const f=e.target;if(!f||f.nodeType!==1)return;"
-  "note().sub.push({k:key(f),method:String(f.getAttribute('method')||'get').toLowerCase()})},true);"
+  "try{B(JSON.stringify({n:1,live:[],sub:[{k:key(f),method:String(f.getAttribute('method')||'get').toLowerCase()}]}))}catch(x){}},true);"
   "const ready=()=>{if(!base)window[N+'_base']()};"
   "if(document.readyState==='complete')ready();else addEventListener('load',()=>setTimeout(ready,0),{once:true})"
   "})()";
@@ -126,6 +126,7 @@ static const char reporter_js[] =
 #define MAX_SUBMITS 16
 #define MAX_REQS 32
 #define SUBMIT_WINDOW_MS 1000    /* requests starting this soon after a submit belong to it */
+#define SUBMIT_GRACE_MS 150       /* ... and after the last one ended */
 #define SUBMIT_TIMEOUT_MS 30000
 #define STEP_QUIET_MS 150        /* a script step waits for this much quiet */
 #define STEP_MAX_WAIT_MS 3000    /* ... but not longer than this */
@@ -133,16 +134,22 @@ static const char reporter_js[] =
 
 typedef struct submit {
   int active;
+  int ctx, key;                 /* the form, as the reporter names it */
   long long t0;
   char *scope_id;               /* form scope, when the graph has it */
   char *document_id;
   char method[16];
   char *req[MAX_REQS];
   int nreq, ndone, failed, status;
+  long long last_done;
   int started_sent;
 } submit;
 
 typedef struct { int ctx, key, backend; } key_entry;
+
+/* Requests of the last moments, for a submit reported after its request. */
+#define RECENT 32
+typedef struct { char *rid; long long t; } recent_req;
 
 typedef struct obs {
   cdp_client *c;
@@ -162,6 +169,8 @@ typedef struct obs {
   unsigned long counted;         /* crawl_page_changes last looked at */
   int own_dirty;
   long long last_capture, last_change, t_start;
+  long long last_delta;           /* last delta published (or snapshot, or step done) */
+  long long retry_at;             /* after a failed capture */
   int throttle;
   char binding[64];
   char *script_id;
@@ -169,6 +178,8 @@ typedef struct obs {
   int closed, crashed;
   int nav_full, nav_same;
   submit submits[MAX_SUBMITS];
+  recent_req recent[RECENT];
+  int nrecent;
   key_entry keys[KEY_CACHE];
   int nkeys;
   /* script */
@@ -251,6 +262,8 @@ static int mine(obs *s, const char *session) {
 static const cJSON *jget(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
 static const char *jstr(const cJSON *o, const char *k) { return cJSON_GetStringValue(jget(o, k)); }
 
+static void submit_register(obs *s, const cJSON *item, int ctx);
+
 static void on_binding(void *ud, const char *session, const char *method, const cJSON *params) {
   obs *s = ud;
   if (!mine(s, session)) return;
@@ -263,7 +276,11 @@ static void on_binding(void *ud, const char *session, const char *method, const 
     return;
   }
   const cJSON *ctx = jget(params, "executionContextId");
-  cJSON_AddNumberToObject(r, "ctx", cJSON_IsNumber(ctx) ? ctx->valuedouble : 0);
+  int cx = cJSON_IsNumber(ctx) ? ctx->valueint : 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, jget(r, "sub")) submit_register(s, it, cx);
+  cJSON_DeleteItemFromObjectCaseSensitive(r, "sub");
+  cJSON_AddNumberToObject(r, "ctx", cx);
   cJSON_AddItemToArray(s->reports, r);
   s->own_dirty = 1;
   s->last_change = cdp_now_ms();
@@ -309,10 +326,15 @@ static void on_network(void *ud, const char *session, const char *method, const 
       submit *b = &s->submits[i];
       if (!b->active || now - b->t0 > SUBMIT_WINDOW_MS) continue;
       for (int k = 0; k < b->nreq; k++)
-        if (!strcmp(b->req[k], rid)) return; /* a redirect */
+        if (b->req[k] && !strcmp(b->req[k], rid)) return; /* a redirect */
       if (b->nreq < MAX_REQS) b->req[b->nreq++] = strdup(rid);
       return;
     }
+    /* no submit yet: its report may still be on the way */
+    recent_req *r = &s->recent[s->nrecent++ % RECENT];
+    free(r->rid);
+    r->rid = strdup(rid);
+    r->t = now;
     return;
   }
   for (int i = 0; i < MAX_SUBMITS; i++) {
@@ -330,6 +352,7 @@ static void on_network(void *ud, const char *session, const char *method, const 
       free(b->req[k]);
       b->req[k] = NULL;
       b->ndone++;
+      b->last_done = now;
       s->own_dirty = 1;
       return;
     }
@@ -438,7 +461,10 @@ static void live_signals(obs *s, const cJSON *rep, int ctx, const pg_graph *g) {
   }
 }
 
-static void submit_started(obs *s, const cJSON *item, int ctx) {
+/* A submit event: track the requests that follow (and those of the last
+ * moments: the report can arrive after its request). Called from the event
+ * callback, so no CDP calls here: submits_resolve publishes the signal. */
+static void submit_register(obs *s, const cJSON *item, int ctx) {
   submit *b = NULL;
   for (int i = 0; i < MAX_SUBMITS && !b; i++)
     if (!s->submits[i].active) b = &s->submits[i];
@@ -446,22 +472,52 @@ static void submit_started(obs *s, const cJSON *item, int ctx) {
   memset(b, 0, sizeof *b);
   b->active = 1;
   b->t0 = cdp_now_ms();
+  b->ctx = ctx;
+  const cJSON *k = jget(item, "k");
+  b->key = cJSON_IsNumber(k) ? k->valueint : 0;
   const char *m = jstr(item, "method");
   snprintf(b->method, sizeof b->method, "%s", m && strlen(m) < 10 ? m : "get");
-  const cJSON *k = jget(item, "k");
-  const pg_graph *g = s->last;
-  const pg_scope *sc = cJSON_IsNumber(k) ? scope_by_node(g, resolve_key(s, ctx, k->valueint)) : NULL;
-  cJSON *sg = signal_new(s, "submission.started");
-  if (sc) {
-    b->scope_id = strdup(sc->scope_id);
-    b->document_id = strdup(g->documents[sc->document].document_id);
-    cJSON_AddStringToObject(sg, "documentId", b->document_id);
-    cJSON_AddStringToObject(sg, "scopeId", b->scope_id);
-    if (sc->name) cJSON_AddStringToObject(sg, "text", sc->name);
+  for (int i = 0; i < RECENT; i++) {
+    recent_req *r = &s->recent[i];
+    if (r->rid && b->t0 - r->t <= 200 && b->nreq < MAX_REQS) {
+      b->req[b->nreq++] = r->rid;
+      r->rid = NULL;
+    }
   }
-  cJSON_AddStringToObject(sg, "level", "info");
-  cJSON_AddStringToObject(cJSON_AddObjectToObject(sg, "detail"), "method", b->method);
-  signal_publish(s, sg);
+  s->own_dirty = 1;
+}
+
+/* The form scope: the nearest form scope of an element inside the form node. */
+static const pg_scope *form_scope(const pg_graph *g, int form_backend) {
+  for (size_t i = 0; g && form_backend && i < g->nelements; i++) {
+    const pg_element *e = &g->elements[i];
+    if (!pg_graph_contains(g, form_backend, e->backend_node_id)) continue;
+    for (int sc = e->scope; sc >= 0; sc = g->scopes[sc].parent)
+      if (g->scopes[sc].kind == PG_SCOPE_FORM) return &g->scopes[sc];
+  }
+  return NULL;
+}
+
+/* Publish submission.started for new submits, with the form scope. */
+static void submits_resolve(obs *s) {
+  for (int i = 0; i < MAX_SUBMITS; i++) {
+    submit *b = &s->submits[i];
+    if (!b->active || b->started_sent) continue;
+    b->started_sent = 1;
+    const pg_graph *g = s->last;
+    const pg_scope *sc = b->key ? form_scope(g, resolve_key(s, b->ctx, b->key)) : NULL;
+    cJSON *sg = signal_new(s, "submission.started");
+    if (sc) {
+      b->scope_id = strdup(sc->scope_id);
+      b->document_id = strdup(g->documents[sc->document].document_id);
+      cJSON_AddStringToObject(sg, "documentId", b->document_id);
+      cJSON_AddStringToObject(sg, "scopeId", b->scope_id);
+      if (sc->name) cJSON_AddStringToObject(sg, "text", sc->name);
+    }
+    cJSON_AddStringToObject(sg, "level", "info");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(sg, "detail"), "method", b->method);
+    signal_publish(s, sg);
+  }
 }
 
 static void submit_free(submit *b) {
@@ -475,9 +531,13 @@ static void submit_free(submit *b) {
 static void submits_check(obs *s, long long now, int force) {
   for (int i = 0; i < MAX_SUBMITS; i++) {
     submit *b = &s->submits[i];
-    if (!b->active) continue;
+    if (!b->active || !b->started_sent) continue;
     int timeout = now - b->t0 > SUBMIT_TIMEOUT_MS;
-    if (!force && !timeout && (now - b->t0 <= SUBMIT_WINDOW_MS || b->ndone < b->nreq)) continue;
+    /* done: its requests finished (and no follow-up started for a moment),
+     * or none came within the window */
+    int done = b->nreq ? b->ndone == b->nreq && now - b->last_done >= SUBMIT_GRACE_MS
+                       : now - b->t0 > SUBMIT_WINDOW_MS;
+    if (!force && !timeout && !done) continue;
     cJSON *sg = signal_new(s, "submission.finished");
     if (b->document_id) cJSON_AddStringToObject(sg, "documentId", b->document_id);
     if (b->scope_id) cJSON_AddStringToObject(sg, "scopeId", b->scope_id);
@@ -494,18 +554,14 @@ static void submits_check(obs *s, long long now, int force) {
   }
 }
 
-/* Handle the reporter's batches: submits at once (they are time-critical),
- * live regions against g. */
+/* Handle the reporter's batches: live regions against g (the capture they
+ * go out with); live == 0 only drops the rest. */
 static void reports_take(obs *s, const pg_graph *g, int live) {
   cJSON *keep = cJSON_CreateArray();
   cJSON *r;
   while ((r = cJSON_DetachItemFromArray(s->reports, 0))) {
     const cJSON *ctx = jget(r, "ctx");
     int cx = cJSON_IsNumber(ctx) ? ctx->valueint : 0;
-    cJSON *subs = cJSON_DetachItemFromObjectCaseSensitive(r, "sub");
-    const cJSON *it;
-    cJSON_ArrayForEach(it, subs) submit_started(s, it, cx);
-    cJSON_Delete(subs);
     if (live) {
       live_signals(s, r, cx, g);
       cJSON_Delete(r);
@@ -533,7 +589,7 @@ static crawl_code capture(obs *s, pg_graph **out) {
 /* Capture, compare with what the consumer has, publish a delta when
  * something changed (ops or signals). */
 static crawl_code cycle(obs *s) {
-  reports_take(s, NULL, 0); /* submits first: their requests may be starting */
+  submits_resolve(s);
   unsigned long before = crawl_page_changes(s->p);
   s->own_dirty = 0;
   int nav_full = s->nav_full, nav_same = s->nav_same;
@@ -588,6 +644,7 @@ static crawl_code cycle(obs *s) {
   cJSON_Delete(s->graph);
   s->graph = nj;
   s->st->deltas++;
+  s->last_delta = cdp_now_ms();
   if (emit(s, "web.state.delta", p)) {
     snprintf(s->err, sizeof s->err, "cannot write the output");
     return CRAWL_IO;
@@ -913,7 +970,9 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
   if (o->page) {
     s->p = o->page;
   } else {
-    rc = crawl_page_open(c, &o->page_opts, &s->p);
+    crawl_page_opts po = o->page_opts;
+    if (!po.settle_max_ms) po.settle_max_ms = 2000; /* what comes later is observed anyway */
+    rc = crawl_page_open(c, &po, &s->p);
     if (rc) {
       snprintf(st->error, sizeof st->error, "%s", crawl_page_errmsg(s->p));
       goto done;
@@ -954,7 +1013,7 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
   }
   s->seen = s->counted = before;
   s->last = g;
-  s->last_capture = s->last_change = cdp_now_ms();
+  s->last_capture = s->last_change = s->last_delta = cdp_now_ms();
   s->rev++;
   s->graph = pg_graph_to_json(g);
   live_baseline(s);
@@ -971,48 +1030,42 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
     if (o->cancel && *o->cancel) { reason = "signal"; rc = CRAWL_CANCELLED; break; }
     if (s->crashed) { reason = "crashed"; rc = CRAWL_OK; break; }
     if (s->closed || !cdp_client_alive(c)) { reason = "pageClosed"; rc = CRAWL_OK; break; }
-    unsigned long ch = crawl_page_changes(s->p);
-    if (ch != s->counted) {
-      s->counted = ch;
-      s->last_change = now;
-    }
     if (end && now >= end) {
       reason = "duration";
       submits_check(s, now, 0);
       rc = cycle(s);
       break;
     }
+    submits_resolve(s);
     submits_check(s, now, 0);
     int d = dirty(s);
-    if (d && now - s->last_capture >= s->throttle) {
+    if (d && now - s->last_capture >= s->throttle && now >= s->retry_at) {
       rc = cycle(s);
       if (rc == CRAWL_CAPTURE || rc == CRAWL_BROWSER || rc == CRAWL_TIMEOUT) {
-        /* e.g. the document went away mid-capture: try again */
+        /* e.g. the document went away mid-capture: try again soon */
         crawl_log(CRAWL_LOG_DEBUG, "observe", "capture failed (%s): %s; retrying", crawl_strerror(rc),
                   crawl_page_errmsg(s->p));
         s->own_dirty = 1;
+        s->retry_at = cdp_now_ms() + 100;
         rc = CRAWL_OK;
       }
       if (rc) break;
       continue;
     }
-    /* the script: one step at a time, each after the page went quiet */
+    /* Quiet: no delta for a while, and a capture since then found nothing
+     * new (a ticking clock keeps the page dirty, not changing). */
+    int quiet = now - s->last_delta >= STEP_QUIET_MS && (!d || s->last_capture - s->last_delta >= STEP_QUIET_MS);
     if (s->step < s->nsteps) {
-      int quiet = !d && now - s->last_change >= STEP_QUIET_MS;
+      /* the script: one step at a time, each after the page went quiet */
       if (s->step_waiting || quiet || now - s->prev_step_done >= STEP_MAX_WAIT_MS) {
-        if (d) { /* a step looks at the latest state */
-          if ((rc = cycle(s))) break;
-          continue;
-        }
         rc = step_run(s, now);
         if (rc) { reason = rc == CRAWL_CANCELLED ? "signal" : "error"; break; }
         if (!s->step_waiting) {
           s->step++;
-          s->prev_step_done = cdp_now_ms();
-          s->last_change = s->prev_step_done;
+          s->prev_step_done = s->last_delta = cdp_now_ms();
         }
       }
-    } else if (s->nsteps && !end && !d && now - s->last_change >= STEP_QUIET_MS * 2) {
+    } else if (s->nsteps && !end && quiet) {
       /* the script is done and the page quiet */
       submits_check(s, now, 1);
       rc = cycle(s);
@@ -1020,7 +1073,7 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
       break;
     }
     int wait = 1000;
-    if (d) wait = (int)(s->last_capture + s->throttle - now);
+    if (d) wait = (int)((s->retry_at > s->last_capture + s->throttle ? s->retry_at : s->last_capture + s->throttle) - now);
     if (s->step < s->nsteps || s->nsteps) wait = wait < 25 ? wait : 25;
     if (end && end - now < wait) wait = (int)(end - now);
     for (int i = 0; i < MAX_SUBMITS; i++)
@@ -1040,6 +1093,7 @@ done:
   if (s->p) uninstall(s);
   if (s->p && !o->page) crawl_page_close(s->p);
   for (int i = 0; i < MAX_SUBMITS; i++) submit_free(&s->submits[i]);
+  for (int i = 0; i < RECENT; i++) free(s->recent[i].rid);
   pg_graph_free(s->last);
   cJSON_Delete(s->graph);
   cJSON_Delete(s->pending);

@@ -822,7 +822,7 @@ static const char html_css[] =
   ".filters{display:flex;flex-wrap:wrap;gap:14px;align-items:center;margin:8px 0;font-size:13px}.filters input[type=search]{padding:3px 6px;min-width:220px}"
   ".wf{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 14px;margin:10px 0}.wf h3{margin:0 0 6px;font-size:15px}"
   ".wf ol{margin:6px 0;padding-left:22px}.wf li.notrun{color:#92400e}.note{background:#fffbeb;border:1px solid #fde68a;border-radius:6px;padding:6px 10px;font-size:13px}"
-  "footer{color:var(--muted);font-size:12px;padding:0 28px 24px}";
+  "footer{color:var(--muted);font-size:12px;padding:0 28px 24px}td.nw code{word-break:normal;white-space:nowrap}";
 
 static const char html_js[] =
   "(function(){\n"
@@ -1096,7 +1096,7 @@ static void html_review(crawl__buf *b, const rp *r) {
     h(b, crawl__str(it, "id"));
     crawl__buf_puts(b, "\"><td>");
     h_sev(b, crawl__str(it, "severity"));
-    crawl__buf_puts(b, "</td><td>");
+    crawl__buf_puts(b, "</td><td class=\"nw\">");
     h_code(b, crawl__str(it, "kind"));
     crawl__buf_puts(b, "</td><td>");
     h_code(b, crawl__str(it, "routeId"));
@@ -1111,6 +1111,7 @@ static void html_review(crawl__buf *b, const rp *r) {
     cJSON_ArrayForEach(ev, crawl__arr(it, "evidence")) {
       const char *ref = crawl__str(ev, "refId");
       if (!ref) continue;
+      if (k == 6) { crawl__buf_printf(b, " <span class=\"muted\">(+%d)</span>", cJSON_GetArraySize(crawl__arr(it, "evidence")) - 6); break; }
       if (k++) crawl__buf_puts(b, " ");
       if (rp_state_index(r, ref) >= 0) {
         crawl__buf_puts(b, "<a href=\"#state-");

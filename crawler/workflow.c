@@ -19,7 +19,8 @@
  * the crawler type into forms or press a gated commit, so most skeletons are
  * partly unexecuted. metadata.observedOnly and metadata.steps say which
  * steps ran; review items follow section 16:
- *   missing_success_signal  no signal was seen or declared for the commit;
+ *   missing_success_signal  no signal was seen or declared for the commit
+ *                           (unless the package has one for its app action);
  *   workflow_uncertain      a step was never executed, an input had no
  *                           name, or no recorded path leads to it.
  * Confidence (7.3): high when the commit ran twice or more with the same
@@ -764,7 +765,20 @@ static cJSON *wf_candidate(wf *w, const wf_struct *s, const char *id, wf_review 
   /* review */
   int observed_only = cJSON_GetArraySize(not_run) > 0;
   *nrv = 0;
-  if (!nsig) {
+  /* the package already has a missing_success_signal item for the commit's
+   * app action (package.c: its id hashes "missing_success_signal\x1f<action>"):
+   * that item speaks for the workflow too */
+  char *action_item = NULL;
+  if (!nsig && s->c_app) {
+    char *key = crawl__xprintf("missing_success_signal\x1f%s", s->c_app);
+    char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
+    free(key);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, crawl__arr2(w->pkg, "reviewQueue", "items"))
+      if (crawl__str(it, "id") && !strcmp(crawl__str(it, "id"), rid)) action_item = crawl__xstrdup(rid);
+    free(rid);
+  }
+  if (!nsig && !action_item) {
     rv[*nrv].kind = "missing_success_signal";
     rv[*nrv].severity = 1;
     rv[*nrv].desc = cs.executed
@@ -796,7 +810,7 @@ static cJSON *wf_candidate(wf *w, const wf_struct *s, const char *id, wf_review 
     crawl__buf_free(&why);
     (*nrv)++;
   }
-  crawl__jstr(c, "reviewState", *nrv ? "needs_review" : "candidate");
+  crawl__jstr(c, "reviewState", *nrv || action_item ? "needs_review" : "candidate");
 
   cJSON *md = crawl__jx(cJSON_CreateObject());
   crawl__jstr(md, "source", s->kind);
@@ -810,6 +824,12 @@ static cJSON *wf_candidate(wf *w, const wf_struct *s, const char *id, wf_review 
   }
   crawl__jset(md, "steps", stepmeta);
   crawl__jset(md, "pathLength", cJSON_CreateNumber(np));
+  if (action_item) {
+    cJSON *ri = crawl__jx(cJSON_CreateArray());
+    crawl__jpush(ri, cJSON_CreateString(action_item));
+    crawl__jset(md, "reviewItems", ri); /* the caller adds the workflow's own items */
+    free(action_item);
+  }
   crawl__jset(c, "metadata", md);
   cJSON_Delete(not_run);
   cJSON_Delete(used);
@@ -923,6 +943,13 @@ int crawl_workflows_add(cJSON *package, const char *dir) {
         crawl__jstr(it, "remediation", rv[r].remedy);
         review_insert(items, it);
         added_items++;
+        cJSON *md = cJSON_GetObjectItemCaseSensitive(c, "metadata");
+        cJSON *ri = cJSON_GetObjectItemCaseSensitive(md, "reviewItems");
+        if (!ri) {
+          ri = crawl__jx(cJSON_CreateArray());
+          crawl__jset(md, "reviewItems", ri);
+        }
+        crawl__jpush(ri, cJSON_CreateString(rid));
         free(rid);
       }
       free(rv[r].desc);

@@ -210,3 +210,66 @@ Test(crawl_errors, bad_input) {
   t_run_free(&r);
   rm_rf(dir);
 }
+
+/* A sorted, newline-joined list of what identifies the crawl's result. */
+static char *signature(const cJSON *pkg) {
+  const cJSON *tg = cJSON_GetObjectItem(pkg, "transitionGraph");
+  size_t cap = 1 << 16, len = 0;
+  char **rows = malloc(4096 * sizeof *rows);
+  int n = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, cJSON_GetObjectItem(tg, "states")) {
+    char b[256];
+    snprintf(b, sizeof b, "state %s", cJSON_GetStringValue(cJSON_GetObjectItem(it, "stateId")));
+    if (n < 4096) rows[n++] = strdup(b);
+  }
+  cJSON_ArrayForEach(it, cJSON_GetObjectItem(tg, "edges")) {
+    char b[512];
+    snprintf(b, sizeof b, "edge %s %s %s %s", cJSON_GetStringValue(cJSON_GetObjectItem(it, "fromStateId")),
+             cJSON_GetStringValue(cJSON_GetObjectItem(it, "toStateId")),
+             cJSON_GetStringValue(cJSON_GetObjectItem(it, "viaActionId")),
+             cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(it, "target"), "name")));
+    if (n < 4096) rows[n++] = strdup(b);
+  }
+  cJSON_ArrayForEach(it, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "elementCatalog"), "elements")) {
+    char b[512];
+    snprintf(b, sizeof b, "element %s", cJSON_GetStringValue(cJSON_GetObjectItem(it, "semanticKey")));
+    if (n < 4096) rows[n++] = strdup(b);
+  }
+  for (int i = 1; i < n; i++) /* insertion sort: small */
+    for (int k = i; k > 0 && strcmp(rows[k - 1], rows[k]) > 0; k--) {
+      char *t = rows[k]; rows[k] = rows[k - 1]; rows[k - 1] = t;
+    }
+  char *out = malloc(cap);
+  out[0] = 0;
+  for (int i = 0; i < n; i++) {
+    size_t l = strlen(rows[i]);
+    if (len + l + 2 > cap) out = realloc(out, cap = (len + l + 2) * 2);
+    memcpy(out + len, rows[i], l);
+    len += l;
+    out[len++] = '\n';
+    out[len] = 0;
+    free(rows[i]);
+  }
+  free(rows);
+  return out;
+}
+
+Test(crawl, deterministic, .timeout = 300) {
+  const char *args[] = {t_fixture_url(0, NULL, "/spa/index.html"), "--max-runtime-ms", "120000", NULL};
+  t_run r1, r2;
+  char *d1, *d2;
+  cJSON *p1 = crawl(args, &r1, &d1);
+  cJSON *p2 = crawl(args, &r2, &d2);
+  cr_assert(p1 && p2, "both crawls wrote a package");
+  char *s1 = signature(p1), *s2 = signature(p2);
+  cr_expect_str_eq(s1, s2, "two crawls of the same app give the same states, edges and elements");
+  free(s1);
+  free(s2);
+  cJSON_Delete(p1);
+  cJSON_Delete(p2);
+  t_run_free(&r1);
+  t_run_free(&r2);
+  rm_rf(d1);
+  rm_rf(d2);
+}
