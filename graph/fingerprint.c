@@ -42,6 +42,15 @@ char *pg_route_key(const char *url) {
   char *out = pg__xmalloc(n + 2);
   memcpy(out, url, base);
   size_t o = base;
+  /* "/dir/index.html" is the directory "/dir/" */
+  static const char *const index_names[] = {"/index.html", "/index.htm"};
+  for (size_t i = 0; i < 2; i++) {
+    size_t l = strlen(index_names[i]);
+    if (o >= l && !strncmp(out + o - l, index_names[i], l)) {
+      o -= l - 1;
+      break;
+    }
+  }
   /* drop a default port and a trailing "/index.html"? keep the path exact */
   if (q) {
     const char *qe = h ? h : url + n;
