@@ -11,6 +11,7 @@
  */
 #include "crawl.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ struct crawl_page {
   int loaded;
   int settled;
   int crashed;
+  int navs, dcl;             /* top-frame navigations; DOMContentLoaded seen */
   int dialogs, popups;
   unsigned long changes;     /* mutations and navigations reported (crawl_page_changes) */
   int blocked;
@@ -108,7 +110,11 @@ static void on_binding(void *ud, const char *session, const char *method, const 
   crawl_page *p = ud;
   if (!mine(p, session)) return;
   const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
-  if (name && p->binding && !strcmp(name, p->binding)) {
+  const char *payload = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "payload"));
+  if (name && p->binding && !strcmp(name, p->binding) && payload && !strncmp(payload, "dialogs:", 8)) {
+    long k = strtol(payload + 8, NULL, 10); /* answered in the page: not a change */
+    if (k > 0) p->dialogs = k > INT_MAX - p->dialogs ? INT_MAX : p->dialogs + (int)k;
+  } else if (name && p->binding && !strcmp(name, p->binding)) {
     p->last_activity = cdp_now_ms();
     p->changes++;
   }
@@ -117,6 +123,10 @@ static void on_binding(void *ud, const char *session, const char *method, const 
 static void on_load(void *ud, const char *session, const char *method, const cJSON *params) {
   crawl_page *p = ud;
   if (!mine(p, session)) return;
+  if (!strcmp(method, "Page.domContentEventFired")) {
+    p->dcl = 1;
+    return;
+  }
   p->loaded = 1;
   p->last_activity = cdp_now_ms();
   p->changes++;
@@ -219,6 +229,7 @@ static void on_frame_nav(void *ud, const char *session, const char *method, cons
   }
   const cJSON *f = cJSON_GetObjectItemCaseSensitive(params, "frame");
   if (!cJSON_GetObjectItemCaseSensitive(f, "parentId")) {
+    p->navs++;
     const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id"));
     if (fid) {
       free(p->main_frame);
@@ -273,7 +284,9 @@ static void on_paused(void *ud, const char *session, const char *method, const c
   if (!rid) return;
   int write = m && strcmp(m, "GET") && strcmp(m, "HEAD") && strcmp(m, "OPTIONS") &&
               !(type && !strcmp(type, "Ping"));
-  int top_nav = type && !strcmp(type, "Document") && fid && p->main_frame && !strcmp(fid, p->main_frame);
+  /* before the first navigation commits, the main frame's id is the target's */
+  const char *main_frame = p->main_frame ? p->main_frame : p->target_id;
+  int top_nav = type && !strcmp(type, "Document") && fid && main_frame && !strcmp(fid, main_frame);
   int off_origin = top_nav && url && !origin_allowed(p, url);
   cJSON *a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "requestId", rid);
@@ -294,9 +307,19 @@ static void on_paused(void *ud, const char *session, const char *method, const c
 }
 
 /* ---- open ------------------------------------------------------------------ */
+/* At document start: a MutationObserver that reports through the binding,
+ * and alert/confirm/prompt answered in the page as dismissing them would
+ * (undefined, false, null), counted and reported as "dialogs:N": a script
+ * that loops over dialogs stays an ordinary script (which unstick() can
+ * stop) instead of a round trip per dialog. Dialogs these miss (beforeunload,
+ * cross-origin frames) are dismissed over CDP (on_dialog). */
 static const char observer_js[] =
-  "(()=>{if(window.%s__on)return;window.%s__on=1;const b=window.%s;let t=0,n=0;"
+  "(()=>{if(window.%s__on)return;window.%s__on=1;const b=window.%s;let t=0,n=0,k=0,kt=0;"
   "const f=()=>{t=0;try{b(String(n))}catch(e){}n=0};"
+  "const g=()=>{kt=0;try{b('dialogs:'+k)}catch(e){}k=0};"
+  "for(const [m,v] of [['alert',undefined],['confirm',false],['prompt',null]])"
+  "try{Object.defineProperty(window,m,{value:function(){k++;if(!kt)kt=setTimeout(g,30);return v},"
+  "writable:true,configurable:true})}catch(e){}"
   "try{new MutationObserver(m=>{n+=m.length;if(!t)t=setTimeout(f,30)})"
   ".observe(document,{subtree:true,childList:true,attributes:true,characterData:true})}catch(e){}})()";
 
@@ -315,10 +338,10 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   if (!p->o.width) p->o.width = 1280;
   if (!p->o.height) p->o.height = 800;
   if (!p->o.nav_timeout_ms) p->o.nav_timeout_ms = 30000;
-  if (!p->o.settle_quiet_ms) p->o.settle_quiet_ms = 250;
+  if (!p->o.settle_quiet_ms) p->o.settle_quiet_ms = 150;
   if (!p->o.settle_max_ms) p->o.settle_max_ms = 5000;
   if (!p->o.call_timeout_ms) p->o.call_timeout_ms = 30000;
-  if (!p->o.ax_full_limit) p->o.ax_full_limit = 20000;
+  if (!p->o.ax_full_limit) p->o.ax_full_limit = 12000;
   char b[64];
   snprintf(b, sizeof b, "__uiap_%08lx", (unsigned long)(cdp_now_ms() * 2654435761u) & 0xffffffffUL);
   p->binding = strdup(b);
@@ -336,12 +359,12 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
     {"Inspector.targetCrashed", on_crash},     {"Target.attachedToTarget", on_attached},
     {"Target.detachedFromTarget", on_detached}, {"Target.targetCreated", on_target_created},
     {"Page.frameNavigated", on_frame_nav},     {"Page.navigatedWithinDocument", on_frame_nav},
-    {"Fetch.requestPaused", on_paused},
+    {"Fetch.requestPaused", on_paused},        {"Page.domContentEventFired", on_load},
   };
   for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) p->subs[p->nsubs++] = cdp_on(c, subs[i].ev, subs[i].cb, p);
 
   /* pipelined set-up */
-  char js[1024];
+  char js[2048];
   snprintf(js, sizeof js, observer_js, p->binding, p->binding, p->binding);
   cJSON *a;
   int ids[16], n = 0;
@@ -467,6 +490,25 @@ crawl_code crawl_page_wait_change(crawl_page *p, int timeout_ms) {
   }
 }
 
+/* The load event waits for no request pending this long once the document
+ * is parsed (a hung image or script): we go on when the rest is quiet. */
+#define LOAD_STALE_MS 5000
+/* Top-level navigations without a load event after which loading stops
+ * (a location or meta refresh loop). */
+#define LOAD_MAX_NAVS 20
+
+/* A page whose script never yields (an endless loop, a storm of dialogs)
+ * answers no command: stop the running script (Runtime.terminateExecution
+ * is served off the page's main thread) so that what it built can be
+ * captured. */
+static void unstick(crawl_page *p) {
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "expression", "0");
+  if (cdp_call(p->c, p->session, "Runtime.evaluate", a, NULL, 2000) != CDP_TIMEOUT) return;
+  cdp_call(p->c, p->session, "Runtime.terminateExecution", NULL, NULL, 2000);
+  crawl_log(CRAWL_LOG_WARN, "page", "the page's script did not stop (an endless loop?): terminated it");
+}
+
 static crawl_code page_goto(crawl_page *p, const char *url, int fresh);
 crawl_code crawl_page_goto(crawl_page *p, const char *url) { return page_goto(p, url, 0); }
 crawl_code crawl_page_load(crawl_page *p, const char *url) { return page_goto(p, url, 1); }
@@ -492,9 +534,16 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
   }
   cJSON *a = cJSON_CreateObject(), *res = NULL;
   cJSON_AddStringToObject(a, "url", url);
-  p->loaded = 0;
+  p->loaded = p->dcl = 0;
   clear_inflight(p);
-  crawl_code rc = call(p, "Page.navigate", a, &res);
+  /* a server that never answers holds Page.navigate: the load timeout bounds it */
+  cdp_code nr = cdp_call(p->c, p->session, "Page.navigate", a, &res, p->o.nav_timeout_ms);
+  if (nr == CDP_TIMEOUT && !p->crashed) {
+    snprintf(p->err, sizeof p->err, "cannot load %s: no response within %d ms", url, p->o.nav_timeout_ms);
+    return CRAWL_TIMEOUT;
+  }
+  if (nr) perr(p, "Page.navigate");
+  crawl_code rc = from_cdp(p, nr);
   if (rc) return rc;
   const char *err = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "errorText"));
   const char *frame = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "frameId"));
@@ -511,8 +560,21 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
   cJSON_Delete(res);
   set_url(p, url);
   long long deadline = cdp_now_ms() + p->o.nav_timeout_ms;
+  int navs0 = p->navs;
   while (!p->loaded && !same_doc) {
-    long long left = deadline - cdp_now_ms();
+    long long now = cdp_now_ms(), left = deadline - now;
+    int young = 0;
+    for (int i = 0; i < p->ninflight; i++) young += now - p->inflight_t[i] < LOAD_STALE_MS;
+    if (p->dcl && p->ninflight && !young && now - p->last_activity >= p->o.settle_quiet_ms) {
+      crawl_log(CRAWL_LOG_INFO, "page", "%s: the load event waits for %d requests pending for %d ms or more; going on",
+                url, p->ninflight, LOAD_STALE_MS);
+      break;
+    }
+    if (p->navs - navs0 > LOAD_MAX_NAVS) {
+      crawl_log(CRAWL_LOG_WARN, "page", "%s: %d navigations without a load event (a redirect loop?); going on",
+                url, p->navs - navs0);
+      break;
+    }
     if (p->crashed) {
       snprintf(p->err, sizeof p->err, "the page crashed while loading %s", url);
       return CRAWL_CRASHED;
@@ -520,6 +582,7 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
     if (left <= 0) {
       crawl_log(CRAWL_LOG_WARN, "page", "%s: no load event within %d ms; capturing what is there",
                 url, p->o.nav_timeout_ms);
+      unstick(p);
       break;
     }
     cdp_code r = cdp_pump(p->c, left > 200 ? 200 : (int)left);
@@ -618,19 +681,117 @@ static void walk_frames(const cJSON *node, const char *parent, frame_row *rows, 
     walk_frames(ch, f ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id")) : parent, rows, n);
 }
 
+static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph **out);
+
+/* A page that navigates while it is captured (a redirect loop, a refresh)
+ * fails some calls ("Inspected target navigated or closed") or mixes two
+ * documents: capture again, at most three times in all. */
 crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **out) {
-  *out = NULL;
-  cdp_client *c = p->c;
-  int to = p->o.call_timeout_ms;
+  crawl_code rc = CRAWL_OK;
+  for (int attempt = 0; attempt < 3; attempt++) {
+    int navs0 = p->navs;
+    rc = capture_once(p, opts, out);
+    int moved = p->navs != navs0 ||
+                (rc != CRAWL_OK && strstr(p->err, "navigated or closed") && !p->crashed);
+    if (!moved || p->crashed || rc == CRAWL_CANCELLED || !cdp_client_alive(p->c)) return rc;
+    crawl_log(CRAWL_LOG_INFO, "capture", "the page navigated while it was captured; again");
+    if (attempt == 2) break;
+    pg_graph_free(*out);
+    *out = NULL;
+    cdp_pump(p->c, 100);
+  }
+  if (rc != CRAWL_OK) {
+    snprintf(p->err, sizeof p->err, "the page kept navigating while it was captured (a redirect loop?)");
+    return CRAWL_NAVIGATE;
+  }
+  return rc; /* the last one, whatever document it shows */
+}
+
+/* DOMSnapshot.captureSnapshot parameters: the computed styles pg_build reads
+ * (by position: keep the order; the paddings place a frame's content inside
+ * its iframe), DOM rects and paint order. */
+static cJSON *snapshot_params(void) {
   cJSON *a = cJSON_CreateObject();
   cJSON *styles = cJSON_AddArrayToObject(a, "computedStyles");
-  /* the paddings place a frame's content inside its iframe (pg_build reads
-   * them by position: keep the order) */
   static const char *const want[] = {"display", "visibility", "opacity", "pointer-events",
                                      "padding-left", "padding-top"};
   for (int i = 0; i < 6; i++) cJSON_AddItemToArray(styles, cJSON_CreateString(want[i]));
   cJSON_AddBoolToObject(a, "includeDOMRects", 1);
   cJSON_AddBoolToObject(a, "includePaintOrder", 1);
+  return a;
+}
+
+/* Bridged out-of-process frames (site isolation puts another site's frame in
+ * a target of its own): the browser says each one's URL; a frame whose
+ * origin the run bridges is captured over its own session -- DOMSnapshot and
+ * the full accessibility tree, coordinates local to the frame (pg_build
+ * places them). Nothing is read from any other frame. Fills subs (at most
+ * MAX_BRIDGED), snaps and axs (the caller frees them); returns the count. */
+#define MAX_BRIDGED 16
+static int capture_bridged(crawl_page *p, const pg_options *opts, const pg_frame_info *frames, int nframes,
+                           pg_subframe *subs, pg_snapshot **snaps, cJSON **axs) {
+  if (!opts || !opts->bridge_origins || !opts->bridge_origins[0]) return 0;
+  cdp_client *c = p->c;
+  int to = p->o.call_timeout_ms;
+  int info_ids[MAX_FRAMES], n = 0;
+  const pg_frame_info *cand[MAX_FRAMES];
+  for (int i = 0; i < nframes; i++) {
+    if (!frames[i].oopif || !frames[i].owner_backend_node_id) continue;
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "targetId", frames[i].frame_id);
+    cand[n] = &frames[i];
+    info_ids[n++] = cdp_send(c, NULL, "Target.getTargetInfo", t);
+  }
+  int snap_ids[MAX_BRIDGED], ax_ids[MAX_BRIDGED], nsubs = 0;
+  for (int k = 0; k < n; k++) {
+    cJSON *res = NULL;
+    if (cdp_wait(c, info_ids[k], &res, to) != CDP_OK) { cJSON_Delete(res); continue; }
+    const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(res, "targetInfo"), "url"));
+    char o[512];
+    url_origin(url, o, sizeof o);
+    int bridged = 0;
+    for (int b = 0; o[0] && opts->bridge_origins[b]; b++) bridged |= !strcmp(opts->bridge_origins[b], o);
+    const char *session = NULL;
+    for (int i = 0; i < p->noopifs; i++)
+      if (!strcmp(p->oopifs[i].target_id, cand[k]->frame_id)) session = p->oopifs[i].session;
+    cJSON_Delete(res);
+    if (!bridged || !session || nsubs == MAX_BRIDGED) continue;
+    subs[nsubs] = (pg_subframe){.frame_id = cand[k]->frame_id, .session_id = session,
+                                .owner_backend_node_id = cand[k]->owner_backend_node_id};
+    snap_ids[nsubs] = cdp_send_raw(c, session, "DOMSnapshot.captureSnapshot", snapshot_params());
+    ax_ids[nsubs] = cdp_send_raw(c, session, "Accessibility.getFullAXTree", NULL);
+    nsubs++;
+  }
+  int kept = 0;
+  for (int k = 0; k < nsubs; k++) {
+    char *text = NULL;
+    size_t len = 0;
+    pg_snapshot *snap = NULL;
+    cJSON *ax = NULL;
+    if (cdp_wait_raw(c, snap_ids[k], &text, &len, to) == CDP_OK) pg_snapshot_parse(text, len, &snap);
+    free(text);
+    if (wait_ax(p, ax_ids[k], &ax) != CDP_OK) ax = NULL;
+    if (!snap) {
+      crawl_log(CRAWL_LOG_WARN, "capture", "bridged frame %s: no snapshot; it stays opaque", subs[k].frame_id);
+      cJSON_Delete(ax);
+      continue;
+    }
+    subs[kept] = subs[k];
+    subs[kept].snapshot = snap;
+    subs[kept].ax = ax;
+    snaps[kept] = snap;
+    axs[kept] = ax;
+    kept++;
+  }
+  return kept;
+}
+
+static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph **out) {
+  *out = NULL;
+  cdp_client *c = p->c;
+  int to = p->o.call_timeout_ms;
+  cJSON *a = snapshot_params();
   /* round 1: everything that needs nothing else */
   /* raw: ~10 MB of integers on a 50k-element page, read straight into arrays */
   int id_snap = cdp_send_raw(c, p->session, "DOMSnapshot.captureSnapshot", a);
@@ -669,11 +830,12 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
       rc = CRAWL_CAPTURE;
     }
   }
-  if ((r = cdp_wait(c, id_tree, &tree, to)) && !rc) { perr(p, "Page.getFrameTree"); rc = from_cdp(p, r); }
-  if ((r = cdp_wait(c, id_facts, &facts, to)) && !rc) { perr(p, "page facts"); rc = from_cdp(p, r); }
-  if ((r = cdp_wait(c, id_active, &active, to)) && !rc && r != CDP_REMOTE) { perr(p, "focus"); rc = from_cdp(p, r); }
+  /* after a failure the rest are not waited for (1 ms): one timeout, not five */
+  if ((r = cdp_wait(c, id_tree, &tree, rc ? 1 : to)) && !rc) { perr(p, "Page.getFrameTree"); rc = from_cdp(p, r); }
+  if ((r = cdp_wait(c, id_facts, &facts, rc ? 1 : to)) && !rc) { perr(p, "page facts"); rc = from_cdp(p, r); }
+  if ((r = cdp_wait(c, id_active, &active, rc ? 1 : to)) && !rc && r != CDP_REMOTE) { perr(p, "focus"); rc = from_cdp(p, r); }
   cJSON *hosts = NULL;
-  if ((r = cdp_wait(c, id_hosts, &hosts, to)) && !rc && r != CDP_REMOTE) { perr(p, "shadow hosts"); rc = from_cdp(p, r); }
+  if ((r = cdp_wait(c, id_hosts, &hosts, rc ? 1 : to)) && !rc && r != CDP_REMOTE) { perr(p, "shadow hosts"); rc = from_cdp(p, r); }
   long long t1 = cdp_now_ms();
   /* Accessibility data: the whole tree on ordinary pages; on huge ones
    * (getFullAXTree grows faster than the page) only for the candidates in
@@ -689,7 +851,7 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   int nframes = 0;
   for (int i = 0; i < p->noopifs; i++) {
     cJSON *o = NULL;
-    r = cdp_wait(c, owner_ids[i], &o, to);
+    r = cdp_wait(c, owner_ids[i], &o, rc ? 1 : to);
     if (r == CDP_OK) {
       frames[nframes++] = (pg_frame_info){.frame_id = p->oopifs[i].target_id, .oopif = 1,
         .owner_backend_node_id = cJSON_GetObjectItemCaseSensitive(o, "backendNodeId")
@@ -791,6 +953,10 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   for (int i = 1; i < nrows && nframes < MAX_FRAMES; i++)
     frames[nframes++] = (pg_frame_info){.frame_id = rows[i].id, .parent_frame_id = rows[i].parent,
                                         .url = rows[i].url, .origin = rows[i].origin};
+  pg_subframe subs[MAX_BRIDGED];
+  pg_snapshot *sub_snaps[MAX_BRIDGED];
+  cJSON *sub_ax[MAX_BRIDGED];
+  int nsubs = capture_bridged(p, opts, frames, nframes, subs, sub_snaps, sub_ax);
   pg_input in = {
     .snapshot = snap,
     .ax = ax,
@@ -802,6 +968,8 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
     .top_frame_id = nrows ? rows[0].id : NULL,
     .open_hosts = open_hosts,
     .nopen_hosts = (size_t)nopen_hosts,
+    .subframes = subs,
+    .nsubframes = (size_t)nsubs,
   };
   long long t3 = cdp_now_ms();
   cJSON *partial = NULL;
@@ -850,6 +1018,10 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   }
   for (int i = 0; i < nax_ids; i++) cJSON_Delete(ax_owned[i]);
   free(open_hosts);
+  for (int k = 0; k < nsubs; k++) {
+    pg_snapshot_free(sub_snaps[k]);
+    cJSON_Delete(sub_ax[k]);
+  }
 out:
   cJSON_Delete(hosts);
   pg_snapshot_free(snap);

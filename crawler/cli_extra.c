@@ -150,7 +150,7 @@ static cJSON *load_package(const char *p, char *err, size_t errlen) {
   else snprintf(path, sizeof path, "%s", p);
   FILE *f = fopen(path, "rb");
   if (!f) {
-    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    snprintf(err, errlen, "%.900s: %s", path, strerror(errno));
     return NULL;
   }
   char *text = NULL;
@@ -168,10 +168,10 @@ static cJSON *load_package(const char *p, char *err, size_t errlen) {
   fclose(f);
   cJSON *j = text ? cJSON_ParseWithLength(text, len) : NULL;
   free(text);
-  if (!j) snprintf(err, errlen, "%s is not JSON", path);
+  if (!j) snprintf(err, errlen, "%.900s is not JSON", path);
   else if (!cJSON_IsObject(j) || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "spec")) ||
            strcmp(cJSON_GetObjectItemCaseSensitive(j, "spec")->valuestring, "uiap.discovery")) {
-    snprintf(err, errlen, "%s is not a UIAP Discovery Package", path);
+    snprintf(err, errlen, "%.900s is not a UIAP Discovery Package", path);
     cJSON_Delete(j);
     j = NULL;
   }

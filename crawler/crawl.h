@@ -319,9 +319,11 @@ typedef struct crawl_observe_opts {
   const char *subscription_id;  /* NULL: generated */
   const char *source_id;        /* envelope source.id; NULL: "uiap-crawl" */
   volatile sig_atomic_t *cancel;
-  /* called after each published revision with the consumer's graph (borrowed) */
-  void (*on_delta)(void *ud, unsigned long long revision, const cJSON *graph);
-  void *on_delta_ud;
+  /* called after every capture with the consumer's graph (borrowed) and
+   * its revision; published: this capture was published (the snapshot, or
+   * a delta), else it showed nothing new and confirms the graph */
+  void (*on_capture)(void *ud, unsigned long long revision, const cJSON *graph, int published);
+  void *on_capture_ud;
 } crawl_observe_opts;
 
 typedef struct crawl_observe_stats {
@@ -340,8 +342,10 @@ typedef struct crawl_observe_stats {
  * web.signal for the kinds asked for, and web.observe.stopped {subscriptionId,
  * reason} at the end: duration over (after a last capture), *cancel set, the
  * page closed or crashed, or the script done and the page quiet. Returns
- * CRAWL_OK for those ends but cancel (CRAWL_CANCELLED); on an error the
- * stopped message says "error" and st->error the reason. st may be NULL. */
+ * CRAWL_OK for those ends but cancel (CRAWL_CANCELLED) and a crash
+ * (CRAWL_CRASHED); on an error (a failed script step: CRAWL_TIMEOUT,
+ * CRAWL_NAVIGATE, CRAWL_ARG) the stopped message says "error" and st->error
+ * the reason. st may be NULL. */
 crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *out, crawl_observe_stats *st);
 
 /* 0 when script is an array of valid steps; else -1 and one line in err. */

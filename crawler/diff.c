@@ -7,8 +7,12 @@
  *   routes by routeId, scopes by scopeId, elements by stableId (else
  *   semanticKey), actions by id, states by stateId (a fingerprint), review
  *   items by id (a hash of kind and subject), workflows by id, and
- *   transitions by (from state, action, target) -- transitionIds are
- *   sequence numbers and differ between runs.
+ *   transitions by (route of the from state, action, target): a state id is
+ *   a fingerprint of the page, so any change to a page makes all its states
+ *   new, while "on /videos, New video leads to /videos/new" survives it;
+ *   transitionIds are sequence numbers and differ between runs. The
+ *   transitions of one such key are merged: the routes they led to, their
+ *   side-effect classes and signals.
  * "Changed" compares a fixed list of fields per section (the table below);
  * run-specific fields (URLs with their port, evidence refs, metadata) are
  * left out, so two crawls of an unchanged app compare equal.
@@ -47,7 +51,7 @@ static const struct df_section {
   {"states", "state", "transitionGraph", "states", KEY_FIELD, "stateId", 0,
    {"routeId", "scopeIds", "modalStack", NULL}},
   {"transitions", "transition", "transitionGraph", "edges", KEY_TRANSITION, NULL, 0,
-   {"toStateId", "sideEffectClass", "observedSignals", NULL}},
+   {"toRoutes", "sideEffectClasses", "observedSignals", NULL}},
   {"reviewItems", "review item", "reviewQueue", "items", KEY_FIELD, "id", 0,
    {"severity", "kind", "routeId", "description", NULL}},
   {"workflows", "workflow", "workflowCandidates", "workflows", KEY_FIELD, "id", 0,
@@ -67,7 +71,7 @@ static char *entry_key(const struct df_section *s, const cJSON *e) {
     char *tn = NULL;
     if (!tk && t) tk = tn = crawl__xprintf("%s \"%s\"", crawl__str(t, "role") ? crawl__str(t, "role") : "?",
                                            crawl__str(t, "name") ? crawl__str(t, "name") : "");
-    char *k = crawl__xprintf("%s %s %s", crawl__str(e, "fromStateId") ? crawl__str(e, "fromStateId") : "?",
+    char *k = crawl__xprintf("%s %s %s", crawl__str(e, "fromRoute") ? crawl__str(e, "fromRoute") : "?",
                              crawl__str(e, "viaActionId") ? crawl__str(e, "viaActionId") : "?", tk ? tk : "-");
     free(tn);
     return k;
@@ -77,6 +81,75 @@ static char *entry_key(const struct df_section *s, const cJSON *e) {
 }
 
 typedef struct df_entry { char *key; const cJSON *e; } df_entry;
+
+static const char *route_of(const cJSON *pkg, const char *state) {
+  const cJSON *st;
+  cJSON_ArrayForEach(st, crawl__arr2(pkg, "transitionGraph", "states"))
+    if (state && crawl__str(st, "stateId") && !strcmp(crawl__str(st, "stateId"), state)) return crawl__str(st, "routeId");
+  return NULL;
+}
+
+static void add_unique(cJSON *arr, const cJSON *v) {
+  const cJSON *x;
+  cJSON_ArrayForEach(x, arr) if (cJSON_Compare(x, v, 1)) return;
+  cJSON *c = crawl__jx(cJSON_Duplicate(v, 1));
+  /* kept sorted by text, so equal packages compare equal */
+  char *t = crawl__jtext(c, 0);
+  cJSON *before = NULL;
+  cJSON_ArrayForEach(before, arr) {
+    char *u = crawl__jtext(before, 0);
+    int lt = strcmp(t, u) < 0;
+    free(u);
+    if (lt) break;
+  }
+  free(t);
+  crawl__insert_before(arr, before, c);
+}
+
+/* The package's edges, merged per (route of the from state, action, target):
+ * a new array of {fromRoute, viaActionId, target, toRoutes, sideEffectClasses,
+ * observedSignals}. Caller frees. */
+static cJSON *merged_transitions(const cJSON *pkg) {
+  cJSON *out = crawl__jx(cJSON_CreateArray());
+  const cJSON *e;
+  cJSON_ArrayForEach(e, crawl__arr2(pkg, "transitionGraph", "edges")) {
+    const char *from = route_of(pkg, crawl__str(e, "fromStateId")), *to = route_of(pkg, crawl__str(e, "toStateId"));
+    const cJSON *t = crawl__get(e, "target");
+    cJSON *m = NULL, *x;
+    cJSON_ArrayForEach(x, out) {
+      if (!cJSON_Compare(crawl__get(x, "viaActionId"), crawl__get(e, "viaActionId"), 1)) continue;
+      if (strcmp(crawl__str(x, "fromRoute"), from ? from : "?")) continue;
+      const cJSON *xt = crawl__get(x, "target");
+      int same = crawl__str(t, "stableId") || crawl__str(xt, "stableId")
+                     ? cJSON_Compare(crawl__get(xt, "stableId"), crawl__get(t, "stableId"), 1)
+                     : cJSON_Compare(crawl__get(xt, "semanticKey"), crawl__get(t, "semanticKey"), 1) &&
+                           cJSON_Compare(crawl__get(xt, "name"), crawl__get(t, "name"), 1);
+      if (same) { m = x; break; }
+    }
+    if (!m) {
+      m = crawl__jx(cJSON_CreateObject());
+      crawl__jstr(m, "fromRoute", from ? from : "?");
+      crawl__jstr(m, "viaActionId", crawl__str(e, "viaActionId"));
+      cJSON *tt = crawl__jx(cJSON_CreateObject());
+      crawl__jstr(tt, "stableId", crawl__str(t, "stableId"));
+      crawl__jstr(tt, "semanticKey", crawl__str(t, "semanticKey"));
+      crawl__jstr(tt, "role", crawl__str(t, "role"));
+      crawl__jstr(tt, "name", crawl__str(t, "name"));
+      crawl__jset(m, "target", tt);
+      crawl__jset(m, "toRoutes", cJSON_CreateArray());
+      crawl__jset(m, "sideEffectClasses", cJSON_CreateArray());
+      crawl__jset(m, "observedSignals", cJSON_CreateArray());
+      crawl__jpush(out, m);
+    }
+    cJSON *tmp = crawl__jx(cJSON_CreateString(to ? to : "?"));
+    add_unique(cJSON_GetObjectItemCaseSensitive(m, "toRoutes"), tmp);
+    cJSON_Delete(tmp);
+    if (crawl__get(e, "sideEffectClass")) add_unique(cJSON_GetObjectItemCaseSensitive(m, "sideEffectClasses"), crawl__get(e, "sideEffectClass"));
+    const cJSON *sg;
+    cJSON_ArrayForEach(sg, crawl__arr(e, "observedSignals")) add_unique(cJSON_GetObjectItemCaseSensitive(m, "observedSignals"), sg);
+  }
+  return out;
+}
 static int cmp_entry(const void *x, const void *y) {
   const df_entry *a = x, *b = y;
   int c = crawl__natcmp(a->key, b->key);
@@ -89,8 +162,8 @@ static int cmp_entry(const void *x, const void *y) {
 }
 
 /* Entries with their keys, sorted; the second of two equal keys gets " #2". */
-static df_entry *entries(const struct df_section *s, const cJSON *pkg, size_t *n) {
-  const cJSON *arr = crawl__arr2(pkg, s->obj, s->arr), *e;
+static df_entry *entries(const struct df_section *s, const cJSON *arr, size_t *n) {
+  const cJSON *e;
   size_t cap = (size_t)cJSON_GetArraySize(arr), k = 0;
   df_entry *v = calloc(cap ? cap : 1, sizeof *v);
   if (!v) abort();
@@ -173,7 +246,10 @@ crawl_code crawl_package_diff(const cJSON *old_pkg, const cJSON *new_pkg, cJSON 
   for (size_t si = 0; si < DF_NSECTIONS; si++) {
     const struct df_section *s = &sections[si];
     size_t no, nn;
-    df_entry *vo = entries(s, old_pkg, &no), *vn = entries(s, new_pkg, &nn);
+    cJSON *mo = s->key == KEY_TRANSITION ? merged_transitions(old_pkg) : NULL;
+    cJSON *mn = s->key == KEY_TRANSITION ? merged_transitions(new_pkg) : NULL;
+    df_entry *vo = entries(s, mo ? mo : crawl__arr2(old_pkg, s->obj, s->arr), &no);
+    df_entry *vn = entries(s, mn ? mn : crawl__arr2(new_pkg, s->obj, s->arr), &nn);
     cJSON *sec = crawl__jx(cJSON_CreateObject()), *added = crawl__jx(cJSON_CreateArray());
     cJSON *removed = crawl__jx(cJSON_CreateArray()), *changed = crawl__jx(cJSON_CreateArray());
     int is_review = !strcmp(s->name, "reviewItems");
@@ -215,6 +291,8 @@ crawl_code crawl_package_diff(const cJSON *old_pkg, const cJSON *new_pkg, cJSON 
     crawl__jset(secs, s->name, sec);
     entries_free(vo, no);
     entries_free(vn, nn);
+    cJSON_Delete(mo);
+    cJSON_Delete(mn);
   }
   crawl__jset(d, "sections", secs);
   /* coverage counters */

@@ -74,6 +74,8 @@ typedef struct run {
   int cancelled;
   int fatal;                /* browser gone, tab crashed or hung */
   int restarts;
+  long dialogs, popups;     /* of tabs already closed */
+  char seed_err[512];       /* why the first seed that failed to load failed */
   crawl_page_opts po;
   /* per control (action + role + name): how often it changed the state */
   struct loopstat { char *key; int self, moved, signals; action a; } *loops;
@@ -726,6 +728,10 @@ static int recover(run *r) {
   }
   r->restarts++;
   long long t0 = cdp_now_ms();
+  if (r->page) {
+    r->dialogs += crawl_page_dialogs(r->page);
+    r->popups += crawl_page_popups(r->page);
+  }
   crawl_page_close(r->page);
   r->page = NULL;
   if (browser_dead) {
@@ -1171,6 +1177,11 @@ static void step(run *r, int si, int i) {
       return;
     }
     int from = si;
+    /* a navigation the write guard failed shows the browser's error page:
+     * the app stayed in si (the next step restores it) */
+    int guarded = crawl_page_blocked(r->page, NULL) > blocked0 && r->g && r->g->route_url &&
+                  !strncmp(r->g->route_url, "chrome-error:", 13);
+    if (guarded) to = si;
     if (to < 0) {
       to = add_state(r, si, a, r->st[si].seed, route);
       if (to < 0) {
@@ -1198,7 +1209,7 @@ static void step(run *r, int si, int i) {
     cJSON_AddStringToObject(o, "viaActionId", a->action_id);
     cJSON_AddItemToObject(o, "target", target_json(a));
     cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
-    cJSON *sigs = signals_between(saved, r->st[from].route, r->g, route);
+    cJSON *sigs = guarded ? cJSON_CreateArray() : signals_between(saved, r->st[from].route, r->g, route);
     count_loop(r, a, self, cJSON_GetArraySize(sigs));
     cJSON_AddItemToObject(o, "observedSignals", sigs);
     cJSON *d = cJSON_AddObjectToObject(o, "decision");
@@ -1213,7 +1224,8 @@ static void step(run *r, int si, int i) {
       cJSON_AddNumberToObject(o, "blockedRequests", blocked1 - blocked0);
       jl_review(r, "unsafe_action_candidate", "high", from, a,
                 "Annotate the control with data-uiap-risk, or give it a name that says what it does.",
-                "Activating this control tried to write (%s); the write guard blocked it.",
+                "Activating this control tried to %s (%s); the write guard blocked it.",
+                blocked_last && !strncmp(blocked_last, "GET ", 4) ? "leave the allowed origins" : "write",
                 blocked_last ? blocked_last : "a request");
     }
     jl_write(r, "transition", o);
@@ -1364,7 +1376,8 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   }
 
   jl_status(r, "seeding");
-  for (int i = 0; i < nseeds && !r->fatal && !budget_stop(r); i++) {
+  /* a seed that hangs the tab costs a new tab, not the other seeds */
+  for (int i = 0; i < nseeds && !budget_stop(r) && !(r->fatal && recover(r) != 0); i++) {
     int have = 0;
     for (int k = 0; k < r->nst; k++) have |= r->st[k].seed == i && r->st[k].parent < 0;
     if (have) continue; /* resumed: this seed's state is recorded */
@@ -1387,6 +1400,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
       jl_write(r, "seed", so);
       jl_review(r, "coverage_gap", "high", -1, NULL, "Check that the seed URL is reachable from the crawler.",
                 "Seed %d (%s) could not be loaded: %s", i, seeds[i].url, crawl_page_errmsg(r->page));
+      if (!r->seed_err[0]) snprintf(r->seed_err, sizeof r->seed_err, "%s", crawl_page_errmsg(r->page));
       continue;
     }
     char *route = NULL;
@@ -1403,6 +1417,11 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
       si = add_state(r, -1, NULL, i, route);
       r->cur = si;
     }
+    if (!crawl_page_settled(r->page))
+      jl_review(r, "custom", "medium", si, NULL,
+                "Check the page for redirect or refresh loops and for content that changes without end.",
+                "Seed %d (%s) did not settle within %d ms: it kept changing or navigating, and was captured as it was.",
+                i, seeds[i].url, r->po.settle_max_ms);
     seeds[i].resolved = 1;
     cJSON_AddBoolToObject(so, "resolved", 1);
     cJSON_AddStringToObject(so, "url", seeds[i].url);
@@ -1472,6 +1491,12 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     step(r, target, i);
   }
   if (r->stopped_by) jl_note(r, "stopped by %s", r->stopped_by);
+  if (r->page) {
+    r->dialogs += crawl_page_dialogs(r->page);
+    r->popups += crawl_page_popups(r->page);
+  }
+  if (r->dialogs) jl_note(r, "dismissed %ld JavaScript dialogs (alert, confirm, prompt, beforeunload)", r->dialogs);
+  if (r->popups) jl_note(r, "closed %ld popup windows", r->popups);
   int depth_capped = 0;
   for (int si = 0; si < r->nst; si++) depth_capped += r->st[si].depth >= r->b.max_depth;
   if (depth_capped) {
@@ -1503,5 +1528,6 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     snprintf(sum->error, sizeof sum->error, "%s", r->err);
     return CRAWL_BROWSER;
   }
+  if (!r->nst) snprintf(sum->error, sizeof sum->error, "%.500s", r->seed_err); /* no seed loaded: why */
   return CRAWL_OK;
 }

@@ -5,9 +5,11 @@
  *   0 ok, 1 internal error, 2 usage, 3 Chromium missing or failed to start,
  *   4 URL unreachable / navigation failed, 5 timeout, 6 --connect failed,
  *   7 output not writable, 8 capture failed (page crashed),
+ *   9 diff: regression, 10 crawl --fail-on: review items, 11 validate: invalid,
  *   130 interrupted (SIGINT), 143 terminated (SIGTERM).
  */
 #include "crawl.h"
+#include "cli_extra.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -66,12 +68,17 @@ static const char usage_main[] =
   "  snapshot URL     print the PageGraph of one page (UIAP Web Profile 0.1)\n"
   "  crawl URL|DIR    explore an app safely and write a Discovery Package\n"
   "  serve DIR        serve a directory read-only on loopback (for tests and demos)\n"
+  "  report DIR       rebuild DIR/package.json and write report.html, graph.dot,\n"
+  "                   review.sarif and junit.xml beside it\n"
+  "  diff OLD NEW     compare two packages (--fail-on-regression: exit 9)\n"
+  "  validate FILE    check a package, PageGraph or message against the UIAP schema\n"
   "  help [COMMAND]   show help\n"
   "  version          print the version\n"
   "\n"
   "exit codes: 0 ok, 1 internal error, 2 usage, 3 Chromium missing or failed,\n"
   "  4 URL unreachable, 5 timeout, 6 --connect failed, 7 output not writable,\n"
-  "  8 capture failed, 130 SIGINT, 143 SIGTERM\n";
+  "  8 capture failed, 9 diff: regression, 10 crawl --fail-on: review items,\n"
+  "  11 validate: invalid, 130 SIGINT, 143 SIGTERM\n";
 
 static const char usage_snapshot[] =
   "usage: uiap-crawl snapshot URL [options]\n"
@@ -119,6 +126,8 @@ static const char usage_crawl[] =
   "  --screenshots             write OUT/screenshots/<stateId>.png\n"
   "  --include-text-values     field values are part of a state's identity\n"
   "  --force                   overwrite an output directory that holds another run\n"
+  "  --fail-on SEVERITY        exit 10 when the package has review items of SEVERITY\n"
+  "                            (low | medium | high) or worse\n"
   "  --resume DIR              continue the run journaled in DIR (after a kill or a crash)\n"
   "  --chromium PATH, --connect URL, --headful   as for snapshot\n"
   "  --quiet, --verbose\n";
@@ -270,6 +279,10 @@ static int run_snapshot(snap_opts *o) {
         cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "metadata");
         cJSON_AddBoolToObject(m, "settled", 0);
       }
+      /* what the page tried and we turned away */
+      cJSON *md = cJSON_GetObjectItemCaseSensitive(j, "metadata");
+      if (crawl_page_dialogs(p)) cJSON_AddNumberToObject(md, "dialogsDismissed", crawl_page_dialogs(p));
+      if (crawl_page_popups(p)) cJSON_AddNumberToObject(md, "popupsClosed", crawl_page_popups(p));
       if (o->envelope) {
         cJSON *env = cJSON_CreateObject();
         char ts[64], id[64];
@@ -431,6 +444,7 @@ static int cmd_crawl(int argc, char **argv) {
   int nallow = 0;
   const char *plan_path = NULL, *chromium = NULL, *connect = NULL;
   int force = 0, headful = 0;
+  const char *fail_on = NULL;
   long n;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -467,6 +481,12 @@ static int cmd_crawl(int argc, char **argv) {
     else if (!strcmp(a, "--screenshots")) co.screenshots = 1;
     else if (!strcmp(a, "--include-text-values")) co.fp.include_text_values = 1;
     else if (!strcmp(a, "--force")) force = 1;
+    else if (!strcmp(a, "--fail-on")) {
+      NEED_VALUE();
+      if (strcmp(v, "low") && strcmp(v, "medium") && strcmp(v, "high"))
+        return die(EXIT_USAGE, "--fail-on takes low, medium or high, not %s", v);
+      fail_on = v;
+    }
     else if (!strcmp(a, "--resume")) { NEED_VALUE(); co.out_dir = v; co.resume = 1; }
     else if (!strcmp(a, "--chromium")) { NEED_VALUE(); chromium = v; }
     else if (!strcmp(a, "--connect")) { NEED_VALUE(); connect = v; }
@@ -611,7 +631,8 @@ static int cmd_crawl(int argc, char **argv) {
     }
     if (remove_tree(co.out_dir) != 0) { cJSON_Delete(plan); crawl_server_stop(server); return die(EXIT_OUTPUT, "cannot clear %s", co.out_dir); }
   }
-  if (mkdir(co.out_dir, 0755) != 0 && errno != EEXIST) {
+  int made = mkdir(co.out_dir, 0755) == 0; /* removed again if no browser starts */
+  if (!made && errno != EEXIST) {
     cJSON_Delete(plan);
     crawl_server_stop(server);
     return die(EXIT_OUTPUT, "cannot create %s: %s", co.out_dir, strerror(errno));
@@ -627,7 +648,7 @@ static int cmd_crawl(int argc, char **argv) {
   cdp_code cr;
   if (connect) {
     cr = cdp_connect(connect, 10000, &c, err, sizeof err);
-    if (cr) { cJSON_Delete(plan); crawl_server_stop(server); return die(cr == CDP_ARG ? EXIT_USAGE : EXIT_CONNECT, "%s", err); }
+    if (cr) { cJSON_Delete(plan); crawl_server_stop(server); if (made) rmdir(co.out_dir); return die(cr == CDP_ARG ? EXIT_USAGE : EXIT_CONNECT, "%s", err); }
   } else {
     cdp_launch_opts lo = {.chromium = chromium, .headful = headful, .width = co.width, .height = co.height,
                           .lang = co.locale};
@@ -635,6 +656,7 @@ static int cmd_crawl(int argc, char **argv) {
     if (cr) {
       cJSON_Delete(plan);
       crawl_server_stop(server);
+      if (made) rmdir(co.out_dir);
       if (cr == CDP_CANCELLED) return got_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
       return die(EXIT_BROWSER, "%s", err);
     }
@@ -663,6 +685,18 @@ static int cmd_crawl(int argc, char **argv) {
             sum.failures, sum.reviews, sum.stopped_by ? sum.stopped_by : "?", co.out_dir);
   if (rc != CRAWL_OK) return die(rc == CRAWL_BROWSER ? EXIT_BROWSER : EXIT_INTERNAL, "%s", sum.error);
   if (sum.status && !strcmp(sum.status, "cancelled")) return got_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+  if (sum.states == 0) /* the package is written; it lists each seed's failure */
+    return die(EXIT_NAVIGATE, "no seed could be loaded%s%s", sum.error[0] ? ": " : "", sum.error);
+  char rerr[1024];
+  if (crawl_reports_write(co.out_dir, NULL, rerr, sizeof rerr) != CRAWL_OK && verbosity > 0)
+    fprintf(stderr, "uiap-crawl: warning: reports not written: %s\n", rerr);
+  if (fail_on) {
+    long nrev = 0;
+    if (crawl_review_count(co.out_dir, fail_on, &nrev, rerr, sizeof rerr) != CRAWL_OK) return die(EXIT_INTERNAL, "%s", rerr);
+    if (nrev > 0)
+      return die(UIAP_EXIT_REVIEW, "%ld review item%s of severity %s or worse (--fail-on %s)", nrev, nrev == 1 ? "" : "s",
+                 fail_on, fail_on);
+  }
   return EXIT_OK;
 }
 
@@ -709,6 +743,9 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "snapshot")) return cmd_snapshot(argc - 2, argv + 2);
   if (!strcmp(cmd, "serve")) return cmd_serve(argc - 2, argv + 2);
   if (!strcmp(cmd, "crawl")) return cmd_crawl(argc - 2, argv + 2);
+  if (!strcmp(cmd, "report")) return uiap_cmd_report(argc - 2, argv + 2);
+  if (!strcmp(cmd, "diff")) return uiap_cmd_diff(argc - 2, argv + 2);
+  if (!strcmp(cmd, "validate")) return uiap_cmd_validate(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("uiap-crawl %s\n", UIAP_VERSION);
     return EXIT_OK;
@@ -717,6 +754,9 @@ int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[2], "snapshot")) fputs(usage_snapshot, stdout);
     else if (argc > 2 && !strcmp(argv[2], "serve")) fputs(usage_serve, stdout);
     else if (argc > 2 && !strcmp(argv[2], "crawl")) fputs(usage_crawl, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "report")) fputs(uiap_usage_report, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "diff")) fputs(uiap_usage_diff, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "validate")) fputs(uiap_usage_validate, stdout);
     else fputs(usage_main, stdout);
     return EXIT_OK;
   }

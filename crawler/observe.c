@@ -18,7 +18,6 @@
  */
 #include "crawl.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +73,7 @@ static int kind_bit(const char *name) {
  * at most. __B__ is replaced by the binding name. */
 static const char reporter_js[] =
   "(()=>{const N='__B__';if(window[N+'_on'])return;const B=window[N];if(typeof B!=='function')return;"
-  "try{if(window.top!==window)void window.top.location.href}catch(e){return}"
+  "try{for(let w=window,i=0;w!==w.top&&i<64;i++){w=w.parent;void w.location.href}}catch(e){return}"
   "window[N+'_on']=1;"
   "const LIVE='[role=alert],[role=status],[role=log],[aria-live=polite],[aria-live=assertive],output';"
   "const SENS='input[type=password],[data-uiap-sensitive]:not([data-uiap-sensitive=false]),input[autocomplete^=cc-],"
@@ -131,6 +130,10 @@ static const char reporter_js[] =
 #define STEP_QUIET_MS 150        /* a script step waits for this much quiet */
 #define STEP_MAX_WAIT_MS 3000    /* ... but not longer than this */
 #define KEY_CACHE 256
+/* A change is captured once more this long after it was published: the
+ * accessibility tree can lag the DOM, so a capture made while the page
+ * moved may mix two states; the second capture corrects it. */
+#define CONFIRM_MS 150
 
 typedef struct submit {
   int active;
@@ -166,11 +169,11 @@ typedef struct obs {
   cJSON *pending;                /* signals for the next delta */
   cJSON *reports;                /* binding reports to handle: [{ctx, report}] */
   unsigned long seen;            /* crawl_page_changes at the last capture */
-  unsigned long counted;         /* crawl_page_changes last looked at */
   int own_dirty;
-  long long last_capture, last_change, t_start;
+  long long last_capture, t_start;
   long long last_delta;           /* last delta published (or snapshot, or step done) */
   long long retry_at;             /* after a failed capture */
+  long long confirm_at;           /* capture once more then, to confirm a change (0: none) */
   int throttle;
   char binding[64];
   char *script_id;
@@ -179,7 +182,7 @@ typedef struct obs {
   int nav_full, nav_same;
   submit submits[MAX_SUBMITS];
   recent_req recent[RECENT];
-  int nrecent;
+  unsigned nrecent;
   key_entry keys[KEY_CACHE];
   int nkeys;
   /* script */
@@ -283,7 +286,6 @@ static void on_binding(void *ud, const char *session, const char *method, const 
   cJSON_AddNumberToObject(r, "ctx", cx);
   cJSON_AddItemToArray(s->reports, r);
   s->own_dirty = 1;
-  s->last_change = cdp_now_ms();
 }
 
 static void on_nav(void *ud, const char *session, const char *method, const cJSON *params) {
@@ -400,12 +402,6 @@ static int resolve_key(obs *s, int ctx, int key) {
 static const pg_element *element_by_backend(const pg_graph *g, int backend) {
   for (size_t i = 0; g && backend && i < g->nelements; i++)
     if (g->elements[i].backend_node_id == backend) return &g->elements[i];
-  return NULL;
-}
-
-static const pg_scope *scope_by_node(const pg_graph *g, int backend) {
-  for (size_t i = 0; g && backend && i < g->nscopes; i++)
-    if (g->scopes[i].node >= 0 && g->scopes[i].node == backend) return &g->scopes[i];
   return NULL;
 }
 
@@ -626,6 +622,8 @@ static crawl_code cycle(obs *s) {
     cJSON_Delete(ops);
     cJSON_Delete(nj);
     s->st->unchanged++;
+    s->confirm_at = 0;
+    if (s->o->on_capture) s->o->on_capture(s->o->on_capture_ud, s->rev, s->graph, 0);
     return CRAWL_OK;
   }
   cJSON *p = sub_payload(s);
@@ -649,8 +647,19 @@ static crawl_code cycle(obs *s) {
     snprintf(s->err, sizeof s->err, "cannot write the output");
     return CRAWL_IO;
   }
-  if (s->o->on_delta) s->o->on_delta(s->o->on_delta_ud, s->rev, s->graph);
+  s->confirm_at = s->last_delta + CONFIRM_MS;
+  if (s->o->on_capture) s->o->on_capture(s->o->on_capture_ud, s->rev, s->graph, 1);
   return CRAWL_OK;
+}
+
+/* The capture before stopping: a page caught mid-navigation is no error. */
+static crawl_code last_cycle(obs *s) {
+  crawl_code rc = cycle(s);
+  if (rc == CRAWL_CAPTURE || rc == CRAWL_BROWSER || rc == CRAWL_TIMEOUT) {
+    crawl_log(CRAWL_LOG_DEBUG, "observe", "last capture failed (%s): %s", crawl_strerror(rc), crawl_page_errmsg(s->p));
+    rc = CRAWL_OK;
+  }
+  return rc;
 }
 
 static int dirty(obs *s) {
@@ -1011,9 +1020,9 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
     snprintf(st->error, sizeof st->error, "%s", crawl_page_errmsg(s->p));
     goto stopped;
   }
-  s->seen = s->counted = before;
+  s->seen = before;
   s->last = g;
-  s->last_capture = s->last_change = s->last_delta = cdp_now_ms();
+  s->last_capture = s->last_delta = cdp_now_ms();
   s->rev++;
   s->graph = pg_graph_to_json(g);
   live_baseline(s);
@@ -1022,24 +1031,26 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
     cJSON_AddItemToObject(sp, "graph", cJSON_Duplicate(s->graph, 1));
     emit(s, "web.state.snapshot", sp);
   }
-  if (o->on_delta) o->on_delta(o->on_delta_ud, s->rev, s->graph);
+  s->confirm_at = s->last_delta + CONFIRM_MS;
+  if (o->on_capture) o->on_capture(o->on_capture_ud, s->rev, s->graph, 1);
   long long end = o->duration_ms > 0 ? s->t_start + o->duration_ms : 0;
   s->prev_step_done = cdp_now_ms();
   for (;;) {
     long long now = cdp_now_ms();
     if (o->cancel && *o->cancel) { reason = "signal"; rc = CRAWL_CANCELLED; break; }
-    if (s->crashed) { reason = "crashed"; rc = CRAWL_OK; break; }
+    if (s->crashed) { reason = "crashed"; rc = CRAWL_CRASHED; snprintf(s->err, sizeof s->err, "the page crashed"); break; }
     if (s->closed || !cdp_client_alive(c)) { reason = "pageClosed"; rc = CRAWL_OK; break; }
     if (end && now >= end) {
       reason = "duration";
       submits_check(s, now, 0);
-      rc = cycle(s);
+      rc = last_cycle(s);
       break;
     }
     submits_resolve(s);
     submits_check(s, now, 0);
     int d = dirty(s);
-    if (d && now - s->last_capture >= s->throttle && now >= s->retry_at) {
+    int confirm = s->confirm_at && now >= s->confirm_at;
+    if ((d || confirm) && now - s->last_capture >= s->throttle && now >= s->retry_at) {
       rc = cycle(s);
       if (rc == CRAWL_CAPTURE || rc == CRAWL_BROWSER || rc == CRAWL_TIMEOUT) {
         /* e.g. the document went away mid-capture: try again soon */
@@ -1054,7 +1065,8 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
     }
     /* Quiet: no delta for a while, and a capture since then found nothing
      * new (a ticking clock keeps the page dirty, not changing). */
-    int quiet = now - s->last_delta >= STEP_QUIET_MS && (!d || s->last_capture - s->last_delta >= STEP_QUIET_MS);
+    int quiet = !s->confirm_at && now - s->last_delta >= STEP_QUIET_MS &&
+                (!d || s->last_capture - s->last_delta >= STEP_QUIET_MS);
     if (s->step < s->nsteps) {
       /* the script: one step at a time, each after the page went quiet */
       if (s->step_waiting || quiet || now - s->prev_step_done >= STEP_MAX_WAIT_MS) {
@@ -1068,12 +1080,13 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
     } else if (s->nsteps && !end && quiet) {
       /* the script is done and the page quiet */
       submits_check(s, now, 1);
-      rc = cycle(s);
+      rc = last_cycle(s);
       reason = "script";
       break;
     }
     int wait = 1000;
     if (d) wait = (int)((s->retry_at > s->last_capture + s->throttle ? s->retry_at : s->last_capture + s->throttle) - now);
+    else if (s->confirm_at) wait = (int)(s->confirm_at - now);
     if (s->step < s->nsteps || s->nsteps) wait = wait < 25 ? wait : 25;
     if (end && end - now < wait) wait = (int)(end - now);
     for (int i = 0; i < MAX_SUBMITS; i++)
@@ -1086,7 +1099,7 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
   if (rc && rc != CRAWL_CANCELLED) snprintf(st->error, sizeof st->error, "%s", s->err[0] ? s->err : crawl_page_errmsg(s->p));
 stopped:
   if (rc == CRAWL_CANCELLED) reason = "signal";
-  stop_message(s, rc && rc != CRAWL_CANCELLED ? "error" : reason);
+  stop_message(s, rc == CRAWL_CRASHED ? "crashed" : rc && rc != CRAWL_CANCELLED ? "error" : reason);
   st->elapsed_ms = cdp_now_ms() - s->t_start;
 done:
   for (int i = 0; i < s->nsubs; i++) cdp_off(c, s->subs[i]);

@@ -192,6 +192,40 @@ static void rp_decisions(rp *r) {
   free(text);
 }
 
+/* Columns: breadth-first depth from the seeds over the drawn edges; states
+ * no edge reaches keep their recorded depth (else a column of their own).
+ * Returns the number of columns. */
+static int rp_layers(rp *r) {
+  size_t n = r->nst;
+  int *queue = calloc(n ? n : 1, sizeof *queue), qh = 0, qt = 0;
+  if (!queue) abort();
+  for (size_t i = 0; i < n; i++) r->st[i].layer = -1;
+  for (size_t i = 0; i < n; i++)
+    if (!crawl__str(crawl__get(r->st[i].node, "metadata"), "parentStateId")) {
+      r->st[i].layer = 0;
+      queue[qt++] = (int)i;
+    }
+  while (qh < qt) {
+    int s = queue[qh++];
+    for (size_t k = 0; k < r->ned; k++) {
+      if (r->ed[k].from != s || r->st[r->ed[k].to].layer >= 0) continue;
+      r->st[r->ed[k].to].layer = r->st[s].layer + 1;
+      queue[qt++] = r->ed[k].to;
+    }
+  }
+  free(queue);
+  int nl = 0;
+  for (size_t i = 0; i < n; i++) if (r->st[i].layer + 1 > nl) nl = r->st[i].layer + 1;
+  for (size_t i = 0; i < n; i++)
+    if (r->st[i].layer < 0) {
+      double d = crawl__num(crawl__get(r->st[i].node, "metadata"), "depth", -1);
+      r->st[i].layer = d >= 0 && d < nl ? (int)d : nl;
+    }
+  nl = 0;
+  for (size_t i = 0; i < n; i++) if (r->st[i].layer + 1 > nl) nl = r->st[i].layer + 1;
+  return nl;
+}
+
 /* ---- small text helpers --------------------------------------------------------------- */
 /* At most max characters (UTF-8 aware), with an ellipsis. Caller frees. */
 static char *clip(const char *s, size_t max) {
@@ -219,7 +253,9 @@ static void target_label(crawl__buf *b, const cJSON *t) {
 }
 
 /* ---- graph.dot ---------------------------------------------------------------------------- */
-static char *rp_dot(const rp *r) {
+/* labels: edge labels (graph.dot); without, for the page: edges carry their
+ * text as tooltips only, which keeps dot's drawing compact. */
+static char *rp_dot(rp *r, int labels) {
   crawl__buf b = {0};
   crawl__buf_puts(&b, "// uiap-crawl transition graph: states (boxes, one colour per route) and the\n"
                       "// transitions between them. Render: dot -Tsvg graph.dot -o graph.svg\n"
@@ -252,6 +288,30 @@ static char *rp_dot(const rp *r) {
     crawl__buf_puts(&b, "];\n");
     free(route);
   }
+  if (!labels) { /* the page: one edge per pair of states; back edges do not rank */
+    rp_layers(r);
+    for (size_t k = 0; k < r->ned; k++) {
+      const rp_edge *e = &r->ed[k];
+      crawl__buf tip = {0};
+      crawl__buf_printf(&tip, "%s -> %s: %s ", r->st[e->from].id, r->st[e->to].id,
+                        crawl__str(e->first, "viaActionId") ? crawl__str(e->first, "viaActionId") : "");
+      target_label(&tip, crawl__get(e->first, "target"));
+      if (e->count > 1) crawl__buf_printf(&tip, " (and %d more)", e->count - 1);
+      crawl__buf_puts(&b, "  \"");
+      crawl__buf_dot(&b, r->st[e->from].id);
+      crawl__buf_puts(&b, "\" -> \"");
+      crawl__buf_dot(&b, r->st[e->to].id);
+      crawl__buf_puts(&b, "\" [tooltip=\"");
+      crawl__buf_dot(&b, tip.p);
+      crawl__buf_puts(&b, "\"");
+      if (r->st[e->to].layer <= r->st[e->from].layer) crawl__buf_puts(&b, ", constraint=false, style=dashed, color=\"#b45309\"");
+      if (e->count > 1) crawl__buf_puts(&b, ", penwidth=1.6");
+      crawl__buf_puts(&b, "];\n");
+      crawl__buf_free(&tip);
+    }
+    crawl__buf_puts(&b, "}\n");
+    return crawl__buf_take(&b);
+  }
   const cJSON *e;
   cJSON_ArrayForEach(e, crawl__arr2(r->pkg, "transitionGraph", "edges")) {
     crawl__buf lab = {0};
@@ -266,9 +326,12 @@ static char *rp_dot(const rp *r) {
     crawl__buf_dot(&b, crawl__str(e, "fromStateId"));
     crawl__buf_puts(&b, "\" -> \"");
     crawl__buf_dot(&b, crawl__str(e, "toStateId"));
-    crawl__buf_puts(&b, "\" [label=\"");
-    crawl__buf_dot(&b, lab.p);
-    crawl__buf_puts(&b, "\", tooltip=\"");
+    crawl__buf_puts(&b, labels ? "\" [label=\"" : "\" [");
+    if (labels) {
+      crawl__buf_dot(&b, lab.p);
+      crawl__buf_puts(&b, "\", ");
+    }
+    crawl__buf_puts(&b, "tooltip=\"");
     crawl__buf_dot(&b, crawl__str(e, "transitionId"));
     crawl__buf_puts(&b, ": ");
     crawl__buf_dot(&b, lab.p);
@@ -296,11 +359,21 @@ static char *find_on_path(const char *name) {
   return NULL;
 }
 
-/* dot -Tsvg DIR/graph.dot -o tmp, bounded in time; the <svg> element, or NULL. */
-static char *svg_dot(const rp *r) {
+/* dot -Tsvg on the compact graph, bounded in time; the <svg> element, or NULL. */
+static char *svg_dot(rp *r) {
   char *bin = find_on_path(r->o->dot ? r->o->dot : "dot");
   if (!bin) return NULL;
-  char *in = crawl__xprintf("%s/graph.dot", r->dir), *out = crawl__xprintf("%s/.graph.%ld.svg", r->dir, (long)getpid());
+  char *in = crawl__xprintf("%s/.graph.%ld.dot", r->dir, (long)getpid()), *out = crawl__xprintf("%s/.graph.%ld.svg", r->dir, (long)getpid());
+  char *text = rp_dot(r, 0);
+  int we = crawl__file_write(in, text, strlen(text));
+  free(text);
+  if (we) {
+    crawl_log(CRAWL_LOG_WARN, "report", "%s: %s", in, strerror(we));
+    free(in);
+    free(out);
+    free(bin);
+    return NULL;
+  }
   char *argv[] = {bin, "-Tsvg", in, "-o", out, NULL};
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
@@ -340,6 +413,7 @@ static char *svg_dot(const rp *r) {
       crawl_log(CRAWL_LOG_WARN, "report", "%s failed: using the built-in layout", bin);
   }
   unlink(out);
+  unlink(in);
   free(in);
   free(out);
   free(bin);
@@ -362,32 +436,7 @@ static int cmp_double_idx(const void *x, const void *y, void *ud) {
 
 static void layout(rp *r, int *nlayers_out, int *maxrow_out) {
   size_t n = r->nst;
-  /* layers: BFS depth from the seeds over the drawn edges */
-  int *queue = calloc(n ? n : 1, sizeof *queue), qh = 0, qt = 0;
-  if (!queue) abort();
-  for (size_t i = 0; i < n; i++)
-    if (!crawl__str(crawl__get(r->st[i].node, "metadata"), "parentStateId")) {
-      r->st[i].layer = 0;
-      queue[qt++] = (int)i;
-    }
-  while (qh < qt) {
-    int s = queue[qh++];
-    for (size_t k = 0; k < r->ned; k++) {
-      if (r->ed[k].from != s || r->st[r->ed[k].to].layer >= 0) continue;
-      r->st[r->ed[k].to].layer = r->st[s].layer + 1;
-      queue[qt++] = r->ed[k].to;
-    }
-  }
-  int nl = 0;
-  for (size_t i = 0; i < n; i++) if (r->st[i].layer + 1 > nl) nl = r->st[i].layer + 1;
-  for (size_t i = 0; i < n; i++) /* unreachable: their recorded depth, else a column of their own */
-    if (r->st[i].layer < 0) {
-      double d = crawl__num(crawl__get(r->st[i].node, "metadata"), "depth", -1);
-      r->st[i].layer = d >= 0 && d < nl ? (int)d : nl;
-    }
-  nl = 0;
-  for (size_t i = 0; i < n; i++) if (r->st[i].layer + 1 > nl) nl = r->st[i].layer + 1;
-  free(queue);
+  int nl = rp_layers(r);
   /* initial order: route colour, then id; then barycenter sweeps */
   int **col = calloc(nl ? (size_t)nl : 1, sizeof *col), *ncol = calloc(nl ? (size_t)nl : 1, sizeof *ncol);
   if (!col || !ncol) abort();
@@ -398,7 +447,7 @@ static void layout(rp *r, int *nlayers_out, int *maxrow_out) {
     r->st[i].pos = r->st[i].color * 1000.0 + (double)i / (double)(n + 1);
   }
   for (int l = 0; l < nl; l++) {
-    qsort_r(col[l], (size_t)ncol[l], sizeof **col, cmp_double_idx, r->st);
+    if (ncol[l] > 1) qsort_r(col[l], (size_t)ncol[l], sizeof **col, cmp_double_idx, r->st);
     for (int k = 0; k < ncol[l]; k++) r->st[col[l][k]].pos = k;
   }
   for (int sweep = 0; sweep < 8; sweep++) {
@@ -419,7 +468,7 @@ static void layout(rp *r, int *nlayers_out, int *maxrow_out) {
         }
         if (cnt) r->st[s].pos = sum / cnt + k * 1e-6; /* ties keep their order */
       }
-      qsort_r(col[l], (size_t)ncol[l], sizeof **col, cmp_double_idx, r->st);
+      if (ncol[l] > 1) qsort_r(col[l], (size_t)ncol[l], sizeof **col, cmp_double_idx, r->st);
       for (int k = 0; k < ncol[l]; k++) r->st[col[l][k]].pos = k;
     }
   }
@@ -1175,7 +1224,7 @@ static void html_safety(crawl__buf *b, const rp *r) {
     cJSON_ArrayForEach(x, g[k].routes) dup |= !strcmp(x->valuestring, route);
     if (!dup) crawl__jpush(g[k].routes, cJSON_CreateString(route));
   }
-  qsort(g, ng, sizeof *g, cmp_dgroup);
+  if (ng > 1) qsort(g, ng, sizeof *g, cmp_dgroup);
   crawl__buf_puts(b, "<table id=\"safety-table\"><thead><tr><th>Effect</th><th>Control</th><th>Action</th><th>Side effect</th>"
                      "<th>Reason</th><th>Rule</th><th>Routes</th><th>Times</th><th>Explanation</th></tr></thead><tbody>");
   for (size_t k = 0; k < ng; k++) {
@@ -1410,7 +1459,7 @@ crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char
   rp_model(&r);
   rp_decisions(&r);
   crawl_code rc = CRAWL_OK;
-  char *dot = rp_dot(&r);
+  char *dot = rp_dot(&r, 1);
   if (write_text(&r, "graph.dot", dot)) rc = CRAWL_IO;
   free(dot);
   if (!rc) {

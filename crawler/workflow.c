@@ -144,9 +144,9 @@ static void wf_journal(wf *w) {
 }
 
 /* ---- the transition graph: BFS from the seeds ------------------------------------- */
-static const cJSON *g_edges; /* for the comparator */
-static int cmp_edge_content(const void *x, const void *y) {
-  const cJSON *a = cJSON_GetArrayItem(g_edges, *(const int *)x), *b = cJSON_GetArrayItem(g_edges, *(const int *)y);
+static int cmp_edge_content(const void *x, const void *y, void *ud) {
+  const cJSON *const *edges = ud;
+  const cJSON *a = edges[*(const int *)x], *b = edges[*(const int *)y];
   const char *ka[] = {crawl__str(a, "viaActionId"), crawl__str(crawl__get(a, "target"), "stableId"),
                       crawl__str(crawl__get(a, "target"), "role"), crawl__str(crawl__get(a, "target"), "name"),
                       crawl__str(a, "toStateId"), crawl__str(a, "transitionId")};
@@ -187,8 +187,8 @@ static void wf_graph(wf *w) {
     s->adj = crawl__xrealloc(s->adj, (s->nadj + 1) * sizeof *s->adj);
     s->adj[s->nadj++] = (int)e;
   }
-  g_edges = edges;
-  for (size_t s = 0; s < w->nst; s++) qsort(w->st[s].adj, w->st[s].nadj, sizeof *w->st[s].adj, cmp_edge_content);
+  for (size_t s = 0; s < w->nst; s++)
+    if (w->st[s].nadj > 1) qsort_r(w->st[s].adj, w->st[s].nadj, sizeof *w->st[s].adj, cmp_edge_content, (void *)w->edges);
   /* seeds: states nothing led to (no parentStateId) */
   size_t *queue = calloc(w->nst ? w->nst : 1, sizeof *queue), qh = 0, qt = 0;
   if (!queue) abort();

@@ -67,6 +67,10 @@ typedef struct snode {
 
 typedef struct sdoc {
   const pg__snap_doc *sd;
+  const pg_snapshot *snap;      /* the snapshot it came from (its string table) */
+  int sub;                      /* -1: the page's snapshot, else index of in->subframes */
+  const char *id_prefix;        /* ids of a subframe's nodes: el_<prefix>_<id>, NULL */
+  int first_of_snap;            /* index of its snapshot's first document */
   const char *url, *frame_id, *title;
   int base;                     /* index of its first node */
   int count;
@@ -87,7 +91,6 @@ typedef struct {
   const pg_options *opt;
   pg_graph *g;
   pg__arena *a;
-  const char **S; size_t nS;
   snode *n; size_t nn;
   sdoc *d; size_t nd;
   /* backendNodeId -> node index (open addressing) */
@@ -100,9 +103,8 @@ typedef struct {
   int idmap_built;
 } ctx;
 
-static const char *str_at(ctx *c, int idx) {
-  return idx >= 0 && (size_t)idx < c->nS ? c->S[idx] : "";
-}
+/* String idx of document d's snapshot; "" for -1 and out of range. */
+static const char *dstr(const sdoc *d, int idx) { return pg__snapshot_str(d->snap, idx); }
 
 static const cJSON *get(const cJSON *o, const char *k) {
   return cJSON_GetObjectItemCaseSensitive(o, k);
@@ -131,8 +133,9 @@ static int hget(const ctx *c, int key) {
 /* Value of attribute `name` (pairs of string indexes; an odd last entry is
  * ignored), NULL when the node has none. */
 static const char *attr(ctx *c, const snode *n, const char *name) {
+  const pg_snapshot *sp = c->d[n->doc].snap;
   for (int k = 0; k + 1 < n->nattrs; k += 2)
-    if (!strcmp(str_at(c, n->attrs[k]), name)) return str_at(c, n->attrs[k + 1]);
+    if (!strcmp(pg__snapshot_str(sp, n->attrs[k]), name)) return pg__snapshot_str(sp, n->attrs[k + 1]);
   return NULL;
 }
 
@@ -147,14 +150,15 @@ static void sparse(ctx *c, const sdoc *d, const pg__snap_sparse *s, sparse_fn fn
   }
 }
 static void sp_shadow(ctx *c, snode *n, const int32_t *v) {
-  const char *t = v ? str_at(c, *v) : "";
+  const char *t = v ? dstr(&c->d[n->doc], *v) : "";
   n->shadow = !strcmp(t, "closed") ? 2 : !strcmp(t, "open") ? 1 : 0;
 }
-static void sp_input(ctx *c, snode *n, const int32_t *v) { n->input_value = v ? str_at(c, *v) : ""; }
-static void sp_text(ctx *c, snode *n, const int32_t *v) { n->text_value = v ? str_at(c, *v) : ""; }
+static void sp_input(ctx *c, snode *n, const int32_t *v) { n->input_value = v ? dstr(&c->d[n->doc], *v) : ""; }
+static void sp_text(ctx *c, snode *n, const int32_t *v) { n->text_value = v ? dstr(&c->d[n->doc], *v) : ""; }
 static void sp_checked(ctx *c, snode *n, const int32_t *v) { n->checked = 1; }
 static void sp_selected(ctx *c, snode *n, const int32_t *v) { n->option_selected = 1; }
 static void sp_clickable(ctx *c, snode *n, const int32_t *v) { n->clickable = 1; }
+/* a snapshot-local document index: made global below */
 static void sp_content(ctx *c, snode *n, const int32_t *v) { n->content_doc = v ? *v : -1; }
 
 static char *origin_of(pg__arena *a, const char *url) {
@@ -175,30 +179,48 @@ static char *origin_of(pg__arena *a, const char *url) {
   return pg__strndup(a, url, (size_t)(end - url));
 }
 
+#define MAX_SUBFRAMES 100       /* (index + 1) << 24 stays an int */
+#define SUB_ID_BITS 24
+
 static int index_snapshot(ctx *c) {
   const pg_snapshot *snap = c->in->snapshot;
   if (!snap->ndocs) return -1;
-  c->nS = snap->nstrings;
-  c->S = pg__xmalloc((c->nS ? c->nS : 1) * sizeof *c->S);
-  for (size_t k = 0; k < c->nS; k++) c->S[k] = pg__snapshot_str(snap, (int32_t)k);
+  size_t nsub = c->in->subframes ? c->in->nsubframes : 0;
+  if (nsub > MAX_SUBFRAMES) nsub = MAX_SUBFRAMES;
   c->nd = snap->ndocs;
+  for (size_t k = 0; k < nsub; k++)
+    if (c->in->subframes[k].snapshot) c->nd += c->in->subframes[k].snapshot->ndocs;
   c->d = calloc(c->nd, sizeof *c->d);
   if (!c->d) return -1;
-  size_t total = 0;
-  for (size_t di = 0; di < c->nd; di++) {
-    sdoc *d = &c->d[di];
-    const pg__snap_doc *sd = &snap->docs[di];
-    d->sd = sd;
-    d->count = (int)sd->nparent;
-    d->base = (int)total;
-    total += (size_t)d->count;
-    d->owner = -1;
-    d->published = -1;
-    d->url = str_at(c, sd->document_url);
-    d->title = str_at(c, sd->title);
-    d->frame_id = str_at(c, sd->frame_id);
-    d->scroll_x = sd->scroll_x;
-    d->scroll_y = sd->scroll_y;
+  size_t total = 0, di = 0;
+  for (int k = -1; k < (int)nsub; k++) {
+    const pg_snapshot *sp = k < 0 ? snap : c->in->subframes[k].snapshot;
+    if (!sp) continue;
+    const char *prefix = NULL;
+    if (k >= 0) {
+      const char *fid = c->in->subframes[k].frame_id ? c->in->subframes[k].frame_id : "";
+      prefix = pg__printf(c->a, "%.8s", *fid ? fid : "frame");
+    }
+    size_t first = di;
+    for (size_t j = 0; j < sp->ndocs; j++, di++) {
+      sdoc *d = &c->d[di];
+      const pg__snap_doc *sd = &sp->docs[j];
+      d->sd = sd;
+      d->snap = sp;
+      d->sub = k;
+      d->id_prefix = prefix;
+      d->first_of_snap = (int)first;
+      d->count = (int)sd->nparent;
+      d->base = (int)total;
+      total += (size_t)d->count;
+      d->owner = -1;
+      d->published = -1;
+      d->url = dstr(d, sd->document_url);
+      d->title = dstr(d, sd->title);
+      d->frame_id = dstr(d, sd->frame_id);
+      d->scroll_x = sd->scroll_x;
+      d->scroll_y = sd->scroll_y;
+    }
   }
   if (total > INT32_MAX / 2) return -1; /* node indexes are ints */
   c->nn = total;
@@ -220,9 +242,11 @@ static int index_snapshot(ctx *c) {
       n->parent = p >= 0 && p < i ? d->base + p : -1; /* parents precede children */
       n->first_child = n->last_child = n->next_sibling = -1;
       n->type = u < sd->ntype ? sd->type[i] : 0;
-      n->tag = u < sd->nname ? str_at(c, sd->name[i]) : "";
-      n->value = u < sd->nvalue ? str_at(c, sd->value[i]) : "";
+      n->tag = u < sd->nname ? dstr(d, sd->name[i]) : "";
+      n->value = u < sd->nvalue ? dstr(d, sd->value[i]) : "";
       n->backend = u < sd->nbackend ? sd->backend[i] : 0;
+      if (d->sub >= 0) /* another renderer's ids: moved to a range of their own */
+        n->backend = n->backend > 0 && n->backend < (1 << SUB_ID_BITS) ? n->backend + ((d->sub + 1) << SUB_ID_BITS) : 0;
       if (u < sd->nattr_nodes && sd->attr_off[i + 1] > sd->attr_off[i]) {
         n->attrs = sd->attr + sd->attr_off[i];
         n->nattrs = (int)(sd->attr_off[i + 1] - sd->attr_off[i]);
@@ -254,6 +278,12 @@ static int index_snapshot(ctx *c) {
     sparse(c, d, &sd->option_selected, sp_selected);
     sparse(c, d, &sd->is_clickable, sp_clickable);
     sparse(c, d, &sd->content_document_index, sp_content);
+    for (int i = 0; i < d->count; i++) {
+      snode *n = &c->n[d->base + i];
+      if (n->content_doc < 0) continue;
+      size_t g = (size_t)d->first_of_snap + (size_t)n->content_doc;
+      n->content_doc = n->content_doc > 0 && g < c->nd && c->d[g].snap == d->snap ? (int)g : -1;
+    }
 
     /* layout: the first 4 styles (display, visibility, opacity,
      * pointer-events), bounds, client rect and paint order per box */
@@ -274,7 +304,7 @@ static int index_snapshot(ctx *c) {
       }
       int s = 0;
       if (l < sd->nstyles)
-        for (; s < ns; s++) d->styles[l][s] = str_at(c, sd->styles[l * (size_t)sd->style_stride + (size_t)s]);
+        for (; s < ns; s++) d->styles[l][s] = dstr(d, sd->styles[l * (size_t)sd->style_stride + (size_t)s]);
       for (; s < 4; s++) d->styles[l][s] = "";
       if (l < sd->nbounds) {
         const double *r = &sd->bounds[4 * l];
@@ -386,6 +416,15 @@ static pg_rect node_rect(ctx *c, const snode *n) {
   return b;
 }
 
+/* Published id of node i: <kind>_<backendNodeId>, or for a node of a bridged
+ * out-of-process frame <kind>_<frame id prefix>_<its own backendNodeId>. */
+static char *node_id(ctx *c, int i, const char *kind) {
+  const snode *n = &c->n[i];
+  const sdoc *d = &c->d[n->doc];
+  if (d->id_prefix) return pg__printf(c->a, "%s_%s_%d", kind, d->id_prefix, n->backend & ((1 << SUB_ID_BITS) - 1));
+  return pg__printf(c->a, "%s_%d", kind, n->backend);
+}
+
 /* ---- documents ---------------------------------------------------------- */
 static int bridged_origin(ctx *c, const char *origin) {
   for (int i = 0; c->opt->bridge_origins && c->opt->bridge_origins[i]; i++)
@@ -426,7 +465,7 @@ enum { STYLE_PADDING_LEFT = 4, STYLE_PADDING_TOP = 5 };
 static double style_px(ctx *c, const sdoc *d, int layout, int k) {
   const pg__snap_doc *sd = d->sd;
   if (k >= sd->style_stride || layout < 0 || (size_t)layout >= sd->nstyles) return 0;
-  double v = atof(str_at(c, sd->styles[(size_t)layout * (size_t)sd->style_stride + (size_t)k]));
+  double v = atof(dstr(d, sd->styles[(size_t)layout * (size_t)sd->style_stride + (size_t)k]));
   return isfinite(v) ? v : 0;
 }
 
@@ -450,6 +489,13 @@ static void build_documents(ctx *c) {
   for (size_t i = 0; i < c->nn; i++)
     if (c->n[i].content_doc > 0 && (size_t)c->n[i].content_doc < c->nd)
       c->d[c->n[i].content_doc].owner = (int)i;
+  /* a bridged out-of-process frame's document: its iframe in the page */
+  for (size_t dj = 1; dj < c->nd; dj++) {
+    sdoc *d = &c->d[dj];
+    if (d->sub < 0 || d->first_of_snap != (int)dj) continue;
+    int o = hget(c, c->in->subframes[d->sub].owner_backend_node_id);
+    if (o >= 0 && c->d[c->n[o].doc].sub < 0 && !strcasecmp(c->n[o].tag, "IFRAME")) d->owner = o;
+  }
   c->top_origin = origin_of(a, c->d[0].url);
   const cJSON *page = c->in->page;
   for (size_t dj = 0; dj < c->nd; dj++) {
@@ -508,7 +554,10 @@ static void build_documents(ctx *c) {
       doc.title = pg__strdup(a, d->title);
       doc.ready_state = pg__strdup(a, frame_ready_state(c, d->url, d->access));
       doc.root_scope_id = pg__printf(a, "scope_frame_%s", d->frame_id);
-      if (d->access == PG_ACCESS_BRIDGED) doc.bridge_session_id = pg__printf(a, "bridge_%s", d->frame_id);
+      if (d->access == PG_ACCESS_BRIDGED)
+        doc.bridge_session_id = d->sub >= 0 && c->in->subframes[d->sub].session_id
+                                    ? pg__strdup(a, c->in->subframes[d->sub].session_id)
+                                    : pg__printf(a, "bridge_%s", d->frame_id);
     }
     if (owner->layout >= 0) {
       /* the frame's content box: border box + border (client rect) + padding */
@@ -528,6 +577,7 @@ static void build_documents(ctx *c) {
     int owner = hget(c, f->owner_backend_node_id);
     if (owner < 0) continue;
     snode *on = &c->n[owner];
+    if (on->frame_doc >= 0) continue; /* captured over its own session (bridged) */
     const sdoc *pd = &c->d[on->doc];
     if (pd->published < 0 || on->closed_inside || pd->access == PG_ACCESS_OPAQUE) continue;
     pg_document doc = {0};
@@ -554,17 +604,20 @@ static void build_documents(ctx *c) {
 }
 
 /* ---- AX join -------------------------------------------------------------- */
-static void join_ax(ctx *c) {
-  for (size_t k = 0; k < c->in->nax; k++) {
-    const cJSON *nodes = get(c->in->ax[k], "nodes");
-    const cJSON *it;
-    cJSON_ArrayForEach(it, nodes) {
-      const cJSON *b = get(it, "backendDOMNodeId");
-      if (!cJSON_IsNumber(b)) continue;
-      int idx = hget(c, b->valueint);
-      if (idx >= 0 && !c->n[idx].ax) c->n[idx].ax = it;
-    }
+static void join_ax_nodes(ctx *c, const cJSON *result, int sub) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, get(result, "nodes")) {
+    const cJSON *b = get(it, "backendDOMNodeId");
+    if (!cJSON_IsNumber(b) || b->valuedouble < 1 || b->valuedouble >= (1 << SUB_ID_BITS)) continue;
+    int idx = hget(c, b->valueint + (sub >= 0 ? (sub + 1) << SUB_ID_BITS : 0));
+    if (idx >= 0 && c->d[c->n[idx].doc].sub == sub && !c->n[idx].ax) c->n[idx].ax = it;
   }
+}
+
+static void join_ax(ctx *c) {
+  for (size_t k = 0; k < c->in->nax; k++) join_ax_nodes(c, c->in->ax[k], -1);
+  for (size_t k = 0; c->in->subframes && k < c->in->nsubframes && k < MAX_SUBFRAMES; k++)
+    if (c->in->subframes[k].ax) join_ax_nodes(c, c->in->subframes[k].ax, (int)k);
 }
 
 static const char *ax_str(const cJSON *ax, const char *key) {
@@ -1022,7 +1075,7 @@ static int make_scope(ctx *c, int i, int kind, const char *stable, const char *r
   sc.kind = (pg_scope_kind)kind;
   sc.node = i;
   sc.document = c->d[n->doc].published;
-  sc.scope_id = pg__printf(c->a, "sc_%d", n->backend);
+  sc.scope_id = node_id(c, i, "sc");
   sc.stable_id = pg__strdup(c->a, stable);
   /* A scope is named by its author (aria-label, aria-labelledby, title, or a
    * <legend>/<caption> through the AX name), never by its whole text content:
@@ -1203,7 +1256,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   e->backend_node_id = n->backend;
   /* backendNodeIds are unique within a renderer process: every document of
    * the snapshot shares one */
-  e->instance_id = pg__printf(c->a, "el_%d", n->backend);
+  e->instance_id = node_id(c, i, "el");
   e->document = d->published;
   e->role = pg__strdup(c->a, role);
   e->name = node_name(c, i);
@@ -1272,8 +1325,8 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   const char *val = NULL;
   if (!strcasecmp(n->tag, "TEXTAREA")) val = n->text_value ? n->text_value : n->input_value;
   else if (!strcasecmp(n->tag, "INPUT")) val = n->input_value;
-  else if (ri && ((ri->flags & PG__R_CHOOSER) || (ri->flags & PG__R_EDITABLE)) && n->ax)
-    val = ax_str(n->ax, "value");
+  else if (ri && ((ri->flags & PG__R_CHOOSER) || (ri->flags & PG__R_EDITABLE)) && n->ax && !closed_host(c, i))
+    val = ax_str(n->ax, "value"); /* (a closed host's value would be its inside's) */
   if (type && !strcasecmp(n->tag, "INPUT") &&
       (!strcasecmp(type, "checkbox") || !strcasecmp(type, "radio") || !strcasecmp(type, "hidden")))
     val = NULL;
@@ -1317,7 +1370,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   }
   e->attached = 1;
   if (n->shadow == 1 && n->shadow_host >= 0 && !c->n[n->shadow_host].closed_inside)
-    e->shadow_host_id = pg__printf(c->a, "el_%d", c->n[n->shadow_host].backend);
+    e->shadow_host_id = node_id(c, n->shadow_host, "el");
   const char *hp = attr(c, n, "aria-haspopup");
   e->aria_haspopup = hp && strcmp(hp, "false") ? pg__strdup(c->a, hp) : NULL;
   e->has_aria_controls = attr(c, n, "aria-controls") != NULL;
@@ -1629,10 +1682,10 @@ static void build_relations(ctx *c) {
 
 /* ---- selection of elements -------------------------------------------------- */
 /* Section 8: visible interactive and status elements (all non-text ones with
- * include_non_interactive), the focused element even when hidden, invalid
- * fields even when out of view; never decorative ones (role none or
- * presentation), never text, nothing of a closed tree or an opaque frame,
- * nothing below a sensitive value holder. */
+ * include_non_interactive, decorative ones -- role none or presentation --
+ * only then), the focused element even when hidden, invalid fields even
+ * when out of view; never text, nothing of a closed tree or an opaque
+ * frame, nothing below a sensitive value holder. */
 static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *from_ax) {
   snode *n = &c->n[i];
   *role_out = NULL;
@@ -1644,7 +1697,8 @@ static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *f
   const char *role = node_role(c, n, from_ax);
   int focused = c->in->focused_backend_node_id && n->backend == c->in->focused_backend_node_id &&
                 n->frame_doc < 0; /* focus inside a frame belongs to the frame */
-  if (!role || !strcmp(role, "none") || !strcmp(role, "presentation")) {
+  if (!role || ((!strcmp(role, "none") || !strcmp(role, "presentation")) && !c->opt->include_non_interactive)) {
+    /* decorative: only when everything non-text is asked for */
     if (!focused) return 0;
     role = "generic";
   }
@@ -1713,7 +1767,8 @@ static void select_elements(ctx *c) {
     const char *role = roles[i];
     int from_ax = fax[i];
     if (!role) role = node_role(c, &c->n[i], &from_ax);
-    if (!role || !strcmp(role, "none") || !strcmp(role, "presentation")) role = "generic";
+    if (!role || (!(why[i] & WANT_RULE) && (!strcmp(role, "none") || !strcmp(role, "presentation"))))
+      role = "generic"; /* a host or a text a field points at */
     c->n[i].why = why[i];
     make_element(c, (int)i, role, why[i] & WANT_RULE ? vis[i] : node_visible(c, &c->n[i]), from_ax, why[i]);
   }
@@ -1882,10 +1937,14 @@ static void apply_filters(ctx *c) {
  * Whatever path a sensitive value might take into a published string (a name
  * computed from it, a selection, an attribute copied for debugging), it does
  * not get out: every published string that contains the value of a
- * sensitive field (4 bytes or more, so that short values do not wipe out
- * ordinary words) is replaced by "[redacted]". */
+ * sensitive field (SECRET_MIN_BYTES or more, so that short values do not
+ * wipe out ordinary words) is replaced by "[redacted]". The --hint-attr copy
+ * is left alone: the user asked for that attribute by name (and a "value"
+ * hint is never copied from a sensitive field). */
+#define SECRET_MIN_BYTES 6
+
 static void add_secret(ctx *c, const char ***v, size_t *n, size_t *cap, const char *s) {
-  if (!s || strlen(s) < 4) return;
+  if (!s || strlen(s) < SECRET_MIN_BYTES) return;
   if (*n == *cap) {
     *cap = *cap ? *cap * 2 : 16;
     *v = pg__xrealloc(*v, *cap * sizeof **v);
@@ -1937,7 +1996,6 @@ static void scrub_sensitive(ctx *c) {
     scrub(c, &el->name, secrets, n, 0);
     scrub(c, &el->description, secrets, n, 0);
     if (!el->redacted && scrub(c, &el->text_value, secrets, n, 0)) el->redacted = 1;
-    scrub(c, &el->hint_attr, secrets, n, 1);
     scrub(c, &el->href, secrets, n, 1);
     scrub(c, &el->context, secrets, n, 1);
   }
@@ -2081,7 +2139,6 @@ done:
   }
   free(c.d);
   free(c.n);
-  free(c.S);
   free(c.hkeys);
   free(c.hvals);
   free(c.idkeys);

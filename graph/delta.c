@@ -140,9 +140,11 @@ pg_code pg_delta_compute(const cJSON *old_graph, const cJSON *new_graph, cJSON *
   cJSON *ops = cJSON_CreateArray();
   pg_code rc = PG_OK;
   size_t ndocs = (size_t)cJSON_GetArraySize(nd), nscopes = (size_t)cJSON_GetArraySize(ns);
-  char *pending = pg__xmalloc(ndocs + nscopes + 1);
-  char *again = pending + nscopes; /* per document: send again with rootScopeId */
-  memset(pending, 0, ndocs + nscopes + 1);
+  /* pending: scopes [0, nscopes), documents [nscopes, nscopes + ndocs);
+   * again: per document, send once more with its rootScopeId */
+  char *pending = pg__xmalloc(nscopes + 2 * ndocs + 1);
+  char *again = pending + nscopes + ndocs;
+  memset(pending, 0, nscopes + 2 * ndocs + 1);
 #define KNOWN_DOC(id) (map_get(&mod, id) || map_get(&sent_doc, id))
 #define KNOWN_SCOPE(id) (map_get(&mos, id) || map_get(&sent_scope, id))
 

@@ -275,7 +275,24 @@ typedef struct pg_input {
    * children. */
   const int *open_hosts;
   size_t nopen_hosts;
+  /* Bridged out-of-process frames, captured over their own sessions (only
+   * frames whose origin the run bridges; see pg_subframe). */
+  const struct pg_subframe *subframes;
+  size_t nsubframes;
 } pg_input;
+
+/* An out-of-process frame (a separate target) captured on its own session:
+ * its DOMSnapshot (frame-local coordinates) and accessibility tree. Its
+ * backendNodeIds are another renderer's: in the graph they are offset by
+ * (index + 1) << 24 (pg_element.backend_node_id; not valid on the page's
+ * session), and its instanceIds read el_<frame id prefix>_<id>. */
+typedef struct pg_subframe {
+  const pg_snapshot *snapshot;  /* DOMSnapshot.captureSnapshot on the frame's session */
+  const cJSON *ax;              /* its getFullAXTree result ("nodes"), may be NULL */
+  const char *frame_id;         /* == its target id */
+  const char *session_id;       /* published as bridgeSessionId */
+  int owner_backend_node_id;    /* the iframe element, as the page's session knows it */
+} pg_subframe;
 
 typedef struct pg_options {
   int include_hidden;

@@ -290,6 +290,62 @@ Test(fidelity_canary, bridged_same_site_frame) {
   free(o1);
 }
 
+/* An out-of-process frame (another site) bridged: captured over its own
+ * session, placed in top-level viewport pixels. */
+Test(fidelity_canary, bridged_out_of_process_frame) {
+  char *o2 = origin(0, "localhost");
+  const char *bridges[] = {o2, NULL};
+  lib l = {0};
+  lib_open(&l, canary_url());
+  pg_options o = {.bridge_origins = bridges};
+  pg_graph *pg = lib_capture(&l, &o);
+  cJSON *g = lib_json(pg);
+  const cJSON *doc = find(g, "documents", "origin", o2);
+  cr_assert(doc, "the localhost frame is published");
+  cr_expect(str_is(doc, "access", "bridged"), "access: %s", str(doc, "access"));
+  const char *bsid = str(doc, "bridgeSessionId");
+  cr_assert(bsid && *bsid, "bridgeSessionId is the frame's session");
+  const cJSON *btn = t_element(g, "button", "ZQXHOSTARIA");
+  cr_assert(btn, "the out-of-process frame's button is published");
+  cr_expect(str_is(btn, "documentId", str(doc, "documentId")));
+  cr_expect(str_is(btn, "scopeId", str(doc, "rootScopeId")));
+  const cJSON *fp = item(item(btn, "semantics"), "framePath");
+  cr_expect_eq(cJSON_GetArraySize(fp), 2);
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(fp, 1)), str(doc, "frameId"));
+  /* the other cross-origin frame is not bridged: still opaque */
+  char *t = cJSON_PrintUnformatted(g);
+  cr_expect(!strstr(t, "ZQXPORT") && !strstr(t, "ZQXCLOSED") && !strstr(t, "ZQXPASSWORD"));
+  free(t);
+  /* where it is: the iframe's content box plus the frame-local box */
+  const pg_element *e = lib_element(pg, "button", "ZQXHOSTARIA");
+  cr_assert(e && e->has_bbox);
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddStringToObject(a, "frameId", str(doc, "frameId"));
+  cr_assert_eq(cdp_call(l.c, crawl_page_session(l.p), "DOM.getFrameOwner", a, &res, 10000), CDP_OK);
+  int owner = item(res, "backendNodeId")->valueint;
+  cJSON_Delete(res);
+  a = cJSON_CreateObject();
+  cJSON_AddNumberToObject(a, "backendNodeId", owner);
+  cr_assert_eq(cdp_call(l.c, crawl_page_session(l.p), "DOM.getBoxModel", a, &res, 10000), CDP_OK);
+  const cJSON *content = item(item(res, "model"), "content");
+  double cx = cJSON_GetArrayItem(content, 0)->valuedouble, cy = cJSON_GetArrayItem(content, 1)->valuedouble;
+  cJSON_Delete(res);
+  a = cJSON_CreateObject();
+  cJSON_AddNumberToObject(a, "x", (int)(e->bbox.x + e->bbox.w / 2 - cx));
+  cJSON_AddNumberToObject(a, "y", (int)(e->bbox.y + e->bbox.h / 2 - cy));
+  cr_assert_eq(cdp_call(l.c, bsid, "DOM.getNodeForLocation", a, &res, 10000), CDP_OK, "%s", cdp_client_errmsg(l.c));
+  int local = item(res, "backendNodeId")->valueint;
+  cJSON_Delete(res);
+  int offset = e->backend_node_id - (e->backend_node_id & ((1 << 24) - 1));
+  cr_expect(offset > 0, "its ids are moved out of the page's range");
+  cr_expect(pg_graph_contains(pg, e->backend_node_id, local + offset),
+            "a click at the bbox centre lands on the button inside the frame (hit %d)", local);
+  cJSON_Delete(g);
+  pg_graph_free(pg);
+  lib_close(&l);
+  free(o2);
+}
+
 /* ---- 2. same-origin frames and open shadow roots ----------------------------- */
 static void expect_hit(lib *l, const pg_graph *g, const char *name) {
   const pg_element *e = lib_element(g, "button", name);
@@ -436,15 +492,21 @@ Test(fidelity_structure, scopes) {
   const cJSON *custom = find(g, "scopes", "stableId", "checkout.summary");
   const cJSON *orders = scope_named(g, "collection", "Orders");
   const cJSON *colours = scope_named(g, "collection", "Colours");
+  const cJSON *toolbar = scope_named(g, "toolbar", "Formatting");
+  const cJSON *people = scope_named(g, "collection", "People");
+  const cJSON *rowgroup = scope_named(g, "rowgroup", NULL);
   cr_assert(nav && billing && inline_dlg && aria_dlg && menu && tabset && panel && pop && form && custom && orders &&
-            colours, "every expected scope exists");
+            colours && toolbar && people && rowgroup, "every expected scope exists");
+  cr_expect(str_is(rowgroup, "parentScopeId", str(people, "scopeId")), "the rowgroup sits in its grid");
+  expect_in_scope(g, "button", "Bold", toolbar);
+  expect_in_scope(g, "button", "Edit Ada", rowgroup);
   cr_expect(str_is(custom, "kind", "custom"));
   /* the main landmark is an unnamed region holding the rest */
   const cJSON *main = scope(g, str(billing, "parentScopeId"));
   cr_assert(main && str_is(main, "kind", "region") && str_is(main, "parentScopeId", "scope_route"),
             "Billing sits in the main region, main in the route");
   cr_expect(str_is(nav, "parentScopeId", "scope_route"));
-  const cJSON *in_main[] = {inline_dlg, aria_dlg, menu, tabset, panel, pop, form, custom, orders, colours};
+  const cJSON *in_main[] = {inline_dlg, aria_dlg, menu, tabset, panel, pop, form, custom, orders, colours, toolbar, people};
   for (size_t k = 0; k < sizeof in_main / sizeof *in_main; k++)
     cr_expect(str_is(in_main[k], "parentScopeId", str(main, "scopeId")), "%s sits in main",
               str(in_main[k], "scopeId"));
@@ -694,11 +756,16 @@ Test(fidelity_inclusion, section_8) {
     const cJSON *e;
     cJSON_ArrayForEach(e, item(g, "elements")) {
       const char *role = str(e, "role");
-      static const char *const never[] = {"none", "presentation", "StaticText", "InlineTextBox", "LineBreak", "text"};
+      static const char *const never[] = {"StaticText", "InlineTextBox", "LineBreak", "text"};
       for (size_t k = 0; k < sizeof never / sizeof *never; k++)
         cr_expect(strcmp(role, never[k]), "no %s element (%s)", role, str(e, "instanceId"));
-      cr_expect(!(str_is(item(e, "semantics"), "tagName", "img") && !item(e, "name")),
-                "no decorative image (alt=\"\")");
+      /* decorative elements only when everything non-text is asked for,
+       * and then as what they are */
+      int decorative = !strcmp(role, "none") || !strcmp(role, "presentation");
+      if (v == 0) cr_expect(!decorative, "no decorative element by default (%s)", str(e, "instanceId"));
+      if (str_is(item(e, "semantics"), "tagName", "img") && !item(e, "name"))
+        cr_expect(v == 1 && decorative, "a decorative image (alt=\"\") is role none, and only with "
+                  "--include-non-interactive");
     }
     if (v == 1) cr_expect(t_element(g, NULL, "Company logo"), "a named image is content");
     DONE(g);

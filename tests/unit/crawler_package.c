@@ -175,7 +175,7 @@ Test(package, coverage_counts_equal_the_catalogs) {
   cr_expect_eq(num(p, "coverage.elementsDiscovered"), len(p, "elementCatalog.elements"));
   cr_expect_eq(num(p, "coverage.actionsDiscovered"), len(p, "actionCatalog.actions"));
   cr_expect_eq(num(p, "coverage.reviewItems"), len(p, "reviewQueue.items"));
-  cr_expect_eq(num(p, "coverage.workflowCandidatesDiscovered"), 0);
+  cr_expect_eq(num(p, "coverage.workflowCandidatesDiscovered"), len(p, "workflowCandidates.workflows"));
   cr_expect_eq(num(p, "coverage.statesVisited"), len(p, "transitionGraph.states"));
   double total = num(p, "coverage.confidenceSummary.high") + num(p, "coverage.confidenceSummary.medium") +
                  num(p, "coverage.confidenceSummary.low");
