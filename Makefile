@@ -8,7 +8,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DUIAP_WERROR=ON
 endif
 
-.PHONY: all deps build run test asan-test unit e2e clean
+.PHONY: all deps build run test asan-build asan-test fuzz-build unit e2e clean
 
 all: build
 
@@ -22,13 +22,28 @@ build: deps
 run: build
 	@bash scripts/run-demo.sh $(BUILD)/uiap-crawl
 
-test: build
+# Every test in the normal build, then the unit suites and the snapshot
+# end-to-end suite again under AddressSanitizer + UBSan (the documented
+# subset: the full ASan run is `make asan-test`, ~2x slower).
+test: build asan-build fuzz-build
 	@cd $(BUILD) && ctest --output-on-failure -j 1
+	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j 1 -R '^(unit_|e2e_snapshot)'
+	@bash scripts/fuzz-smoke.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
-asan-test: deps
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 10
+# libFuzzer targets (tests/fuzz), built with clang; `make test` runs each for
+# FUZZ_SECONDS on a copy of its seed corpus.
+fuzz-build: deps
+	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DUIAP_FUZZ=ON -DUIAP_TESTS=OFF >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) >/dev/null
+
+asan-build: deps
 	@cmake -S . -B $(ASAN_BUILD) -DUIAP_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+asan-test: asan-build
 	@cd $(ASAN_BUILD) && ctest --output-on-failure -j 1
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) out
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) out

@@ -685,11 +685,11 @@ static int cmd_crawl(int argc, char **argv) {
             sum.failures, sum.reviews, sum.stopped_by ? sum.stopped_by : "?", co.out_dir);
   if (rc != CRAWL_OK) return die(rc == CRAWL_BROWSER ? EXIT_BROWSER : EXIT_INTERNAL, "%s", sum.error);
   if (sum.status && !strcmp(sum.status, "cancelled")) return got_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
-  if (sum.states == 0) /* the package is written; it lists each seed's failure */
-    return die(EXIT_NAVIGATE, "no seed could be loaded%s%s", sum.error[0] ? ": " : "", sum.error);
   char rerr[1024];
   if (crawl_reports_write(co.out_dir, NULL, rerr, sizeof rerr) != CRAWL_OK && verbosity > 0)
     fprintf(stderr, "uiap-crawl: warning: reports not written: %s\n", rerr);
+  if (sum.states == 0) /* the package and reports are written; they list each seed's failure */
+    return die(EXIT_NAVIGATE, "no seed could be loaded%s%s", sum.error[0] ? ": " : "", sum.error);
   if (fail_on) {
     long nrev = 0;
     if (crawl_review_count(co.out_dir, fail_on, &nrev, rerr, sizeof rerr) != CRAWL_OK) return die(EXIT_INTERNAL, "%s", rerr);

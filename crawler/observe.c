@@ -134,6 +134,21 @@ static const char reporter_js[] =
  * accessibility tree can lag the DOM, so a capture made while the page
  * moved may mix two states; the second capture corrects it. */
 #define CONFIRM_MS 150
+/* Noise: a clock ticking outside anything published mutates the DOM but
+ * changes no graph. After NOISE_AFTER such captures in a row the throttle
+ * for mutation-only changes doubles from 125 ms up to NOISE_MAX_MS; a
+ * published change, or anything the reporter or a navigation reports
+ * (focus, input, live regions, submits), is captured at the normal pace. */
+#define NOISE_AFTER 4
+#define NOISE_MAX_MS 1000
+
+/* The pause before the next capture, given what made the page dirty. */
+static int pace(int throttle, int noise, int own) {
+  if (own || noise < NOISE_AFTER) return throttle;
+  int shift = noise - NOISE_AFTER;
+  int slow = shift >= 3 ? NOISE_MAX_MS : 125 << shift;
+  return slow > throttle ? slow : throttle;
+}
 
 typedef struct submit {
   int active;
@@ -174,6 +189,7 @@ typedef struct obs {
   long long last_delta;           /* last delta published (or snapshot, or step done) */
   long long retry_at;             /* after a failed capture */
   long long confirm_at;           /* capture once more then, to confirm a change (0: none) */
+  int noise;                      /* captures in a row that mutations caused and that showed nothing */
   int throttle;
   char binding[64];
   char *script_id;
@@ -298,6 +314,7 @@ static void on_nav(void *ud, const char *session, const char *method, const cJSO
   } else if (!jget(jget(params, "frame"), "parentId")) {
     s->nav_full = 1;
   }
+  s->own_dirty = 1; /* a navigation is no noise */
 }
 
 static void on_closed(void *ud, const char *session, const char *method, const cJSON *params) {
@@ -587,6 +604,9 @@ static crawl_code capture(obs *s, pg_graph **out) {
 static crawl_code cycle(obs *s) {
   submits_resolve(s);
   unsigned long before = crawl_page_changes(s->p);
+  /* only DOM mutations made this capture: if it shows nothing, that was noise */
+  int mutations_only = before != s->seen && !s->own_dirty && !cJSON_GetArraySize(s->pending) &&
+                       !cJSON_GetArraySize(s->reports);
   s->own_dirty = 0;
   int nav_full = s->nav_full, nav_same = s->nav_same;
   s->nav_full = s->nav_same = 0;
@@ -623,6 +643,7 @@ static crawl_code cycle(obs *s) {
     cJSON_Delete(nj);
     s->st->unchanged++;
     s->confirm_at = 0;
+    if (mutations_only && s->noise < 64) s->noise++;
     if (s->o->on_capture) s->o->on_capture(s->o->on_capture_ud, s->rev, s->graph, 0);
     return CRAWL_OK;
   }
@@ -643,6 +664,7 @@ static crawl_code cycle(obs *s) {
   s->graph = nj;
   s->st->deltas++;
   s->last_delta = cdp_now_ms();
+  s->noise = 0;
   if (emit(s, "web.state.delta", p)) {
     snprintf(s->err, sizeof s->err, "cannot write the output");
     return CRAWL_IO;
@@ -1050,7 +1072,9 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
     submits_check(s, now, 0);
     int d = dirty(s);
     int confirm = s->confirm_at && now >= s->confirm_at;
-    if ((d || confirm) && now - s->last_capture >= s->throttle && now >= s->retry_at) {
+    int own = s->own_dirty || cJSON_GetArraySize(s->pending) || cJSON_GetArraySize(s->reports);
+    int gap = pace(s->throttle, s->noise, own || confirm);
+    if ((d || confirm) && now - s->last_capture >= gap && now >= s->retry_at) {
       rc = cycle(s);
       if (rc == CRAWL_CAPTURE || rc == CRAWL_BROWSER || rc == CRAWL_TIMEOUT) {
         /* e.g. the document went away mid-capture: try again soon */
@@ -1085,7 +1109,7 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
       break;
     }
     int wait = 1000;
-    if (d) wait = (int)((s->retry_at > s->last_capture + s->throttle ? s->retry_at : s->last_capture + s->throttle) - now);
+    if (d) wait = (int)((s->retry_at > s->last_capture + gap ? s->retry_at : s->last_capture + gap) - now);
     else if (s->confirm_at) wait = (int)(s->confirm_at - now);
     if (s->step < s->nsteps || s->nsteps) wait = wait < 25 ? wait : 25;
     if (end && end - now < wait) wait = (int)(end - now);

@@ -698,10 +698,16 @@ static void element_data_classes(pk_element *el, const cJSON *e) {
   if (dc != POL_DC_NONE) strset_add(&el->data_classes, pol_data_class_name(dc));
 }
 
+/* Transient indicators (spinners, clocks, marquees) come and go on their own:
+ * like the state fingerprints, the catalog leaves them out unless annotated. */
+static const char *const transient_roles[] = {"progressbar", "timer", "marquee"};
+
 static void fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids, long **local_el) {
   const char *iid = gstr(e, "instanceId"), *stable = gstr(e, "stableId");
   const char *role = gstr(e, "role"), *name = gstr(e, "name");
   if (!role) role = "generic";
+  for (size_t t = 0; !stable && t < sizeof transient_roles / sizeof *transient_roles; t++)
+    if (!strcmp(role, transient_roles[t])) return;
   pk_scope *sc = state_scope_of(b, st, gstr(e, "scopeId"));
   const char *scope = sc ? sc->id : NULL;
   char *semkey = semantic_key(st->route, sc, role, name);

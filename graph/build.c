@@ -1737,10 +1737,11 @@ static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *f
  * have both ends. Elements are made in document order. */
 static void select_elements(ctx *c) {
   size_t nn = c->nn;
-  const char **roles = calloc(nn ? nn : 1, sizeof *roles);
-  unsigned char *why = calloc(nn ? nn : 1, 1);
-  int *vis = calloc(nn ? nn : 1, sizeof *vis), *fax = calloc(nn ? nn : 1, sizeof *fax);
-  if (!roles || !why || !vis || !fax) abort();
+  size_t m = nn ? nn : 1;
+  const char **roles = pg__xmalloc(m * sizeof *roles);
+  unsigned char *why = pg__xmalloc(m);
+  int *vis = pg__xmalloc(m * sizeof *vis), *fax = pg__xmalloc(m * sizeof *fax);
+  memset(why, 0, m);
   for (size_t i = 0; i < nn; i++)
     if (wanted(c, (int)i, &roles[i], &vis[i], &fax[i])) why[i] = WANT_RULE;
   for (size_t i = 0; i < nn; i++) {
