@@ -341,7 +341,11 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   if (!p->o.settle_quiet_ms) p->o.settle_quiet_ms = 150;
   if (!p->o.settle_max_ms) p->o.settle_max_ms = 5000;
   if (!p->o.call_timeout_ms) p->o.call_timeout_ms = 30000;
-  if (!p->o.ax_full_limit) p->o.ax_full_limit = 12000;
+  if (!p->o.ax_full_limit) {
+    /* a tuning knob for measurements (docs/decisions.md) */
+    const char *env = getenv("UIAP_AX_FULL_LIMIT");
+    p->o.ax_full_limit = env && atol(env) > 0 ? (size_t)atol(env) : 12000;
+  }
   char b[64];
   snprintf(b, sizeof b, "__uiap_%08lx", (unsigned long)(cdp_now_ms() * 2654435761u) & 0xffffffffUL);
   p->binding = strdup(b);

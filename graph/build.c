@@ -53,6 +53,7 @@ typedef struct snode {
   int closed_inside;            /* 1: in a closed shadow tree, or in a tree inside one */
   int shadow_host;              /* host of the shadow tree it is in, -1 for a document tree */
   int vis_hidden;               /* display:none / visibility / opacity 0 up the chain */
+  int aria_hidden;              /* aria-hidden="true" on it or an ancestor */
   int sens_self;                /* a sensitive field or container (is_sensitive) */
   int sens_inside;              /* sens_self here or on a flat-tree ancestor */
   int hide_inside;              /* below a sensitive value holder (select, textarea,
@@ -369,6 +370,11 @@ static void propagate(ctx *c) {
     if (!n->shadow) n->shadow_host = -1;
     n->closed_inside = n->shadow == 2 || (n->shadow_host >= 0 && c->n[n->shadow_host].closed_inside);
     n->vis_hidden = p ? p->vis_hidden : 0;
+    n->aria_hidden = p ? p->aria_hidden : 0;
+    if (n->type == 1) {
+      const char *ah = attr(c, n, "aria-hidden");
+      if (ah && !strcmp(ah, "true")) n->aria_hidden = 1;
+    }
     if (n->type == 1) {
       const sdoc *d = &c->d[n->doc];
       if (n->layout < 0) {
@@ -666,6 +672,8 @@ static const char *node_role(ctx *c, const snode *n, int *from_ax) {
     const char *r = attr(c, n, "role");
     if (alt && !*alt && (!r || !*r)) return "none"; /* decorative (html-aam) */
   }
+  /* without AX data: aria-hidden content is not exposed either */
+  if (!n->ax && n->aria_hidden && !c->opt->include_hidden) return NULL;
   const char *explicit_role = attr(c, n, "role");
   if (explicit_role && *explicit_role) {
     static char first[64];
@@ -857,6 +865,18 @@ static char *node_name(ctx *c, int i) {
       if (t) return t;
     }
     if (label && *label) return clean(c, label, NAME_MAX_BYTES);
+    if (!strcasecmp(n->tag, "INPUT") || !strcasecmp(n->tag, "SELECT") || !strcasecmp(n->tag, "TEXTAREA")) {
+      /* host-language label: label[for] or a wrapping <label> */
+      if ((nrefs = native_labels(c, i, refs, 4)) > 0 && !any_tainted(c, refs, nrefs)) {
+        char *t = refs_text(c, refs, nrefs);
+        if (t) return t;
+      }
+      const char *type = attr(c, n, "type");
+      if (type && (!strcasecmp(type, "submit") || !strcasecmp(type, "button") || !strcasecmp(type, "reset"))) {
+        const char *v = attr(c, n, "value");
+        if (v && *v) return clean(c, v, NAME_MAX_BYTES);
+      }
+    }
     const char *alt = attr(c, n, "alt");
     if (alt && *alt) return clean(c, alt, NAME_MAX_BYTES);
     char buf[2048];
