@@ -753,12 +753,14 @@ static double self_cpu(void) {
 
 /* Observing an idle page: CPU of this process and of the browser tree, per
  * minute, against the same page open but not observed. UIAP_IDLE_MS sets
- * the window (default 15000). */
+ * the window (default 15000), UIAP_IDLE_PAGE the fixture (default
+ * /observe/idle.html; /observe/ids.html has a clock ticking at 10 Hz). */
 Test(observe_measure, idle_cpu, .timeout = 400) {
   long ms = getenv("UIAP_IDLE_MS") ? atol(getenv("UIAP_IDLE_MS")) : 15000;
   cdp_client *c = launch();
   pid_t bpid = cdp_client_pid(c);
-  const char *url = t_fixture_url(0, NULL, "/observe/idle.html");
+  const char *page = getenv("UIAP_IDLE_PAGE") ? getenv("UIAP_IDLE_PAGE") : "/observe/idle.html";
+  const char *url = t_fixture_url(0, NULL, page);
   /* baseline: the page open, nobody observing */
   crawl_page *p = NULL;
   cr_assert_eq(crawl_page_open(c, NULL, &p), CRAWL_OK);
@@ -782,9 +784,10 @@ Test(observe_measure, idle_cpu, .timeout = 400) {
   cdp_client_free(c);
   double per_min = 60000.0 / (double)ms;
   fprintf(stderr,
-          "observe idle CPU per minute (%ld ms windows): not observed: browser %.2f s, us %.3f s; observed: "
+          "observe idle CPU per minute (%s, %ld ms windows): not observed: browser %.2f s, us %.3f s; observed: "
           "browser %.2f s, us %.3f s (%ld captures, %ld unchanged, the first capture included)\n",
-          ms, (b1 - b0) * per_min, (s1 - s0) * per_min, (b3 - b2) * per_min, (s3 - s2) * per_min, st.captures,
+          page, ms, (b1 - b0) * per_min, (s1 - s0) * per_min, (b3 - b2) * per_min, (s3 - s2) * per_min, st.captures,
           st.unchanged);
-  cr_expect_lt(st.captures, 5, "an idle page is not captured again and again (%ld)", st.captures);
+  if (!getenv("UIAP_IDLE_PAGE"))
+    cr_expect_lt(st.captures, 5, "an idle page is not captured again and again (%ld)", st.captures);
 }
