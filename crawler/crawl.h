@@ -102,6 +102,7 @@ typedef struct crawl_budget {
 } crawl_budget;
 
 typedef struct crawl_progress {
+  const char *run_id;
   const char *status;         /* DiscoveryRunStatus */
   long states, transitions, frontier, decisions;
   long elapsed_ms;

@@ -149,7 +149,7 @@ static void jl_status(run *r, const char *status) {
   cJSON_AddStringToObject(o, "status", status);
   jl_write(r, "status", o);
   if (r->o->progress) {
-    crawl_progress p = {.status = status, .states = r->nst, .transitions = r->transitions,
+    crawl_progress p = {.run_id = r->run_id, .status = status, .states = r->nst, .transitions = r->transitions,
                         .decisions = r->decisions, .elapsed_ms = elapsed(r)};
     r->o->progress(r->o->progress_ud, &p);
   }
@@ -1232,7 +1232,7 @@ static void step(run *r, int si, int i) {
     pg_graph_free(saved);
     free(route);
     if (r->o->progress) {
-      crawl_progress p = {.status = "exploring", .states = r->nst, .transitions = r->transitions,
+      crawl_progress p = {.run_id = r->run_id, .status = "exploring", .states = r->nst, .transitions = r->transitions,
                           .decisions = r->decisions, .elapsed_ms = elapsed(r),
                           .route = r->cur >= 0 ? r->st[r->cur].route : NULL};
       r->o->progress(r->o->progress_ud, &p);

@@ -129,6 +129,8 @@ static const char usage_crawl[] =
   "  --fail-on SEVERITY        exit 10 when the package has review items of SEVERITY\n"
   "                            (low | medium | high) or worse\n"
   "  --resume DIR              continue the run journaled in DIR (after a kill or a crash)\n"
+  "  --progress jsonl          uiap.discovery.progress events as JSON lines on stdout\n"
+  "                            (a live line on stderr is the default on a terminal)\n"
   "  --chromium PATH, --connect URL, --headful   as for snapshot\n"
   "  --quiet, --verbose\n";
 
@@ -376,7 +378,35 @@ static int cmd_snapshot(int argc, char **argv) {
 /* ---- crawl ------------------------------------------------------------------ */
 static int isatty_err;
 
+static int progress_jsonl;
+
 static void progress_line(void *ud, const crawl_progress *p) {
+  if (progress_jsonl) {
+    /* uiap.discovery.progress events, one JSON line each, on stdout */
+    cJSON *m = cJSON_CreateObject();
+    char ts[64], id[64];
+    static long seq;
+    cJSON_AddStringToObject(m, "uiap", "0.1");
+    cJSON_AddStringToObject(m, "kind", "event");
+    cJSON_AddStringToObject(m, "type", "uiap.discovery.progress");
+    snprintf(id, sizeof id, "msg_progress_%ld", ++seq);
+    cJSON_AddStringToObject(m, "id", id);
+    cJSON_AddStringToObject(m, "ts", iso_now(ts, sizeof ts));
+    cJSON *src = cJSON_AddObjectToObject(m, "source");
+    cJSON_AddStringToObject(src, "role", "runtime");
+    cJSON_AddStringToObject(src, "id", "uiap-crawl");
+    cJSON *pl = cJSON_AddObjectToObject(m, "payload");
+    cJSON_AddStringToObject(pl, "runId", p->run_id ? p->run_id : "");
+    cJSON_AddStringToObject(pl, "status", p->status);
+    if (p->route) cJSON_AddStringToObject(pl, "currentRouteId", p->route);
+    cJSON_AddNumberToObject(pl, "visitedStates", (double)p->states);
+    cJSON_AddNumberToObject(pl, "visitedTransitions", (double)p->transitions);
+    char *t = cJSON_PrintUnformatted(m);
+    cJSON_Delete(m);
+    if (t) { puts(t); fflush(stdout); }
+    free(t);
+    return;
+  }
   if (!isatty_err || verbosity <= 0) return;
   fprintf(stderr, "\r\033[K%-10s states %ld  transitions %ld  not clicked %ld  %lds  %.60s",
           p->status, p->states, p->transitions, p->decisions, p->elapsed_ms / 1000, p->route ? p->route : "");
@@ -481,6 +511,11 @@ static int cmd_crawl(int argc, char **argv) {
     else if (!strcmp(a, "--screenshots")) co.screenshots = 1;
     else if (!strcmp(a, "--include-text-values")) co.fp.include_text_values = 1;
     else if (!strcmp(a, "--force")) force = 1;
+    else if (!strcmp(a, "--progress")) {
+      NEED_VALUE();
+      if (strcmp(v, "jsonl") && strcmp(v, "tty")) return die(EXIT_USAGE, "--progress takes jsonl or tty, not %s", v);
+      progress_jsonl = !strcmp(v, "jsonl");
+    }
     else if (!strcmp(a, "--fail-on")) {
       NEED_VALUE();
       if (strcmp(v, "low") && strcmp(v, "medium") && strcmp(v, "high"))
