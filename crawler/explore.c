@@ -1145,6 +1145,7 @@ static void step(run *r, int si, int i) {
     char why[256] = "";
     const char *blocked_last = NULL;
     int blocked0 = crawl_page_blocked(r->page, NULL);
+    int dialogs0 = crawl_page_dialogs(r->page), popups0 = crawl_page_popups(r->page);
     long long t_act = cdp_now_ms();
     crawl_code rc = perform(r, a->action_id, a->role, a->name, a->stable_id, a->ordinal, a->escape, why, sizeof why);
     if (rc == CRAWL_ARG) {
