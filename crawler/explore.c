@@ -1211,6 +1211,16 @@ static void step(run *r, int si, int i) {
     cJSON_AddItemToObject(o, "target", target_json(a));
     cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
     cJSON *sigs = guarded ? cJSON_CreateArray() : signals_between(saved, r->st[from].route, r->g, route);
+    /* browser side effects the page caused, recorded as custom signals */
+    static const char *const side[] = {"javascript dialog dismissed", "popup window closed"};
+    int counts[2] = {crawl_page_dialogs(r->page) - dialogs0, crawl_page_popups(r->page) - popups0};
+    for (int k = 0; k < 2; k++)
+      if (counts[k] > 0) {
+        cJSON *sg = cJSON_CreateObject();
+        cJSON_AddStringToObject(sg, "kind", "custom");
+        cJSON_AddStringToObject(sg, "text", side[k]);
+        cJSON_AddItemToArray(sigs, sg);
+      }
     count_loop(r, a, self, cJSON_GetArraySize(sigs));
     cJSON_AddItemToObject(o, "observedSignals", sigs);
     cJSON *d = cJSON_AddObjectToObject(o, "decision");
