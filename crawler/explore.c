@@ -383,12 +383,40 @@ static void decide(run *r, action *a, const pg_element *e) {
           : a->cls.side_effect == POL_SE_NAVIGATION ? 3 : 2;
 }
 
+/* Ordinal of each element among the elements before it with the same role
+ * and name (caller frees): one pass with a hash table, so a page of 100,000
+ * elements costs milliseconds, not n^2 string compares. */
+static int *element_ordinals(const pg_graph *g) {
+  size_t n = g->nelements, cap = 16;
+  while (cap < n * 2) cap <<= 1;
+  size_t *slot = calloc(cap, sizeof *slot); /* 1 + the latest element with that key */
+  int *ord = calloc(n ? n : 1, sizeof *ord);
+  if (!slot || !ord) abort();
+  for (size_t i = 0; i < n; i++) {
+    const char *role = g->elements[i].role, *name = g->elements[i].name ? g->elements[i].name : "";
+    size_t h = 5381;
+    for (const char *q = role; *q; q++) h = h * 33 + (unsigned char)*q;
+    h = h * 33 + 0x1f;
+    for (const char *q = name; *q; q++) h = h * 33 + (unsigned char)*q;
+    size_t j = h & (cap - 1);
+    for (; slot[j]; j = (j + 1) & (cap - 1)) {
+      const pg_element *o = &g->elements[slot[j] - 1];
+      if (!strcmp(o->role, role) && !strcmp(o->name ? o->name : "", name)) break;
+    }
+    if (slot[j]) ord[i] = ord[slot[j] - 1] + 1;
+    slot[j] = i + 1;
+  }
+  free(slot);
+  return ord;
+}
+
 /* Build the action list of state si from the current capture. */
 static void build_actions(run *r, int si) {
   state *s = &r->st[si];
   const pg_graph *g = r->g;
   s->acts = calloc(g->nelements + g->nscopes + 1, sizeof *s->acts);
   int n = 0;
+  int *ord = element_ordinals(g);
   /* an open modal dialog: only what is inside it can be reached */
   int modal = -1;
   for (size_t k = 0; k < g->nscopes; k++)
@@ -412,13 +440,11 @@ static void build_actions(run *r, int si) {
     a->stable_id = xstrdup(e->stable_id);
     a->scope_id = e->scope >= 0 ? xstrdup(g->scopes[e->scope].scope_id) : NULL;
     a->document_id = xstrdup(g->documents[e->document].document_id);
-    for (size_t k = 0; k < i; k++)
-      if (!strcmp(g->elements[k].role, e->role) &&
-          !strcmp(g->elements[k].name ? g->elements[k].name : "", a->name))
-        a->ordinal++;
+    a->ordinal = ord[i];
     decide(r, a, e);
     n++;
   }
+  free(ord);
   /* an open dialog can be dismissed with Escape */
   for (size_t k = 0; k < g->nscopes; k++) {
     const pg_scope *sc = &g->scopes[k];

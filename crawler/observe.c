@@ -300,6 +300,7 @@ static void on_binding(void *ud, const char *session, const char *method, const 
   cJSON_ArrayForEach(it, jget(r, "sub")) submit_register(s, it, cx);
   cJSON_DeleteItemFromObjectCaseSensitive(r, "sub");
   cJSON_AddNumberToObject(r, "ctx", cx);
+  if (cJSON_GetArraySize(s->reports) >= 256) cJSON_DeleteItemFromArray(s->reports, 0); /* untrusted: cap */
   cJSON_AddItemToArray(s->reports, r);
   s->own_dirty = 1;
 }
@@ -567,25 +568,15 @@ static void submits_check(obs *s, long long now, int force) {
   }
 }
 
-/* Handle the reporter's batches: live regions against g (the capture they
- * go out with); live == 0 only drops the rest. */
-static void reports_take(obs *s, const pg_graph *g, int live) {
-  cJSON *keep = cJSON_CreateArray();
+/* Handle the reporter's batches: live regions become signals, resolved
+ * against g (the capture they go out with). */
+static void reports_take(obs *s, const pg_graph *g) {
   cJSON *r;
   while ((r = cJSON_DetachItemFromArray(s->reports, 0))) {
     const cJSON *ctx = jget(r, "ctx");
-    int cx = cJSON_IsNumber(ctx) ? ctx->valueint : 0;
-    if (live) {
-      live_signals(s, r, cx, g);
-      cJSON_Delete(r);
-    } else if (cJSON_GetArraySize(jget(r, "live"))) {
-      cJSON_AddItemToArray(keep, r);
-    } else {
-      cJSON_Delete(r);
-    }
+    live_signals(s, r, cJSON_IsNumber(ctx) ? ctx->valueint : 0, g);
+    cJSON_Delete(r);
   }
-  cJSON_Delete(s->reports);
-  s->reports = keep;
 }
 
 /* ---- capture and publish ------------------------------------------------------------------- */
@@ -614,10 +605,14 @@ static crawl_code cycle(obs *s) {
   s->last_capture = cdp_now_ms();
   crawl_code rc = capture(s, &g);
   s->seen = before;
-  if (rc) return rc;
+  if (rc) {
+    s->nav_full |= nav_full; /* for the next try */
+    s->nav_same |= nav_same;
+    return rc;
+  }
   pg_graph_free(s->last);
   s->last = g;
-  reports_take(s, g, 1);
+  reports_take(s, g);
   cJSON *nj = pg_graph_to_json(g);
   cJSON *ops = NULL;
   if (pg_delta_compute(s->graph, nj, &ops) != PG_OK) {

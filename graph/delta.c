@@ -66,6 +66,9 @@ static int ids_ok(const cJSON *arr, const char *idkey) {
 }
 
 static int graph_ok(const cJSON *g) {
+  static const char *const objects[] = {"route", "focus", "selection"};
+  for (int k = 0; k < 3; k++)
+    if (get(g, objects[k]) && !cJSON_IsObject(get(g, objects[k]))) return 0;
   return cJSON_IsObject(g) && ids_ok(get(g, "documents"), "documentId") && ids_ok(get(g, "scopes"), "scopeId") &&
          ids_ok(get(g, "elements"), "instanceId");
 }
@@ -145,12 +148,26 @@ pg_code pg_delta_compute(const cJSON *old_graph, const cJSON *new_graph, cJSON *
   char *pending = pg__xmalloc(nscopes + 2 * ndocs + 1);
   char *again = pending + nscopes + ndocs;
   memset(pending, 0, nscopes + 2 * ndocs + 1);
+  /* the new graph must be whole: every reference resolves inside it */
+  const cJSON *it;
+  cJSON_ArrayForEach(it, nd) {
+    const char *p = get_str(it, "parentDocumentId"), *r = get_str(it, "rootScopeId");
+    if ((p && !map_get(&mnd, p)) || (r && !map_get(&mns, r))) rc = PG_INPUT;
+  }
+  cJSON_ArrayForEach(it, ns) {
+    const char *d = get_str(it, "documentId"), *p = get_str(it, "parentScopeId");
+    if (!d || !map_get(&mnd, d) || (p && !map_get(&mns, p))) rc = PG_INPUT;
+  }
+  cJSON_ArrayForEach(it, ne) {
+    const char *d = get_str(it, "documentId"), *sc = get_str(it, "scopeId");
+    if (!d || !map_get(&mnd, d) || (sc && !map_get(&mns, sc))) rc = PG_INPUT;
+  }
+  if (rc) goto done;
 #define KNOWN_DOC(id) (map_get(&mod, id) || map_get(&sent_doc, id))
 #define KNOWN_SCOPE(id) (map_get(&mos, id) || map_get(&sent_scope, id))
 
   /* documents, parents first */
   size_t left = 0, i;
-  const cJSON *it;
   i = 0;
   cJSON_ArrayForEach(it, nd) {
     pending[nscopes + i] = !same(map_get(&mod, get_str(it, "documentId")), it);
@@ -222,7 +239,17 @@ pg_code pg_delta_compute(const cJSON *old_graph, const cJSON *new_graph, cJSON *
     if (!doc || !KNOWN_DOC(doc) || (scope && !KNOWN_SCOPE(scope))) { rc = PG_INPUT; goto done; }
     add_op(ops, "upsertElement", "element", cJSON_Duplicate(it, 1));
   }
-  /* route, focus, selection */
+  /* route, focus, selection: what they name must be in the new graph */
+  {
+    const cJSON *f = get(new_graph, "focus"), *sel = get(new_graph, "selection");
+    const char *fd = get_str(f, "documentId"), *ft = get_str(f, "target");
+    const char *sa = get_str(sel, "anchorTarget"), *sf = get_str(sel, "focusTarget");
+    if ((f && (!fd || !map_get(&mnd, fd))) || (ft && !map_get(&mne, ft)) || (sa && !map_get(&mne, sa)) ||
+        (sf && !map_get(&mne, sf))) {
+      rc = PG_INPUT;
+      goto done;
+    }
+  }
   const cJSON *r = get(new_graph, "route");
   if (r && !same(get(old_graph, "route"), r)) add_op(ops, "setRoute", "route", cJSON_Duplicate(r, 1));
   static const char *const single[][2] = {{"focus", "setFocus"}, {"selection", "setSelection"}};
@@ -388,6 +415,13 @@ static cJSON *find(cJSON *arr, const char *idkey, const char *id, int *index) {
   return NULL;
 }
 
+/* Replace every member key (a graph from elsewhere may hold one twice) by
+ * a copy of v, or remove it when v is NULL. */
+static void set_member(cJSON *g, const char *key, const cJSON *v) {
+  while (cJSON_GetObjectItemCaseSensitive(g, key)) cJSON_DeleteItemFromObjectCaseSensitive(g, key);
+  if (v) cJSON_AddItemToObject(g, key, cJSON_Duplicate(v, 1));
+}
+
 static cJSON *ensure_array(cJSON *g, const char *key) {
   cJSON *a = cJSON_GetObjectItemCaseSensitive(g, key);
   if (!cJSON_IsArray(a)) {
@@ -439,7 +473,7 @@ static pg_delta_code apply_op(applier *a, const cJSON *op, int n) {
     remove_where(scopes, "documentId", id);
     remove_where(docs, "documentId", id);
     const cJSON *f = get(g, "focus");
-    if (f && get_str(f, "documentId") && !strcmp(get_str(f, "documentId"), id)) cJSON_DeleteItemFromObjectCaseSensitive(g, "focus");
+    if (f && get_str(f, "documentId") && !strcmp(get_str(f, "documentId"), id)) set_member(g, "focus", NULL);
   } else if (!strcmp(kind, "upsertScope")) {
     const cJSON *s = get(op, "scope");
     const char *id = get_str(s, "scopeId"), *doc = get_str(s, "documentId"), *parent = get_str(s, "parentScopeId");
@@ -466,8 +500,7 @@ static pg_delta_code apply_op(applier *a, const cJSON *op, int n) {
   } else if (!strcmp(kind, "setRoute")) {
     const cJSON *r = get(op, "route");
     if (!cJSON_IsObject(r)) return bad(a, "setRoute without route", NULL, n);
-    cJSON_DeleteItemFromObjectCaseSensitive(g, "route");
-    cJSON_AddItemToObject(g, "route", cJSON_Duplicate(r, 1));
+    set_member(g, "route", r);
   } else if (!strcmp(kind, "setFocus") || !strcmp(kind, "setSelection")) {
     int focus = kind[3] == 'F';
     const char *key = focus ? "focus" : "selection";
@@ -485,8 +518,7 @@ static pg_delta_code apply_op(applier *a, const cJSON *op, int n) {
         if (t && !exists(g, "elements", "instanceId", t)) return bad(a, "setSelection: unknown element %s", t, n);
       }
     }
-    cJSON_DeleteItemFromObjectCaseSensitive(g, key);
-    if (v) cJSON_AddItemToObject(g, key, cJSON_Duplicate(v, 1));
+    set_member(g, key, v);
   } else {
     return bad(a, "unknown op %s", kind, n);
   }
@@ -570,8 +602,15 @@ pg_delta_code pg_delta_apply(cJSON *graph, const cJSON *delta, char *err, size_t
   if (!rc) rc = check_refs(&a);
   if (!rc) {
     prune_relations(a.g);
-    if (!cJSON_ReplaceItemInObjectCaseSensitive(a.g, "revision", cJSON_CreateString(rev)))
-      cJSON_AddStringToObject(a.g, "revision", rev);
+    cJSON *r = cJSON_CreateString(rev);
+    if (cJSON_GetObjectItemCaseSensitive(a.g, "revision")) {
+      cJSON_ReplaceItemInObjectCaseSensitive(a.g, "revision", r); /* keeps its place */
+      cJSON *dup = cJSON_GetObjectItemCaseSensitive(a.g, "revision")->next;
+      for (; dup; dup = dup->next)
+        if (dup->string && !strcmp(dup->string, "revision")) cJSON_SetValuestring(dup, rev);
+    } else {
+      cJSON_AddItemToObject(a.g, "revision", r);
+    }
     cJSON *tmp = graph->child;
     graph->child = a.g->child;
     a.g->child = tmp;

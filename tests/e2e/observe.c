@@ -753,10 +753,10 @@ static double self_cpu(void) {
 
 /* Observing an idle page: CPU of this process and of the browser tree, per
  * minute, against the same page open but not observed. UIAP_IDLE_MS sets
- * the window (default 15000), UIAP_IDLE_PAGE the fixture (default
+ * the window (default 10000), UIAP_IDLE_PAGE the fixture (default
  * /observe/idle.html; /observe/ids.html has a clock ticking at 10 Hz). */
 Test(observe_measure, idle_cpu, .timeout = 400) {
-  long ms = getenv("UIAP_IDLE_MS") ? atol(getenv("UIAP_IDLE_MS")) : 15000;
+  long ms = getenv("UIAP_IDLE_MS") ? atol(getenv("UIAP_IDLE_MS")) : 10000;
   cdp_client *c = launch();
   pid_t bpid = cdp_client_pid(c);
   const char *page = getenv("UIAP_IDLE_PAGE") ? getenv("UIAP_IDLE_PAGE") : "/observe/idle.html";
