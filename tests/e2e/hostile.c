@@ -491,9 +491,9 @@ Test(hostile, bad_characters, .timeout = 90) {
   crawl(&c, cargs, 30000);
   cr_assert(c.pkg, "crawl failed (exit %d): %s", c.run.status, c.run.err);
   cr_expect_eq(c.run.status, 0, "%s", c.run.err);
-  snprintf(path, sizeof path, "%s/package.json", c.out);
+  snprintf(path, sizeof path, "%.580s/package.json", c.out);
   expect_clean_json(path, 1);
-  snprintf(path, sizeof path, "%s/journal.jsonl", c.out);
+  snprintf(path, sizeof path, "%.580s/journal.jsonl", c.out);
   char *j = t_read_file(path, NULL);
   cr_assert(j);
   cr_expect(utf8_valid((const unsigned char *)j, strlen(j)), "the journal is valid UTF-8");
