@@ -98,6 +98,7 @@ typedef struct {
   int *hkeys, *hvals; size_t hcap;
   char *top_origin;
   size_t cap_el, cap_sc, cap_rel, cap_doc;
+  int scope_depth;                 /* make_scope -> scope_of recursion guard */
   /* DOM id -> node, and label[for] -> label node, per document (built lazily) */
   int *idkeys; size_t idcap;       /* node indexes, 0 = empty slot (node+1) */
   int *forkeys; size_t forcap;
@@ -1089,6 +1090,8 @@ static int scope_kind_of(ctx *c, int i, const char *role, int visible, const cha
 
 static int scope_of(ctx *c, int i);
 
+static int doc_scope(ctx *c, int docidx);
+
 static int make_scope(ctx *c, int i, int kind, const char *stable, const char *role) {
   snode *n = &c->n[i];
   pg_scope sc = {0};
@@ -1125,7 +1128,17 @@ static int make_scope(ctx *c, int i, int kind, const char *stable, const char *r
   sc.parent = -1;
   int idx = add_scope(c, sc);
   n->scope = idx;
-  int parent = n->parent >= 0 ? scope_of(c, n->parent) : -1;
+  /* Scopes nest as deep as the page does: beyond 200 levels the chain is cut
+   * and the scope hangs off its document's scope (no stack overflow on a
+   * 2,000-level DOM). */
+  int parent = -1;
+  if (c->scope_depth < 200) {
+    c->scope_depth++;
+    parent = n->parent >= 0 ? scope_of(c, n->parent) : -1;
+    c->scope_depth--;
+  } else {
+    parent = doc_scope(c, n->doc);
+  }
   c->g->scopes[idx].parent = parent;
   return idx;
 }
