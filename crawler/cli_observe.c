@@ -8,6 +8,7 @@
  * failed, 7 output not writable, 8 capture failed (page crashed),
  * 130 SIGINT, 143 SIGTERM (after web.observe.stopped was printed).
  */
+#include "cli_observe.h"
 #include "crawl.h"
 
 #include <errno.h>
@@ -18,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-int uiap_cmd_observe(int argc, char **argv);
 
 static volatile sig_atomic_t obs_signal;
 static void obs_on_signal(int sig) { obs_signal = sig; }
@@ -42,7 +41,7 @@ static int fail(int code, const char *fmt, ...) {
   return code;
 }
 
-static const char usage[] =
+const char uiap_usage_observe[] =
   "usage: uiap-crawl observe URL [options]\n"
   "\n"
   "Loads URL and prints UIAP messages as JSON Lines while the page changes:\n"
@@ -162,7 +161,7 @@ int uiap_cmd_observe(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEED_VALUE() do { if (!v) return fail(2, "%s needs a value", a); i++; } while (0)
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage, stdout); return 0; }
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(uiap_usage_observe, stdout); return 0; }
     else if (!strcmp(a, "--duration-ms")) {
       NEED_VALUE();
       if (parse_long(v, 1, 86400000, &n)) return fail(2, "--duration-ms takes 1..86400000, not %s", v);

@@ -9,6 +9,7 @@
  *   130 interrupted (SIGINT), 143 terminated (SIGTERM).
  */
 #include "crawl.h"
+#include "cli_observe.h"
 #include "cli_extra.h"
 
 #include <errno.h>
@@ -72,6 +73,7 @@ static const char usage_main[] =
   "                   review.sarif and junit.xml beside it\n"
   "  diff OLD NEW     compare two packages (--fail-on-regression: exit 9)\n"
   "  validate FILE    check a package, PageGraph or message against the UIAP schema\n"
+  "  observe URL      print snapshots, deltas and signals as the page changes (JSON Lines)\n"
   "  help [COMMAND]   show help\n"
   "  version          print the version\n"
   "\n"
@@ -781,6 +783,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "report")) return uiap_cmd_report(argc - 2, argv + 2);
   if (!strcmp(cmd, "diff")) return uiap_cmd_diff(argc - 2, argv + 2);
   if (!strcmp(cmd, "validate")) return uiap_cmd_validate(argc - 2, argv + 2);
+  if (!strcmp(cmd, "observe")) return uiap_cmd_observe(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("uiap-crawl %s\n", UIAP_VERSION);
     return EXIT_OK;
@@ -789,6 +792,7 @@ int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[2], "snapshot")) fputs(usage_snapshot, stdout);
     else if (argc > 2 && !strcmp(argv[2], "serve")) fputs(usage_serve, stdout);
     else if (argc > 2 && !strcmp(argv[2], "crawl")) fputs(usage_crawl, stdout);
+    else if (argc > 2 && !strcmp(argv[2], "observe")) fputs(uiap_usage_observe, stdout);
     else if (argc > 2 && !strcmp(argv[2], "report")) fputs(uiap_usage_report, stdout);
     else if (argc > 2 && !strcmp(argv[2], "diff")) fputs(uiap_usage_diff, stdout);
     else if (argc > 2 && !strcmp(argv[2], "validate")) fputs(uiap_usage_validate, stdout);

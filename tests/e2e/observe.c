@@ -352,7 +352,7 @@ static void property_run(cdp_client *c, int seed, int rounds, int steps, int thr
 Test(observe_property, deltas_replay_to_the_fresh_snapshot, .timeout = 600) {
   cdp_client *c = launch();
   static const int throttles[] = {-1, 0, 250, 40};
-  for (int seed = 1; seed <= 4; seed++) property_run(c, seed, 50, 6, throttles[seed - 1]);
+  for (int seed = 1; seed <= 4; seed++) property_run(c, seed, 25, 6, throttles[seed - 1]);
   cdp_client_free(c);
 }
 
