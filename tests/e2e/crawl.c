@@ -273,3 +273,40 @@ Test(crawl, deterministic, .timeout = 300) {
   rm_rf(d1);
   rm_rf(d2);
 }
+
+Test(crawl, progress_outputs, .timeout = 180) {
+  /* --progress jsonl: uiap.discovery.progress events on stdout, each a valid message */
+  char *dir = t_tmpdir();
+  char out[600], jl[600];
+  snprintf(out, sizeof out, "%s/out", dir);
+  snprintf(jl, sizeof jl, "%s/progress.jsonl", dir);
+  const char *argv[] = {UIAP_BIN, "crawl", t_fixture_url(0, NULL, "/spa/index.html"), "--max-states", "3",
+                        "--progress", "jsonl", "-o", out, NULL};
+  t_run r = t_run_argv(argv, 120000);
+  cr_assert_eq(r.status, 0, "%s", r.err);
+  cr_expect(strstr(r.out, "\"type\":\"uiap.discovery.progress\""), "progress events on stdout: %.300s", r.out);
+  cr_expect(strstr(r.out, "\"status\":\"exploring\""), "the exploring status is reported");
+  t_write_file(jl, r.out);
+  char msg[4096];
+  cr_expect_eq(t_validate("UiapMessage", jl, msg, sizeof msg), 0, "%s", msg);
+  t_run_free(&r);
+  /* without a terminal and without --progress: nothing but the summary on stderr */
+  char out2[600];
+  snprintf(out2, sizeof out2, "%s/out2", dir);
+  const char *argv2[] = {UIAP_BIN, "crawl", t_fixture_url(0, NULL, "/spa/index.html"), "--max-states", "2", "-o", out2, NULL};
+  r = t_run_argv(argv2, 120000);
+  cr_assert_eq(r.status, 0, "%s", r.err);
+  cr_expect_str_eq(r.out, "", "stdout stays empty off a terminal");
+  cr_expect(!strchr(r.err, '\r'), "no live progress line off a terminal");
+  t_run_free(&r);
+  /* on a terminal: a live line ("states N ...") on stderr, rewritten with \r */
+  char cmd[2000];
+  snprintf(cmd, sizeof cmd, "script -qec \"'%s' crawl '%s' --max-states 2 -o '%s/out3' 2>&1\" /dev/null",
+           UIAP_BIN, t_fixture_url(0, NULL, "/spa/index.html"), dir);
+  const char *argv3[] = {"/bin/sh", "-c", cmd, NULL};
+  r = t_run_argv(argv3, 120000);
+  cr_expect_eq(r.status, 0, "%s", r.out);
+  cr_expect(strstr(r.out, "\r") && strstr(r.out, "states "), "a live progress line on a terminal: %.200s", r.out);
+  t_run_free(&r);
+  rm_rf(dir);
+}
