@@ -927,8 +927,30 @@ static void fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *
 }
 
 /* ---- resolving journal targets --------------------------------------------------- */
+/* How many elements of a state share each role + name ("role\x1fname"):
+ * counted once per state, not once per record (a 100,000-element page has
+ * tens of thousands of decision records). */
+typedef struct { strset keys; long *count; } rn_count;
+static char *rn_key(const char *role, const char *name) { return pk_printf("%s\x1f%s", role, name ? name : ""); }
+static void rn_count_build(rn_count *rc, const cJSON *g) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, gget(g, "elements")) {
+    const char *r = gstr(e, "role");
+    if (!r) continue;
+    char *k = rn_key(r, gstr(e, "name"));
+    int added;
+    long j = strset_put(&rc->keys, k, &added);
+    free(k);
+    if (added) {
+      rc->count = pk_xrealloc(rc->count, rc->keys.n * sizeof *rc->count);
+      rc->count[j] = 0;
+    }
+    rc->count[j]++;
+  }
+}
+
 static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, const strset *local_ids,
-                        const long *local_el) {
+                        const long *local_el, const rn_count *rn) {
   const cJSON *t = gget(rf->line, "target");
   const char *iid = gstr(t, "instanceId"), *stable = gstr(t, "stableId");
   const char *role = gstr(t, "role"), *name = gstr(t, "name");
@@ -955,13 +977,10 @@ static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, c
   if (rf->element >= 0 && !rf->semkey) rf->semkey = pk_xstrdup(b->elements[rf->element].semkey);
   /* several elements of the state share the target's role and name, and no
    * stableId tells them apart: only the ordinal did */
-  if (g && !stable && role) {
-    long same = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, gget(g, "elements")) {
-      const char *r2 = gstr(e, "role"), *n2 = gstr(e, "name");
-      if (r2 && !strcmp(r2, role) && !strcmp(n2 ? n2 : "", name ? name : "")) same++;
-    }
+  if (g && !stable && role && rn) {
+    char *k = rn_key(role, name);
+    long j = strset_find(&rn->keys, k), same = j >= 0 ? rn->count[j] : 0;
+    free(k);
     rf->ambiguous = same > 1;
     rf->same_name = same;
   }
@@ -1011,8 +1030,12 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
     cJSON_ArrayForEach(e, gget(g, "elements")) fold_element(b, st, e, &local_ids, &local_el);
     fold_state_findings(b, st, rt, g);
   }
+  rn_count rn = {0};
+  if (g && nby_state[si]) rn_count_build(&rn, g);
   for (size_t k = 0; k < nby_state[si]; k++)
-    resolve_ref(b, &b->refs[by_state[si][k]], st, g, &local_ids, local_el);
+    resolve_ref(b, &b->refs[by_state[si][k]], st, g, &local_ids, local_el, &rn);
+  strset_free(&rn.keys);
+  free(rn.count);
   strset_free(&local_ids);
   free(local_el);
   cJSON_Delete(g);
@@ -2201,7 +2224,7 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
     long s = sid ? strset_find(&b.state_ids, sid) : -1;
     b.refs[i].state = s;
     if (s < 0) {
-      resolve_ref(&b, &b.refs[i], NULL, NULL, NULL, NULL);
+      resolve_ref(&b, &b.refs[i], NULL, NULL, NULL, NULL, NULL);
       continue;
     }
     PK_GROW(by_state[s], nby[s], capby[s]);

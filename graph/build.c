@@ -490,6 +490,8 @@ static const char *frame_ready_state(ctx *c, const char *url, pg_access access) 
   return NULL;
 }
 
+static char *clean(ctx *c, const char *s, size_t max);
+
 static void build_documents(ctx *c) {
   pg__arena *a = c->a;
   /* owners: an iframe node's contentDocumentIndex points at its document */
@@ -517,7 +519,7 @@ static void build_documents(ctx *c) {
       d->oy = -d->scroll_y;
       doc.document_id = pg__strdup(a, "doc_root");
       doc.url = pg__strdup(a, d->url);
-      doc.title = pg__strdup(a, get_str(page, "title") ? get_str(page, "title") : d->title);
+      doc.title = clean(c, get_str(page, "title") ? get_str(page, "title") : d->title, NAME_MAX_BYTES);
       doc.ready_state = pg__strdup(a, get_str(page, "readyState"));
       doc.origin = origin;
       doc.root_scope_id = pg__strdup(a, "scope_route");
@@ -558,7 +560,7 @@ static void build_documents(ctx *c) {
     } else {
       doc.origin = origin;
       doc.url = pg__strdup(a, d->url);
-      doc.title = pg__strdup(a, d->title);
+      doc.title = clean(c, d->title, NAME_MAX_BYTES);
       doc.ready_state = pg__strdup(a, frame_ready_state(c, d->url, d->access));
       doc.root_scope_id = pg__printf(a, "scope_frame_%s", d->frame_id);
       if (d->access == PG_ACCESS_BRIDGED)
