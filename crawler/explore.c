@@ -31,7 +31,8 @@ typedef struct action {
   pol_classification cls;
   pol_decision dec;
   int rank;                 /* exploration priority, lower first */
-  int done;                 /* executed in an earlier session of this run */
+  int done;                 /* executed (in this or an earlier session of this run) */
+  int pk, pkr;              /* its outcome record: any route, this route (-1 none) */
 } action;
 
 typedef struct state {
@@ -45,11 +46,26 @@ typedef struct state {
   int decided;              /* its decisions are in the journal */
   int addressable;          /* -1 unknown, 0 no, 1 yes */
   action *acts;
-  int nacts, next;
+  int nacts;
   int dead;                 /* could not be restored: not explored further */
 } state;
 
 typedef struct edge { int from, to; char *action_id, *role, *name, *stable_id; int ordinal, escape; } edge;
+
+/* What a control did wherever it was tried: the key is the action's identity
+ * (action, role, name, stable id, ordinal), once for any route and once per
+ * route. A control that went to the same state from two states (a global nav
+ * link, a tab of this route) or stayed put twice is predictable: its outcome
+ * is known before it is tried, so it waits until the unpredictable controls
+ * (toggles, menus, dialogs) are done, and it serves as a path to its target. */
+typedef struct outcome {
+  char *key;
+  int move_to;              /* state of its moves, -1 none yet */
+  int nmove, nself, self_from;
+  int mixed;                /* went to different places: not predictable */
+  int first_from;           /* state of the first observation */
+  int multi_route;          /* observed from states on two routes */
+} outcome;
 
 typedef struct run {
   const crawl_opts *o;
@@ -80,6 +96,11 @@ typedef struct run {
   /* per control (action + role + name): how often it changed the state */
   struct loopstat { char *key; int self, moved, signals; action a; } *loops;
   int nloops, caploops;
+  outcome *out;             /* outcome records, with an open-addressing index */
+  int nout, capout;
+  int *outidx;              /* 1 + record index, 0 empty */
+  size_t outcap;
+  int deviations;           /* walks that ended off their path since the last step */
   char err[512];
 } run;
 
@@ -204,7 +225,7 @@ static int route_count(const run *r, const char *route) {
 }
 
 static int write_file(const char *path, const void *data, size_t len) {
-  char tmp[4200];
+  char tmp[8500];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   FILE *f = fopen(tmp, "wb");
   if (!f) return -1;
@@ -493,6 +514,85 @@ static void free_state(state *s) {
   for (int i = 0; i < s->nacts; i++) free_action(&s->acts[i]);
   free(s->acts);
   free(s->id); free(s->url); free(s->route); free(s->title);
+}
+
+/* ---- outcomes: what each control did ------------------------------------------------ */
+static size_t hash_str(const char *k) {
+  size_t h = 5381;
+  for (; *k; k++) h = h * 33 + (unsigned char)*k;
+  return h;
+}
+
+/* Index of the outcome record of key, created when new. */
+static int outcome_of(run *r, const char *key) {
+  if ((size_t)(r->nout + 1) * 2 > r->outcap) {
+    size_t cap = r->outcap ? r->outcap * 2 : 256;
+    int *idx = calloc(cap, sizeof *idx);
+    if (!idx) abort();
+    for (int i = 0; i < r->nout; i++) {
+      size_t j = hash_str(r->out[i].key) & (cap - 1);
+      while (idx[j]) j = (j + 1) & (cap - 1);
+      idx[j] = i + 1;
+    }
+    free(r->outidx);
+    r->outidx = idx;
+    r->outcap = cap;
+  }
+  size_t j = hash_str(key) & (r->outcap - 1);
+  for (; r->outidx[j]; j = (j + 1) & (r->outcap - 1))
+    if (!strcmp(r->out[r->outidx[j] - 1].key, key)) return r->outidx[j] - 1;
+  if (r->nout == r->capout) {
+    r->capout = r->capout ? r->capout * 2 : 128;
+    r->out = realloc(r->out, (size_t)r->capout * sizeof *r->out);
+    if (!r->out) abort();
+  }
+  r->out[r->nout] = (outcome){.key = strdup(key), .move_to = -1, .self_from = -1, .first_from = -1};
+  r->outidx[j] = r->nout + 1;
+  return r->nout++;
+}
+
+/* The two outcome records of an action with key `key` in a state on `route`. */
+static void outcome_keys(run *r, const char *key, const char *route, int *pk, int *pkr) {
+  *pk = outcome_of(r, key);
+  char rk[1400];
+  snprintf(rk, sizeof rk, "%s\x1f%s", route ? route : "", key);
+  *pkr = outcome_of(r, rk);
+}
+
+static void outcome_note1(const run *r, outcome *o, int from, int to) {
+  if (o->first_from < 0) o->first_from = from;
+  const char *a = r->st[o->first_from].route, *b = r->st[from].route;
+  if (a && b && strcmp(a, b)) o->multi_route = 1;
+  if (from == to) {
+    if (!o->nself++) o->self_from = from;
+  } else {
+    if (o->move_to < 0) o->move_to = to;
+    else if (o->move_to != to) o->mixed = 1;
+    o->nmove++;
+  }
+  /* stays put in one state and moves to that same state from others: the
+   * same target; staying put in two states and moving elsewhere: mixed */
+  if (o->nmove && o->nself && !(o->nself == 1 && o->self_from == o->move_to)) o->mixed = 1;
+}
+
+static void outcome_note(run *r, int pk, int pkr, int from, int to) {
+  if (pk >= 0) outcome_note1(r, &r->out[pk], from, to);
+  if (pkr >= 0) outcome_note1(r, &r->out[pkr], from, to);
+}
+
+/* Predicted target of action a in state si: a state index (si itself when it
+ * stays put), or -1 when its outcome is not known. The any-route record
+ * predicts only what it saw hold on two routes (a global nav link, a toast
+ * button in the header), not a route's own tab seen twice on one route. */
+static int predict1(const outcome *o, int si, int any_route) {
+  if (o->mixed || o->nmove + o->nself < 2 || (any_route && !o->multi_route)) return -1;
+  return o->nmove ? o->move_to : si;
+}
+
+static int predict(const run *r, const action *a, int si) {
+  int t = a->pkr >= 0 ? predict1(&r->out[a->pkr], si, 0) : -1;
+  if (t < 0 && a->pk >= 0) t = predict1(&r->out[a->pk], si, 1);
+  return t;
 }
 
 /* ---- observing the page ----------------------------------------------------------------- */
@@ -806,61 +906,22 @@ static int add_edge(run *r, int from, int to, const action *a) {
   return r->ned++;
 }
 
-/* Shortest path over known edges from `from` to `to`, at most `max` hops.
- * Writes edge indexes to path; returns its length, or -1. */
-static int edge_path(run *r, int from, int to, int *path, int max) {
-  if (from < 0) return -1;
-  int *prev = malloc((size_t)r->nst * sizeof *prev), *dist = malloc((size_t)r->nst * sizeof *dist);
-  int *queue = malloc((size_t)r->nst * sizeof *queue);
-  for (int i = 0; i < r->nst; i++) { prev[i] = -1; dist[i] = -1; }
-  int qh = 0, qt = 0;
-  dist[from] = 0;
-  queue[qt++] = from;
-  while (qh < qt) {
-    int s = queue[qh++];
-    if (s == to || dist[s] >= max) continue;
-    for (int k = 0; k < r->ned; k++) {
-      if (r->ed[k].from != s || dist[r->ed[k].to] >= 0) continue;
-      dist[r->ed[k].to] = dist[s] + 1;
-      prev[r->ed[k].to] = k;
-      queue[qt++] = r->ed[k].to;
-    }
-  }
-  int len = dist[to];
-  if (len > 0) {
-    for (int s = to, i = len - 1; i >= 0; i--) {
-      path[i] = prev[s];
-      s = r->ed[prev[s]].from;
-    }
-  }
-  free(prev);
-  free(dist);
-  free(queue);
-  return len > 0 ? len : -1;
+/* Take known edge e from the current page. 0 when it landed where it did before. */
+static int walk_edge(run *r, const edge *e) {
+  char why[256];
+  crawl_code rc = perform(r, e->action_id, e->role, e->name, e->stable_id, e->ordinal, e->escape, why, sizeof why);
+  if (!rc) observe(r, &rc, NULL);
+  if (rc) { note_error(r, rc); return -1; }
+  return r->cur == e->to ? 0 : -1;
 }
 
-/* Bring the page to state si by the cheapest correct path: known edges from
- * where we are (a Close button, a tab), else reload the nearest URL-addressable
- * ancestor and replay the recorded path. 0 on success. */
+/* Bring the page to state si by reloading its nearest URL-addressable
+ * ancestor and replaying the recorded path (the planner has already looked
+ * for a cheaper path over known edges). 0 on success. */
 static int restore(run *r, int si) {
   if (r->cur == si) return 0;
   crawl_code rc;
   char why[256];
-  int path[8];
-  int len = edge_path(r, r->cur, si, path, 4);
-  if (len > 0) {
-    int ok = 1;
-    for (int i = 0; i < len && ok; i++) {
-      edge *e = &r->ed[path[i]];
-      rc = perform(r, e->action_id, e->role, e->name, e->stable_id, e->ordinal, e->escape, why, sizeof why);
-      if (rc) { note_error(r, rc); ok = 0; break; }
-      observe(r, &rc, NULL);
-      if (rc) { note_error(r, rc); ok = 0; break; }
-      if (r->cur != e->to) ok = 0;
-    }
-    if (ok) return 0;
-    if (r->fatal || r->cancelled) return -1;
-  }
   /* ancestors of si, nearest first */
   int chain[256], nchain = 0;
   for (int a = si; a >= 0 && nchain < 256; a = r->st[a].parent) chain[nchain++] = a;
@@ -996,6 +1057,9 @@ static int load_journal(run *r, const char *path) {
         char key[1200];
         action_key(key, sizeof key, aid, t, NULL);
         add_done(&r->st[from], key);
+        int pk, pkr;
+        outcome_keys(r, key, r->st[from].route, &pk, &pkr);
+        outcome_note(r, pk, pkr, from, to);
         if (from == to) r->self_loops++;
         else {
           action a;
@@ -1127,6 +1191,7 @@ static void prepare_state(run *r, int si) {
     action_key(key, sizeof key, NULL, NULL, &s->acts[i]);
     for (int k = 0; k < s->ndone; k++)
       if (!strcmp(s->done[k], key)) s->acts[i].done = 1;
+    outcome_keys(r, key, s->route, &s->acts[i].pk, &s->acts[i].pkr);
   }
   if (s->decided) return; /* a resumed run journaled them already */
   s->decided = 1;
@@ -1148,19 +1213,84 @@ static void prepare_state(run *r, int si) {
   }
 }
 
-/* Next allowed action of si at or after s->next, or -1. */
-static int next_action(run *r, int si) {
-  state *s = &r->st[si];
-  for (; s->next < s->nacts; s->next++)
-    if (s->acts[s->next].dec.effect == POL_EFFECT_ALLOW && !s->acts[s->next].done) return s->next;
+/* Untried allowed actions come in two tiers: 0, those whose outcome is not
+ * predictable (they find new states); 1, any. First of the tier by rank, or -1. */
+static int next_action(run *r, int si, int tier) {
+  const state *s = &r->st[si];
+  for (int i = 0; i < s->nacts; i++) {
+    const action *a = &s->acts[i];
+    if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
+    if (tier == 0 && predict(r, a, si) >= 0) continue;
+    return i;
+  }
   return -1;
 }
 
-static int pending(run *r, int si) {
-  state *s = &r->st[si];
+static int pending(run *r, int si, int tier) {
+  const state *s = &r->st[si];
   if (s->dead || s->depth >= r->b.max_depth) return 0;
-  if (!s->acts) return 1;
-  return next_action(r, si) >= 0;
+  if (!s->acts) return 1; /* never prepared: everything is untried */
+  return next_action(r, si, tier) >= 0;
+}
+
+/* One hop of a path: a known edge (edge >= 0), or an untried predictable
+ * action `act` of state `from` (it is recorded as a transition when taken). */
+typedef struct hop { int from, to, edge, act; } hop;
+#define MAX_HOPS 12
+
+/* The nearest state with pending actions of the tier, by breadth-first search
+ * from the current state over known edges and predictable actions; its path
+ * in hops (*len, 0 when it is the current state). -1 when none is reachable. */
+static int plan_path(run *r, int tier, hop *path, int *len) {
+  *len = 0;
+  if (r->cur < 0) return -1;
+  int n = r->nst, found = -1;
+  int *start = calloc((size_t)n + 1, sizeof *start), *by_from = malloc((size_t)(r->ned ? r->ned : 1) * sizeof *by_from);
+  int *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
+  hop *prev = malloc((size_t)n * sizeof *prev);
+  if (!start || !by_from || !dist || !queue || !prev) abort();
+  for (int k = 0; k < r->ned; k++) start[r->ed[k].from + 1]++;
+  for (int k = 0; k < n; k++) start[k + 1] += start[k];
+  int *fill = malloc(((size_t)n + 1) * sizeof *fill); /* edges grouped by source */
+  if (!fill) abort();
+  memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
+  for (int k = 0; k < r->ned; k++) by_from[fill[r->ed[k].from]++] = k;
+  free(fill);
+  for (int k = 0; k < n; k++) dist[k] = -1;
+  int qh = 0, qt = 0;
+  dist[r->cur] = 0;
+  queue[qt++] = r->cur;
+  while (qh < qt && found < 0) {
+    int x = queue[qh++];
+    if (pending(r, x, tier)) { found = x; break; }
+    if (dist[x] >= MAX_HOPS) continue;
+    for (int j = start[x]; j < start[x + 1]; j++) {
+      int t = r->ed[by_from[j]].to;
+      if (dist[t] >= 0) continue;
+      dist[t] = dist[x] + 1;
+      prev[t] = (hop){x, t, by_from[j], -1};
+      queue[qt++] = t;
+    }
+    const state *s = &r->st[x];
+    for (int i = 0; i < s->nacts; i++) {
+      const action *a = &s->acts[i];
+      if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
+      int t = predict(r, a, x);
+      if (t < 0 || t == x || dist[t] >= 0) continue;
+      dist[t] = dist[x] + 1;
+      prev[t] = (hop){x, t, -1, i};
+      queue[qt++] = t;
+    }
+  }
+  if (found >= 0) {
+    *len = dist[found];
+    for (int x = found, i = *len - 1; i >= 0; i--) {
+      path[i] = prev[x];
+      x = prev[x].from;
+    }
+  }
+  free(start); free(by_from); free(dist); free(queue); free(prev);
+  return found;
 }
 
 
@@ -1169,6 +1299,8 @@ static int pending(run *r, int si) {
 static void step(run *r, int si, int i) {
   state *s = &r->st[si];
   action *a = &s->acts[i];
+  a->done = 1;
+  r->deviations = 0;
   {
     char why[256] = "";
     const char *blocked_last = NULL;
@@ -1188,7 +1320,7 @@ static void step(run *r, int si, int i) {
     }
     if (rc) {
       note_error(r, rc);
-      if (r->fatal) r->st[si].next = i; /* try it again after recovering */
+      if (r->fatal) a->done = 0; /* try it again after recovering */
       return;
     }
     pg_graph *saved = r->g; /* the graph before the action, for signals */
@@ -1202,7 +1334,7 @@ static void step(run *r, int si, int i) {
       r->cur = -1;
       free(route);
       note_error(r, rc);
-      if (r->fatal) r->st[si].next = i; /* its outcome is unknown: again */
+      if (r->fatal) r->st[si].acts[i].done = 0; /* its outcome is unknown: again */
       return;
     }
     int from = si;
@@ -1226,6 +1358,7 @@ static void step(run *r, int si, int i) {
     s = &r->st[si];
     a = &s->acts[i];
     int self = to == from;
+    outcome_note(r, a->pk, a->pkr, from, to);
     r->transitions++;
     if (self) r->self_loops++;
     else add_edge(r, from, to, a);
@@ -1467,24 +1600,53 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     jl_write(r, "seed", so);
     free(route);
   }
-  /* menu and action seeds: an element of a seed state with that name or action */
-  for (int i = 0; i < nseeds; i++) {
+  /* menu and action seeds: a control of a seed state with that name (a link,
+   * menu item or tab) or that data-uiap-action, driven first when the policy
+   * allows it */
+  for (int i = 0; i < nseeds && !r->cancelled && !r->fatal; i++) {
     if (seeds[i].url) continue;
     const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "kind"));
     const char *label = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "label"));
     const char *aid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "actionId"));
-    int found = 0;
-    for (size_t k = 0; r->g && k < r->g->nelements && !found; k++) {
-      const pg_element *el = &r->g->elements[k];
-      if (kind && !strcmp(kind, "menu") && label && el->name && !strcmp(el->name, label) &&
-          (!strcmp(el->role, "link") || !strncmp(el->role, "menuitem", 8) || !strcmp(el->role, "tab")))
-        found = 1;
-      if (kind && !strcmp(kind, "action") && aid && el->app_action && !strcmp(el->app_action, aid)) found = 1;
+    int is_menu = kind && !strcmp(kind, "menu") && label, is_action = kind && !strcmp(kind, "action") && aid;
+    int found_state = -1, found_act = -1;
+    for (int si = 0; si < r->nst && found_act < 0 && (is_menu || is_action); si++) {
+      if (r->st[si].parent >= 0 || r->st[si].dead) continue;
+      if (r->cur != si && restore(r, si) != 0) continue;
+      if (!r->st[si].acts) prepare_state(r, si);
+      const pg_element *el = NULL;
+      for (size_t k = 0; r->g && k < r->g->nelements && !el; k++) {
+        const pg_element *e = &r->g->elements[k];
+        if (is_menu && e->name && !strcmp(e->name, label) &&
+            (!strcmp(e->role, "link") || !strncmp(e->role, "menuitem", 8) || !strcmp(e->role, "tab")))
+          el = e;
+        if (is_action && e->app_action && !strcmp(e->app_action, aid)) el = e;
+      }
+      for (int k = 0; el && k < r->st[si].nacts && found_act < 0; k++) {
+        const action *ac = &r->st[si].acts[k];
+        if (!strcmp(ac->role, el->role) && !strcmp(ac->name ? ac->name : "", el->name ? el->name : "") &&
+            (!el->stable_id || (ac->stable_id && !strcmp(ac->stable_id, el->stable_id)))) {
+          found_state = si;
+          found_act = k;
+        }
+      }
     }
-    if (!found)
+    if (found_act < 0) {
       jl_review(r, "coverage_gap", "high", -1, NULL, "Check the seed against the app, or add the annotation it names.",
-                "Seed %d (%s) could not be resolved: no matching element on the seed pages.", i, kind ? kind : "?");
-    jl_note(r, "seed %d (%s) %s", i, kind ? kind : "?", found ? "resolved to an element of a seed page" : "unresolved");
+                "Seed %d (%s) could not be resolved: no matching control on the seed pages.", i, kind ? kind : "?");
+      jl_note(r, "seed %d (%s) unresolved", i, kind ? kind : "?");
+      continue;
+    }
+    action *ac = &r->st[found_state].acts[found_act];
+    seeds[i].resolved = 1;
+    if (ac->dec.effect != POL_EFFECT_ALLOW) {
+      jl_note(r, "seed %d (%s) resolved to %s \"%s\" in %s, not driven: %s", i, kind, ac->role, ac->name ? ac->name : "",
+              r->st[found_state].id, ac->dec.text);
+      continue;
+    }
+    jl_note(r, "seed %d (%s) resolved to %s \"%s\" in %s and driven first", i, kind, ac->role, ac->name ? ac->name : "",
+            r->st[found_state].id);
+    if (!ac->done && !budget_stop(r)) step(r, found_state, found_act);
   }
 
   jl_status(r, "exploring");
@@ -1493,44 +1655,37 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
    * known edges) that has some; otherwise the oldest, by reload and replay. */
   while (!budget_stop(r)) {
     if (r->fatal && recover(r) != 0) break;
-    int target = -1;
-    /* Greedy: go on in the current state while it has untried actions;
-     * else the nearest state (over known edges) that has some; else the
-     * oldest (reload and replay). Measured on the bench's synth app this
-     * beats rank-first choices, which pay for many more reloads. */
-    if (r->cur >= 0 && pending(r, r->cur)) {
-      target = r->cur;
-    } else {
-      int best = -1, bestd = 1 << 30;
-      int *dist = malloc((size_t)(r->nst ? r->nst : 1) * sizeof *dist), *queue = malloc((size_t)(r->nst ? r->nst : 1) * sizeof *queue);
-      for (int k = 0; k < r->nst; k++) dist[k] = -1;
-      int qh = 0, qt = 0;
-      if (r->cur >= 0) { dist[r->cur] = 0; queue[qt++] = r->cur; }
-      while (qh < qt) {
-        int x = queue[qh++];
-        for (int k = 0; k < r->ned; k++)
-          if (r->ed[k].from == x && dist[r->ed[k].to] < 0) { dist[r->ed[k].to] = dist[x] + 1; queue[qt++] = r->ed[k].to; }
-      }
-      for (int k = 0; k < r->nst; k++)
-        if (dist[k] >= 0 && dist[k] < bestd && pending(r, k)) { best = k; bestd = dist[k]; }
-      free(dist);
-      free(queue);
-      if (best < 0)
-        for (int k = 0; k < r->nst && best < 0; k++)
-          if (pending(r, k)) best = k;
-      target = best;
+    /* Unpredictable actions first (tier 0), wherever they are: in the current
+     * state, else the nearest state over known edges and predictable controls,
+     * else the oldest (reload and replay); then the rest (tier 1) the same way.
+     * A walk that goes astray three times in a row falls back to reloading. */
+    hop path[MAX_HOPS];
+    int target = -1, tier = 0, len = 0;
+    for (; tier < 2 && target < 0; tier++) {
+      if (r->deviations < 3) target = plan_path(r, tier, path, &len);
+      if (target >= 0 && len > r->st[target].depth + 2) len = -1; /* a reload is cheaper */
+      for (int k = 0; k < r->nst && target < 0; k++)
+        if (pending(r, k, tier)) { target = k; len = -1; }
     }
+    tier--;
     if (target < 0) break; /* frontier empty */
-    if (restore(r, target) != 0) {
+    if (len > 0) {
+      for (int h = 0; h < len && !r->fatal && !r->cancelled && !budget_stop(r); h++) {
+        if (path[h].edge >= 0) walk_edge(r, &r->ed[path[h].edge]);
+        else step(r, path[h].from, path[h].act);
+        if (r->cur != path[h].to) { r->deviations++; break; }
+      }
+      if (r->cur != target) continue; /* plan again from where we are */
+    } else if (r->cur != target && restore(r, target) != 0) {
       if (r->cancelled) break;
       if (r->fatal) continue; /* recover at the top */
       r->st[target].dead = 1;
       continue;
     }
     if (!r->st[target].acts) prepare_state(r, target);
-    int i = next_action(r, target);
+    int i = next_action(r, target, tier);
+    if (i < 0) i = next_action(r, target, 1);
     if (i < 0) continue;
-    r->st[target].next = i + 1;
     step(r, target, i);
   }
   if (r->stopped_by) jl_note(r, "stopped by %s", r->stopped_by);
@@ -1568,7 +1723,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   }
   if (prc) return prc;
   if (r->fatal) {
-    snprintf(sum->error, sizeof sum->error, "%s", r->err);
+    snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
     return CRAWL_BROWSER;
   }
   if (!r->nst) snprintf(sum->error, sizeof sum->error, "%.500s", r->seed_err); /* no seed loaded: why */

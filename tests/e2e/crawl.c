@@ -310,3 +310,53 @@ Test(crawl, progress_outputs, .timeout = 180) {
   t_run_free(&r);
   rm_rf(dir);
 }
+
+static int notes_mention(const cJSON *pkg, const char *needle) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "run"), "notes")) {
+    const char *s = cJSON_GetStringValue(it);
+    if (s && strstr(s, needle)) return 1;
+  }
+  return 0;
+}
+
+/* Plan seeds of every kind: a url seed loads; a menu seed (a tab by its
+ * name) and an action seed (data-uiap-action) are driven first, before any
+ * other exploring (the budget of two transitions is spent on exactly them);
+ * unresolvable ones are noted and queued for review, not dropped. */
+Test(crawl, plan_seeds_menu_and_action_driven_first, .timeout = 120) {
+  char *pdir = t_tmpdir(), plan_path[700], plan[2048];
+  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
+  snprintf(plan, sizeof plan,
+           "{\"type\":\"uiap.discovery.plan\",\"payload\":{\"environment\":{\"environmentId\":\"seeds\",\"baseUrl\":\"%s\"},"
+           "\"seeds\":[{\"kind\":\"route\",\"routeId\":\"seeds/index.html\"},{\"kind\":\"menu\",\"label\":\"Second\"},"
+           "{\"kind\":\"action\",\"actionId\":\"filters.open\"},{\"kind\":\"menu\",\"label\":\"No such tab\"},"
+           "{\"kind\":\"action\",\"actionId\":\"no.such.action\"}]}}",
+           t_fixture_url(0, NULL, "/"));
+  cr_assert_eq(t_write_file(plan_path, plan), 0);
+  const char *args[] = {"--plan", plan_path, "--max-transitions", "2", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  const cJSON *edges = cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), "edges");
+  cr_assert_eq(cJSON_GetArraySize(edges), 2, "exactly the two seed-driven transitions");
+  static const char *const want[2][2] = {{"tab", "Second"}, {"button", "Filters"}};
+  for (int i = 0; i < 2; i++) {
+    const cJSON *t = cJSON_GetObjectItem(cJSON_GetArrayItem(edges, i), "target");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(t, "role")), want[i][0]);
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(t, "name")), want[i][1]);
+  }
+  cr_expect(notes_mention(pkg, "seed 1 (menu) resolved to tab \"Second\""));
+  cr_expect(notes_mention(pkg, "seed 2 (action) resolved to button \"Filters\""));
+  cr_expect(notes_mention(pkg, "seed 3 (menu) unresolved"));
+  cr_expect(notes_mention(pkg, "seed 4 (action) unresolved"));
+  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 3 (menu) could not be resolved"));
+  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 4 (action) could not be resolved"));
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+  remove(plan_path);
+  rmdir(pdir);
+  free(pdir);
+}
