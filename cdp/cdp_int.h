@@ -72,6 +72,43 @@ cdp_client *cdp__client_new(const cdp__transport *tp, void *impl);
 void cdp__set_err(cdp_client *c, const char *fmt, ...)
   __attribute__((format(printf, 2, 3)));
 
+/* Reassembly of the pipe transport's input: NUL-terminated messages that
+ * arrive in pieces of any size. in[0..head) is consumed, in[head..scanned)
+ * holds no NUL, in[0..len) is filled, cap is allocated. Zero-initialised is
+ * empty. Pure (no I/O): the transport reads into it, tests/fuzz feeds it. */
+typedef struct cdp__nulbuf {
+  char *in;
+  size_t head, len, cap, scanned;
+  size_t handover;          /* a message at least this long is handed over in
+                               the buffer itself, not copied; 0: 256 KiB */
+} cdp__nulbuf;
+/* Make room for want more bytes at in + len (write them, then add to len).
+ * 0 ok; -1 past CDP__MAX_MESSAGE or out of memory (nothing changed). */
+int cdp__nulbuf_reserve(cdp__nulbuf *b, size_t want);
+/* Hand each complete message to fn as a malloc'd block that fn owns (the
+ * NUL delimiter is the block's terminator); the partial rest stays. b is up
+ * to date before each call, so fn may append and deliver again. */
+void cdp__nulbuf_deliver(cdp__nulbuf *b, cdp__msg_fn fn, void *ctx);
+/* Free the buffer (a partial message is dropped); b is empty again. */
+void cdp__nulbuf_release(cdp__nulbuf *b);
+
+/* Reassembly of one WebSocket message from fragments (the WebSocket
+ * transport's RECEIVE callback). Zero-initialised is empty. Pure. */
+typedef struct cdp__wsrx {
+  char *in;
+  size_t len, cap;
+} cdp__wsrx;
+/* Append a fragment of len bytes; remaining is what lws says is still to come
+ * in this frame (room is reserved for it). CDP_OK; CDP_PROTO when the message
+ * would exceed CDP__MAX_MESSAGE; CDP_NOMEM. Nothing changes on error. */
+cdp_code cdp__wsrx_append(cdp__wsrx *rx, const void *data, size_t len, size_t remaining);
+/* The message is complete: *msg (NUL-terminated at (*msg)[*len]) is handed
+ * over, the caller frees it; rx is empty again. CDP_OK or CDP_NOMEM (then
+ * rx is unchanged). */
+cdp_code cdp__wsrx_finish(cdp__wsrx *rx, char **msg, size_t *len);
+/* Free a partial message; rx is empty again. */
+void cdp__wsrx_release(cdp__wsrx *rx);
+
 /* Transports. */
 void *cdp__pipe_new(int wfd, int rfd);
 extern const cdp__transport cdp__pipe_transport;

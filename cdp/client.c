@@ -353,14 +353,19 @@ static cdp_code wait_reply(cdp_client *c, int id, int timeout_ms, cdp__reply **o
       r->abandoned = 1;
       return CDP_TIMEOUT;
     }
+    char method[65];
+    snprintf(method, sizeof method, "%s", r->method);
     cdp_code rc = cdp_pump(c, left > 100 ? 100 : (int)left);
     if (rc != CDP_OK) {
+      /* The pump ran event callbacks: r may be gone (a nested wait for the
+       * same id took it, cdp_abandon freed it). Look it up again. */
+      r = reply_find(c, id, NULL);
       if (rc == CDP_CLOSED) {
         char tmp[sizeof c->errmsg];
         memcpy(tmp, c->errmsg, sizeof tmp);
-        cdp__set_err(c, "%.64s: %.400s", r->method, tmp);
+        cdp__set_err(c, "%s: %.400s", method, tmp);
       }
-      r->abandoned = 1;
+      if (r) r->abandoned = 1;
       return rc;
     }
   }

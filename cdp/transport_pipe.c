@@ -3,6 +3,8 @@
  *
  * Used for browsers we launch: when this process dies the pipe closes and
  * Chromium exits, so a launched browser never outlives the crawler.
+ * Reassembly of the input (cdp__nulbuf) does no I/O, so the fuzz target
+ * tests/fuzz/fuzz_cdp_message.c runs it directly.
  */
 #include "cdp_int.h"
 
@@ -16,8 +18,7 @@
 typedef struct {
   int wfd, rfd;
   char *out;  size_t out_len, out_off, out_cap;   /* pending output */
-  char *in;   size_t in_head, in_len, in_cap;     /* input; in[0..in_head) consumed */
-  size_t scanned;                                 /* in[in_head..scanned) holds no NUL */
+  cdp__nulbuf rx;                                 /* input, reassembled into messages */
   const char *err;
 } pipe_tp;
 
@@ -74,50 +75,57 @@ static int pipe_send(void *impl, const char *msg, size_t len) {
  * (the bytes after it move to a new buffer); smaller ones are copied out. */
 #define PIPE_HANDOVER (256u * 1024u)
 
-/* Deliver complete messages from the input buffer, each as a malloc'd block
- * that fn owns. The buffer state is brought up to date before each call, so
- * fn may poll again. */
-static void deliver(pipe_tp *t, cdp__msg_fn fn, void *ctx) {
+int cdp__nulbuf_reserve(cdp__nulbuf *b, size_t want) {
+  return grow(&b->in, &b->cap, b->len + want);
+}
+
+void cdp__nulbuf_deliver(cdp__nulbuf *b, cdp__msg_fn fn, void *ctx) {
+  size_t handover = b->handover ? b->handover : PIPE_HANDOVER;
   for (;;) {
-    size_t start = t->in_head;
-    size_t from = start > t->scanned ? start : t->scanned;
-    char *nul = t->in_len > from ? memchr(t->in + from, '\0', t->in_len - from) : NULL;
+    size_t start = b->head;
+    size_t from = start > b->scanned ? start : b->scanned;
+    char *nul = b->len > from ? memchr(b->in + from, '\0', b->len - from) : NULL;
     if (!nul) {
-      t->scanned = t->in_len;
+      b->scanned = b->len;
       break;
     }
-    size_t len = (size_t)(nul - (t->in + start));
-    size_t rest = t->in_len - (start + len + 1);
+    size_t len = (size_t)(nul - (b->in + start));
+    size_t rest = b->len - (start + len + 1);
     char *msg = NULL;
-    if (len >= PIPE_HANDOVER) {
+    if (len >= handover) {
       /* no copy of the big one: it keeps the buffer, the rest moves */
       size_t cap = rest > 65536 ? rest : 65536;
       char *nb = rest ? malloc(cap) : NULL;
       if (!rest || nb) {
         if (rest) memcpy(nb, nul + 1, rest);
-        if (start) memmove(t->in, t->in + start, len + 1);
-        msg = t->in;
+        if (start) memmove(b->in, b->in + start, len + 1);
+        msg = b->in;
         char *shrunk = realloc(msg, len + 1);
         if (shrunk) msg = shrunk;
-        t->in = nb;
-        t->in_cap = rest ? cap : 0;
-        t->in_len = rest;
-        t->in_head = t->scanned = 0;
+        b->in = nb;
+        b->cap = rest ? cap : 0;
+        b->len = rest;
+        b->head = b->scanned = 0;
       }
     }
     if (!msg) {
       msg = malloc(len + 1);
-      if (msg) memcpy(msg, t->in + start, len + 1);
-      t->in_head = start + len + 1; /* out of memory: the message is dropped */
+      if (msg) memcpy(msg, b->in + start, len + 1);
+      b->head = start + len + 1; /* out of memory: the message is dropped */
     }
     if (msg) fn(ctx, msg, len);
   }
-  if (t->in_head) {
-    memmove(t->in, t->in + t->in_head, t->in_len - t->in_head);
-    t->in_len -= t->in_head;
-    t->scanned = t->scanned > t->in_head ? t->scanned - t->in_head : 0;
-    t->in_head = 0;
+  if (b->head) {
+    memmove(b->in, b->in + b->head, b->len - b->head);
+    b->len -= b->head;
+    b->scanned = b->scanned > b->head ? b->scanned - b->head : 0;
+    b->head = 0;
   }
+}
+
+void cdp__nulbuf_release(cdp__nulbuf *b) {
+  free(b->in);
+  memset(b, 0, sizeof *b);
 }
 
 static int pipe_poll(void *impl, int timeout_ms, cdp__msg_fn fn, void *ctx) {
@@ -148,18 +156,18 @@ static int pipe_poll(void *impl, int timeout_ms, cdp__msg_fn fn, void *ctx) {
     }
     if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       for (;;) {
-        if (grow(&t->in, &t->in_cap, t->in_len + 262144) < 0) {
+        if (cdp__nulbuf_reserve(&t->rx, 262144) < 0) {
           t->err = "message from browser exceeds 1 GiB";
           return -1;
         }
-        ssize_t r = read(t->rfd, t->in + t->in_len, t->in_cap - t->in_len);
+        ssize_t r = read(t->rfd, t->rx.in + t->rx.len, t->rx.cap - t->rx.len);
         if (r > 0) {
-          t->in_len += (size_t)r;
+          t->rx.len += (size_t)r;
           got_any = 1;
           continue;
         }
         if (r == 0) {
-          deliver(t, fn, ctx);
+          cdp__nulbuf_deliver(&t->rx, fn, ctx);
           t->err = "browser exited (pipe closed)";
           return -1;
         }
@@ -168,7 +176,7 @@ static int pipe_poll(void *impl, int timeout_ms, cdp__msg_fn fn, void *ctx) {
         t->err = "read from browser failed";
         return -1;
       }
-      deliver(t, fn, ctx);
+      cdp__nulbuf_deliver(&t->rx, fn, ctx);
     }
     if (got_any) return 0;
   }
@@ -181,7 +189,7 @@ static void pipe_close(void *impl) {
   if (t->wfd >= 0) close(t->wfd);
   if (t->rfd >= 0) close(t->rfd);
   free(t->out);
-  free(t->in);
+  cdp__nulbuf_release(&t->rx);
   free(t);
 }
 

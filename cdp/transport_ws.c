@@ -4,10 +4,10 @@
  * One lws context per connection, serviced only from ws_poll on the caller's
  * thread. Output is queued by ws_send and written only from the WRITEABLE
  * callback; big messages go out as a text frame plus continuation frames.
- * Input fragments are appended to one growing buffer (doubling, capped at
- * CDP__MAX_MESSAGE) and complete messages are queued, then handed over (the
- * buffer itself, no copy) after lws_service returns, so a callback that calls
- * back into the client never re-enters lws.
+ * Input fragments are appended to one growing buffer (cdp__wsrx: doubling,
+ * capped at CDP__MAX_MESSAGE) and complete messages are queued, then handed
+ * over (the buffer itself, no copy) after lws_service returns, so a callback
+ * that calls back into the client never re-enters lws.
  *
  * lws 4.x ignores lws_service's timeout: every wait is bounded by a
  * lws_sorted_usec_list_t timer scheduled for the caller's deadline.
@@ -37,7 +37,7 @@ typedef struct {
   int timer_fired;
   lws_sorted_usec_list_t timer;
   ws_msg *out_head, *out_tail;  /* queued output */
-  char *in;  size_t in_len, in_cap;  /* the message being reassembled */
+  cdp__wsrx rx;                     /* the message being reassembled */
   ws_msg *done_head, *done_tail;    /* complete incoming messages */
   char err[256];
 } ws_tp;
@@ -57,53 +57,63 @@ static void queue_free(ws_msg *m) {
   }
 }
 
+cdp_code cdp__wsrx_append(cdp__wsrx *rx, const void *data, size_t len, size_t remaining) {
+  /* rx->len + len + remaining > CDP__MAX_MESSAGE, without wrapping around
+   * (remaining comes from the frame header: up to 2^63 - 1) */
+  if (len > CDP__MAX_MESSAGE - rx->len || remaining > CDP__MAX_MESSAGE - rx->len - len)
+    return CDP_PROTO;
+  size_t need = rx->len + len + remaining + 1; /* +1: a NUL for the reader */
+  if (need > rx->cap) {
+    size_t n = rx->cap ? rx->cap : WS_RX_BUFFER;
+    while (n < need) n *= 2;
+    char *b = realloc(rx->in, n);
+    if (!b) return CDP_NOMEM;
+    rx->in = b;
+    rx->cap = n;
+  }
+  if (len) memcpy(rx->in + rx->len, data, len);
+  rx->len += len;
+  return CDP_OK;
+}
+
+cdp_code cdp__wsrx_finish(cdp__wsrx *rx, char **msg, size_t *len) {
+  if (!rx->in) { /* empty message */
+    rx->in = malloc(1);
+    if (!rx->in) return CDP_NOMEM;
+  }
+  rx->in[rx->len] = '\0';
+  if (rx->cap - rx->len > 65536) { /* the buffer doubled: give back the slack */
+    char *b = realloc(rx->in, rx->len + 1);
+    if (b) rx->in = b;
+  }
+  *msg = rx->in;
+  *len = rx->len;
+  rx->in = NULL;
+  rx->len = rx->cap = 0;
+  return CDP_OK;
+}
+
+void cdp__wsrx_release(cdp__wsrx *rx) {
+  free(rx->in);
+  memset(rx, 0, sizeof *rx);
+}
+
 /* Append one fragment of an incoming message; 0 ok, -1 too big or no memory. */
 static int rx_append(ws_tp *t, const void *in, size_t len, size_t remaining) {
-  size_t need = t->in_len + len + remaining + 1; /* +1: a NUL for the reader */
-  if (t->in_len + len + remaining > CDP__MAX_MESSAGE) {
-    set_err(t, "message from browser exceeds 1 GiB", NULL);
-    return -1;
-  }
-  if (need > t->in_cap) {
-    size_t n = t->in_cap ? t->in_cap : WS_RX_BUFFER;
-    while (n < need) n *= 2;
-    char *b = realloc(t->in, n);
-    if (!b) {
-      set_err(t, "out of memory reading a message", NULL);
-      return -1;
-    }
-    t->in = b;
-    t->in_cap = n;
-  }
-  memcpy(t->in + t->in_len, in, len);
-  t->in_len += len;
-  return 0;
+  cdp_code rc = cdp__wsrx_append(&t->rx, in, len, remaining);
+  if (rc == CDP_OK) return 0;
+  set_err(t, rc == CDP_PROTO ? "message from browser exceeds 1 GiB" : "out of memory reading a message", NULL);
+  return -1;
 }
 
 /* Move the reassembled message to the done queue (no copy). */
 static int rx_finish(ws_tp *t) {
   ws_msg *m = calloc(1, sizeof *m);
-  if (!m) {
+  if (!m || cdp__wsrx_finish(&t->rx, &m->buf, &m->len) != CDP_OK) {
+    free(m);
     set_err(t, "out of memory reading a message", NULL);
     return -1;
   }
-  if (!t->in) { /* empty message */
-    t->in = malloc(1);
-    if (!t->in) {
-      free(m);
-      set_err(t, "out of memory reading a message", NULL);
-      return -1;
-    }
-  }
-  t->in[t->in_len] = '\0';
-  if (t->in_cap - t->in_len > 65536) { /* the buffer doubled: give back the slack */
-    char *b = realloc(t->in, t->in_len + 1);
-    if (b) t->in = b;
-  }
-  m->buf = t->in;
-  m->len = t->in_len;
-  t->in = NULL;
-  t->in_len = t->in_cap = 0;
   if (t->done_tail) t->done_tail->next = m;
   else t->done_head = m;
   t->done_tail = m;
@@ -350,7 +360,7 @@ static void ws_close(void *impl) {
   }
   queue_free(t->out_head);
   queue_free(t->done_head);
-  free(t->in);
+  cdp__wsrx_release(&t->rx);
   free(t);
 }
 

@@ -429,6 +429,262 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   return result;
 }
 
+/* ---- attach to a page that is already open ------------------------------------ */
+/* The change observer for a page we attached to: observer_js without taking
+ * over alert/confirm/prompt (the page's owner answers its dialogs), and with
+ * an off switch, window.<binding>__off, that crawl_page_detach calls in every
+ * frame: the owner's page keeps nothing of ours running. */
+static const char attach_observer_js[] =
+  "(()=>{const N='%s';if(window[N+'__on'])return;const b=window[N];if(typeof b!=='function')return;"
+  "let t=0,n=0;const f=()=>{t=0;try{b(String(n))}catch(e){}n=0};"
+  "try{const mo=new MutationObserver(m=>{n+=m.length;if(!t)t=setTimeout(f,30)});"
+  "mo.observe(document,{subtree:true,childList:true,attributes:true,characterData:true});window[N+'__on']=1;"
+  "Object.defineProperty(window,N+'__off',{configurable:true,value:()=>{mo.disconnect();clearTimeout(t);t=0;"
+  "delete window[N+'__off'];delete window[N+'__on']}})}catch(e){}})()";
+
+/* Only frames: a page the auto-attach reports (a prerendered page) is the
+ * owner's, not a popup to close. */
+static void on_attached_frame(void *ud, const char *session, const char *method, const cJSON *params) {
+  const cJSON *info = cJSON_GetObjectItemCaseSensitive(params, "targetInfo");
+  const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "type"));
+  if (type && !strcmp(type, "iframe")) on_attached(ud, session, method, params);
+}
+
+/* "ID (URL), ..." of the first page targets, for an error line. */
+static void list_pages(const cJSON *infos, char *buf, size_t n) {
+  const cJSON *t;
+  size_t o = 0;
+  int k = 0;
+  buf[0] = 0;
+  cJSON_ArrayForEach(t, infos) {
+    const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "type"));
+    if (!type || strcmp(type, "page")) continue;
+    if (k++ == 3) {
+      snprintf(buf + o, n - o, ", ...");
+      return;
+    }
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "targetId"));
+    const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "url"));
+    int w = snprintf(buf + o, n - o, "%s%s (%.80s%s)", k > 1 ? ", " : "", id ? id : "?", url ? url : "",
+                     url && strlen(url) > 80 ? "..." : "");
+    if (w < 0 || (size_t)w >= n - o) return;
+    o += (size_t)w;
+  }
+}
+
+/* The target sel names, from Target.getTargets; CRAWL_ARG with p->err when
+ * none (or, without a selector, not exactly one) fits. */
+static crawl_code attach_pick(crawl_page *p, const crawl_attach_opts *sel, char **target_id, char **url) {
+  cJSON *res = NULL;
+  crawl_code rc = call(p, "Target.getTargets", NULL, &res);
+  if (rc) return rc;
+  const cJSON *infos = cJSON_GetObjectItemCaseSensitive(res, "targetInfos"), *t, *hit = NULL;
+  const char *want_id = sel ? sel->target_id : NULL, *contains = sel ? sel->url_contains : NULL;
+  const char *prefix = sel ? sel->url_prefix : NULL;
+  int pages = 0;
+  cJSON_ArrayForEach(t, infos) {
+    const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "type"));
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "targetId"));
+    const char *u = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "url"));
+    if (!id || !u) continue;
+    if (want_id && !strcmp(id, want_id)) {
+      if (!type || strcmp(type, "page")) {
+        snprintf(p->err, sizeof p->err, "target %.100s is a %.40s, not a page", want_id, type ? type : "?");
+        cJSON_Delete(res);
+        return CRAWL_ARG;
+      }
+      hit = t;
+    }
+    if (!type || strcmp(type, "page")) continue;
+    pages++;
+    if (want_id || hit) continue;
+    if ((contains && strstr(u, contains)) || (!contains && prefix && !strncmp(u, prefix, strlen(prefix)))) hit = t;
+  }
+  if (!hit && !want_id && !contains && !prefix && pages == 1)
+    cJSON_ArrayForEach(t, infos) {
+      const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "type"));
+      if (type && !strcmp(type, "page")) hit = t;
+    }
+  if (!hit) {
+    char what[240], list[200];
+    if (want_id) snprintf(what, sizeof what, "no target %.100s", want_id);
+    else if (contains) snprintf(what, sizeof what, "no page target's URL contains \"%.200s\"", contains);
+    else if (prefix) snprintf(what, sizeof what, "no page target's URL starts with %.200s", prefix);
+    else snprintf(what, sizeof what, "no page chosen, and there is not exactly one");
+    list_pages(infos, list, sizeof list);
+    snprintf(p->err, sizeof p->err, "%s (%d page target%s%s%s)", what, pages, pages == 1 ? "" : "s",
+             pages ? ": " : "", list);
+    cJSON_Delete(res);
+    return CRAWL_ARG;
+  }
+  *target_id = strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(hit, "targetId")));
+  *url = strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(hit, "url")));
+  cJSON_Delete(res);
+  return CRAWL_OK;
+}
+
+crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const crawl_attach_opts *sel,
+                             crawl_page **out) {
+  *out = NULL;
+  crawl_page *p = calloc(1, sizeof *p);
+  if (!p) return CRAWL_NOMEM;
+  p->c = c;
+  if (o) p->o = *o;
+  if (!p->o.nav_timeout_ms) p->o.nav_timeout_ms = 30000;
+  if (!p->o.settle_quiet_ms) p->o.settle_quiet_ms = 150;
+  if (!p->o.settle_max_ms) p->o.settle_max_ms = 5000;
+  if (!p->o.call_timeout_ms) p->o.call_timeout_ms = 30000;
+  if (!p->o.ax_full_limit) {
+    const char *env = getenv("UIAP_AX_FULL_LIMIT");
+    p->o.ax_full_limit = env && atol(env) > 0 ? (size_t)atol(env) : 12000;
+  }
+  *out = p;
+  char b[64];
+  snprintf(b, sizeof b, "__uiap_%08lx", (unsigned long)(cdp_now_ms() * 2654435761u) & 0xffffffffUL);
+  p->binding = strdup(b);
+  /* the target: never p->target_id, so that crawl_page_close cannot close it */
+  char *tid = NULL, *turl = NULL;
+  crawl_code rc = attach_pick(p, sel, &tid, &turl);
+  if (rc) return rc;
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddStringToObject(a, "targetId", tid);
+  cJSON_AddBoolToObject(a, "flatten", 1);
+  rc = call(p, "Target.attachToTarget", a, &res);
+  const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "sessionId"));
+  if (!rc && !sid) {
+    snprintf(p->err, sizeof p->err, "Target.attachToTarget: no sessionId in the reply");
+    rc = CRAWL_BROWSER;
+  }
+  if (rc) {
+    cJSON_Delete(res);
+    free(tid);
+    free(turl);
+    return rc;
+  }
+  p->session = strdup(sid);
+  cJSON_Delete(res);
+  crawl_log(CRAWL_LOG_INFO, "page", "attached to the page %s (%.200s)", tid, turl);
+  free(tid);
+  set_url(p, turl);
+  free(turl);
+
+  static const struct { const char *ev; cdp_event_cb cb; } subs[] = {
+    {"Network.requestWillBeSent", on_request},  {"Network.loadingFinished", on_request},
+    {"Network.loadingFailed", on_request},      {"Runtime.bindingCalled", on_binding},
+    {"Page.loadEventFired", on_load},           {"Page.domContentEventFired", on_load},
+    {"Inspector.targetCrashed", on_crash},      {"Target.attachedToTarget", on_attached_frame},
+    {"Target.detachedFromTarget", on_detached}, {"Page.frameNavigated", on_frame_nav},
+    {"Page.navigatedWithinDocument", on_frame_nav}, {"Fetch.requestPaused", on_paused},
+  };
+  for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) p->subs[p->nsubs++] = cdp_on(c, subs[i].ev, subs[i].cb, p);
+
+  /* pipelined set-up: no viewport, focus or download override, no dialog
+   * handling, nothing browser-wide; the observer runs in the frames there
+   * are now (runImmediately, and the top one once more by Runtime.evaluate)
+   * and in documents to come */
+  char js[2048];
+  snprintf(js, sizeof js, attach_observer_js, p->binding);
+  int ids[16], n = 0, tree;
+  ids[n++] = cdp_send(c, p->session, "Page.enable", NULL);
+  a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "name", p->binding);
+  ids[n++] = cdp_send(c, p->session, "Runtime.addBinding", a);
+  a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "source", js);
+  cJSON_AddBoolToObject(a, "runImmediately", 1);
+  ids[n++] = cdp_send(c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
+  ids[n++] = cdp_send(c, p->session, "Runtime.enable", NULL);
+  a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "expression", js);
+  cJSON_AddBoolToObject(a, "silent", 1);
+  ids[n++] = cdp_send(c, p->session, "Runtime.evaluate", a);
+  a = cJSON_CreateObject();
+  cJSON_AddNumberToObject(a, "maxPostDataSize", 0);
+  ids[n++] = cdp_send(c, p->session, "Network.enable", a);
+  a = cJSON_CreateObject();
+  cJSON_AddBoolToObject(a, "autoAttach", 1);
+  cJSON_AddBoolToObject(a, "waitForDebuggerOnStart", 0);
+  cJSON_AddBoolToObject(a, "flatten", 1);
+  ids[n++] = cdp_send(c, p->session, "Target.setAutoAttach", a);
+  if (p->o.block_writes) {
+    char origin[512];
+    url_origin(p->url, origin, sizeof origin);
+    if (origin[0]) p->allowed[p->nallowed++] = strdup(origin);
+    for (int i = 0; p->o.allowed_origins && p->o.allowed_origins[i] && p->nallowed < 64; i++)
+      p->allowed[p->nallowed++] = strdup(p->o.allowed_origins[i]);
+    a = cJSON_CreateObject();
+    cJSON *pats = cJSON_AddArrayToObject(a, "patterns");
+    static const char *const types[] = {"Document", "XHR", "Fetch", "Other"};
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+      cJSON *pt = cJSON_CreateObject();
+      cJSON_AddStringToObject(pt, "resourceType", types[i]);
+      cJSON_AddStringToObject(pt, "requestStage", "Request");
+      cJSON_AddItemToArray(pats, pt);
+    }
+    ids[n++] = cdp_send(c, p->session, "Fetch.enable", a);
+  }
+  ids[tree = n++] = cdp_send(c, p->session, "Page.getFrameTree", NULL);
+  crawl_code result = CRAWL_OK;
+  for (int i = 0; i < n; i++) {
+    res = NULL;
+    cdp_code r = cdp_wait(c, ids[i], i == tree ? &res : NULL, p->o.call_timeout_ms);
+    if (r && result == CRAWL_OK && r != CDP_REMOTE) {
+      perr(p, "set up the tab");
+      result = from_cdp(p, r);
+    }
+    if (i == tree && !r) {
+      const cJSON *f = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "frameTree"), "frame");
+      const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id"));
+      const char *u = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "url"));
+      const char *frag = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "urlFragment"));
+      if (fid) p->main_frame = strdup(fid);
+      if (u) {
+        char *full = malloc(strlen(u) + (frag ? strlen(frag) : 0) + 1);
+        if (full) {
+          strcpy(full, u);
+          if (frag) strcat(full, frag);
+          set_url(p, full);
+          free(full);
+        }
+      }
+    }
+    cJSON_Delete(res);
+  }
+  /* the document is there: nothing to wait for */
+  p->loaded = p->dcl = 1;
+  p->last_activity = cdp_now_ms();
+  return result;
+}
+
+void crawl_page_detach(crawl_page *p) {
+  if (!p) return;
+  for (int i = 0; i < p->nsubs; i++) cdp_off(p->c, p->subs[i]);
+  p->nsubs = 0;
+  if (p->session && cdp_client_alive(p->c) && !p->crashed) {
+    /* the observer off in every frame (a script run at once and withdrawn) */
+    char js[256];
+    snprintf(js, sizeof js, "window['%s__off']&&window['%s__off']()", p->binding, p->binding);
+    cJSON *a = cJSON_CreateObject(), *res = NULL;
+    cJSON_AddStringToObject(a, "source", js);
+    cJSON_AddBoolToObject(a, "runImmediately", 1);
+    if (cdp_call(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a, &res, 2000) == CDP_OK) {
+      const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "identifier"));
+      if (id) {
+        a = cJSON_CreateObject();
+        cJSON_AddStringToObject(a, "identifier", id);
+        cdp_call(p->c, p->session, "Page.removeScriptToEvaluateOnNewDocument", a, NULL, 2000);
+      }
+    }
+    cJSON_Delete(res);
+    a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "sessionId", p->session);
+    cdp_call(p->c, NULL, "Target.detachFromTarget", a, NULL, 2000);
+  }
+  free(p->target_id); /* a tab crawl_page_open made stays open too */
+  p->target_id = NULL;
+  crawl_page_close(p);
+}
+
 /* ---- navigate and settle ------------------------------------------------------ */
 /* Requests younger than this hold settling; older ones are long polls,
  * beacons or requests whose end the browser never reported. */
@@ -599,23 +855,53 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
 }
 
 /* ---- capture ------------------------------------------------------------------- */
-/* Page facts. The selection is the DOM range's text (Selection.toString
- * would give a focused field's selected value, a password as bullets, and
- * reads the flat tree): none while a text field is focused, none when an end
- * lies in a shadow root or in a sensitive element; the focused same-origin
- * frame's selection when the top has none. frames: URL and readyState of
- * each same-origin frame (a cross-origin one throws and is skipped). */
+/* The text selection (web-profile 5.11), as usel() -> {t: text, a: anchor
+ * element, f: focus element} or null:
+ * - a focused text field (the deepest focused element, through open shadow
+ *   roots and same-origin frames) with a selection inside it: that field
+ *   for both ends, and the selected part of its value -- none for a
+ *   sensitive field (password, data-uiap-sensitive, card and one-time-code
+ *   autocomplete). A focused field with a caret only: no selection.
+ * - otherwise the DOM range of the top document, or of the focused
+ *   same-origin frame when the top has none: the elements around its ends
+ *   and its text (Range.toString: the light tree only, never a closed
+ *   shadow root's inside); no text when an end lies in a sensitive element
+ *   or the range covers one, no selection when an end lies in a shadow tree.
+ * A cross-origin frame cannot be read (contentDocument is null). pg_build
+ * checks the ends again against what it may publish. */
+#define SEL_FN                                                                                          \
+  "const uq='input[type=password i],[data-uiap-sensitive]:not([data-uiap-sensitive=false]),"            \
+  "[autocomplete*=\"cc-\" i],[autocomplete*=\"one-time-code\" i],[autocomplete*=\"current-password\" i]," \
+  "[autocomplete*=\"new-password\" i]';"                                                               \
+  "const us=e=>{try{return !!(e&&e.closest(uq))}catch(x){return true}};"                               \
+  "const ut=e=>!!e&&(e.tagName==='INPUT'||e.tagName==='TEXTAREA');"                                     \
+  "const ur=d=>{try{const s=d.getSelection();if(!s||!s.rangeCount||s.isCollapsed)return null;"          \
+  "const a=s.anchorNode,f=s.focusNode;if(!a||!f||a.getRootNode()!==d||f.getRootNode()!==d)return null;" \
+  "const ea=a.nodeType===1?a:a.parentElement,ef=f.nodeType===1?f:f.parentElement;"                      \
+  "if(!ea||!ef)return null;const r=s.getRangeAt(0);let t=String(r.toString()).slice(0,1000);"          \
+  "if(us(ea)||us(ef))t='';else for(const e of d.querySelectorAll(uq))if(r.intersectsNode(e)){t='';break}" \
+  "return {t,a:ea,f:ef}}catch(x){return null}};"                                                        \
+  "const usel=()=>{let ae=document.activeElement;"                                                      \
+  "for(let i=0;ae&&i<64;i++){if(ae.shadowRoot&&ae.shadowRoot.activeElement){ae=ae.shadowRoot.activeElement;continue}" \
+  "if(ae.tagName==='IFRAME'||ae.tagName==='FRAME'){let c=null;try{c=ae.contentDocument}catch(x){}"      \
+  "if(c&&c.activeElement){ae=c.activeElement;continue}}break}"                                           \
+  "if(ut(ae)){let s=null,e=null;try{s=ae.selectionStart;e=ae.selectionEnd}catch(x){}"                  \
+  "if(typeof s!=='number'||typeof e!=='number'||s===e)return null;"                                     \
+  "return {t:us(ae)?'':String(ae.value).slice(Math.min(s,e),Math.max(s,e)).slice(0,1000),a:ae,f:ae}}"   \
+  "let d=document,r=ur(d);for(let i=0;!r&&i<8;i++){const fe=d.activeElement;"                           \
+  "if(!fe||(fe.tagName!=='IFRAME'&&fe.tagName!=='FRAME'))break;let c=null;try{c=fe.contentDocument}catch(x){}" \
+  "if(!c)break;d=c;r=ur(d)}return r};"
+
+/* The selection's anchor and focus elements (by reference: their backend
+ * ids come from DOM.describeNode). */
+static const char sel_anchor_js[] = "(()=>{" SEL_FN "const r=usel();return r?r.a:null})()";
+static const char sel_focus_js[] = "(()=>{" SEL_FN "const r=usel();return r?r.f:null})()";
+
+/* Page facts. selection: the selection's text (above). frames: URL and
+ * readyState of each same-origin frame (a cross-origin one throws and is
+ * skipped). */
 static const char facts_js[] =
-  "(()=>{const st=d=>{try{const s=d.getSelection();if(!s||!s.rangeCount||s.isCollapsed)return '';"
-  "const a=s.anchorNode,f=s.focusNode,ae=d.activeElement;"
-  "if(!a||!f||a.getRootNode()!==d||f.getRootNode()!==d)return '';"
-  "if(ae&&(ae.tagName==='INPUT'||ae.tagName==='TEXTAREA'))return '';"
-  "const q='input,textarea,[data-uiap-sensitive]:not([data-uiap-sensitive=false])';"
-  "for(const n of [a,f]){const e=n.nodeType===1?n:n.parentElement;if(e&&e.closest(q))return ''}"
-  "return String(s.getRangeAt(0).toString()).slice(0,1000)}catch(e){return ''}};"
-  "let d=document,sel=st(d);for(let i=0;!sel&&i<8;i++){const ae=d.activeElement;"
-  "if(!ae||(ae.tagName!=='IFRAME'&&ae.tagName!=='FRAME'))break;let c=null;try{c=ae.contentDocument}catch(e){}"
-  "if(!c)break;d=c;sel=st(d)}"
+  "(()=>{" SEL_FN "const us0=usel(),sel=us0?us0.t:'';"
   "const fr=[];const walk=(w,k)=>{if(k>8)return;for(let i=0;i<w.frames.length&&fr.length<256;i++){"
   "try{const f=w.frames[i];fr.push({url:f.location.href,readyState:f.document.readyState});walk(f,k+1)}catch(e){}}};"
   "walk(window,0);"
@@ -638,13 +924,31 @@ static const char active_js[] =
   "if(d&&d.activeElement&&d.activeElement!==d.body){e=d.activeElement;continue}}break}"
   "return e&&e!==document.body&&e!==document.documentElement?e:null})()";
 
-static int send_eval(crawl_page *p, const char *expr, int by_value) {
+static int send_eval_in(crawl_page *p, const char *session, const char *expr, int by_value, const char *group) {
   cJSON *a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "expression", expr);
   cJSON_AddBoolToObject(a, "returnByValue", by_value);
   cJSON_AddBoolToObject(a, "silent", 1);
-  return cdp_send(p->c, p->session, "Runtime.evaluate", a);
+  if (group) cJSON_AddStringToObject(a, "objectGroup", group);
+  return cdp_send(p->c, session, "Runtime.evaluate", a);
 }
+static int send_eval(crawl_page *p, const char *expr, int by_value) {
+  return send_eval_in(p, p->session, expr, by_value, NULL);
+}
+
+/* The objectId of a Runtime.evaluate reply's result, NULL when there is none. */
+static const char *result_object(const cJSON *reply) {
+  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(reply, "result"), "objectId"));
+}
+
+/* The content of a frame document's <meta name="uiap-bridge"> (html > head >
+ * meta, as pg_snapshot_bridge_meta reads it from a snapshot), or null.
+ * Only this string is read from a frame before it is known to be bridged. */
+static const char bridge_meta_js[] =
+  "(()=>{const h=document.head;if(!h||h.parentNode!==document.documentElement)return null;"
+  "for(const e of h.children)if(e.localName==='meta'&&(e.getAttribute('name')||'').toLowerCase()==='" PG_BRIDGE_META "')"
+  "return String(e.getAttribute('content')||'').slice(0,4096);return null})()";
 
 /* Wait for an accessibility-tree reply sent with cdp_send_raw: the text is
  * shrunk to what the builder reads (pg_ax_compact, ~40% smaller tree), then
@@ -713,13 +1017,13 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
 
 /* DOMSnapshot.captureSnapshot parameters: the computed styles pg_build reads
  * (by position: keep the order; the paddings place a frame's content inside
- * its iframe), DOM rects and paint order. */
+ * its iframe, position tells drawers), DOM rects and paint order. */
 static cJSON *snapshot_params(void) {
   cJSON *a = cJSON_CreateObject();
   cJSON *styles = cJSON_AddArrayToObject(a, "computedStyles");
   static const char *const want[] = {"display", "visibility", "opacity", "pointer-events",
-                                     "padding-left", "padding-top"};
-  for (int i = 0; i < 6; i++) cJSON_AddItemToArray(styles, cJSON_CreateString(want[i]));
+                                     "padding-left", "padding-top", "position"};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) cJSON_AddItemToArray(styles, cJSON_CreateString(want[i]));
   cJSON_AddBoolToObject(a, "includeDOMRects", 1);
   cJSON_AddBoolToObject(a, "includePaintOrder", 1);
   return a;
@@ -727,40 +1031,63 @@ static cJSON *snapshot_params(void) {
 
 /* Bridged out-of-process frames (site isolation puts another site's frame in
  * a target of its own): the browser says each one's URL; a frame whose
- * origin the run bridges is captured over its own session -- DOMSnapshot and
- * the full accessibility tree, coordinates local to the frame (pg_build
- * places them). Nothing is read from any other frame. Fills subs (at most
- * MAX_BRIDGED), snaps and axs (the caller frees them); returns the count. */
+ * origin the run bridges, or -- when the run allows bridges -- whose
+ * document declares a bridge into this page (top_origin; the
+ * <meta name="uiap-bridge"> content and nothing else is read to decide), is
+ * captured over its own session -- DOMSnapshot and the full accessibility
+ * tree, coordinates local to the frame (pg_build places them, and checks
+ * the declaration again). Nothing is read from any other frame. Fills subs
+ * (at most MAX_BRIDGED), snaps and axs (the caller frees them); returns the
+ * count. */
 #define MAX_BRIDGED 16
-static int capture_bridged(crawl_page *p, const pg_options *opts, const pg_frame_info *frames, int nframes,
+static int capture_bridged(crawl_page *p, const pg_options *opts, const char *top_origin,
+                           const pg_frame_info *frames, int nframes,
                            pg_subframe *subs, pg_snapshot **snaps, cJSON **axs) {
-  if (!opts || !opts->bridge_origins || !opts->bridge_origins[0]) return 0;
+  int by_origin = opts && opts->bridge_origins && opts->bridge_origins[0];
+  if (!opts || (!by_origin && !opts->allow_bridges)) return 0;
   cdp_client *c = p->c;
   int to = p->o.call_timeout_ms;
-  int info_ids[MAX_FRAMES], n = 0;
+  int info_ids[MAX_FRAMES], meta_ids[MAX_FRAMES], n = 0;
   const pg_frame_info *cand[MAX_FRAMES];
+  const char *sessions[MAX_FRAMES];
   for (int i = 0; i < nframes; i++) {
     if (!frames[i].oopif || !frames[i].owner_backend_node_id) continue;
-    cJSON *t = cJSON_CreateObject();
-    cJSON_AddStringToObject(t, "targetId", frames[i].frame_id);
+    const char *session = NULL;
+    for (int k = 0; k < p->noopifs; k++)
+      if (!strcmp(p->oopifs[k].target_id, frames[i].frame_id)) session = p->oopifs[k].session;
+    if (!session) continue;
     cand[n] = &frames[i];
-    info_ids[n++] = cdp_send(c, NULL, "Target.getTargetInfo", t);
+    sessions[n] = session;
+    info_ids[n] = meta_ids[n] = 0;
+    if (by_origin) {
+      cJSON *t = cJSON_CreateObject();
+      cJSON_AddStringToObject(t, "targetId", frames[i].frame_id);
+      info_ids[n] = cdp_send(c, NULL, "Target.getTargetInfo", t);
+    }
+    if (opts->allow_bridges) meta_ids[n] = send_eval_in(p, session, bridge_meta_js, 1, NULL);
+    n++;
   }
   int snap_ids[MAX_BRIDGED], ax_ids[MAX_BRIDGED], nsubs = 0;
   for (int k = 0; k < n; k++) {
-    cJSON *res = NULL;
-    if (cdp_wait(c, info_ids[k], &res, to) != CDP_OK) { cJSON_Delete(res); continue; }
-    const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(res, "targetInfo"), "url"));
-    char o[512];
-    url_origin(url, o, sizeof o);
     int bridged = 0;
-    for (int b = 0; o[0] && opts->bridge_origins[b]; b++) bridged |= !strcmp(opts->bridge_origins[b], o);
-    const char *session = NULL;
-    for (int i = 0; i < p->noopifs; i++)
-      if (!strcmp(p->oopifs[i].target_id, cand[k]->frame_id)) session = p->oopifs[i].session;
+    cJSON *res = NULL;
+    if (info_ids[k] > 0 && cdp_wait(c, info_ids[k], &res, to) == CDP_OK) {
+      const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+          cJSON_GetObjectItemCaseSensitive(res, "targetInfo"), "url"));
+      char o[512];
+      url_origin(url, o, sizeof o);
+      for (int b = 0; o[0] && opts->bridge_origins[b]; b++) bridged |= !strcmp(opts->bridge_origins[b], o);
+    }
     cJSON_Delete(res);
-    if (!bridged || !session || nsubs == MAX_BRIDGED) continue;
+    res = NULL;
+    if (meta_ids[k] > 0 && cdp_wait(c, meta_ids[k], &res, to) == CDP_OK) {
+      const char *content = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+          cJSON_GetObjectItemCaseSensitive(res, "result"), "value"));
+      bridged |= pg_bridge_consents(content, top_origin);
+    }
+    cJSON_Delete(res);
+    const char *session = sessions[k];
+    if (!bridged || nsubs == MAX_BRIDGED) continue;
     subs[nsubs] = (pg_subframe){.frame_id = cand[k]->frame_id, .session_id = session,
                                 .owner_backend_node_id = cand[k]->owner_backend_node_id};
     snap_ids[nsubs] = cdp_send_raw(c, session, "DOMSnapshot.captureSnapshot", snapshot_params());
@@ -802,6 +1129,8 @@ static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph *
   int id_tree = cdp_send(c, p->session, "Page.getFrameTree", NULL);
   int id_facts = send_eval(p, facts_js, 1);
   int id_active = send_eval(p, active_js, 0);
+  int id_sel[2] = {send_eval_in(p, p->session, sel_anchor_js, 0, "uiap-sel"),
+                   send_eval_in(p, p->session, sel_focus_js, 0, "uiap-sel")};
   cJSON *ha = cJSON_CreateObject();
   cJSON_AddStringToObject(ha, "expression", hosts_js);
   cJSON_AddStringToObject(ha, "objectGroup", "uiap-hosts");
@@ -840,6 +1169,9 @@ static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph *
   if ((r = cdp_wait(c, id_active, &active, rc ? 1 : to)) && !rc && r != CDP_REMOTE) { perr(p, "focus"); rc = from_cdp(p, r); }
   cJSON *hosts = NULL;
   if ((r = cdp_wait(c, id_hosts, &hosts, rc ? 1 : to)) && !rc && r != CDP_REMOTE) { perr(p, "shadow hosts"); rc = from_cdp(p, r); }
+  cJSON *sel[2] = {NULL, NULL};
+  for (int k = 0; k < 2; k++)
+    if ((r = cdp_wait(c, id_sel[k], &sel[k], rc ? 1 : to)) && !rc && r != CDP_REMOTE) { perr(p, "selection"); rc = from_cdp(p, r); }
   long long t1 = cdp_now_ms();
   /* Accessibility data: the whole tree on ordinary pages; on huge ones
    * (getFullAXTree grows faster than the page) only for the candidates in
@@ -872,24 +1204,33 @@ static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph *
   const char *top_origin = nrows ? rows[0].origin : NULL;
   int ax_ids[MAX_FRAMES], nax_ids = 0;
   for (int i = 1; i < nrows; i++) {
-    /* only frames whose origin equals the top's (or a bridge) are read */
+    /* only frames whose origin equals the top's (or a bridge, named by the
+     * run or declared by the frame when the run allows it) are read */
     int readable = top_origin && rows[i].origin && !strcmp(rows[i].origin, top_origin) && strcmp(top_origin, "null");
     for (int k = 0; !readable && opts && opts->bridge_origins && opts->bridge_origins[k]; k++)
       readable = rows[i].origin && !strcmp(rows[i].origin, opts->bridge_origins[k]);
+    if (!readable && opts && opts->allow_bridges && rows[i].id)
+      readable = pg_bridge_consents(pg_snapshot_bridge_meta(snap, rows[i].id), top_origin);
     if (rows[i].url && !strncmp(rows[i].url, "about:", 6)) readable = 1; /* inherits its parent */
     if (!readable || !full_ax) continue;
     cJSON *f = cJSON_CreateObject();
     cJSON_AddStringToObject(f, "frameId", rows[i].id);
     ax_ids[nax_ids++] = cdp_send_raw(c, p->session, "Accessibility.getFullAXTree", f);
   }
-  const char *obj = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-      cJSON_GetObjectItemCaseSensitive(active, "result"), "objectId"));
+  const char *obj = result_object(active);
   int id_desc = 0;
   if (obj) {
     cJSON *d = cJSON_CreateObject();
     cJSON_AddStringToObject(d, "objectId", obj);
     id_desc = cdp_send(c, p->session, "DOM.describeNode", d);
   }
+  int id_sel_desc[2] = {0, 0};
+  for (int k = 0; k < 2; k++)
+    if (result_object(sel[k])) {
+      cJSON *d = cJSON_CreateObject();
+      cJSON_AddStringToObject(d, "objectId", result_object(sel[k]));
+      id_sel_desc[k] = cdp_send(c, p->session, "DOM.describeNode", d);
+    }
   const cJSON *ax[MAX_FRAMES + 1];
   cJSON *ax_owned[MAX_FRAMES];
   size_t nax = 0;
@@ -911,6 +1252,21 @@ static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph *
     cJSON *rel = cJSON_CreateObject();
     cJSON_AddStringToObject(rel, "objectId", obj);
     int id = cdp_send(c, p->session, "Runtime.releaseObject", rel);
+    if (id > 0) cdp_abandon(c, id);
+  }
+  int sel_ends[2] = {0, 0};
+  for (int k = 0; k < 2; k++) {
+    cJSON *d = NULL;
+    if (id_sel_desc[k] && cdp_wait(c, id_sel_desc[k], &d, to) == CDP_OK) {
+      const cJSON *b = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "node"), "backendNodeId");
+      if (cJSON_IsNumber(b)) sel_ends[k] = b->valueint;
+    }
+    cJSON_Delete(d);
+  }
+  if (result_object(sel[0]) || result_object(sel[1])) {
+    cJSON *rg = cJSON_CreateObject();
+    cJSON_AddStringToObject(rg, "objectGroup", "uiap-sel");
+    int id = cdp_send(c, p->session, "Runtime.releaseObjectGroup", rg);
     if (id > 0) cdp_abandon(c, id);
   }
   /* nested open shadow hosts: the array's elements, then their backend ids */
@@ -960,7 +1316,7 @@ static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph *
   pg_subframe subs[MAX_BRIDGED];
   pg_snapshot *sub_snaps[MAX_BRIDGED];
   cJSON *sub_ax[MAX_BRIDGED];
-  int nsubs = capture_bridged(p, opts, frames, nframes, subs, sub_snaps, sub_ax);
+  int nsubs = capture_bridged(p, opts, top_origin, frames, nframes, subs, sub_snaps, sub_ax);
   pg_input in = {
     .snapshot = snap,
     .ax = ax,
@@ -969,6 +1325,8 @@ static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph *
     .nframes = (size_t)nframes,
     .page = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(facts, "result"), "value"),
     .focused_backend_node_id = focused,
+    .selection_anchor_backend_node_id = sel_ends[0],
+    .selection_focus_backend_node_id = sel_ends[1],
     .top_frame_id = nrows ? rows[0].id : NULL,
     .open_hosts = open_hosts,
     .nopen_hosts = (size_t)nopen_hosts,
@@ -1027,6 +1385,8 @@ static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph *
     cJSON_Delete(sub_ax[k]);
   }
 out:
+  cJSON_Delete(sel[0]);
+  cJSON_Delete(sel[1]);
   cJSON_Delete(hosts);
   pg_snapshot_free(snap);
   cJSON_Delete(tree);
@@ -1076,6 +1436,7 @@ crawl_code crawl_page_click(crawl_page *p, double x, double y) {
 crawl_code crawl_page_key(crawl_page *p, const char *key) {
   static const struct { const char *key, *code; int vk; } keys[] = {
     {"Escape", "Escape", 27}, {"Enter", "Enter", 13}, {"Tab", "Tab", 9},
+    {"ArrowDown", "ArrowDown", 40}, {"ArrowUp", "ArrowUp", 38},
   };
   int k = -1;
   for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)

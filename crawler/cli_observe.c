@@ -2,11 +2,15 @@
  * to a browser, and calls crawl_observe_run (crawler/observe.c). stdout (or
  * -o FILE) carries the JSON Lines messages, stderr the logs.
  *
+ * With --connect it attaches to a page that is already open (crawl_page_attach)
+ * and leaves it as it found it (crawl_page_detach): no tab opened, none closed.
+ *
  * Exit codes as for the other commands: 0 ok (duration over, script done,
  * page closed), 1 internal error or a failed script step, 2 usage,
  * 3 Chromium missing or failed, 4 URL unreachable, 5 timeout, 6 --connect
- * failed, 7 output not writable, 8 capture failed (page crashed),
- * 130 SIGINT, 143 SIGTERM (after web.observe.stopped was printed).
+ * failed or no open page to attach to, 7 output not writable, 8 capture
+ * failed (page crashed), 130 SIGINT, 143 SIGTERM (after web.observe.stopped
+ * was printed).
  */
 #include "cli_observe.h"
 #include "crawl.h"
@@ -43,11 +47,22 @@ static int fail(int code, const char *fmt, ...) {
 
 const char uiap_usage_observe[] =
   "usage: uiap-crawl observe URL [options]\n"
+  "       uiap-crawl observe --connect ENDPOINT [URL] [--target ID | --target-url TEXT] [options]\n"
   "\n"
   "Loads URL and prints UIAP messages as JSON Lines while the page changes:\n"
   "web.observe.started, web.state.snapshot, web.state.delta and web.signal,\n"
   "and web.observe.stopped at the end (duration over, SIGINT, the page closed,\n"
   "or the --script done). URL is http(s)://, file://, or a local file.\n"
+  "\n"
+  "With --connect ws://HOST:PORT/devtools/browser/ID or http://HOST:PORT it\n"
+  "watches a page already open in that browser (one another tool drives):\n"
+  "it opens no tab, never loads, reloads or resizes the page, leaves its\n"
+  "dialogs alone, and at the end switches its observers off and detaches,\n"
+  "leaving the tab open. The page: --target ID (a target id from\n"
+  "http://HOST:PORT/json/list), else the first page whose URL contains\n"
+  "--target-url TEXT, else the first page whose URL starts with URL, else the\n"
+  "only page if there is exactly one. When none fits: one line on stderr\n"
+  "naming how many pages there are, exit 6.\n"
   "\n"
   "  --duration-ms N           stop after N ms (default: until SIGINT, the page\n"
   "                            closes, or the script is done)\n"
@@ -67,10 +82,15 @@ const char uiap_usage_observe[] =
   "  --include-hidden          also publish hidden elements\n"
   "  --include-non-interactive also publish non-interactive elements\n"
   "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (repeatable)\n"
+  "  --allow-bridges           also frames whose document declares <meta name=\"uiap-bridge\">\n"
   "  --subscription-id ID      subscriptionId to use (default: generated)\n"
-  "  --viewport WxH            viewport size (default 1280x800)\n"
+  "  --viewport WxH            viewport size (default 1280x800; not with --connect:\n"
+  "                            an attached page keeps its size)\n"
   "  --timeout-ms N            page load timeout (default 30000)\n"
-  "  --chromium PATH, --connect URL, --headful   as for snapshot\n"
+  "  --connect ENDPOINT        attach to a page open in a running browser (above)\n"
+  "  --target ID               with --connect: the page with this target id\n"
+  "  --target-url TEXT         with --connect: the first page whose URL contains TEXT\n"
+  "  --chromium PATH, --headful   as for snapshot (--headful: a visible window)\n"
   "  -o FILE                   write the messages to FILE instead of stdout\n"
   "  --quiet, --verbose        fewer / more messages on stderr\n";
 
@@ -155,8 +175,9 @@ static int exit_code(crawl_code rc) {
 int uiap_cmd_observe(int argc, char **argv) {
   crawl_observe_opts o = {0};
   const char *url_arg = NULL, *script_path = NULL, *out_path = NULL, *chromium = NULL, *connect = NULL;
+  const char *target = NULL, *target_url = NULL;
   const char *bridges[33];
-  int nbridges = 0, headful = 0, width = 0, height = 0;
+  int nbridges = 0, headful = 0, width = 0, height = 0, allow_bridges = 0;
   long n;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -183,6 +204,7 @@ int uiap_cmd_observe(int argc, char **argv) {
     else if (!strcmp(a, "--include-hidden")) o.graph.include_hidden = 1;
     else if (!strcmp(a, "--include-non-interactive")) o.graph.include_non_interactive = 1;
     else if (!strcmp(a, "--bridge-origin")) { NEED_VALUE(); if (nbridges < 32) bridges[nbridges++] = v; }
+    else if (!strcmp(a, "--allow-bridges")) allow_bridges = 1;
     else if (!strcmp(a, "--subscription-id")) { NEED_VALUE(); o.subscription_id = v; }
     else if (!strcmp(a, "--viewport")) {
       NEED_VALUE();
@@ -196,6 +218,8 @@ int uiap_cmd_observe(int argc, char **argv) {
       o.page_opts.nav_timeout_ms = (int)n;
     } else if (!strcmp(a, "--chromium")) { NEED_VALUE(); chromium = v; }
     else if (!strcmp(a, "--connect")) { NEED_VALUE(); connect = v; }
+    else if (!strcmp(a, "--target")) { NEED_VALUE(); target = v; }
+    else if (!strcmp(a, "--target-url")) { NEED_VALUE(); target_url = v; }
     else if (!strcmp(a, "--headful")) headful = 1;
     else if (!strcmp(a, "-o") || !strcmp(a, "--output")) { NEED_VALUE(); out_path = v; }
     else if (!strcmp(a, "--quiet")) verbosity = 0;
@@ -205,12 +229,18 @@ int uiap_cmd_observe(int argc, char **argv) {
     else return fail(2, "observe takes one URL");
 #undef NEED_VALUE
   }
-  if (!url_arg) return fail(2, "observe needs a URL (see uiap-crawl observe --help)");
-  char url[8192];
-  int nu = make_url(url_arg, url, sizeof url);
-  if (nu == -1) return fail(2, "unsupported URL (only http, https and file): %s", url_arg);
-  if (nu == -2) return fail(2, "not a URL and no such file: %s", url_arg);
-  o.url = url;
+  if (!connect && (target || target_url)) return fail(2, "--target and --target-url need --connect");
+  if (target && target_url) return fail(2, "--target and --target-url exclude each other");
+  if (connect && width) return fail(2, "--viewport does not go with --connect: an attached page keeps its size");
+  if (!url_arg && !connect) return fail(2, "observe needs a URL (see uiap-crawl observe --help)");
+  char url[8192] = "";
+  if (url_arg) {
+    int nu = make_url(url_arg, url, sizeof url);
+    if (nu == -1) return fail(2, "unsupported URL (only http, https and file): %s", url_arg);
+    if (nu == -2) return fail(2, "not a URL and no such file: %s", url_arg);
+  }
+  /* --connect: URL only chooses the page, it is never loaded */
+  o.url = connect ? NULL : url;
   char err[1024];
   cJSON *script = NULL;
   if (script_path) {
@@ -231,6 +261,7 @@ int uiap_cmd_observe(int argc, char **argv) {
   }
   bridges[nbridges] = NULL;
   o.graph.bridge_origins = nbridges ? bridges : NULL;
+  o.graph.allow_bridges = allow_bridges;
   o.page_opts.width = width;
   o.page_opts.height = height;
   crawl_log_set(obs_log, NULL, verbosity <= 0 ? CRAWL_LOG_ERROR : (crawl_log_level)verbosity);
@@ -253,6 +284,18 @@ int uiap_cmd_observe(int argc, char **argv) {
     if (cr == CDP_CANCELLED) code = obs_signal == SIGTERM ? 143 : 130;
     else if (cr) code = fail(3, "%s", err);
   }
+  crawl_page *attached = NULL;
+  if (!code && connect) {
+    cdp_client_set_cancel(c, &obs_signal);
+    crawl_attach_opts sel = {.target_id = target, .url_contains = target_url, .url_prefix = url[0] ? url : NULL};
+    crawl_code ar = crawl_page_attach(c, &o.page_opts, &sel, &attached);
+    if (ar == CRAWL_CANCELLED) code = obs_signal == SIGTERM ? 143 : 130;
+    else if (ar == CRAWL_ARG)
+      code = fail(6, "%s; choose one with --target ID or --target-url TEXT", crawl_page_errmsg(attached));
+    else if (ar)
+      code = fail(6, "cannot attach to the page: %s", attached ? crawl_page_errmsg(attached) : crawl_strerror(ar));
+    o.page = attached;
+  }
   if (!code) {
     cdp_client_set_cancel(c, &obs_signal);
     o.cancel = &obs_signal;
@@ -267,6 +310,8 @@ int uiap_cmd_observe(int argc, char **argv) {
               st.elapsed_ms, st.deltas, st.ops, st.signals, st.captures, st.unchanged, st.capture_ms,
               st.stopped_by ? st.stopped_by : "?");
   }
+  if (c) cdp_client_set_cancel(c, NULL); /* after SIGINT too: take our scripts out of the page */
+  crawl_page_detach(attached);
   cdp_client_free(c);
   cJSON_Delete(script);
   if (out != stdout && fclose(out) != 0 && !code) code = fail(7, "cannot write to %s", out_path);

@@ -59,6 +59,39 @@ typedef struct crawl_page_opts {
 } crawl_page_opts;
 
 crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page **out);
+
+/* Which open page crawl_page_attach takes: target_id if set (it must be a
+ * page), else the first page target (in Target.getTargets order) whose URL
+ * contains url_contains, else the first whose URL starts with url_prefix;
+ * all NULL: the only page target, when there is exactly one. A selector that
+ * matches nothing is an error, never a fallback to another page. */
+typedef struct crawl_attach_opts {
+  const char *target_id;
+  const char *url_contains;
+  const char *url_prefix;
+} crawl_attach_opts;
+
+/* Attach (flatten) to a page that is already open, e.g. a tab another tool
+ * drives in a browser reached with cdp_connect, instead of opening one. The
+ * page is not navigated, reloaded, resized or focused, its dialogs and popups
+ * are left to its owner, nothing browser-wide is set; the change observer
+ * (crawl_page_changes) is installed into the loaded document, in every frame,
+ * and into documents to come. o: width/height are not used (the page keeps
+ * its size); block_writes guards the page's own origin plus allowed_origins.
+ * sel may be NULL (the only page target). *out is set whenever memory
+ * allowed, also on error (crawl_page_errmsg tells; release it as below):
+ * CRAWL_ARG when no page target fits, with a one-line reason that says how
+ * many page targets there are and names the first three; CRAWL_BROWSER etc.
+ * when CDP fails. */
+crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const crawl_attach_opts *sel,
+                             crawl_page **out);
+/* Release a page without closing its tab: the change observer is switched
+ * off in every frame of the current document, the session detached (which
+ * drops its bindings and scripts for new documents), p freed. For an attached
+ * page use this, not crawl_page_close (which would leave the session attached
+ * until the client is freed; it never closes an attached tab). Also works for
+ * a page from crawl_page_open, whose tab then stays open. NULL is a no-op. */
+void crawl_page_detach(crawl_page *p);
 /* Navigate and wait for load (bounded) and settle. */
 crawl_code crawl_page_goto(crawl_page *p, const char *url);
 /* Wait for network and DOM quiet, at most settle_max_ms. Returns CRAWL_OK
@@ -120,6 +153,8 @@ typedef struct crawl_opts {
   const char *locale;
   int screenshots;            /* write screenshots/<stateId>.png */
   pg_fp_policy fp;
+  const char *const *bridge_origins; /* cross-origin frames published as bridged (NULL-terminated) */
+  int allow_bridges;          /* also frames that declare <meta name="uiap-bridge"> (pg_options) */
   int settle_quiet_ms;        /* 0: 200 */
   int settle_max_ms;          /* 0: 3000 */
   int resume;                 /* continue the run journaled in out_dir */
@@ -144,6 +179,33 @@ typedef struct crawl_summary {
  * DIR/package.json. Returns CRAWL_OK when a package was written (also when a
  * budget or a signal stopped the run: see sum->stopped_by). */
 crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum);
+
+/* ---- discovery plan (--plan) -------------------------------------------- */
+/* Why a plan was refused: one line, no newline. */
+typedef struct crawl_plan_error {
+  int line, column;           /* not JSON: where it stops being JSON (1-based,
+                                 columns in bytes); 0 when it is JSON */
+  char msg[320];              /* "not valid JSON (line 3, column 5)", or a JSON
+                                 path and what is wrong with it:
+                                 "/seeds/2/kind must be a string" */
+} crawl_plan_error;
+
+/* Parse and check a plan: a DiscoveryPlanPayload ({environment, seeds}) or a
+ * whole uiap.discovery.plan message (the payload is read). text is
+ * NUL-terminated; anything after the JSON value is ignored. Checked:
+ * environment is an object with string environmentId and baseUrl, seeds (if
+ * any) an array of objects with a string kind, budgets (if any) are numbers
+ * >= 1, safety.defaultMode (if any) a known mode.
+ * Then it applies: each environment.budgets value fills the budget that is
+ * still 0 in *budget (a value set from a flag wins), safety.defaultMode sets
+ * policy->mode unless keep_mode (--mode was given), and the four
+ * safety.allow* flags set policy's (absent = false).
+ * CRAWL_OK: *plan is the whole parsed document (the caller frees it with
+ * cJSON_Delete, after the run when crawl_opts.plan points to it).
+ * CRAWL_ARG: *plan is NULL, *budget and *policy are unchanged, and *err (may
+ * be NULL) says why. */
+crawl_code crawl_plan_parse(const char *text, int keep_mode, crawl_budget *budget,
+                            pol_policy *policy, cJSON **plan, crawl_plan_error *err);
 
 /* ---- static file server ------------------------------------------------- */
 /* Serves a directory read-only on loopback from a background thread.
@@ -319,7 +381,9 @@ typedef struct crawl_observe_opts {
                                    check it first with crawl_observe_script_check */
   const char *subscription_id;  /* NULL: generated */
   const char *source_id;        /* envelope source.id; NULL: "uiap-crawl" */
-  volatile sig_atomic_t *cancel;
+  volatile sig_atomic_t *cancel;  /* a cancelled run lifts the client's cancel flag
+                                   (cdp_client_set_cancel(c, NULL)) to take its
+                                   scripts out of the page; set it again if needed */
   /* called after every capture with the consumer's graph (borrowed) and
    * its revision; published: this capture was published (the snapshot, or
    * a delta), else it showed nothing new and confirms the graph */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +34,8 @@ typedef struct action {
   int rank;                 /* exploration priority, lower first */
   int done;                 /* executed (in this or an earlier session of this run) */
   int pk, pkr;              /* its outcome record: any route, this route (-1 none) */
+  char *option;             /* ui.choose on a <select>: the option's label */
+  int option_index;         /* and its index */
 } action;
 
 typedef struct state {
@@ -46,11 +49,11 @@ typedef struct state {
   int decided;              /* its decisions are in the journal */
   int addressable;          /* -1 unknown, 0 no, 1 yes */
   action *acts;
-  int nacts;
+  int nacts, cap_acts;
   int dead;                 /* could not be restored: not explored further */
 } state;
 
-typedef struct edge { int from, to; char *action_id, *role, *name, *stable_id; int ordinal, escape; } edge;
+typedef struct edge { int from, to; action a; } edge;
 
 /* What a control did wherever it was tried: the key is the action's identity
  * (action, role, name, stable id, ordinal), once for any route and once per
@@ -115,6 +118,12 @@ static void iso_now(char *buf, size_t n) {
   char base[32];
   strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
   snprintf(buf, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
+}
+
+/* An open dialog, or an open modal drawer (a dialog that slides in from an edge). */
+static int open_dialog(const pg_scope *sc) {
+  return pg_state_is(&sc->state, PG_ST_OPEN) &&
+         (sc->kind == PG_SCOPE_DIALOG || (sc->kind == PG_SCOPE_DRAWER && pg_state_is(&sc->state, PG_ST_MODAL)));
 }
 
 static long elapsed(const run *r) { return (long)(cdp_now_ms() - r->t0); }
@@ -187,6 +196,14 @@ static cJSON *target_json(const action *a) {
   return t;
 }
 
+/* The option a ui.choose picks, as the transition's args. */
+static void add_args(cJSON *o, const action *a) {
+  if (!a->option) return;
+  cJSON *args = cJSON_AddObjectToObject(o, "args");
+  cJSON_AddStringToObject(args, "option", a->option);
+  cJSON_AddNumberToObject(args, "optionIndex", a->option_index);
+}
+
 static void jl_review(run *r, const char *kind, const char *severity, int state, const action *a,
                       const char *remediation, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 static void jl_review(run *r, const char *kind, const char *severity, int state, const action *a,
@@ -248,6 +265,8 @@ static void action_copy(action *dst, const action *src) {
   dst->stable_id = xstrdup(src->stable_id);
   dst->ordinal = src->ordinal;
   dst->escape = src->escape;
+  dst->option = xstrdup(src->option);
+  dst->option_index = src->option_index;
 }
 
 static int add_state(run *r, int parent, const action *via, int seed, const char *route) {
@@ -327,6 +346,7 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
     cJSON *v = cJSON_AddObjectToObject(o, "via");
     cJSON_AddStringToObject(v, "actionId", via->action_id);
     cJSON_AddItemToObject(v, "target", target_json(via));
+    add_args(v, via);
     cJSON_AddBoolToObject(v, "escape", via->escape);
   }
   cJSON_AddStringToObject(o, "pageGraphRef", rel);
@@ -336,7 +356,8 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
   for (size_t k = 0; k < r->g->nscopes; k++) {
     const pg_scope *sc = &r->g->scopes[k];
     cJSON_AddItemToArray(scopes, cJSON_CreateString(sc->scope_id));
-    if ((sc->kind == PG_SCOPE_DIALOG || sc->kind == PG_SCOPE_POPOVER) && pg_state_is(&sc->state, PG_ST_OPEN))
+    if ((sc->kind == PG_SCOPE_DIALOG || sc->kind == PG_SCOPE_DRAWER || sc->kind == PG_SCOPE_POPOVER) &&
+        pg_state_is(&sc->state, PG_ST_OPEN))
       cJSON_AddItemToArray(modal, cJSON_CreateString(sc->scope_id));
   }
   jl_write(r, "state", o);
@@ -345,6 +366,7 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
 }
 
 /* ---- actions of a state ---------------------------------------------------------------- */
+
 static const char *action_for(const pg_element *e) {
   const char *role = e->role;
   if (!strcmp(role, "link")) return "nav.navigate";
@@ -371,8 +393,11 @@ static void decide(run *r, action *a, const pg_element *e) {
     static const char *const levels[] = {NULL, "safe", "confirm", "blocked"};
     if (e->risk != PG_RISK_NONE) snprintf(risk, sizeof risk, "%s", levels[e->risk]);
   }
+  /* choosing "Delete all" in a select is as dangerous as a button of that name */
+  char named[1200];
+  if (a->option) snprintf(named, sizeof named, "%s: %s", a->name ? a->name : "", a->option);
   pol_subject s = {
-    .role = a->role, .name = a->name, .action = a->action_id,
+    .role = a->role, .name = a->option ? named : a->name, .action = a->action_id,
     .page_origin = r->page_origin, .allowed_origins = r->allowed,
   };
   size_t na = 0;
@@ -431,18 +456,58 @@ static int *element_ordinals(const pg_graph *g) {
   return ord;
 }
 
+static int call_on_node(run *r, int backend, const char *fn, cJSON **out);
+static const char select_fn[];
+#define MAX_OPTIONS 8
+/* ui.choose actions for a single-choice <select> e: the options other than
+ * the selected one, not disabled, the first MAX_OPTIONS. Appends to
+ * st[si].acts from index n (grown as needed); returns the new count. */
+static int select_actions(run *r, int si, const pg_element *e, int ordinal, int n) {
+  cJSON *v = NULL;
+  if (call_on_node(r, e->backend_node_id, select_fn, &v) || !cJSON_IsObject(v)) {
+    cJSON_Delete(v);
+    return n;
+  }
+  const cJSON *opts = cJSON_GetObjectItemCaseSensitive(v, "o"), *sel = cJSON_GetObjectItemCaseSensitive(v, "i");
+  int cur = cJSON_IsNumber(sel) ? sel->valueint : -1, made = 0, k = 0;
+  state *s = &r->st[si];
+  const cJSON *o;
+  cJSON_ArrayForEach(o, opts) {
+    const char *label = cJSON_GetStringValue(cJSON_GetArrayItem(o, 0));
+    int idx = k++;
+    if (idx == cur || cJSON_IsTrue(cJSON_GetArrayItem(o, 1)) || !label || made == MAX_OPTIONS) continue;
+    s->acts = realloc(s->acts, (size_t)(s->cap_acts += 1) * sizeof *s->acts);
+    action *a = &s->acts[n];
+    memset(a, 0, sizeof *a);
+    a->action_id = strdup("ui.choose");
+    a->role = xstrdup(e->role);
+    a->name = xstrdup(e->name ? e->name : "");
+    a->stable_id = xstrdup(e->stable_id);
+    a->scope_id = e->scope >= 0 ? xstrdup(r->g->scopes[e->scope].scope_id) : NULL;
+    a->document_id = xstrdup(r->g->documents[e->document].document_id);
+    a->ordinal = ordinal;
+    a->option = strdup(label);
+    a->option_index = idx;
+    decide(r, a, e);
+    n++;
+    made++;
+  }
+  cJSON_Delete(v);
+  return n;
+}
+
 /* Build the action list of state si from the current capture. */
 static void build_actions(run *r, int si) {
   state *s = &r->st[si];
   const pg_graph *g = r->g;
-  s->acts = calloc(g->nelements + g->nscopes + 1, sizeof *s->acts);
+  s->cap_acts = (int)(g->nelements + g->nscopes + 1);
+  s->acts = calloc((size_t)s->cap_acts, sizeof *s->acts);
   int n = 0;
   int *ord = element_ordinals(g);
   /* an open modal dialog: only what is inside it can be reached */
   int modal = -1;
   for (size_t k = 0; k < g->nscopes; k++)
-    if (g->scopes[k].kind == PG_SCOPE_DIALOG && pg_state_is(&g->scopes[k].state, PG_ST_OPEN) &&
-        pg_state_is(&g->scopes[k].state, PG_ST_MODAL))
+    if (open_dialog(&g->scopes[k]) && pg_state_is(&g->scopes[k].state, PG_ST_MODAL))
       modal = (int)k;
   for (size_t i = 0; i < g->nelements; i++) {
     const pg_element *e = &g->elements[i];
@@ -451,6 +516,11 @@ static void build_actions(run *r, int si) {
       int inside = 0;
       for (int sc = e->scope; sc >= 0 && !inside; sc = g->scopes[sc].parent) inside = sc == modal;
       if (!inside) continue;
+    }
+    if (e->tag && !strcasecmp(e->tag, "select") && !e->sensitive) {
+      n = select_actions(r, si, e, ord[i], n);
+      s = &r->st[si];
+      continue;
     }
     const char *aid = action_for(e);
     if (!aid) continue;
@@ -469,7 +539,7 @@ static void build_actions(run *r, int si) {
   /* an open dialog can be dismissed with Escape */
   for (size_t k = 0; k < g->nscopes; k++) {
     const pg_scope *sc = &g->scopes[k];
-    if (sc->kind != PG_SCOPE_DIALOG || !pg_state_is(&sc->state, PG_ST_OPEN)) continue;
+    if (!open_dialog(sc)) continue;
     action *a = &s->acts[n++];
     a->action_id = strdup("ui.dismiss");
     a->role = strdup("dialog");
@@ -487,24 +557,26 @@ static void build_actions(run *r, int si) {
 
 /* Identity of an action within its state, as the journal records it. */
 static void action_key(char *buf, size_t n, const char *action_id, const cJSON *target_or_null,
-                       const action *a) {
+                       const cJSON *args_or_null, const action *a) {
   if (a) {
-    snprintf(buf, n, "%s|%s|%s|%s|%d", a->action_id ? a->action_id : "", a->role ? a->role : "",
-             a->name ? a->name : "", a->stable_id ? a->stable_id : "", a->ordinal);
+    snprintf(buf, n, "%s|%s|%s|%s|%d%s%.200s", a->action_id ? a->action_id : "", a->role ? a->role : "",
+             a->name ? a->name : "", a->stable_id ? a->stable_id : "", a->ordinal, a->option ? "|" : "",
+             a->option ? a->option : "");
     return;
   }
+  const char *option = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args_or_null, "option"));
   const cJSON *t = target_or_null;
   const cJSON *ord = cJSON_GetObjectItemCaseSensitive(t, "ordinal");
   const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId"));
   const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role"));
   const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
-  snprintf(buf, n, "%s|%s|%s|%s|%d", action_id ? action_id : "", role ? role : "", name ? name : "",
-           sid ? sid : "", cJSON_IsNumber(ord) ? ord->valueint : 0);
+  snprintf(buf, n, "%s|%s|%s|%s|%d%s%.200s", action_id ? action_id : "", role ? role : "", name ? name : "",
+           sid ? sid : "", cJSON_IsNumber(ord) ? ord->valueint : 0, option ? "|" : "", option ? option : "");
 }
 
 static void free_action(action *a) {
   free(a->action_id); free(a->role); free(a->name); free(a->stable_id);
-  free(a->scope_id); free(a->document_id);
+  free(a->scope_id); free(a->document_id); free(a->option);
 }
 
 static void free_state(state *s) {
@@ -602,7 +674,7 @@ static int observe(run *r, crawl_code *rc, char **route) {
   *rc = crawl_page_settle(r->page);
   if (*rc) return -1;
   pg_graph *g = NULL;
-  pg_options go = {0};
+  pg_options go = {.bridge_origins = r->o->bridge_origins, .allow_bridges = r->o->allow_bridges};
   *rc = crawl_page_capture(r->page, &go, &g);
   if (*rc) return -1;
   pg_graph_free(r->g);
@@ -736,8 +808,8 @@ static cJSON *signals_between(const pg_graph *a, const char *route_a, const pg_g
     cJSON_AddItemToArray(arr, s);
   }
   int da = 0, db = 0, inva = 0, invb = 0;
-  for (size_t k = 0; k < a->nscopes; k++) da += a->scopes[k].kind == PG_SCOPE_DIALOG && pg_state_is(&a->scopes[k].state, PG_ST_OPEN);
-  for (size_t k = 0; k < b->nscopes; k++) db += b->scopes[k].kind == PG_SCOPE_DIALOG && pg_state_is(&b->scopes[k].state, PG_ST_OPEN);
+  for (size_t k = 0; k < a->nscopes; k++) da += open_dialog(&a->scopes[k]);
+  for (size_t k = 0; k < b->nscopes; k++) db += open_dialog(&b->scopes[k]);
   for (size_t k = 0; k < a->nelements; k++) inva += pg_state_is(&a->elements[k].state, PG_ST_INVALID);
   for (size_t k = 0; k < b->nelements; k++) invb += pg_state_is(&b->elements[k].state, PG_ST_INVALID);
   if (db != da) {
@@ -785,17 +857,77 @@ static const char *draft_value(const pg_element *e) {
   return "Draft (uiap)";
 }
 
-/* Perform one action on the current page (which shows state `from`). */
-static crawl_code perform(run *r, const char *action_id, const char *role, const char *name,
-                          const char *stable_id, int ordinal, int escape, char *why, size_t whylen) {
-  if (escape) return crawl_page_key(r->page, "Escape");
-  const pg_element *e = find_target(r->g, role, name, stable_id, ordinal);
+/* Call fn on the node (returnByValue); *out gets the result's value
+ * (the caller frees). 0 on success. */
+static int call_on_node(run *r, int backend, const char *fn, cJSON **out) {
+  cdp_client *c = r->c;
+  const char *sess = crawl_page_session(r->page);
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddNumberToObject(a, "backendNodeId", backend);
+  if (cdp_call(c, sess, "DOM.resolveNode", a, &res, 5000) != CDP_OK) return -1;
+  const char *oid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "object"), "objectId"));
+  if (!oid) { cJSON_Delete(res); return -1; }
+  a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "objectId", oid);
+  cJSON_Delete(res);
+  res = NULL;
+  cJSON_AddStringToObject(a, "functionDeclaration", fn);
+  cJSON_AddBoolToObject(a, "returnByValue", 1);
+  if (cdp_call(c, sess, "Runtime.callFunctionOn", a, &res, 5000) != CDP_OK) return -1;
+  *out = cJSON_DetachItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "result"), "value");
+  cJSON_Delete(res);
+  return *out ? 0 : -1;
+}
+
+/* A single-choice <select>: its selected index and its options' labels and
+ * disabled flags, {"i":N,"o":[[label,disabled],...]} (at most 64). */
+static const char select_fn[] =
+  "function(){if(this.tagName!=='SELECT'||this.multiple)return null;"
+  "return {i:this.selectedIndex,o:[...this.options].slice(0,64).map(o=>[String(o.label).slice(0,200),o.disabled])}}";
+
+/* Choose option k of a <select> with real key presses: focus it, then
+ * ArrowDown / ArrowUp one option at a time until it is selected (the page
+ * sees the input and change events a user causes). */
+static crawl_code choose_option(run *r, const pg_element *e, int k, char *why, size_t whylen) {
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddNumberToObject(a, "backendNodeId", e->backend_node_id);
+  cdp_code cr = cdp_call(r->c, crawl_page_session(r->page), "DOM.focus", a, NULL, 5000);
+  if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
+  if (cr) { snprintf(why, whylen, "cannot focus the select"); return CRAWL_ARG; }
+  for (int step = 0; step < 130; step++) {
+    cJSON *v = NULL;
+    if (call_on_node(r, e->backend_node_id, "function(){return this.selectedIndex}", &v) || !cJSON_IsNumber(v)) {
+      cJSON_Delete(v);
+      snprintf(why, whylen, "the select went away");
+      return CRAWL_ARG;
+    }
+    int cur = v->valueint;
+    cJSON_Delete(v);
+    if (cur == k) return CRAWL_OK;
+    crawl_code rc = crawl_page_key(r->page, cur < k ? "ArrowDown" : "ArrowUp");
+    if (rc) return rc;
+  }
+  snprintf(why, whylen, "option %d cannot be reached with the arrow keys", k);
+  return CRAWL_ARG;
+}
+
+/* Perform action a on the current page. */
+static crawl_code perform(run *r, const action *a, char *why, size_t whylen) {
+  if (a->escape) return crawl_page_key(r->page, "Escape");
+  const pg_element *e = find_target(r->g, a->role, a->name, a->stable_id, a->ordinal);
   if (!e) {
     snprintf(why, whylen, "target not found in the current state");
     return CRAWL_ARG;
   }
+  if (a->option) {
+    if (!pg_state_is(&e->state, PG_ST_VISIBLE) || !pg_state_is(&e->state, PG_ST_ENABLED)) {
+      snprintf(why, whylen, "not visible or disabled");
+      return CRAWL_ARG;
+    }
+    return choose_option(r, e, a->option_index, why, whylen);
+  }
   crawl_code rc = act_click(r, e, why, whylen);
-  if (rc || !action_id || strcmp(action_id, "ui.enterText")) return rc;
+  if (rc || !a->action_id || strcmp(a->action_id, "ui.enterText")) return rc;
   if (e->sensitive) { /* the policy denies these; never type into one */
     snprintf(why, whylen, "sensitive field");
     return CRAWL_ARG;
@@ -897,19 +1029,14 @@ static int add_edge(run *r, int from, int to, const action *a) {
   edge *e = &r->ed[r->ned];
   e->from = from;
   e->to = to;
-  e->action_id = xstrdup(a->action_id);
-  e->role = xstrdup(a->role);
-  e->name = xstrdup(a->name);
-  e->stable_id = xstrdup(a->stable_id);
-  e->ordinal = a->ordinal;
-  e->escape = a->escape;
+  action_copy(&e->a, a);
   return r->ned++;
 }
 
 /* Take known edge e from the current page. 0 when it landed where it did before. */
 static int walk_edge(run *r, const edge *e) {
   char why[256];
-  crawl_code rc = perform(r, e->action_id, e->role, e->name, e->stable_id, e->ordinal, e->escape, why, sizeof why);
+  crawl_code rc = perform(r, &e->a, why, sizeof why);
   if (!rc) observe(r, &rc, NULL);
   if (rc) { note_error(r, rc); return -1; }
   return r->cur == e->to ? 0 : -1;
@@ -947,7 +1074,7 @@ static int restore(run *r, int si) {
     for (int j = k - 1; j >= 0 && ok; j--) {
       state *child = &r->st[chain[j]];
       action *act = &child->via;
-      rc = perform(r, act->action_id, act->role, act->name, act->stable_id, act->ordinal, act->escape, why, sizeof why);
+      rc = perform(r, act, why, sizeof why);
       if (rc) { note_error(r, rc); ok = 0; break; }
       observe(r, &rc, NULL);
       if (rc) { note_error(r, rc); ok = 0; break; }
@@ -965,7 +1092,7 @@ static int restore(run *r, int si) {
 
 
 /* ---- resume: rebuild the run from its journal ----------------------------------- */
-static void action_from_json(action *a, const char *action_id, const cJSON *t, int escape) {
+static void action_from_json(action *a, const char *action_id, const cJSON *t, const cJSON *args, int escape) {
   memset(a, 0, sizeof *a);
   a->action_id = xstrdup(action_id ? action_id : "ui.activate");
   a->role = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role")));
@@ -974,6 +1101,9 @@ static void action_from_json(action *a, const char *action_id, const cJSON *t, i
   const cJSON *ord = cJSON_GetObjectItemCaseSensitive(t, "ordinal");
   a->ordinal = cJSON_IsNumber(ord) ? ord->valueint : 0;
   a->escape = escape;
+  a->option = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "option")));
+  const cJSON *oi = cJSON_GetObjectItemCaseSensitive(args, "optionIndex");
+  a->option_index = cJSON_IsNumber(oi) ? oi->valueint : 0;
 }
 
 static int state_by_id(const run *r, const char *id) {
@@ -1043,7 +1173,7 @@ static int load_journal(run *r, const char *path) {
       const cJSON *via = cJSON_GetObjectItemCaseSensitive(j, "via");
       if (via)
         action_from_json(&st->via, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(via, "actionId")),
-                         cJSON_GetObjectItemCaseSensitive(via, "target"),
+                         cJSON_GetObjectItemCaseSensitive(via, "target"), cJSON_GetObjectItemCaseSensitive(via, "args"),
                          cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(via, "escape")));
       st->addressable = st->parent < 0 ? 1 : -1;
       r->nst++;
@@ -1055,7 +1185,7 @@ static int load_journal(run *r, const char *path) {
       r->transitions++;
       if (from >= 0 && to >= 0) {
         char key[1200];
-        action_key(key, sizeof key, aid, t, NULL);
+        action_key(key, sizeof key, aid, t, cJSON_GetObjectItemCaseSensitive(j, "args"), NULL);
         add_done(&r->st[from], key);
         int pk, pkr;
         outcome_keys(r, key, r->st[from].route, &pk, &pkr);
@@ -1064,7 +1194,7 @@ static int load_journal(run *r, const char *path) {
         else {
           action a;
           const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role"));
-          action_from_json(&a, aid, t, aid && !strcmp(aid, "ui.dismiss") && role && !strcmp(role, "dialog"));
+          action_from_json(&a, aid, t, cJSON_GetObjectItemCaseSensitive(j, "args"), aid && !strcmp(aid, "ui.dismiss") && role && !strcmp(role, "dialog"));
           add_edge(r, from, to, &a);
           free_action(&a);
         }
@@ -1075,7 +1205,7 @@ static int load_journal(run *r, const char *path) {
       if (st >= 0) {
         char key[1200];
         action_key(key, sizeof key, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "actionId")),
-                   cJSON_GetObjectItemCaseSensitive(j, "target"), NULL);
+                   cJSON_GetObjectItemCaseSensitive(j, "target"), cJSON_GetObjectItemCaseSensitive(j, "args"), NULL);
         add_done(&r->st[st], key);
       }
     } else if (!strcmp(type, "decision")) {
@@ -1188,7 +1318,7 @@ static void prepare_state(run *r, int si) {
   s = &r->st[si];
   for (int i = 0; i < s->nacts; i++) {
     char key[1200];
-    action_key(key, sizeof key, NULL, NULL, &s->acts[i]);
+    action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
     for (int k = 0; k < s->ndone; k++)
       if (!strcmp(s->done[k], key)) s->acts[i].done = 1;
     outcome_keys(r, key, s->route, &s->acts[i].pk, &s->acts[i].pkr);
@@ -1202,6 +1332,7 @@ static void prepare_state(run *r, int si) {
     cJSON_AddStringToObject(o, "stateId", s->id);
     cJSON_AddStringToObject(o, "actionId", a->action_id);
     cJSON_AddItemToObject(o, "target", target_json(a));
+    add_args(o, a);
     cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
     cJSON_AddStringToObject(o, "effect", pol_effect_name(a->dec.effect));
     cJSON_AddStringToObject(o, "reason", pol_reason_name(a->dec.reason));
@@ -1307,12 +1438,13 @@ static void step(run *r, int si, int i) {
     int blocked0 = crawl_page_blocked(r->page, NULL);
     int dialogs0 = crawl_page_dialogs(r->page), popups0 = crawl_page_popups(r->page);
     long long t_act = cdp_now_ms();
-    crawl_code rc = perform(r, a->action_id, a->role, a->name, a->stable_id, a->ordinal, a->escape, why, sizeof why);
+    crawl_code rc = perform(r, a, why, sizeof why);
     if (rc == CRAWL_ARG) {
       cJSON *o = cJSON_CreateObject();
       cJSON_AddStringToObject(o, "stateId", s->id);
       cJSON_AddStringToObject(o, "actionId", a->action_id);
       cJSON_AddItemToObject(o, "target", target_json(a));
+      add_args(o, a);
       cJSON_AddStringToObject(o, "reason", why);
       jl_write(r, "failure", o);
       r->failures++;
@@ -1370,6 +1502,7 @@ static void step(run *r, int si, int i) {
     cJSON_AddStringToObject(o, "toStateId", r->st[to].id);
     cJSON_AddStringToObject(o, "viaActionId", a->action_id);
     cJSON_AddItemToObject(o, "target", target_json(a));
+    add_args(o, a);
     cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
     cJSON *sigs = guarded ? cJSON_CreateArray() : signals_between(saved, r->st[from].route, r->g, route);
     /* browser side effects the page caused, recorded as custom signals */
@@ -1714,9 +1847,12 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   for (int i = 0; i < r->nst; i++) free_state(&r->st[i]);
   free(r->st);
   for (int i = 0; i < r->ned; i++) {
-    free(r->ed[i].action_id); free(r->ed[i].role); free(r->ed[i].name); free(r->ed[i].stable_id);
+    free_action(&r->ed[i].a);
   }
   free(r->ed);
+  for (int i = 0; i < r->nout; i++) free(r->out[i].key);
+  free(r->out);
+  free(r->outidx);
   for (int i = 0; i < nseeds; i++) {
     free(seeds[i].url);
     cJSON_Delete(seeds[i].json);

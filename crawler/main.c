@@ -96,6 +96,9 @@ static const char usage_snapshot[] =
   "  --scope ID                only elements inside scope ID (repeatable)\n"
   "  --document ID             only elements of document ID (repeatable)\n"
   "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (repeatable)\n"
+  "  --allow-bridges           publish a cross-origin frame as bridged when its document\n"
+  "                            declares <meta name=\"uiap-bridge\" content=\"ORIGIN|*\">\n"
+  "                            naming this page's origin\n"
   "  --viewport WxH            viewport size (default 1280x800)\n"
   "  --timeout-ms N            page load timeout (default 30000)\n"
   "  --settle-ms N             cap on waiting for the page to settle (default 5000)\n"
@@ -123,6 +126,8 @@ static const char usage_crawl[] =
   "  --max-runtime-ms N        stop after N ms (default 600000)\n"
   "  --max-per-route N         at most N states per route\n"
   "  --allow-origin ORIGIN     another origin in scope (repeatable)\n"
+  "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (repeatable)\n"
+  "  --allow-bridges           also frames whose document declares <meta name=\"uiap-bridge\">\n"
   "  --viewport WxH            viewport (default 1280x800)\n"
   "  --locale LANG             browser language, e.g. de-DE\n"
   "  --screenshots             write OUT/screenshots/<stateId>.png\n"
@@ -343,6 +348,7 @@ static int cmd_snapshot(int argc, char **argv) {
     } else if (!strcmp(a, "--scope")) { NEED_VALUE(); if (o.nscopes < 31) o.scopes[o.nscopes++] = v; }
     else if (!strcmp(a, "--document")) { NEED_VALUE(); if (o.ndocuments < 31) o.documents[o.ndocuments++] = v; }
     else if (!strcmp(a, "--bridge-origin")) { NEED_VALUE(); if (o.nbridges < 31) o.bridges[o.nbridges++] = v; }
+    else if (!strcmp(a, "--allow-bridges")) o.g.allow_bridges = 1;
     else if (!strcmp(a, "--viewport")) {
       NEED_VALUE();
       int w, h;
@@ -438,16 +444,6 @@ static cdp_code relaunch(void *ud, cdp_client **c) {
   return CDP_OK;
 }
 
-/* Line and column of a cJSON parse error. */
-static void json_error_pos(const char *text, const char *at, int *line, int *col) {
-  *line = 1;
-  *col = 1;
-  for (const char *p = text; p && at && p < at && *p; p++) {
-    if (*p == '\n') { (*line)++; *col = 1; }
-    else (*col)++;
-  }
-}
-
 static int remove_tree(const char *path) {
   char cmd[8300];
   /* only our own files: journal, states, screenshots, package and reports */
@@ -473,7 +469,8 @@ static int cmd_crawl(int argc, char **argv) {
   const char *urls[65];
   int nurls = 0;
   const char *allow[33];
-  int nallow = 0;
+  int nallow = 0, nbridge = 0;
+  const char *bridge[33];
   const char *plan_path = NULL, *chromium = NULL, *connect = NULL;
   int force = 0, headful = 0;
   const char *fail_on = NULL;
@@ -501,6 +498,8 @@ static int cmd_crawl(int argc, char **argv) {
     BUDGET("--max-runtime-ms", max_runtime_ms, 1000, 86400000)
     BUDGET("--max-per-route", max_per_route, 1, 100000)
     else if (!strcmp(a, "--allow-origin")) { NEED_VALUE(); if (nallow < 32) allow[nallow++] = v; }
+    else if (!strcmp(a, "--bridge-origin")) { NEED_VALUE(); if (nbridge < 32) bridge[nbridge++] = v; }
+    else if (!strcmp(a, "--allow-bridges")) co.allow_bridges = 1;
     else if (!strcmp(a, "--viewport")) {
       NEED_VALUE();
       int w, h;
@@ -579,57 +578,26 @@ static int cmd_crawl(int argc, char **argv) {
     char buf[65536];
     size_t k;
     while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
-      if (len + k + 1 > cap) text = realloc(text, cap = (len + k + 1) * 2);
+      if (len + k + 1 > cap) {
+        char *grown = realloc(text, cap = (len + k + 1) * 2);
+        if (!grown) { free(text); fclose(f); return die(EXIT_INTERNAL, "out of memory reading plan %s", plan_path); }
+        text = grown;
+      }
       memcpy(text + len, buf, k);
       len += k;
     }
     fclose(f);
     if (!text) return die(EXIT_USAGE, "plan %s is empty", plan_path);
     text[len] = 0;
-    const char *end = NULL;
-    plan = cJSON_ParseWithOpts(text, &end, 0);
-    if (!plan) {
-      int line, col;
-      json_error_pos(text, end ? end : cJSON_GetErrorPtr(), &line, &col);
-      free(text);
-      return die(EXIT_USAGE, "plan %s is not valid JSON (line %d, column %d)", plan_path, line, col);
-    }
-    free(text);
-    const cJSON *pl = cJSON_GetObjectItemCaseSensitive(plan, "payload") ? cJSON_GetObjectItemCaseSensitive(plan, "payload") : plan;
-    const cJSON *env = cJSON_GetObjectItemCaseSensitive(pl, "environment");
-    if (!cJSON_IsObject(env)) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /environment must be an object", plan_path); }
-    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "environmentId"))) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /environment/environmentId must be a string", plan_path); }
-    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"))) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /environment/baseUrl must be a string", plan_path); }
-    const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(pl, "seeds");
-    if (seeds && !cJSON_IsArray(seeds)) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /seeds must be an array", plan_path); }
-    int si = 0;
-    const cJSON *sd;
-    cJSON_ArrayForEach(sd, seeds) {
-      if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(sd, "kind"))) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /seeds/%d/kind must be a string", plan_path, si); }
-      si++;
-    }
     /* budgets and safety from the plan; flags override */
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(env, "budgets");
-    static const struct { const char *key; size_t off; } bk[] = {
-      {"maxStates", offsetof(crawl_budget, max_states)}, {"maxTransitions", offsetof(crawl_budget, max_transitions)},
-      {"maxDepth", offsetof(crawl_budget, max_depth)}, {"maxRuntimeMs", offsetof(crawl_budget, max_runtime_ms)},
-      {"maxPerRoute", offsetof(crawl_budget, max_per_route)},
-    };
-    for (size_t q = 0; q < sizeof bk / sizeof *bk; q++) {
-      const cJSON *x = cJSON_GetObjectItemCaseSensitive(b, bk[q].key);
-      long *field = (long *)((char *)&co.budget + bk[q].off);
-      if (x && (!cJSON_IsNumber(x) || x->valuedouble < 1)) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /environment/budgets/%s must be a positive number", plan_path, bk[q].key); }
-      if (x && !*field) *field = (long)x->valuedouble;
-    }
-    const cJSON *sf = cJSON_GetObjectItemCaseSensitive(env, "safety");
-    const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sf, "defaultMode"));
     int mode_flag = 0;
     for (int q = 0; q < argc; q++) if (!strcmp(argv[q], "--mode")) mode_flag = 1;
-    if (mode && !mode_flag && pol_mode_parse(mode, &co.policy.mode) != POL_OK) { cJSON_Delete(plan); return die(EXIT_USAGE, "plan %s: /environment/safety/defaultMode: unknown mode %s", plan_path, mode); }
-    co.policy.allow_destructive_actions = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowDestructiveActions"));
-    co.policy.allow_payment_flows = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowPaymentFlows"));
-    co.policy.allow_auth_flows = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowAuthFlows"));
-    co.policy.allow_external_effects = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowExternalEffects"));
+    crawl_plan_error pe;
+    crawl_code pc = crawl_plan_parse(text, mode_flag, &co.budget, &co.policy, &plan, &pe);
+    free(text);
+    if (pc != CRAWL_OK && pe.line)
+      return die(EXIT_USAGE, "plan %s is not valid JSON (line %d, column %d)", plan_path, pe.line, pe.column);
+    if (pc != CRAWL_OK) return die(EXIT_USAGE, "plan %s: %s", plan_path, pe.msg);
   }
   /* URLs; a directory is served */
   crawl_server *server = NULL;
@@ -654,6 +622,8 @@ static int cmd_crawl(int argc, char **argv) {
   allow[nallow] = NULL;
   co.urls = urls;
   co.allow_origins = allow;
+  bridge[nbridge] = NULL;
+  co.bridge_origins = nbridge ? bridge : NULL;
   co.plan = plan;
   /* the output directory */
   struct stat st;

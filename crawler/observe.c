@@ -70,7 +70,8 @@ static int kind_bit(const char *name) {
  * origin, never observes inside a closed shadow root, and masks the values
  * of sensitive fields (and card-like digit runs) in live-region text before
  * the text leaves the page. Reports are batched: one binding call per 20 ms
- * at most. __B__ is replaced by the binding name. */
+ * at most. window.<binding>_off undoes it all (uninstall). __B__ is replaced
+ * by the binding name. */
 static const char reporter_js[] =
   "(()=>{const N='__B__';if(window[N+'_on'])return;const B=window[N];if(typeof B!=='function')return;"
   "try{for(let w=window,i=0;w!==w.top&&i<64;i++){w=w.parent;void w.location.href}}catch(e){return}"
@@ -78,7 +79,7 @@ static const char reporter_js[] =
   "const LIVE='[role=alert],[role=status],[role=log],[aria-live=polite],[aria-live=assertive],output';"
   "const SENS='input[type=password],[data-uiap-sensitive]:not([data-uiap-sensitive=false]),input[autocomplete^=cc-],"
   "input[autocomplete=one-time-code],input[autocomplete=current-password],input[autocomplete=new-password]';"
-  "let q=null,t=0,seq=0,base=false;const els=new Map(),keyOf=new WeakMap(),seen=new WeakMap(),dirty=new Set();"
+  "let q=null,t=0,seq=0,base=false,dead=false;const els=new Map(),keyOf=new WeakMap(),seen=new WeakMap(),dirty=new Set();"
   "const key=el=>{let k=keyOf.get(el);if(!k){k=++seq;keyOf.set(el,k);els.set(k,new WeakRef(el))}return k};"
   "window[N+'_el']=k=>{const r=els.get(k);return r?r.deref()||null:null};"
   "const note=()=>{if(!q)q={n:0,live:[],sub:[]};if(!t)t=setTimeout(flush,20);return q};"
@@ -96,7 +97,7 @@ static const char reporter_js[] =
   "m.live.push({k:key(el),role:role,live:el.getAttribute('aria-live')||(role==='alert'?'assertive':'polite'),"
   "text:red(s),fresh:!prev,hint:String(el.getAttribute('class')||'')+' '+String(el.getAttribute('data-type')||'')+' '+String(el.getAttribute('data-level')||'')})}"
   "dirty.clear()}"
-  "function flush(){t=0;const m=q;q=null;if(!m)return;scan(m);if(m.n||m.live.length||m.sub.length){try{B(JSON.stringify(m))}catch(e){}}}"
+  "function flush(){t=0;const m=q;q=null;if(!m||dead)return;scan(m);if(m.n||m.live.length||m.sub.length){try{B(JSON.stringify(m))}catch(e){}}}"
   "const mo=new MutationObserver(rs=>{let shadow=0;for(const r of rs){let root=null;try{root=r.target.getRootNode()}catch(e){}"
   "if(root&&root!==document)shadow=1;if(r.type==='childList'){mark(r.target);for(const a of r.addedNodes){markTree(a);hook(a)}}"
   "else if(r.type==='attributes')markTree(r.target);else mark(r.target)}const m=note();if(shadow)m.n++});"
@@ -105,19 +106,23 @@ static const char reporter_js[] =
   "function hook(n){if(!n||n.nodeType!==1)return;if(n.shadowRoot)watch(n.shadowRoot);"
   "if(!n.firstElementChild)return;const w=document.createTreeWalker(n,1);let c=0,e;"
   "while((e=w.nextNode())&&c++<4000)if(e.shadowRoot){watch(e.shadowRoot);hook(e.shadowRoot)}}"
-  "const as=Element.prototype.attachShadow;Element.prototype.attachShadow=function(o){const r=as.call(this,o);"
-  "if(o&&o.mode==='open')watch(r);return r};"
+  "const as=Element.prototype.attachShadow,wrap=function(o){const r=as.call(this,o);"
+  "if(!dead&&o&&o.mode==='open')watch(r);return r};Element.prototype.attachShadow=wrap;"
   "const all=root=>{const out=[];const w=document.createTreeWalker(root,1);let e,c=0;"
   "while((e=w.nextNode())&&c++<100000){if(e.matches(LIVE))out.push(e);if(e.shadowRoot)out.push(...all(e.shadowRoot))}return out};"
   "window[N+'_base']=()=>{try{for(const el of all(document))seen.set(el,txt(el))}catch(e){}base=true;"
   "for(let i=0;i<frames.length;i++){try{const f=frames[i];if(f[N+'_base'])f[N+'_base']()}catch(e){}}};"
   "watch(document);if(document.documentElement)hook(document.documentElement);"
   "const o={capture:true,passive:true};"
-  "for(const e of['focusin','focusout','input','change','toggle','close','scroll','load','transitionend','animationend'])addEventListener(e,bump,o);"
-  "addEventListener('resize',bump,o);"
-  "addEventListener('submit',e=>{const f=e.target;if(!f||f.nodeType!==1)return;"
-  "try{B(JSON.stringify({n:1,live:[],sub:[{k:key(f),method:String(f.getAttribute('method')||'get').toLowerCase()}]}))}catch(x){}},true);"
-  "const ready=()=>{if(!base)window[N+'_base']()};"
+  "const EV=['focusin','focusout','input','change','toggle','close','scroll','load','transitionend','animationend','resize'];"
+  "for(const e of EV)addEventListener(e,bump,o);"
+  "const sub=e=>{const f=e.target;if(dead||!f||f.nodeType!==1)return;"
+  "try{B(JSON.stringify({n:1,live:[],sub:[{k:key(f),method:String(f.getAttribute('method')||'get').toLowerCase()}]}))}catch(x){}};"
+  "addEventListener('submit',sub,true);"
+  "window[N+'_off']=()=>{dead=true;mo.disconnect();clearTimeout(t);t=0;q=null;for(const e of EV)removeEventListener(e,bump,o);"
+  "removeEventListener('submit',sub,true);if(Element.prototype.attachShadow===wrap)Element.prototype.attachShadow=as;"
+  "for(const k of['_on','_el','_base','_off'])delete window[N+k]};"
+  "const ready=()=>{if(!base&&!dead)window[N+'_base']()};"
   "if(document.readyState==='complete')ready();else addEventListener('load',()=>setTimeout(ready,0),{once:true})"
   "})()";
 
@@ -938,6 +943,9 @@ static crawl_code install(obs *s) {
   return CRAWL_OK;
 }
 
+/* Withdraw the reporter: no more in new documents, and switched off in
+ * every frame of this one (a page observed in place, e.g. another tool's
+ * tab, goes on without it: listeners removed, attachShadow restored). */
 static void uninstall(obs *s) {
   if (!cdp_client_alive(s->c) || s->closed || s->crashed) return;
   const char *sess = crawl_page_session(s->p);
@@ -946,7 +954,23 @@ static void uninstall(obs *s) {
     cJSON_AddStringToObject(a, "identifier", s->script_id);
     cdp_call(s->c, sess, "Page.removeScriptToEvaluateOnNewDocument", a, NULL, 2000);
   }
-  cJSON *a = cJSON_CreateObject();
+  /* run the off switch in every frame at once: a script for new documents
+   * run immediately (in the frames there are), then withdrawn */
+  char js[256];
+  snprintf(js, sizeof js, "window['%s_off']&&window['%s_off']()", s->binding, s->binding);
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddStringToObject(a, "source", js);
+  cJSON_AddBoolToObject(a, "runImmediately", 1);
+  if (cdp_call(s->c, sess, "Page.addScriptToEvaluateOnNewDocument", a, &res, 2000) == CDP_OK) {
+    const char *id = jstr(res, "identifier");
+    if (id) {
+      a = cJSON_CreateObject();
+      cJSON_AddStringToObject(a, "identifier", id);
+      cdp_call(s->c, sess, "Page.removeScriptToEvaluateOnNewDocument", a, NULL, 2000);
+    }
+  }
+  cJSON_Delete(res);
+  a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "name", s->binding);
   cdp_call(s->c, sess, "Runtime.removeBinding", a, NULL, 2000);
 }
@@ -1122,6 +1146,9 @@ stopped:
   st->elapsed_ms = cdp_now_ms() - s->t_start;
 done:
   for (int i = 0; i < s->nsubs; i++) cdp_off(c, s->subs[i]);
+  /* a cancelled run still takes its scripts out of the page (another tool's
+   * tab goes on): the client's cancel flag would fail every call, so lift it */
+  if (rc == CRAWL_CANCELLED) cdp_client_set_cancel(c, NULL);
   if (s->p) uninstall(s);
   if (s->p && !o->page) crawl_page_close(s->p);
   for (int i = 0; i < MAX_SUBMITS; i++) submit_free(&s->submits[i]);

@@ -1445,7 +1445,8 @@ static void pk_review_derive(pk *b) {
     int deny = !strcmp(effect, "deny");
     const char *aid = gstr(j, "actionId"), *se = gstr(j, "sideEffectClass");
     const char *tkey = gstr(t, "stableId") ? gstr(t, "stableId") : rf->semkey ? rf->semkey : gstr(t, "name");
-    char *key = pk_printf("%s\x1f%s", aid, tkey ? tkey : "");
+    const char *option = gstr(gget(j, "args"), "option"); /* ui.choose of a <select> */
+    char *key = pk_printf("%s\x1f%s\x1f%s", aid, tkey ? tkey : "", option ? option : "");
     pk_item *it = pk_item_get(b, "unsafe_action_candidate", key, deny && se_dangerous(se) ? 2 : 1, route);
     free(key);
     if (deny && !it->deny) { /* a denial speaks over a hold for review */
@@ -1458,8 +1459,9 @@ static void pk_review_derive(pk *b) {
     pk_item_set(&it->scope, rf->scope);
     strset_add(&it->ev_states, st ? st->id : gstr(j, "stateId"));
     const char *rs = gstr(j, "reason"), *rule = gstr(j, "rule");
-    pk_item_text(it, pk_printf("The safety gate %s %s on %s (reason %s, rule %s, side effect %s).",
+    pk_item_text(it, pk_printf("The safety gate %s %s on %s%s%s%s (reason %s, rule %s, side effect %s).",
                                deny ? "denied" : "held for review", aid, ref_target_label(rf, label, sizeof label),
+                               option ? " (option \"" : "", option ? option : "", option ? "\")" : "",
                                rs ? rs : "?", rule ? rule : "?", se ? se : "unknown"),
                  pk_xstrdup(deny ? "Confirm the classification and annotate the control with data-uiap-risk=\"blocked\" (or \"confirm\") "
                                    "and a data-uiap-action; exercise it only in a sandbox environment."

@@ -98,11 +98,14 @@ typedef struct {
   int *hkeys, *hvals; size_t hcap;
   char *top_origin;
   size_t cap_el, cap_sc, cap_rel, cap_doc;
-  int scope_depth;                 /* make_scope -> scope_of recursion guard */
   /* DOM id -> node, and label[for] -> label node, per document (built lazily) */
   int *idkeys; size_t idcap;       /* node indexes, 0 = empty slot (node+1) */
   int *forkeys; size_t forcap;
   int idmap_built;
+  int sel_node[2];                 /* nodes the selection's anchor / focus target, -1 */
+  int sel_drop;                    /* 1: an end lies where nothing is published */
+  unsigned char *controlled;       /* nodes an aria-expanded control's aria-controls names
+                                      (drawer evidence; built lazily) */
 } ctx;
 
 /* String idx of document d's snapshot; "" for -1 and out of range. */
@@ -432,11 +435,66 @@ static char *node_id(ctx *c, int i, const char *kind) {
   return pg__printf(c->a, "%s_%d", kind, n->backend);
 }
 
+/* ---- bridges ------------------------------------------------------------ */
+/* An origin token of a uiap-bridge meta against an origin: ASCII
+ * case-insensitive, a trailing "/" on the token ignored. */
+static int origin_token_is(const char *tok, size_t len, const char *origin) {
+  if (len && tok[len - 1] == '/') len--;
+  return origin && len && strlen(origin) == len && !strncasecmp(tok, origin, len);
+}
+
+int pg_bridge_consents(const char *content, const char *top_origin) {
+  if (!content) return 0;
+  const char *p = content;
+  for (int tokens = 0; *p && tokens < 256; tokens++) {
+    while (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f') p++;
+    size_t len = strcspn(p, " ,\t\n\r\f");
+    if (!len) break;
+    if ((len == 1 && *p == '*') || origin_token_is(p, len, top_origin)) return 1;
+    p += len;
+  }
+  return 0;
+}
+
+/* content of the first <meta name="uiap-bridge"> child of the document's
+ * <head> (html > head > meta: not one in the body, a template or a shadow
+ * tree), NULL when there is none */
+static const char *snapdoc_bridge_meta(const pg_snapshot *sp, const pg__snap_doc *sd) {
+  int html = -1, head = -1;
+  for (size_t i = 1; i < sd->nparent && i < sd->nname && i < sd->ntype; i++) {
+    if (sd->type[i] != 1) continue; /* the doctype is named "html" too */
+    int p = sd->parent[i];
+    const char *tag = pg__snapshot_str(sp, sd->name[i]);
+    if (html < 0 && p == 0 && !strcasecmp(tag, "HTML")) html = (int)i;
+    else if (head < 0 && html >= 0 && p == html && !strcasecmp(tag, "HEAD")) head = (int)i;
+    else if (head >= 0 && p == head && !strcasecmp(tag, "META") && i < sd->nattr_nodes) {
+      const char *name = NULL, *content = NULL;
+      for (uint32_t k = sd->attr_off[i]; k + 1 < sd->attr_off[i + 1]; k += 2) {
+        const char *an = pg__snapshot_str(sp, sd->attr[k]);
+        if (!strcasecmp(an, "name")) name = pg__snapshot_str(sp, sd->attr[k + 1]);
+        else if (!strcasecmp(an, "content")) content = pg__snapshot_str(sp, sd->attr[k + 1]);
+      }
+      if (name && !strcasecmp(name, PG_BRIDGE_META)) return content ? content : "";
+    }
+  }
+  return NULL;
+}
+
+const char *pg_snapshot_bridge_meta(const pg_snapshot *s, const char *frame_id) {
+  for (size_t j = 0; s && j < s->ndocs; j++) {
+    const pg__snap_doc *sd = &s->docs[j];
+    if (!frame_id || !strcmp(pg__snapshot_str(s, sd->frame_id), frame_id)) return snapdoc_bridge_meta(s, sd);
+  }
+  return NULL;
+}
+
 /* ---- documents ---------------------------------------------------------- */
-static int bridged_origin(ctx *c, const char *origin) {
+/* A cross-origin document is bridged when the run names its origin, or
+ * when it declares a bridge into this page and the run allows that. */
+static int bridged_doc(ctx *c, const sdoc *d, const char *origin) {
   for (int i = 0; c->opt->bridge_origins && c->opt->bridge_origins[i]; i++)
     if (origin && !strcmp(c->opt->bridge_origins[i], origin)) return 1;
-  return 0;
+  return c->opt->allow_bridges && pg_bridge_consents(snapdoc_bridge_meta(d->snap, d->sd), c->top_origin);
 }
 
 static int add_document(ctx *c, pg_document doc) {
@@ -468,12 +526,19 @@ static const pg_frame_info *frame_info(ctx *c, const char *frame_id) {
 
 /* Computed styles asked for beyond the first four (crawler/capture.c sends
  * them in this order), as CSS pixels; 0 when not captured. */
-enum { STYLE_PADDING_LEFT = 4, STYLE_PADDING_TOP = 5 };
+enum { STYLE_PADDING_LEFT = 4, STYLE_PADDING_TOP = 5, STYLE_POSITION = 6 };
 static double style_px(ctx *c, const sdoc *d, int layout, int k) {
   const pg__snap_doc *sd = d->sd;
   if (k >= sd->style_stride || layout < 0 || (size_t)layout >= sd->nstyles) return 0;
   double v = atof(dstr(d, sd->styles[(size_t)layout * (size_t)sd->style_stride + (size_t)k]));
   return isfinite(v) ? v : 0;
+}
+
+/* The same as a string ("" when not captured). */
+static const char *style_str(const sdoc *d, int layout, int k) {
+  const pg__snap_doc *sd = d->sd;
+  if (k >= sd->style_stride || layout < 0 || (size_t)layout >= sd->nstyles) return "";
+  return dstr(d, sd->styles[(size_t)layout * (size_t)sd->style_stride + (size_t)k]);
 }
 
 /* readyState of a same-origin frame, as the page facts report it (by URL);
@@ -543,7 +608,7 @@ static void build_documents(ctx *c) {
     } else {
       int same = origin && c->top_origin && !strcmp(origin, c->top_origin) && strcmp(origin, "null") != 0;
       d->access = same ? PG_ACCESS_SAME_ORIGIN
-                       : bridged_origin(c, origin) ? PG_ACCESS_BRIDGED : PG_ACCESS_OPAQUE;
+                       : bridged_doc(c, d, origin) ? PG_ACCESS_BRIDGED : PG_ACCESS_OPAQUE;
     }
     doc.access = d->access;
     doc.parent = pd->published;
@@ -1072,6 +1137,55 @@ static void derive_actions(ctx *c, const snode *n, pg_element *e, const pg__role
 #undef AC
 
 /* ---- scopes ----------------------------------------------------------------- */
+/* Drawers (docs/decisions.md): a dialog, or a container that a disclosure
+ * control (aria-expanded + aria-controls) names, laid out off-canvas style
+ * -- position fixed or absolute, against the left or right edge of its
+ * document's viewport, at least DRAWER_MIN_HEIGHT of its height, between
+ * DRAWER_MIN_WIDTH px and DRAWER_MAX_WIDTH of its width. Moved out of view
+ * past that edge (translateX(-100%)) it is a closed drawer. */
+#define DRAWER_EDGE_PX 24.0     /* a scrollbar, a border */
+#define DRAWER_MIN_WIDTH 120.0  /* narrower: an icon rail, a toolbar */
+#define DRAWER_MAX_WIDTH 0.6
+#define DRAWER_MIN_HEIGHT 0.6
+enum { DRAWER_NO, DRAWER_OPEN, DRAWER_CLOSED };
+
+static int drawer_shape(ctx *c, int i) {
+  const snode *n = &c->n[i];
+  const sdoc *d = &c->d[n->doc];
+  if (n->layout < 0 || d->published < 0) return DRAWER_NO;
+  const char *pos = style_str(d, n->layout, STYLE_POSITION);
+  if (strcmp(pos, "fixed") && strcmp(pos, "absolute")) return DRAWER_NO;
+  const pg_document *doc = &c->g->documents[d->published];
+  double vw = c->g->vp_width, vh = c->g->vp_height;
+  if (doc->parent >= 0) {
+    if (!doc->has_bbox) return DRAWER_NO;
+    vw = doc->bbox.w;
+    vh = doc->bbox.h;
+  }
+  pg_rect b = d->bounds[n->layout];
+  double x = b.x - d->scroll_x, y = b.y - d->scroll_y; /* in its viewport */
+  if (!(b.w >= DRAWER_MIN_WIDTH && b.w <= DRAWER_MAX_WIDTH * vw && b.h >= DRAWER_MIN_HEIGHT * vh)) return DRAWER_NO;
+  if (y + b.h <= 0 || y >= vh) return DRAWER_NO;
+  if (fabs(x) <= DRAWER_EDGE_PX || fabs(x + b.w - vw) <= DRAWER_EDGE_PX) return DRAWER_OPEN;
+  if (x + b.w <= 1 || x >= vw - 1) return DRAWER_CLOSED;
+  return DRAWER_NO;
+}
+
+/* 1: a control with aria-expanded names node i in its aria-controls. */
+static int disclosed(ctx *c, int i) {
+  if (!c->controlled) {
+    c->controlled = pg__xmalloc(c->nn ? c->nn : 1);
+    memset(c->controlled, 0, c->nn ? c->nn : 1);
+    for (size_t k = 0; k < c->nn; k++) {
+      const snode *n = &c->n[k];
+      if (n->type != 1 || n->closed_inside || !attr(c, n, "aria-expanded")) continue;
+      int refs[16], nrefs = idrefs(c, (int)k, "aria-controls", refs, 16);
+      for (int r = 0; r < nrefs; r++) c->controlled[refs[r]] = 1;
+    }
+  }
+  return c->controlled[i];
+}
+
 static int scope_kind_of(ctx *c, int i, const char *role, int visible, const char **stable) {
   const snode *n = &c->n[i];
   *stable = attr(c, n, "data-uiap-scope");
@@ -1086,13 +1200,16 @@ static int scope_kind_of(ctx *c, int i, const char *role, int visible, const cha
   if (attr(c, n, "popover") && kind != PG_SCOPE_DIALOG && kind != PG_SCOPE_MENU) kind = PG_SCOPE_POPOVER;
   if (kind == PG_SCOPE_COLLECTION && role && !strcmp(role, "list") && !c->opt->include_non_interactive)
     kind = -1; /* plain lists are structure, not a UI scope, unless asked */
+  if (kind == PG_SCOPE_DIALOG || ((kind < 0 || kind == PG_SCOPE_REGION) && disclosed(c, i))) {
+    int ds = drawer_shape(c, i);
+    if (ds == DRAWER_CLOSED && !c->opt->include_hidden) return -1; /* off-canvas: not on screen */
+    if (ds != DRAWER_NO) kind = PG_SCOPE_DRAWER;
+  }
   if (kind < 0 && *stable) kind = PG_SCOPE_CUSTOM;
   return kind;
 }
 
 static int scope_of(ctx *c, int i);
-
-static int doc_scope(ctx *c, int docidx);
 
 static int make_scope(ctx *c, int i, int kind, const char *stable, const char *role) {
   snode *n = &c->n[i];
@@ -1117,39 +1234,32 @@ static int make_scope(ctx *c, int i, int kind, const char *stable, const char *r
     }
     if ((al && *al) || (alb && *alb) || (ti && *ti) || (n->ax && !from_contents)) sc.name = node_name(c, i);
   }
-  if (kind == PG_SCOPE_DIALOG || kind == PG_SCOPE_POPOVER) {
-    pg_state_set(&sc.state, PG_ST_OPEN, node_visible(c, n));
+  if (kind == PG_SCOPE_DIALOG || kind == PG_SCOPE_POPOVER || kind == PG_SCOPE_DRAWER) {
+    int open = node_visible(c, n);
+    if (kind == PG_SCOPE_DRAWER) open = open && drawer_shape(c, i) == DRAWER_OPEN;
+    pg_state_set(&sc.state, PG_ST_OPEN, open);
     const char *am = attr(c, n, "aria-modal");
     const cJSON *m = n->ax ? ax_prop(n->ax, "modal") : NULL;
-    if (kind == PG_SCOPE_DIALOG) pg_state_set(&sc.state, PG_ST_MODAL, (m && cJSON_IsTrue(m)) || (am && !strcmp(am, "true")));
+    if (kind != PG_SCOPE_POPOVER)
+      pg_state_set(&sc.state, PG_ST_MODAL, (m && cJSON_IsTrue(m)) || (am && !strcmp(am, "true")));
   }
   if (n->layout >= 0) {
     sc.bbox = node_rect(c, n);
     sc.has_bbox = 1;
   }
-  sc.parent = -1;
+  sc.parent = -1; /* scope_of chains it */
   int idx = add_scope(c, sc);
   n->scope = idx;
-  /* Scopes nest as deep as the page does: beyond 200 levels the chain is cut
-   * and the scope hangs off its document's scope (no stack overflow on a
-   * 2,000-level DOM). */
-  int parent = -1;
-  if (c->scope_depth < 200) {
-    c->scope_depth++;
-    parent = n->parent >= 0 ? scope_of(c, n->parent) : -1;
-    c->scope_depth--;
-  } else {
-    parent = doc_scope(c, n->doc);
-  }
-  c->g->scopes[idx].parent = parent;
   return idx;
 }
 
 /* Document scopes: the route scope for the top document, iframe-root for
  * same-origin and bridged frames (an opaque one has no scope: nothing inside
- * it is published). Created lazily. */
-static int doc_scope(ctx *c, int docidx) {
+ * it is published). Created lazily; *created: 1 when added by this call,
+ * with no parent yet (the scope of the frame's iframe element). */
+static int doc_scope_get(ctx *c, int docidx, int *created) {
   sdoc *d = &c->d[docidx];
+  *created = 0;
   if (d->published < 0 || (d->access != PG_ACCESS_SAME_ORIGIN && d->access != PG_ACCESS_BRIDGED)) return -1;
   pg_document *doc = &c->g->documents[d->published];
   for (size_t s = 0; s < c->g->nscopes; s++)
@@ -1167,39 +1277,75 @@ static int doc_scope(ctx *c, int docidx) {
     sc.name = clean(c, doc->title, NAME_MAX_BYTES);
     if (doc->has_bbox) { sc.bbox = doc->bbox; sc.has_bbox = 1; }
   }
-  int idx = add_scope(c, sc);
-  if (docidx > 0 && d->owner >= 0) c->g->scopes[idx].parent = scope_of(c, d->owner);
+  *created = 1;
+  return add_scope(c, sc);
+}
+
+static int doc_scope(ctx *c, int docidx) {
+  int created, idx = doc_scope_get(c, docidx, &created);
+  if (created && docidx > 0 && c->d[docidx].owner >= 0) c->g->scopes[idx].parent = scope_of(c, c->d[docidx].owner);
   return idx;
 }
 
-/* Innermost scope containing node i (memoised). */
+/* Innermost scope containing node i (memoised), at any depth: no recursion
+ * and no cap, so a 2,000-level page publishes all of its nested scopes,
+ * each chained to the next one out. One climb from i to the first node
+ * whose scope is known (or past the top of the top document, through the
+ * iframe elements of nested frames) creates the scopes it passes, innermost
+ * first (the order of the scopes array); then, outermost first, each new
+ * scope gets its parent and each node passed its innermost scope. Each node
+ * is climbed over once per graph: linear in the page. */
+typedef struct { int node; int made; } climb_step; /* node to memoise (-1: none), scope made there (-1: none) */
+
 static int scope_of(ctx *c, int i) {
-  /* iterative climb to the first memoised or scope-forming ancestor */
-  int chain[4096], depth = 0, cur = i, result = -1;
+  climb_step local[256], *path = local;
+  size_t np = 0, cap = sizeof local / sizeof *local;
+  int top = -1, cur = i;
   while (cur >= 0) {
     snode *n = &c->n[cur];
-    if (n->scope != -2) { result = n->scope; break; }
+    if (n->scope != -2) { top = n->scope; break; }
+    climb_step st = {cur, -1};
     if (n->type == 1 && !n->closed_inside) {
       int from_ax;
       const char *role = node_role(c, n, &from_ax);
       const char *stable;
       int kind = scope_kind_of(c, cur, role, node_visible(c, n) || n->layout < 0, &stable);
-      if (kind >= 0) {
-        /* set memo for chain below after creating */
-        result = make_scope(c, cur, kind, stable, role);
-        break;
+      if (kind >= 0) st.made = make_scope(c, cur, kind, stable, role);
+    }
+    int next = n->parent;
+    climb_step docst = {-1, -1};
+    if (next < 0 && st.made < 0) {
+      /* the top of a document: into its scope, and on into the frame's owner */
+      int created;
+      top = doc_scope_get(c, n->doc, &created);
+      if (created) {
+        docst.made = top;
+        top = -1;
+        if (n->doc > 0) next = c->d[n->doc].owner;
       }
     }
-    if (depth < (int)(sizeof chain / sizeof *chain)) chain[depth++] = cur;
-    if (n->parent < 0) {
-      result = doc_scope(c, n->doc);
-      /* climb into the owner frame's scope via doc_scope */
-      break;
+    for (int k = 0; k < 2; k++) {
+      if (k && docst.made < 0) break;
+      if (np == cap) {
+        cap *= 2;
+        climb_step *grown = pg__xmalloc(cap * sizeof *grown);
+        memcpy(grown, path, np * sizeof *path);
+        if (path != local) free(path);
+        path = grown;
+      }
+      path[np++] = k ? docst : st;
     }
-    cur = n->parent;
+    cur = next;
   }
-  for (int k = 0; k < depth; k++) c->n[chain[k]].scope = result;
-  return result;
+  for (size_t k = np; k-- > 0;) {
+    if (path[k].made >= 0) {
+      c->g->scopes[path[k].made].parent = top;
+      top = path[k].made;
+    }
+    if (path[k].node >= 0) c->n[path[k].node].scope = top;
+  }
+  if (path != local) free(path);
+  return top;
 }
 
 /* ---- elements --------------------------------------------------------------- */
@@ -1280,13 +1426,14 @@ static char *context_text(ctx *c, int i) {
 }
 
 /* why a node is published besides section 8 (wanted) */
-enum { WANT_RULE = 1, WANT_HOST = 2, WANT_ENDPOINT = 4 };
+enum { WANT_RULE = 1, WANT_HOST = 2, WANT_ENDPOINT = 4, WANT_SELECTION = 8 };
 
 static void make_element(ctx *c, int i, const char *role, int visible, int from_ax, int why) {
   snode *n = &c->n[i];
   const sdoc *d = &c->d[n->doc];
   const pg__role_info *ri = pg__role_lookup(role);
   pg_element *e = add_element(c);
+  e->selection_only = why == WANT_SELECTION;
   n->elem = (int)(c->g->nelements - 1);
   e->backend_node_id = n->backend;
   /* backendNodeIds are unique within a renderer process: every document of
@@ -1669,6 +1816,15 @@ static void build_relations(ctx *c) {
     idref_relations(c, i, "commandfor", closing ? "controls" : "opens", 0);
     const char *hp = attr(c, n, "aria-haspopup");
     if (hp && strcmp(hp, "false")) idref_relations(c, i, "aria-controls", "opens", 0);
+    if (attr(c, n, "aria-expanded")) {
+      /* a disclosure control opens the drawer it names */
+      int refs[16], nrefs = idrefs(c, i, "aria-controls", refs, 16);
+      for (int r = 0; r < nrefs; r++) {
+        int sc = c->n[refs[r]].scope;
+        if (sc >= 0 && g->scopes[sc].node == refs[r] && g->scopes[sc].kind == PG_SCOPE_DRAWER)
+          add_relation(c, "opens", e->instance_id, g->scopes[sc].scope_id);
+      }
+    }
     /* a visible error text that describes an invalid field */
     if (pg_state_is(&e->state, PG_ST_INVALID)) {
       int refs[16], nrefs = idrefs(c, i, "aria-describedby", refs, 16);
@@ -1765,6 +1921,46 @@ static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *f
   return 1;
 }
 
+/* The elements the selection's ends lie in (web-profile 5.11): from the node
+ * the page reported (a focused text field, or the element around a DOM
+ * range's end), the nearest element that is published anyway or carries a
+ * role of its own (a paragraph, a heading, a cell) -- published for it,
+ * like the texts fields point at. An end in a closed shadow tree, below a
+ * sensitive value holder, in an opaque frame or in a sensitive field drops
+ * the selection's text (sel_drop); one with nothing around it has no
+ * target. */
+static void selection_ends(ctx *c, unsigned char *why) {
+  const int ids[2] = {c->in->selection_anchor_backend_node_id, c->in->selection_focus_backend_node_id};
+  for (int e = 0; e < 2; e++) {
+    c->sel_node[e] = -1;
+    if (ids[e] <= 0) continue;
+    int ni = hget(c, ids[e]);
+    if (ni < 0) { c->sel_drop = 1; continue; }
+    const snode *n = &c->n[ni];
+    const sdoc *d = &c->d[n->doc];
+    if (n->closed_inside || n->hide_inside || n->sens_inside || d->published < 0 ||
+        (d->access != PG_ACCESS_SAME_ORIGIN && d->access != PG_ACCESS_BRIDGED)) {
+      c->sel_drop = 1;
+      if (n->closed_inside || n->hide_inside || d->published < 0 || d->access == PG_ACCESS_OPAQUE) continue;
+      /* a sensitive field: no text, but the field itself is published */
+    }
+    for (int k = ni, steps = 0; k >= 0 && steps < 64; k = c->n[k].parent, steps++) {
+      const snode *q = &c->n[k];
+      if (q->type != 1) continue;
+      if (q->closed_inside || q->hide_inside || !strcasecmp(q->tag, "BODY") || !strcasecmp(q->tag, "HTML")) break;
+      int from_ax;
+      const char *role = why[k] ? NULL : node_role(c, q, &from_ax);
+      const pg__role_info *ri = pg__role_lookup(role);
+      if (!why[k] && (!role || !strcmp(role, "generic") || !strcmp(role, "none") || !strcmp(role, "presentation") ||
+                      (ri && (ri->flags & PG__R_TEXT))))
+        continue;
+      if (!why[k]) why[k] = WANT_SELECTION;
+      c->sel_node[e] = k;
+      break;
+    }
+  }
+}
+
 /* Pass 1: what section 8 publishes (wanted). Pass 2 adds the hosts of the
  * open shadow trees those sit in (semantics.shadowHostId names a published
  * element) and the texts fields point at -- aria-errormessage and
@@ -1798,6 +1994,7 @@ static void select_elements(ctx *c) {
       }
     }
   }
+  selection_ends(c, why);
   for (size_t i = 0; i < nn; i++) {
     if (!why[i]) continue;
     const char *role = roles[i];
@@ -1848,7 +2045,7 @@ static int priority(ctx *c, const pg_element *e) {
   unsigned f = ri ? ri->flags : 0;
   if ((f & PG__R_INTERACTIVE) && e->in_viewport) return 1;
   int ni = hget(c, e->backend_node_id);
-  if ((f & PG__R_STATUS) || (ni >= 0 && (c->n[ni].why & WANT_ENDPOINT))) return 2;
+  if ((f & PG__R_STATUS) || (ni >= 0 && (c->n[ni].why & (WANT_ENDPOINT | WANT_SELECTION)))) return 2;
   if (f & PG__R_INTERACTIVE) return 3;
   return 4;
 }
@@ -1914,7 +2111,7 @@ static void prune_scopes(ctx *c) {
   char *keep = calloc(g->nscopes, 1);
   for (size_t s = 0; s < g->nscopes; s++) {
     const pg_scope *sc = &g->scopes[s];
-    if ((sc->node < 0 || sc->kind == PG_SCOPE_DIALOG || sc->kind == PG_SCOPE_POPOVER ||
+    if ((sc->node < 0 || sc->kind == PG_SCOPE_DIALOG || sc->kind == PG_SCOPE_POPOVER || sc->kind == PG_SCOPE_DRAWER ||
          sc->kind == PG_SCOPE_FORM || sc->kind == PG_SCOPE_CUSTOM || c->opt->include_non_interactive) &&
         scope_passes(c, (int)s))
       for (int p = (int)s; p >= 0 && !keep[p]; p = g->scopes[p].parent) keep[p] = 1;
@@ -2056,6 +2253,8 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   c.g->arena = c.a;
   c.g->focus_document = -1;
   c.g->focus_element = -1;
+  c.g->selection_anchor = c.g->selection_focus = -1;
+  c.sel_node[0] = c.sel_node[1] = -1;
   pg_code rc = PG_OK;
   if (index_snapshot(&c) < 0) {
     rc = c.nd ? PG_INPUT : PG_EMPTY;
@@ -2106,7 +2305,7 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
     const char *role = node_role(&c, n, &from_ax);
     const char *stable;
     int kind = scope_kind_of(&c, (int)i, role, 1, &stable);
-    if (kind == PG_SCOPE_DIALOG || kind == PG_SCOPE_POPOVER || kind == PG_SCOPE_CUSTOM ||
+    if (kind == PG_SCOPE_DIALOG || kind == PG_SCOPE_POPOVER || kind == PG_SCOPE_DRAWER || kind == PG_SCOPE_CUSTOM ||
         (kind >= 0 && c.opt->include_non_interactive))
       scope_of(&c, (int)i);
   }
@@ -2142,8 +2341,12 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
     if (!g->headings) g->headings = pg__alloc(c.a, 16 * sizeof *g->headings);
     g->headings[g->nheadings++] = t;
   }
+  /* selection: its ends' elements, if they survived the filters, and its
+   * text unless an end lies where nothing may be read */
+  g->selection_anchor = c.sel_node[0] >= 0 ? c.n[c.sel_node[0]].elem : -1;
+  g->selection_focus = c.sel_node[1] >= 0 ? c.n[c.sel_node[1]].elem : -1;
   const char *sel = get_str(page, "selection");
-  g->selection_text = clean(&c, sel, 1000);
+  g->selection_text = c.sel_drop ? NULL : clean(&c, sel, 1000);
   for (size_t i = 0; i < c.nn; i++) {
     const snode *n = &c.n[i];
     if (n->type == 1 && !n->closed_inside && c.d[n->doc].published >= 0 &&
@@ -2179,6 +2382,7 @@ done:
   free(c.hvals);
   free(c.idkeys);
   free(c.forkeys);
+  free(c.controlled);
   if (rc != PG_OK) {
     pg_graph_free(c.g);
     return rc;

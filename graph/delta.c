@@ -303,9 +303,10 @@ static cJSON *target_of(const cJSON *el) {
   return t;
 }
 
+/* A dialog, or a modal drawer (a dialog that slides in from an edge). */
 static int is_dialog(const cJSON *scope) {
   const char *k = get_str(scope, "kind");
-  return k && !strcmp(k, "dialog");
+  return k && (!strcmp(k, "dialog") || (!strcmp(k, "drawer") && cJSON_IsTrue(get(get(scope, "state"), "modal"))));
 }
 /* A dialog scope is open unless its state says open:false. */
 static int dialog_open(const cJSON *scope) {
@@ -551,6 +552,13 @@ static pg_delta_code check_refs(applier *a) {
       if (!rc) rc = bad(a, "element %s is left without its scope or document", get_str(it, "instanceId"), -1);
       break;
     }
+  }
+  /* the selection names elements that are still there */
+  static const char *const ends[] = {"anchorTarget", "focusTarget"};
+  for (int k = 0; k < 2 && !rc; k++) {
+    const char *t = get_str(get(g, "selection"), ends[k]);
+    if (t && !exists(g, "elements", "instanceId", t))
+      rc = bad(a, "the selection names element %s, which is gone", t, -1);
   }
   map_free(&md);
   map_free(&ms);

@@ -171,7 +171,7 @@ void pg_fingerprint(const pg_graph *g, const pg_fp_policy *p, char out[33], char
   size_t *coll_count = calloc(g->nscopes + 1, sizeof *coll_count);
   for (size_t i = 0; i < g->nelements; i++) {
     const pg_element *e = &g->elements[i];
-    if (!pg_state_is(&e->state, PG_ST_VISIBLE)) continue;
+    if (!pg_state_is(&e->state, PG_ST_VISIBLE) || e->selection_only) continue; /* a selection is not app state */
     if (!p->keep_spinners && (in_set(e->role, noise_roles, 3))) continue;
     if (!p->keep_toasts && (e->live || in_set(e->role, toast_roles, 3))) continue;
     norm(e->name, nb, sizeof nb);

@@ -214,9 +214,13 @@ cJSON *pg_graph_to_json(const pg_graph *g) {
     cJSON_AddStringToObject(f, "documentId", g->documents[g->focus_document].document_id);
     if (g->focus_element >= 0) cJSON_AddStringToObject(f, "target", g->elements[g->focus_element].instance_id);
   }
-  if (g->selection_text) {
+  int anchor = g->selection_anchor >= 0 && (size_t)g->selection_anchor < g->nelements ? g->selection_anchor : -1;
+  int focus = g->selection_focus >= 0 && (size_t)g->selection_focus < g->nelements ? g->selection_focus : -1;
+  if (g->selection_text || anchor >= 0 || focus >= 0) {
     cJSON *s = cJSON_AddObjectToObject(o, "selection");
-    cJSON_AddStringToObject(s, "text", g->selection_text);
+    if (anchor >= 0) cJSON_AddStringToObject(s, "anchorTarget", g->elements[anchor].instance_id);
+    if (focus >= 0) cJSON_AddStringToObject(s, "focusTarget", g->elements[focus].instance_id);
+    add_str(s, "text", g->selection_text);
   }
   cJSON *m = cJSON_AddObjectToObject(o, "metadata");
   cJSON_AddStringToObject(m, "generator", "uiap-crawl");

@@ -183,6 +183,7 @@ typedef struct pg_element {
   int has_aria_controls;
   char *container_role;         /* nearest tablist/menu/menubar/dialog/toolbar/listbox */
   int live;                     /* inside a live region / status / timer: noise for fingerprints */
+  int selection_only;           /* published only because the text selection lies in it */
   int backend_node_id;
 } pg_element;
 
@@ -202,6 +203,10 @@ typedef struct pg_graph {
   pg_relation *relations; size_t nrelations;
   int focus_document;           /* -1: none */
   int focus_element;            /* index into elements, -1: none */
+  /* the text selection (SelectionState): the elements its anchor and focus
+   * lie in (indexes into elements, -1: none) and its text (NULL: none, or
+   * redacted: a password or sensitive field, a closed shadow root) */
+  int selection_anchor, selection_focus;
   char *selection_text;
   /* metadata */
   int truncated;                /* max_nodes cut the element list */
@@ -268,6 +273,12 @@ typedef struct pg_input {
                                    "url","readyState","selection",
                                    "frames":[{"url","readyState"}] (same-origin frames)} */
   int focused_backend_node_id;  /* deepest focused node, 0 none */
+  /* The elements the text selection's anchor and focus lie in (a focused
+   * text field for a selection inside it; the element around the DOM
+   * range's end otherwise), as the page facts' "selection" text describes
+   * them; 0 none. The published target is the nearest element around that
+   * carries a role (pg_build). */
+  int selection_anchor_backend_node_id, selection_focus_backend_node_id;
   const char *top_frame_id;
   /* backendNodeIds of the elements that host an open shadow root inside
    * another shadow tree (nested hosts; NULL: unknown). The flat snapshot
@@ -276,7 +287,8 @@ typedef struct pg_input {
   const int *open_hosts;
   size_t nopen_hosts;
   /* Bridged out-of-process frames, captured over their own sessions (only
-   * frames whose origin the run bridges; see pg_subframe). */
+   * frames whose origin the run bridges, or that declare a bridge the run
+   * allows; see pg_subframe). */
   const struct pg_subframe *subframes;
   size_t nsubframes;
 } pg_input;
@@ -299,11 +311,29 @@ typedef struct pg_options {
   int include_non_interactive;
   size_t max_nodes;             /* 0: no cap */
   const char *const *bridge_origins; /* NULL-terminated, or NULL */
+  /* 1: a cross-origin frame whose document declares
+   * <meta name="uiap-bridge" content="ORIGIN ..."> naming the top
+   * document's origin (or "*") is published as bridged too (see
+   * pg_bridge_consents). 0: such a meta changes nothing. */
+  int allow_bridges;
   const char *const *scope_filter;   /* scopeIds to keep, NULL-terminated, or NULL */
   const char *const *document_filter;
   const char *hint_attr;        /* copy this attribute into metadata (debug aid) */
   unsigned long long revision;  /* 0: next from a process counter */
 } pg_options;
+
+/* ---- bridges ------------------------------------------------------------- */
+#define PG_BRIDGE_META "uiap-bridge"
+/* 1 when content -- the content attribute of a frame document's
+ * <meta name="uiap-bridge"> -- consents to the frame being published into a
+ * page of origin top_origin: a list of origins (separated by spaces or
+ * commas) that holds top_origin, or the token "*". NULL, empty or anything
+ * else: 0. Origins compare ASCII case-insensitively, a trailing "/" ignored. */
+int pg_bridge_consents(const char *content, const char *top_origin);
+/* The content of the first <meta name="uiap-bridge"> that is a child of the
+ * <head> of the snapshot document showing frame frame_id (NULL: the first
+ * document); NULL when there is none. Points into s. */
+const char *pg_snapshot_bridge_meta(const pg_snapshot *s, const char *frame_id);
 
 /* Build a graph from a capture. *out is NULL on error. */
 pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out);

@@ -360,3 +360,86 @@ Test(crawl, plan_seeds_menu_and_action_driven_first, .timeout = 120) {
   rmdir(pdir);
   free(pdir);
 }
+
+/* Bridges reach the crawl too: --allow-bridges publishes the two frames that
+ * declare <meta name="uiap-bridge"> in each recorded state, and nothing from
+ * the two that do not (canaries ZQX...) is written anywhere in the run's
+ * output: package, state files, journal. */
+Test(crawl, bridges_declared_by_frames_and_nothing_else, .timeout = 120) {
+  char path[256];
+  snprintf(path, sizeof path, "/fidelity/bridge.html?p1=%d", t_fixture_port(1));
+  const char *args[] = {t_fixture_url(0, NULL, path), "--allow-bridges", "--max-transitions", "1", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  const cJSON *st = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), "states"), 0);
+  const char *ref = cJSON_GetStringValue(cJSON_GetObjectItem(st, "pageGraphRef"));
+  cr_assert(ref, "the seed state has a page graph");
+  char gpath[900];
+  snprintf(gpath, sizeof gpath, "%s/out/%s", dir, ref);
+  char *text = t_read_file(gpath, NULL);
+  cJSON *g = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  cr_assert(g, "state file %s", gpath);
+  int bridged = 0, opaque = 0;
+  const cJSON *d;
+  cJSON_ArrayForEach(d, cJSON_GetObjectItem(g, "documents")) {
+    const char *access = cJSON_GetStringValue(cJSON_GetObjectItem(d, "access"));
+    bridged += access && !strcmp(access, "bridged");
+    opaque += access && !strcmp(access, "opaque");
+  }
+  cr_expect_eq(bridged, 2, "the two frames that declare a bridge are bridged");
+  cr_expect_eq(opaque, 2, "the two that do not stay opaque");
+  char cmd[1000];
+  snprintf(cmd, sizeof cmd, "grep -rq ZQX '%s/out'", dir);
+  cr_expect_neq(system(cmd), 0, "a canary from an opaque frame was written to the output");
+  cJSON_Delete(g);
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
+
+/* <select>: ui.choose with real key presses. The Status filter shows another
+ * list per option (three states, each reached from the other two: six
+ * transitions, each with the option in args); its disabled option is never
+ * chosen. The Bulk action select acts on change: "Delete selected" is denied
+ * by name (no request reaches /danger/) and queued for review with its
+ * option; "Sort by date" is chosen. */
+Test(crawl, select_options_are_chosen_safely, .timeout = 150) {
+  long danger0 = hits("/danger/");
+  const char *args[] = {t_fixture_url(0, NULL, "/select/index.html"), "--max-runtime-ms", "90000", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  const cJSON *tg = cJSON_GetObjectItem(pkg, "transitionGraph");
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(tg, "states")), 3, "one state per Status option");
+  int moves = 0, chose[3] = {0, 0, 0};
+  static const char *const labels[] = {"All", "Open", "Closed"};
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(tg, "edges")) {
+    const char *from = cJSON_GetStringValue(cJSON_GetObjectItem(e, "fromStateId"));
+    const char *to = cJSON_GetStringValue(cJSON_GetObjectItem(e, "toStateId"));
+    if (!strcmp(from, to)) continue;
+    moves++;
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(e, "viaActionId")), "ui.choose");
+    const char *opt = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "args"), "option"));
+    cr_assert(opt, "a ui.choose transition names its option");
+    for (int k = 0; k < 3; k++) chose[k] += !strcmp(opt, labels[k]);
+    cr_expect(strcmp(opt, "Archived"), "a disabled option was chosen");
+  }
+  cr_expect_eq(moves, 6, "each Status state reaches the other two");
+  for (int k = 0; k < 3; k++) cr_expect_eq(chose[k], 2, "%s chosen from the two other states", labels[k]);
+  cr_expect_eq(hits("/danger/") - danger0, 0, "a dangerous option was chosen");
+  cr_expect(review_mentions(pkg, "unsafe_action_candidate", "(option \"Delete selected\")"));
+  cr_expect(!review_mentions(pkg, "unsafe_action_candidate", "(option \"Sort by date\")"));
+  char jpath[700];
+  snprintf(jpath, sizeof jpath, "%s/out/journal.jsonl", dir);
+  char *journal = t_read_file(jpath, NULL);
+  cr_expect(journal && strstr(journal, "\"args\":{\"option\":\"Sort by date\""), "Sort by date was chosen");
+  free(journal);
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}

@@ -346,6 +346,108 @@ Test(fidelity_canary, bridged_out_of_process_frame) {
   free(o2);
 }
 
+/* ---- 1b. bridges the frame declares (<meta name="uiap-bridge">) ------------- */
+/* bridge.html with the other port for the in-process frames */
+static const char *bridge_url(void) {
+  static char u[256];
+  char path[64];
+  snprintf(path, sizeof path, "/fidelity/bridge.html?p1=%d", t_fixture_port(1));
+  snprintf(u, sizeof u, "%s", t_fixture_url(0, NULL, path));
+  return u;
+}
+
+/* The document whose url holds part (opaque ones carry their iframe's src). */
+static const cJSON *doc_by_url(const cJSON *g, const char *part) {
+  const cJSON *d;
+  cJSON_ArrayForEach(d, item(g, "documents"))
+    if (str(d, "url") && strstr(str(d, "url"), part)) return d;
+  return NULL;
+}
+
+static void expect_opaque(const cJSON *g, const cJSON *doc, const char *what) {
+  cr_assert(doc, "%s is published as a document", what);
+  cr_expect(str_is(doc, "access", "opaque"), "%s is opaque (access %s)", what, str(doc, "access"));
+  cr_expect(!item(doc, "title") && !item(doc, "rootScopeId") && !item(doc, "bridgeSessionId"),
+            "%s: no title, root scope or bridge session", what);
+  cr_expect_eq(count(g, "elements", "documentId", str(doc, "documentId")), 0, "%s: no element from inside", what);
+  cr_expect_eq(count(g, "scopes", "documentId", str(doc, "documentId")), 0, "%s: no scope inside", what);
+}
+
+/* A bridged frame's button: in its document, with framePath top > frame,
+ * in the frame's root scope. */
+static const cJSON *expect_bridged_button(const cJSON *g, const cJSON *doc, const char *name) {
+  cr_assert(doc, "the frame of \"%s\" is published", name);
+  cr_expect(str_is(doc, "access", "bridged"), "%s: access %s", name, str(doc, "access"));
+  cr_expect(str(doc, "bridgeSessionId") && *str(doc, "bridgeSessionId"), "%s: bridgeSessionId is set", name);
+  cr_expect(str_is(doc, "parentDocumentId", "doc_root"));
+  const cJSON *btn = t_element(g, "button", name);
+  cr_assert(btn, "the bridged frame's button \"%s\" is published", name);
+  cr_expect(str_is(btn, "documentId", str(doc, "documentId")), "%s: documentId %s", name, str(btn, "documentId"));
+  cr_expect(scope_within(g, str(btn, "scopeId"), str(doc, "rootScopeId")), "%s: inside the frame's root scope", name);
+  const cJSON *fp = item(item(btn, "semantics"), "framePath");
+  cr_expect_eq(cJSON_GetArraySize(fp), 2, "%s: framePath is top frame, bridged frame", name);
+  cr_expect(str_is(find(g, "documents", "documentId", "doc_root"), "frameId", cJSON_GetStringValue(cJSON_GetArrayItem(fp, 0))));
+  cr_expect(str_is(doc, "frameId", cJSON_GetStringValue(cJSON_GetArrayItem(fp, 1))));
+  return btn;
+}
+
+/* The meta-less cross-origin frames of the canary page stay opaque with
+ * the flag: nothing of theirs anywhere. */
+Test(fidelity_bridge, canary_frames_without_meta_stay_opaque) {
+  const char *const args[] = {"--allow-bridges", NULL};
+  SNAP(g, canary_url(), args);
+  expect_no_canary_json(g, "the JSON (--allow-bridges)");
+  expect_boundaries(g);
+  DONE(g);
+}
+
+/* Without --allow-bridges a declared bridge changes nothing. */
+Test(fidelity_bridge, declaration_needs_the_flag) {
+  const char *const args[] = {NULL};
+  SNAP(g, bridge_url(), args);
+  expect_no_canary_json(g, "the JSON");
+  const char *frames[] = {"bridge-star.html", "bridge-list.html", "bridge-wrong.html", "bridge-body.html"};
+  for (size_t k = 0; k < 4; k++) expect_opaque(g, doc_by_url(g, frames[k]), frames[k]);
+  char *t = cJSON_PrintUnformatted(g);
+  cr_expect(!strstr(t, "bridged button") && !strstr(t, "Star bridge") && !strstr(t, "Listed bridge"),
+            "nothing from inside a declaring frame without the flag");
+  free(t);
+  cr_expect_eq(item(item(g, "metadata"), "opaqueFrames")->valueint, 4);
+  DONE(g);
+}
+
+/* With --allow-bridges: a frame that declares a bridge into this page (in
+ * process: other port; out of process: localhost) is bridged, its elements
+ * published; one that names another origin, or puts the meta in its body,
+ * stays opaque. */
+Test(fidelity_bridge, declared_bridges) {
+  const char *const args[] = {"--allow-bridges", NULL};
+  SNAP(g, bridge_url(), args);
+  expect_no_canary_json(g, "the JSON (--allow-bridges)");
+  const cJSON *star = doc_by_url(g, "bridge-star.html"), *list = doc_by_url(g, "bridge-list.html");
+  const cJSON *port_btn = expect_bridged_button(g, star, "Port bridged button");
+  const cJSON *host_btn = expect_bridged_button(g, list, "Host bridged button");
+  char *o1 = origin(1, "127.0.0.1"), *o2 = origin(0, "localhost");
+  cr_expect(str_is(star, "origin", o1) && str_is(list, "origin", o2), "origins %s, %s", str(star, "origin"),
+            str(list, "origin"));
+  cr_expect(str_is(star, "title", "Star bridge") && str_is(list, "title", "Listed bridge"), "a bridged document has its title");
+  /* the localhost frame runs out of process: captured over its own session */
+  const char *hid = id_of(host_btn), *pid = id_of(port_btn);
+  cr_expect(hid && strchr(hid + 3, '_'), "the out-of-process frame's ids carry its frame prefix: %s", hid);
+  cr_expect(pid && !strchr(pid + 3, '_'), "the in-process frame's ids are the page's: %s", pid);
+  cr_expect(!str_is(list, "bridgeSessionId", str(star, "bridgeSessionId")));
+  cr_expect(t_element(g, "link", "Port bridged link"), "the star frame's link");
+  const cJSON *field = t_element(g, "textbox", "Host bridged field");
+  cr_expect(field && str_is(field, "textValue", "plain value"), "the listed frame's field and its value");
+  expect_opaque(g, doc_by_url(g, "bridge-wrong.html"), "a frame that names another origin");
+  expect_opaque(g, doc_by_url(g, "bridge-body.html"), "a frame with the meta in its body");
+  cr_expect_eq(item(item(g, "metadata"), "opaqueFrames")->valueint, 2);
+  cr_expect_eq(count(g, "documents", NULL, NULL), 5);
+  free(o1);
+  free(o2);
+  DONE(g);
+}
+
 /* ---- 2. same-origin frames and open shadow roots ----------------------------- */
 static void expect_hit(lib *l, const pg_graph *g, const char *name) {
   const pg_element *e = lib_element(g, "button", name);
@@ -608,6 +710,61 @@ Test(fidelity_structure, modal_dialog) {
   DONE(g);
 }
 
+/* Drawers (5.6): an off-canvas container a disclosure control opens, or a
+ * dialog laid out that way. Closed ones -- moved out of view, hidden -- are
+ * no scope; permanent sidebars, icon rails and centred dialogs are no
+ * drawers. */
+static int scopes_of_kind(const cJSON *g, const char *kind) { return count(g, "scopes", "kind", kind); }
+
+Test(fidelity_structure, drawers) {
+  {
+    const char *const args[] = {NULL};
+    SNAP(g, t_fixture_url(0, NULL, "/fidelity/drawer.html"), args);
+    cr_expect_eq(scopes_of_kind(g, "drawer"), 1, "one drawer scope: the open one");
+    const cJSON *dr = scope_named(g, "drawer", "Main menu");
+    cr_assert(dr, "the open navigation drawer is a drawer scope");
+    cr_expect(cJSON_IsTrue(item(item(dr, "state"), "open")), "an open drawer publishes state.open");
+    cr_expect(cJSON_IsFalse(item(item(dr, "state"), "modal")));
+    cr_expect(str_is(dr, "parentScopeId", "scope_route"));
+    expect_in_scope(g, "link", "Drawer home", dr);
+    expect_in_scope(g, "link", "Drawer settings", dr);
+    const cJSON *menu = t_element(g, "button", "Menu");
+    cr_assert(menu);
+    cr_expect(has_relation(g, "opens", id_of(menu), str(dr, "scopeId")), "its disclosure button opens it");
+    /* closed drawers */
+    cr_expect(!t_element(g, NULL, "Filter A") && !t_element(g, NULL, "Checkout"), "a hidden drawer's links are absent");
+    cr_expect(!scope_named(g, "drawer", "Filters panel") && !scope_named(g, "drawer", "Cart") && !scope_named(g, "dialog", "Cart"), "hidden drawers are no scope");
+    const cJSON *help = t_element(g, "link", "Help topics");
+    cr_expect(help && !scope_within(g, str(help, "scopeId"), str(dr, "scopeId")), "an off-canvas drawer's link is not in a drawer");
+    cr_expect(help && cJSON_IsFalse(item(item(help, "semantics"), "inViewport")), "and it is out of view");
+    /* not drawers */
+    cr_expect(scope_named(g, "region", "Sidebar"), "a permanent sidebar nobody toggles stays a region");
+    cr_expect(scope_named(g, "toolbar", "Rail"), "an icon rail stays a toolbar");
+    cr_expect(scope_named(g, "dialog", "Centred dialog"), "a centred dialog stays a dialog");
+    DONE(g);
+  }
+  {
+    const char *const args[] = {NULL};
+    SNAP(g, t_fixture_url(0, NULL, "/fidelity/drawer.html?cart=1"), args);
+    cr_expect_eq(scopes_of_kind(g, "drawer"), 2, "the opened cart is a second drawer");
+    const cJSON *cart = scope_named(g, "drawer", "Cart");
+    cr_assert(cart, "a dialog laid out as a drawer is a drawer scope");
+    cr_expect(cJSON_IsTrue(item(item(cart, "state"), "open")) && cJSON_IsTrue(item(item(cart, "state"), "modal")),
+              "open and modal (aria-modal)");
+    expect_in_scope(g, "link", "Checkout", cart);
+    DONE(g);
+  }
+  {
+    const char *const args[] = {"--include-hidden", NULL};
+    SNAP(g, t_fixture_url(0, NULL, "/fidelity/drawer.html"), args);
+    const cJSON *filters = scope_named(g, "drawer", "Filters panel");
+    cr_assert(filters, "with --include-hidden a closed drawer is a scope");
+    cr_expect(cJSON_IsFalse(item(item(filters, "state"), "open")), "with state.open false");
+    cr_expect(cJSON_IsTrue(item(item(scope_named(g, "drawer", "Main menu"), "state"), "open")));
+    DONE(g);
+  }
+}
+
 /* ---- 5. focus and selection ------------------------------------------------------ */
 static const char *focus_url(const char *mode) {
   static char path[128];
@@ -646,37 +803,82 @@ Test(fidelity_focus, in_frame_shadow_and_hidden) {
   }
 }
 
+/* The element a selection end names: published, of role (and name). */
+static void expect_end(const cJSON *g, const char *mode, const char *end, const char *role, const char *name,
+                       int in_top) {
+  const char *id = str(item(g, "selection"), end);
+  if (!role) {
+    cr_expect(!id, "%s: no %s, got %s", mode, end, id);
+    return;
+  }
+  const cJSON *e = find(g, "elements", "instanceId", id);
+  cr_assert(e, "%s: %s names a published element (%s)", mode, end, id);
+  cr_expect(str_is(e, "role", role), "%s: %s is a %s, not %s", mode, end, role, str(e, "role"));
+  if (name) cr_expect(str_is(e, "name", name), "%s: %s is \"%s\", not \"%s\"", mode, end, name, str(e, "name"));
+  cr_expect(in_top == str_is(e, "documentId", "doc_root"), "%s: %s is in %s", mode, end, str(e, "documentId"));
+}
+
+/* The step from one graph to the next as a delta (10.3) applies, and
+ * leaves the consumer with the new selection. */
+static void expect_delta_selection(const cJSON *old, const cJSON *cur, const char *mode) {
+  cJSON *ops = NULL;
+  cr_assert_eq(pg_delta_compute(old, cur, &ops), PG_OK, "%s: delta", mode);
+  cJSON *delta = cJSON_CreateObject();
+  cJSON_AddStringToObject(delta, "baseRevision", str(old, "revision"));
+  cJSON_AddStringToObject(delta, "revision", str(cur, "revision"));
+  cJSON_AddItemToObject(delta, "ops", ops);
+  cJSON *applied = cJSON_Duplicate(old, 1);
+  char err[256];
+  cr_expect_eq(pg_delta_apply(applied, delta, err, sizeof err), PG_DELTA_OK, "%s: the delta applies: %s", mode, err);
+  cr_expect(cJSON_Compare(item(applied, "selection"), item(cur, "selection"), 1) ||
+            (!item(applied, "selection") && !item(cur, "selection")),
+            "%s: the consumer has the new selection", mode);
+  cJSON_Delete(applied);
+  cJSON_Delete(delta);
+}
+
 Test(fidelity_focus, selection) {
   lib l = {0};
   lib_open(&l, focus_url("select"));
-  struct { const char *mode, *want; } cases[] = {
-    {"select", "selected words"},
-    {"frameselect", "Frame note text"},
-    {"password", NULL}, /* a password field's selected value */
-    {"closed", NULL},   /* inside a closed shadow root */
-    {"span", "Start end of span."},
+  struct { const char *mode, *want, *anchor_role, *anchor_name, *focus_role; int in_top; } cases[] = {
+    {"select", "selected words", "paragraph", NULL, "paragraph", 1},
+    {"frameselect", "Frame note text", "paragraph", NULL, "paragraph", 0},
+    {"password", NULL, "textbox", "Password", "textbox", 1},   /* the field, never its value */
+    {"closed", NULL, NULL, NULL, NULL, 1},                     /* inside a closed shadow root */
+    {"span", "Start end of span.", "paragraph", NULL, "paragraph", 1},
+    {"field", "quick brown", "textbox", "Plain field", "textbox", 1},
+    {"sensitive", NULL, "textbox", "Sensitive field", "textbox", 1},
+    {"across", "words and after. List", "paragraph", NULL, "listitem", 1},
+    {"cover", NULL, NULL, NULL, NULL, 1},                      /* covers a sensitive text */
   };
+  cJSON *prev = NULL;
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     if (k) cr_assert_eq(crawl_page_load(l.p, focus_url(cases[k].mode)), CRAWL_OK, "%s", crawl_page_errmsg(l.p));
     pg_graph *pg = lib_capture(&l, NULL);
-    cJSON *g = k == 0 ? lib_json(pg) : pg_graph_to_json(pg);
+    cJSON *g = lib_json(pg);
     const char *sel = str(item(g, "selection"), "text");
     if (cases[k].want)
       cr_expect(sel && !strcmp(sel, cases[k].want), "%s: selection.text is \"%s\", wanted \"%s\"", cases[k].mode, sel,
                 cases[k].want);
     else
       cr_expect(!sel, "%s: no selection text, got \"%s\"", cases[k].mode, sel);
+    expect_end(g, cases[k].mode, "anchorTarget", cases[k].anchor_role, cases[k].anchor_name, cases[k].in_top);
+    expect_end(g, cases[k].mode, "focusTarget", cases[k].focus_role, cases[k].anchor_name, cases[k].in_top);
     expect_no_canary_json(g, cases[k].mode);
     char *t = cJSON_PrintUnformatted(g);
     cr_expect(!strstr(t, "\xe2\x80\xa2"), "%s: no password bullets", cases[k].mode);
     free(t);
-    cJSON_Delete(g);
+    if (prev) expect_delta_selection(prev, g, cases[k].mode);
+    cJSON_Delete(prev);
+    prev = g;
     pg_graph_free(pg);
   }
+  cJSON_Delete(prev);
   /* the cross-origin frame of the canary page holds a selection of its own */
   cr_assert_eq(crawl_page_load(l.p, canary_url()), CRAWL_OK);
   pg_graph *pg = lib_capture(&l, NULL);
   cr_expect(!pg->selection_text, "a cross-origin frame's selection is not the page's: %s", pg->selection_text);
+  cr_expect(pg->selection_anchor < 0 && pg->selection_focus < 0, "and it names no element");
   pg_graph_free(pg);
   lib_close(&l);
 }

@@ -321,6 +321,28 @@ Test(hostile, keeps_mutating, .timeout = 90) {
   crawl_free(&c);
 }
 
+Test(hostile, redirect_loops, .timeout = 120) {
+  /* a snapshot captures whatever document is there, unsettled */
+  const char *const args[] = {"--timeout-ms", "3000", "--settle-ms", "1000", NULL};
+  t_run r;
+  cJSON *g = snap_ok(t_fixture_url(0, NULL, "/hostile/redirect-loop.html"), args, 20000, &r);
+  cr_expect(meta_false(g, "settled"), "a page that keeps navigating is not settled");
+  cJSON_Delete(g);
+  t_run_free(&r);
+  static const char *const pages[] = {"/hostile/redirect-loop.html", "/hostile/meta-refresh.html",
+                                      "/hostile/redirect-pingpong.html"};
+  for (size_t i = 0; i < sizeof pages / sizeof *pages; i++) {
+    crawl_res c;
+    const char *const cargs[] = {t_fixture_url(0, NULL, pages[i]), NULL};
+    crawl(&c, cargs, 35000);
+    cr_assert(c.pkg, "crawl of %s failed (exit %d): %s", pages[i], c.run.status, c.run.err);
+    cr_expect_eq(c.run.status, 0, "%s: %s", pages[i], c.run.err);
+    cr_expect(pkg_says(c.pkg, "custom", "did not settle"), "%s: the unsettled seed is a review item", pages[i]);
+    cr_expect_leq(nstates(c.pkg), 3, "%s: the loop does not make new states: %d", pages[i], nstates(c.pkg));
+    crawl_free(&c);
+  }
+}
+
 /* ---- size ------------------------------------------------------------------------------ */
 
 static long peak_rss_kb(const char *err) {
@@ -349,6 +371,97 @@ Test(hostile, hundred_thousand_elements, .timeout = 150) {
   t_run_free(&r);
 }
 
+
+Test(hostile, hundred_thousand_elements_crawl, .timeout = 150) {
+  /* 50,000 controls: building the action list, the decisions and the
+   * package must not be quadratic; the runtime budget bounds the rest */
+  crawl_res c;
+  const char *const args[] = {t_fixture_url(0, NULL, "/hostile/big.html"), NULL};
+  crawl(&c, args, 60000);
+  cr_assert(c.pkg, "crawl failed (exit %d): %s", c.run.status, c.run.err);
+  cr_expect_eq(c.run.status, 0, "%s", c.run.err);
+  cr_expect_geq(nstates(c.pkg), 1);
+  cr_expect_eq(journal_count(&c, "budget", "maxRuntimeMs"), 1, "stopped by the runtime budget");
+  crawl_free(&c);
+}
+
+/* o[key] as a string, "" when it is not one */
+static const char *jstr(const cJSON *o, const char *key) {
+  const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(o, key));
+  return v ? v : "";
+}
+
+/* The scope of a graph whose scopeId is id, NULL when there is none. */
+static const cJSON *scope_by_id(const cJSON *g, const char *id) {
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItem(g, "scopes"))
+    if (id && !strcmp(jstr(s, "scopeId"), id)) return s;
+  return NULL;
+}
+
+/* The scope of the element with this role and name. */
+static const cJSON *scope_of_element(const cJSON *g, const char *role, const char *name) {
+  const cJSON *e = t_element(g, role, name);
+  return e ? scope_by_id(g, cJSON_GetStringValue(cJSON_GetObjectItem(e, "scopeId"))) : NULL;
+}
+
+/* Every parentScopeId of g names a scope of g: the number that do not. */
+static int dangling_parents(const cJSON *g) {
+  int bad = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItem(g, "scopes")) {
+    const char *p = cJSON_GetStringValue(cJSON_GetObjectItem(s, "parentScopeId"));
+    if (p && !scope_by_id(g, p)) bad++;
+  }
+  return bad;
+}
+
+Test(hostile, deep_dom, .timeout = 90) {
+  /* 2,000 levels, 1,000 nested labelled regions (section aria-label="level
+   * 0", "level 2", ... "level 1998"): every one is a scope, chained to the
+   * next one out, however deep (graph/build.c climbs without recursion) */
+  t_run r;
+  cJSON *g = snap_ok(t_fixture_url(0, NULL, "/hostile/deep.html"), NULL, 30000, &r);
+  cr_expect(t_element(g, "button", "Deepest button"), "the element at the bottom is captured");
+  cr_expect(t_element(g, "link", "Deep link"));
+  cr_expect_eq(dangling_parents(g), 0, "every parentScopeId names a published scope");
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(g, "scopes")), 1001, "1,000 regions and the route: %d",
+               cJSON_GetArraySize(cJSON_GetObjectItem(g, "scopes")));
+  const cJSON *s = scope_of_element(g, "button", "Deepest button");
+  cr_expect_str_eq(jstr(s, "name"), "level 1998",
+                   "the deepest button is in the innermost region");
+  cr_expect(scope_of_element(g, "link", "Deep link") == s);
+  /* from there out: level 1998, 1996, ... 0, then the route */
+  int level = 1998, broken = 0;
+  for (; s && level >= 0; level -= 2) {
+    char want[32];
+    snprintf(want, sizeof want, "level %d", level);
+    const char *kind = jstr(s, "kind");
+    const char *name = jstr(s, "name");
+    if (strcmp(kind, "region") || strcmp(name, want)) {
+      cr_expect(0, "scope %s %s where region \"%s\" was expected", kind, name, want);
+      broken = 1;
+      break;
+    }
+    s = scope_by_id(g, cJSON_GetStringValue(cJSON_GetObjectItem(s, "parentScopeId")));
+  }
+  if (!broken) {
+    cr_expect_eq(level, -2, "the chain of regions ends at level %d", level + 2);
+    cr_expect_str_eq(jstr(s, "kind"), "route", "level 0 is in the route scope");
+    cr_expect_null(cJSON_GetObjectItem(s, "parentScopeId"));
+  }
+  cr_expect(scope_of_element(g, "button", "Top button") == s, "the top button is in the route scope");
+  cJSON_Delete(g);
+  t_run_free(&r);
+  /* no regions: everything is in the route scope */
+  g = snap_ok(t_fixture_url(0, NULL, "/hostile/deep.html?labels=0"), NULL, 30000, &r);
+  cr_expect(t_element(g, "button", "Deepest button"));
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(g, "scopes")), 1);
+  const char *kind = jstr(scope_of_element(g, "button", "Deepest button"), "kind");
+  cr_expect_str_eq(kind, "route");
+  cJSON_Delete(g);
+  t_run_free(&r);
+}
 
 Test(hostile, megabyte_text, .timeout = 90) {
   t_run r;

@@ -8,15 +8,22 @@
  * once for its event and never for a ticking clock, an element keeps its
  * instanceId while it is the same node, and nothing from a cross-origin
  * frame, a closed shadow root or a password field appears in any message.
+ * observe_connect: `observe --connect` attached to a tab a second CDP client
+ * drives, in a Chromium the test starts itself, sees what that client does,
+ * opens and closes no tab and leaves nothing of its own in the page.
  * The measure suite prints the latency from a DOM change to its delta and the
  * CPU cost of observing an idle page. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <dirent.h>
 #include <time.h>
@@ -790,4 +797,355 @@ Test(observe_measure, idle_cpu, .timeout = 400) {
           st.unchanged);
   if (!getenv("UIAP_IDLE_PAGE"))
     cr_expect_lt(st.captures, 5, "an idle page is not captured again and again (%ld)", st.captures);
+}
+
+/* ---- --connect: a page another client drives ------------------------------------------ */
+/* A Chromium of the test's own on --remote-debugging-port=0 (the port read
+ * from DevToolsActivePort), reached by observe over --connect and by the
+ * test over a second CDP connection that plays the other tool. */
+static struct { pid_t pid; char profile[256]; int port; } ext;
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+  (void)sb; (void)flag; (void)ftw;
+  remove(path);
+  return 0;
+}
+
+static void ext_stop(void) {
+  if (ext.pid > 0) {
+    kill(-ext.pid, SIGKILL);
+    kill(ext.pid, SIGKILL);
+    waitpid(ext.pid, NULL, 0);
+    ext.pid = 0;
+  }
+  for (int i = 0; ext.profile[0] && i < 5 && access(ext.profile, F_OK) == 0; i++) {
+    nftw(ext.profile, rm_entry, 16, FTW_DEPTH | FTW_PHYS); /* renderers may write for a moment after the kill */
+    if (access(ext.profile, F_OK) == 0) usleep(100000);
+  }
+  ext.profile[0] = 0;
+}
+
+static void ext_start(void) {
+  memset(&ext, 0, sizeof ext);
+  snprintf(ext.profile, sizeof ext.profile, "/tmp/uiap-test-connect-XXXXXX");
+  cr_assert_not_null(mkdtemp(ext.profile), "mkdtemp: %s", strerror(errno));
+  char udd[300];
+  snprintf(udd, sizeof udd, "--user-data-dir=%s", ext.profile);
+  const char *bin = getenv("UIAP_CHROMIUM") && *getenv("UIAP_CHROMIUM") ? getenv("UIAP_CHROMIUM") : "chromium";
+  const char *argv[] = {bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                        "--disable-dev-shm-usage", "--remote-debugging-port=0", udd, "about:blank", NULL};
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    int devnull = open("/dev/null", O_RDWR);
+    dup2(devnull, 0);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    execvp(bin, (char *const *)argv);
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  ext.pid = pid;
+  char path[300];
+  snprintf(path, sizeof path, "%s/DevToolsActivePort", ext.profile);
+  for (long long end = cdp_now_ms() + 30000; cdp_now_ms() < end;) {
+    FILE *f = fopen(path, "r");
+    if (f) {
+      int ok = fscanf(f, "%d", &ext.port) == 1;
+      fclose(f);
+      if (ok && ext.port > 0) return;
+    }
+    cr_assert(waitpid(pid, NULL, WNOHANG) == 0, "Chromium exited during start-up");
+    usleep(50000);
+  }
+  cr_assert_fail("Chromium wrote no DevToolsActivePort within 30 s");
+}
+
+static const char *ext_endpoint(void) {
+  static char u[64];
+  snprintf(u, sizeof u, "http://127.0.0.1:%d", ext.port);
+  return u;
+}
+
+TestSuite(observe_connect, .fini = ext_stop, .timeout = 120);
+
+/* The other tool: its own connection and a tab of its own on url, loaded. */
+static cdp_client *driver_open(const char *url, char **session, char **target) {
+  cdp_client *c = NULL;
+  char err[512] = "";
+  cr_assert_eq(cdp_connect(ext_endpoint(), 15000, &c, err, sizeof err), CDP_OK, "the driver connects: %s", err);
+  cr_assert_eq(cdp_open_page(c, url, session, target, 15000), CDP_OK, "the driver opens %s: %s", url,
+               cdp_client_errmsg(c));
+  for (long long end = cdp_now_ms() + 15000;;) {
+    cJSON *a = cJSON_CreateObject(), *res = NULL;
+    cJSON_AddStringToObject(a, "expression", "document.readyState==='complete'&&!!document.getElementById('add')");
+    cJSON_AddBoolToObject(a, "returnByValue", 1);
+    cdp_code rc = cdp_call(c, *session, "Runtime.evaluate", a, &res, 10000);
+    int ok = rc == CDP_OK && cJSON_IsTrue(get(get(res, "result"), "value"));
+    cJSON_Delete(res);
+    if (ok) break;
+    cr_assert_lt(cdp_now_ms(), end, "the driver's page loads");
+    usleep(50000);
+  }
+  return c;
+}
+
+/* Evaluate expr in the driver's page; the value as JSON text (caller frees). */
+static char *driver_eval(cdp_client *c, const char *session, const char *expr) {
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddStringToObject(a, "expression", expr);
+  cJSON_AddBoolToObject(a, "returnByValue", 1);
+  cr_assert_eq(cdp_call(c, session, "Runtime.evaluate", a, &res, 10000), CDP_OK, "%s: %s", expr, cdp_client_errmsg(c));
+  cr_assert_null(get(res, "exceptionDetails"), "%s threw", expr);
+  char *v = cJSON_PrintUnformatted(get(get(res, "result"), "value"));
+  cJSON_Delete(res);
+  return v;
+}
+
+/* Page targets in the browser; *has: whether target_id is among them. */
+static int page_targets(cdp_client *c, const char *target_id, int *has) {
+  cJSON *res = NULL;
+  cr_assert_eq(cdp_call(c, NULL, "Target.getTargets", NULL, &res, 10000), CDP_OK, "%s", cdp_client_errmsg(c));
+  int n = 0;
+  if (has) *has = 0;
+  const cJSON *t;
+  cJSON_ArrayForEach(t, get(res, "targetInfos")) {
+    if (strcmp(get_str(t, "type"), "page")) continue;
+    n++;
+    if (has && target_id && !strcmp(get_str(t, "targetId"), target_id)) *has = 1;
+  }
+  cJSON_Delete(res);
+  return n;
+}
+
+static int wait_child(pid_t pid, int timeout_ms) {
+  int st = 0;
+  for (long long end = cdp_now_ms() + timeout_ms; waitpid(pid, &st, WNOHANG) == 0;) {
+    if (cdp_now_ms() > end) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &st, 0);
+      return -1;
+    }
+    usleep(50000);
+  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+Test(observe_connect, watches_the_page_another_client_drives) {
+  need_observe_command();
+  char url[512];
+  snprintf(url, sizeof url, "%s", t_fixture_url(0, NULL, "/observe/connect.html")); /* server up before the fork */
+  ext_start();
+  char *sess = NULL, *tid = NULL;
+  cdp_client *drv = driver_open(url, &sess, &tid);
+  free(driver_eval(drv, sess, "window.__driverMark=42"));
+  int pages = page_targets(drv, NULL, NULL);
+  cr_assert_eq(pages, 2, "the browser's first tab and the driver's (%d)", pages);
+
+  char outp[256], errp[256];
+  snprintf(outp, sizeof outp, "/tmp/uiap-observe-connect-%d.jsonl", (int)getpid());
+  snprintf(errp, sizeof errp, "/tmp/uiap-observe-connect-%d.err", (int)getpid());
+  pid_t pid = fork();
+  if (pid == 0) {
+    freopen(outp, "w", stdout);
+    freopen(errp, "w", stderr);
+    execl(UIAP_BIN, UIAP_BIN, "observe", "--connect", ext_endpoint(), "--target-url", "/observe/connect.html",
+          "--duration-ms", "5000", "--signals", "all", (char *)NULL);
+    _exit(127);
+  }
+  int snap = 0;
+  for (long long end = cdp_now_ms() + 20000; !snap && cdp_now_ms() < end; usleep(50000)) {
+    char *t = t_read_file(outp, NULL);
+    snap = t && strstr(t, "web.state.snapshot");
+    free(t);
+  }
+  cr_assert(snap, "observe printed its snapshot");
+  int has = 0;
+  cr_expect_eq(page_targets(drv, tid, &has), pages, "observe opened no tab");
+  cr_expect(has, "the driver's tab is there");
+
+  /* meanwhile observe's instrumentation is in the page (so that its removal below means something) */
+  char *v = driver_eval(drv, sess, "Object.getOwnPropertyNames(window).filter(k=>/^__uiap.*_(on|off|el|base)$/.test(k)).length");
+  cr_expect_str_eq(v, "6", "the mutation counter and the reporter are installed in the loaded page");
+  free(v);
+  v = driver_eval(drv, sess, "/\\[native code\\]/.test(String(Element.prototype.attachShadow))");
+  cr_expect_str_eq(v, "false", "the reporter wraps attachShadow while it observes");
+  free(v);
+
+  /* the other tool clicks: a new button and a message in a live region */
+  usleep(300000);
+  free(driver_eval(drv, sess, "document.getElementById('add').click()"));
+  int status = wait_child(pid, 30000);
+  char *err = t_read_file(errp, NULL);
+  cr_assert_eq(status, 0, "observe --connect exits 0 (%d): %s", status, err ? err : "");
+
+  char *text = t_read_file(outp, NULL);
+  cr_assert(text);
+  cJSON *msgs = parse_lines(text);
+  validate_stream(outp, msgs);
+  int nd, no;
+  cJSON *applied = replay(msgs, &nd, &no);
+  const cJSON *snapshot = get(get(cJSON_GetArrayItem(msgs, 1), "payload"), "graph");
+  cr_expect_str_eq(get_str(get(snapshot, "route"), "url"), url, "the snapshot is of the driver's page");
+  cr_expect_null(t_element(snapshot, "button", "Added by the driver 1"), "not there before the click");
+  int upserted = 0;
+  const cJSON *m, *op;
+  cJSON_ArrayForEach(m, msgs) {
+    if (strcmp(get_str(m, "type"), "web.state.delta")) continue;
+    cJSON_ArrayForEach(op, get(get(m, "payload"), "ops")) {
+      const char *name = get_str(get(op, "element"), "name");
+      upserted += !strcmp(get_str(op, "op"), "upsertElement") && name && !strcmp(name, "Added by the driver 1");
+    }
+  }
+  cr_expect_eq(upserted, 1, "a delta upserts the button the other client's click added (%d)", upserted);
+  cr_expect(t_element(applied, "button", "Added by the driver 1"), "the deltas applied to the snapshot show it");
+  const cJSON *sg = NULL;
+  cr_expect_eq(count_kind(msgs, "toast.shown", 1, &sg), 1, "the live region's message is signalled in a delta");
+  cr_expect(sg && get_str(sg, "text") && strstr(get_str(sg, "text"), "Added 1 item"), "with its text");
+  cr_expect_eq(count_kind(msgs, "toast.shown", 0, NULL), 1, "and at once as web.signal (--signals all)");
+  const cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
+  cr_expect_str_eq(get_str(get(last, "payload"), "reason"), "duration");
+
+  /* afterwards: the same tabs, the page neither reloaded nor left with our instrumentation */
+  cr_expect_eq(page_targets(drv, tid, &has), pages, "no tab opened or closed");
+  cr_expect(has, "the attached tab is still open");
+  v = driver_eval(drv, sess, "window.__driverMark");
+  cr_expect_str_eq(v, "42", "the page was not reloaded");
+  free(v);
+  v = driver_eval(drv, sess, "document.querySelectorAll('#list button').length");
+  cr_expect_str_eq(v, "1", "what the driver did is still there");
+  free(v);
+  v = driver_eval(drv, sess,
+                  "[Element.prototype.attachShadow,window.alert,window.confirm].every(f=>/\\[native code\\]/.test(String(f)))");
+  cr_expect_str_eq(v, "true", "attachShadow given back, dialogs never taken over");
+  free(v);
+  v = driver_eval(drv, sess, "Object.getOwnPropertyNames(window).filter(k=>/^__uiap.*_(on|off|el|base)$/.test(k))");
+  cr_expect_str_eq(v, "[]", "the observers in the page are switched off");
+  free(v);
+  free(driver_eval(drv, sess, "document.getElementById('add').click()"));
+  v = driver_eval(drv, sess, "document.querySelectorAll('#list button').length");
+  cr_expect_str_eq(v, "2", "the page works on without observe");
+  free(v);
+
+  cJSON_Delete(applied);
+  cJSON_Delete(msgs);
+  free(text);
+  free(err);
+  unlink(outp);
+  unlink(errp);
+  free(sess);
+  free(tid);
+  cdp_client_free(drv);
+}
+
+/* No page fits: one line on stderr, exit 6 (--connect failed), no tab opened. */
+Test(observe_connect, no_matching_page_is_one_line_and_exit_6) {
+  need_observe_command();
+  char url[512];
+  snprintf(url, sizeof url, "%s", t_fixture_url(0, NULL, "/observe/connect.html"));
+  ext_start();
+  char *sess = NULL, *tid = NULL;
+  cdp_client *drv = driver_open(url, &sess, &tid);
+  int pages = page_targets(drv, NULL, NULL);
+  char prefix[600];
+  snprintf(prefix, sizeof prefix, "%s", t_fixture_url(0, NULL, "/observe/nothing-here.html"));
+  static const struct { const char *opt, *val, *says; } cases[] = {
+    {"--target-url", "/no-such-page", "no page target's URL contains \"/no-such-page\""},
+    {"--target", "0123456789ABCDEF0123456789ABCDEF", "no target 0123456789ABCDEF0123456789ABCDEF"},
+    {NULL, NULL, "no page chosen, and there is not exactly one"},
+    {"", NULL, "no page target's URL starts with "},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    const char *argv[12];
+    int n = 0;
+    argv[n++] = UIAP_BIN;
+    argv[n++] = "observe";
+    argv[n++] = "--connect";
+    argv[n++] = ext_endpoint();
+    if (cases[k].opt && cases[k].val) {
+      argv[n++] = cases[k].opt;
+      argv[n++] = cases[k].val;
+    } else if (cases[k].opt) {
+      argv[n++] = prefix; /* a URL: only chooses the page */
+    }
+    argv[n++] = "--duration-ms";
+    argv[n++] = "2000";
+    argv[n] = NULL;
+    t_run r = t_run_argv(argv, 20000);
+    cr_expect_eq(r.status, 6, "case %zu: exit 6 (%d): %s", k, r.status, r.err);
+    cr_expect_lt(r.ms, 10000, "case %zu: fails at once (%lld ms)", k, r.ms);
+    cr_expect_str_eq(r.out, "", "case %zu: nothing on stdout", k);
+    const char *nl = strchr(r.err, '\n');
+    cr_expect(nl && nl[1] == 0, "case %zu: one line on stderr: %s", k, r.err);
+    cr_expect(!strncmp(r.err, "uiap-crawl: ", 12) && strstr(r.err, cases[k].says), "case %zu: says \"%s\": %s", k,
+              cases[k].says, r.err);
+    cr_expect(strstr(r.err, "(2 page targets: ") && strstr(r.err, tid), "case %zu: how many pages, and which: %s", k,
+              r.err);
+    t_run_free(&r);
+  }
+  int has = 0;
+  cr_expect_eq(page_targets(drv, tid, &has), pages, "no tab opened or closed");
+  cr_expect(has);
+  free(sess);
+  free(tid);
+  cdp_client_free(drv);
+}
+
+/* The usual end of an interactive --connect run is Ctrl-C: the stream ends
+ * with its stopped message, and the page is left as it was all the same. */
+Test(observe_connect, sigint_leaves_the_page_as_it_was) {
+  need_observe_command();
+  char url[512];
+  snprintf(url, sizeof url, "%s", t_fixture_url(0, NULL, "/observe/connect.html"));
+  ext_start();
+  char *sess = NULL, *tid = NULL;
+  cdp_client *drv = driver_open(url, &sess, &tid);
+  int pages = page_targets(drv, NULL, NULL);
+  char outp[256];
+  snprintf(outp, sizeof outp, "/tmp/uiap-observe-connect-int-%d.jsonl", (int)getpid());
+  pid_t pid = fork();
+  if (pid == 0) {
+    freopen(outp, "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    execl(UIAP_BIN, UIAP_BIN, "observe", "--connect", ext_endpoint(), "--target", tid, (char *)NULL);
+    _exit(127);
+  }
+  int snap = 0;
+  for (long long end = cdp_now_ms() + 20000; !snap && cdp_now_ms() < end; usleep(50000)) {
+    char *t = t_read_file(outp, NULL);
+    snap = t && strstr(t, "web.state.snapshot");
+    free(t);
+  }
+  cr_assert(snap, "observe printed its snapshot");
+  char *v = driver_eval(drv, sess, "Object.getOwnPropertyNames(window).filter(k=>/^__uiap.*_(on|off|el|base)$/.test(k)).length");
+  cr_expect_str_eq(v, "6", "observe's scripts are in the page");
+  free(v);
+  kill(pid, SIGINT);
+  int status = wait_child(pid, 10000);
+  cr_expect_eq(status, 130, "exit 130 after SIGINT (%d)", status);
+  char *text = t_read_file(outp, NULL);
+  cJSON *msgs = parse_lines(text ? text : "");
+  const cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
+  cr_expect_str_eq(get_str(last, "type"), "web.observe.stopped");
+  cr_expect_str_eq(get_str(get(last, "payload"), "reason"), "signal");
+  int has = 0;
+  cr_expect_eq(page_targets(drv, tid, &has), pages, "no tab opened or closed");
+  cr_expect(has, "the attached tab is still open");
+  v = driver_eval(drv, sess, "Object.getOwnPropertyNames(window).filter(k=>/^__uiap.*_(on|off|el|base)$/.test(k))");
+  cr_expect_str_eq(v, "[]", "interrupted, observe still switched its scripts off");
+  free(v);
+  v = driver_eval(drv, sess, "/\\[native code\\]/.test(String(Element.prototype.attachShadow))");
+  cr_expect_str_eq(v, "true", "and gave attachShadow back");
+  free(v);
+  cJSON_Delete(msgs);
+  free(text);
+  unlink(outp);
+  free(sess);
+  free(tid);
+  cdp_client_free(drv);
 }

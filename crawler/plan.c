@@ -1,0 +1,107 @@
+/* plan.c -- the discovery plan (`crawl --plan FILE`): text to a checked
+ * DiscoveryPlanPayload, or a whole uiap.discovery.plan message, whose
+ * budgets and safety settings go into the run's options. No I/O: the CLI
+ * reads the file, tests/fuzz/fuzz_plan.c feeds anything.
+ */
+#include "crawl.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Line and column (1-based) of at in text; columns count bytes. */
+static void error_pos(const char *text, const char *at, int *line, int *col) {
+  *line = 1;
+  *col = 1;
+  for (const char *p = text; p && at && p < at && *p; p++) {
+    if (*p == '\n') { (*line)++; *col = 1; }
+    else (*col)++;
+  }
+}
+
+static crawl_code invalid(crawl_plan_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static crawl_code invalid(crawl_plan_error *e, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+  va_end(ap);
+  return CRAWL_ARG;
+}
+
+/* s for an error line: control characters as '?', at most 200 bytes. */
+static void printable(char *out, size_t cap, const char *s) {
+  size_t n = 0;
+  for (; *s && n + 4 < cap && n < 200; s++) out[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+  if (*s) { memcpy(out + n, "...", 3); n += 3; }
+  out[n] = '\0';
+}
+
+static const struct { const char *key; size_t off; } budget_keys[] = {
+  {"maxStates", offsetof(crawl_budget, max_states)},
+  {"maxTransitions", offsetof(crawl_budget, max_transitions)},
+  {"maxDepth", offsetof(crawl_budget, max_depth)},
+  {"maxRuntimeMs", offsetof(crawl_budget, max_runtime_ms)},
+  {"maxPerRoute", offsetof(crawl_budget, max_per_route)},
+};
+
+crawl_code crawl_plan_parse(const char *text, int keep_mode, crawl_budget *budget, pol_policy *policy,
+                            cJSON **plan, crawl_plan_error *err) {
+  crawl_plan_error scratch;
+  if (!err) err = &scratch;
+  memset(err, 0, sizeof *err);
+  *plan = NULL;
+  const char *end = NULL;
+  cJSON *root = text ? cJSON_ParseWithOpts(text, &end, 0) : NULL;
+  if (!root) {
+    if (text) error_pos(text, end ? end : cJSON_GetErrorPtr(), &err->line, &err->column);
+    else err->line = err->column = 1;
+    return invalid(err, "not valid JSON (line %d, column %d)", err->line, err->column);
+  }
+  crawl_code rc = CRAWL_OK;
+  const cJSON *pl = cJSON_GetObjectItemCaseSensitive(root, "payload") ? cJSON_GetObjectItemCaseSensitive(root, "payload") : root;
+  const cJSON *env = cJSON_GetObjectItemCaseSensitive(pl, "environment");
+  const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(pl, "seeds");
+  const cJSON *sd;
+  int si = 0;
+  if (!cJSON_IsObject(env)) { rc = invalid(err, "/environment must be an object"); goto out; }
+  if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "environmentId"))) { rc = invalid(err, "/environment/environmentId must be a string"); goto out; }
+  if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"))) { rc = invalid(err, "/environment/baseUrl must be a string"); goto out; }
+  if (seeds && !cJSON_IsArray(seeds)) { rc = invalid(err, "/seeds must be an array"); goto out; }
+  cJSON_ArrayForEach(sd, seeds) {
+    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(sd, "kind"))) { rc = invalid(err, "/seeds/%d/kind must be a string", si); goto out; }
+    si++;
+  }
+
+  /* budgets and safety from the plan; what the caller set already wins */
+  crawl_budget b = *budget;
+  pol_policy p = *policy;
+  const cJSON *bj = cJSON_GetObjectItemCaseSensitive(env, "budgets");
+  for (size_t q = 0; q < sizeof budget_keys / sizeof *budget_keys; q++) {
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(bj, budget_keys[q].key);
+    long *field = (long *)((char *)&b + budget_keys[q].off);
+    if (x && (!cJSON_IsNumber(x) || x->valuedouble < 1)) { rc = invalid(err, "/environment/budgets/%s must be a positive number", budget_keys[q].key); goto out; }
+    /* (long) of a double past LONG_MAX (1e30, 1e999 = inf) is undefined */
+    if (x && !*field) *field = x->valuedouble >= (double)LONG_MAX ? LONG_MAX : (long)x->valuedouble;
+  }
+  const cJSON *sf = cJSON_GetObjectItemCaseSensitive(env, "safety");
+  const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sf, "defaultMode"));
+  if (mode && !keep_mode && pol_mode_parse(mode, &p.mode) != POL_OK) {
+    char shown[208];
+    printable(shown, sizeof shown, mode);
+    rc = invalid(err, "/environment/safety/defaultMode: unknown mode %s", shown);
+    goto out;
+  }
+  p.allow_destructive_actions = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowDestructiveActions"));
+  p.allow_payment_flows = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowPaymentFlows"));
+  p.allow_auth_flows = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowAuthFlows"));
+  p.allow_external_effects = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowExternalEffects"));
+  *budget = b;
+  *policy = p;
+  *plan = root;
+  return CRAWL_OK;
+out:
+  cJSON_Delete(root);
+  return rc;
+}

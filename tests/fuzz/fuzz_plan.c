@@ -1,0 +1,93 @@
+/* fuzz_plan.c -- libFuzzer target for crawl_plan_parse, the reader of
+ * `crawl --plan FILE` (a DiscoveryPlanPayload or a uiap.discovery.plan
+ * message; the file may come from anyone who can hand a plan to a CI job).
+ * The input is the file's bytes. Besides "no crash, no leak, no undefined
+ * behaviour" it checks what the function promises:
+ *   - CRAWL_OK exactly when a plan comes back; otherwise CRAWL_ARG with a
+ *     non-empty one-line reason, line/column set exactly for syntax errors,
+ *     and the budgets and policy passed in left unchanged;
+ *   - an accepted plan keeps what the caller set (a flag's budget, --mode),
+ *     its budgets are >= 0, and it survives a round trip (printed and read
+ *     again: accepted, same policy, the same budgets but for cJSON's
+ *     rounding).
+ * Seeds: corpus/plan/; dictionary plan.dict. */
+#include "crawl.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(x) do { if (!(x)) abort(); } while (0)
+
+static void check_error(const crawl_plan_error *e, const char *text) {
+  CHECK(e->msg[0]);
+  CHECK(!strchr(e->msg, '\n') && !strchr(e->msg, '\r'));
+  int syntax = !strncmp(e->msg, "not valid JSON", 14);
+  CHECK(syntax == (e->line > 0));
+  if (!syntax) { CHECK(e->msg[0] == '/' && e->column == 0); return; }
+  int lines = 1;
+  for (const char *p = text; *p; p++) lines += *p == '\n';
+  CHECK(e->line <= lines && e->column >= 1);
+}
+
+/* 0 if a budget of the plan is infinite (1e999). */
+static int finite_budgets(const cJSON *plan) {
+  const cJSON *pl = cJSON_GetObjectItemCaseSensitive(plan, "payload") ? cJSON_GetObjectItemCaseSensitive(plan, "payload") : plan;
+  const cJSON *env = cJSON_GetObjectItemCaseSensitive(pl, "environment");
+  const cJSON *x;
+  cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(env, "budgets"))
+    if (cJSON_IsNumber(x) && !isfinite(x->valuedouble)) return 0;
+  return 1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *text = malloc(size + 1);
+  CHECK(text);
+  memcpy(text, data, size);
+  text[size] = '\0';
+  /* what the command line set before the plan is read, from the size */
+  int keep_mode = size & 1;
+  crawl_budget budget = {.max_depth = size & 2 ? 3 : 0};
+  pol_policy policy = {.mode = keep_mode ? POL_MODE_OBSERVE_ONLY : POL_MODE_SAFE_EXPLORE};
+  crawl_budget b = budget;
+  pol_policy p = policy;
+  cJSON *plan = (cJSON *)1;
+  crawl_plan_error e;
+  crawl_code rc = crawl_plan_parse(text, keep_mode, &b, &p, &plan, &e);
+  CHECK((rc == CRAWL_OK) == (plan != NULL));
+  if (rc != CRAWL_OK) {
+    CHECK(rc == CRAWL_ARG);
+    check_error(&e, text);
+    CHECK(!memcmp(&b, &budget, sizeof b) && !memcmp(&p, &policy, sizeof p));
+    free(text);
+    return 0;
+  }
+  CHECK(e.line == 0 && e.msg[0] == '\0');
+  if (budget.max_depth) CHECK(b.max_depth == budget.max_depth);
+  if (keep_mode) CHECK(p.mode == policy.mode);
+  const long *v = (const long *)&b;
+  for (size_t i = 0; i < sizeof b / sizeof *v; i++) CHECK(v[i] >= 0);
+
+  /* round trip: what we accepted, printed, is accepted the same way (but
+   * cJSON prints a budget of 1e999, infinity, as null) */
+  if (!finite_budgets(plan)) goto done;
+  char *again = cJSON_PrintUnformatted(plan);
+  CHECK(again);
+  crawl_budget b2 = budget;
+  pol_policy p2 = policy;
+  cJSON *plan2 = NULL;
+  CHECK(crawl_plan_parse(again, keep_mode, &b2, &p2, &plan2, NULL) == CRAWL_OK);
+  CHECK(!memcmp(&p, &p2, sizeof p));
+  /* cJSON prints doubles to within an ulp, not exactly: 2.9999999999999996
+   * comes back as 3 */
+  const long *v2 = (const long *)&b2;
+  for (size_t i = 0; i < sizeof b / sizeof *v; i++)
+    CHECK(fabs((double)v[i] - (double)v2[i]) <= 1 + fabs((double)v[i]) * 1e-14);
+  cJSON_Delete(plan2);
+  free(again);
+done:
+  cJSON_Delete(plan);
+  free(text);
+  return 0;
+}
