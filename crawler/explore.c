@@ -70,6 +70,9 @@ typedef struct outcome {
   int multi_route;          /* observed from states on two routes */
 } outcome;
 
+/* String key -> index, open addressing; keys are copied. */
+typedef struct smap { char **keys; int *vals; size_t cap, n; } smap;
+
 typedef struct run {
   const crawl_opts *o;
   cdp_client *c;
@@ -99,16 +102,61 @@ typedef struct run {
   /* per control (action + role + name): how often it changed the state */
   struct loopstat { char *key; int self, moved, signals; action a; } *loops;
   int nloops, caploops;
-  outcome *out;             /* outcome records, with an open-addressing index */
+  outcome *out;             /* outcome records */
   int nout, capout;
-  int *outidx;              /* 1 + record index, 0 empty */
-  size_t outcap;
+  smap by_fp, by_pair, by_loop, by_outcome; /* indexes: states, edges, loops, outcomes */
   int deviations;           /* walks that ended off their path since the last step */
   char err[512];
 } run;
 
 /* ---- small helpers ---------------------------------------------------------- */
 static char *xstrdup(const char *s) { return s ? strdup(s) : NULL; }
+
+static size_t hash_str(const char *k) {
+  size_t h = 5381;
+  for (; *k; k++) h = h * 33 + (unsigned char)*k;
+  return h;
+}
+
+static int smap_get(const smap *m, const char *k) {
+  if (!m->cap) return -1;
+  for (size_t j = hash_str(k) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
+    if (!strcmp(m->keys[j], k)) return m->vals[j];
+  return -1;
+}
+
+static void smap_put(smap *m, const char *k, int v) {
+  if ((m->n + 1) * 2 > m->cap) {
+    smap g = {.cap = m->cap ? m->cap * 2 : 256};
+    g.keys = calloc(g.cap, sizeof *g.keys);
+    g.vals = calloc(g.cap, sizeof *g.vals);
+    if (!g.keys || !g.vals) abort();
+    for (size_t i = 0; i < m->cap; i++) {
+      if (!m->keys[i]) continue;
+      size_t j = hash_str(m->keys[i]) & (g.cap - 1);
+      while (g.keys[j]) j = (j + 1) & (g.cap - 1);
+      g.keys[j] = m->keys[i];
+      g.vals[j] = m->vals[i];
+    }
+    g.n = m->n;
+    free(m->keys);
+    free(m->vals);
+    *m = g;
+  }
+  size_t j = hash_str(k) & (m->cap - 1);
+  for (; m->keys[j]; j = (j + 1) & (m->cap - 1))
+    if (!strcmp(m->keys[j], k)) { m->vals[j] = v; return; }
+  m->keys[j] = strdup(k);
+  m->vals[j] = v;
+  m->n++;
+}
+
+static void smap_free(smap *m) {
+  for (size_t i = 0; i < m->cap; i++) free(m->keys[i]);
+  free(m->keys);
+  free(m->vals);
+  memset(m, 0, sizeof *m);
+}
 
 static void iso_now(char *buf, size_t n) {
   struct timespec ts;
@@ -228,11 +276,7 @@ static void jl_review(run *r, const char *kind, const char *severity, int state,
 }
 
 /* ---- states ----------------------------------------------------------------------- */
-static int find_state(const run *r, const char *fp) {
-  for (int i = 0; i < r->nst; i++)
-    if (!strcmp(r->st[i].fp, fp)) return i;
-  return -1;
-}
+static int find_state(const run *r, const char *fp) { return smap_get(&r->by_fp, fp); }
 
 static int route_count(const run *r, const char *route) {
   int n = 0;
@@ -310,6 +354,7 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
   s->seed = seed;
   s->addressable = parent < 0 ? 1 : -1;
   int idx = r->nst++;
+  smap_put(&r->by_fp, r->cur_fp, idx);
 
   /* the state's PageGraph, then (optionally) its screenshot, then the line */
   char path[4400], rel[200];
@@ -589,37 +634,17 @@ static void free_state(state *s) {
 }
 
 /* ---- outcomes: what each control did ------------------------------------------------ */
-static size_t hash_str(const char *k) {
-  size_t h = 5381;
-  for (; *k; k++) h = h * 33 + (unsigned char)*k;
-  return h;
-}
-
 /* Index of the outcome record of key, created when new. */
 static int outcome_of(run *r, const char *key) {
-  if ((size_t)(r->nout + 1) * 2 > r->outcap) {
-    size_t cap = r->outcap ? r->outcap * 2 : 256;
-    int *idx = calloc(cap, sizeof *idx);
-    if (!idx) abort();
-    for (int i = 0; i < r->nout; i++) {
-      size_t j = hash_str(r->out[i].key) & (cap - 1);
-      while (idx[j]) j = (j + 1) & (cap - 1);
-      idx[j] = i + 1;
-    }
-    free(r->outidx);
-    r->outidx = idx;
-    r->outcap = cap;
-  }
-  size_t j = hash_str(key) & (r->outcap - 1);
-  for (; r->outidx[j]; j = (j + 1) & (r->outcap - 1))
-    if (!strcmp(r->out[r->outidx[j] - 1].key, key)) return r->outidx[j] - 1;
+  int known = smap_get(&r->by_outcome, key);
+  if (known >= 0) return known;
   if (r->nout == r->capout) {
     r->capout = r->capout ? r->capout * 2 : 128;
     r->out = realloc(r->out, (size_t)r->capout * sizeof *r->out);
     if (!r->out) abort();
   }
   r->out[r->nout] = (outcome){.key = strdup(key), .move_to = -1, .self_from = -1, .first_from = -1};
-  r->outidx[j] = r->nout + 1;
+  smap_put(&r->by_outcome, key, r->nout);
   return r->nout++;
 }
 
@@ -1020,8 +1045,11 @@ static int recover(run *r) {
 
 /* ---- restore ------------------------------------------------------------------------- */
 static int add_edge(run *r, int from, int to, const action *a) {
-  for (int i = 0; i < r->ned; i++)
-    if (r->ed[i].from == from && r->ed[i].to == to) return i;
+  char pair[32];
+  snprintf(pair, sizeof pair, "%d>%d", from, to);
+  int known = smap_get(&r->by_pair, pair);
+  if (known >= 0) return known;
+  smap_put(&r->by_pair, pair, r->ned);
   if (r->ned == r->caped) {
     r->caped = r->caped ? r->caped * 2 : 64;
     r->ed = realloc(r->ed, (size_t)r->caped * sizeof *r->ed);
@@ -1176,6 +1204,7 @@ static int load_journal(run *r, const char *path) {
                          cJSON_GetObjectItemCaseSensitive(via, "target"), cJSON_GetObjectItemCaseSensitive(via, "args"),
                          cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(via, "escape")));
       st->addressable = st->parent < 0 ? 1 : -1;
+      smap_put(&r->by_fp, st->fp, r->nst);
       r->nst++;
     } else if (!strcmp(type, "transition")) {
       int from = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fromStateId")));
@@ -1247,10 +1276,10 @@ static char *resolve_url(const char *base, const char *ref) {
 static void count_loop(run *r, const action *a, int self, int nsignals) {
   char key[1200];
   snprintf(key, sizeof key, "%s|%s|%s", a->action_id, a->role ? a->role : "", a->name ? a->name : "");
-  int i = 0;
-  for (; i < r->nloops; i++)
-    if (!strcmp(r->loops[i].key, key)) break;
-  if (i == r->nloops) {
+  int i = smap_get(&r->by_loop, key);
+  if (i < 0) {
+    i = r->nloops;
+    smap_put(&r->by_loop, key, i);
     if (r->nloops == r->caploops) {
       r->caploops = r->caploops ? r->caploops * 2 : 32;
       r->loops = realloc(r->loops, (size_t)r->caploops * sizeof *r->loops);
@@ -1852,7 +1881,10 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   free(r->ed);
   for (int i = 0; i < r->nout; i++) free(r->out[i].key);
   free(r->out);
-  free(r->outidx);
+  smap_free(&r->by_fp);
+  smap_free(&r->by_pair);
+  smap_free(&r->by_loop);
+  smap_free(&r->by_outcome);
   for (int i = 0; i < nseeds; i++) {
     free(seeds[i].url);
     cJSON_Delete(seeds[i].json);
