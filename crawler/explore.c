@@ -13,6 +13,7 @@
  * decision is journaled, also for actions never taken.
  */
 #include "crawl.h"
+#include "frontier.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -24,65 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct action {
-  char *action_id;          /* ui.activate, nav.navigate, ui.toggle, ... */
-  char *role, *name, *stable_id, *scope_id, *document_id;
-  int ordinal;              /* among same role+name in the graph */
-  int escape;               /* ui.dismiss by the Escape key */
-  pol_classification cls;
-  pol_decision dec;
-  int rank;                 /* exploration priority, lower first */
-  int done;                 /* executed (in this or an earlier session of this run) */
-  int pk, pkr;              /* its outcome record: any route, this route (-1 none) */
-  char *option;             /* ui.choose on a <select>: the option's label */
-  int option_index;         /* and its index */
-} action;
-
-typedef struct state {
-  char fp[33];
-  char cfp[33];             /* content fingerprint: the same without the route */
-  char *id, *url, *route, *title;
-  int depth, parent, seed;
-  action via;               /* the action that first reached it (replay) */
-  char **done;              /* keys of actions already executed (resume) */
-  int ndone;
-  int decided;              /* its decisions are in the journal */
-  int addressable;          /* -1 unknown, 0 no, 1 yes */
-  action *acts;
-  int nacts, cap_acts;
-  int dead;                 /* could not be restored: not explored further */
-} state;
-
-typedef struct edge { int from, to; action a; } edge;
-
-/* What a control did wherever it was tried: the key is the action's identity
- * (action, role, name, stable id, ordinal), once for any route and once per
- * route. A control that went to the same state from two states (a global nav
- * link, a tab of this route) or stayed put twice is predictable: its outcome
- * is known before it is tried, so it waits until the unpredictable controls
- * (toggles, menus, dialogs) are done, and it serves as a path to its target. */
-typedef struct outcome {
-  char *key;
-  int move_to;              /* state of its moves, -1 none yet */
-  int nmove, nself, self_from;
-  int mixed;                /* went to different places: not predictable */
-  int first_from;           /* state of the first observation */
-  int multi_route;          /* observed from states on two routes */
-} outcome;
-
-/* String key -> index, open addressing; keys are copied. */
-typedef struct smap { char **keys; int *vals; size_t cap, n; } smap;
-
 typedef struct run {
   const crawl_opts *o;
   cdp_client *c;
   crawl_page *page;
   FILE *jl;
   char dir[4096];
-  state *st;
-  int nst, capst;
-  edge *ed;
-  int ned, caped;
+  frontier f;               /* states, edges, outcomes: shared by whatever drives tabs */
   long transitions, self_loops, decisions, failures, reviews;
   long long t0;
   int cur;                  /* current state index, -1 unknown */
@@ -102,61 +51,14 @@ typedef struct run {
   /* per control (action + role + name): how often it changed the state */
   struct loopstat { char *key; int self, moved, signals; action a; } *loops;
   int nloops, caploops;
-  outcome *out;             /* outcome records */
-  int nout, capout;
-  smap by_fp, by_pair, by_loop, by_outcome; /* indexes: states, edges, loops, outcomes */
+  smap by_loop;             /* index of loops */
   int deviations;           /* walks that ended off their path since the last step */
   char err[512];
 } run;
 
 /* ---- small helpers ---------------------------------------------------------- */
-static char *xstrdup(const char *s) { return s ? strdup(s) : NULL; }
 
-static size_t hash_str(const char *k) {
-  size_t h = 5381;
-  for (; *k; k++) h = h * 33 + (unsigned char)*k;
-  return h;
-}
 
-static int smap_get(const smap *m, const char *k) {
-  if (!m->cap) return -1;
-  for (size_t j = hash_str(k) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
-    if (!strcmp(m->keys[j], k)) return m->vals[j];
-  return -1;
-}
-
-static void smap_put(smap *m, const char *k, int v) {
-  if ((m->n + 1) * 2 > m->cap) {
-    smap g = {.cap = m->cap ? m->cap * 2 : 256};
-    g.keys = calloc(g.cap, sizeof *g.keys);
-    g.vals = calloc(g.cap, sizeof *g.vals);
-    if (!g.keys || !g.vals) abort();
-    for (size_t i = 0; i < m->cap; i++) {
-      if (!m->keys[i]) continue;
-      size_t j = hash_str(m->keys[i]) & (g.cap - 1);
-      while (g.keys[j]) j = (j + 1) & (g.cap - 1);
-      g.keys[j] = m->keys[i];
-      g.vals[j] = m->vals[i];
-    }
-    g.n = m->n;
-    free(m->keys);
-    free(m->vals);
-    *m = g;
-  }
-  size_t j = hash_str(k) & (m->cap - 1);
-  for (; m->keys[j]; j = (j + 1) & (m->cap - 1))
-    if (!strcmp(m->keys[j], k)) { m->vals[j] = v; return; }
-  m->keys[j] = strdup(k);
-  m->vals[j] = v;
-  m->n++;
-}
-
-static void smap_free(smap *m) {
-  for (size_t i = 0; i < m->cap; i++) free(m->keys[i]);
-  free(m->keys);
-  free(m->vals);
-  memset(m, 0, sizeof *m);
-}
 
 static void iso_now(char *buf, size_t n) {
   struct timespec ts;
@@ -227,7 +129,7 @@ static void jl_status(run *r, const char *status) {
   cJSON_AddStringToObject(o, "status", status);
   jl_write(r, "status", o);
   if (r->o->progress) {
-    crawl_progress p = {.run_id = r->run_id, .status = status, .states = r->nst, .transitions = r->transitions,
+    crawl_progress p = {.run_id = r->run_id, .status = status, .states = r->f.nst, .transitions = r->transitions,
                         .decisions = r->decisions, .elapsed_ms = elapsed(r)};
     r->o->progress(r->o->progress_ud, &p);
   }
@@ -266,8 +168,8 @@ static void jl_review(run *r, const char *kind, const char *severity, int state,
   cJSON_AddStringToObject(o, "severity", severity);
   cJSON_AddStringToObject(o, "description", buf);
   if (state >= 0) {
-    cJSON_AddStringToObject(o, "stateId", r->st[state].id);
-    if (r->st[state].route) cJSON_AddStringToObject(o, "routeId", r->st[state].route);
+    cJSON_AddStringToObject(o, "stateId", r->f.st[state].id);
+    if (r->f.st[state].route) cJSON_AddStringToObject(o, "routeId", r->f.st[state].route);
   }
   if (a) cJSON_AddItemToObject(o, "target", target_json(a));
   if (remediation) cJSON_AddStringToObject(o, "remediation", remediation);
@@ -276,12 +178,12 @@ static void jl_review(run *r, const char *kind, const char *severity, int state,
 }
 
 /* ---- states ----------------------------------------------------------------------- */
-static int find_state(const run *r, const char *fp) { return smap_get(&r->by_fp, fp); }
+static int find_state(const run *r, const char *fp) { return fr_find_state(&r->f, fp); }
 
 static int route_count(const run *r, const char *route) {
   int n = 0;
-  for (int i = 0; i < r->nst; i++)
-    if (route && r->st[i].route && !strcmp(r->st[i].route, route)) n++;
+  for (int i = 0; i < r->f.nst; i++)
+    if (route && r->f.st[i].route && !strcmp(r->f.st[i].route, route)) n++;
   return n;
 }
 
@@ -298,23 +200,11 @@ static int write_file(const char *path, const void *data, size_t len) {
   return 0;
 }
 
+
 /* Register the current capture as a new state. Returns its index, or -1 when
  * a budget refuses it. */
-static void action_copy(action *dst, const action *src) {
-  memset(dst, 0, sizeof *dst);
-  if (!src) return;
-  dst->action_id = xstrdup(src->action_id);
-  dst->role = xstrdup(src->role);
-  dst->name = xstrdup(src->name);
-  dst->stable_id = xstrdup(src->stable_id);
-  dst->ordinal = src->ordinal;
-  dst->escape = src->escape;
-  dst->option = xstrdup(src->option);
-  dst->option_index = src->option_index;
-}
-
 static int add_state(run *r, int parent, const action *via, int seed, const char *route) {
-  if (r->nst >= r->b.max_states) {
+  if (r->f.nst >= r->b.max_states) {
     if (!r->stopped_by) {
       r->stopped_by = "maxStates";
       cJSON *o = cJSON_CreateObject();
@@ -332,29 +222,29 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
     jl_write(r, "budget", o);
     return -1;
   }
-  if (r->nst == r->capst) {
-    r->capst = r->capst ? r->capst * 2 : 64;
-    r->st = realloc(r->st, (size_t)r->capst * sizeof *r->st);
+  if (r->f.nst == r->f.capst) {
+    r->f.capst = r->f.capst ? r->f.capst * 2 : 64;
+    r->f.st = realloc(r->f.st, (size_t)r->f.capst * sizeof *r->f.st);
   }
-  state *s = &r->st[r->nst];
+  state *s = &r->f.st[r->f.nst];
   memset(s, 0, sizeof *s);
   memcpy(s->fp, r->cur_fp, sizeof s->fp);
   memcpy(s->cfp, r->cur_cfp, sizeof s->cfp);
   char id[40];
   snprintf(id, sizeof id, "s_%.16s", s->fp);
-  for (int k = 0; k < r->nst; k++) /* a 64-bit prefix collision: lengthen */
-    if (!strcmp(r->st[k].id, id)) snprintf(id, sizeof id, "s_%.32s", s->fp);
+  for (int k = 0; k < r->f.nst; k++) /* a 64-bit prefix collision: lengthen */
+    if (!strcmp(r->f.st[k].id, id)) snprintf(id, sizeof id, "s_%.32s", s->fp);
   s->id = strdup(id);
-  s->url = xstrdup(r->g->route_url);
-  s->route = xstrdup(route);
-  s->title = xstrdup(r->g->route_title);
+  s->url = fr_strdup(r->g->route_url);
+  s->route = fr_strdup(route);
+  s->title = fr_strdup(r->g->route_title);
   s->parent = parent;
-  action_copy(&s->via, via);
-  s->depth = parent >= 0 ? r->st[parent].depth + 1 : 0;
+  fr_action_copy(&s->via, via);
+  s->depth = parent >= 0 ? r->f.st[parent].depth + 1 : 0;
   s->seed = seed;
   s->addressable = parent < 0 ? 1 : -1;
-  int idx = r->nst++;
-  smap_put(&r->by_fp, r->cur_fp, idx);
+  int idx = r->f.nst++;
+  fr_index_state(&r->f, idx);
 
   /* the state's PageGraph, then (optionally) its screenshot, then the line */
   char path[4400], rel[200];
@@ -386,7 +276,7 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
   if (s->title) cJSON_AddStringToObject(o, "title", s->title);
   cJSON_AddNumberToObject(o, "depth", s->depth);
   cJSON_AddNumberToObject(o, "seed", seed);
-  if (parent >= 0) cJSON_AddStringToObject(o, "parentStateId", r->st[parent].id);
+  if (parent >= 0) cJSON_AddStringToObject(o, "parentStateId", r->f.st[parent].id);
   if (via) {
     cJSON *v = cJSON_AddObjectToObject(o, "via");
     cJSON_AddStringToObject(v, "actionId", via->action_id);
@@ -515,7 +405,7 @@ static int select_actions(run *r, int si, const pg_element *e, int ordinal, int 
   }
   const cJSON *opts = cJSON_GetObjectItemCaseSensitive(v, "o"), *sel = cJSON_GetObjectItemCaseSensitive(v, "i");
   int cur = cJSON_IsNumber(sel) ? sel->valueint : -1, made = 0, k = 0;
-  state *s = &r->st[si];
+  state *s = &r->f.st[si];
   const cJSON *o;
   cJSON_ArrayForEach(o, opts) {
     const char *label = cJSON_GetStringValue(cJSON_GetArrayItem(o, 0));
@@ -525,11 +415,11 @@ static int select_actions(run *r, int si, const pg_element *e, int ordinal, int 
     action *a = &s->acts[n];
     memset(a, 0, sizeof *a);
     a->action_id = strdup("ui.choose");
-    a->role = xstrdup(e->role);
-    a->name = xstrdup(e->name ? e->name : "");
-    a->stable_id = xstrdup(e->stable_id);
-    a->scope_id = e->scope >= 0 ? xstrdup(r->g->scopes[e->scope].scope_id) : NULL;
-    a->document_id = xstrdup(r->g->documents[e->document].document_id);
+    a->role = fr_strdup(e->role);
+    a->name = fr_strdup(e->name ? e->name : "");
+    a->stable_id = fr_strdup(e->stable_id);
+    a->scope_id = e->scope >= 0 ? fr_strdup(r->g->scopes[e->scope].scope_id) : NULL;
+    a->document_id = fr_strdup(r->g->documents[e->document].document_id);
     a->ordinal = ordinal;
     a->option = strdup(label);
     a->option_index = idx;
@@ -543,7 +433,7 @@ static int select_actions(run *r, int si, const pg_element *e, int ordinal, int 
 
 /* Build the action list of state si from the current capture. */
 static void build_actions(run *r, int si) {
-  state *s = &r->st[si];
+  state *s = &r->f.st[si];
   const pg_graph *g = r->g;
   s->cap_acts = (int)(g->nelements + g->nscopes + 1);
   s->acts = calloc((size_t)s->cap_acts, sizeof *s->acts);
@@ -564,18 +454,18 @@ static void build_actions(run *r, int si) {
     }
     if (e->tag && !strcasecmp(e->tag, "select") && !e->sensitive) {
       n = select_actions(r, si, e, ord[i], n);
-      s = &r->st[si];
+      s = &r->f.st[si];
       continue;
     }
     const char *aid = action_for(e);
     if (!aid) continue;
     action *a = &s->acts[n];
     a->action_id = strdup(aid);
-    a->role = xstrdup(e->role);
-    a->name = xstrdup(e->name ? e->name : "");
-    a->stable_id = xstrdup(e->stable_id);
-    a->scope_id = e->scope >= 0 ? xstrdup(g->scopes[e->scope].scope_id) : NULL;
-    a->document_id = xstrdup(g->documents[e->document].document_id);
+    a->role = fr_strdup(e->role);
+    a->name = fr_strdup(e->name ? e->name : "");
+    a->stable_id = fr_strdup(e->stable_id);
+    a->scope_id = e->scope >= 0 ? fr_strdup(g->scopes[e->scope].scope_id) : NULL;
+    a->document_id = fr_strdup(g->documents[e->document].document_id);
     a->ordinal = ord[i];
     decide(r, a, e);
     n++;
@@ -588,9 +478,9 @@ static void build_actions(run *r, int si) {
     action *a = &s->acts[n++];
     a->action_id = strdup("ui.dismiss");
     a->role = strdup("dialog");
-    a->name = xstrdup(sc->name ? sc->name : "");
-    a->stable_id = xstrdup(sc->stable_id);
-    a->scope_id = xstrdup(sc->scope_id);
+    a->name = fr_strdup(sc->name ? sc->name : "");
+    a->stable_id = fr_strdup(sc->stable_id);
+    a->scope_id = fr_strdup(sc->scope_id);
     a->escape = 1;
     decide(r, a, NULL);
     a->rank = 4; /* after its own buttons: a Close button is the natural exit */
@@ -619,78 +509,13 @@ static void action_key(char *buf, size_t n, const char *action_id, const cJSON *
            sid ? sid : "", cJSON_IsNumber(ord) ? ord->valueint : 0, option ? "|" : "", option ? option : "");
 }
 
-static void free_action(action *a) {
-  free(a->action_id); free(a->role); free(a->name); free(a->stable_id);
-  free(a->scope_id); free(a->document_id); free(a->option);
-}
 
-static void free_state(state *s) {
-  free_action(&s->via);
-  for (int i = 0; i < s->ndone; i++) free(s->done[i]);
-  free(s->done);
-  for (int i = 0; i < s->nacts; i++) free_action(&s->acts[i]);
-  free(s->acts);
-  free(s->id); free(s->url); free(s->route); free(s->title);
-}
 
-/* ---- outcomes: what each control did ------------------------------------------------ */
-/* Index of the outcome record of key, created when new. */
-static int outcome_of(run *r, const char *key) {
-  int known = smap_get(&r->by_outcome, key);
-  if (known >= 0) return known;
-  if (r->nout == r->capout) {
-    r->capout = r->capout ? r->capout * 2 : 128;
-    r->out = realloc(r->out, (size_t)r->capout * sizeof *r->out);
-    if (!r->out) abort();
-  }
-  r->out[r->nout] = (outcome){.key = strdup(key), .move_to = -1, .self_from = -1, .first_from = -1};
-  smap_put(&r->by_outcome, key, r->nout);
-  return r->nout++;
-}
 
-/* The two outcome records of an action with key `key` in a state on `route`. */
-static void outcome_keys(run *r, const char *key, const char *route, int *pk, int *pkr) {
-  *pk = outcome_of(r, key);
-  char rk[1400];
-  snprintf(rk, sizeof rk, "%s\x1f%s", route ? route : "", key);
-  *pkr = outcome_of(r, rk);
-}
 
-static void outcome_note1(const run *r, outcome *o, int from, int to) {
-  if (o->first_from < 0) o->first_from = from;
-  const char *a = r->st[o->first_from].route, *b = r->st[from].route;
-  if (a && b && strcmp(a, b)) o->multi_route = 1;
-  if (from == to) {
-    if (!o->nself++) o->self_from = from;
-  } else {
-    if (o->move_to < 0) o->move_to = to;
-    else if (o->move_to != to) o->mixed = 1;
-    o->nmove++;
-  }
-  /* stays put in one state and moves to that same state from others: the
-   * same target; staying put in two states and moving elsewhere: mixed */
-  if (o->nmove && o->nself && !(o->nself == 1 && o->self_from == o->move_to)) o->mixed = 1;
-}
 
-static void outcome_note(run *r, int pk, int pkr, int from, int to) {
-  if (pk >= 0) outcome_note1(r, &r->out[pk], from, to);
-  if (pkr >= 0) outcome_note1(r, &r->out[pkr], from, to);
-}
 
-/* Predicted target of action a in state si: a state index (si itself when it
- * stays put), or -1 when its outcome is not known. The any-route record
- * predicts only what it saw hold on two routes (a global nav link, a toast
- * button in the header), not a route's own tab seen twice on one route. */
-static int predict1(const outcome *o, int si, int any_route) {
-  if (o->mixed || o->nmove + o->nself < 2 || (any_route && !o->multi_route)) return -1;
-  return o->nmove ? o->move_to : si;
-}
 
-static int predict(const run *r, const action *a, int si) {
-  int t = a->pkr >= 0 ? predict1(&r->out[a->pkr], si, 0) : -1;
-  if (t < 0 && a->pk >= 0) t = predict1(&r->out[a->pk], si, 1);
-  return t;
-}
 
 /* ---- observing the page ----------------------------------------------------------------- */
 /* Settle, capture, fingerprint. Returns the state index of the capture, or -1
@@ -715,13 +540,13 @@ static int observe(run *r, crawl_code *rc, char **route) {
     /* A hash-routed app shows its default route at "page.html" and at
      * "page.html#/home": the same UI under a URL with and without a route
      * fragment is one state. */
-    for (int i = 0; i < r->nst && r->cur < 0; i++) {
-      const char *a = r->st[i].route, *b = rk;
-      if (!a || !b || strcmp(r->st[i].cfp, r->cur_cfp)) continue;
+    for (int i = 0; i < r->f.nst && r->cur < 0; i++) {
+      const char *a = r->f.st[i].route, *b = rk;
+      if (!a || !b || strcmp(r->f.st[i].cfp, r->cur_cfp)) continue;
       size_t la = strcspn(a, "#"), lb = strcspn(b, "#");
       if (la == lb && !strncmp(a, b, la) && (!a[la] || !b[lb])) r->cur = i;
     }
-    if (r->cur >= 0) memcpy(r->cur_fp, r->st[r->cur].fp, sizeof r->cur_fp);
+    if (r->cur >= 0) memcpy(r->cur_fp, r->f.st[r->cur].fp, sizeof r->cur_fp);
   }
   if (route) *route = rk;
   else free(rk);
@@ -1043,23 +868,6 @@ static int recover(run *r) {
   return 0;
 }
 
-/* ---- restore ------------------------------------------------------------------------- */
-static int add_edge(run *r, int from, int to, const action *a) {
-  char pair[32];
-  snprintf(pair, sizeof pair, "%d>%d", from, to);
-  int known = smap_get(&r->by_pair, pair);
-  if (known >= 0) return known;
-  smap_put(&r->by_pair, pair, r->ned);
-  if (r->ned == r->caped) {
-    r->caped = r->caped ? r->caped * 2 : 64;
-    r->ed = realloc(r->ed, (size_t)r->caped * sizeof *r->ed);
-  }
-  edge *e = &r->ed[r->ned];
-  e->from = from;
-  e->to = to;
-  action_copy(&e->a, a);
-  return r->ned++;
-}
 
 /* Take known edge e from the current page. 0 when it landed where it did before. */
 static int walk_edge(run *r, const edge *e) {
@@ -1079,12 +887,12 @@ static int restore(run *r, int si) {
   char why[256];
   /* ancestors of si, nearest first */
   int chain[256], nchain = 0;
-  for (int a = si; a >= 0 && nchain < 256; a = r->st[a].parent) chain[nchain++] = a;
+  for (int a = si; a >= 0 && nchain < 256; a = r->f.st[a].parent) chain[nchain++] = a;
   for (int k = 0; k < nchain; k++) {
-    state *a = &r->st[chain[k]];
+    state *a = &r->f.st[chain[k]];
     if (a->addressable == 0) continue;
-    if (a->addressable < 0 && a->parent >= 0 && a->url && r->st[a->parent].url &&
-        !strcmp(a->url, r->st[a->parent].url)) {
+    if (a->addressable < 0 && a->parent >= 0 && a->url && r->f.st[a->parent].url &&
+        !strcmp(a->url, r->f.st[a->parent].url)) {
       a->addressable = 0; /* same URL as its parent: not URL-addressable */
       continue;
     }
@@ -1100,7 +908,7 @@ static int restore(run *r, int si) {
     /* replay down the chain */
     int ok = 1;
     for (int j = k - 1; j >= 0 && ok; j--) {
-      state *child = &r->st[chain[j]];
+      state *child = &r->f.st[chain[j]];
       action *act = &child->via;
       rc = perform(r, act, why, sizeof why);
       if (rc) { note_error(r, rc); ok = 0; break; }
@@ -1114,7 +922,7 @@ static int restore(run *r, int si) {
   }
   jl_review(r, "custom", "medium", si, NULL,
             "Make the state reachable deterministically (a URL or a stable path).",
-            "Could not restore state %s: replaying its recorded path landed in a different state.", r->st[si].id);
+            "Could not restore state %s: replaying its recorded path landed in a different state.", r->f.st[si].id);
   return -1;
 }
 
@@ -1122,21 +930,21 @@ static int restore(run *r, int si) {
 /* ---- resume: rebuild the run from its journal ----------------------------------- */
 static void action_from_json(action *a, const char *action_id, const cJSON *t, const cJSON *args, int escape) {
   memset(a, 0, sizeof *a);
-  a->action_id = xstrdup(action_id ? action_id : "ui.activate");
-  a->role = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role")));
-  a->name = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")));
-  a->stable_id = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId")));
+  a->action_id = fr_strdup(action_id ? action_id : "ui.activate");
+  a->role = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role")));
+  a->name = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")));
+  a->stable_id = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId")));
   const cJSON *ord = cJSON_GetObjectItemCaseSensitive(t, "ordinal");
   a->ordinal = cJSON_IsNumber(ord) ? ord->valueint : 0;
   a->escape = escape;
-  a->option = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "option")));
+  a->option = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "option")));
   const cJSON *oi = cJSON_GetObjectItemCaseSensitive(args, "optionIndex");
   a->option_index = cJSON_IsNumber(oi) ? oi->valueint : 0;
 }
 
 static int state_by_id(const run *r, const char *id) {
-  for (int i = 0; id && i < r->nst; i++)
-    if (!strcmp(r->st[i].id, id)) return i;
+  for (int i = 0; id && i < r->f.nst; i++)
+    if (!strcmp(r->f.st[i].id, id)) return i;
   return -1;
 }
 
@@ -1182,18 +990,18 @@ static int load_journal(run *r, const char *path) {
       const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "runId"));
       if (id) snprintf(r->run_id, sizeof r->run_id, "%s", id);
     } else if (!strcmp(type, "state") && sid && state_by_id(r, sid) < 0) {
-      if (r->nst == r->capst) {
-        r->capst = r->capst ? r->capst * 2 : 64;
-        r->st = realloc(r->st, (size_t)r->capst * sizeof *r->st);
+      if (r->f.nst == r->f.capst) {
+        r->f.capst = r->f.capst ? r->f.capst * 2 : 64;
+        r->f.st = realloc(r->f.st, (size_t)r->f.capst * sizeof *r->f.st);
       }
-      state *st = &r->st[r->nst];
+      state *st = &r->f.st[r->f.nst];
       memset(st, 0, sizeof *st);
       snprintf(st->fp, sizeof st->fp, "%s", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fingerprint")) ?: "");
       snprintf(st->cfp, sizeof st->cfp, "%s", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "contentFingerprint")) ?: "");
       st->id = strdup(sid);
-      st->url = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url")));
-      st->route = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "routeId")));
-      st->title = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "title")));
+      st->url = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url")));
+      st->route = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "routeId")));
+      st->title = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "title")));
       const cJSON *d = cJSON_GetObjectItemCaseSensitive(j, "depth"), *sd = cJSON_GetObjectItemCaseSensitive(j, "seed");
       st->depth = cJSON_IsNumber(d) ? d->valueint : 0;
       st->seed = cJSON_IsNumber(sd) ? sd->valueint : 0;
@@ -1204,8 +1012,7 @@ static int load_journal(run *r, const char *path) {
                          cJSON_GetObjectItemCaseSensitive(via, "target"), cJSON_GetObjectItemCaseSensitive(via, "args"),
                          cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(via, "escape")));
       st->addressable = st->parent < 0 ? 1 : -1;
-      smap_put(&r->by_fp, st->fp, r->nst);
-      r->nst++;
+      fr_index_state(&r->f, r->f.nst++);
     } else if (!strcmp(type, "transition")) {
       int from = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fromStateId")));
       int to = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "toStateId")));
@@ -1215,17 +1022,17 @@ static int load_journal(run *r, const char *path) {
       if (from >= 0 && to >= 0) {
         char key[1200];
         action_key(key, sizeof key, aid, t, cJSON_GetObjectItemCaseSensitive(j, "args"), NULL);
-        add_done(&r->st[from], key);
+        add_done(&r->f.st[from], key);
         int pk, pkr;
-        outcome_keys(r, key, r->st[from].route, &pk, &pkr);
-        outcome_note(r, pk, pkr, from, to);
+        fr_outcome_keys(&r->f, key, r->f.st[from].route, &pk, &pkr);
+        fr_outcome_note(&r->f, pk, pkr, from, to);
         if (from == to) r->self_loops++;
         else {
           action a;
           const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role"));
           action_from_json(&a, aid, t, cJSON_GetObjectItemCaseSensitive(j, "args"), aid && !strcmp(aid, "ui.dismiss") && role && !strcmp(role, "dialog"));
-          add_edge(r, from, to, &a);
-          free_action(&a);
+          fr_add_edge(&r->f, from, to, &a);
+          fr_action_free(&a);
         }
       }
     } else if (!strcmp(type, "failure")) {
@@ -1235,12 +1042,12 @@ static int load_journal(run *r, const char *path) {
         char key[1200];
         action_key(key, sizeof key, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "actionId")),
                    cJSON_GetObjectItemCaseSensitive(j, "target"), cJSON_GetObjectItemCaseSensitive(j, "args"), NULL);
-        add_done(&r->st[st], key);
+        add_done(&r->f.st[st], key);
       }
     } else if (!strcmp(type, "decision")) {
       int st = state_by_id(r, sid);
       r->decisions++;
-      if (st >= 0) r->st[st].decided = 1;
+      if (st >= 0) r->f.st[st].decided = 1;
     } else if (!strcmp(type, "review")) {
       r->reviews++;
     }
@@ -1276,17 +1083,17 @@ static char *resolve_url(const char *base, const char *ref) {
 static void count_loop(run *r, const action *a, int self, int nsignals) {
   char key[1200];
   snprintf(key, sizeof key, "%s|%s|%s", a->action_id, a->role ? a->role : "", a->name ? a->name : "");
-  int i = smap_get(&r->by_loop, key);
+  int i = fr_map_get(&r->by_loop, key);
   if (i < 0) {
     i = r->nloops;
-    smap_put(&r->by_loop, key, i);
+    fr_map_put(&r->by_loop, key, i);
     if (r->nloops == r->caploops) {
       r->caploops = r->caploops ? r->caploops * 2 : 32;
       r->loops = realloc(r->loops, (size_t)r->caploops * sizeof *r->loops);
     }
     memset(&r->loops[i], 0, sizeof r->loops[i]);
     r->loops[i].key = strdup(key);
-    action_copy(&r->loops[i].a, a);
+    fr_action_copy(&r->loops[i].a, a);
     r->nloops++;
   }
   if (self) r->loops[i].self++;
@@ -1303,7 +1110,7 @@ static void finish(run *r, crawl_summary *sum) {
                 "Give the control an observable effect (a status message, a route or state change) or annotate what it does.",
                 "Activating this control (%s, %d times) led to no distinguishable state and no signal.", l->a.action_id, l->self);
     free(l->key);
-    free_action(&l->a);
+    fr_action_free(&l->a);
   }
   free(r->loops);
   r->loops = NULL;
@@ -1317,7 +1124,7 @@ static void finish(run *r, crawl_summary *sum) {
   cJSON_AddStringToObject(o, "finishedAt", ts);
   cJSON_AddStringToObject(o, "stoppedBy", r->stopped_by ? r->stopped_by : "frontier");
   jl_write(r, "end", o);
-  sum->states = r->nst;
+  sum->states = r->f.nst;
   sum->transitions = r->transitions;
   sum->self_loops = r->self_loops;
   sum->decisions = r->decisions;
@@ -1342,15 +1149,15 @@ static int mkdir_p(const char *dir) {
 /* Build the action list of state si (the page shows si) and journal the
  * gate's decisions for what it will not do. */
 static void prepare_state(run *r, int si) {
-  state *s = &r->st[si];
+  state *s = &r->f.st[si];
   build_actions(r, si);
-  s = &r->st[si];
+  s = &r->f.st[si];
   for (int i = 0; i < s->nacts; i++) {
     char key[1200];
     action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
     for (int k = 0; k < s->ndone; k++)
       if (!strcmp(s->done[k], key)) s->acts[i].done = 1;
-    outcome_keys(r, key, s->route, &s->acts[i].pk, &s->acts[i].pkr);
+    fr_outcome_keys(&r->f, key, s->route, &s->acts[i].pk, &s->acts[i].pkr);
   }
   if (s->decided) return; /* a resumed run journaled them already */
   s->decided = 1;
@@ -1373,91 +1180,15 @@ static void prepare_state(run *r, int si) {
   }
 }
 
-/* Untried allowed actions come in two tiers: 0, those whose outcome is not
- * predictable (they find new states); 1, any. First of the tier by rank, or -1. */
-static int next_action(run *r, int si, int tier) {
-  const state *s = &r->st[si];
-  for (int i = 0; i < s->nacts; i++) {
-    const action *a = &s->acts[i];
-    if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
-    if (tier == 0 && predict(r, a, si) >= 0) continue;
-    return i;
-  }
-  return -1;
-}
 
-static int pending(run *r, int si, int tier) {
-  const state *s = &r->st[si];
-  if (s->dead || s->depth >= r->b.max_depth) return 0;
-  if (!s->acts) return 1; /* never prepared: everything is untried */
-  return next_action(r, si, tier) >= 0;
-}
 
-/* One hop of a path: a known edge (edge >= 0), or an untried predictable
- * action `act` of state `from` (it is recorded as a transition when taken). */
-typedef struct hop { int from, to, edge, act; } hop;
-#define MAX_HOPS 12
 
-/* The nearest state with pending actions of the tier, by breadth-first search
- * from the current state over known edges and predictable actions; its path
- * in hops (*len, 0 when it is the current state). -1 when none is reachable. */
-static int plan_path(run *r, int tier, hop *path, int *len) {
-  *len = 0;
-  if (r->cur < 0) return -1;
-  int n = r->nst, found = -1;
-  int *start = calloc((size_t)n + 1, sizeof *start), *by_from = malloc((size_t)(r->ned ? r->ned : 1) * sizeof *by_from);
-  int *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
-  hop *prev = malloc((size_t)n * sizeof *prev);
-  if (!start || !by_from || !dist || !queue || !prev) abort();
-  for (int k = 0; k < r->ned; k++) start[r->ed[k].from + 1]++;
-  for (int k = 0; k < n; k++) start[k + 1] += start[k];
-  int *fill = malloc(((size_t)n + 1) * sizeof *fill); /* edges grouped by source */
-  if (!fill) abort();
-  memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
-  for (int k = 0; k < r->ned; k++) by_from[fill[r->ed[k].from]++] = k;
-  free(fill);
-  for (int k = 0; k < n; k++) dist[k] = -1;
-  int qh = 0, qt = 0;
-  dist[r->cur] = 0;
-  queue[qt++] = r->cur;
-  while (qh < qt && found < 0) {
-    int x = queue[qh++];
-    if (pending(r, x, tier)) { found = x; break; }
-    if (dist[x] >= MAX_HOPS) continue;
-    for (int j = start[x]; j < start[x + 1]; j++) {
-      int t = r->ed[by_from[j]].to;
-      if (dist[t] >= 0) continue;
-      dist[t] = dist[x] + 1;
-      prev[t] = (hop){x, t, by_from[j], -1};
-      queue[qt++] = t;
-    }
-    const state *s = &r->st[x];
-    for (int i = 0; i < s->nacts; i++) {
-      const action *a = &s->acts[i];
-      if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
-      int t = predict(r, a, x);
-      if (t < 0 || t == x || dist[t] >= 0) continue;
-      dist[t] = dist[x] + 1;
-      prev[t] = (hop){x, t, -1, i};
-      queue[qt++] = t;
-    }
-  }
-  if (found >= 0) {
-    *len = dist[found];
-    for (int x = found, i = *len - 1; i >= 0; i--) {
-      path[i] = prev[x];
-      x = prev[x].from;
-    }
-  }
-  free(start); free(by_from); free(dist); free(queue); free(prev);
-  return found;
-}
 
 
 
 /* Execute action i of state si (the page shows si) and record where it led. */
 static void step(run *r, int si, int i) {
-  state *s = &r->st[si];
+  state *s = &r->f.st[si];
   action *a = &s->acts[i];
   a->done = 1;
   r->deviations = 0;
@@ -1495,7 +1226,7 @@ static void step(run *r, int si, int i) {
       r->cur = -1;
       free(route);
       note_error(r, rc);
-      if (r->fatal) r->st[si].acts[i].done = 0; /* its outcome is unknown: again */
+      if (r->fatal) r->f.st[si].acts[i].done = 0; /* its outcome is unknown: again */
       return;
     }
     int from = si;
@@ -1505,7 +1236,7 @@ static void step(run *r, int si, int i) {
                   !strncmp(r->g->route_url, "chrome-error:", 13);
     if (guarded) to = si;
     if (to < 0) {
-      to = add_state(r, si, a, r->st[si].seed, route);
+      to = add_state(r, si, a, r->f.st[si].seed, route);
       if (to < 0) {
         /* a budget refused the state: we are somewhere unregistered */
         pg_graph_free(saved);
@@ -1516,24 +1247,24 @@ static void step(run *r, int si, int i) {
       }
       r->cur = to;
     }
-    s = &r->st[si];
+    s = &r->f.st[si];
     a = &s->acts[i];
     int self = to == from;
-    outcome_note(r, a->pk, a->pkr, from, to);
+    fr_outcome_note(&r->f, a->pk, a->pkr, from, to);
     r->transitions++;
     if (self) r->self_loops++;
-    else add_edge(r, from, to, a);
+    else fr_add_edge(&r->f, from, to, a);
     char tid[32];
     snprintf(tid, sizeof tid, "t_%05ld", r->transitions);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "transitionId", tid);
-    cJSON_AddStringToObject(o, "fromStateId", r->st[from].id);
-    cJSON_AddStringToObject(o, "toStateId", r->st[to].id);
+    cJSON_AddStringToObject(o, "fromStateId", r->f.st[from].id);
+    cJSON_AddStringToObject(o, "toStateId", r->f.st[to].id);
     cJSON_AddStringToObject(o, "viaActionId", a->action_id);
     cJSON_AddItemToObject(o, "target", target_json(a));
     add_args(o, a);
     cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
-    cJSON *sigs = guarded ? cJSON_CreateArray() : signals_between(saved, r->st[from].route, r->g, route);
+    cJSON *sigs = guarded ? cJSON_CreateArray() : signals_between(saved, r->f.st[from].route, r->g, route);
     /* browser side effects the page caused, recorded as custom signals */
     static const char *const side[] = {"javascript dialog dismissed", "popup window closed"};
     int counts[2] = {crawl_page_dialogs(r->page) - dialogs0, crawl_page_popups(r->page) - popups0};
@@ -1566,9 +1297,9 @@ static void step(run *r, int si, int i) {
     pg_graph_free(saved);
     free(route);
     if (r->o->progress) {
-      crawl_progress p = {.run_id = r->run_id, .status = "exploring", .states = r->nst, .transitions = r->transitions,
+      crawl_progress p = {.run_id = r->run_id, .status = "exploring", .states = r->f.nst, .transitions = r->transitions,
                           .decisions = r->decisions, .elapsed_ms = elapsed(r),
-                          .route = r->cur >= 0 ? r->st[r->cur].route : NULL};
+                          .route = r->cur >= 0 ? r->f.st[r->cur].route : NULL};
       r->o->progress(r->o->progress_ud, &p);
     }
   }
@@ -1585,6 +1316,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   if (r->b.max_states <= 0) r->b.max_states = 200;
   if (r->b.max_transitions <= 0) r->b.max_transitions = 2000;
   if (r->b.max_depth <= 0) r->b.max_depth = 12;
+  r->f.max_depth = r->b.max_depth;
   if (r->b.max_runtime_ms <= 0) r->b.max_runtime_ms = 600000;
   snprintf(r->dir, sizeof r->dir, "%s", o->out_dir);
   char path[8400];
@@ -1689,7 +1421,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   for (int i = 0; i < nseeds; i++) cJSON_AddItemToArray(sa, cJSON_Duplicate(seeds[i].json, 1));
   if (resumed) {
     cJSON_Delete(rl);
-    jl_note(r, "resumed after an interruption: %d states, %ld transitions already recorded", r->nst, r->transitions);
+    jl_note(r, "resumed after an interruption: %d states, %ld transitions already recorded", r->f.nst, r->transitions);
   } else {
     jl_write(r, "run", rl);
   }
@@ -1713,7 +1445,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   /* a seed that hangs the tab costs a new tab, not the other seeds */
   for (int i = 0; i < nseeds && !budget_stop(r) && !(r->fatal && recover(r) != 0); i++) {
     int have = 0;
-    for (int k = 0; k < r->nst; k++) have |= r->st[k].seed == i && r->st[k].parent < 0;
+    for (int k = 0; k < r->f.nst; k++) have |= r->f.st[k].seed == i && r->f.st[k].parent < 0;
     if (have) continue; /* resumed: this seed's state is recorded */
     cJSON *so = cJSON_CreateObject();
     cJSON_AddNumberToObject(so, "index", i);
@@ -1772,10 +1504,10 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     const char *aid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "actionId"));
     int is_menu = kind && !strcmp(kind, "menu") && label, is_action = kind && !strcmp(kind, "action") && aid;
     int found_state = -1, found_act = -1;
-    for (int si = 0; si < r->nst && found_act < 0 && (is_menu || is_action); si++) {
-      if (r->st[si].parent >= 0 || r->st[si].dead) continue;
+    for (int si = 0; si < r->f.nst && found_act < 0 && (is_menu || is_action); si++) {
+      if (r->f.st[si].parent >= 0 || r->f.st[si].dead) continue;
       if (r->cur != si && restore(r, si) != 0) continue;
-      if (!r->st[si].acts) prepare_state(r, si);
+      if (!r->f.st[si].acts) prepare_state(r, si);
       const pg_element *el = NULL;
       for (size_t k = 0; r->g && k < r->g->nelements && !el; k++) {
         const pg_element *e = &r->g->elements[k];
@@ -1784,8 +1516,8 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
           el = e;
         if (is_action && e->app_action && !strcmp(e->app_action, aid)) el = e;
       }
-      for (int k = 0; el && k < r->st[si].nacts && found_act < 0; k++) {
-        const action *ac = &r->st[si].acts[k];
+      for (int k = 0; el && k < r->f.st[si].nacts && found_act < 0; k++) {
+        const action *ac = &r->f.st[si].acts[k];
         if (!strcmp(ac->role, el->role) && !strcmp(ac->name ? ac->name : "", el->name ? el->name : "") &&
             (!el->stable_id || (ac->stable_id && !strcmp(ac->stable_id, el->stable_id)))) {
           found_state = si;
@@ -1799,15 +1531,15 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
       jl_note(r, "seed %d (%s) unresolved", i, kind ? kind : "?");
       continue;
     }
-    action *ac = &r->st[found_state].acts[found_act];
+    action *ac = &r->f.st[found_state].acts[found_act];
     seeds[i].resolved = 1;
     if (ac->dec.effect != POL_EFFECT_ALLOW) {
       jl_note(r, "seed %d (%s) resolved to %s \"%s\" in %s, not driven: %s", i, kind, ac->role, ac->name ? ac->name : "",
-              r->st[found_state].id, ac->dec.text);
+              r->f.st[found_state].id, ac->dec.text);
       continue;
     }
     jl_note(r, "seed %d (%s) resolved to %s \"%s\" in %s and driven first", i, kind, ac->role, ac->name ? ac->name : "",
-            r->st[found_state].id);
+            r->f.st[found_state].id);
     if (!ac->done && !budget_stop(r)) step(r, found_state, found_act);
   }
 
@@ -1821,19 +1553,19 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
      * state, else the nearest state over known edges and predictable controls,
      * else the oldest (reload and replay); then the rest (tier 1) the same way.
      * A walk that goes astray three times in a row falls back to reloading. */
-    hop path[MAX_HOPS];
+    fr_hop path[FR_MAX_HOPS];
     int target = -1, tier = 0, len = 0;
     for (; tier < 2 && target < 0; tier++) {
-      if (r->deviations < 3) target = plan_path(r, tier, path, &len);
-      if (target >= 0 && len > r->st[target].depth + 2) len = -1; /* a reload is cheaper */
-      for (int k = 0; k < r->nst && target < 0; k++)
-        if (pending(r, k, tier)) { target = k; len = -1; }
+      if (r->deviations < 3) target = fr_plan_path(&r->f, r->cur, tier, path, &len);
+      if (target >= 0 && len > r->f.st[target].depth + 2) len = -1; /* a reload is cheaper */
+      for (int k = 0; k < r->f.nst && target < 0; k++)
+        if (fr_pending(&r->f, k, tier)) { target = k; len = -1; }
     }
     tier--;
     if (target < 0) break; /* frontier empty */
     if (len > 0) {
       for (int h = 0; h < len && !r->fatal && !r->cancelled && !budget_stop(r); h++) {
-        if (path[h].edge >= 0) walk_edge(r, &r->ed[path[h].edge]);
+        if (path[h].edge >= 0) walk_edge(r, &r->f.ed[path[h].edge]);
         else step(r, path[h].from, path[h].act);
         if (r->cur != path[h].to) { r->deviations++; break; }
       }
@@ -1841,12 +1573,12 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     } else if (r->cur != target && restore(r, target) != 0) {
       if (r->cancelled) break;
       if (r->fatal) continue; /* recover at the top */
-      r->st[target].dead = 1;
+      r->f.st[target].dead = 1;
       continue;
     }
-    if (!r->st[target].acts) prepare_state(r, target);
-    int i = next_action(r, target, tier);
-    if (i < 0) i = next_action(r, target, 1);
+    if (!r->f.st[target].acts) prepare_state(r, target);
+    int i = fr_next_action(&r->f, target, tier);
+    if (i < 0) i = fr_next_action(&r->f, target, 1);
     if (i < 0) continue;
     step(r, target, i);
   }
@@ -1858,7 +1590,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   if (r->dialogs) jl_note(r, "dismissed %ld JavaScript dialogs (alert, confirm, prompt, beforeunload)", r->dialogs);
   if (r->popups) jl_note(r, "closed %ld popup windows", r->popups);
   int depth_capped = 0;
-  for (int si = 0; si < r->nst; si++) depth_capped += r->st[si].depth >= r->b.max_depth;
+  for (int si = 0; si < r->f.nst; si++) depth_capped += r->f.st[si].depth >= r->b.max_depth;
   if (depth_capped) {
     cJSON *bo = cJSON_CreateObject();
     cJSON_AddStringToObject(bo, "budget", "maxDepth");
@@ -1873,18 +1605,8 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   fclose(r->jl);
   r->jl = NULL;
   crawl_code prc = crawl_package_write(r->dir, sum->error, sizeof sum->error);
-  for (int i = 0; i < r->nst; i++) free_state(&r->st[i]);
-  free(r->st);
-  for (int i = 0; i < r->ned; i++) {
-    free_action(&r->ed[i].a);
-  }
-  free(r->ed);
-  for (int i = 0; i < r->nout; i++) free(r->out[i].key);
-  free(r->out);
-  smap_free(&r->by_fp);
-  smap_free(&r->by_pair);
-  smap_free(&r->by_loop);
-  smap_free(&r->by_outcome);
+  fr_free(&r->f);
+  fr_map_free(&r->by_loop);
   for (int i = 0; i < nseeds; i++) {
     free(seeds[i].url);
     cJSON_Delete(seeds[i].json);
@@ -1894,6 +1616,6 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
     return CRAWL_BROWSER;
   }
-  if (!r->nst) snprintf(sum->error, sizeof sum->error, "%.500s", r->seed_err); /* no seed loaded: why */
+  if (!r->f.nst) snprintf(sum->error, sizeof sum->error, "%.500s", r->seed_err); /* no seed loaded: why */
   return CRAWL_OK;
 }

@@ -1,0 +1,249 @@
+/* frontier.c -- the run's shared state: states, edges, outcomes, the planner
+ * (see frontier.h). */
+#include "frontier.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *fr_strdup(const char *s) { return s ? strdup(s) : NULL; }
+
+static size_t hash_str(const char *k) {
+  size_t h = 5381;
+  for (; *k; k++) h = h * 33 + (unsigned char)*k;
+  return h;
+}
+
+int fr_map_get(const smap *m, const char *k) {
+  if (!m->cap) return -1;
+  for (size_t j = hash_str(k) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
+    if (!strcmp(m->keys[j], k)) return m->vals[j];
+  return -1;
+}
+
+void fr_map_put(smap *m, const char *k, int v) {
+  if ((m->n + 1) * 2 > m->cap) {
+    smap g = {.cap = m->cap ? m->cap * 2 : 256};
+    g.keys = calloc(g.cap, sizeof *g.keys);
+    g.vals = calloc(g.cap, sizeof *g.vals);
+    if (!g.keys || !g.vals) abort();
+    for (size_t i = 0; i < m->cap; i++) {
+      if (!m->keys[i]) continue;
+      size_t j = hash_str(m->keys[i]) & (g.cap - 1);
+      while (g.keys[j]) j = (j + 1) & (g.cap - 1);
+      g.keys[j] = m->keys[i];
+      g.vals[j] = m->vals[i];
+    }
+    g.n = m->n;
+    free(m->keys);
+    free(m->vals);
+    *m = g;
+  }
+  size_t j = hash_str(k) & (m->cap - 1);
+  for (; m->keys[j]; j = (j + 1) & (m->cap - 1))
+    if (!strcmp(m->keys[j], k)) { m->vals[j] = v; return; }
+  m->keys[j] = strdup(k);
+  m->vals[j] = v;
+  m->n++;
+}
+
+void fr_map_free(smap *m) {
+  for (size_t i = 0; i < m->cap; i++) free(m->keys[i]);
+  free(m->keys);
+  free(m->vals);
+  memset(m, 0, sizeof *m);
+}
+
+void fr_action_copy(action *dst, const action *src) {
+  memset(dst, 0, sizeof *dst);
+  if (!src) return;
+  dst->action_id = fr_strdup(src->action_id);
+  dst->role = fr_strdup(src->role);
+  dst->name = fr_strdup(src->name);
+  dst->stable_id = fr_strdup(src->stable_id);
+  dst->ordinal = src->ordinal;
+  dst->escape = src->escape;
+  dst->option = fr_strdup(src->option);
+  dst->option_index = src->option_index;
+}
+
+void fr_action_free(action *a) {
+  free(a->action_id); free(a->role); free(a->name); free(a->stable_id);
+  free(a->scope_id); free(a->document_id); free(a->option);
+}
+
+void fr_state_free(state *s) {
+  fr_action_free(&s->via);
+  for (int i = 0; i < s->ndone; i++) free(s->done[i]);
+  free(s->done);
+  for (int i = 0; i < s->nacts; i++) fr_action_free(&s->acts[i]);
+  free(s->acts);
+  free(s->id); free(s->url); free(s->route); free(s->title);
+}
+
+/* Index of the outcome record of key, created when new. */
+static int outcome_of(frontier *f, const char *key) {
+  int known = fr_map_get(&f->by_outcome, key);
+  if (known >= 0) return known;
+  if (f->nout == f->capout) {
+    f->capout = f->capout ? f->capout * 2 : 128;
+    f->out = realloc(f->out, (size_t)f->capout * sizeof *f->out);
+    if (!f->out) abort();
+  }
+  f->out[f->nout] = (outcome){.key = strdup(key), .move_to = -1, .self_from = -1, .first_from = -1};
+  fr_map_put(&f->by_outcome, key, f->nout);
+  return f->nout++;
+}
+
+/* The two outcome records of an action with key `key` in a state on `route`. */
+void fr_outcome_keys(frontier *f, const char *key, const char *route, int *pk, int *pkr) {
+  *pk = outcome_of(f, key);
+  char rk[1400];
+  snprintf(rk, sizeof rk, "%s\x1f%s", route ? route : "", key);
+  *pkr = outcome_of(f, rk);
+}
+
+static void outcome_note1(const frontier *f, outcome *o, int from, int to) {
+  if (o->first_from < 0) o->first_from = from;
+  const char *a = f->st[o->first_from].route, *b = f->st[from].route;
+  if (a && b && strcmp(a, b)) o->multi_route = 1;
+  if (from == to) {
+    if (!o->nself++) o->self_from = from;
+  } else {
+    if (o->move_to < 0) o->move_to = to;
+    else if (o->move_to != to) o->mixed = 1;
+    o->nmove++;
+  }
+  /* stays put in one state and moves to that same state from others: the
+   * same target; staying put in two states and moving elsewhere: mixed */
+  if (o->nmove && o->nself && !(o->nself == 1 && o->self_from == o->move_to)) o->mixed = 1;
+}
+
+void fr_outcome_note(frontier *f, int pk, int pkr, int from, int to) {
+  if (pk >= 0) outcome_note1(f, &f->out[pk], from, to);
+  if (pkr >= 0) outcome_note1(f, &f->out[pkr], from, to);
+}
+
+/* Predicted target of action a in state si: a state index (si itself when it
+ * stays put), or -1 when its outcome is not known. The any-route record
+ * predicts only what it saw hold on two routes (a global nav link, a toast
+ * button in the header), not a route's own tab seen twice on one route. */
+static int predict1(const outcome *o, int si, int any_route) {
+  if (o->mixed || o->nmove + o->nself < 2 || (any_route && !o->multi_route)) return -1;
+  return o->nmove ? o->move_to : si;
+}
+
+int fr_predict(const frontier *f, const action *a, int si) {
+  int t = a->pkr >= 0 ? predict1(&f->out[a->pkr], si, 0) : -1;
+  if (t < 0 && a->pk >= 0) t = predict1(&f->out[a->pk], si, 1);
+  return t;
+}
+
+int fr_add_edge(frontier *f, int from, int to, const action *a) {
+  char pair[32];
+  snprintf(pair, sizeof pair, "%d>%d", from, to);
+  int known = fr_map_get(&f->by_pair, pair);
+  if (known >= 0) return known;
+  fr_map_put(&f->by_pair, pair, f->ned);
+  if (f->ned == f->caped) {
+    f->caped = f->caped ? f->caped * 2 : 64;
+    f->ed = realloc(f->ed, (size_t)f->caped * sizeof *f->ed);
+  }
+  edge *e = &f->ed[f->ned];
+  e->from = from;
+  e->to = to;
+  fr_action_copy(&e->a, a);
+  return f->ned++;
+}
+
+/* Untried allowed actions come in two tiers: 0, those whose outcome is not
+ * predictable (they find new states); 1, any. First of the tier by rank, or -1. */
+int fr_next_action(const frontier *f, int si, int tier) {
+  const state *s = &f->st[si];
+  for (int i = 0; i < s->nacts; i++) {
+    const action *a = &s->acts[i];
+    if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
+    if (tier == 0 && fr_predict(f, a, si) >= 0) continue;
+    return i;
+  }
+  return -1;
+}
+
+int fr_pending(const frontier *f, int si, int tier) {
+  const state *s = &f->st[si];
+  if (s->dead || s->depth >= f->max_depth) return 0;
+  if (!s->acts) return 1; /* never prepared: everything is untried */
+  return fr_next_action(f, si, tier) >= 0;
+}
+
+/* The nearest state with fr_pending actions of the tier, by breadth-first search
+ * from the current state over known edges and predictable actions; its path
+ * in hops (*len, 0 when it is the current state). -1 when none is reachable. */
+int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
+  *len = 0;
+  if (cur < 0) return -1;
+  int n = f->nst, found = -1;
+  int *start = calloc((size_t)n + 1, sizeof *start), *by_from = malloc((size_t)(f->ned ? f->ned : 1) * sizeof *by_from);
+  int *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
+  fr_hop *prev = malloc((size_t)n * sizeof *prev);
+  if (!start || !by_from || !dist || !queue || !prev) abort();
+  for (int k = 0; k < f->ned; k++) start[f->ed[k].from + 1]++;
+  for (int k = 0; k < n; k++) start[k + 1] += start[k];
+  int *fill = malloc(((size_t)n + 1) * sizeof *fill); /* edges grouped by source */
+  if (!fill) abort();
+  memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
+  for (int k = 0; k < f->ned; k++) by_from[fill[f->ed[k].from]++] = k;
+  free(fill);
+  for (int k = 0; k < n; k++) dist[k] = -1;
+  int qh = 0, qt = 0;
+  dist[cur] = 0;
+  queue[qt++] = cur;
+  while (qh < qt && found < 0) {
+    int x = queue[qh++];
+    if (fr_pending(f, x, tier)) { found = x; break; }
+    if (dist[x] >= FR_MAX_HOPS) continue;
+    for (int j = start[x]; j < start[x + 1]; j++) {
+      int t = f->ed[by_from[j]].to;
+      if (dist[t] >= 0) continue;
+      dist[t] = dist[x] + 1;
+      prev[t] = (fr_hop){x, t, by_from[j], -1};
+      queue[qt++] = t;
+    }
+    const state *s = &f->st[x];
+    for (int i = 0; i < s->nacts; i++) {
+      const action *a = &s->acts[i];
+      if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
+      int t = fr_predict(f, a, x);
+      if (t < 0 || t == x || dist[t] >= 0) continue;
+      dist[t] = dist[x] + 1;
+      prev[t] = (fr_hop){x, t, -1, i};
+      queue[qt++] = t;
+    }
+  }
+  if (found >= 0) {
+    *len = dist[found];
+    for (int x = found, i = *len - 1; i >= 0; i--) {
+      path[i] = prev[x];
+      x = prev[x].from;
+    }
+  }
+  free(start); free(by_from); free(dist); free(queue); free(prev);
+  return found;
+}
+
+int fr_find_state(const frontier *f, const char *fp) { return fr_map_get(&f->by_fp, fp); }
+
+void fr_index_state(frontier *f, int i) { fr_map_put(&f->by_fp, f->st[i].fp, i); }
+
+void fr_free(frontier *f) {
+  for (int i = 0; i < f->nst; i++) fr_state_free(&f->st[i]);
+  free(f->st);
+  for (int i = 0; i < f->ned; i++) fr_action_free(&f->ed[i].a);
+  free(f->ed);
+  for (int i = 0; i < f->nout; i++) free(f->out[i].key);
+  free(f->out);
+  fr_map_free(&f->by_fp);
+  fr_map_free(&f->by_pair);
+  fr_map_free(&f->by_outcome);
+  memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,111 @@
+/* frontier.h -- the run's shared state, kept apart from the code that drives
+ * a tab (explore.c): the state table, the known edges, what each control did
+ * wherever it was tried (outcomes), and the planner that picks the state to
+ * work on next. Nothing here talks to a browser or writes a file, so several
+ * tabs (and later several machines) can work on one frontier. Internal to
+ * crawler/; not a public header. */
+#ifndef UIAP_FRONTIER_H
+#define UIAP_FRONTIER_H
+
+#include <stddef.h>
+
+#include "pol.h"
+
+typedef struct action {
+  char *action_id;          /* ui.activate, nav.navigate, ui.toggle, ... */
+  char *role, *name, *stable_id, *scope_id, *document_id;
+  int ordinal;              /* among same role+name in the graph */
+  int escape;               /* ui.dismiss by the Escape key */
+  pol_classification cls;
+  pol_decision dec;
+  int rank;                 /* exploration priority, lower first */
+  int done;                 /* executed (in this or an earlier session of this run) */
+  int pk, pkr;              /* its outcome record: any route, this route (-1 none) */
+  char *option;             /* ui.choose on a <select>: the option's label */
+  int option_index;         /* and its index */
+} action;
+
+typedef struct state {
+  char fp[33];
+  char cfp[33];             /* content fingerprint: the same without the route */
+  char *id, *url, *route, *title;
+  int depth, parent, seed;
+  action via;               /* the action that first reached it (replay) */
+  char **done;              /* keys of actions already executed (resume) */
+  int ndone;
+  int decided;              /* its decisions are in the journal */
+  int addressable;          /* -1 unknown, 0 no, 1 yes */
+  action *acts;
+  int nacts, cap_acts;
+  int dead;                 /* could not be restored: not explored further */
+} state;
+
+typedef struct edge { int from, to; action a; } edge;
+/* What a control did wherever it was tried: the key is the action's identity
+ * (action, role, name, stable id, ordinal), once for any route and once per
+ * route. A control that went to the same state from two states (a global nav
+ * link, a tab of this route) or stayed put twice is predictable: its outcome
+ * is known before it is tried, so it waits until the unpredictable controls
+ * (toggles, menus, dialogs) are done, and it serves as a path to its target. */
+typedef struct outcome {
+  char *key;
+  int move_to;              /* state of its moves, -1 none yet */
+  int nmove, nself, self_from;
+  int mixed;                /* went to different places: not predictable */
+  int first_from;           /* state of the first observation */
+  int multi_route;          /* observed from states on two routes */
+} outcome;
+/* String key -> index, open addressing; keys are copied. */
+typedef struct smap { char **keys; int *vals; size_t cap, n; } smap;
+int fr_map_get(const smap *m, const char *k); /* -1 when absent */
+void fr_map_put(smap *m, const char *k, int v);
+void fr_map_free(smap *m);
+
+typedef struct frontier {
+  state *st;                /* the state table */
+  int nst, capst;
+  edge *ed;                 /* known edges, one per (from, to) */
+  int ned, caped;
+  outcome *out;             /* outcome records */
+  int nout, capout;
+  smap by_fp, by_pair, by_outcome; /* indexes: states by fingerprint, edges, outcomes */
+  int max_depth;            /* states this deep are not expanded */
+} frontier;
+
+char *fr_strdup(const char *s); /* NULL stays NULL */
+void fr_action_copy(action *dst, const action *src);
+void fr_action_free(action *a);
+void fr_state_free(state *s);
+
+/* State with fingerprint fp, or -1. fr_index_state registers st[i]'s fp. */
+int fr_find_state(const frontier *f, const char *fp);
+void fr_index_state(frontier *f, int i);
+/* The known edge from -> to (taken by a), added when new. Returns its index. */
+int fr_add_edge(frontier *f, int from, int to, const action *a);
+
+/* Outcomes. key identifies an action (action, role, name, stable id,
+ * ordinal, option); fr_outcome_keys gives its two records (any route, this
+ * route); fr_outcome_note records that it went from `from` to `to`. */
+void fr_outcome_keys(frontier *f, const char *key, const char *route, int *pk, int *pkr);
+void fr_outcome_note(frontier *f, int pk, int pkr, int from, int to);
+/* Predicted target of a in state si (si itself when it stays put), -1 unknown. */
+int fr_predict(const frontier *f, const action *a, int si);
+
+/* Untried allowed actions come in two tiers: 0, those whose outcome is not
+ * predictable; 1, any. fr_next_action: the first of the tier by rank, or -1;
+ * fr_pending: state si has one (or was never prepared). */
+int fr_next_action(const frontier *f, int si, int tier);
+int fr_pending(const frontier *f, int si, int tier);
+
+/* One hop of a path: a known edge (edge >= 0), or an untried predictable
+ * action `act` of state `from` (recorded as a transition when taken). */
+typedef struct fr_hop { int from, to, edge, act; } fr_hop;
+#define FR_MAX_HOPS 12
+/* The nearest state with pending actions of the tier, by breadth-first search
+ * from state cur over known edges and predictable actions; its path in hops
+ * (*len, 0 when it is cur; at most FR_MAX_HOPS). -1 when none is reachable. */
+int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len);
+
+void fr_free(frontier *f);
+
+#endif
