@@ -1,0 +1,147 @@
+/* crawler_frontier.c -- the run's shared state without a browser: what makes
+ * a control predictable, and where the planner goes next. These decide the
+ * order of a crawl (unpredictable controls first) and its paths (known edges
+ * and predictable controls instead of reloads). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontier.h"
+
+/* A frontier with n states on the given routes, each prepared with the
+ * allowed actions named in acts (one string per state, names separated by
+ * ','; "" none). Action keys are their names. */
+static void make(frontier *f, int n, const char *const *routes, const char *const *acts) {
+  memset(f, 0, sizeof *f);
+  f->max_depth = 12;
+  f->st = calloc((size_t)n, sizeof *f->st);
+  f->capst = n;
+  for (int i = 0; i < n; i++) {
+    state *s = &f->st[i];
+    snprintf(s->fp, sizeof s->fp, "fp%d", i);
+    s->id = strdup(s->fp);
+    s->route = strdup(routes[i]);
+    s->parent = -1;
+    f->nst++;
+    fr_index_state(f, i);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", acts[i]);
+    s->acts = calloc(16, sizeof *s->acts);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+      action *a = &s->acts[s->nacts++];
+      a->action_id = strdup("ui.activate");
+      a->role = strdup("button");
+      a->name = strdup(tok);
+      a->dec.effect = POL_EFFECT_ALLOW;
+      fr_outcome_keys(f, tok, s->route, &a->pk, &a->pkr);
+    }
+  }
+}
+
+static int act(const frontier *f, int si, const char *name) {
+  for (int i = 0; i < f->st[si].nacts; i++)
+    if (!strcmp(f->st[si].acts[i].name, name)) return i;
+  return -1;
+}
+
+/* what happened when state `from` took control `name` */
+static void took(frontier *f, int from, const char *name, int to) {
+  action *a = &f->st[from].acts[act(f, from, name)];
+  a->done = 1;
+  fr_outcome_note(f, a->pk, a->pkr, from, to);
+  if (from != to) fr_add_edge(f, from, to, a);
+}
+
+static int predicted(const frontier *f, int si, const char *name) {
+  return fr_predict(f, &f->st[si].acts[act(f, si, name)], si);
+}
+
+Test(frontier, a_control_is_predictable_after_two_agreeing_observations) {
+  static const char *const routes[] = {"/a", "/a", "/b", "/b", "/c"};
+  static const char *const acts[] = {"Home,Tab", "Home,Tab", "Home,Tab", "Home,Tab", "Home,Tab"};
+  frontier f;
+  make(&f, 5, routes, acts);
+  took(&f, 0, "Home", 4);
+  cr_expect_eq(predicted(&f, 1, "Home"), -1, "one observation predicts nothing");
+  took(&f, 2, "Home", 4);
+  /* seen on two routes: predicted everywhere, also on a route never seen */
+  cr_expect_eq(predicted(&f, 1, "Home"), 4);
+  cr_expect_eq(predicted(&f, 3, "Home"), 4);
+  /* a route's own tab seen twice on one route says nothing about another */
+  took(&f, 0, "Tab", 1);
+  took(&f, 1, "Tab", 1); /* stays put where it leads: the same target */
+  cr_expect_eq(predicted(&f, 0, "Tab"), 1, "on /a the tab leads to state 1");
+  cr_expect_eq(predicted(&f, 2, "Tab"), -1, "on /b the tab is not known yet");
+  fr_free(&f);
+}
+
+Test(frontier, disagreeing_observations_are_unpredictable) {
+  static const char *const routes[] = {"/a", "/a", "/a", "/a"};
+  static const char *const acts[] = {"Toggle", "Toggle", "Toggle", "Toggle"};
+  frontier f;
+  make(&f, 4, routes, acts);
+  took(&f, 0, "Toggle", 1);
+  took(&f, 2, "Toggle", 3); /* an accordion: where it goes depends on the state */
+  cr_expect_eq(predicted(&f, 1, "Toggle"), -1);
+  /* tier 0 holds only unpredictable untried actions */
+  cr_expect_geq(fr_next_action(&f, 1, 0), 0);
+  fr_free(&f);
+}
+
+Test(frontier, stays_put_twice_is_a_predicted_self_loop) {
+  static const char *const routes[] = {"/a", "/b", "/c"};
+  static const char *const acts[] = {"Save", "Save", "Save,Other"};
+  frontier f;
+  make(&f, 3, routes, acts);
+  took(&f, 0, "Save", 0);
+  took(&f, 1, "Save", 1);
+  cr_expect_eq(predicted(&f, 2, "Save"), 2, "stays in state 2");
+  cr_expect_eq(fr_next_action(&f, 2, 0), act(&f, 2, "Other"), "tier 0 skips the predicted Save");
+  cr_expect_eq(fr_next_action(&f, 2, 1), act(&f, 2, "Save"), "tier 1 takes it in rank order");
+  fr_free(&f);
+}
+
+Test(frontier, the_planner_walks_known_edges_and_predictable_controls) {
+  /* 0 --Open--> 1 (known edge); Nav is predictable (led to 3 from 4 and
+   * 5 on two routes) and untried in 1; state 3 has untried work, the others
+   * are done */
+  static const char *const routes[] = {"/a", "/a", "/x", "/n", "/b", "/c"};
+  static const char *const acts[] = {"Open", "Nav", "", "Work", "Nav", "Nav"};
+  frontier f;
+  make(&f, 6, routes, acts);
+  took(&f, 0, "Open", 1);
+  took(&f, 4, "Nav", 3);
+  took(&f, 5, "Nav", 3);
+  f.st[2].dead = 1;
+  fr_hop path[FR_MAX_HOPS];
+  int len = -1;
+  /* from 0: 0 -> 1 over the known edge, then 1 -> 3 over Nav (untried, predicted) */
+  int t = fr_plan_path(&f, 0, 0, path, &len);
+  cr_assert_eq(t, 3);
+  cr_assert_eq(len, 2);
+  cr_expect_eq(path[0].edge, 0, "first hop: the known edge");
+  cr_expect_eq(path[1].edge, -1, "second hop: a predictable control, taken as a transition");
+  cr_expect_eq(path[1].from, 1);
+  cr_expect_eq(path[1].act, act(&f, 1, "Nav"));
+  /* in the state itself: no hops */
+  cr_expect_eq(fr_plan_path(&f, 3, 0, path, &len), 3);
+  cr_expect_eq(len, 0);
+  /* nothing reachable from the dead end 2 */
+  cr_expect_eq(fr_plan_path(&f, 2, 1, path, &len), -1);
+  fr_free(&f);
+}
+
+Test(frontier, known_edges_are_kept_once_per_pair) {
+  static const char *const routes[] = {"/a", "/a"};
+  static const char *const acts[] = {"X,Y", ""};
+  frontier f;
+  make(&f, 2, routes, acts);
+  int e1 = fr_add_edge(&f, 0, 1, &f.st[0].acts[0]);
+  int e2 = fr_add_edge(&f, 0, 1, &f.st[0].acts[1]);
+  cr_expect_eq(e1, e2);
+  cr_expect_eq(f.ned, 1);
+  cr_expect_eq(fr_find_state(&f, "fp1"), 1);
+  cr_expect_eq(fr_find_state(&f, "nope"), -1);
+  fr_free(&f);
+}
