@@ -648,30 +648,38 @@ static crawl_code act_click_(run *r, const pg_element *e, char *why, size_t whyl
   return crawl_page_click(r->page, (int)x2, (int)y2);
 }
 
-/* Observed signals of a transition, from the graphs before and after. */
+/* Observed signals of a transition (SuccessSignal), from the graphs before
+ * and after: route, dialog and validation changes come from the machinery
+ * observe publishes with (pg_delta_signals); a status or alert element that
+ * appeared with text is a toast (observe sees those as live-region events). */
 static cJSON *signals_between(const pg_graph *a, const char *route_a, const pg_graph *b, const char *route_b) {
-  cJSON *arr = cJSON_CreateArray();
-  if (route_a && route_b && strcmp(route_a, route_b)) {
-    cJSON *s = cJSON_CreateObject();
-    cJSON_AddStringToObject(s, "kind", "route.changed");
-    cJSON_AddStringToObject(s, "pattern", route_b);
-    cJSON_AddItemToArray(arr, s);
+  cJSON *arr = cJSON_CreateArray(), *ws = cJSON_CreateArray();
+  cJSON *ja = pg_graph_to_json(a), *jb = pg_graph_to_json(b);
+  unsigned long seq = 0;
+  pg_delta_signals(ja, jb, "sig_", &seq, ws);
+  cJSON_Delete(ja);
+  cJSON_Delete(jb);
+  const cJSON *w;
+  int routed = 0;
+  cJSON_ArrayForEach(w, ws) {
+    const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(w, "kind"));
+    if (!kind) continue;
+    if (!strcmp(kind, "route.changed")) {
+      /* the crawler's route is its route key (query normalised), not the raw URL */
+      if (!route_a || !route_b || !strcmp(route_a, route_b) || routed++) continue;
+      cJSON *sg = cJSON_CreateObject();
+      cJSON_AddStringToObject(sg, "kind", "route.changed");
+      cJSON_AddStringToObject(sg, "pattern", route_b);
+      cJSON_AddItemToArray(arr, sg);
+    } else if (!strcmp(kind, "dialog.opened") || !strcmp(kind, "dialog.closed") || !strcmp(kind, "validation.changed")) {
+      cJSON *sg = cJSON_CreateObject();
+      cJSON_AddStringToObject(sg, "kind", kind);
+      const char *scope = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(w, "scopeId"));
+      if (scope) cJSON_AddStringToObject(sg, "scopeId", scope);
+      cJSON_AddItemToArray(arr, sg);
+    }
   }
-  int da = 0, db = 0, inva = 0, invb = 0;
-  for (size_t k = 0; k < a->nscopes; k++) da += open_dialog(&a->scopes[k]);
-  for (size_t k = 0; k < b->nscopes; k++) db += open_dialog(&b->scopes[k]);
-  for (size_t k = 0; k < a->nelements; k++) inva += pg_state_is(&a->elements[k].state, PG_ST_INVALID);
-  for (size_t k = 0; k < b->nelements; k++) invb += pg_state_is(&b->elements[k].state, PG_ST_INVALID);
-  if (db != da) {
-    cJSON *s = cJSON_CreateObject();
-    cJSON_AddStringToObject(s, "kind", db > da ? "dialog.opened" : "dialog.closed");
-    cJSON_AddItemToArray(arr, s);
-  }
-  if (invb != inva) {
-    cJSON *s = cJSON_CreateObject();
-    cJSON_AddStringToObject(s, "kind", "validation.changed");
-    cJSON_AddItemToArray(arr, s);
-  }
+  cJSON_Delete(ws);
   /* a status or alert element that appeared with text: a toast */
   for (size_t k = 0; k < b->nelements; k++) {
     const pg_element *e = &b->elements[k];

@@ -105,6 +105,23 @@ Test(crawl, known_state_space_and_safety, .timeout = 300) {
                       cJSON_GetStringValue(cJSON_GetObjectItem(b, "fingerprint")));
     cr_expect_eq(same, 1);
   }
+  /* success signals: Open details opens the dialog, Close closes it, a nav
+   * link changes the route */
+  int opened = 0, closed = 0, routed = 0;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(tg, "edges")) {
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "target"), "name"));
+    const cJSON *sg;
+    cJSON_ArrayForEach(sg, cJSON_GetObjectItem(e, "observedSignals")) {
+      const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(sg, "kind"));
+      opened += !strcmp(k, "dialog.opened") && name && !strcmp(name, "Open details");
+      closed += !strcmp(k, "dialog.closed") && name && !strcmp(name, "Close");
+      routed += !strcmp(k, "route.changed") && name && !strcmp(name, "Reports");
+    }
+  }
+  cr_expect_gt(opened, 0, "Open details transitions carry dialog.opened");
+  cr_expect_gt(closed, 0, "Close transitions carry dialog.closed");
+  cr_expect_gt(routed, 0, "the Reports link carries route.changed");
   cr_expect_eq(hits("/danger/") - danger0, 0, "a dangerous endpoint was hit");
   cr_expect_eq(hits("/logout.html") - logout0, 0, "the logout page was loaded");
   static const char *const dangerous[] = {"Purge all data", "Pay now", "Delete everything", "Log out", "Send feedback"};
