@@ -53,6 +53,7 @@ typedef struct run {
   int nloops, caploops;
   smap by_loop;             /* index of loops */
   int deviations;           /* walks that ended off their path since the last step */
+  const pg_graph *before;   /* the capture before an action, while r->g is NULL */
   char err[512];
 } run;
 
@@ -520,34 +521,70 @@ static void action_key(char *buf, size_t n, const char *action_id, const cJSON *
 /* ---- observing the page ----------------------------------------------------------------- */
 /* Settle, capture, fingerprint. Returns the state index of the capture, or -1
  * when unknown; *rc gets the error. */
-static int observe(run *r, crawl_code *rc, char **route) {
-  *rc = crawl_page_settle(r->page);
-  if (*rc) return -1;
-  pg_graph *g = NULL;
-  pg_options go = {.bridge_origins = r->o->bridge_origins, .allow_bridges = r->o->allow_bridges};
-  *rc = crawl_page_capture(r->page, &go, &g);
-  if (*rc) return -1;
-  pg_graph_free(r->g);
-  r->g = g;
-  char *rk = NULL;
-  pg_fp_policy fp = r->o->fp;
-  fp.base_origin = r->page_origin;
-  pg_fingerprint(g, &fp, r->cur_fp, &rk);
-  fp.ignore_route = 1;
-  pg_fingerprint(g, &fp, r->cur_cfp, NULL);
-  r->cur = find_state(r, r->cur_fp);
-  if (r->cur < 0) {
-    /* A hash-routed app shows its default route at "page.html" and at
-     * "page.html#/home": the same UI under a URL with and without a route
-     * fragment is one state. */
-    for (int i = 0; i < r->f.nst && r->cur < 0; i++) {
-      const char *a = r->f.st[i].route, *b = rk;
-      if (!a || !b || strcmp(r->f.st[i].cfp, r->cur_cfp)) continue;
-      size_t la = strcspn(a, "#"), lb = strcspn(b, "#");
-      if (la == lb && !strncmp(a, b, la) && (!a[la] || !b[lb])) r->cur = i;
-    }
-    if (r->cur >= 0) memcpy(r->cur_fp, r->f.st[r->cur].fp, sizeof r->cur_fp);
+/* A visible progress bar in g that `before` did not have: the page is still
+ * loading what the action asked for (a busy indicator that was there all
+ * along is background noise). */
+static int new_busy(const pg_graph *g, const pg_graph *before) {
+  for (size_t i = 0; i < g->nelements; i++) {
+    const pg_element *e = &g->elements[i];
+    if (strcmp(e->role, "progressbar") || !pg_state_is(&e->state, PG_ST_VISIBLE)) continue;
+    int seen = 0;
+    for (size_t j = 0; before && j < before->nelements && !seen; j++)
+      seen = before->elements[j].backend_node_id == e->backend_node_id &&
+             pg_state_is(&before->elements[j].state, PG_ST_VISIBLE);
+    if (!seen) return 1;
   }
+  return 0;
+}
+
+#define BUSY_ROUNDS 8
+static int observe(run *r, crawl_code *rc, char **route) {
+  pg_graph *prev = r->g;   /* ours to free once the new capture is in */
+  const pg_graph *before = prev ? prev : r->before; /* the step's, alive until we return */
+  r->before = NULL;
+  r->g = NULL;
+  pg_options go = {.bridge_origins = r->o->bridge_origins, .allow_bridges = r->o->allow_bridges};
+  char *rk = NULL;
+  /* Settle, capture, fingerprint. A capture that would be a new state while
+   * a busy indicator the action brought up is showing is looked at again
+   * after settling (a bounded number of rounds): a loading screen is not a
+   * state. Known states cost nothing extra. */
+  for (int round = 0; round < BUSY_ROUNDS; round++) {
+    pg_graph *g = NULL;
+    *rc = crawl_page_settle(r->page);
+    if (!*rc) *rc = crawl_page_capture(r->page, &go, &g);
+    if (*rc) {
+      pg_graph_free(g);
+      if (!r->g) r->g = prev; /* keep a graph around, as before the call */
+      else pg_graph_free(prev);
+      free(rk);
+      return -1;
+    }
+    pg_graph_free(r->g); /* an earlier round's capture */
+    r->g = g;
+    free(rk);
+    rk = NULL;
+    pg_fp_policy fp = r->o->fp;
+    fp.base_origin = r->page_origin;
+    pg_fingerprint(g, &fp, r->cur_fp, &rk);
+    fp.ignore_route = 1;
+    pg_fingerprint(g, &fp, r->cur_cfp, NULL);
+    r->cur = find_state(r, r->cur_fp);
+    if (r->cur < 0) {
+      /* A hash-routed app shows its default route at "page.html" and at
+       * "page.html#/home": the same UI under a URL with and without a route
+       * fragment is one state. */
+      for (int i = 0; i < r->f.nst && r->cur < 0; i++) {
+        const char *a = r->f.st[i].route, *b = rk;
+        if (!a || !b || strcmp(r->f.st[i].cfp, r->cur_cfp)) continue;
+        size_t la = strcspn(a, "#"), lb = strcspn(b, "#");
+        if (la == lb && !strncmp(a, b, la) && (!a[la] || !b[lb])) r->cur = i;
+      }
+      if (r->cur >= 0) memcpy(r->cur_fp, r->f.st[r->cur].fp, sizeof r->cur_fp);
+    }
+    if (r->cur >= 0 || !new_busy(g, before)) break;
+  }
+  pg_graph_free(prev);
   if (route) *route = rk;
   else free(rk);
   return r->cur;
@@ -1225,6 +1262,7 @@ static void step(run *r, int si, int i) {
     }
     pg_graph *saved = r->g; /* the graph before the action, for signals */
     r->g = NULL;
+    r->before = saved;
     char *route = NULL;
     int to = observe(r, &rc, &route);
     if (rc) {

@@ -460,3 +460,27 @@ Test(crawl, select_options_are_chosen_safely, .timeout = 150) {
   t_run_free(&run);
   rm_rf(dir);
 }
+
+/* A loading screen is not a state: the action brings up a progress bar and
+ * the page stays silent for 450 ms (longer than the settle quiet time) before
+ * the report appears. The crawl records two states, the start and the report,
+ * and no recorded state shows the progress bar. */
+Test(crawl, loading_screen_is_not_a_state, .timeout = 120) {
+  const char *args[] = {t_fixture_url(0, NULL, "/loading/index.html"), "--max-runtime-ms", "60000", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  const cJSON *states = cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), "states"), *st;
+  cr_expect_eq(cJSON_GetArraySize(states), 2, "the start and the report");
+  cJSON_ArrayForEach(st, states) {
+    char path[900];
+    snprintf(path, sizeof path, "%s/out/%s", dir, cJSON_GetStringValue(cJSON_GetObjectItem(st, "pageGraphRef")));
+    char *text = t_read_file(path, NULL);
+    cr_expect(text && !strstr(text, "\"progressbar\""), "state %s shows the loading spinner", path);
+    free(text);
+  }
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
