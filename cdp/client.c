@@ -327,7 +327,9 @@ void cdp_abandon(cdp_client *c, int id) {
  * from the pending list (the caller frees it with reply_free). */
 static cdp_code wait_reply(cdp_client *c, int id, int timeout_ms, cdp__reply **out) {
   *out = NULL;
-  if (id <= 0) return id < 0 ? (cdp_code)-id : CDP_ARG;
+  /* a failed cdp_send's -code passes through; any other id <= 0 (INT_MIN
+   * too, whose negation overflows) is an argument error */
+  if (id <= 0) return id < 0 && id > -CDP__ECOUNT ? (cdp_code)-id : CDP_ARG;
   long long deadline = cdp_now_ms() + (timeout_ms > 0 ? timeout_ms : 30000);
   for (;;) {
     cdp__reply **link = NULL;
