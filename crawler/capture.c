@@ -43,6 +43,9 @@ struct crawl_page {
   int settled;
   int crashed;
   int navs, dcl;             /* top-frame navigations; DOMContentLoaded seen */
+  int loop_stops;            /* navigation loops stopped in the current load (page_goto) */
+  int terminated;            /* scripts terminated in the current load */
+  char *loop_guard;          /* its script for new documents, while settling */
   int dialogs, popups;
   unsigned long changes;     /* mutations and navigations reported (crawl_page_changes) */
   int blocked;
@@ -329,14 +332,14 @@ static crawl_code call(crawl_page *p, const char *method, cJSON *params, cJSON *
   return from_cdp(p, rc);
 }
 
-crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page **out) {
-  *out = NULL;
+/* ---- what open and attach share ---------------------------------------------- */
+/* A page for c with o's defaults filled in (not the viewport: only
+ * crawl_page_open sets one) and a fresh binding name; NULL without memory. */
+static crawl_page *page_new(cdp_client *c, const crawl_page_opts *o) {
   crawl_page *p = calloc(1, sizeof *p);
-  if (!p) return CRAWL_NOMEM;
+  if (!p) return NULL;
   p->c = c;
   if (o) p->o = *o;
-  if (!p->o.width) p->o.width = 1280;
-  if (!p->o.height) p->o.height = 800;
   if (!p->o.nav_timeout_ms) p->o.nav_timeout_ms = 30000;
   if (!p->o.settle_quiet_ms) p->o.settle_quiet_ms = 150;
   if (!p->o.settle_max_ms) p->o.settle_max_ms = 5000;
@@ -349,6 +352,96 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   char b[64];
   snprintf(b, sizeof b, "__uiap_%08lx", (unsigned long)(cdp_now_ms() * 2654435761u) & 0xffffffffUL);
   p->binding = strdup(b);
+  return p;
+}
+
+typedef struct page_sub {
+  const char *ev;
+  cdp_event_cb cb;
+} page_sub;
+
+static void page_subscribe(crawl_page *p, const page_sub *subs, size_t n) {
+  for (size_t i = 0; i < n; i++) p->subs[p->nsubs++] = cdp_on(p->c, subs[i].ev, subs[i].cb, p);
+}
+
+/* Sends, without waiting, the domains, the binding and the observer js for
+ * documents to come, network events and auto-attach; their ids go to
+ * ids[n..], the new count is returned. attached: js also runs in the frames
+ * there are now (runImmediately, and the top one once more by
+ * Runtime.evaluate). */
+static int send_setup(crawl_page *p, const char *js, int attached, int *ids, int n) {
+  cJSON *a;
+  ids[n++] = cdp_send(p->c, p->session, "Page.enable", NULL);
+  a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "name", p->binding);
+  ids[n++] = cdp_send(p->c, p->session, "Runtime.addBinding", a);
+  a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "source", js);
+  if (attached) cJSON_AddBoolToObject(a, "runImmediately", 1);
+  ids[n++] = cdp_send(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
+  ids[n++] = cdp_send(p->c, p->session, "Runtime.enable", NULL);
+  if (attached) {
+    a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "expression", js);
+    cJSON_AddBoolToObject(a, "silent", 1);
+    ids[n++] = cdp_send(p->c, p->session, "Runtime.evaluate", a);
+  }
+  a = cJSON_CreateObject();
+  cJSON_AddNumberToObject(a, "maxPostDataSize", 0);
+  ids[n++] = cdp_send(p->c, p->session, "Network.enable", a);
+  a = cJSON_CreateObject();
+  cJSON_AddBoolToObject(a, "autoAttach", 1);
+  cJSON_AddBoolToObject(a, "waitForDebuggerOnStart", 0);
+  cJSON_AddBoolToObject(a, "flatten", 1);
+  ids[n++] = cdp_send(p->c, p->session, "Target.setAutoAttach", a);
+  return n;
+}
+
+/* With block_writes: the allowed origins from the options after those
+ * already in p->allowed, and requests paused (on_paused) for the guard. Ids
+ * as send_setup. */
+static int send_guard(crawl_page *p, int *ids, int n) {
+  if (!p->o.block_writes) return n;
+  for (int i = 0; p->o.allowed_origins && p->o.allowed_origins[i] && p->nallowed < 64; i++)
+    p->allowed[p->nallowed++] = strdup(p->o.allowed_origins[i]);
+  cJSON *a = cJSON_CreateObject();
+  cJSON *pats = cJSON_AddArrayToObject(a, "patterns");
+  static const char *const types[] = {"Document", "XHR", "Fetch", "Other"};
+  for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+    cJSON *pt = cJSON_CreateObject();
+    cJSON_AddStringToObject(pt, "resourceType", types[i]);
+    cJSON_AddStringToObject(pt, "requestStage", "Request");
+    cJSON_AddItemToArray(pats, pt);
+  }
+  ids[n++] = cdp_send(p->c, p->session, "Fetch.enable", a);
+  return n;
+}
+
+/* Waits for the n replies; the first failure other than a CDP error reply
+ * goes to p->err and is returned. The reply to ids[keep] (keep < 0: none)
+ * goes to *kept when it came (the caller deletes it), NULL otherwise. */
+static crawl_code wait_setup(crawl_page *p, const int *ids, int n, int keep, cJSON **kept) {
+  crawl_code result = CRAWL_OK;
+  if (kept) *kept = NULL;
+  for (int i = 0; i < n; i++) {
+    cJSON *res = NULL;
+    cdp_code r = cdp_wait(p->c, ids[i], i == keep ? &res : NULL, p->o.call_timeout_ms);
+    if (r && result == CRAWL_OK && r != CDP_REMOTE) {
+      perr(p, "set up the tab");
+      result = from_cdp(p, r);
+    }
+    if (i == keep && !r) *kept = res;
+    else cJSON_Delete(res);
+  }
+  return result;
+}
+
+crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page **out) {
+  *out = NULL;
+  crawl_page *p = page_new(c, o);
+  if (!p) return CRAWL_NOMEM;
+  if (!p->o.width) p->o.width = 1280;
+  if (!p->o.height) p->o.height = 800;
   cdp_code rc = cdp_open_page(c, "about:blank", &p->session, &p->target_id, p->o.call_timeout_ms);
   if (rc) {
     perr(p, "open a tab");
@@ -356,7 +449,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
     *out = p;
     return r;
   }
-  static const struct { const char *ev; cdp_event_cb cb; } subs[] = {
+  static const page_sub subs[] = {
     {"Network.requestWillBeSent", on_request}, {"Network.loadingFinished", on_request},
     {"Network.loadingFailed", on_request},     {"Runtime.bindingCalled", on_binding},
     {"Page.loadEventFired", on_load},          {"Page.javascriptDialogOpening", on_dialog},
@@ -365,30 +458,14 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
     {"Page.frameNavigated", on_frame_nav},     {"Page.navigatedWithinDocument", on_frame_nav},
     {"Fetch.requestPaused", on_paused},        {"Page.domContentEventFired", on_load},
   };
-  for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) p->subs[p->nsubs++] = cdp_on(c, subs[i].ev, subs[i].cb, p);
+  page_subscribe(p, subs, sizeof subs / sizeof *subs);
 
   /* pipelined set-up */
   char js[2048];
   snprintf(js, sizeof js, observer_js, p->binding, p->binding, p->binding);
-  cJSON *a;
-  int ids[16], n = 0;
-  ids[n++] = cdp_send(c, p->session, "Page.enable", NULL);
-  a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "name", p->binding);
-  ids[n++] = cdp_send(c, p->session, "Runtime.addBinding", a);
-  a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "source", js);
-  ids[n++] = cdp_send(c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
-  ids[n++] = cdp_send(c, p->session, "Runtime.enable", NULL);
-  a = cJSON_CreateObject();
-  cJSON_AddNumberToObject(a, "maxPostDataSize", 0);
-  ids[n++] = cdp_send(c, p->session, "Network.enable", a);
-  a = cJSON_CreateObject();
-  cJSON_AddBoolToObject(a, "autoAttach", 1);
-  cJSON_AddBoolToObject(a, "waitForDebuggerOnStart", 0);
-  cJSON_AddBoolToObject(a, "flatten", 1);
-  ids[n++] = cdp_send(c, p->session, "Target.setAutoAttach", a);
-  a = cJSON_CreateObject();
+  int ids[16];
+  int n = send_setup(p, js, 0, ids, 0);
+  cJSON *a = cJSON_CreateObject();
   cJSON_AddNumberToObject(a, "width", p->o.width);
   cJSON_AddNumberToObject(a, "height", p->o.height);
   cJSON_AddNumberToObject(a, "deviceScaleFactor", 1);
@@ -403,28 +480,8 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   a = cJSON_CreateObject();
   cJSON_AddBoolToObject(a, "discover", 1);
   ids[n++] = cdp_send(c, NULL, "Target.setDiscoverTargets", a);
-  if (p->o.block_writes) {
-    for (int i = 0; p->o.allowed_origins && p->o.allowed_origins[i] && p->nallowed < 64; i++)
-      p->allowed[p->nallowed++] = strdup(p->o.allowed_origins[i]);
-    a = cJSON_CreateObject();
-    cJSON *pats = cJSON_AddArrayToObject(a, "patterns");
-    static const char *const types[] = {"Document", "XHR", "Fetch", "Other"};
-    for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
-      cJSON *pt = cJSON_CreateObject();
-      cJSON_AddStringToObject(pt, "resourceType", types[i]);
-      cJSON_AddStringToObject(pt, "requestStage", "Request");
-      cJSON_AddItemToArray(pats, pt);
-    }
-    ids[n++] = cdp_send(c, p->session, "Fetch.enable", a);
-  }
-  crawl_code result = CRAWL_OK;
-  for (int i = 0; i < n; i++) {
-    cdp_code r = cdp_wait(c, ids[i], NULL, p->o.call_timeout_ms);
-    if (r && result == CRAWL_OK && r != CDP_REMOTE) {
-      perr(p, "set up the tab");
-      result = from_cdp(p, r);
-    }
-  }
+  n = send_guard(p, ids, n);
+  crawl_code result = wait_setup(p, ids, n, -1, NULL);
   *out = p;
   return result;
 }
@@ -526,22 +583,9 @@ static crawl_code attach_pick(crawl_page *p, const crawl_attach_opts *sel, char 
 crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const crawl_attach_opts *sel,
                              crawl_page **out) {
   *out = NULL;
-  crawl_page *p = calloc(1, sizeof *p);
+  crawl_page *p = page_new(c, o);
   if (!p) return CRAWL_NOMEM;
-  p->c = c;
-  if (o) p->o = *o;
-  if (!p->o.nav_timeout_ms) p->o.nav_timeout_ms = 30000;
-  if (!p->o.settle_quiet_ms) p->o.settle_quiet_ms = 150;
-  if (!p->o.settle_max_ms) p->o.settle_max_ms = 5000;
-  if (!p->o.call_timeout_ms) p->o.call_timeout_ms = 30000;
-  if (!p->o.ax_full_limit) {
-    const char *env = getenv("UIAP_AX_FULL_LIMIT");
-    p->o.ax_full_limit = env && atol(env) > 0 ? (size_t)atol(env) : 12000;
-  }
   *out = p;
-  char b[64];
-  snprintf(b, sizeof b, "__uiap_%08lx", (unsigned long)(cdp_now_ms() * 2654435761u) & 0xffffffffUL);
-  p->binding = strdup(b);
   /* the target: never p->target_id, so that crawl_page_close cannot close it */
   char *tid = NULL, *turl = NULL;
   crawl_code rc = attach_pick(p, sel, &tid, &turl);
@@ -568,7 +612,7 @@ crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const craw
   set_url(p, turl);
   free(turl);
 
-  static const struct { const char *ev; cdp_event_cb cb; } subs[] = {
+  static const page_sub subs[] = {
     {"Network.requestWillBeSent", on_request},  {"Network.loadingFinished", on_request},
     {"Network.loadingFailed", on_request},      {"Runtime.bindingCalled", on_binding},
     {"Page.loadEventFired", on_load},           {"Page.domContentEventFired", on_load},
@@ -576,7 +620,7 @@ crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const craw
     {"Target.detachedFromTarget", on_detached}, {"Page.frameNavigated", on_frame_nav},
     {"Page.navigatedWithinDocument", on_frame_nav}, {"Fetch.requestPaused", on_paused},
   };
-  for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) p->subs[p->nsubs++] = cdp_on(c, subs[i].ev, subs[i].cb, p);
+  page_subscribe(p, subs, sizeof subs / sizeof *subs);
 
   /* pipelined set-up: no viewport, focus or download override, no dialog
    * handling, nothing browser-wide; the observer runs in the frames there
@@ -584,68 +628,31 @@ crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const craw
    * and in documents to come */
   char js[2048];
   snprintf(js, sizeof js, attach_observer_js, p->binding);
-  int ids[16], n = 0, tree;
-  ids[n++] = cdp_send(c, p->session, "Page.enable", NULL);
-  a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "name", p->binding);
-  ids[n++] = cdp_send(c, p->session, "Runtime.addBinding", a);
-  a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "source", js);
-  cJSON_AddBoolToObject(a, "runImmediately", 1);
-  ids[n++] = cdp_send(c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
-  ids[n++] = cdp_send(c, p->session, "Runtime.enable", NULL);
-  a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "expression", js);
-  cJSON_AddBoolToObject(a, "silent", 1);
-  ids[n++] = cdp_send(c, p->session, "Runtime.evaluate", a);
-  a = cJSON_CreateObject();
-  cJSON_AddNumberToObject(a, "maxPostDataSize", 0);
-  ids[n++] = cdp_send(c, p->session, "Network.enable", a);
-  a = cJSON_CreateObject();
-  cJSON_AddBoolToObject(a, "autoAttach", 1);
-  cJSON_AddBoolToObject(a, "waitForDebuggerOnStart", 0);
-  cJSON_AddBoolToObject(a, "flatten", 1);
-  ids[n++] = cdp_send(c, p->session, "Target.setAutoAttach", a);
+  int ids[16];
+  int n = send_setup(p, js, 1, ids, 0);
   if (p->o.block_writes) {
     char origin[512];
     url_origin(p->url, origin, sizeof origin);
     if (origin[0]) p->allowed[p->nallowed++] = strdup(origin);
-    for (int i = 0; p->o.allowed_origins && p->o.allowed_origins[i] && p->nallowed < 64; i++)
-      p->allowed[p->nallowed++] = strdup(p->o.allowed_origins[i]);
-    a = cJSON_CreateObject();
-    cJSON *pats = cJSON_AddArrayToObject(a, "patterns");
-    static const char *const types[] = {"Document", "XHR", "Fetch", "Other"};
-    for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
-      cJSON *pt = cJSON_CreateObject();
-      cJSON_AddStringToObject(pt, "resourceType", types[i]);
-      cJSON_AddStringToObject(pt, "requestStage", "Request");
-      cJSON_AddItemToArray(pats, pt);
-    }
-    ids[n++] = cdp_send(c, p->session, "Fetch.enable", a);
   }
-  ids[tree = n++] = cdp_send(c, p->session, "Page.getFrameTree", NULL);
-  crawl_code result = CRAWL_OK;
-  for (int i = 0; i < n; i++) {
-    res = NULL;
-    cdp_code r = cdp_wait(c, ids[i], i == tree ? &res : NULL, p->o.call_timeout_ms);
-    if (r && result == CRAWL_OK && r != CDP_REMOTE) {
-      perr(p, "set up the tab");
-      result = from_cdp(p, r);
-    }
-    if (i == tree && !r) {
-      const cJSON *f = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "frameTree"), "frame");
-      const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id"));
-      const char *u = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "url"));
-      const char *frag = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "urlFragment"));
-      if (fid) p->main_frame = strdup(fid);
-      if (u) {
-        char *full = malloc(strlen(u) + (frag ? strlen(frag) : 0) + 1);
-        if (full) {
-          strcpy(full, u);
-          if (frag) strcat(full, frag);
-          set_url(p, full);
-          free(full);
-        }
+  n = send_guard(p, ids, n);
+  int tree = n;
+  ids[n++] = cdp_send(c, p->session, "Page.getFrameTree", NULL);
+  crawl_code result = wait_setup(p, ids, n, tree, &res);
+  if (res) {
+    /* the reply came (the last one waited for) */
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "frameTree"), "frame");
+    const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id"));
+    const char *u = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "url"));
+    const char *frag = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "urlFragment"));
+    if (fid) p->main_frame = strdup(fid);
+    if (u) {
+      char *full = malloc(strlen(u) + (frag ? strlen(frag) : 0) + 1);
+      if (full) {
+        strcpy(full, u);
+        if (frag) strcat(full, frag);
+        set_url(p, full);
+        free(full);
       }
     }
     cJSON_Delete(res);
@@ -696,29 +703,194 @@ static int busy_requests(const crawl_page *p, long long now) {
   return n;
 }
 
-crawl_code crawl_page_settle(crawl_page *p) {
+/* ---- liveness, loops ----------------------------------------------------------- */
+/* Top-level navigations within one load, or one settle, after which the page
+ * is in a navigation loop (a location.replace or meta refresh loop, two pages
+ * sending the browser to each other): it is stopped. Sign-in flows and
+ * redirect chains commit a few documents; a loop commits one every 50-150 ms,
+ * so this is 0.5-1.5 s of it. */
+#define LOAD_MAX_NAVS 10
+/* While waiting for load or settling, the page is asked for "0"
+ * (Runtime.evaluate, served by its main thread) every PROBE_EVERY_MS. No
+ * answer for HUNG_MS while the thread is running JavaScript (in_script)
+ * means a script that does not yield (an endless loop, a dialog loop): it is
+ * terminated, sooner than at the load timeout (crawl 15 s, snapshot 30 s).
+ * Building 100,000 elements in script takes at most 2-4 s on a loaded 2-core
+ * machine. */
+#define PROBE_EVERY_MS 500
+#define HUNG_MS 8000
+#define UNSTICK_MS 2000
+
+/* A navigation loop is broken by cancelling the page's next navigation of
+ * its own (Navigation API: a "navigate" event whose default is prevented;
+ * location.replace/assign/href, meta refresh, link clicks; never our
+ * Page.navigate), once, in the current document and in the next one. The
+ * page then stays on a whole document, which is captured; the load counts as
+ * not settled. The guard for new documents is dropped when settling ends. */
+static const char loop_guard_js[] =
+  "(()=>{try{const h=e=>{if(!e.cancelable)return;e.preventDefault();navigation.removeEventListener('navigate',h)};"
+  "navigation.addEventListener('navigate',h)}catch(x){}})()";
+
+static void stop_loop(crawl_page *p, const char *when, int navs) {
+  crawl_log(CRAWL_LOG_WARN, "page", "%s: %d top-level navigations %s (a redirect or refresh loop?); stopping it",
+            p->url ? p->url : "", navs, when);
+  p->loop_stops++;
+  if (!p->loop_guard) {
+    cJSON *a = cJSON_CreateObject(), *res = NULL;
+    cJSON_AddStringToObject(a, "source", loop_guard_js);
+    if (cdp_call(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a, &res, 2000) == CDP_OK) {
+      const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "identifier"));
+      if (id) p->loop_guard = strdup(id);
+    }
+    cJSON_Delete(res);
+  }
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "expression", loop_guard_js);
+  int id = cdp_send(p->c, p->session, "Runtime.evaluate", a);
+  if (id > 0) cdp_abandon(p->c, id);
+}
+
+static void drop_loop_guard(crawl_page *p) {
+  if (!p->loop_guard) return;
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "identifier", p->loop_guard);
+  int id = cdp_send(p->c, p->session, "Page.removeScriptToEvaluateOnNewDocument", a);
+  if (id > 0) cdp_abandon(p->c, id);
+  free(p->loop_guard);
+  p->loop_guard = NULL;
+}
+
+/* Asks the page for "0" within timeout_ms. 1: answered (an error reply,
+ * e.g. no context during a navigation, is an answer too, and so is a
+ * crash, which the caller reports); 0: no answer; -code: the call failed
+ * otherwise (cancelled, the browser gone). */
+static int probe(crawl_page *p, int timeout_ms) {
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "expression", "0");
+  cdp_code rc = cdp_call(p->c, p->session, "Runtime.evaluate", a, NULL, timeout_ms);
+  if (rc == CDP_OK || rc == CDP_REMOTE || p->crashed) return 1; /* a crash: the caller's to report */
+  if (rc == CDP_TIMEOUT) return 0;
+  perr(p, "Runtime.evaluate");
+  return -(int)from_cdp(p, rc);
+}
+
+/* 1 when the page's main thread is running JavaScript. Performance.getMetrics
+ * is one of the DevTools commands Chromium delivers by interrupting running
+ * JavaScript: it is answered while a script loops, but not while the thread
+ * parses, lays out or paints (a page with 100,000 elements keeps it busy for
+ * seconds on a loaded machine: that is not a script to terminate). */
+static int in_script(crawl_page *p) {
+  cdp_code rc = cdp_call(p->c, p->session, "Performance.getMetrics", NULL, NULL, 1000);
+  return !p->crashed && (rc == CDP_OK || rc == CDP_REMOTE);
+}
+
+/* Runtime.terminateExecution is served off the page's main thread too: it
+ * stops the running script, and the parser goes on. 1: terminated; 0: the
+ * thread is not running a script (or answered after all). */
+static int terminate_script(crawl_page *p, long long since) {
+  if (!in_script(p) || probe(p, 200) != 0) return 0;
+  cdp_call(p->c, p->session, "Runtime.terminateExecution", NULL, NULL, 2000);
+  p->terminated++;
+  crawl_log(CRAWL_LOG_WARN, "page", "the page's script did not yield for %lld ms (an endless loop?): terminated it",
+            cdp_now_ms() - since);
+  return 1;
+}
+
+typedef struct {
+  long long next;          /* when the next probe is due */
+  long long unanswered;    /* since when probes go unanswered, 0: they do not */
+} liveness;
+
+/* Probes the page if a probe is due, waiting at most until limit (the load
+ * or settle deadline): a page that has answered nothing for HUNG_MS gets its
+ * running script terminated. Returns CRAWL_OK or the error. */
+static crawl_code live_check(crawl_page *p, liveness *l, long long limit) {
+  long long now = cdp_now_ms();
+  if (now < l->next || now >= limit) return CRAWL_OK;
+  long long since = l->unanswered ? l->unanswered : now, to = since + HUNG_MS - now;
+  if (to > limit - now) to = limit - now;
+  int alive = probe(p, to > 1 ? (int)to : 1);
+  if (alive < 0) return (crawl_code)-alive;
+  now = cdp_now_ms();
+  if (alive && now - since >= 1000)
+    crawl_log(CRAWL_LOG_DEBUG, "page", "the page's main thread was busy for %lld ms", now - since);
+  if (alive) {
+    l->unanswered = 0;
+    l->next = now + PROBE_EVERY_MS;
+  } else {
+    l->unanswered = since; /* cut short by limit: go on probing */
+    if (now - since >= HUNG_MS) {
+      /* terminated; or busy, but not in a script: another HUNG_MS */
+      l->unanswered = terminate_script(p, since) ? 0 : cdp_now_ms();
+      l->next = cdp_now_ms() + PROBE_EVERY_MS;
+    }
+  }
+  return CRAWL_OK;
+}
+
+/* At the load timeout (always) or the settle cap (when a probe is
+ * unanswered): wait for an answer until HUNG_MS have passed without one,
+ * UNSTICK_MS at most, then terminate the running script, so that what it
+ * built can be captured (every capture call would wait for it). */
+static void unstick(crawl_page *p, liveness *l) {
+  long long now = cdp_now_ms(), since = l->unanswered ? l->unanswered : now;
+  long long to = since + HUNG_MS - now;
+  if (to > UNSTICK_MS) to = UNSTICK_MS;
+  if (probe(p, to > 1 ? (int)to : 1) != 0) return;
+  if (terminate_script(p, since)) l->unanswered = 0;
+}
+
+/* ---- settle ---------------------------------------------------------------------- */
+/* Settles the page; navs0: top-level navigations before the load or settle
+ * (navigations beyond LOAD_MAX_NAVS from there are a loop). */
+static crawl_code settle_until(crawl_page *p, int navs0) {
   long long start = cdp_now_ms(), deadline = start + p->o.settle_max_ms;
   if (p->last_activity < start - p->o.settle_quiet_ms) p->last_activity = start - p->o.settle_quiet_ms / 2;
   p->settled = 0;
+  liveness live = {start + PROBE_EVERY_MS, 0};
   for (;;) {
     long long now = cdp_now_ms();
     if (p->crashed) {
       snprintf(p->err, sizeof p->err, "the page crashed");
       return CRAWL_CRASHED;
     }
-    if (busy_requests(p, now) == 0 && now - p->last_activity >= p->o.settle_quiet_ms) {
-      p->settled = 1;
-      return CRAWL_OK;
+    if (p->navs - navs0 > LOAD_MAX_NAVS) {
+      stop_loop(p, "while settling", p->navs - navs0);
+      navs0 = p->navs;
+    }
+    if (busy_requests(p, now) == 0 && now - p->last_activity >= p->o.settle_quiet_ms && now < deadline) {
+      /* quiet: and does its main thread answer? (a script that started an
+       * endless loop is quiet too) */
+      long long sent = cdp_now_ms();
+      int alive = probe(p, deadline - sent > 1 ? (int)(deadline - sent) : 1);
+      if (alive < 0) return (crawl_code)-alive;
+      if (p->crashed) continue;
+      if (!alive) {
+        if (!live.unanswered) live.unanswered = sent;
+        continue; /* at the cap now: unstick */
+      }
+      now = cdp_now_ms();
+      if (busy_requests(p, now) == 0 && now - p->last_activity >= p->o.settle_quiet_ms) {
+        /* a stopped loop or a terminated script did not come to rest by itself */
+        p->settled = !p->loop_stops && !p->terminated;
+        return CRAWL_OK;
+      }
     }
     if (now >= deadline) {
       crawl_log(CRAWL_LOG_DEBUG, "page", "not settled after %d ms (%d requests in flight%s%s, last activity %lld ms ago)",
                 p->o.settle_max_ms, p->ninflight, p->ninflight ? ": " : "", p->ninflight ? p->inflight[0] : "",
                 now - p->last_activity);
+      if (live.unanswered) unstick(p, &live);
       return CRAWL_OK;
     }
+    crawl_code lc = live_check(p, &live, deadline);
+    if (lc) return lc;
+    now = cdp_now_ms();
     long long wait = p->o.settle_quiet_ms - (now - p->last_activity);
     if (wait < 10) wait = 10;
     if (wait > deadline - now) wait = deadline - now;
+    if (wait > live.next - now) wait = live.next - now;
+    if (wait < 1) wait = 1;
     cdp_code rc = cdp_pump(p->c, (int)wait);
     if (rc) {
       perr(p, "while waiting for the page to settle");
@@ -726,6 +898,14 @@ crawl_code crawl_page_settle(crawl_page *p) {
     }
   }
 }
+
+static crawl_code settle(crawl_page *p, int navs0) {
+  crawl_code rc = settle_until(p, navs0);
+  drop_loop_guard(p);
+  return rc;
+}
+
+crawl_code crawl_page_settle(crawl_page *p) { return settle(p, p->navs); }
 
 int crawl_page_settled(const crawl_page *p) { return p->settled; }
 
@@ -753,21 +933,6 @@ crawl_code crawl_page_wait_change(crawl_page *p, int timeout_ms) {
 /* The load event waits for no request pending this long once the document
  * is parsed (a hung image or script): we go on when the rest is quiet. */
 #define LOAD_STALE_MS 5000
-/* Top-level navigations without a load event after which loading stops
- * (a location or meta refresh loop). */
-#define LOAD_MAX_NAVS 20
-
-/* A page whose script never yields (an endless loop, a storm of dialogs)
- * answers no command: stop the running script (Runtime.terminateExecution
- * is served off the page's main thread) so that what it built can be
- * captured. */
-static void unstick(crawl_page *p) {
-  cJSON *a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "expression", "0");
-  if (cdp_call(p->c, p->session, "Runtime.evaluate", a, NULL, 2000) != CDP_TIMEOUT) return;
-  cdp_call(p->c, p->session, "Runtime.terminateExecution", NULL, NULL, 2000);
-  crawl_log(CRAWL_LOG_WARN, "page", "the page's script did not stop (an endless loop?): terminated it");
-}
 
 static crawl_code page_goto(crawl_page *p, const char *url, int fresh);
 crawl_code crawl_page_goto(crawl_page *p, const char *url) { return page_goto(p, url, 0); }
@@ -795,8 +960,12 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
   cJSON *a = cJSON_CreateObject(), *res = NULL;
   cJSON_AddStringToObject(a, "url", url);
   p->loaded = p->dcl = 0;
+  p->loop_stops = p->terminated = 0;
   clear_inflight(p);
-  /* a server that never answers holds Page.navigate: the load timeout bounds it */
+  /* one deadline for the response and the load: a server that never
+   * answers holds Page.navigate */
+  long long deadline = cdp_now_ms() + p->o.nav_timeout_ms;
+  int navs0 = p->navs;
   cdp_code nr = cdp_call(p->c, p->session, "Page.navigate", a, &res, p->o.nav_timeout_ms);
   if (nr == CDP_TIMEOUT && !p->crashed) {
     snprintf(p->err, sizeof p->err, "cannot load %s: no response within %d ms", url, p->o.nav_timeout_ms);
@@ -819,8 +988,7 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
   }
   cJSON_Delete(res);
   set_url(p, url);
-  long long deadline = cdp_now_ms() + p->o.nav_timeout_ms;
-  int navs0 = p->navs;
+  liveness live = {cdp_now_ms() + PROBE_EVERY_MS, 0};
   while (!p->loaded && !same_doc) {
     long long now = cdp_now_ms(), left = deadline - now;
     int young = 0;
@@ -831,8 +999,7 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
       break;
     }
     if (p->navs - navs0 > LOAD_MAX_NAVS) {
-      crawl_log(CRAWL_LOG_WARN, "page", "%s: %d navigations without a load event (a redirect loop?); going on",
-                url, p->navs - navs0);
+      stop_loop(p, "without a load event", p->navs - navs0);
       break;
     }
     if (p->crashed) {
@@ -842,16 +1009,22 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
     if (left <= 0) {
       crawl_log(CRAWL_LOG_WARN, "page", "%s: no load event within %d ms; capturing what is there",
                 url, p->o.nav_timeout_ms);
-      unstick(p);
+      unstick(p, &live);
       break;
     }
-    cdp_code r = cdp_pump(p->c, left > 200 ? 200 : (int)left);
+    if ((rc = live_check(p, &live, deadline))) return rc;
+    now = cdp_now_ms();
+    long long wait = deadline - now;
+    if (wait > live.next - now) wait = live.next - now;
+    if (wait > 200) wait = 200;
+    if (wait < 1) wait = 1;
+    cdp_code r = cdp_pump(p->c, (int)wait);
     if (r) {
       perr(p, "while loading");
       return from_cdp(p, r);
     }
   }
-  return crawl_page_settle(p);
+  return settle(p, p->loop_stops ? p->navs : navs0);
 }
 
 /* ---- capture ------------------------------------------------------------------- */

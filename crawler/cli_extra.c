@@ -2,10 +2,10 @@
  * and printing only; the work is in the library (report.c, diff.c,
  * validate.c, package.c). stdout carries data, stderr one-line errors. */
 #include "cli_extra.h"
+#include "cli_int.h"
 #include "crawl.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,24 +61,6 @@ const char uiap_usage_validate[] =
 
 static int verbosity = 1;
 
-static int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(int code, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("uiap-crawl: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return code;
-}
-
-static void log_sink(void *ud, crawl_log_level lvl, const char *component, const char *msg) {
-  static const char *const names[] = {"error", "warning", "info", "debug"};
-  fprintf(stderr, "uiap-crawl: %s: %s: %s\n", names[lvl], component, msg);
-}
-static void log_setup(void) {
-  crawl_log_set(log_sink, NULL, verbosity <= 0 ? CRAWL_LOG_ERROR : (crawl_log_level)verbosity);
-}
 
 static int is_dir(const char *p) {
   struct stat st;
@@ -96,48 +78,48 @@ int uiap_cmd_report(int argc, char **argv) {
   int no_package = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VALUE() do { if (!v) return fail(X_USAGE, "%s needs a value", a); i++; } while (0)
+#define NEED_VALUE() do { if (!v) return cli_fail(X_USAGE, "%s needs a value", a); i++; } while (0)
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(uiap_usage_report, stdout); return X_OK_; }
     else if (!strcmp(a, "--layout")) {
       NEED_VALUE();
       if (!strcmp(v, "auto")) ro.layout = CRAWL_LAYOUT_AUTO;
       else if (!strcmp(v, "builtin")) ro.layout = CRAWL_LAYOUT_BUILTIN;
       else if (!strcmp(v, "dot")) ro.layout = CRAWL_LAYOUT_DOT;
-      else return fail(X_USAGE, "--layout takes auto, builtin or dot, not %s", v);
+      else return cli_fail(X_USAGE, "--layout takes auto, builtin or dot, not %s", v);
     } else if (!strcmp(a, "--dot")) { NEED_VALUE(); ro.dot = v; }
     else if (!strcmp(a, "--junit-fail-on")) {
       NEED_VALUE();
       if (strcmp(v, "low") && strcmp(v, "medium") && strcmp(v, "high"))
-        return fail(X_USAGE, "--junit-fail-on takes low, medium or high, not %s", v);
+        return cli_fail(X_USAGE, "--junit-fail-on takes low, medium or high, not %s", v);
       ro.junit_fail_on = v;
     } else if (!strcmp(a, "--no-package")) no_package = 1;
     else if (!strcmp(a, "--quiet")) verbosity = 0;
     else if (!strcmp(a, "--verbose")) verbosity++;
-    else if (a[0] == '-' && a[1]) return fail(X_USAGE, "unknown option %s (see uiap-crawl report --help)", a);
+    else if (a[0] == '-' && a[1]) return cli_fail(X_USAGE, "unknown option %s (see uiap-crawl report --help)", a);
     else if (!dir) dir = a;
-    else return fail(X_USAGE, "report takes one directory");
+    else return cli_fail(X_USAGE, "report takes one directory");
 #undef NEED_VALUE
   }
-  if (!dir) return fail(X_USAGE, "report needs a crawl directory (see uiap-crawl report --help)");
-  if (!is_dir(dir)) return fail(X_USAGE, "not a directory: %s", dir);
-  log_setup();
+  if (!dir) return cli_fail(X_USAGE, "report needs a crawl directory (see uiap-crawl report --help)");
+  if (!is_dir(dir)) return cli_fail(X_USAGE, "not a directory: %s", dir);
+  cli_log_setup(verbosity);
   char path[4200], err[1024];
   snprintf(path, sizeof path, "%s/journal.jsonl", dir);
   int have_journal = is_file(path);
   snprintf(path, sizeof path, "%s/package.json", dir);
   int have_package = is_file(path);
-  if (!have_journal && !have_package) return fail(X_USAGE, "%s holds no crawl (no journal.jsonl, no package.json)", dir);
-  if (access(dir, W_OK) != 0) return fail(X_OUTPUT, "cannot write to %s: %s", dir, strerror(errno));
+  if (!have_journal && !have_package) return cli_fail(X_USAGE, "%s holds no crawl (no journal.jsonl, no package.json)", dir);
+  if (access(dir, W_OK) != 0) return cli_fail(X_OUTPUT, "cannot write to %s: %s", dir, strerror(errno));
   if (have_journal && !no_package) {
     crawl_code rc = crawl_package_write(dir, err, sizeof err);
-    if (rc == CRAWL_ARG) return fail(X_USAGE, "%s", err);
-    if (rc) return fail(X_OUTPUT, "%s", err);
+    if (rc == CRAWL_ARG) return cli_fail(X_USAGE, "%s", err);
+    if (rc) return cli_fail(X_OUTPUT, "%s", err);
     printf("%s/package.json\n", dir);
   } else if (!have_journal && verbosity > 1)
     fprintf(stderr, "uiap-crawl: %s has no journal.jsonl: reports from package.json as it is\n", dir);
   crawl_code rc = crawl_reports_write(dir, &ro, err, sizeof err);
-  if (rc == CRAWL_ARG) return fail(X_USAGE, "%s", err);
-  if (rc) return fail(strstr(err, "package.json") ? X_USAGE : X_OUTPUT, "%s", err);
+  if (rc == CRAWL_ARG) return cli_fail(X_USAGE, "%s", err);
+  if (rc) return cli_fail(strstr(err, "package.json") ? X_USAGE : X_OUTPUT, "%s", err);
   static const char *const files[] = {"report.html", "graph.dot", "review.sarif", "junit.xml"};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) printf("%s/%s\n", dir, files[i]);
   return fflush(stdout) == 0 ? X_OK_ : X_OUTPUT;
@@ -153,18 +135,9 @@ static cJSON *load_package(const char *p, char *err, size_t errlen) {
     snprintf(err, errlen, "%.900s: %s", path, strerror(errno));
     return NULL;
   }
-  char *text = NULL;
-  size_t len = 0, cap = 0, k;
-  char buf[65536];
-  while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
-    if (len + k + 1 > cap) {
-      char *t = realloc(text, cap = (len + k + 1) * 2);
-      if (!t) { free(text); fclose(f); snprintf(err, errlen, "out of memory"); return NULL; }
-      text = t;
-    }
-    memcpy(text + len, buf, k);
-    len += k;
-  }
+  char *text;
+  size_t len;
+  if (cli_read_all(f, SIZE_MAX, &text, &len)) { free(text); fclose(f); snprintf(err, errlen, "out of memory"); return NULL; }
   fclose(f);
   cJSON *j = text ? cJSON_ParseWithLength(text, len) : NULL;
   free(text);
@@ -185,27 +158,27 @@ int uiap_cmd_diff(int argc, char **argv) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(uiap_usage_diff, stdout); return X_OK_; }
     else if (!strcmp(a, "--format")) {
-      if (!v || (strcmp(v, "text") && strcmp(v, "json"))) return fail(X_USAGE, "--format takes text or json");
+      if (!v || (strcmp(v, "text") && strcmp(v, "json"))) return cli_fail(X_USAGE, "--format takes text or json");
       format = v;
       i++;
     } else if (!strcmp(a, "--color")) {
-      if (!v || (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))) return fail(X_USAGE, "--color takes auto, always or never");
+      if (!v || (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))) return cli_fail(X_USAGE, "--color takes auto, always or never");
       color = v;
       i++;
     } else if (!strcmp(a, "--fail-on-regression")) fail_on_regression = 1;
     else if (!strcmp(a, "--quiet")) verbosity = 0;
-    else if (a[0] == '-' && a[1]) return fail(X_USAGE, "unknown option %s (see uiap-crawl diff --help)", a);
+    else if (a[0] == '-' && a[1]) return cli_fail(X_USAGE, "unknown option %s (see uiap-crawl diff --help)", a);
     else if (np < 2) paths[np++] = a;
-    else return fail(X_USAGE, "diff takes two packages");
+    else return cli_fail(X_USAGE, "diff takes two packages");
   }
-  if (np != 2) return fail(X_USAGE, "diff needs OLD and NEW (see uiap-crawl diff --help)");
+  if (np != 2) return cli_fail(X_USAGE, "diff needs OLD and NEW (see uiap-crawl diff --help)");
   char err[1024];
   cJSON *pk[2];
   for (int i = 0; i < 2; i++) {
     pk[i] = load_package(paths[i], err, sizeof err);
     if (!pk[i]) {
       if (i) cJSON_Delete(pk[0]);
-      return fail(X_USAGE, "%s", err);
+      return cli_fail(X_USAGE, "%s", err);
     }
   }
   cJSON *d = NULL;
@@ -213,7 +186,7 @@ int uiap_cmd_diff(int argc, char **argv) {
   crawl_code rc = crawl_package_diff(pk[0], pk[1], &d, &regression);
   cJSON_Delete(pk[0]);
   cJSON_Delete(pk[1]);
-  if (rc) return fail(X_INTERNAL, "cannot compare the packages");
+  if (rc) return cli_fail(X_INTERNAL, "cannot compare the packages");
   char *out;
   if (!strcmp(format, "json")) {
     cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(d, "old"), "path", paths[0]);
@@ -224,7 +197,7 @@ int uiap_cmd_diff(int argc, char **argv) {
     out = crawl_diff_text(d, use_color);
   }
   cJSON_Delete(d);
-  if (!out) return fail(X_INTERNAL, "out of memory");
+  if (!out) return cli_fail(X_INTERNAL, "out of memory");
   fputs(out, stdout);
   if (out[0] && out[strlen(out) - 1] != '\n') fputc('\n', stdout);
   free(out);
@@ -244,23 +217,23 @@ int uiap_cmd_validate(int argc, char **argv) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(uiap_usage_validate, stdout); return X_OK_; }
     else if (!strcmp(a, "--definition")) {
-      if (!v) return fail(X_USAGE, "--definition needs a value");
+      if (!v) return cli_fail(X_USAGE, "--definition needs a value");
       definition = v;
       i++;
     } else if (!strcmp(a, "--format")) {
-      if (!v || (strcmp(v, "text") && strcmp(v, "json"))) return fail(X_USAGE, "--format takes text or json");
+      if (!v || (strcmp(v, "text") && strcmp(v, "json"))) return cli_fail(X_USAGE, "--format takes text or json");
       format = v;
       i++;
     } else if (!strcmp(a, "--quiet")) quiet = 1;
-    else if (a[0] == '-' && a[1]) return fail(X_USAGE, "unknown option %s (see uiap-crawl validate --help)", a);
+    else if (a[0] == '-' && a[1]) return cli_fail(X_USAGE, "unknown option %s (see uiap-crawl validate --help)", a);
     else if (!file) file = a;
-    else return fail(X_USAGE, "validate takes one file");
+    else return cli_fail(X_USAGE, "validate takes one file");
   }
-  if (!file) return fail(X_USAGE, "validate needs a file (see uiap-crawl validate --help)");
-  if (definition && !crawl_schema_has(definition)) return fail(X_USAGE, "the schema has no definition %s", definition);
+  if (!file) return cli_fail(X_USAGE, "validate needs a file (see uiap-crawl validate --help)");
+  if (definition && !crawl_schema_has(definition)) return cli_fail(X_USAGE, "the schema has no definition %s", definition);
   char path[4200], err[1024];
   crawl_validation *v = malloc(sizeof *v);
-  if (!v) return fail(X_INTERNAL, "out of memory");
+  if (!v) return cli_fail(X_INTERNAL, "out of memory");
   crawl_code rc;
   if (!strcmp(file, "-")) {
     size_t len = 0, cap = 0, k;
@@ -268,7 +241,7 @@ int uiap_cmd_validate(int argc, char **argv) {
     while ((k = fread(buf, 1, sizeof buf, stdin)) > 0) {
       if (len + k + 1 > cap) {
         char *t = realloc(text, cap = (len + k + 1) * 2);
-        if (!t) { free(text); free(v); return fail(X_INTERNAL, "out of memory"); }
+        if (!t) { free(text); free(v); return cli_fail(X_INTERNAL, "out of memory"); }
         text = t;
       }
       memcpy(text + len, buf, k);
@@ -276,7 +249,7 @@ int uiap_cmd_validate(int argc, char **argv) {
     }
     cJSON *doc = text ? cJSON_ParseWithLength(text, len) : NULL;
     free(text);
-    if (!doc) { free(v); return fail(X_USAGE, "stdin is not JSON"); }
+    if (!doc) { free(v); return cli_fail(X_USAGE, "stdin is not JSON"); }
     rc = crawl_validate_json(doc, definition, v, err, sizeof err);
     cJSON_Delete(doc);
     snprintf(path, sizeof path, "-");
@@ -287,7 +260,7 @@ int uiap_cmd_validate(int argc, char **argv) {
   }
   if (rc) {
     free(v);
-    return fail(rc == CRAWL_IO || rc == CRAWL_ARG ? X_USAGE : X_INTERNAL, "%s", err);
+    return cli_fail(rc == CRAWL_IO || rc == CRAWL_ARG ? X_USAGE : X_INTERNAL, "%s", err);
   }
   long shown = v->nerrors < CRAWL_SCHEMA_MAX_ERRORS ? v->nerrors : CRAWL_SCHEMA_MAX_ERRORS;
   if (!quiet && !strcmp(format, "json")) {

@@ -13,12 +13,12 @@
  * was printed).
  */
 #include "cli_observe.h"
+#include "cli_int.h"
 #include "crawl.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,22 +28,6 @@ static volatile sig_atomic_t obs_signal;
 static void obs_on_signal(int sig) { obs_signal = sig; }
 
 static int verbosity = 1;
-
-static void obs_log(void *ud, crawl_log_level lvl, const char *component, const char *msg) {
-  static const char *const names[] = {"error", "warning", "info", "debug"};
-  fprintf(stderr, "uiap-crawl: %s: %s: %s\n", names[lvl], component, msg);
-}
-
-static int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(int code, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("uiap-crawl: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return code;
-}
 
 const char uiap_usage_observe[] =
   "usage: uiap-crawl observe URL [options]\n"
@@ -94,16 +78,6 @@ const char uiap_usage_observe[] =
   "  -o FILE                   write the messages to FILE instead of stdout\n"
   "  --quiet, --verbose        fewer / more messages on stderr\n";
 
-static int parse_long(const char *s, long min, long max, long *out) {
-  if (!s || !*s) return -1;
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || *end || v < min || v > max) return -1;
-  *out = v;
-  return 0;
-}
-
 static int make_url(const char *in, char *out, size_t outlen) {
   if (!strncmp(in, "http://", 7) || !strncmp(in, "https://", 8) || !strncmp(in, "file://", 7)) {
     snprintf(out, outlen, "%s", in);
@@ -126,19 +100,9 @@ static cJSON *read_json(const char *path, char *err, size_t errlen) {
     snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
     return NULL;
   }
-  char *text = NULL;
-  size_t len = 0, cap = 0, k;
-  char buf[65536];
-  while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
-    if (len + k + 1 > cap) {
-      char *t = realloc(text, cap = (len + k + 1) * 2);
-      if (!t) break;
-      text = t;
-    }
-    memcpy(text + len, buf, k);
-    len += k;
-    if (len > (16u << 20)) break;
-  }
+  char *text;
+  size_t len;
+  (void)cli_read_all(f, 16u << 20, &text, &len); /* out of memory: what was read */
   fclose(f);
   if (!text) {
     snprintf(err, errlen, "%s is empty", path);
@@ -181,25 +145,25 @@ int uiap_cmd_observe(int argc, char **argv) {
   long n;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VALUE() do { if (!v) return fail(2, "%s needs a value", a); i++; } while (0)
+#define NEED_VALUE() do { if (!v) return cli_fail(2, "%s needs a value", a); i++; } while (0)
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(uiap_usage_observe, stdout); return 0; }
     else if (!strcmp(a, "--duration-ms")) {
       NEED_VALUE();
-      if (parse_long(v, 1, 86400000, &n)) return fail(2, "--duration-ms takes 1..86400000, not %s", v);
+      if (cli_parse_long(v, 1, 86400000, &n)) return cli_fail(2, "--duration-ms takes 1..86400000, not %s", v);
       o.duration_ms = n;
     } else if (!strcmp(a, "--throttle-ms")) {
       NEED_VALUE();
-      if (parse_long(v, 0, 600000, &n)) return fail(2, "--throttle-ms takes 0..600000, not %s", v);
+      if (cli_parse_long(v, 0, 600000, &n)) return cli_fail(2, "--throttle-ms takes 0..600000, not %s", v);
       o.throttle_ms = n ? (int)n : -1;
     } else if (!strcmp(a, "--mode")) {
       NEED_VALUE();
       if (!strcmp(v, "snapshot+delta")) o.mode = CRAWL_OBSERVE_SNAPSHOT_DELTA;
       else if (!strcmp(v, "delta-only")) o.mode = CRAWL_OBSERVE_DELTA_ONLY;
-      else return fail(2, "--mode takes snapshot+delta or delta-only, not %s", v);
+      else return cli_fail(2, "--mode takes snapshot+delta or delta-only, not %s", v);
     } else if (!strcmp(a, "--signals")) {
       NEED_VALUE();
       if (crawl_signal_kinds_parse(v, &o.signals))
-        return fail(2, "--signals takes kinds separated by commas (see uiap-crawl observe --help), not %s", v);
+        return cli_fail(2, "--signals takes kinds separated by commas (see uiap-crawl observe --help), not %s", v);
     } else if (!strcmp(a, "--script")) { NEED_VALUE(); script_path = v; }
     else if (!strcmp(a, "--include-hidden")) o.graph.include_hidden = 1;
     else if (!strcmp(a, "--include-non-interactive")) o.graph.include_non_interactive = 1;
@@ -208,13 +172,11 @@ int uiap_cmd_observe(int argc, char **argv) {
     else if (!strcmp(a, "--subscription-id")) { NEED_VALUE(); o.subscription_id = v; }
     else if (!strcmp(a, "--viewport")) {
       NEED_VALUE();
-      char extra;
-      if (sscanf(v, "%dx%d%c", &width, &height, &extra) != 2 || width < 100 || height < 100 || width > 10000 ||
-          height > 10000)
-        return fail(2, "--viewport takes WxH (100..10000), not %s", v);
+      int bad = cli_viewport_arg(v, &width, &height);
+      if (bad) return bad;
     } else if (!strcmp(a, "--timeout-ms")) {
       NEED_VALUE();
-      if (parse_long(v, 100, 3600000, &n)) return fail(2, "--timeout-ms takes 100..3600000, not %s", v);
+      if (cli_parse_long(v, 100, 3600000, &n)) return cli_fail(2, "--timeout-ms takes 100..3600000, not %s", v);
       o.page_opts.nav_timeout_ms = (int)n;
     } else if (!strcmp(a, "--chromium")) { NEED_VALUE(); chromium = v; }
     else if (!strcmp(a, "--connect")) { NEED_VALUE(); connect = v; }
@@ -224,30 +186,30 @@ int uiap_cmd_observe(int argc, char **argv) {
     else if (!strcmp(a, "-o") || !strcmp(a, "--output")) { NEED_VALUE(); out_path = v; }
     else if (!strcmp(a, "--quiet")) verbosity = 0;
     else if (!strcmp(a, "--verbose")) verbosity++;
-    else if (a[0] == '-' && a[1]) return fail(2, "unknown option %s (see uiap-crawl observe --help)", a);
+    else if (a[0] == '-' && a[1]) return cli_fail(2, "unknown option %s (see uiap-crawl observe --help)", a);
     else if (!url_arg) url_arg = a;
-    else return fail(2, "observe takes one URL");
+    else return cli_fail(2, "observe takes one URL");
 #undef NEED_VALUE
   }
-  if (!connect && (target || target_url)) return fail(2, "--target and --target-url need --connect");
-  if (target && target_url) return fail(2, "--target and --target-url exclude each other");
-  if (connect && width) return fail(2, "--viewport does not go with --connect: an attached page keeps its size");
-  if (!url_arg && !connect) return fail(2, "observe needs a URL (see uiap-crawl observe --help)");
+  if (!connect && (target || target_url)) return cli_fail(2, "--target and --target-url need --connect");
+  if (target && target_url) return cli_fail(2, "--target and --target-url exclude each other");
+  if (connect && width) return cli_fail(2, "--viewport does not go with --connect: an attached page keeps its size");
+  if (!url_arg && !connect) return cli_fail(2, "observe needs a URL (see uiap-crawl observe --help)");
   char url[8192] = "";
   if (url_arg) {
     int nu = make_url(url_arg, url, sizeof url);
-    if (nu == -1) return fail(2, "unsupported URL (only http, https and file): %s", url_arg);
-    if (nu == -2) return fail(2, "not a URL and no such file: %s", url_arg);
+    if (nu == -1) return cli_fail(2, "unsupported URL (only http, https and file): %s", url_arg);
+    if (nu == -2) return cli_fail(2, "not a URL and no such file: %s", url_arg);
   }
   /* --connect: URL only chooses the page, it is never loaded */
   o.url = connect ? NULL : url;
   char err[1024];
   cJSON *script = NULL;
   if (script_path) {
-    if (!(script = read_json(script_path, err, sizeof err))) return fail(2, "--script: %s", err);
+    if (!(script = read_json(script_path, err, sizeof err))) return cli_fail(2, "--script: %s", err);
     if (crawl_observe_script_check(script, err, sizeof err)) {
       cJSON_Delete(script);
-      return fail(2, "--script %s: %s", script_path, err);
+      return cli_fail(2, "--script %s: %s", script_path, err);
     }
     o.script = script;
   }
@@ -256,7 +218,7 @@ int uiap_cmd_observe(int argc, char **argv) {
     out = fopen(out_path, "w");
     if (!out) {
       cJSON_Delete(script);
-      return fail(7, "cannot write to %s: %s", out_path, strerror(errno));
+      return cli_fail(7, "cannot write to %s: %s", out_path, strerror(errno));
     }
   }
   bridges[nbridges] = NULL;
@@ -264,7 +226,7 @@ int uiap_cmd_observe(int argc, char **argv) {
   o.graph.allow_bridges = allow_bridges;
   o.page_opts.width = width;
   o.page_opts.height = height;
-  crawl_log_set(obs_log, NULL, verbosity <= 0 ? CRAWL_LOG_ERROR : (crawl_log_level)verbosity);
+  cli_log_setup(verbosity);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = obs_on_signal; /* no SA_RESTART: poll() returns EINTR */
@@ -277,12 +239,12 @@ int uiap_cmd_observe(int argc, char **argv) {
   int code = 0;
   if (connect) {
     cr = cdp_connect(connect, 10000, &c, err, sizeof err);
-    if (cr) code = fail(cr == CDP_ARG ? 2 : 6, "%s", err);
+    if (cr) code = cli_fail(cr == CDP_ARG ? 2 : 6, "%s", err);
   } else {
     cdp_launch_opts lo = {.chromium = chromium, .headful = headful, .width = width, .height = height};
     cr = cdp_launch(&lo, &c, err, sizeof err);
     if (cr == CDP_CANCELLED) code = obs_signal == SIGTERM ? 143 : 130;
-    else if (cr) code = fail(3, "%s", err);
+    else if (cr) code = cli_fail(3, "%s", err);
   }
   crawl_page *attached = NULL;
   if (!code && connect) {
@@ -291,9 +253,9 @@ int uiap_cmd_observe(int argc, char **argv) {
     crawl_code ar = crawl_page_attach(c, &o.page_opts, &sel, &attached);
     if (ar == CRAWL_CANCELLED) code = obs_signal == SIGTERM ? 143 : 130;
     else if (ar == CRAWL_ARG)
-      code = fail(6, "%s; choose one with --target ID or --target-url TEXT", crawl_page_errmsg(attached));
+      code = cli_fail(6, "%s; choose one with --target ID or --target-url TEXT", crawl_page_errmsg(attached));
     else if (ar)
-      code = fail(6, "cannot attach to the page: %s", attached ? crawl_page_errmsg(attached) : crawl_strerror(ar));
+      code = cli_fail(6, "cannot attach to the page: %s", attached ? crawl_page_errmsg(attached) : crawl_strerror(ar));
     o.page = attached;
   }
   if (!code) {
@@ -302,7 +264,7 @@ int uiap_cmd_observe(int argc, char **argv) {
     crawl_observe_stats st;
     crawl_code rc = crawl_observe_run(c, &o, out, &st);
     code = exit_code(rc);
-    if (rc && rc != CRAWL_CANCELLED) fail(code, "%s", st.error[0] ? st.error : crawl_strerror(rc));
+    if (rc && rc != CRAWL_CANCELLED) cli_fail(code, "%s", st.error[0] ? st.error : crawl_strerror(rc));
     if (verbosity >= 2)
       fprintf(stderr,
               "uiap-crawl: observed %lld ms: %ld deltas (%ld ops), %ld signals, %ld captures (%ld unchanged, "
@@ -314,6 +276,6 @@ int uiap_cmd_observe(int argc, char **argv) {
   crawl_page_detach(attached);
   cdp_client_free(c);
   cJSON_Delete(script);
-  if (out != stdout && fclose(out) != 0 && !code) code = fail(7, "cannot write to %s", out_path);
+  if (out != stdout && fclose(out) != 0 && !code) code = cli_fail(7, "cannot write to %s", out_path);
   return code;
 }

@@ -11,11 +11,11 @@
 #include "crawl.h"
 #include "cli_observe.h"
 #include "cli_extra.h"
+#include "cli_int.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
-#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,22 +45,6 @@ static void install_signals(void) {
 }
 
 static int verbosity = 1; /* 0 quiet, 1 warnings, 2 info, 3 debug */
-
-static void log_sink(void *ud, crawl_log_level lvl, const char *component, const char *msg) {
-  static const char *const names[] = {"error", "warning", "info", "debug"};
-  fprintf(stderr, "uiap-crawl: %s: %s: %s\n", names[lvl], component, msg);
-}
-
-static int die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int die(int code, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("uiap-crawl: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return code;
-}
 
 static const char usage_main[] =
   "usage: uiap-crawl <command> [options]\n"
@@ -156,16 +140,6 @@ typedef struct {
   int width, height, timeout_ms, settle_ms;
 } snap_opts;
 
-static int parse_int(const char *s, long min, long max, long *out) {
-  if (!s || !*s) return -1;
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || *end || v < min || v > max) return -1;
-  *out = v;
-  return 0;
-}
-
 /* Accept http(s):// and file:// URLs, or a local file path (made a file:// URL). */
 static int normalize_url(const char *in, char *out, size_t outlen) {
   if (!strncmp(in, "http://", 7) || !strncmp(in, "https://", 8) || !strncmp(in, "file://", 7)) {
@@ -229,17 +203,17 @@ static int write_output(const char *path, const char *text) {
 static int run_snapshot(snap_opts *o) {
   char url[8192];
   int nu = normalize_url(o->url, url, sizeof url);
-  if (nu == -1) return die(EXIT_USAGE, "unsupported URL (only http, https and file): %s", o->url);
-  if (nu == -2) return die(EXIT_USAGE, "not a URL and no such file: %s", o->url);
+  if (nu == -1) return cli_fail(EXIT_USAGE, "unsupported URL (only http, https and file): %s", o->url);
+  if (nu == -2) return cli_fail(EXIT_USAGE, "not a URL and no such file: %s", o->url);
   if (o->format && strcmp(o->format, "json") && strcmp(o->format, "text"))
-    return die(EXIT_USAGE, "--format takes json or text, not %s", o->format);
+    return cli_fail(EXIT_USAGE, "--format takes json or text, not %s", o->format);
   if (o->out && strcmp(o->out, "-")) {
     /* fail before starting a browser */
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", o->out);
     char *slash = strrchr(dir, '/');
     if (slash) *slash = 0; else snprintf(dir, sizeof dir, ".");
-    if (access(dir, W_OK) != 0) return die(EXIT_OUTPUT, "cannot write to %s: %s", o->out, strerror(errno));
+    if (access(dir, W_OK) != 0) return cli_fail(EXIT_OUTPUT, "cannot write to %s: %s", o->out, strerror(errno));
   }
   cdp_client *c = NULL;
   char err[1024] = "";
@@ -247,14 +221,14 @@ static int run_snapshot(snap_opts *o) {
   int total_timeout = o->timeout_ms > 0 ? o->timeout_ms : 30000;
   if (o->connect) {
     cr = cdp_connect(o->connect, total_timeout < 10000 ? total_timeout : 10000, &c, err, sizeof err);
-    if (cr) return die(cr == CDP_ARG ? EXIT_USAGE : EXIT_CONNECT, "%s", err);
+    if (cr) return cli_fail(cr == CDP_ARG ? EXIT_USAGE : EXIT_CONNECT, "%s", err);
   } else {
     const char *extra[] = {NULL};
     cdp_launch_opts lo = {.chromium = o->chromium, .headful = o->headful, .width = o->width,
                           .height = o->height, .extra_args = extra};
     cr = cdp_launch(&lo, &c, err, sizeof err);
     if (cr == CDP_CANCELLED) return got_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
-    if (cr) return die(EXIT_BROWSER, "%s", err);
+    if (cr) return cli_fail(EXIT_BROWSER, "%s", err);
   }
   cdp_client_set_cancel(c, &got_signal);
   crawl_page_opts po = {.width = o->width, .height = o->height, .nav_timeout_ms = o->timeout_ms,
@@ -276,8 +250,8 @@ static int run_snapshot(snap_opts *o) {
   }
   if (rc != CRAWL_OK) {
     code = cmd_code(rc);
-    if (rc != CRAWL_CANCELLED) die(code, "%s", crawl_page_errmsg(p));
-    else die(code, "interrupted");
+    if (rc != CRAWL_CANCELLED) cli_fail(code, "%s", crawl_page_errmsg(p));
+    else cli_fail(code, "interrupted");
   } else {
     char *text;
     if (o->format && !strcmp(o->format, "text")) {
@@ -311,8 +285,8 @@ static int run_snapshot(snap_opts *o) {
       text = cJSON_PrintUnformatted(j);
       cJSON_Delete(j);
     }
-    if (!text) code = die(EXIT_INTERNAL, "out of memory");
-    else if (write_output(o->out, text) != 0) code = die(EXIT_OUTPUT, "cannot write output to %s", o->out ? o->out : "stdout");
+    if (!text) code = cli_fail(EXIT_INTERNAL, "out of memory");
+    else if (write_output(o->out, text) != 0) code = cli_fail(EXIT_OUTPUT, "cannot write output to %s", o->out ? o->out : "stdout");
     free(text);
   }
   pg_graph_free(g);
@@ -335,7 +309,7 @@ static int cmd_snapshot(int argc, char **argv) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     long n;
-#define NEED_VALUE() do { if (!v) return die(EXIT_USAGE, "%s needs a value", a); i++; } while (0)
+#define NEED_VALUE() do { if (!v) return cli_fail(EXIT_USAGE, "%s needs a value", a); i++; } while (0)
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_snapshot, stdout); return EXIT_OK; }
     else if (!strcmp(a, "--format")) { NEED_VALUE(); o.format = v; }
     else if (!strcmp(a, "--envelope")) o.envelope = 1;
@@ -343,7 +317,7 @@ static int cmd_snapshot(int argc, char **argv) {
     else if (!strcmp(a, "--include-non-interactive")) o.g.include_non_interactive = 1;
     else if (!strcmp(a, "--max-nodes")) {
       NEED_VALUE();
-      if (parse_int(v, 1, 10000000, &n)) return die(EXIT_USAGE, "--max-nodes takes a number from 1 to 10000000, not %s", v);
+      if (cli_parse_long(v, 1, 10000000, &n)) return cli_fail(EXIT_USAGE, "--max-nodes takes a number from 1 to 10000000, not %s", v);
       o.g.max_nodes = (size_t)n;
     } else if (!strcmp(a, "--scope")) { NEED_VALUE(); if (o.nscopes < 31) o.scopes[o.nscopes++] = v; }
     else if (!strcmp(a, "--document")) { NEED_VALUE(); if (o.ndocuments < 31) o.documents[o.ndocuments++] = v; }
@@ -351,19 +325,15 @@ static int cmd_snapshot(int argc, char **argv) {
     else if (!strcmp(a, "--allow-bridges")) o.g.allow_bridges = 1;
     else if (!strcmp(a, "--viewport")) {
       NEED_VALUE();
-      int w, h;
-      char extra;
-      if (sscanf(v, "%dx%d%c", &w, &h, &extra) != 2 || w < 100 || h < 100 || w > 10000 || h > 10000)
-        return die(EXIT_USAGE, "--viewport takes WxH (100..10000), not %s", v);
-      o.width = w;
-      o.height = h;
+      int bad = cli_viewport_arg(v, &o.width, &o.height);
+      if (bad) return bad;
     } else if (!strcmp(a, "--timeout-ms")) {
       NEED_VALUE();
-      if (parse_int(v, 100, 3600000, &n)) return die(EXIT_USAGE, "--timeout-ms takes 100..3600000, not %s", v);
+      if (cli_parse_long(v, 100, 3600000, &n)) return cli_fail(EXIT_USAGE, "--timeout-ms takes 100..3600000, not %s", v);
       o.timeout_ms = (int)n;
     } else if (!strcmp(a, "--settle-ms")) {
       NEED_VALUE();
-      if (parse_int(v, 1, 600000, &n)) return die(EXIT_USAGE, "--settle-ms takes 1..600000, not %s", v);
+      if (cli_parse_long(v, 1, 600000, &n)) return cli_fail(EXIT_USAGE, "--settle-ms takes 1..600000, not %s", v);
       o.settle_ms = (int)n;
     } else if (!strcmp(a, "--chromium")) { NEED_VALUE(); o.chromium = v; }
     else if (!strcmp(a, "--connect")) { NEED_VALUE(); o.connect = v; }
@@ -372,13 +342,13 @@ static int cmd_snapshot(int argc, char **argv) {
     else if (!strcmp(a, "-o") || !strcmp(a, "--output")) { NEED_VALUE(); o.out = v; }
     else if (!strcmp(a, "--quiet")) verbosity = 0;
     else if (!strcmp(a, "--verbose")) verbosity++;
-    else if (a[0] == '-' && a[1]) return die(EXIT_USAGE, "unknown option %s (see uiap-crawl snapshot --help)", a);
+    else if (a[0] == '-' && a[1]) return cli_fail(EXIT_USAGE, "unknown option %s (see uiap-crawl snapshot --help)", a);
     else if (!o.url) o.url = a;
-    else return die(EXIT_USAGE, "snapshot takes one URL (got %s and %s)", o.url, a);
+    else return cli_fail(EXIT_USAGE, "snapshot takes one URL (got %s and %s)", o.url, a);
 #undef NEED_VALUE
   }
-  if (!o.url) return die(EXIT_USAGE, "snapshot needs a URL (see uiap-crawl snapshot --help)");
-  crawl_log_set(log_sink, NULL, verbosity <= 0 ? CRAWL_LOG_ERROR : (crawl_log_level)(verbosity));
+  if (!o.url) return cli_fail(EXIT_USAGE, "snapshot needs a URL (see uiap-crawl snapshot --help)");
+  cli_log_setup(verbosity);
   return run_snapshot(&o);
 }
 
@@ -477,11 +447,11 @@ static int cmd_crawl(int argc, char **argv) {
   long n;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VALUE() do { if (!v) return die(EXIT_USAGE, "%s needs a value", a); i++; } while (0)
+#define NEED_VALUE() do { if (!v) return cli_fail(EXIT_USAGE, "%s needs a value", a); i++; } while (0)
 #define BUDGET(flag, field, lo, hi)                                                          \
     else if (!strcmp(a, flag)) {                                                             \
       NEED_VALUE();                                                                          \
-      if (parse_int(v, lo, hi, &n)) return die(EXIT_USAGE, "%s takes a number from %ld to %ld, not %s", flag, (long)(lo), (long)(hi), v); \
+      if (cli_parse_long(v, lo, hi, &n)) return cli_fail(EXIT_USAGE, "%s takes a number from %ld to %ld, not %s", flag, (long)(lo), (long)(hi), v); \
       co.budget.field = n;                                                                   \
     }
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_crawl, stdout); return EXIT_OK; }
@@ -490,7 +460,7 @@ static int cmd_crawl(int argc, char **argv) {
     else if (!strcmp(a, "--mode")) {
       NEED_VALUE();
       if (pol_mode_parse(v, &co.policy.mode) != POL_OK)
-        return die(EXIT_USAGE, "--mode takes observe_only, safe_explore or sandbox_write, not %s", v);
+        return cli_fail(EXIT_USAGE, "--mode takes observe_only, safe_explore or sandbox_write, not %s", v);
     }
     BUDGET("--max-states", max_states, 1, 100000)
     BUDGET("--max-transitions", max_transitions, 1, 10000000)
@@ -502,25 +472,21 @@ static int cmd_crawl(int argc, char **argv) {
     else if (!strcmp(a, "--allow-bridges")) co.allow_bridges = 1;
     else if (!strcmp(a, "--viewport")) {
       NEED_VALUE();
-      int w, h;
-      char extra;
-      if (sscanf(v, "%dx%d%c", &w, &h, &extra) != 2 || w < 100 || h < 100 || w > 10000 || h > 10000)
-        return die(EXIT_USAGE, "--viewport takes WxH (100..10000), not %s", v);
-      co.width = w;
-      co.height = h;
+      int bad = cli_viewport_arg(v, &co.width, &co.height);
+      if (bad) return bad;
     } else if (!strcmp(a, "--locale")) { NEED_VALUE(); co.locale = v; }
     else if (!strcmp(a, "--screenshots")) co.screenshots = 1;
     else if (!strcmp(a, "--include-text-values")) co.fp.include_text_values = 1;
     else if (!strcmp(a, "--force")) force = 1;
     else if (!strcmp(a, "--progress")) {
       NEED_VALUE();
-      if (strcmp(v, "jsonl") && strcmp(v, "tty")) return die(EXIT_USAGE, "--progress takes jsonl or tty, not %s", v);
+      if (strcmp(v, "jsonl") && strcmp(v, "tty")) return cli_fail(EXIT_USAGE, "--progress takes jsonl or tty, not %s", v);
       progress_jsonl = !strcmp(v, "jsonl");
     }
     else if (!strcmp(a, "--fail-on")) {
       NEED_VALUE();
       if (strcmp(v, "low") && strcmp(v, "medium") && strcmp(v, "high"))
-        return die(EXIT_USAGE, "--fail-on takes low, medium or high, not %s", v);
+        return cli_fail(EXIT_USAGE, "--fail-on takes low, medium or high, not %s", v);
       fail_on = v;
     }
     else if (!strcmp(a, "--resume")) { NEED_VALUE(); co.out_dir = v; co.resume = 1; }
@@ -529,19 +495,19 @@ static int cmd_crawl(int argc, char **argv) {
     else if (!strcmp(a, "--headful")) headful = 1;
     else if (!strcmp(a, "--quiet")) verbosity = 0;
     else if (!strcmp(a, "--verbose")) verbosity++;
-    else if (a[0] == '-' && a[1]) return die(EXIT_USAGE, "unknown option %s (see uiap-crawl crawl --help)", a);
+    else if (a[0] == '-' && a[1]) return cli_fail(EXIT_USAGE, "unknown option %s (see uiap-crawl crawl --help)", a);
     else if (nurls < 64) urls[nurls++] = a;
 #undef NEED_VALUE
 #undef BUDGET
   }
-  if (!co.out_dir) return die(EXIT_USAGE, "crawl needs an output directory (-o DIR)");
+  if (!co.out_dir) return cli_fail(EXIT_USAGE, "crawl needs an output directory (-o DIR)");
   char resume_plan[8300] = "";
   if (co.resume && !nurls && !plan_path) {
     /* the run's own first line holds its environment and seeds */
     char jp0[8300];
     snprintf(jp0, sizeof jp0, "%s/journal.jsonl", co.out_dir);
     FILE *jf = fopen(jp0, "r");
-    if (!jf) return die(EXIT_USAGE, "nothing to resume in %s (no journal.jsonl)", co.out_dir);
+    if (!jf) return cli_fail(EXIT_USAGE, "nothing to resume in %s (no journal.jsonl)", co.out_dir);
     char *line = NULL;
     size_t cap = 0;
     ssize_t got = getline(&line, &cap, jf);
@@ -550,7 +516,7 @@ static int cmd_crawl(int argc, char **argv) {
     free(line);
     if (!first || strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "type")) ?: "", "run")) {
       cJSON_Delete(first);
-      return die(EXIT_USAGE, "%s/journal.jsonl does not start with a run record", co.out_dir);
+      return cli_fail(EXIT_USAGE, "%s/journal.jsonl does not start with a run record", co.out_dir);
     }
     cJSON *pl = cJSON_CreateObject();
     cJSON_AddItemToObject(pl, "environment", cJSON_DetachItemFromObjectCaseSensitive(first, "environment"));
@@ -560,19 +526,19 @@ static int cmd_crawl(int argc, char **argv) {
     cJSON_Delete(pl);
     snprintf(resume_plan, sizeof resume_plan, "%s/.resume-plan.json", co.out_dir);
     FILE *pf = fopen(resume_plan, "w");
-    if (!pf || !ptext) return die(EXIT_OUTPUT, "cannot write %s", resume_plan);
+    if (!pf || !ptext) return cli_fail(EXIT_OUTPUT, "cannot write %s", resume_plan);
     fputs(ptext, pf);
     fclose(pf);
     free(ptext);
     plan_path = resume_plan;
   }
-  if (!nurls && !plan_path) return die(EXIT_USAGE, "crawl needs a URL, a directory or --plan (see uiap-crawl crawl --help)");
-  crawl_log_set(log_sink, NULL, verbosity <= 0 ? CRAWL_LOG_ERROR : (crawl_log_level)(verbosity));
+  if (!nurls && !plan_path) return cli_fail(EXIT_USAGE, "crawl needs a URL, a directory or --plan (see uiap-crawl crawl --help)");
+  cli_log_setup(verbosity);
   /* the plan */
   cJSON *plan = NULL;
   if (plan_path) {
     FILE *f = fopen(plan_path, "rb");
-    if (!f) return die(EXIT_USAGE, "cannot read plan %s: %s", plan_path, strerror(errno));
+    if (!f) return cli_fail(EXIT_USAGE, "cannot read plan %s: %s", plan_path, strerror(errno));
     char *text = NULL;
     size_t len = 0, cap = 0;
     char buf[65536];
@@ -580,14 +546,14 @@ static int cmd_crawl(int argc, char **argv) {
     while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
       if (len + k + 1 > cap) {
         char *grown = realloc(text, cap = (len + k + 1) * 2);
-        if (!grown) { free(text); fclose(f); return die(EXIT_INTERNAL, "out of memory reading plan %s", plan_path); }
+        if (!grown) { free(text); fclose(f); return cli_fail(EXIT_INTERNAL, "out of memory reading plan %s", plan_path); }
         text = grown;
       }
       memcpy(text + len, buf, k);
       len += k;
     }
     fclose(f);
-    if (!text) return die(EXIT_USAGE, "plan %s is empty", plan_path);
+    if (!text) return cli_fail(EXIT_USAGE, "plan %s is empty", plan_path);
     text[len] = 0;
     /* budgets and safety from the plan; flags override */
     int mode_flag = 0;
@@ -596,8 +562,8 @@ static int cmd_crawl(int argc, char **argv) {
     crawl_code pc = crawl_plan_parse(text, mode_flag, &co.budget, &co.policy, &plan, &pe);
     free(text);
     if (pc != CRAWL_OK && pe.line)
-      return die(EXIT_USAGE, "plan %s is not valid JSON (line %d, column %d)", plan_path, pe.line, pe.column);
-    if (pc != CRAWL_OK) return die(EXIT_USAGE, "plan %s: %s", plan_path, pe.msg);
+      return cli_fail(EXIT_USAGE, "plan %s is not valid JSON (line %d, column %d)", plan_path, pe.line, pe.column);
+    if (pc != CRAWL_OK) return cli_fail(EXIT_USAGE, "plan %s: %s", plan_path, pe.msg);
   }
   /* URLs; a directory is served */
   crawl_server *server = NULL;
@@ -605,17 +571,17 @@ static int cmd_crawl(int argc, char **argv) {
   for (int i = 0; i < nurls; i++) {
     struct stat st;
     if (stat(urls[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-      if (server) { cJSON_Delete(plan); return die(EXIT_USAGE, "crawl serves one directory at a time"); }
+      if (server) { cJSON_Delete(plan); return cli_fail(EXIT_USAGE, "crawl serves one directory at a time"); }
       crawl_server_opts so = {.root = urls[i], .spa_fallback = 1};
       char err[256];
-      if (crawl_server_start(&so, &server, err, sizeof err) != 0) { cJSON_Delete(plan); return die(EXIT_INTERNAL, "%s", err); }
+      if (crawl_server_start(&so, &server, err, sizeof err) != 0) { cJSON_Delete(plan); return cli_fail(EXIT_INTERNAL, "%s", err); }
       snprintf(url_bufs[i], sizeof url_bufs[i], "http://127.0.0.1:%d/", crawl_server_port(server));
       urls[i] = url_bufs[i];
       continue;
     }
     int nu = normalize_url(urls[i], url_bufs[i], sizeof url_bufs[i]);
-    if (nu == -1) { cJSON_Delete(plan); crawl_server_stop(server); return die(EXIT_USAGE, "unsupported URL (only http, https and file): %s", urls[i]); }
-    if (nu == -2) { cJSON_Delete(plan); crawl_server_stop(server); return die(EXIT_USAGE, "not a URL, file or directory: %s", urls[i]); }
+    if (nu == -1) { cJSON_Delete(plan); crawl_server_stop(server); return cli_fail(EXIT_USAGE, "unsupported URL (only http, https and file): %s", urls[i]); }
+    if (nu == -2) { cJSON_Delete(plan); crawl_server_stop(server); return cli_fail(EXIT_USAGE, "not a URL, file or directory: %s", urls[i]); }
     urls[i] = url_bufs[i];
   }
   urls[nurls] = NULL;
@@ -634,20 +600,20 @@ static int cmd_crawl(int argc, char **argv) {
     if (!force) {
       cJSON_Delete(plan);
       crawl_server_stop(server);
-      return die(EXIT_OUTPUT, "%s holds another run (journal.jsonl); pass --force to replace it", co.out_dir);
+      return cli_fail(EXIT_OUTPUT, "%s holds another run (journal.jsonl); pass --force to replace it", co.out_dir);
     }
-    if (remove_tree(co.out_dir) != 0) { cJSON_Delete(plan); crawl_server_stop(server); return die(EXIT_OUTPUT, "cannot clear %s", co.out_dir); }
+    if (remove_tree(co.out_dir) != 0) { cJSON_Delete(plan); crawl_server_stop(server); return cli_fail(EXIT_OUTPUT, "cannot clear %s", co.out_dir); }
   }
   int made = mkdir(co.out_dir, 0755) == 0; /* removed again if no browser starts */
   if (!made && errno != EEXIST) {
     cJSON_Delete(plan);
     crawl_server_stop(server);
-    return die(EXIT_OUTPUT, "cannot create %s: %s", co.out_dir, strerror(errno));
+    return cli_fail(EXIT_OUTPUT, "cannot create %s: %s", co.out_dir, strerror(errno));
   }
   if (access(co.out_dir, W_OK) != 0) {
     cJSON_Delete(plan);
     crawl_server_stop(server);
-    return die(EXIT_OUTPUT, "cannot write to %s: %s", co.out_dir, strerror(errno));
+    return cli_fail(EXIT_OUTPUT, "cannot write to %s: %s", co.out_dir, strerror(errno));
   }
   /* the browser */
   cdp_client *c = NULL;
@@ -655,7 +621,7 @@ static int cmd_crawl(int argc, char **argv) {
   cdp_code cr;
   if (connect) {
     cr = cdp_connect(connect, 10000, &c, err, sizeof err);
-    if (cr) { cJSON_Delete(plan); crawl_server_stop(server); if (made) rmdir(co.out_dir); return die(cr == CDP_ARG ? EXIT_USAGE : EXIT_CONNECT, "%s", err); }
+    if (cr) { cJSON_Delete(plan); crawl_server_stop(server); if (made) rmdir(co.out_dir); return cli_fail(cr == CDP_ARG ? EXIT_USAGE : EXIT_CONNECT, "%s", err); }
   } else {
     cdp_launch_opts lo = {.chromium = chromium, .headful = headful, .width = co.width, .height = co.height,
                           .lang = co.locale};
@@ -665,7 +631,7 @@ static int cmd_crawl(int argc, char **argv) {
       crawl_server_stop(server);
       if (made) rmdir(co.out_dir);
       if (cr == CDP_CANCELLED) return got_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
-      return die(EXIT_BROWSER, "%s", err);
+      return cli_fail(EXIT_BROWSER, "%s", err);
     }
   }
   cdp_client_set_cancel(c, &got_signal);
@@ -682,7 +648,7 @@ static int cmd_crawl(int argc, char **argv) {
   cdp_client_free(c);
   crawl_server_stop(server);
   cJSON_Delete(plan);
-  if (rc == CRAWL_IO) return die(EXIT_OUTPUT, "%s", sum.error);
+  if (rc == CRAWL_IO) return cli_fail(EXIT_OUTPUT, "%s", sum.error);
   if (verbosity > 0)
     fprintf(stderr,
             "uiap-crawl: %s: %ld states, %ld transitions (%ld self-loops), %ld actions not taken, "
@@ -690,18 +656,18 @@ static int cmd_crawl(int argc, char **argv) {
             "uiap-crawl: package: %s/package.json\n",
             sum.status ? sum.status : "failed", sum.states, sum.transitions, sum.self_loops, sum.decisions,
             sum.failures, sum.reviews, sum.stopped_by ? sum.stopped_by : "?", co.out_dir);
-  if (rc != CRAWL_OK) return die(rc == CRAWL_BROWSER ? EXIT_BROWSER : EXIT_INTERNAL, "%s", sum.error);
+  if (rc != CRAWL_OK) return cli_fail(rc == CRAWL_BROWSER ? EXIT_BROWSER : EXIT_INTERNAL, "%s", sum.error);
   if (sum.status && !strcmp(sum.status, "cancelled")) return got_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
   char rerr[1024];
   if (crawl_reports_write(co.out_dir, NULL, rerr, sizeof rerr) != CRAWL_OK && verbosity > 0)
     fprintf(stderr, "uiap-crawl: warning: reports not written: %s\n", rerr);
   if (sum.states == 0) /* the package and reports are written; they list each seed's failure */
-    return die(EXIT_NAVIGATE, "no seed could be loaded%s%s", sum.error[0] ? ": " : "", sum.error);
+    return cli_fail(EXIT_NAVIGATE, "no seed could be loaded%s%s", sum.error[0] ? ": " : "", sum.error);
   if (fail_on) {
     long nrev = 0;
-    if (crawl_review_count(co.out_dir, fail_on, &nrev, rerr, sizeof rerr) != CRAWL_OK) return die(EXIT_INTERNAL, "%s", rerr);
+    if (crawl_review_count(co.out_dir, fail_on, &nrev, rerr, sizeof rerr) != CRAWL_OK) return cli_fail(EXIT_INTERNAL, "%s", rerr);
     if (nrev > 0)
-      return die(UIAP_EXIT_REVIEW, "%ld review item%s of severity %s or worse (--fail-on %s)", nrev, nrev == 1 ? "" : "s",
+      return cli_fail(UIAP_EXIT_REVIEW, "%ld review item%s of severity %s or worse (--fail-on %s)", nrev, nrev == 1 ? "" : "s",
                  fail_on, fail_on);
   }
   return EXIT_OK;
@@ -714,25 +680,25 @@ static int cmd_serve(int argc, char **argv) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_serve, stdout); return EXIT_OK; }
     else if (!strcmp(a, "--port")) {
-      if (!v || parse_int(v, 0, 65535, &n)) return die(EXIT_USAGE, "--port takes 0..65535");
+      if (!v || cli_parse_long(v, 0, 65535, &n)) return cli_fail(EXIT_USAGE, "--port takes 0..65535");
       so.port = (int)n;
       i++;
     } else if (!strcmp(a, "--host")) {
-      if (!v) return die(EXIT_USAGE, "--host needs a value");
+      if (!v) return cli_fail(EXIT_USAGE, "--host needs a value");
       so.host = v;
       i++;
     } else if (!strcmp(a, "--spa")) so.spa_fallback = 1;
     else if (!strcmp(a, "--test-endpoints")) so.test_endpoints = 1;
-    else if (a[0] == '-') return die(EXIT_USAGE, "unknown option %s (see uiap-crawl serve --help)", a);
+    else if (a[0] == '-') return cli_fail(EXIT_USAGE, "unknown option %s (see uiap-crawl serve --help)", a);
     else if (!so.root) so.root = a;
-    else return die(EXIT_USAGE, "serve takes one directory");
+    else return cli_fail(EXIT_USAGE, "serve takes one directory");
   }
-  if (!so.root) return die(EXIT_USAGE, "serve needs a directory");
+  if (!so.root) return cli_fail(EXIT_USAGE, "serve needs a directory");
   struct stat st;
-  if (stat(so.root, &st) != 0 || !S_ISDIR(st.st_mode)) return die(EXIT_USAGE, "not a directory: %s", so.root);
+  if (stat(so.root, &st) != 0 || !S_ISDIR(st.st_mode)) return cli_fail(EXIT_USAGE, "not a directory: %s", so.root);
   crawl_server *s = NULL;
   char err[256];
-  if (crawl_server_start(&so, &s, err, sizeof err) != 0) return die(EXIT_INTERNAL, "%s", err);
+  if (crawl_server_start(&so, &s, err, sizeof err) != 0) return cli_fail(EXIT_INTERNAL, "%s", err);
   printf("http://%s:%d/\n", so.host ? so.host : "127.0.0.1", crawl_server_port(s));
   fflush(stdout);
   while (!got_signal) pause();
@@ -769,5 +735,5 @@ int main(int argc, char **argv) {
     else fputs(usage_main, stdout);
     return EXIT_OK;
   }
-  return die(EXIT_USAGE, "unknown command %s (see uiap-crawl --help)", cmd);
+  return cli_fail(EXIT_USAGE, "unknown command %s (see uiap-crawl --help)", cmd);
 }

@@ -32,6 +32,7 @@
  */
 #include "crawl.h"
 #include "pol.h"
+#include "report_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -487,52 +488,16 @@ static long pk_entry(strset *set, void **arr, size_t sz, const char *key, int *a
 #define PK_ENTRY(set, arr, key, added) pk_entry(&(set), (void **)&(arr), sizeof *(arr), (key), (added))
 
 /* ---- reading files ---------------------------------------------------------- */
+/* crawl__file_read with the journal and state file cap; any file that is
+ * not a regular one reports EISDIR, as it always has here. */
 static char *pk_read(const char *path, size_t *len, int *err) {
-  *err = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) { *err = errno; return NULL; }
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > PK_MAX_FILE) {
-    *err = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EISDIR : EFBIG;
-    close(fd);
-    return NULL;
-  }
-  size_t cap = (size_t)st.st_size + 1, n = 0;
-  char *buf = pk_xrealloc(NULL, cap + 1);
-  for (;;) {
-    if (n == cap) {
-      if (cap > PK_MAX_FILE) { free(buf); close(fd); *err = EFBIG; return NULL; }
-      cap *= 2;
-      buf = pk_xrealloc(buf, cap + 1);
-    }
-    ssize_t r = read(fd, buf + n, cap - n);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      *err = errno;
-      free(buf);
-      close(fd);
-      return NULL;
-    }
-    if (r == 0) break;
-    n += (size_t)r;
-  }
-  close(fd);
-  buf[n] = 0;
-  *len = n;
-  return buf;
+  char *text = crawl__file_read(path, PK_MAX_FILE, len, err);
+  if (!text && *err == EINVAL) *err = EISDIR;
+  return text;
 }
 
 /* A relative path that stays inside the crawl directory. */
-static int pk_safe_rel(const char *p) {
-  if (!p || !*p || p[0] == '/') return 0;
-  for (const char *s = p; *s;) {
-    const char *e = strchr(s, '/');
-    size_t n = e ? (size_t)(e - s) : strlen(s);
-    if (n == 2 && s[0] == '.' && s[1] == '.') return 0;
-    s += n + (e ? 1 : 0);
-  }
-  return 1;
-}
+static int pk_safe_rel(const char *p) { return crawl__path_inside(p); }
 
 /* ---- journal ------------------------------------------------------------------ */
 static const char *const known_types[] = {

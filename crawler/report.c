@@ -126,17 +126,6 @@ static const cJSON *route_entry(const rp *r, const char *route) {
   return NULL;
 }
 
-static int safe_rel(const char *p) {
-  if (!p || !*p || p[0] == '/') return 0;
-  for (const char *s = p; *s;) {
-    const char *e = strchr(s, '/');
-    size_t n = e ? (size_t)(e - s) : strlen(s);
-    if (n == 2 && s[0] == '.' && s[1] == '.') return 0;
-    s += n + (e ? 1 : 0);
-  }
-  return 1;
-}
-
 static void rp_model(rp *r) {
   const cJSON *tg = crawl__get(r->pkg, "transitionGraph"), *x;
   const cJSON *states = crawl__arr(tg, "states"), *edges = crawl__arr(tg, "edges");
@@ -927,6 +916,63 @@ static void h_signal(crawl__buf *b, const cJSON *sg) {
   if (crawl__str(sg, "text")) { crawl__buf_puts(b, " “"); h(b, crawl__str(sg, "text")); crawl__buf_puts(b, "”"); }
 }
 
+/* A table column as data: its heading and what its cell shows of the row's
+ * object o (a package entry). */
+typedef enum {
+  HC_TEXT,  /* o[key] as text */
+  HC_CODE,  /* o[key] as code (– when absent) */
+  HC_LIST,  /* the array o[key], at most max, as text or (code) as code */
+  HC_NUM,   /* o.metadata[key] as a whole number, 0 when absent */
+  HC_YESNO, /* o[key] true: yes, else no */
+  HC_FN,    /* what fn(b, o, ctx) writes */
+} h_kind;
+typedef struct h_col {
+  const char *head;
+  h_kind kind;
+  const char *key;
+  size_t max;
+  int code;
+  void (*fn)(crawl__buf *b, const cJSON *o, const void *ctx);
+  const char *td; /* the cell's attributes (" class=..."), or NULL */
+} h_col;
+#define H_NCOLS(cols) (sizeof (cols) / sizeof *(cols))
+#define H_TEXT(head, key) {head, HC_TEXT, key, 0, 0, NULL, NULL}
+#define H_CODE(head, key) {head, HC_CODE, key, 0, 0, NULL, NULL}
+#define H_LIST(head, key, max, code) {head, HC_LIST, key, max, code, NULL, NULL}
+#define H_NUM(head, key) {head, HC_NUM, key, 0, 0, NULL, NULL}
+#define H_YESNO(head, key) {head, HC_YESNO, key, 0, 0, NULL, NULL}
+#define H_FN(head, fn) {head, HC_FN, NULL, 0, 0, fn, NULL}
+
+/* <thead> with the columns' headings, and <tbody> opened. */
+static void h_thead(crawl__buf *b, const h_col *cols, size_t n) {
+  crawl__buf_puts(b, "<thead><tr>");
+  for (size_t i = 0; i < n; i++) {
+    crawl__buf_puts(b, "<th>");
+    crawl__buf_puts(b, cols[i].head);
+    crawl__buf_puts(b, "</th>");
+  }
+  crawl__buf_puts(b, "</tr></thead><tbody>");
+}
+
+/* The <td> cells of one row (the caller writes <tr> and </tr>). */
+static void h_cells(crawl__buf *b, const h_col *cols, size_t n, const cJSON *o, const void *ctx) {
+  for (size_t i = 0; i < n; i++) {
+    const h_col *c = &cols[i];
+    crawl__buf_puts(b, "<td");
+    crawl__buf_puts(b, c->td);
+    crawl__buf_puts(b, ">");
+    switch (c->kind) {
+    case HC_TEXT: h(b, crawl__str(o, c->key)); break;
+    case HC_CODE: h_code(b, crawl__str(o, c->key)); break;
+    case HC_LIST: h_list(b, crawl__arr(o, c->key), c->max, c->code); break;
+    case HC_NUM: crawl__buf_printf(b, "%.0f", crawl__num(crawl__get(o, "metadata"), c->key, 0)); break;
+    case HC_YESNO: crawl__buf_puts(b, cJSON_IsTrue(crawl__get(o, c->key)) ? "yes" : "no"); break;
+    case HC_FN: c->fn(b, o, ctx); break;
+    }
+    crawl__buf_puts(b, "</td>");
+  }
+}
+
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 static void buf_base64(crawl__buf *b, const unsigned char *p, size_t n) {
   char out[4];
@@ -998,28 +1044,36 @@ static void html_summary(crawl__buf *b, const rp *r) {
   crawl__buf_puts(b, "</section>\n");
 }
 
+/* ctx: the rp */
+static void h_route_items(crawl__buf *b, const cJSON *rt, const void *ctx) {
+  const rp *r = ctx;
+  const char *id = crawl__str(rt, "routeId");
+  int nitems = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, crawl__arr2(r->pkg, "reviewQueue", "items"))
+    nitems += id && crawl__str(it, "routeId") && !strcmp(crawl__str(it, "routeId"), id);
+  crawl__buf_printf(b, "%d", nitems);
+}
+
+static const h_col route_cols[] = {
+  H_CODE("Route", "routeId"),
+  H_LIST("Titles", "titles", 5, 0),
+  H_NUM("States", "states"),
+  H_NUM("Transitions from", "transitionsFrom"),
+  H_TEXT("Confidence", "confidence"),
+  H_LIST("Entered by", "entryActions", 5, 1),
+  H_FN("Review items", h_route_items),
+  H_LIST("URLs", "urls", 3, 1),
+};
+
 static void html_routes(crawl__buf *b, const rp *r) {
-  crawl__buf_puts(b, "<section id=\"routes\"><h2>Routes</h2><table><thead><tr><th>Route</th><th>Titles</th><th>States</th>"
-                     "<th>Transitions from</th><th>Confidence</th><th>Entered by</th><th>Review items</th><th>URLs</th></tr></thead><tbody>");
+  crawl__buf_puts(b, "<section id=\"routes\"><h2>Routes</h2><table>");
+  h_thead(b, route_cols, H_NCOLS(route_cols));
   const cJSON *rt;
   cJSON_ArrayForEach(rt, r->routes) {
-    const char *id = crawl__str(rt, "routeId");
-    int nitems = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, crawl__arr2(r->pkg, "reviewQueue", "items"))
-      nitems += id && crawl__str(it, "routeId") && !strcmp(crawl__str(it, "routeId"), id);
-    const cJSON *m = crawl__get(rt, "metadata");
-    crawl__buf_printf(b, "<tr style=\"background:%s33\"><td>", palette[route_color(r, id)]);
-    h_code(b, id);
-    crawl__buf_puts(b, "</td><td>");
-    h_list(b, crawl__arr(rt, "titles"), 5, 0);
-    crawl__buf_printf(b, "</td><td>%.0f</td><td>%.0f</td><td>", crawl__num(m, "states", 0), crawl__num(m, "transitionsFrom", 0));
-    h(b, crawl__str(rt, "confidence"));
-    crawl__buf_puts(b, "</td><td>");
-    h_list(b, crawl__arr(rt, "entryActions"), 5, 1);
-    crawl__buf_printf(b, "</td><td>%d</td><td>", nitems);
-    h_list(b, crawl__arr(rt, "urls"), 3, 1);
-    crawl__buf_puts(b, "</td></tr>");
+    crawl__buf_printf(b, "<tr style=\"background:%s33\">", palette[route_color(r, crawl__str(rt, "routeId"))]);
+    h_cells(b, route_cols, H_NCOLS(route_cols), rt, r);
+    crawl__buf_puts(b, "</tr>");
   }
   crawl__buf_puts(b, "</tbody></table></section>\n");
 }
@@ -1051,7 +1105,7 @@ static void html_states(crawl__buf *b, rp *r, size_t *embedded) {
     h(b, s->id);
     crawl__buf_puts(b, "\">");
     int shown = 0;
-    if (s->shot && safe_rel(s->shot)) {
+    if (s->shot && crawl__path_inside(s->shot)) {
       char *path = crawl__xprintf("%s/%s", r->dir, s->shot);
       size_t len = 0;
       int e;
@@ -1116,6 +1170,42 @@ static void html_states(crawl__buf *b, rp *r, size_t *embedded) {
   crawl__buf_puts(b, "</div></section>\n");
 }
 
+static void h_review_sev(crawl__buf *b, const cJSON *it, const void *ctx) { h_sev(b, crawl__str(it, "severity")); }
+
+static void h_review_finding(crawl__buf *b, const cJSON *it, const void *ctx) {
+  h(b, crawl__str(it, "description"));
+  if (crawl__str(it, "stableId")) { crawl__buf_puts(b, " <span class=\"muted\">stableId</span> "); h_code(b, crawl__str(it, "stableId")); }
+}
+
+/* ctx: the rp (states evidence links to) */
+static void h_review_evidence(crawl__buf *b, const cJSON *it, const void *ctx) {
+  const rp *r = ctx;
+  const cJSON *ev;
+  int k = 0;
+  cJSON_ArrayForEach(ev, crawl__arr(it, "evidence")) {
+    const char *ref = crawl__str(ev, "refId");
+    if (!ref) continue;
+    if (k == 6) { crawl__buf_printf(b, " <span class=\"muted\">(+%d)</span>", cJSON_GetArraySize(crawl__arr(it, "evidence")) - 6); break; }
+    if (k++) crawl__buf_puts(b, " ");
+    if (rp_state_index(r, ref) >= 0) {
+      crawl__buf_puts(b, "<a href=\"#state-");
+      h(b, ref);
+      crawl__buf_puts(b, "\">");
+      h(b, ref);
+      crawl__buf_puts(b, "</a>");
+    } else h_code(b, ref);
+  }
+}
+
+static const h_col review_cols[] = {
+  H_FN("Severity", h_review_sev),
+  {"Kind", HC_CODE, "kind", 0, 0, NULL, " class=\"nw\""}, /* no wrap */
+  H_CODE("Route", "routeId"),
+  H_FN("Finding", h_review_finding),
+  H_TEXT("Remediation", "remediation"),
+  H_FN("Evidence", h_review_evidence),
+};
+
 static void html_review(crawl__buf *b, const rp *r) {
   const cJSON *items = crawl__arr2(r->pkg, "reviewQueue", "items"), *it;
   int present[RP_NKINDS] = {0}, sev[3] = {0};
@@ -1136,41 +1226,16 @@ static void html_review(crawl__buf *b, const rp *r) {
   }
   crawl__buf_printf(b, "</select></label><input type=\"search\" id=\"review-search\" placeholder=\"search text\">"
                        "<span><b id=\"review-count\">%d</b> shown</span></div>", cJSON_GetArraySize(items));
-  crawl__buf_puts(b, "<table id=\"review-table\"><thead><tr><th>Severity</th><th>Kind</th><th>Route</th><th>Finding</th>"
-                     "<th>Remediation</th><th>Evidence</th></tr></thead><tbody>");
+  crawl__buf_puts(b, "<table id=\"review-table\">");
+  h_thead(b, review_cols, H_NCOLS(review_cols));
   cJSON_ArrayForEach(it, items) {
     int s = sev_rank(crawl__str(it, "severity"));
     crawl__buf_printf(b, "<tr data-severity=\"%s\" data-kind=\"%s\" id=\"", s >= 0 ? sev_names[s] : "medium",
                       kinds[kind_index(crawl__str(it, "kind"))].kind);
     h(b, crawl__str(it, "id"));
-    crawl__buf_puts(b, "\"><td>");
-    h_sev(b, crawl__str(it, "severity"));
-    crawl__buf_puts(b, "</td><td class=\"nw\">");
-    h_code(b, crawl__str(it, "kind"));
-    crawl__buf_puts(b, "</td><td>");
-    h_code(b, crawl__str(it, "routeId"));
-    crawl__buf_puts(b, "</td><td>");
-    h(b, crawl__str(it, "description"));
-    if (crawl__str(it, "stableId")) { crawl__buf_puts(b, " <span class=\"muted\">stableId</span> "); h_code(b, crawl__str(it, "stableId")); }
-    crawl__buf_puts(b, "</td><td>");
-    h(b, crawl__str(it, "remediation"));
-    crawl__buf_puts(b, "</td><td>");
-    const cJSON *ev;
-    int k = 0;
-    cJSON_ArrayForEach(ev, crawl__arr(it, "evidence")) {
-      const char *ref = crawl__str(ev, "refId");
-      if (!ref) continue;
-      if (k == 6) { crawl__buf_printf(b, " <span class=\"muted\">(+%d)</span>", cJSON_GetArraySize(crawl__arr(it, "evidence")) - 6); break; }
-      if (k++) crawl__buf_puts(b, " ");
-      if (rp_state_index(r, ref) >= 0) {
-        crawl__buf_puts(b, "<a href=\"#state-");
-        h(b, ref);
-        crawl__buf_puts(b, "\">");
-        h(b, ref);
-        crawl__buf_puts(b, "</a>");
-      } else h_code(b, ref);
-    }
-    crawl__buf_puts(b, "</td></tr>");
+    crawl__buf_puts(b, "\">");
+    h_cells(b, review_cols, H_NCOLS(review_cols), it, r);
+    crawl__buf_puts(b, "</tr>");
   }
   crawl__buf_puts(b, "</tbody></table></section>\n");
 }
@@ -1182,6 +1247,42 @@ static int cmp_dgroup(const void *x, const void *y) {
   if (a->effect != b->effect) return b->effect - a->effect;
   return crawl__natcmp(a->key, b->key);
 }
+
+/* Cells of a safety row: o is the group's first decision, ctx the dgroup. */
+static void h_safety_effect(crawl__buf *b, const cJSON *f, const void *ctx) {
+  const char *eff = crawl__str(f, "effect") ? crawl__str(f, "effect") : "?";
+  crawl__buf_puts(b, "<span class=\"eff eff-");
+  h(b, eff);
+  crawl__buf_puts(b, "\">");
+  h(b, eff);
+  crawl__buf_puts(b, "</span>");
+}
+static void h_safety_control(crawl__buf *b, const cJSON *f, const void *ctx) {
+  const cJSON *t = crawl__get(f, "target");
+  h(b, crawl__str(t, "role"));
+  crawl__buf_puts(b, " “");
+  h(b, crawl__str(t, "name"));
+  crawl__buf_puts(b, "”");
+  if (crawl__str(t, "stableId")) { crawl__buf_puts(b, " "); h_code(b, crawl__str(t, "stableId")); }
+}
+static void h_safety_routes(crawl__buf *b, const cJSON *f, const void *ctx) {
+  h_list(b, ((const dgroup *)ctx)->routes, 6, 1);
+}
+static void h_safety_times(crawl__buf *b, const cJSON *f, const void *ctx) {
+  crawl__buf_printf(b, "%d", ((const dgroup *)ctx)->count);
+}
+
+static const h_col safety_cols[] = {
+  H_FN("Effect", h_safety_effect),
+  H_FN("Control", h_safety_control),
+  H_CODE("Action", "actionId"),
+  H_TEXT("Side effect", "sideEffectClass"),
+  H_TEXT("Reason", "reason"),
+  H_CODE("Rule", "rule"),
+  H_FN("Routes", h_safety_routes),
+  H_FN("Times", h_safety_times),
+  H_TEXT("Explanation", "text"),
+};
 
 static void html_safety(crawl__buf *b, const rp *r) {
   static const char *const effects[] = {"skip", "review", "deny"};
@@ -1225,40 +1326,27 @@ static void html_safety(crawl__buf *b, const rp *r) {
     if (!dup) crawl__jpush(g[k].routes, cJSON_CreateString(route));
   }
   if (ng > 1) qsort(g, ng, sizeof *g, cmp_dgroup);
-  crawl__buf_puts(b, "<table id=\"safety-table\"><thead><tr><th>Effect</th><th>Control</th><th>Action</th><th>Side effect</th>"
-                     "<th>Reason</th><th>Rule</th><th>Routes</th><th>Times</th><th>Explanation</th></tr></thead><tbody>");
+  crawl__buf_puts(b, "<table id=\"safety-table\">");
+  h_thead(b, safety_cols, H_NCOLS(safety_cols));
   for (size_t k = 0; k < ng; k++) {
-    const cJSON *f = g[k].first, *t = crawl__get(f, "target");
-    const char *eff = crawl__str(f, "effect") ? crawl__str(f, "effect") : "?";
-    crawl__buf_puts(b, "<tr><td><span class=\"eff eff-");
-    h(b, eff);
-    crawl__buf_puts(b, "\">");
-    h(b, eff);
-    crawl__buf_puts(b, "</span></td><td>");
-    h(b, crawl__str(t, "role"));
-    crawl__buf_puts(b, " “");
-    h(b, crawl__str(t, "name"));
-    crawl__buf_puts(b, "”");
-    if (crawl__str(t, "stableId")) { crawl__buf_puts(b, " "); h_code(b, crawl__str(t, "stableId")); }
-    crawl__buf_puts(b, "</td><td>");
-    h_code(b, crawl__str(f, "actionId"));
-    crawl__buf_puts(b, "</td><td>");
-    h(b, crawl__str(f, "sideEffectClass"));
-    crawl__buf_puts(b, "</td><td>");
-    h(b, crawl__str(f, "reason"));
-    crawl__buf_puts(b, "</td><td>");
-    h_code(b, crawl__str(f, "rule"));
-    crawl__buf_puts(b, "</td><td>");
-    h_list(b, g[k].routes, 6, 1);
-    crawl__buf_printf(b, "</td><td>%d</td><td>", g[k].count);
-    h(b, crawl__str(f, "text"));
-    crawl__buf_puts(b, "</td></tr>");
+    crawl__buf_puts(b, "<tr>");
+    h_cells(b, safety_cols, H_NCOLS(safety_cols), g[k].first, &g[k]);
+    crawl__buf_puts(b, "</tr>");
     cJSON_Delete(g[k].routes);
     free(g[k].key);
   }
   free(g);
   crawl__buf_puts(b, "</tbody></table></section>\n");
 }
+
+static const h_col input_cols[] = {
+  H_CODE("Input", "name"),
+  H_TEXT("Type", "type"),
+  H_YESNO("Required", "required"),
+  H_TEXT("Data class", "dataClass"),
+  H_TEXT("Meaning", "meaning"),
+  H_TEXT("Field", "description"),
+};
 
 static void html_workflows(crawl__buf *b, const rp *r) {
   const cJSON *wfs = crawl__arr2(r->pkg, "workflowCandidates", "workflows"), *w;
@@ -1288,19 +1376,12 @@ static void html_workflows(crawl__buf *b, const rp *r) {
     }
     const cJSON *inputs = crawl__arr(w, "requiredInputs"), *p;
     if (cJSON_GetArraySize(inputs)) {
-      crawl__buf_puts(b, "<table><thead><tr><th>Input</th><th>Type</th><th>Required</th><th>Data class</th><th>Meaning</th><th>Field</th></tr></thead><tbody>");
+      crawl__buf_puts(b, "<table>");
+      h_thead(b, input_cols, H_NCOLS(input_cols));
       cJSON_ArrayForEach(p, inputs) {
-        crawl__buf_puts(b, "<tr><td>");
-        h_code(b, crawl__str(p, "name"));
-        crawl__buf_puts(b, "</td><td>");
-        h(b, crawl__str(p, "type"));
-        crawl__buf_printf(b, "</td><td>%s</td><td>", cJSON_IsTrue(crawl__get(p, "required")) ? "yes" : "no");
-        h(b, crawl__str(p, "dataClass"));
-        crawl__buf_puts(b, "</td><td>");
-        h(b, crawl__str(p, "meaning"));
-        crawl__buf_puts(b, "</td><td>");
-        h(b, crawl__str(p, "description"));
-        crawl__buf_puts(b, "</td></tr>");
+        crawl__buf_puts(b, "<tr>");
+        h_cells(b, input_cols, H_NCOLS(input_cols), p, NULL);
+        crawl__buf_puts(b, "</tr>");
       }
       crawl__buf_puts(b, "</tbody></table>");
     }
@@ -1342,34 +1423,41 @@ static void html_workflows(crawl__buf *b, const rp *r) {
   crawl__buf_puts(b, "</section>\n");
 }
 
+static void h_action_risk(crawl__buf *b, const cJSON *a, const void *ctx) {
+  const cJSON *risk = crawl__get(a, "risk");
+  h(b, crawl__str(risk, "level"));
+  if (crawl__arr(risk, "tags")) { crawl__buf_puts(b, " <span class=\"muted\">"); h_list(b, crawl__arr(risk, "tags"), 6, 0); crawl__buf_puts(b, "</span>"); }
+}
+static void h_action_signals(crawl__buf *b, const cJSON *a, const void *ctx) {
+  const cJSON *sg;
+  int k = 0;
+  cJSON_ArrayForEach(sg, crawl__arr(a, "successSignals")) {
+    if (k == 6) { crawl__buf_puts(b, " …"); break; }
+    crawl__buf_puts(b, k++ ? "<br>" : "");
+    h_signal(b, sg);
+  }
+}
+
+static const h_col action_cols[] = {
+  H_CODE("Action", "id"),
+  H_TEXT("Kind", "kind"),
+  H_FN("Risk", h_action_risk),
+  H_TEXT("Side effect", "sideEffectClass"),
+  H_TEXT("Review state", "reviewState"),
+  H_NUM("Executed", "executed"),
+  H_NUM("Denied", "denied"),
+  H_NUM("Held for review", "reviewed"),
+  H_FN("Success signals", h_action_signals),
+};
+
 static void html_actions(crawl__buf *b, const rp *r) {
-  crawl__buf_puts(b, "<section id=\"actions\"><h2>Actions</h2><table><thead><tr><th>Action</th><th>Kind</th><th>Risk</th>"
-                     "<th>Side effect</th><th>Review state</th><th>Executed</th><th>Denied</th><th>Held for review</th>"
-                     "<th>Success signals</th></tr></thead><tbody>");
+  crawl__buf_puts(b, "<section id=\"actions\"><h2>Actions</h2><table>");
+  h_thead(b, action_cols, H_NCOLS(action_cols));
   const cJSON *a;
   cJSON_ArrayForEach(a, crawl__arr2(r->pkg, "actionCatalog", "actions")) {
-    const cJSON *m = crawl__get(a, "metadata"), *risk = crawl__get(a, "risk");
-    crawl__buf_puts(b, "<tr><td>");
-    h_code(b, crawl__str(a, "id"));
-    crawl__buf_puts(b, "</td><td>");
-    h(b, crawl__str(a, "kind"));
-    crawl__buf_puts(b, "</td><td>");
-    h(b, crawl__str(risk, "level"));
-    if (crawl__arr(risk, "tags")) { crawl__buf_puts(b, " <span class=\"muted\">"); h_list(b, crawl__arr(risk, "tags"), 6, 0); crawl__buf_puts(b, "</span>"); }
-    crawl__buf_puts(b, "</td><td>");
-    h(b, crawl__str(a, "sideEffectClass"));
-    crawl__buf_puts(b, "</td><td>");
-    h(b, crawl__str(a, "reviewState"));
-    crawl__buf_printf(b, "</td><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>", crawl__num(m, "executed", 0), crawl__num(m, "denied", 0),
-                      crawl__num(m, "reviewed", 0));
-    const cJSON *sg;
-    int k = 0;
-    cJSON_ArrayForEach(sg, crawl__arr(a, "successSignals")) {
-      if (k == 6) { crawl__buf_puts(b, " …"); break; }
-      crawl__buf_puts(b, k++ ? "<br>" : "");
-      h_signal(b, sg);
-    }
-    crawl__buf_puts(b, "</td></tr>");
+    crawl__buf_puts(b, "<tr>");
+    h_cells(b, action_cols, H_NCOLS(action_cols), a, NULL);
+    crawl__buf_puts(b, "</tr>");
   }
   crawl__buf_puts(b, "</tbody></table></section>\n");
 }

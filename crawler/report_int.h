@@ -1,5 +1,6 @@
-/* report_int.h -- private helpers shared by the package readers in this
- * folder (report.c, diff.c, workflow.c, validate.c): a growable buffer with
+/* report_int.h -- private helpers shared by the package readers and writer
+ * in this folder (report.c, diff.c, workflow.c, validate.c, package.c): a
+ * growable buffer with
  * HTML/XML escaping, whole-file reads with a size cap, atomic writes, JSON
  * loading with a line/column on error, natural order and a stable hash.
  * Never included outside crawler/. Out of memory aborts here. */
@@ -35,6 +36,9 @@ void crawl__buf_free(crawl__buf *b);
 /* The whole file, NUL-terminated (caller frees), or NULL with *err = errno
  * (EFBIG above max, EISDIR for a non-regular file). */
 char *crawl__file_read(const char *path, size_t max, size_t *len, int *err);
+/* A path relative to a directory that stays inside it: not empty, not
+ * absolute, no ".." part. 1 or 0. */
+int crawl__path_inside(const char *rel);
 /* Write atomically: a temporary file beside path, then rename. 0 or errno. */
 int crawl__file_write(const char *path, const char *data, size_t len);
 

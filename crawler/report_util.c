@@ -180,6 +180,17 @@ char *crawl__file_read(const char *path, size_t max, size_t *len, int *err) {
   return buf;
 }
 
+int crawl__path_inside(const char *rel) {
+  if (!rel || !*rel || rel[0] == '/') return 0;
+  for (const char *s = rel; *s;) {
+    const char *e = strchr(s, '/');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    if (n == 2 && s[0] == '.' && s[1] == '.') return 0;
+    s += n + (e ? 1 : 0);
+  }
+  return 1;
+}
+
 int crawl__file_write(const char *path, const char *data, size_t len) {
   char *tmp = crawl__xprintf("%s.%ld.tmp", path, (long)getpid());
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

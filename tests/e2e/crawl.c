@@ -51,14 +51,9 @@ static cJSON *crawl(const char *const *extra, t_run *run, char **dir_out) {
 }
 
 static int count_lines(const char *dir, const char *type) {
-  char path[700], needle[64];
-  snprintf(path, sizeof path, "%s/out/journal.jsonl", dir);
-  snprintf(needle, sizeof needle, "\"type\":\"%s\"", type);
-  char *text = t_read_file(path, NULL);
-  int n = 0;
-  for (char *p = text; p && (p = strstr(p, needle)); p++) n++;
-  free(text);
-  return n;
+  char out[700];
+  snprintf(out, sizeof out, "%s/out", dir);
+  return t_journal_lines(out, type);
 }
 
 static void rm_rf(char *dir) {

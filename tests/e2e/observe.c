@@ -835,35 +835,7 @@ static void ext_start(void) {
   const char *argv[] = {bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                         "--disable-background-networking", "--disable-component-update", "--disable-sync",
                         "--disable-dev-shm-usage", "--remote-debugging-port=0", udd, "about:blank", NULL};
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  cr_assert(pid >= 0);
-  if (pid == 0) {
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);
-    int devnull = open("/dev/null", O_RDWR);
-    dup2(devnull, 0);
-    dup2(devnull, 1);
-    dup2(devnull, 2);
-    execvp(bin, (char *const *)argv);
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  ext.pid = pid;
-  char path[300];
-  snprintf(path, sizeof path, "%s/DevToolsActivePort", ext.profile);
-  for (long long end = cdp_now_ms() + 30000; cdp_now_ms() < end;) {
-    FILE *f = fopen(path, "r");
-    if (f) {
-      int ok = fscanf(f, "%d", &ext.port) == 1;
-      fclose(f);
-      if (ok && ext.port > 0) return;
-    }
-    cr_assert(waitpid(pid, NULL, WNOHANG) == 0, "Chromium exited during start-up");
-    usleep(50000);
-  }
-  cr_assert_fail("Chromium wrote no DevToolsActivePort within 30 s");
+  t_chromium_start(argv, ext.profile, &ext.pid, &ext.port, NULL);
 }
 
 static const char *ext_endpoint(void) {

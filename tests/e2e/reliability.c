@@ -30,17 +30,6 @@ static pid_t start_crawl(const char *tmp, const char *out, const char *extra) {
   return pid;
 }
 
-static int lines_of(const char *out, const char *type) {
-  char path[700], needle[64];
-  snprintf(path, sizeof path, "%s/journal.jsonl", out);
-  snprintf(needle, sizeof needle, "\"type\":\"%s\"", type);
-  char *text = t_read_file(path, NULL);
-  int n = 0;
-  for (char *p = text; p && (p = strstr(p, needle)); p++) n++;
-  free(text);
-  return n;
-}
-
 static int wait_exit(pid_t pid, int ms, int *status) {
   for (int i = 0; i < ms / 50; i++) {
     if (waitpid(pid, status, WNOHANG) == pid) return 1;
@@ -114,8 +103,8 @@ Test(reliability, chromium_killed_mid_crawl, .timeout = 240) {
   char out[700];
   snprintf(out, sizeof out, "%s/out", dir);
   pid_t pid = start_crawl(tmp, out, NULL);
-  for (int i = 0; i < 200 && lines_of(out, "state") < 4; i++) usleep(100000);
-  cr_assert_geq(lines_of(out, "state"), 4, "the crawl got going");
+  for (int i = 0; i < 200 && t_journal_lines(out, "state") < 4; i++) usleep(100000);
+  cr_assert_geq(t_journal_lines(out, "state"), 4, "the crawl got going");
   char cmd[800];
   snprintf(cmd, sizeof cmd, "pkill -9 -f -- '--user-data-dir=%s'", tmp);
   (void)!system(cmd);
@@ -137,16 +126,16 @@ Test(reliability, sigkill_then_resume, .timeout = 240) {
   char out[700];
   snprintf(out, sizeof out, "%s/out", dir);
   pid_t pid = start_crawl(tmp, out, NULL);
-  for (int i = 0; i < 200 && lines_of(out, "state") < 6; i++) usleep(100000);
-  cr_assert_geq(lines_of(out, "state"), 6, "the crawl got going");
+  for (int i = 0; i < 200 && t_journal_lines(out, "state") < 6; i++) usleep(100000);
+  cr_assert_geq(t_journal_lines(out, "state"), 6, "the crawl got going");
   kill(pid, SIGKILL);
   waitpid(pid, NULL, 0);
-  int before = lines_of(out, "state");
+  int before = t_journal_lines(out, "state");
   pid = start_crawl(tmp, out, "resume");
   int st = 0;
   cr_assert(wait_exit(pid, 200000, &st), "the resumed crawl finished");
   cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exit %d", WEXITSTATUS(st));
-  cr_expect_geq(lines_of(out, "state"), before, "no recorded state lost");
+  cr_expect_geq(t_journal_lines(out, "state"), before, "no recorded state lost");
   expect_complete(out);
   cleanup(tmp, dir);
 }
@@ -156,7 +145,7 @@ Test(reliability, sigint_finalizes, .timeout = 120) {
   char out[700];
   snprintf(out, sizeof out, "%s/out", dir);
   pid_t pid = start_crawl(tmp, out, NULL);
-  for (int i = 0; i < 200 && lines_of(out, "state") < 3; i++) usleep(100000);
+  for (int i = 0; i < 200 && t_journal_lines(out, "state") < 3; i++) usleep(100000);
   kill(pid, SIGINT);
   int st = 0;
   cr_assert(wait_exit(pid, 5000, &st), "stopped within 5 s of SIGINT");

@@ -1,15 +1,20 @@
 /* support.c -- see support.h. */
+#include <criterion/criterion.h>
+
 #include "support.h"
 #include "crawl.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -291,4 +296,81 @@ int t_has(const cJSON *obj, const char *key, const char *v) {
   cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(obj, key))
     if (cJSON_IsString(it) && !strcmp(it->valuestring, v)) return 1;
   return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+  (void)sb; (void)flag; (void)ftw;
+  return remove(path);
+}
+void t_rm_rf(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+void t_copy_file(const char *from, const char *to) {
+  char *text = t_read_file(from, NULL);
+  cr_assert(text, "cannot read %s", from);
+  cr_assert_eq(t_write_file(to, text), 0, "cannot write %s", to);
+  free(text);
+}
+
+#define JOURNALS UIAP_SRC "/tests/fixtures/journals"
+
+char *t_journal_dir(const char *name, const char *journal) {
+  char *dir = t_tmpdir(), src[1024], dst[1024];
+  cr_assert(dir);
+  snprintf(dst, sizeof dst, "%s/states", dir);
+  cr_assert_eq(mkdir(dst, 0755), 0);
+  for (int i = 1; i <= 3; i++) {
+    snprintf(src, sizeof src, JOURNALS "/states/s%d.json", i);
+    snprintf(dst, sizeof dst, "%s/states/s%d.json", dir, i);
+    t_copy_file(src, dst);
+  }
+  snprintf(dst, sizeof dst, "%s/journal.jsonl", dir);
+  if (journal) cr_assert_eq(t_write_file(dst, journal), 0);
+  else {
+    snprintf(src, sizeof src, JOURNALS "/%s/journal.jsonl", name);
+    t_copy_file(src, dst);
+  }
+  return dir;
+}
+
+int t_journal_lines(const char *out_dir, const char *type) {
+  char path[700], needle[64];
+  snprintf(path, sizeof path, "%s/journal.jsonl", out_dir);
+  snprintf(needle, sizeof needle, "\"type\":\"%s\"", type);
+  char *text = t_read_file(path, NULL);
+  int n = 0;
+  for (char *p = text; p && (p = strstr(p, needle)); p++) n++;
+  free(text);
+  return n;
+}
+
+void t_chromium_start(const char *const *argv, const char *profile, pid_t *pid_out, int *port, char *ws_path) {
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    int devnull = open("/dev/null", O_RDWR);
+    dup2(devnull, 0);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    execvp(argv[0], (char *const *)argv);
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  *pid_out = pid;
+  char path[300];
+  snprintf(path, sizeof path, "%s/DevToolsActivePort", profile);
+  for (long long end = cdp_now_ms() + 30000; cdp_now_ms() < end;) {
+    FILE *f = fopen(path, "r");
+    if (f) {
+      int ok = ws_path ? fscanf(f, "%d %255s", port, ws_path) == 2 : fscanf(f, "%d", port) == 1;
+      fclose(f);
+      if (ok && *port > 0) return;
+    }
+    cr_assert(waitpid(pid, NULL, WNOHANG) == 0, "Chromium exited during start-up");
+    usleep(50000);
+  }
+  cr_assert_fail("Chromium wrote no DevToolsActivePort within 30 s");
 }

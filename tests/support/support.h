@@ -4,6 +4,7 @@
 #define UIAP_TEST_SUPPORT_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <cjson/cJSON.h>
 
 typedef struct {
@@ -61,3 +62,25 @@ int t_has(const cJSON *obj, const char *key, const char *v);
 char *t_tmpdir(void);
 /* Files left in dir (not counting . and ..). */
 int t_dir_entries(const char *dir);
+
+/* Remove dir and everything below it (links not followed). */
+void t_rm_rf(const char *dir);
+/* Copy a file; fails the test when it cannot. */
+void t_copy_file(const char *from, const char *to);
+/* A fresh crawl directory (t_tmpdir) holding tests/fixtures/journals/NAME's
+ * journal, or the text `journal` when not NULL, and the state files
+ * states/s1..s3.json. Caller t_rm_rf's and frees it. */
+char *t_journal_dir(const char *name, const char *journal);
+/* How many `"type":"TYPE"` records out_dir/journal.jsonl holds (0 when none
+ * or no file). */
+int t_journal_lines(const char *out_dir, const char *type);
+
+/* Start Chromium as argv says (argv[0] the binary, looked up on PATH when it
+ * has no slash; argv should hold --remote-debugging-port=0 and
+ * --user-data-dir=profile): stdio on /dev/null, its own process group,
+ * killed when the test process dies. *pid is set at once (for the caller's
+ * teardown); then waits up to 30 s for profile/DevToolsActivePort and reads
+ * *port and, when ws_path is not NULL (256 bytes), the browser's path
+ * (/devtools/browser/ID). Fails the test when Chromium exits or writes no
+ * port in time. */
+void t_chromium_start(const char *const *argv, const char *profile, pid_t *pid, int *port, char *ws_path);

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 
 #include "cdp_int.h"
+#include "support.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -56,36 +57,7 @@ static void browser_start(void) {
                         "--disable-quic", "--no-first-run", "--disable-background-networking",
                         "--disable-component-update", "--disable-sync",
                         "--remote-debugging-port=0", udd, "about:blank", NULL};
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  cr_assert(pid >= 0);
-  if (pid == 0) {
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);
-    int devnull = open("/dev/null", O_RDWR);
-    dup2(devnull, 0);
-    dup2(devnull, 1);
-    dup2(devnull, 2);
-    execv(CHROMIUM, (char *const *)argv);
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  br.pid = pid;
-  char path[300];
-  snprintf(path, sizeof path, "%s/DevToolsActivePort", br.profile);
-  long long end = cdp_now_ms() + 30000;
-  while (cdp_now_ms() < end) {
-    FILE *f = fopen(path, "r");
-    if (f) {
-      int ok = fscanf(f, "%d %255s", &br.port, br.ws_path) == 2;
-      fclose(f);
-      if (ok && br.port > 0) return;
-    }
-    cr_assert(waitpid(pid, NULL, WNOHANG) == 0, "Chromium exited during start-up");
-    usleep(50000);
-  }
-  cr_assert_fail("Chromium wrote no DevToolsActivePort within 30 s");
+  t_chromium_start(argv, br.profile, &br.pid, &br.port, br.ws_path);
 }
 
 TestSuite(cdp_ws, .fini = browser_stop, .timeout = 120);

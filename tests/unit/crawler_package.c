@@ -26,40 +26,6 @@
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-  (void)sb; (void)flag; (void)ftw;
-  return remove(path);
-}
-static void rm_rf(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
-static void copy_file(const char *from, const char *to) {
-  char *text = t_read_file(from, NULL);
-  cr_assert(text, "cannot read %s", from);
-  cr_assert_eq(t_write_file(to, text), 0, "cannot write %s", to);
-  free(text);
-}
-
-/* A fresh crawl directory: the case's journal (or `journal` if given) and
- * the three state files. Caller rm_rf's and frees it. */
-static char *make_dir(const char *name, const char *journal) {
-  char *dir = t_tmpdir(), src[1024], dst[1024];
-  cr_assert(dir);
-  snprintf(dst, sizeof dst, "%s/states", dir);
-  cr_assert_eq(mkdir(dst, 0755), 0);
-  for (int i = 1; i <= 3; i++) {
-    snprintf(src, sizeof src, FIXTURES "/states/s%d.json", i);
-    snprintf(dst, sizeof dst, "%s/states/s%d.json", dir, i);
-    copy_file(src, dst);
-  }
-  snprintf(dst, sizeof dst, "%s/journal.jsonl", dir);
-  if (journal) cr_assert_eq(t_write_file(dst, journal), 0);
-  else {
-    snprintf(src, sizeof src, FIXTURES "/%s/journal.jsonl", name);
-    copy_file(src, dst);
-  }
-  return dir;
-}
-
 static cJSON *build(const char *dir) {
   cJSON *p = NULL;
   char err[512] = "";
@@ -145,7 +111,7 @@ static void validate_package(const cJSON *p, const char *dir) {
 /* ---- a finished run ---------------------------------------------------------- */
 
 Test(package, normal_run_validates_and_summarises_the_run) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   validate_package(p, dir);
   cr_expect_str_eq(str(p, "modelVersion"), "0.1");
@@ -163,12 +129,12 @@ Test(package, normal_run_validates_and_summarises_the_run) {
   cr_expect_str_eq(str(p, "environment.baseUrl"), "http://127.0.0.1:8000/");
   cr_expect_str_eq(str(p, "environment.safety.defaultMode"), "safe_explore");
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(package, coverage_counts_equal_the_catalogs) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   cr_expect_eq(num(p, "coverage.routesDiscovered"), len(p, "routeCatalog.routes"));
   cr_expect_eq(num(p, "coverage.scopesDiscovered"), len(p, "scopeCatalog.scopes"));
@@ -195,12 +161,12 @@ Test(package, coverage_counts_equal_the_catalogs) {
   cr_expect_eq(num(p, "metadata.decisions.deny"), 3);
   cr_expect_eq(num(p, "metadata.failures"), 1);
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(package, route_catalog) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   const cJSON *home = find(p, "routeCatalog.routes", "routeId", "/home.html");
   const cJSON *set = find(p, "routeCatalog.routes", "routeId", "/settings.html");
@@ -220,12 +186,12 @@ Test(package, route_catalog) {
   cr_expect(find(set, "discoveredBy", "refId", "s3"));
   cr_expect(find(set, "discoveredBy", "refId", "t3")); /* the transition that entered it */
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(package, scope_catalog) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   /* deduplicated by stableId across states s1 and s2 (local ids sc_2, sc_3) */
   const cJSON *form = find(p, "scopeCatalog.scopes", "scopeId", "scope:note.form");
@@ -249,12 +215,12 @@ Test(package, scope_catalog) {
     prev = x;
   }
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(package, element_catalog) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   /* stableId element seen in all three states, acted on with a signal */
   const cJSON *home = element(p, "stableId", "nav.home");
@@ -306,12 +272,12 @@ Test(package, element_catalog) {
     cr_expect_eq(same, 1, "duplicate element %s", str(x, "semanticKey"));
   }
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(package, action_catalog) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   /* domain action from data-uiap-action, held for review, never executed */
   const cJSON *create = find(p, "actionCatalog.actions", "id", "note.create");
@@ -352,12 +318,12 @@ Test(package, action_catalog) {
     cr_expect_str_eq(str(x, "kind"), prim ? "primitive" : "domain");
   }
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(package, transition_graph) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   cr_expect_eq(len(p, "transitionGraph.states"), 3);
   /* t4 and t6 are self-loops: counted, not published */
@@ -393,12 +359,12 @@ Test(package, transition_graph) {
   cr_expect_str_eq(str(find(p, "evidenceIndex.entries", "refId", "t4"), "path"), "journal.jsonl");
   cr_expect_eq(len(p, "evidenceIndex.entries"), 3 + 7);
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(package, review_queue_has_every_derived_kind) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   const cJSON *it;
 
@@ -478,14 +444,14 @@ Test(package, review_queue_has_every_derived_kind) {
     cr_expect_eq(same, 1);
   }
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 /* ---- determinism --------------------------------------------------------------- */
 
 Test(package, building_twice_gives_identical_json) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *a = build(dir), *b = build(dir);
   char *ta = cJSON_PrintUnformatted(a), *tb = cJSON_PrintUnformatted(b);
   cr_expect_str_eq(ta, tb);
@@ -493,7 +459,7 @@ Test(package, building_twice_gives_identical_json) {
   free(tb);
   cJSON_Delete(a);
   cJSON_Delete(b);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
@@ -515,7 +481,7 @@ Test(package, record_order_and_run_id_do_not_change_the_catalogs) {
   off += (size_t)snprintf(out + off, cap - off, "%s\n", lines[0]);
   for (int i = n - 2; i >= 1; i--) off += (size_t)snprintf(out + off, cap - off, "%s\n", lines[i]);
   snprintf(out + off, cap - off, "%s\n", lines[n - 1]);
-  char *d1 = make_dir("normal", NULL), *d2 = make_dir(NULL, out);
+  char *d1 = t_journal_dir("normal", NULL), *d2 = t_journal_dir(NULL, out);
   cJSON *a = build(d1), *b = build(d2);
   cr_expect_str_eq(str(b, "run.runId"), "run_other!");
   const char *parts[] = {"routeCatalog", "scopeCatalog", "elementCatalog", "actionCatalog", "transitionGraph",
@@ -528,8 +494,8 @@ Test(package, record_order_and_run_id_do_not_change_the_catalogs) {
   }
   cJSON_Delete(a);
   cJSON_Delete(b);
-  rm_rf(d1);
-  rm_rf(d2);
+  t_rm_rf(d1);
+  t_rm_rf(d2);
   free(d1);
   free(d2);
   free(out);
@@ -539,7 +505,7 @@ Test(package, record_order_and_run_id_do_not_change_the_catalogs) {
 /* ---- an interrupted crawl -------------------------------------------------------- */
 
 Test(package, interrupted_journal) {
-  char *dir = make_dir("interrupted", NULL);
+  char *dir = t_journal_dir("interrupted", NULL);
   cJSON *p = build(dir);
   validate_package(p, dir);
   cr_expect_str_eq(str(p, "run.status"), "failed");
@@ -572,7 +538,7 @@ Test(package, interrupted_journal) {
   cr_assert(it);
   cr_expect_str_eq(str(it, "severity"), "high"); /* deny of external_effect */
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
@@ -586,12 +552,12 @@ Test(package, seed_reported_by_the_crawler_is_not_repeated) {
   char *j = malloc(strlen(text) + strlen(extra) + 1);
   strcpy(j, text);
   strcat(j, extra);
-  char *dir = make_dir(NULL, j);
+  char *dir = t_journal_dir(NULL, j);
   cJSON *p = build(dir);
   cr_expect_eq(count_kind(p, "coverage_gap"), 1);
   cr_expect(item(p, "coverage_gap", "could not be loaded: refused"));
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
   free(j);
   free(text);
@@ -607,16 +573,16 @@ Test(package, errors) {
   cr_expect(strstr(err, "journal.jsonl"), "err: %s", err);
   cr_expect_eq(crawl_package_build(NULL, &p, err, sizeof err), CRAWL_ARG);
   cr_expect_eq(crawl_package_build("/tmp", NULL, err, sizeof err), CRAWL_ARG);
-  char *dir = make_dir(NULL, "{\"type\":\"status\",\"at\":\"2026-01-01T00:00:00Z\",\"status\":\"seeding\"}\n");
+  char *dir = t_journal_dir(NULL, "{\"type\":\"status\",\"at\":\"2026-01-01T00:00:00Z\",\"status\":\"seeding\"}\n");
   cr_expect_eq(crawl_package_build(dir, &p, err, sizeof err), CRAWL_ARG);
   cr_expect(strstr(err, "no run record"), "err: %s", err);
   cr_expect_eq(crawl_package_write(dir, NULL, 0), CRAWL_ARG);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(package, write_is_atomic_and_matches_build) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   char err[256] = "", path[1024], msg[8192];
   cr_assert_eq(crawl_package_write(dir, err, sizeof err), CRAWL_OK, "%s", err);
   /* journal.jsonl, states/, package.json: no temporary file left behind */
@@ -635,6 +601,6 @@ Test(package, write_is_atomic_and_matches_build) {
   cJSON_Delete(written);
   cJSON_Delete(built);
   free(text);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }

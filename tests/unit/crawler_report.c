@@ -17,39 +17,6 @@
 #define FIXTURES UIAP_SRC "/tests/fixtures/journals"
 
 /* ---- helpers ---------------------------------------------------------------- */
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-  (void)sb; (void)flag; (void)ftw;
-  return remove(path);
-}
-static void rm_rf(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
-static void copy_file(const char *from, const char *to) {
-  char *text = t_read_file(from, NULL);
-  cr_assert(text, "cannot read %s", from);
-  cr_assert_eq(t_write_file(to, text), 0, "cannot write %s", to);
-  free(text);
-}
-
-/* A crawl directory with the case's journal (or `journal`) and the states. */
-static char *make_dir(const char *name, const char *journal) {
-  char *dir = t_tmpdir(), src[1024], dst[1024];
-  cr_assert(dir);
-  snprintf(dst, sizeof dst, "%s/states", dir);
-  cr_assert_eq(mkdir(dst, 0755), 0);
-  for (int i = 1; i <= 3; i++) {
-    snprintf(src, sizeof src, FIXTURES "/states/s%d.json", i);
-    snprintf(dst, sizeof dst, "%s/states/s%d.json", dir, i);
-    copy_file(src, dst);
-  }
-  snprintf(dst, sizeof dst, "%s/journal.jsonl", dir);
-  if (journal) cr_assert_eq(t_write_file(dst, journal), 0);
-  else {
-    snprintf(src, sizeof src, FIXTURES "/%s/journal.jsonl", name);
-    copy_file(src, dst);
-  }
-  return dir;
-}
-
 static cJSON *build(const char *dir) {
   cJSON *p = NULL;
   char err[512] = "";
@@ -89,7 +56,7 @@ static int count(const char *hay, const char *needle) {
 
 /* ---- workflow candidates ------------------------------------------------------ */
 Test(workflow, form_and_domain_action_candidates) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   /* the settings form: Settings link from the seed, the three fields, the app action */
   const cJSON *w = workflow(p, "candidate.settings.save");
@@ -145,12 +112,12 @@ Test(workflow, form_and_domain_action_candidates) {
   free(text);
   cr_expect_eq(t_validate("DiscoveryPackage", path, msg, sizeof msg), 0, "%s", msg);
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(workflow, no_duplicate_missing_signal_item_for_a_domain_action) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   /* note.create has the package's own missing_success_signal item: the
    * workflow refers to it instead of adding a second one */
@@ -160,12 +127,12 @@ Test(workflow, no_duplicate_missing_signal_item_for_a_domain_action) {
     n += !strcmp(str(it, "kind"), "missing_success_signal") && strstr(str(it, "description"), "note.create") != NULL;
   cr_expect_eq(n, 1);
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(workflow, deterministic) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *a = build(dir), *b = build(dir);
   char *ta = cJSON_PrintUnformatted(a), *tb = cJSON_PrintUnformatted(b);
   cr_expect_str_eq(ta, tb);
@@ -173,13 +140,13 @@ Test(workflow, deterministic) {
   free(tb);
   cJSON_Delete(a);
   cJSON_Delete(b);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 /* ---- reports -------------------------------------------------------------------- */
 static char *reports_dir(const crawl_report_opts *o) {
-  char *dir = make_dir("normal", NULL), err[512];
+  char *dir = t_journal_dir("normal", NULL), err[512];
   cr_assert_eq(crawl_package_write(dir, err, sizeof err), CRAWL_OK, "%s", err);
   crawl_code rc = crawl_reports_write(dir, o, err, sizeof err);
   cr_assert_eq(rc, CRAWL_OK, "crawl_reports_write: %s", err);
@@ -241,7 +208,7 @@ Test(report, files_and_counts) {
   free(dot);
   free(html);
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
@@ -256,7 +223,7 @@ Test(report, page_text_is_escaped) {
   size_t len = strlen(j) + strlen(evil) + 1;
   char *j2 = malloc(len);
   snprintf(j2, len, "%.*s%s%s", (int)(at - j), j, evil, at + strlen(from));
-  char *dir = make_dir("normal", j2), err[512];
+  char *dir = t_journal_dir("normal", j2), err[512];
   free(j);
   free(j2);
   cr_assert_eq(crawl_package_write(dir, err, sizeof err), CRAWL_OK, "%s", err);
@@ -268,7 +235,7 @@ Test(report, page_text_is_escaped) {
   cr_expect(strstr(dot, "\\\"q\\\""), "quotes escaped in DOT strings");
   free(html);
   free(dot);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
@@ -295,7 +262,7 @@ Test(report, graphviz_when_present_else_builtin) {
   cr_expect(!strstr(html, "<?xml"), "without its XML prolog");
   cr_expect(strstr(html, "Layout: Graphviz dot"));
   free(html);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
   /* dot fails, or hangs: the built-in layout, within the timeout */
   const char *bodies[] = {"exit 3", "sleep 20"};
@@ -308,17 +275,17 @@ Test(report, graphviz_when_present_else_builtin) {
     html = read_in(dir, "report.html");
     cr_expect(strstr(html, "Layout: built-in layered layout"), "%s: fell back", bodies[i]);
     free(html);
-    rm_rf(dir);
+    t_rm_rf(dir);
     free(dir);
     free(bad);
   }
   free(ok);
-  rm_rf(bin);
+  t_rm_rf(bin);
   free(bin);
 }
 
 Test(report, review_count_by_severity) {
-  char *dir = make_dir("normal", NULL), err[512];
+  char *dir = t_journal_dir("normal", NULL), err[512];
   cr_assert_eq(crawl_package_write(dir, err, sizeof err), CRAWL_OK, "%s", err);
   long low = -1, med = -1, high = -1, bad = 0;
   cr_assert_eq(crawl_review_count(dir, "low", &low, err, sizeof err), CRAWL_OK, "%s", err);
@@ -329,7 +296,7 @@ Test(report, review_count_by_severity) {
   cr_expect(high >= 1 && high <= med && med <= low, "%ld %ld %ld", high, med, low);
   cr_expect_eq(crawl_review_count(dir, "critical", &bad, err, sizeof err), CRAWL_ARG);
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
@@ -352,7 +319,7 @@ static int listed(const cJSON *d, const char *section, const char *what, const c
 }
 
 Test(diff, same_package_no_differences) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   int reg = -1;
   cJSON *d = diff_of(p, p, &reg);
@@ -366,12 +333,12 @@ Test(diff, same_package_no_differences) {
   free(text);
   cJSON_Delete(d);
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(diff, removals_and_new_high_items_are_regressions) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *old = build(dir), *neu = cJSON_Duplicate(old, 1);
   /* remove the first route and the first element with a stableId; raise a
    * medium item to high; change a scope (not a regression) */
@@ -424,7 +391,7 @@ Test(diff, removals_and_new_high_items_are_regressions) {
   free(raised);
   cJSON_Delete(old);
   cJSON_Delete(neu);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
@@ -447,7 +414,7 @@ static void dump(const crawl_validation *v) {
 }
 
 Test(validate, real_documents_are_valid) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   crawl_validation *v = check(p, NULL, CRAWL_OK);
   cr_expect_str_eq(v->definition, "DiscoveryPackage");
@@ -463,12 +430,12 @@ Test(validate, real_documents_are_valid) {
     if (fv.nerrors) dump(&fv);
   }
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 Test(validate, errors_carry_the_json_path) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   cJSON *r0 = cJSON_GetArrayItem(get(get(p, "routeCatalog"), "routes"), 0);
   cJSON_ReplaceItemInObjectCaseSensitive(r0, "confidence", cJSON_CreateString("sure"));
@@ -488,7 +455,7 @@ Test(validate, errors_carry_the_json_path) {
   v = check(p, "DiscoveryPackage", CRAWL_OK);
   cr_expect(has_error(v, "/run/seeds/0", "anyOf"));
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
@@ -525,7 +492,7 @@ Test(validate, messages_and_their_payloads) {
 
 Test(validate, hostile_documents) {
   /* deep nesting inside an open metadata object: bounded, no crash */
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *p = build(dir);
   cJSON *deep = cJSON_CreateObject(), *cur = deep;
   for (int i = 0; i < 400; i++) cur = cJSON_AddObjectToObject(cur, "m");
@@ -552,14 +519,14 @@ Test(validate, hostile_documents) {
   cr_expect_eq(crawl_validate_file(path, NULL, &fv, err, sizeof err), CRAWL_ARG);
   cr_expect(strstr(err, "line 3"), "%s", err);
   cJSON_Delete(p);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
 
 /* The built-in validator and ajv agree on a set of mutated packages (valid
  * and invalid ones), checked by ajv in one run as JSON Lines. */
 Test(validate, agrees_with_ajv, .timeout = 120) {
-  char *dir = make_dir("normal", NULL);
+  char *dir = t_journal_dir("normal", NULL);
   cJSON *base = build(dir);
   static const struct { const char *obj, *arr, *field, *value; } muts[] = {
     {"routeCatalog", "routes", "confidence", "\"certain\""},
@@ -608,6 +575,6 @@ Test(validate, agrees_with_ajv, .timeout = 120) {
   }
   cr_expect_eq(nvalid, 4, "four mutations keep the package valid\n%s", msg);
   cJSON_Delete(base);
-  rm_rf(dir);
+  t_rm_rf(dir);
   free(dir);
 }
