@@ -14,6 +14,22 @@
 
 #include "support.h"
 
+/* ---- time bounds ---------------------------------------------------------------- */
+/* Where a test bounds a run's time by its flags: loading ends at --timeout-ms
+ * (navigation included), settling at --settle-ms (default 5000 for a
+ * snapshot); a script that does not yield is terminated after HUNG_MS of
+ * silence, or UNSTICK_MS after the load timeout or the settle cap (probe 2 s,
+ * in-script check up to 1 s, last probe 0.2 s: crawler/capture.c).
+ * MARGIN_MS covers starting and stopping Chromium, the capture and writing
+ * the output on a loaded 2-core machine (measured: up to 5 s at load 20). */
+#define HUNG_MS 8000
+#define UNSTICK_MS 3200
+#define MARGIN_MS 10000
+/* A crawl: its runtime budget (crawl() passes --max-runtime-ms 20000), the
+ * step in flight when the budget runs out (a load: up to 15 s), the package
+ * and reports. */
+#define CRAWL_MAX_MS (20000 + 15000)
+
 /* ---- running ------------------------------------------------------------------- */
 /* Chromium processes of the run that used tmp, after giving them 3 s to go. */
 static int procs_left(const char *tmp) {
@@ -191,14 +207,49 @@ Test(hostile, dialog_loops, .timeout = 120) {
   crawl_free(&c);
 }
 
-Test(hostile, busy_loop, .timeout = 60) {
+Test(hostile, busy_loop, .timeout = 90) {
+  /* an endless loop while the page is parsed: terminated, then parsing goes on */
   const char *const args[] = {"--timeout-ms", "3000", "--settle-ms", "1000", NULL};
   t_run r;
-  cJSON *g = snap_ok(t_fixture_url(0, NULL, "/hostile/busy-loop.html"), args, 20000, &r);
+  cJSON *g = snap_ok(t_fixture_url(0, NULL, "/hostile/busy-loop.html"), args, 3000 + UNSTICK_MS + 1000 + MARGIN_MS, &r);
   cr_expect(t_element(g, "button", "Before the loop"));
   cr_expect(t_element(g, "button", "After the loop"), "parsing went on after the script was stopped");
+  cr_expect(strstr(r.err, "terminated it"), "the endless script is reported: %s", r.err);
+  cr_expect(meta_false(g, "settled"), "a page whose script was terminated did not settle");
   cJSON_Delete(g);
   t_run_free(&r);
+  /* with the default load timeout (30 s) it is noticed after HUNG_MS, not at
+   * the timeout: the probe that goes unanswered is sent within 0.5 s */
+  const char *const args2[] = {"--settle-ms", "1000", NULL};
+  g = snap_ok(t_fixture_url(0, NULL, "/hostile/busy-loop.html"), args2, 500 + HUNG_MS + 1000 + MARGIN_MS, &r);
+  cr_expect_lt(r.ms, 30000, "noticed before the load timeout: %lld ms", r.ms);
+  cr_expect(t_element(g, "button", "After the loop"));
+  cr_expect(strstr(r.err, "terminated it"), "%s", r.err);
+  cJSON_Delete(g);
+  t_run_free(&r);
+}
+
+Test(hostile, busy_after_load, .timeout = 90) {
+  /* the page loads, is quiet, then loops forever: quiet is not settled when
+   * the main thread does not answer; at the settle cap the script is
+   * terminated and the page captured (before: every capture call waited
+   * for it, exit 5 after 30 s) */
+  const char *const args[] = {"--settle-ms", "1000", NULL};
+  t_run r;
+  cJSON *g = snap_ok(t_fixture_url(0, NULL, "/hostile/busy-after-load.html"), args, 1000 + UNSTICK_MS + MARGIN_MS, &r);
+  cr_expect(t_element(g, "button", "Loaded button"));
+  cr_expect(meta_false(g, "settled"));
+  cr_expect(strstr(r.err, "terminated it"), "%s", r.err);
+  cJSON_Delete(g);
+  t_run_free(&r);
+  crawl_res c;
+  const char *const cargs[] = {t_fixture_url(0, NULL, "/hostile/busy-after-load.html"), NULL};
+  crawl(&c, cargs, CRAWL_MAX_MS);
+  cr_assert(c.pkg, "crawl failed (exit %d): %s", c.run.status, c.run.err);
+  cr_expect_eq(c.run.status, 0, "%s", c.run.err);
+  cr_expect_eq(nstates(c.pkg), 1);
+  cr_expect(pkg_says(c.pkg, "custom", "did not settle"), "the hung seed is a review item");
+  crawl_free(&c);
 }
 
 Test(hostile, beforeunload, .timeout = 60) {
@@ -321,24 +372,32 @@ Test(hostile, keeps_mutating, .timeout = 90) {
   crawl_free(&c);
 }
 
-Test(hostile, redirect_loops, .timeout = 120) {
-  /* a snapshot captures whatever document is there, unsettled */
+Test(hostile, redirect_loops, .timeout = 150) {
+  /* after 10 top-level navigations in one load the page's next navigation
+   * of its own is cancelled: it stays on a whole document, captured
+   * unsettled */
   const char *const args[] = {"--timeout-ms", "3000", "--settle-ms", "1000", NULL};
+  static const struct { const char *path, *button; } pages[] = {
+    {"/hostile/redirect-loop.html", "Never stays"},
+    {"/hostile/meta-refresh.html", "Press"},
+    {"/hostile/redirect-pingpong.html", NULL}, /* Ping or Pong */
+  };
   t_run r;
-  cJSON *g = snap_ok(t_fixture_url(0, NULL, "/hostile/redirect-loop.html"), args, 20000, &r);
-  cr_expect(meta_false(g, "settled"), "a page that keeps navigating is not settled");
-  cJSON_Delete(g);
-  t_run_free(&r);
-  static const char *const pages[] = {"/hostile/redirect-loop.html", "/hostile/meta-refresh.html",
-                                      "/hostile/redirect-pingpong.html"};
+  for (size_t i = 0; i < sizeof pages / sizeof *pages; i++) {
+    cJSON *g = snap_ok(t_fixture_url(0, NULL, pages[i].path), args, 3000 + 1000 + MARGIN_MS, &r);
+    cr_expect(meta_false(g, "settled"), "%s: a page that keeps navigating is not settled", pages[i].path);
+    if (pages[i].button) cr_expect(t_element(g, "button", pages[i].button), "%s: its document is captured", pages[i].path);
+    cJSON_Delete(g);
+    t_run_free(&r);
+  }
   for (size_t i = 0; i < sizeof pages / sizeof *pages; i++) {
     crawl_res c;
-    const char *const cargs[] = {t_fixture_url(0, NULL, pages[i]), NULL};
-    crawl(&c, cargs, 35000);
-    cr_assert(c.pkg, "crawl of %s failed (exit %d): %s", pages[i], c.run.status, c.run.err);
-    cr_expect_eq(c.run.status, 0, "%s: %s", pages[i], c.run.err);
-    cr_expect(pkg_says(c.pkg, "custom", "did not settle"), "%s: the unsettled seed is a review item", pages[i]);
-    cr_expect_leq(nstates(c.pkg), 3, "%s: the loop does not make new states: %d", pages[i], nstates(c.pkg));
+    const char *const cargs[] = {t_fixture_url(0, NULL, pages[i].path), NULL};
+    crawl(&c, cargs, CRAWL_MAX_MS);
+    cr_assert(c.pkg, "crawl of %s failed (exit %d): %s", pages[i].path, c.run.status, c.run.err);
+    cr_expect_eq(c.run.status, 0, "%s: %s", pages[i].path, c.run.err);
+    cr_expect(pkg_says(c.pkg, "custom", "did not settle"), "%s: the unsettled seed is a review item", pages[i].path);
+    cr_expect_leq(nstates(c.pkg), 3, "%s: the loop does not make new states: %d", pages[i].path, nstates(c.pkg));
     crawl_free(&c);
   }
 }
@@ -374,10 +433,12 @@ Test(hostile, hundred_thousand_elements, .timeout = 150) {
 
 Test(hostile, hundred_thousand_elements_crawl, .timeout = 150) {
   /* 50,000 controls: building the action list, the decisions and the
-   * package must not be quadratic; the runtime budget bounds the rest */
+   * package must not be quadratic; the runtime budget bounds the rest. The
+   * step in flight when it runs out is a capture of 175,000 nodes (up to
+   * 10 s on a loaded machine), and the package holds 25,000 decisions. */
   crawl_res c;
   const char *const args[] = {t_fixture_url(0, NULL, "/hostile/big.html"), NULL};
-  crawl(&c, args, 60000);
+  crawl(&c, args, CRAWL_MAX_MS + 25000);
   cr_assert(c.pkg, "crawl failed (exit %d): %s", c.run.status, c.run.err);
   cr_expect_eq(c.run.status, 0, "%s", c.run.err);
   cr_expect_geq(nstates(c.pkg), 1);
