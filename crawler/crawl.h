@@ -95,7 +95,9 @@ void crawl_page_detach(crawl_page *p);
 /* Navigate and wait for load (bounded) and settle. */
 crawl_code crawl_page_goto(crawl_page *p, const char *url);
 /* Wait for network and DOM quiet, at most settle_max_ms. Returns CRAWL_OK
- * also when the cap was hit (crawl_page_settled() tells). */
+ * also when the cap was hit. crawl_page_settled() is 0 then, and also after
+ * the last load or settle stopped a navigation loop or terminated a script
+ * that did not yield. */
 crawl_code crawl_page_settle(crawl_page *p);
 int crawl_page_settled(const crawl_page *p);
 /* Capture the current state into a new graph (caller frees). */

@@ -1532,7 +1532,8 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     if (!crawl_page_settled(r->page))
       jl_review(r, "custom", "medium", si, NULL,
                 "Check the page for redirect or refresh loops and for content that changes without end.",
-                "Seed %d (%s) did not settle within %d ms: it kept changing or navigating, and was captured as it was.",
+                "Seed %d (%s) did not settle within %d ms: it kept changing or navigating, or its script did not stop; "
+                "it was captured as it was.",
                 i, seeds[i].url, r->po.settle_max_ms);
     seeds[i].resolved = 1;
     cJSON_AddBoolToObject(so, "resolved", 1);
