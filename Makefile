@@ -31,7 +31,7 @@ test: build asan-build fuzz-build
 	@bash scripts/fuzz-smoke.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 FUZZ_BUILD ?= build-fuzz
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 6
 # libFuzzer targets (tests/fuzz), built with clang; `make test` runs each for
 # FUZZ_SECONDS on a copy of its seed corpus.
 fuzz-build: deps

@@ -76,16 +76,12 @@ static int review_mentions(const cJSON *pkg, const char *kind, const char *needl
 /* requests the fixture servers saw whose path starts with prefix */
 static long hits(const char *prefix) { return t_fixture_hits(prefix); }
 
-Test(crawl, known_state_space_and_safety, .timeout = 300) {
+/* The fixture SPA's package: exactly the model's states and transitions, no
+ * duplicates, success signals, no dangerous request since danger0/logout0,
+ * every dangerous control in the review queue. */
+static void check_model_and_safety(const cJSON *pkg, long danger0, long logout0) {
   int want_states, want_transitions;
   model_counts(&want_states, &want_transitions);
-  long danger0 = hits("/danger/"), logout0 = hits("/logout.html");
-  const char *args[] = {t_fixture_url(0, NULL, "/spa/index.html"), "--max-runtime-ms", "240000", NULL};
-  t_run run;
-  char *dir;
-  cJSON *pkg = crawl(args, &run, &dir);
-  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
-  cr_expect_eq(run.status, 0, "%s", run.err);
   const cJSON *tg = cJSON_GetObjectItem(pkg, "transitionGraph");
   int states = cJSON_GetArraySize(cJSON_GetObjectItem(tg, "states"));
   int edges = cJSON_GetArraySize(cJSON_GetObjectItem(tg, "edges"));
@@ -123,9 +119,6 @@ Test(crawl, known_state_space_and_safety, .timeout = 300) {
   for (size_t i = 0; i < sizeof dangerous / sizeof *dangerous; i++)
     cr_expect(review_mentions(pkg, "unsafe_action_candidate", dangerous[i]),
               "%s is listed as an unsafe action candidate", dangerous[i]);
-  cJSON_Delete(pkg);
-  t_run_free(&run);
-  rm_rf(dir);
 }
 
 Test(crawl, observe_only_clicks_nothing, .timeout = 120) {
@@ -267,11 +260,17 @@ static char *signature(const cJSON *pkg) {
   return out;
 }
 
-Test(crawl, deterministic, .timeout = 300) {
-  const char *args[] = {t_fixture_url(0, NULL, "/spa/index.html"), "--max-runtime-ms", "120000", NULL};
+/* The fixture SPA, crawled twice: the first crawl finds exactly the model
+ * and triggers nothing dangerous; the second gives the same package. */
+Test(crawl, known_state_space_safety_and_determinism, .timeout = 400) {
+  const char *args[] = {t_fixture_url(0, NULL, "/spa/index.html"), "--max-runtime-ms", "150000", NULL};
   t_run r1, r2;
   char *d1, *d2;
+  long danger0 = hits("/danger/"), logout0 = hits("/logout.html");
   cJSON *p1 = crawl(args, &r1, &d1);
+  cr_assert(p1, "crawl failed (exit %d): %s", r1.status, r1.err);
+  cr_expect_eq(r1.status, 0, "%s", r1.err);
+  check_model_and_safety(p1, danger0, logout0);
   cJSON *p2 = crawl(args, &r2, &d2);
   cr_assert(p1 && p2, "both crawls wrote a package");
   char *s1 = signature(p1), *s2 = signature(p2);
