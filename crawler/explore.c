@@ -54,6 +54,11 @@ typedef struct run {
   smap by_loop;             /* index of loops */
   int deviations;           /* walks that ended off their path since the last step */
   const pg_graph *before;   /* the capture before an action, while r->g is NULL */
+  /* JSON of the two latest graphs asked for, by revision (unique per
+   * process): a graph is converted once, whether for its state file or for
+   * the signals of the steps into and out of it */
+  struct { char *revision; cJSON *json; } gjc[2];
+  int gj_last;              /* the slot returned last */
   char err[512];
 } run;
 
@@ -78,6 +83,23 @@ static int open_dialog(const pg_scope *sc) {
 }
 
 static long elapsed(const run *r) { return (long)(cdp_now_ms() - r->t0); }
+
+/* JSON of g, borrowed: it stays valid until another graph is asked for
+ * after the next call (the slot not returned last is the one replaced). */
+static const cJSON *graph_json(run *r, const pg_graph *g) {
+  for (int k = 0; k < 2; k++)
+    if (r->gjc[k].revision && g->revision && !strcmp(r->gjc[k].revision, g->revision)) {
+      r->gj_last = k;
+      return r->gjc[k].json;
+    }
+  int k = !r->gj_last;
+  free(r->gjc[k].revision);
+  cJSON_Delete(r->gjc[k].json);
+  r->gjc[k].revision = g->revision ? strdup(g->revision) : NULL;
+  r->gjc[k].json = pg_graph_to_json(g);
+  r->gj_last = k;
+  return r->gjc[k].json;
+}
 
 static void url_origin(const char *url, char *buf, size_t n) {
   buf[0] = 0;
@@ -153,6 +175,7 @@ static void add_args(cJSON *o, const action *a) {
   cJSON *args = cJSON_AddObjectToObject(o, "args");
   cJSON_AddStringToObject(args, "option", a->option);
   cJSON_AddNumberToObject(args, "optionIndex", a->option_index);
+  cJSON_AddNumberToObject(args, "fromIndex", a->option_from);
 }
 
 static void jl_review(run *r, const char *kind, const char *severity, int state, const action *a,
@@ -251,9 +274,7 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
   char path[4400], rel[200];
   snprintf(rel, sizeof rel, "states/%s.json", s->id);
   snprintf(path, sizeof path, "%s/%s", r->dir, rel);
-  cJSON *gj = pg_graph_to_json(r->g);
-  char *text = cJSON_PrintUnformatted(gj);
-  cJSON_Delete(gj);
+  char *text = cJSON_PrintUnformatted(graph_json(r, r->g));
   if (!text || write_file(path, text, strlen(text)) != 0)
     jl_note(r, "could not write %s: %s", rel, strerror(errno));
   free(text);
@@ -392,20 +413,85 @@ static int *element_ordinals(const pg_graph *g) {
   return ord;
 }
 
-static int call_on_node(run *r, int backend, const char *fn, cJSON **out);
 static const char select_fn[];
+
+/* A <select> the crawler may choose in: visible, enabled, not sensitive. */
+static int is_select(const pg_element *e) {
+  return e->tag && !strcasecmp(e->tag, "select") && !e->sensitive && pg_state_is(&e->state, PG_ST_VISIBLE) &&
+         pg_state_is(&e->state, PG_ST_ENABLED);
+}
+
+/* The options of every <select> of g (select_fn's value per element index,
+ * NULL for the others; the caller frees with free_select_options), fetched
+ * in two pipelined batches (resolve, then call) however many selects there
+ * are. NULL when g has none. */
+static cJSON **select_options(run *r, const pg_graph *g) {
+  size_t n = 0;
+  for (size_t i = 0; i < g->nelements; i++) n += is_select(&g->elements[i]);
+  if (!n) return NULL;
+  cJSON **out = calloc(g->nelements, sizeof *out);
+  int *ids = calloc(g->nelements, sizeof *ids);
+  if (!out || !ids) abort();
+  const char *sess = crawl_page_session(r->page);
+  for (size_t i = 0; i < g->nelements; i++) {
+    if (!is_select(&g->elements[i])) continue;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddNumberToObject(a, "backendNodeId", g->elements[i].backend_node_id);
+    ids[i] = cdp_send(r->c, sess, "DOM.resolveNode", a);
+  }
+  for (size_t i = 0; i < g->nelements; i++) {
+    if (ids[i] <= 0) continue;
+    cJSON *res = NULL;
+    int id = ids[i];
+    ids[i] = 0;
+    if (cdp_wait(r->c, id, &res, 5000) != CDP_OK) { cJSON_Delete(res); continue; }
+    const char *oid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "object"), "objectId"));
+    if (oid) {
+      cJSON *a = cJSON_CreateObject();
+      cJSON_AddStringToObject(a, "objectId", oid);
+      cJSON_AddStringToObject(a, "functionDeclaration", select_fn);
+      cJSON_AddBoolToObject(a, "returnByValue", 1);
+      ids[i] = cdp_send(r->c, sess, "Runtime.callFunctionOn", a);
+    }
+    cJSON_Delete(res);
+  }
+  for (size_t i = 0; i < g->nelements; i++) {
+    if (ids[i] <= 0) continue;
+    cJSON *res = NULL;
+    if (cdp_wait(r->c, ids[i], &res, 5000) == CDP_OK)
+      out[i] = cJSON_DetachItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "result"), "value");
+    cJSON_Delete(res);
+  }
+  free(ids);
+  return out;
+}
+
+static void free_select_options(cJSON **opts, size_t n) {
+  for (size_t i = 0; opts && i < n; i++) cJSON_Delete(opts[i]);
+  free(opts);
+}
 #define MAX_OPTIONS 8
 /* ui.choose actions for a single-choice <select> e: the options other than
  * the selected one, not disabled, the first MAX_OPTIONS. Appends to
  * st[si].acts from index n (grown as needed); returns the new count. */
-static int select_actions(run *r, int si, const pg_element *e, int ordinal, int n) {
-  cJSON *v = NULL;
-  if (call_on_node(r, e->backend_node_id, select_fn, &v) || !cJSON_IsObject(v)) {
-    cJSON_Delete(v);
-    return n;
-  }
+static int select_actions(run *r, int si, const pg_element *e, const cJSON *v, int ordinal, int n) {
+  if (!cJSON_IsObject(v)) return n;
   const cJSON *opts = cJSON_GetObjectItemCaseSensitive(v, "o"), *sel = cJSON_GetObjectItemCaseSensitive(v, "i");
-  int cur = cJSON_IsNumber(sel) ? sel->valueint : -1, made = 0, k = 0;
+  int cur = cJSON_IsNumber(sel) ? sel->valueint : -1, made = 0, k = 0, nopt = cJSON_GetArraySize(opts);
+  /* The arrow keys select every enabled option between the selected one and
+   * the target, and the page sees a change for each: choosing k is allowed
+   * only when every option on the way is. blocked[j]: option j is denied. */
+  pol_decision blocked[64];
+  for (int j = 0; j < nopt && j < 64; j++) {
+    const cJSON *oj = cJSON_GetArrayItem(opts, j);
+    blocked[j].effect = POL_EFFECT_ALLOW;
+    if (cJSON_IsTrue(cJSON_GetArrayItem(oj, 1))) continue; /* disabled: the keys skip it */
+    action t = {.action_id = "ui.choose", .role = e->role, .name = e->name ? e->name : "",
+                .option = cJSON_GetStringValue(cJSON_GetArrayItem(oj, 0))};
+    if (!t.option) continue;
+    decide(r, &t, e);
+    blocked[j] = t.dec;
+  }
   state *s = &r->f.st[si];
   const cJSON *o;
   cJSON_ArrayForEach(o, opts) {
@@ -424,11 +510,18 @@ static int select_actions(run *r, int si, const pg_element *e, int ordinal, int 
     a->ordinal = ordinal;
     a->option = strdup(label);
     a->option_index = idx;
+    a->option_from = cur;
     decide(r, a, e);
+    for (int j = cur < idx ? cur + 1 : idx + 1; a->dec.effect == POL_EFFECT_ALLOW && j < (cur < idx ? idx : cur) && j < 64; j++)
+      if (blocked[j].effect != POL_EFFECT_ALLOW) {
+        a->dec = blocked[j];
+        snprintf(a->dec.text, sizeof a->dec.text,
+                 "%s: the arrow keys pass over option %d on the way, which the policy does not allow", 
+                 pol_effect_name(blocked[j].effect), j);
+      }
     n++;
     made++;
   }
-  cJSON_Delete(v);
   return n;
 }
 
@@ -440,6 +533,7 @@ static void build_actions(run *r, int si) {
   s->acts = calloc((size_t)s->cap_acts, sizeof *s->acts);
   int n = 0;
   int *ord = element_ordinals(g);
+  cJSON **sel_opts = select_options(r, g);
   /* an open modal dialog: only what is inside it can be reached */
   int modal = -1;
   for (size_t k = 0; k < g->nscopes; k++)
@@ -453,8 +547,8 @@ static void build_actions(run *r, int si) {
       for (int sc = e->scope; sc >= 0 && !inside; sc = g->scopes[sc].parent) inside = sc == modal;
       if (!inside) continue;
     }
-    if (e->tag && !strcasecmp(e->tag, "select") && !e->sensitive) {
-      n = select_actions(r, si, e, ord[i], n);
+    if (is_select(e)) {
+      n = select_actions(r, si, e, sel_opts ? sel_opts[i] : NULL, ord[i], n);
       s = &r->f.st[si];
       continue;
     }
@@ -472,6 +566,7 @@ static void build_actions(run *r, int si) {
     n++;
   }
   free(ord);
+  free_select_options(sel_opts, g->nelements);
   /* an open dialog can be dismissed with Escape */
   for (size_t k = 0; k < g->nscopes; k++) {
     const pg_scope *sc = &g->scopes[k];
@@ -689,13 +784,11 @@ static crawl_code act_click_(run *r, const pg_element *e, char *why, size_t whyl
  * and after: route, dialog and validation changes come from the machinery
  * observe publishes with (pg_delta_signals); a status or alert element that
  * appeared with text is a toast (observe sees those as live-region events). */
-static cJSON *signals_between(const pg_graph *a, const char *route_a, const pg_graph *b, const char *route_b) {
+static cJSON *signals_between(run *r, const pg_graph *a, const char *route_a, const pg_graph *b, const char *route_b) {
   cJSON *arr = cJSON_CreateArray(), *ws = cJSON_CreateArray();
-  cJSON *ja = pg_graph_to_json(a), *jb = pg_graph_to_json(b);
   unsigned long seq = 0;
-  pg_delta_signals(ja, jb, "sig_", &seq, ws);
-  cJSON_Delete(ja);
-  cJSON_Delete(jb);
+  const cJSON *ja = graph_json(r, a);
+  pg_delta_signals(ja, graph_json(r, b), "sig_", &seq, ws); /* b takes the other slot: ja stays */
   const cJSON *w;
   int routed = 0;
   cJSON_ArrayForEach(w, ws) {
@@ -783,27 +876,56 @@ static const char select_fn[] =
 /* Choose option k of a <select> with real key presses: focus it, then
  * ArrowDown / ArrowUp one option at a time until it is selected (the page
  * sees the input and change events a user causes). */
-static crawl_code choose_option(run *r, const pg_element *e, int k, char *why, size_t whylen) {
+static crawl_code choose_option(run *r, const pg_element *e, int k, int from, char *why, size_t whylen) {
+  cJSON *opts = NULL;
+  if (call_on_node(r, e->backend_node_id, select_fn, &opts) || !cJSON_IsObject(opts)) {
+    cJSON_Delete(opts);
+    snprintf(why, whylen, "the select went away");
+    return CRAWL_ARG;
+  }
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(opts, "o"), *si = cJSON_GetObjectItemCaseSensitive(opts, "i");
+  int cur = cJSON_IsNumber(si) ? si->valueint : -1, n = cJSON_GetArraySize(list);
+  char disabled[64] = {0};
+  for (int j = 0; j < n && j < 64; j++) disabled[j] = cJSON_IsTrue(cJSON_GetArrayItem(cJSON_GetArrayItem(list, j), 1));
+  cJSON_Delete(opts);
+  /* the policy allowed the options between `from` and k, not others */
+  if (from >= 0 && cur != from) {
+    snprintf(why, whylen, "the select shows option %d, not %d as when choosing was decided", cur, from);
+    return CRAWL_ARG;
+  }
+  if (k < 0 || k >= n || k >= 64 || disabled[k]) {
+    snprintf(why, whylen, "option %d is not there or disabled", k);
+    return CRAWL_ARG;
+  }
   cJSON *a = cJSON_CreateObject();
   cJSON_AddNumberToObject(a, "backendNodeId", e->backend_node_id);
   cdp_code cr = cdp_call(r->c, crawl_page_session(r->page), "DOM.focus", a, NULL, 5000);
   if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
   if (cr) { snprintf(why, whylen, "cannot focus the select"); return CRAWL_ARG; }
-  for (int step = 0; step < 130; step++) {
+  /* one key press per enabled option on the way; after each, the select
+   * must show where the press went, or -- on the last press -- the page may
+   * have acted on the change and reset it (an action menu) */
+  while (cur != k) {
+    int step = cur < k ? 1 : -1, next = cur + step;
+    while (next != k && disabled[next]) next += step;
+    crawl_code rc = crawl_page_key(r->page, step > 0 ? "ArrowDown" : "ArrowUp");
+    if (rc) return rc;
     cJSON *v = NULL;
     if (call_on_node(r, e->backend_node_id, "function(){return this.selectedIndex}", &v) || !cJSON_IsNumber(v)) {
       cJSON_Delete(v);
       snprintf(why, whylen, "the select went away");
       return CRAWL_ARG;
     }
-    int cur = v->valueint;
+    int now = v->valueint;
     cJSON_Delete(v);
-    if (cur == k) return CRAWL_OK;
-    crawl_code rc = crawl_page_key(r->page, cur < k ? "ArrowDown" : "ArrowUp");
-    if (rc) return rc;
+    if (now != next) {
+      if (next == k) return CRAWL_OK; /* the page took option k and reset the select */
+      snprintf(why, whylen, "the page changed the select on the way to option %d (it acts on every change)", k);
+      return CRAWL_ARG;
+    }
+    cur = now;
   }
-  snprintf(why, whylen, "option %d cannot be reached with the arrow keys", k);
-  return CRAWL_ARG;
+  return CRAWL_OK;
 }
 
 /* Perform action a on the current page. */
@@ -819,7 +941,7 @@ static crawl_code perform(run *r, const action *a, char *why, size_t whylen) {
       snprintf(why, whylen, "not visible or disabled");
       return CRAWL_ARG;
     }
-    return choose_option(r, e, a->option_index, why, whylen);
+    return choose_option(r, e, a->option_index, a->option_from, why, whylen);
   }
   crawl_code rc = act_click(r, e, why, whylen);
   if (rc || !a->action_id || strcmp(a->action_id, "ui.enterText")) return rc;
@@ -985,6 +1107,8 @@ static void action_from_json(action *a, const char *action_id, const cJSON *t, c
   a->option = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "option")));
   const cJSON *oi = cJSON_GetObjectItemCaseSensitive(args, "optionIndex");
   a->option_index = cJSON_IsNumber(oi) ? oi->valueint : 0;
+  const cJSON *fi = cJSON_GetObjectItemCaseSensitive(args, "fromIndex");
+  a->option_from = cJSON_IsNumber(fi) ? fi->valueint : -1;
 }
 
 static int state_by_id(const run *r, const char *id) {
@@ -1310,7 +1434,7 @@ static void step(run *r, int si, int i) {
     cJSON_AddItemToObject(o, "target", target_json(a));
     add_args(o, a);
     cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
-    cJSON *sigs = guarded ? cJSON_CreateArray() : signals_between(saved, r->f.st[from].route, r->g, route);
+    cJSON *sigs = guarded ? cJSON_CreateArray() : signals_between(r, saved, r->f.st[from].route, r->g, route);
     /* browser side effects the page caused, recorded as custom signals */
     static const char *const side[] = {"javascript dialog dismissed", "popup window closed"};
     int counts[2] = {crawl_page_dialogs(r->page) - dialogs0, crawl_page_popups(r->page) - popups0};
@@ -1654,6 +1778,10 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   crawl_code prc = crawl_package_write(r->dir, sum->error, sizeof sum->error);
   fr_free(&r->f);
   fr_map_free(&r->by_loop);
+  for (int k = 0; k < 2; k++) {
+    free(r->gjc[k].revision);
+    cJSON_Delete(r->gjc[k].json);
+  }
   for (int i = 0; i < nseeds; i++) {
     free(seeds[i].url);
     cJSON_Delete(seeds[i].json);

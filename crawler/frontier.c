@@ -65,6 +65,7 @@ void fr_action_copy(action *dst, const action *src) {
   dst->escape = src->escape;
   dst->option = fr_strdup(src->option);
   dst->option_index = src->option_index;
+  dst->option_from = src->option_from;
 }
 
 void fr_action_free(action *a) {

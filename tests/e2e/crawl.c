@@ -416,7 +416,8 @@ Test(crawl, bridges_declared_by_frames_and_nothing_else, .timeout = 120) {
  * transitions, each with the option in args); its disabled option is never
  * chosen. The Bulk action select acts on change: "Delete selected" is denied
  * by name (no request reaches /danger/) and queued for review with its
- * option; "Sort by date" is chosen. */
+ * option, and so is "Group by day", which the arrow keys reach only by passing
+ * over it; "Sort by date" is chosen, although the page resets the select. */
 Test(crawl, select_options_are_chosen_safely, .timeout = 150) {
   long danger0 = hits("/danger/");
   const char *args[] = {t_fixture_url(0, NULL, "/select/index.html"), "--max-runtime-ms", "90000", NULL};
@@ -445,11 +446,24 @@ Test(crawl, select_options_are_chosen_safely, .timeout = 150) {
   cr_expect_eq(hits("/danger/") - danger0, 0, "a dangerous option was chosen");
   cr_expect(review_mentions(pkg, "unsafe_action_candidate", "(option \"Delete selected\")"));
   cr_expect(!review_mentions(pkg, "unsafe_action_candidate", "(option \"Sort by date\")"));
+  /* the keys would pass over "Delete selected" on the way to "Group by day" */
+  cr_expect(review_mentions(pkg, "unsafe_action_candidate", "(option \"Group by day\")"));
+  /* Sort by date was chosen: a transition, not a failure (the page resets
+   * the select on change, which must not read as a failed choice) */
   char jpath[700];
   snprintf(jpath, sizeof jpath, "%s/out/journal.jsonl", dir);
   char *journal = t_read_file(jpath, NULL);
-  cr_expect(journal && strstr(journal, "\"args\":{\"option\":\"Sort by date\""), "Sort by date was chosen");
+  int sorted = 0, failed = 0;
+  for (char *line = journal, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+    nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    if (!strstr(line, "\"option\":\"Sort by date\"")) continue;
+    sorted += strstr(line, "\"type\":\"transition\"") != NULL;
+    failed += strstr(line, "\"type\":\"failure\"") != NULL;
+  }
   free(journal);
+  cr_expect_gt(sorted, 0, "Sort by date was chosen");
+  cr_expect_eq(failed, 0, "choosing Sort by date failed");
   cJSON_Delete(pkg);
   t_run_free(&run);
   rm_rf(dir);
