@@ -3,6 +3,7 @@
 
 #include "support.h"
 #include "crawl.h"
+#include "crawl_serve.h"
 
 #include <dirent.h>
 #include <errno.h>

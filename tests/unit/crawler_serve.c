@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 
 #include "crawl.h"
+#include "crawl_serve.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

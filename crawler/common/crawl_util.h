@@ -1,11 +1,11 @@
-/* report_int.h -- private helpers shared by the package readers and writer
- * in this folder (report.c, diff.c, workflow.c, validate.c, package.c): a
- * growable buffer with
- * HTML/XML escaping, whole-file reads with a size cap, atomic writes, JSON
- * loading with a line/column on error, natural order and a stable hash.
- * Never included outside crawler/. Out of memory aborts here. */
-#ifndef UIAP_REPORT_INT_H
-#define UIAP_REPORT_INT_H
+/* crawl_util.h -- helpers every crawler library shares (common/): one
+ * allocation policy (out of memory aborts here), one growable buffer with
+ * HTML/XML/DOT escaping, whole-file reads with a size cap, atomic writes,
+ * JSON loading with a line/column on error, natural order and a stable hash.
+ * Internal to crawler/: never included by cdp/, graph/, policy/ or a user of
+ * the library. */
+#ifndef UIAP_CRAWL_UTIL_H
+#define UIAP_CRAWL_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>

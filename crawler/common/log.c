@@ -1,6 +1,6 @@
 /* log.c -- the crawler's log sink: library code reports through a callback
  * the CLI installs; nothing is printed here. */
-#include "crawl.h"
+#include "crawl_common.h"
 
 #include <stdarg.h>
 #include <stdio.h>

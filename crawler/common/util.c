@@ -1,6 +1,6 @@
 /* report_util.c -- the helpers of report_int.h: buffers and escaping, file
  * reads and atomic writes, JSON loading, natural order, hashing. */
-#include "report_int.h"
+#include "crawl_util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -20,8 +20,8 @@
  * the instance itself or a direct property) fails is a worse match than one
  * that fails deeper down.
  */
-#include "crawl.h"
-#include "report_int.h"
+#include "crawl_pkg.h"
+#include "crawl_util.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1,5 +1,6 @@
-/* crawl.h -- the crawler module's public API: capture a PageGraph over CDP,
- * the snapshot job, and the built-in static file server.
+/* crawl.h -- the live side's public API (needs a browser): a tab over CDP
+ * (crawl_page_*), the discovery run, plans, observe. The package side is
+ * crawl_pkg.h (included), the static server crawl_serve.h.
  *
  * Library code never prints: messages go through crawl_log_set().
  */
@@ -11,33 +12,8 @@
 
 #include "cdp.h"
 #include "pg.h"
-
-/* ---- logging ------------------------------------------------------------ */
-typedef enum { CRAWL_LOG_ERROR, CRAWL_LOG_WARN, CRAWL_LOG_INFO, CRAWL_LOG_DEBUG } crawl_log_level;
-typedef void (*crawl_log_fn)(void *ud, crawl_log_level lvl, const char *component, const char *msg);
-void crawl_log_set(crawl_log_fn fn, void *ud, crawl_log_level max);
-void crawl_log(crawl_log_level lvl, const char *component, const char *fmt, ...)
-  __attribute__((format(printf, 3, 4)));
-
-/* ---- errors --------------------------------------------------------------- */
-#define CRAWL_ERRNO_MAP(X)                                         \
-  X(OK,        "ok")                                                \
-  X(NOMEM,     "out of memory")                                     \
-  X(ARG,       "invalid argument")                                  \
-  X(BROWSER,   "browser error")                                     \
-  X(NAVIGATE,  "navigation failed")                                 \
-  X(TIMEOUT,   "timed out")                                         \
-  X(CRASHED,   "the page crashed")                                  \
-  X(CANCELLED, "cancelled")                                         \
-  X(CAPTURE,   "capture failed")                                    \
-  X(IO,        "file error")
-typedef enum {
-#define CRAWL__ENUM(name, msg) CRAWL_##name,
-  CRAWL_ERRNO_MAP(CRAWL__ENUM)
-#undef CRAWL__ENUM
-  CRAWL__ECOUNT
-} crawl_code;
-const char *crawl_strerror(crawl_code c);
+#include "crawl_common.h"
+#include "crawl_pkg.h"
 
 /* ---- one page (tab) ------------------------------------------------------- */
 /* A page owns one CDP session on one tab: navigation, settling (network and
@@ -208,135 +184,6 @@ typedef struct crawl_plan_error {
  * be NULL) says why. */
 crawl_code crawl_plan_parse(const char *text, int keep_mode, crawl_budget *budget,
                             pol_policy *policy, cJSON **plan, crawl_plan_error *err);
-
-/* ---- static file server ------------------------------------------------- */
-/* Serves a directory read-only on loopback from a background thread.
- * Every request (any method) is counted per "METHOD path"; GET /__hits returns
- * the counts as JSON {"total":N,"requests":{"GET /a.html":1,...}}, GET
- * /__reset zeroes them. Paths never escape root. Unknown extension-less paths
- * fall back to /index.html when spa_fallback is set (client-side routing). */
-typedef struct crawl_server crawl_server;
-typedef struct crawl_server_opts {
-  const char *root;        /* directory to serve (required) */
-  const char *host;        /* bind address; NULL: 127.0.0.1 */
-  int port;                /* 0: any free port */
-  int spa_fallback;        /* 1: see above */
-  int test_endpoints;      /* 1: enable /__test/... helpers (tests only) */
-} crawl_server_opts;
-
-/* Start serving. On error returns -1 and writes a one-line reason to err. */
-int crawl_server_start(const crawl_server_opts *o, crawl_server **out, char *err, size_t errlen);
-int crawl_server_port(const crawl_server *s);
-/* Total requests whose path starts with prefix (NULL: all), any method. */
-long crawl_server_hits(crawl_server *s, const char *prefix);
-/* Stop the thread, close sockets, free. NULL is a no-op. */
-void crawl_server_stop(crawl_server *s);
-
-/* ---- discovery package ---- */
-/* Derive the DiscoveryPackage (discovery-mapper section 6) from a crawl
- * directory alone: DIR/journal.jsonl (docs/journal.md) and the PageGraph
- * state files its `state` lines name. No browser; the same files always give
- * the same package (every array sorted; review item ids are hashes of what
- * they are about), so two crawls of one app differ only in run ids and times.
- * A torn last journal line is ignored, lines of unknown type are skipped,
- * malformed lines are counted in run.notes. A journal without an `end`
- * record gives run.status "failed" and a note. A missing or unreadable state
- * file is a note, and what depends on it has low confidence.
- *
- * On CRAWL_OK *package is a new cJSON object the caller frees with
- * cJSON_Delete. Errors: CRAWL_IO (journal unreadable), CRAWL_ARG (NULL
- * arguments, or no `run` record); err gets one line (may be NULL). */
-crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size_t errlen);
-/* Build and write DIR/package.json atomically (a temporary file in DIR,
- * fsync, rename). Errors as crawl_package_build, CRAWL_IO when writing. */
-crawl_code crawl_package_write(const char *dir, char *err, size_t errlen);
-
-/* ---- reports ---- */
-/* What people and CI systems read beside DIR/package.json; see
- * docs/reports.md. All of it is derived from the package (plus the journal's
- * decision lines and the screenshots, when present): no browser, no network. */
-
-/* Write DIR/graph.dot (states and transitions), DIR/review.sarif (SARIF
- * 2.1.0: one result per review item, one rule per review kind, level by
- * severity), DIR/junit.xml (one test case per seed and per route; review
- * items at or above junit_fail_on are its failure) and DIR/report.html (one
- * self-contained page: summary, coverage, routes, the transition graph as
- * SVG, states with screenshot thumbnails, the review queue with filters, the
- * safety decisions, workflow candidates). Every file is replaced atomically.
- * o may be NULL (all defaults). Errors: CRAWL_ARG (no dir), CRAWL_IO
- * (package unreadable or not a DiscoveryPackage, or a file not writable);
- * err gets one line (may be NULL). */
-typedef enum {
-  CRAWL_LAYOUT_AUTO,          /* Graphviz `dot` when on PATH, else built-in */
-  CRAWL_LAYOUT_BUILTIN,       /* the layered layout in report.c */
-  CRAWL_LAYOUT_DOT,           /* Graphviz only; built-in if it fails */
-} crawl_layout;
-typedef struct crawl_report_opts {
-  crawl_layout layout;
-  const char *dot;            /* Graphviz binary; NULL: "dot" on PATH */
-  int dot_timeout_ms;         /* 0: 20000 */
-  const char *junit_fail_on;  /* "low" | "medium" | "high"; NULL: "medium" */
-  size_t max_embed_bytes;     /* screenshot bytes embedded in report.html; 0: 64 MiB */
-} crawl_report_opts;
-crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char *err, size_t errlen);
-
-/* Review items of severity min_severity ("low", "medium", "high") or worse
- * in DIR/package.json (or in the package file dir names), into *count. For
- * `crawl --fail-on`. Errors: CRAWL_ARG (bad severity), CRAWL_IO. */
-crawl_code crawl_review_count(const char *dir, const char *min_severity, long *count, char *err, size_t errlen);
-
-/* Workflow candidates (discovery-mapper 6.7, 11.7), synthesized from the
- * package's transition graph and the forms and dialogs of the state files in
- * dir: each form or dialog with a commit control, and each app action
- * (data-uiap-action) outside one, becomes a candidate whose stepSkeleton is
- * the shortest recorded path from a seed, the field entries, the commit and
- * an `ensure` step with the signals seen (then `complete`). Steps the safety
- * gate never allowed come from observation alone (metadata.observedOnly).
- * Adds package.workflowCandidates, review items workflow_uncertain and
- * missing_success_signal, and updates coverage.workflowCandidatesDiscovered
- * and coverage.reviewItems. Deterministic. Returns the number of candidates
- * (0 also when dir has no readable state files). */
-int crawl_workflows_add(cJSON *package, const char *dir);
-
-/* Compare two packages (discovery-mapper 17): routes, scopes, elements (by
- * stableId, else semanticKey), actions, states, transitions (by from state,
- * action and target), review items and workflows, each added / removed /
- * changed, and the coverage counters. *diff is a new object the caller frees:
- * {"old":{...},"new":{...},"sections":{"routes":{"added":[..],"removed":[..],
- * "changed":[{"key":..,"fields":{"f":{"old":..,"new":..}}}]},...},
- * "coverage":{...},"regression":bool,"regressions":[text,...]}.
- * A regression: a route, element or action disappeared, or a review item of
- * severity high appeared (new, or raised to high). *regression may be NULL.
- * Errors: CRAWL_ARG (NULL or not packages). */
-crawl_code crawl_package_diff(const cJSON *old_pkg, const cJSON *new_pkg, cJSON **diff, int *regression);
-/* The diff as text for people (caller frees). color: ANSI colors. */
-char *crawl_diff_text(const cJSON *diff, int color);
-
-/* Validate a document against a definition of the UIAP schema compiled into
- * the library (shared/spec/schema.json). definition NULL: by the document's
- * shape ("uiap" -> UiapMessage, "spec"+"modelVersion" -> DiscoveryPackage,
- * "profile" -> PageGraph). A message whose type the specs name also has its
- * payload checked against that payload's definition. On CRAWL_OK, out tells
- * whether it is valid (nerrors == 0) and holds the first errors in document
- * order, each with the JSON pointer of the offending value. Errors: CRAWL_ARG
- * (unknown definition, shape not recognised; for the file variant also not
- * JSON, with line and column), CRAWL_IO (file unreadable). */
-#define CRAWL_SCHEMA_MAX_ERRORS 20
-#define CRAWL_SCHEMA_PATH_MAX 256
-typedef struct crawl_schema_error {
-  char path[CRAWL_SCHEMA_PATH_MAX]; /* JSON pointer; "/" for the document */
-  char message[256];
-} crawl_schema_error;
-typedef struct crawl_validation {
-  const char *definition;          /* static: the definition checked */
-  const char *payload_definition;  /* static, or NULL */
-  long nerrors;                    /* all errors; errors[] holds the first ones */
-  crawl_schema_error errors[CRAWL_SCHEMA_MAX_ERRORS];
-} crawl_validation;
-crawl_code crawl_validate_json(const cJSON *doc, const char *definition, crawl_validation *out, char *err, size_t errlen);
-crawl_code crawl_validate_file(const char *path, const char *definition, crawl_validation *out, char *err, size_t errlen);
-const char *crawl_schema_guess(const cJSON *doc);
-int crawl_schema_has(const char *definition);
 
 /* ---- observe ---- */
 #include <stdio.h>

@@ -30,9 +30,9 @@
  *   review     journal items as written, plus the items of sections 6.8,
  *              15.5 and 16 (see pk_review_derive); ids hash kind and key.
  */
-#include "crawl.h"
+#include "crawl_pkg.h"
 #include "pol.h"
-#include "report_int.h"
+#include "crawl_util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,8 +11,8 @@
  * columns by breadth-first depth from the seeds, ordered within a column by
  * a few barycenter sweeps; parallel edges drawn once.
  */
-#include "crawl.h"
-#include "report_int.h"
+#include "crawl_pkg.h"
+#include "crawl_util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,6 +7,7 @@
 #define UIAP_CLI_INT_H
 
 #include "crawl.h"
+#include "crawl_serve.h"
 
 #include <errno.h>
 #include <stdarg.h>

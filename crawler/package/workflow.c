@@ -30,9 +30,9 @@
  * Deterministic: states in natural id order, adjacency sorted by content
  * (not by transition numbering), candidates sorted by id.
  */
-#include "crawl.h"
+#include "crawl_pkg.h"
 #include "pol.h"
-#include "report_int.h"
+#include "crawl_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

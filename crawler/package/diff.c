@@ -20,8 +20,8 @@
  * Regression: a route, element or action disappeared, or a review item of
  * severity high appeared (new, or raised to high).
  */
-#include "crawl.h"
-#include "report_int.h"
+#include "crawl_pkg.h"
+#include "crawl_util.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -11,7 +11,9 @@
  *
  * Only the hit counters are shared with other threads; one mutex guards them.
  */
-#include "crawl.h"
+#include <cjson/cJSON.h>
+
+#include "crawl_serve.h"
 
 #include <ctype.h>
 #include <errno.h>
