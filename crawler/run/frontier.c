@@ -1,12 +1,11 @@
 /* frontier.c -- the run's shared state: states, edges, outcomes, the planner
  * (see frontier.h). */
 #include "frontier.h"
+#include "run_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-char *fr_strdup(const char *s) { return s ? strdup(s) : NULL; }
 
 static size_t hash_str(const char *k) {
   size_t h = 5381;
@@ -24,9 +23,8 @@ int fr_map_get(const smap *m, const char *k) {
 void fr_map_put(smap *m, const char *k, int v) {
   if ((m->n + 1) * 2 > m->cap) {
     smap g = {.cap = m->cap ? m->cap * 2 : 256};
-    g.keys = calloc(g.cap, sizeof *g.keys);
-    g.vals = calloc(g.cap, sizeof *g.vals);
-    if (!g.keys || !g.vals) abort();
+    g.keys = crawl__xcalloc(g.cap, sizeof *g.keys);
+    g.vals = crawl__xcalloc(g.cap, sizeof *g.vals);
     for (size_t i = 0; i < m->cap; i++) {
       if (!m->keys[i]) continue;
       size_t j = hash_str(m->keys[i]) & (g.cap - 1);
@@ -42,7 +40,7 @@ void fr_map_put(smap *m, const char *k, int v) {
   size_t j = hash_str(k) & (m->cap - 1);
   for (; m->keys[j]; j = (j + 1) & (m->cap - 1))
     if (!strcmp(m->keys[j], k)) { m->vals[j] = v; return; }
-  m->keys[j] = strdup(k);
+  m->keys[j] = crawl__xstrdup(k);
   m->vals[j] = v;
   m->n++;
 }
@@ -57,13 +55,13 @@ void fr_map_free(smap *m) {
 void fr_action_copy(action *dst, const action *src) {
   memset(dst, 0, sizeof *dst);
   if (!src) return;
-  dst->action_id = fr_strdup(src->action_id);
-  dst->role = fr_strdup(src->role);
-  dst->name = fr_strdup(src->name);
-  dst->stable_id = fr_strdup(src->stable_id);
+  dst->action_id = crawl__xstrdup(src->action_id);
+  dst->role = crawl__xstrdup(src->role);
+  dst->name = crawl__xstrdup(src->name);
+  dst->stable_id = crawl__xstrdup(src->stable_id);
   dst->ordinal = src->ordinal;
   dst->escape = src->escape;
-  dst->option = fr_strdup(src->option);
+  dst->option = crawl__xstrdup(src->option);
   dst->option_index = src->option_index;
   dst->option_from = src->option_from;
 }
@@ -88,10 +86,9 @@ static int outcome_of(frontier *f, const char *key) {
   if (known >= 0) return known;
   if (f->nout == f->capout) {
     f->capout = f->capout ? f->capout * 2 : 128;
-    f->out = realloc(f->out, (size_t)f->capout * sizeof *f->out);
-    if (!f->out) abort();
+    f->out = crawl__xrealloc(f->out, (size_t)f->capout * sizeof *f->out);
   }
-  f->out[f->nout] = (outcome){.key = strdup(key), .move_to = -1, .self_from = -1, .first_from = -1};
+  f->out[f->nout] = (outcome){.key = crawl__xstrdup(key), .move_to = -1, .self_from = -1, .first_from = -1};
   fr_map_put(&f->by_outcome, key, f->nout);
   return f->nout++;
 }
@@ -148,7 +145,7 @@ int fr_add_edge(frontier *f, int from, int to, const action *a) {
   fr_map_put(&f->by_pair, pair, f->ned);
   if (f->ned == f->caped) {
     f->caped = f->caped ? f->caped * 2 : 64;
-    f->ed = realloc(f->ed, (size_t)f->caped * sizeof *f->ed);
+    f->ed = crawl__xrealloc(f->ed, (size_t)f->caped * sizeof *f->ed);
   }
   edge *e = &f->ed[f->ned];
   e->from = from;
@@ -184,14 +181,13 @@ int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
   *len = 0;
   if (cur < 0) return -1;
   int n = f->nst, found = -1;
-  int *start = calloc((size_t)n + 1, sizeof *start), *by_from = malloc((size_t)(f->ned ? f->ned : 1) * sizeof *by_from);
-  int *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
-  fr_hop *prev = malloc((size_t)n * sizeof *prev);
-  if (!start || !by_from || !dist || !queue || !prev) abort();
+  int *start = crawl__xcalloc((size_t)n + 1, sizeof *start);
+  int *by_from = crawl__xrealloc(NULL, (size_t)(f->ned ? f->ned : 1) * sizeof *by_from);
+  int *dist = crawl__xrealloc(NULL, (size_t)n * sizeof *dist), *queue = crawl__xrealloc(NULL, (size_t)n * sizeof *queue);
+  fr_hop *prev = crawl__xrealloc(NULL, (size_t)n * sizeof *prev);
   for (int k = 0; k < f->ned; k++) start[f->ed[k].from + 1]++;
   for (int k = 0; k < n; k++) start[k + 1] += start[k];
-  int *fill = malloc(((size_t)n + 1) * sizeof *fill); /* edges grouped by source */
-  if (!fill) abort();
+  int *fill = crawl__xrealloc(NULL, ((size_t)n + 1) * sizeof *fill); /* edges grouped by source */
   memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
   for (int k = 0; k < f->ned; k++) by_from[fill[f->ed[k].from]++] = k;
   free(fill);

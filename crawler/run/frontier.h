@@ -73,7 +73,6 @@ typedef struct frontier {
   int max_depth;            /* states this deep are not expanded */
 } frontier;
 
-char *fr_strdup(const char *s); /* NULL stays NULL */
 void fr_action_copy(action *dst, const action *src);
 void fr_action_free(action *a);
 void fr_state_free(state *s);
