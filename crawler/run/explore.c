@@ -431,10 +431,12 @@ static int is_select(const pg_element *e) {
          pg_state_is(&e->state, PG_ST_ENABLED);
 }
 
-/* The options of every <select> of g (js/select_options.js's value per element index,
- * NULL for the others; the caller frees with free_select_options), fetched
- * in two pipelined batches (resolve, then call) however many selects there
- * are. NULL when g has none. */
+/* The options of every <select> of g, per element index (NULL for the
+ * others; the caller frees with free_select_options): js/select_options.js
+ * gives a single-choice <select>'s selected index and its options' labels
+ * and disabled flags, {"i":N,"o":[[label,disabled],...]} (at most 64).
+ * Fetched in two pipelined batches (resolve, then call) however many
+ * selects there are. NULL when g has none. */
 static cJSON **select_options(run *r, const pg_graph *g) {
   size_t n = 0;
   for (size_t i = 0; i < g->nelements; i++) n += is_select(&g->elements[i]);
@@ -479,6 +481,7 @@ static void free_select_options(cJSON **opts, size_t n) {
   for (size_t i = 0; opts && i < n; i++) cJSON_Delete(opts[i]);
   free(opts);
 }
+
 /* Action aid on element e of g, the ordinal-th of its role and name: its
  * identity (strings owned by a, fr_action_free), not yet decided. */
 static void action_init(action *a, const char *aid, const pg_graph *g, const pg_element *e, int ordinal) {
