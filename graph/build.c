@@ -1449,9 +1449,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   e->app_action = act && *act ? pg__strdup(c->a, act) : NULL;
   const char *meaning = attr(c, n, "data-uiap-meaning");
   e->meaning = meaning && *meaning ? pg__strdup(c->a, meaning) : NULL;
-  const char *risk = attr(c, n, "data-uiap-risk");
-  e->risk = !risk ? PG_RISK_NONE : !strcmp(risk, "blocked") ? PG_RISK_BLOCKED
-          : !strcmp(risk, "confirm") ? PG_RISK_CONFIRM : !strcmp(risk, "safe") ? PG_RISK_SAFE : PG_RISK_NONE;
+  e->risk_attr = pg__risk_attr(c->a, attr(c, n, "data-uiap-risk")); /* read by pg_risk_parse */
   e->tag = pg__strdup(c->a, n->tag);
   for (char *p = e->tag; p && *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
   const char *type = attr(c, n, "type");
@@ -1500,7 +1498,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
       }
     }
   }
-  if (sid || act || meaning || risk) e->sources |= 1u << PG_SRC_ANNOTATION;
+  if (sid || act || meaning || e->risk_attr) e->sources |= 1u << PG_SRC_ANNOTATION;
   if (!from_ax && !strcmp(role, "generic") && n->clickable) e->sources |= 1u << PG_SRC_INFERRED;
 
   /* value, redacted */
