@@ -13,6 +13,8 @@
  * decision is journaled, also for actions never taken.
  */
 #include "crawl.h"
+#include "crawl_journal.h"
+#include "crawl_strmap.h"
 #include "frontier.h"
 #include "run_int.h"
 
@@ -30,7 +32,7 @@ typedef struct run {
   const crawl_opts *o;
   cdp_client *c;
   crawl_page *page;
-  FILE *jl;
+  crawl__journal *jl;       /* DIR/journal.jsonl, appended to */
   char dir[4096];
   frontier f;               /* states, edges, outcomes: shared by whatever drives tabs */
   long transitions, self_loops, decisions, failures, reviews;
@@ -52,7 +54,7 @@ typedef struct run {
   /* per control (action + role + name): how often it changed the state */
   struct loopstat { char *key; int self, moved, signals; action a; } *loops;
   int nloops, caploops;
-  smap by_loop;             /* index of loops */
+  crawl__strmap by_loop;    /* index of loops */
   int deviations;           /* walks that ended off their path since the last step */
   const pg_graph *before;   /* the capture before an action, while r->g is NULL */
   /* JSON of the two latest graphs asked for, by revision (unique per
@@ -64,16 +66,6 @@ typedef struct run {
 } run;
 
 /* ---- small helpers ---------------------------------------------------------- */
-static void iso_now(char *buf, size_t n) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  struct tm tm;
-  gmtime_r(&ts.tv_sec, &tm);
-  char base[32];
-  strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
-  snprintf(buf, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
-}
-
 /* An open dialog, or an open modal drawer (a dialog that slides in from an edge). */
 static int open_dialog(const pg_scope *sc) {
   return pg_state_is(&sc->state, PG_ST_OPEN) &&
@@ -109,28 +101,8 @@ static void url_origin(const char *url, char *buf, size_t n) {
 }
 
 /* ---- journal ------------------------------------------------------------------- */
-static void jl_write(run *r, const char *type, cJSON *o) {
-  char ts[64];
-  iso_now(ts, sizeof ts);
-  cJSON *line = cJSON_CreateObject();
-  cJSON_AddStringToObject(line, "type", type);
-  cJSON_AddStringToObject(line, "at", ts);
-  cJSON *it = o ? o->child : NULL;
-  while (it) {
-    cJSON *next = it->next;
-    cJSON_AddItemToObject(line, it->string, cJSON_DetachItemViaPointer(o, it));
-    it = next;
-  }
-  cJSON_Delete(o);
-  char *text = cJSON_PrintUnformatted(line);
-  cJSON_Delete(line);
-  if (text && r->jl) {
-    fputs(text, r->jl);
-    fputc('\n', r->jl);
-    fflush(r->jl);
-  }
-  free(text);
-}
+/* One record (o consumed) into the journal; crawl_journal.h does the writing. */
+static void jl_write(run *r, const char *type, cJSON *o) { crawl__journal_write(r->jl, type, o); }
 
 static void jl_note(run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void jl_note(run *r, const char *fmt, ...) {
@@ -304,7 +276,7 @@ static void state_line(run *r, const state *s, const action *via, const char *ro
       cJSON_AddItemToArray(modal, cJSON_CreateString(sc->scope_id));
   }
   jl_write(r, "state", o);
-  fdatasync(fileno(r->jl));
+  crawl__journal_sync(r->jl);
 }
 
 /* Register the current capture as a new state: the table, its files, its
@@ -395,28 +367,25 @@ static void decide(run *r, action *a, const pg_element *e) {
 }
 
 /* Ordinal of each element among the elements before it with the same role
- * and name (caller frees): one pass with a hash table, so a page of 100,000
- * elements costs milliseconds, not n^2 string compares. */
+ * and name (caller frees): one pass with a string map from role and name
+ * to the latest ordinal, so a page of 100,000 elements costs milliseconds,
+ * not n^2 string compares. */
 static int *element_ordinals(const pg_graph *g) {
-  size_t n = g->nelements, cap = 16;
-  while (cap < n * 2) cap <<= 1;
-  size_t *slot = crawl__xcalloc(cap, sizeof *slot); /* 1 + the latest element with that key */
+  size_t n = g->nelements;
   int *ord = crawl__xcalloc(n ? n : 1, sizeof *ord);
+  crawl__strmap seen = {0};
+  crawl__buf key = {0};
   for (size_t i = 0; i < n; i++) {
-    const char *role = g->elements[i].role, *name = g->elements[i].name ? g->elements[i].name : "";
-    size_t h = 5381;
-    for (const char *q = role; *q; q++) h = h * 33 + (unsigned char)*q;
-    h = h * 33 + 0x1f;
-    for (const char *q = name; *q; q++) h = h * 33 + (unsigned char)*q;
-    size_t j = h & (cap - 1);
-    for (; slot[j]; j = (j + 1) & (cap - 1)) {
-      const pg_element *o = &g->elements[slot[j] - 1];
-      if (!strcmp(o->role, role) && !strcmp(o->name ? o->name : "", name)) break;
-    }
-    if (slot[j]) ord[i] = ord[slot[j] - 1] + 1;
-    slot[j] = i + 1;
+    key.n = 0;
+    crawl__buf_puts(&key, g->elements[i].role);
+    crawl__buf_put(&key, "\x1f", 1);
+    crawl__buf_puts(&key, g->elements[i].name ? g->elements[i].name : "");
+    int added;
+    long prev = crawl__strmap_intern(&seen, key.p, 0, &added);
+    if (!added) crawl__strmap_put(&seen, key.p, ord[i] = (int)prev + 1);
   }
-  free(slot);
+  crawl__buf_free(&key);
+  crawl__strmap_release(&seen);
   return ord;
 }
 
@@ -1123,34 +1092,6 @@ static void add_done(state *s, const char *key) {
   s->done[s->ndone++] = crawl__xstrdup(key);
 }
 
-/* The text of the journal at path (caller frees), after cutting off a torn
- * last line (the process died while writing it) in the file too, so that
- * new lines start clean. NULL with *missing = 1 when there is no journal,
- * NULL with *missing = 0 when it is empty. */
-static char *journal_text(const char *path, int *missing) {
-  FILE *f = fopen(path, "r+");
-  *missing = !f;
-  if (!f) return NULL;
-  char *text = NULL;
-  size_t len = 0, cap = 0, k;
-  char buf[65536];
-  while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
-    if (len + k + 1 > cap) text = crawl__xrealloc(text, cap = (len + k + 1) * 2);
-    memcpy(text + len, buf, k);
-    len += k;
-  }
-  if (!text) { fclose(f); return NULL; }
-  text[len] = 0;
-  size_t keep = len;
-  while (keep > 0 && text[keep - 1] != '\n') keep--;
-  if (keep < len) {
-    if (ftruncate(fileno(f), (off_t)keep) != 0) { /* appending after garbage is still parseable line-wise */ }
-    text[keep] = 0;
-  }
-  fclose(f);
-  return text;
-}
-
 /* A "state" line: the state back in the table (once per id). */
 static void resume_state(run *r, const cJSON *j, const char *sid) {
   state *st = state_slot(r);
@@ -1198,11 +1139,10 @@ static void resume_transition(run *r, const cJSON *j) {
   fr_action_free(&a);
 }
 
-/* One journal line back into the run. */
-static void resume_line(run *r, const cJSON *j) {
-  const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "type"));
+/* One journal record back into the run (crawl__journal_read's callback). */
+static int resume_record(void *ud, const char *type, cJSON *j) {
+  run *r = ud;
   const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "stateId"));
-  if (!type) return;
   if (!strcmp(type, "run")) {
     const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "runId"));
     if (id) snprintf(r->run_id, sizeof r->run_id, "%s", id);
@@ -1226,27 +1166,11 @@ static void resume_line(run *r, const cJSON *j) {
   } else if (!strcmp(type, "review")) {
     r->reviews++;
   }
+  return 0;
 }
 
-/* Read DIR/journal.jsonl back: states, edges, what was done, counters.
- * Returns the number of lines read, -1 if there is no journal. */
-static int load_journal(run *r, const char *path) {
-  int missing;
-  char *text = journal_text(path, &missing);
-  if (!text) return missing ? -1 : 0;
-  int lines = 0;
-  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-    nl = strchr(line, '\n');
-    if (nl) *nl = 0;
-    cJSON *j = cJSON_Parse(line);
-    if (!j) continue;
-    lines++;
-    resume_line(r, j);
-    cJSON_Delete(j);
-  }
-  free(text);
-  return lines;
-}
+/* The record types a resumed run reads back. */
+static const char *const resume_types[] = {"run", "state", "transition", "failure", "decision", "review", NULL};
 
 /* ---- seeds ------------------------------------------------------------------------- */
 typedef struct seed { char *url; cJSON *json; int resolved; } seed;
@@ -1274,10 +1198,10 @@ static char *resolve_url(const char *base, const char *ref) {
 static void count_loop(run *r, const action *a, int self, int nsignals) {
   char key[1200];
   snprintf(key, sizeof key, "%s|%s|%s", a->action_id, a->role ? a->role : "", a->name ? a->name : "");
-  int i = fr_map_get(&r->by_loop, key);
+  int i = (int)crawl__strmap_get(&r->by_loop, key);
   if (i < 0) {
     i = r->nloops;
-    fr_map_put(&r->by_loop, key, i);
+    crawl__strmap_put(&r->by_loop, key, i);
     if (r->nloops == r->caploops) {
       r->caploops = r->caploops ? r->caploops * 2 : 32;
       r->loops = crawl__xrealloc(r->loops, (size_t)r->caploops * sizeof *r->loops);
@@ -1310,9 +1234,8 @@ static void finish(run *r, crawl_summary *sum) {
   jl_status(r, "extracting");
   cJSON *o = cJSON_CreateObject();
   char ts[64];
-  iso_now(ts, sizeof ts);
   cJSON_AddStringToObject(o, "status", status);
-  cJSON_AddStringToObject(o, "finishedAt", ts);
+  cJSON_AddStringToObject(o, "finishedAt", crawl__time_iso(ts, sizeof ts));
   cJSON_AddStringToObject(o, "stoppedBy", r->stopped_by ? r->stopped_by : "frontier");
   jl_write(r, "end", o);
   sum->states = r->f.nst;
@@ -1504,8 +1427,10 @@ static void step(run *r, int si, int i) {
 }
 
 /* ---- the run: open ----------------------------------------------------------------------- */
-/* Budgets with their defaults, the output folders, and the journal, read
- * back first when resuming (*resumed: a run to continue was there). */
+/* Budgets with their defaults, the output folders, and the journal opened
+ * for appending (a torn last line cut off), then, when resuming, read back:
+ * states, edges, what was done, counters (*resumed: a run to continue was
+ * there). */
 static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int *resumed) {
   r->b = o->budget;
   if (r->b.max_states <= 0) r->b.max_states = 200;
@@ -1524,21 +1449,25 @@ static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int 
     snprintf(path, sizeof path, "%s/screenshots", r->dir);
     mkdir_p(path);
   }
-  snprintf(path, sizeof path, "%s/journal.jsonl", r->dir);
+  snprintf(path, sizeof path, "%s/" CRAWL__JOURNAL_FILE, r->dir);
   *resumed = 0;
-  if (o->resume) {
-    int lines = load_journal(r, path);
-    if (lines < 0) {
-      snprintf(sum->error, sizeof sum->error, "nothing to resume: %.300s does not exist", path);
-      return CRAWL_IO;
-    }
-    *resumed = lines > 0 && r->run_id[0];
-  }
-  r->jl = fopen(path, "a");
-  if (!r->jl) {
-    snprintf(sum->error, sizeof sum->error, "cannot write %.300s: %s", path, strerror(errno));
+  if (o->resume && access(path, F_OK) != 0) {
+    snprintf(sum->error, sizeof sum->error, "nothing to resume: %.300s does not exist", path);
     return CRAWL_IO;
   }
+  char err[480];
+  r->jl = crawl__journal_open(r->dir, 1, err, sizeof err);
+  if (!r->jl) {
+    snprintf(sum->error, sizeof sum->error, "cannot write %s", err);
+    return CRAWL_IO;
+  }
+  if (!o->resume) return CRAWL_OK;
+  crawl__journal_stats st;
+  if (crawl__journal_read(r->dir, resume_types, resume_record, r, &st, err, sizeof err)) {
+    snprintf(sum->error, sizeof sum->error, "cannot resume: %s", err);
+    return CRAWL_IO;
+  }
+  *resumed = st.records > 0 && r->run_id[0];
   return CRAWL_OK;
 }
 
@@ -1636,10 +1565,9 @@ static void journal_run(run *r, const cJSON *env, const char *base, const seed *
   }
   snprintf(r->run_id, sizeof r->run_id, "run_%lld_%d", (long long)time(NULL), (int)getpid());
   char ts[64];
-  iso_now(ts, sizeof ts);
   cJSON *rl = cJSON_CreateObject();
   cJSON_AddStringToObject(rl, "runId", r->run_id);
-  cJSON_AddStringToObject(rl, "startedAt", ts);
+  cJSON_AddStringToObject(rl, "startedAt", crawl__time_iso(ts, sizeof ts));
   cJSON_AddNumberToObject(rl, "journalVersion", 1);
   cJSON_AddStringToObject(rl, "tool", "uiap-crawl");
   cJSON_AddItemToObject(rl, "environment", run_environment(r, env, base));
@@ -1875,14 +1803,16 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
   finish(r, sum);
   crawl_page_close(r->page);
   pg_graph_free(r->g);
-  fclose(r->jl);
+  crawl__journal_close(r->jl);
   r->jl = NULL;
   return crawl_package_write(r->dir, sum->error, sizeof sum->error);
 }
 
 static void run_free(run *r) {
+  crawl__journal_close(r->jl);
+  r->jl = NULL;
   fr_free(&r->f);
-  fr_map_free(&r->by_loop);
+  crawl__strmap_release(&r->by_loop);
   for (int k = 0; k < 2; k++) {
     free(r->gjc[k].revision);
     cJSON_Delete(r->gjc[k].json);

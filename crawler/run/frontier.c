@@ -1,56 +1,11 @@
 /* frontier.c -- the run's shared state: states, edges, outcomes, the planner
  * (see frontier.h). */
 #include "frontier.h"
-#include "run_int.h"
+#include "crawl_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static size_t hash_str(const char *k) {
-  size_t h = 5381;
-  for (; *k; k++) h = h * 33 + (unsigned char)*k;
-  return h;
-}
-
-int fr_map_get(const smap *m, const char *k) {
-  if (!m->cap) return -1;
-  for (size_t j = hash_str(k) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
-    if (!strcmp(m->keys[j], k)) return m->vals[j];
-  return -1;
-}
-
-void fr_map_put(smap *m, const char *k, int v) {
-  if ((m->n + 1) * 2 > m->cap) {
-    smap g = {.cap = m->cap ? m->cap * 2 : 256};
-    g.keys = crawl__xcalloc(g.cap, sizeof *g.keys);
-    g.vals = crawl__xcalloc(g.cap, sizeof *g.vals);
-    for (size_t i = 0; i < m->cap; i++) {
-      if (!m->keys[i]) continue;
-      size_t j = hash_str(m->keys[i]) & (g.cap - 1);
-      while (g.keys[j]) j = (j + 1) & (g.cap - 1);
-      g.keys[j] = m->keys[i];
-      g.vals[j] = m->vals[i];
-    }
-    g.n = m->n;
-    free(m->keys);
-    free(m->vals);
-    *m = g;
-  }
-  size_t j = hash_str(k) & (m->cap - 1);
-  for (; m->keys[j]; j = (j + 1) & (m->cap - 1))
-    if (!strcmp(m->keys[j], k)) { m->vals[j] = v; return; }
-  m->keys[j] = crawl__xstrdup(k);
-  m->vals[j] = v;
-  m->n++;
-}
-
-void fr_map_free(smap *m) {
-  for (size_t i = 0; i < m->cap; i++) free(m->keys[i]);
-  free(m->keys);
-  free(m->vals);
-  memset(m, 0, sizeof *m);
-}
 
 void fr_action_copy(action *dst, const action *src) {
   memset(dst, 0, sizeof *dst);
@@ -82,14 +37,14 @@ void fr_state_free(state *s) {
 
 /* Index of the outcome record of key, created when new. */
 static int outcome_of(frontier *f, const char *key) {
-  int known = fr_map_get(&f->by_outcome, key);
+  int known = (int)crawl__strmap_get(&f->by_outcome, key);
   if (known >= 0) return known;
   if (f->nout == f->capout) {
     f->capout = f->capout ? f->capout * 2 : 128;
     f->out = crawl__xrealloc(f->out, (size_t)f->capout * sizeof *f->out);
   }
   f->out[f->nout] = (outcome){.key = crawl__xstrdup(key), .move_to = -1, .self_from = -1, .first_from = -1};
-  fr_map_put(&f->by_outcome, key, f->nout);
+  crawl__strmap_put(&f->by_outcome, key, f->nout);
   return f->nout++;
 }
 
@@ -140,9 +95,9 @@ int fr_predict(const frontier *f, const action *a, int si) {
 int fr_add_edge(frontier *f, int from, int to, const action *a) {
   char pair[32];
   snprintf(pair, sizeof pair, "%d>%d", from, to);
-  int known = fr_map_get(&f->by_pair, pair);
+  int known = (int)crawl__strmap_get(&f->by_pair, pair);
   if (known >= 0) return known;
-  fr_map_put(&f->by_pair, pair, f->ned);
+  crawl__strmap_put(&f->by_pair, pair, f->ned);
   if (f->ned == f->caped) {
     f->caped = f->caped ? f->caped * 2 : 64;
     f->ed = crawl__xrealloc(f->ed, (size_t)f->caped * sizeof *f->ed);
@@ -228,9 +183,9 @@ int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
   return found;
 }
 
-int fr_find_state(const frontier *f, const char *fp) { return fr_map_get(&f->by_fp, fp); }
+int fr_find_state(const frontier *f, const char *fp) { return (int)crawl__strmap_get(&f->by_fp, fp); }
 
-void fr_index_state(frontier *f, int i) { fr_map_put(&f->by_fp, f->st[i].fp, i); }
+void fr_index_state(frontier *f, int i) { crawl__strmap_put(&f->by_fp, f->st[i].fp, i); }
 
 void fr_free(frontier *f) {
   for (int i = 0; i < f->nst; i++) fr_state_free(&f->st[i]);
@@ -239,8 +194,8 @@ void fr_free(frontier *f) {
   free(f->ed);
   for (int i = 0; i < f->nout; i++) free(f->out[i].key);
   free(f->out);
-  fr_map_free(&f->by_fp);
-  fr_map_free(&f->by_pair);
-  fr_map_free(&f->by_outcome);
+  crawl__strmap_release(&f->by_fp);
+  crawl__strmap_release(&f->by_pair);
+  crawl__strmap_release(&f->by_outcome);
   memset(f, 0, sizeof *f);
 }

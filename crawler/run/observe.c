@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- signal kinds -------------------------------------------------------------- */
@@ -163,34 +162,14 @@ typedef struct obs {
 } obs;
 
 /* ---- output --------------------------------------------------------------------------- */
-static void iso_now(char *buf, size_t n) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  struct tm tm;
-  gmtime_r(&ts.tv_sec, &tm);
-  char base[32];
-  strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
-  snprintf(buf, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
-}
-
-/* Print one message; payload is consumed. */
+/* Print one message, an event in the UIAP envelope; payload is consumed. */
 static int emit(obs *s, const char *type, cJSON *payload) {
-  cJSON *m = cJSON_CreateObject();
-  char id[128], ts[64];
-  cJSON_AddStringToObject(m, "uiap", "0.1");
-  cJSON_AddStringToObject(m, "kind", "event");
-  cJSON_AddStringToObject(m, "type", type);
+  char id[128];
   snprintf(id, sizeof id, "msg_%s_%lu", s->sub, ++s->msg_seq);
-  cJSON_AddStringToObject(m, "id", id);
-  iso_now(ts, sizeof ts);
-  cJSON_AddStringToObject(m, "ts", ts);
-  cJSON *src = cJSON_AddObjectToObject(m, "source");
-  cJSON_AddStringToObject(src, "role", "runtime");
-  cJSON_AddStringToObject(src, "id", s->source_id);
-  cJSON_AddItemToObject(m, "payload", payload);
-  char *text = cJSON_PrintUnformatted(m);
+  cJSON *m = crawl__envelope(&(crawl__msg){.kind = "event", .type = type, .id = id, .source_id = s->source_id},
+                             payload);
+  char *text = crawl__jtext(m, 0);
   cJSON_Delete(m);
-  if (!text) return -1;
   int rc = fputs(text, s->out) < 0 || fputc('\n', s->out) < 0 || fflush(s->out) != 0 ? -1 : 0;
   free(text);
   s->st->messages++;

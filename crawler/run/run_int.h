@@ -1,12 +1,10 @@
 /* run_int.h -- what the live side's files share and nothing else sees: the
- * JavaScript they inject into pages, and zeroed allocation. Internal to
- * crawler/run/; never included from outside it. */
+ * JavaScript they inject into pages. Internal to crawler/run/; never
+ * included from outside it. */
 #ifndef UIAP_RUN_INT_H
 #define UIAP_RUN_INT_H
 
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
 #include "crawl_util.h"
 
@@ -44,14 +42,5 @@ CRAWL__PAGE_SCRIPTS(CRAWL__PAGE_SCRIPT_DECL)
 
 /* The script NAME as a C string. */
 #define CRAWL__JS(name) ((const char *)crawl__js_##name)
-
-/* ---- allocation --------------------------------------------------------------- */
-/* n zeroed objects of size bytes (caller frees); out of memory (or an
- * overflowing count) aborts, in crawl__xrealloc. Here until crawl_util.h
- * offers it. */
-static inline void *crawl__xcalloc(size_t n, size_t size) {
-  if (size && n > SIZE_MAX / size) abort();
-  return memset(crawl__xrealloc(NULL, n * size), 0, n * size);
-}
 
 #endif
