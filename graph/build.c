@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 #include <strings.h>
 
 #define NAME_MAX_BYTES 1024
@@ -1681,10 +1682,10 @@ static void add_relation(ctx *c, const char *type, const char *from, const char 
   g->relations[g->nrelations++] = (pg_relation){pg__strdup(c->a, type), pg__strdup(c->a, from), pg__strdup(c->a, to)};
 }
 
-static unsigned long str_hash(int doc, const char *s) {
-  unsigned long h = 5381u + (unsigned long)doc * 131u;
-  while (*s) h = h * 33u ^ (unsigned char)*s++;
-  return h;
+/* XXH3 seeded by the document: ids are page data, and a weak hash lets a
+ * hostile page line thousands of ids up in one probe chain. */
+static size_t str_hash(int doc, const char *s) {
+  return (size_t)XXH3_64bits_withSeed(s, strlen(s), (XXH64_hash_t)doc);
 }
 
 /* Insert node k under key (doc, value of attribute) into an open-addressing
