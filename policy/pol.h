@@ -182,10 +182,16 @@ typedef enum {
 const char *pol_mode_name(pol_mode m);
 pol_code pol_mode_parse(const char *s, pol_mode *out);
 
-/* DiscoverySafetyPolicy. Zero-initialised = safe_explore, nothing extra. */
+/* DiscoverySafetyPolicy. Zero-initialised = safe_explore, nothing extra.
+ * The allow flags take effect in sandbox_write only (discovery-mapper
+ * section 8: safe_explore runs only reversible, non-destructive,
+ * non-external actions; observe_only runs nothing that activates). In the
+ * other modes a set flag leaves the deny as it is, and the decision's
+ * sentence says that the flag was ignored. */
 typedef struct pol_policy {
   pol_mode mode;
-  int allow_destructive_actions; /* lifts deny for destructive, irreversible */
+  int allow_destructive_actions; /* sandbox_write: lifts deny for destructive,
+                                    irreversible */
   int allow_payment_flows;       /* ... for billing_change */
   int allow_auth_flows;          /* ... for security_change */
   int allow_external_effects;    /* ... for external_effect */
