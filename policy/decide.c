@@ -78,13 +78,16 @@ static const struct { pol_reason reason; unsigned char flag; } class_rules[POL__
   [POL_SE_UNKNOWN]          = {POL_REASON_UNKNOWN_SIDE_EFFECT, FLAG_NONE},
 };
 
+/* "destructive: removes a list item (rule icon.close.item, keyword "×",
+ * inferred)": only static text (names, rule ids, table spellings). */
 static void evidence(const pol_classification *c, char *buf, size_t cap)
 {
+  char kw[48] = "";
   if (c->keyword)
-    snprintf(buf, cap, "%s (rule %s, keyword \"%s\")",
-             pol_side_effect_name(c->side_effect), c->rule, c->keyword);
-  else
-    snprintf(buf, cap, "%s (rule %s)", pol_side_effect_name(c->side_effect), c->rule);
+    snprintf(kw, sizeof kw, ", keyword \"%.32s\"", c->keyword);
+  snprintf(buf, cap, "%s%s%s (rule %s%s%s)", pol_side_effect_name(c->side_effect),
+           c->explain ? ": " : "", c->explain ? c->explain : "", c->rule, kw,
+           c->inferred ? ", inferred" : "");
 }
 
 pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
@@ -105,7 +108,7 @@ pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
   pol_side_effect se = (unsigned)c->side_effect < POL__SE_COUNT ? c->side_effect
                                                                 : POL_SE_UNKNOWN;
   const char *mname = pol_mode_name(mode);
-  char ev[128];
+  char ev[200];
   evidence(c, ev, sizeof ev);
 
   pol_reason reason = class_rules[se].reason;

@@ -1,0 +1,282 @@
+/* graph_policy_facts.c -- the facts pg_build hands the policy that are not
+ * published: the effective submission of submit controls (formaction /
+ * formmethod over the owner form's action / method, the owner found by
+ * ancestry or form="id", URLs resolved against the base URL), the nearest
+ * container kind around a control, its icon classes and ligature text, and
+ * autocomplete-driven redaction in any letter case. Each page is a small
+ * DOMSnapshot reply written here as a node table (no accessibility tree:
+ * roles are implicit or explicit, names from attributes and contents), and
+ * each case ends where a user notices it: the policy's verdict on the
+ * element filled as the crawler fills it. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_int.h"
+#include "pol.h"
+
+#define ORIGIN "http://127.0.0.1:8931"
+
+/* One node of a page: index 0 is the document; parent is an index into the
+ * same table. tag "#text" is a text node holding text. */
+typedef struct {
+  int parent;
+  const char *tag;
+  const char *text;    /* text nodes; for fields: the inputValue */
+  const char *attrs[12]; /* name, value, ..., NULL */
+} tnode;
+
+#define MAXN 64
+
+typedef struct { cJSON *strings; int n; } interner;
+
+static int intern(interner *in, const char *s) {
+  for (int i = 0; i < in->n; i++)
+    if (!strcmp(cJSON_GetArrayItem(in->strings, i)->valuestring, s)) return i;
+  cJSON_AddItemToArray(in->strings, cJSON_CreateString(s));
+  return in->n++;
+}
+
+static cJSON *ints(const int *v, int n) { return cJSON_CreateIntArray(v, n); }
+
+/* The DOMSnapshot.captureSnapshot reply of page (n nodes after the
+ * document), every element and text laid out in a visible box. */
+static char *snapshot_json(const tnode *page, int n, const char *doc_url, const char *base_url) {
+  interner in = {cJSON_CreateArray(), 0};
+  int parent[MAXN], type[MAXN], name[MAXN], value[MAXN], backend[MAXN];
+  int vidx[MAXN], vval[MAXN], nv = 0;
+  cJSON *attrs = cJSON_CreateArray();
+  cr_assert_lt(n + 1, MAXN);
+  parent[0] = -1, type[0] = 9, name[0] = intern(&in, "#document"), value[0] = -1, backend[0] = 1;
+  cJSON_AddItemToArray(attrs, cJSON_CreateArray());
+  for (int i = 1; i <= n; i++) {
+    const tnode *t = &page[i - 1];
+    int text = !strcmp(t->tag, "#text");
+    parent[i] = t->parent, type[i] = text ? 3 : 1, name[i] = intern(&in, t->tag);
+    value[i] = text ? intern(&in, t->text) : -1;
+    backend[i] = 100 + i;
+    cJSON *a = cJSON_CreateArray();
+    for (int k = 0; !text && t->attrs[k]; k += 2) {
+      cJSON_AddItemToArray(a, cJSON_CreateNumber(intern(&in, t->attrs[k])));
+      cJSON_AddItemToArray(a, cJSON_CreateNumber(intern(&in, t->attrs[k + 1])));
+    }
+    cJSON_AddItemToArray(attrs, a);
+    if (!text && t->text) vidx[nv] = i, vval[nv++] = intern(&in, t->text);
+  }
+  cJSON *nodes = cJSON_CreateObject();
+  cJSON_AddItemToObject(nodes, "parentIndex", ints(parent, n + 1));
+  cJSON_AddItemToObject(nodes, "nodeType", ints(type, n + 1));
+  cJSON_AddItemToObject(nodes, "nodeName", ints(name, n + 1));
+  cJSON_AddItemToObject(nodes, "nodeValue", ints(value, n + 1));
+  cJSON_AddItemToObject(nodes, "backendNodeId", ints(backend, n + 1));
+  cJSON_AddItemToObject(nodes, "attributes", attrs);
+  cJSON *iv = cJSON_CreateObject();
+  cJSON_AddItemToObject(iv, "index", ints(vidx, nv));
+  cJSON_AddItemToObject(iv, "value", ints(vval, nv));
+  cJSON_AddItemToObject(nodes, "inputValue", iv);
+  /* layout: one box per node but the document */
+  cJSON *ni = cJSON_CreateArray(), *styles = cJSON_CreateArray(), *bounds = cJSON_CreateArray();
+  int st[4] = {intern(&in, "block"), intern(&in, "visible"), intern(&in, "1"), intern(&in, "auto")};
+  for (int i = 1; i <= n; i++) {
+    cJSON_AddItemToArray(ni, cJSON_CreateNumber(i));
+    cJSON_AddItemToArray(styles, ints(st, 4));
+    double b[4] = {10, 10 + 20.0 * i, 300, 18};
+    cJSON_AddItemToArray(bounds, cJSON_CreateDoubleArray(b, 4));
+  }
+  cJSON *layout = cJSON_CreateObject();
+  cJSON_AddItemToObject(layout, "nodeIndex", ni);
+  cJSON_AddItemToObject(layout, "styles", styles);
+  cJSON_AddItemToObject(layout, "bounds", bounds);
+  cJSON *doc = cJSON_CreateObject();
+  cJSON_AddNumberToObject(doc, "documentURL", intern(&in, doc_url));
+  cJSON_AddNumberToObject(doc, "baseURL", intern(&in, base_url ? base_url : doc_url));
+  cJSON_AddNumberToObject(doc, "title", intern(&in, "facts"));
+  cJSON_AddNumberToObject(doc, "frameId", intern(&in, "F00000000000000000000000000000AA"));
+  cJSON_AddItemToObject(doc, "nodes", nodes);
+  cJSON_AddItemToObject(doc, "layout", layout);
+  cJSON *docs = cJSON_CreateArray();
+  cJSON_AddItemToArray(docs, doc);
+  cJSON *res = cJSON_CreateObject();
+  cJSON_AddItemToObject(res, "documents", docs);
+  cJSON_AddItemToObject(res, "strings", in.strings);
+  char *text = cJSON_PrintUnformatted(res);
+  cJSON_Delete(res);
+  return text;
+}
+
+typedef struct { pg_snapshot *snap; pg_graph *g; } built;
+
+static built build(const tnode *page, int n, const char *doc_url, const char *base_url) {
+  char *text = snapshot_json(page, n, doc_url, base_url);
+  built b = {0};
+  cr_assert_eq(pg_snapshot_parse(text, strlen(text), &b.snap), PG_OK);
+  free(text);
+  pg_input in = {.snapshot = b.snap};
+  pg_options o = {.revision = 1};
+  cr_assert_eq(pg_build(&in, &o, &b.g), PG_OK);
+  return b;
+}
+
+static void release(built *b) {
+  pg_graph_free(b->g);
+  pg_snapshot_free(b->snap);
+}
+
+/* The element of page node i (its backendNodeId is 100 + i). */
+static const pg_element *node_el(const built *b, int i) {
+  for (size_t k = 0; k < b->g->nelements; k++)
+    if (b->g->elements[k].backend_node_id == 100 + i) return &b->g->elements[k];
+  cr_assert_fail("node %d is not published", i);
+  return NULL;
+}
+
+/* The policy's verdict on e in safe_explore, the subject filled from the
+ * element as the crawler's decide() fills it (crawler/run/explore.c), with
+ * the new facts wired in. */
+static void verdict(const pg_element *e, pol_classification *c, pol_decision *d) {
+  pol_subject s = {
+    .role = e->role, .name = e->name, .tag = e->tag, .input_type = e->input_type,
+    .href = e->href, .page_origin = ORIGIN, .form_method = e->form_method,
+    .form_action = e->submit_url, .is_submit = e->is_submit, .has_download = e->has_download,
+    .autocomplete = e->autocomplete, .risk = e->risk_attr, .app_action = e->app_action,
+    .sensitive = e->sensitive ? "true" : NULL, .context = e->context,
+    .has_aria_expanded = pg_state_has(&e->state, PG_ST_EXPANDED), .aria_haspopup = e->aria_haspopup,
+    .has_aria_controls = e->has_aria_controls, .container_role = e->container_role,
+    .container_kind = e->container_kind, .icon_classes = e->icon_classes, .icon_text = e->icon_text,
+  };
+  cr_assert_eq(pol_classify(&s, c), POL_OK);
+  cr_assert_eq(pol_decide(NULL, &s, c, d), POL_OK);
+}
+
+/* ---- submissions --------------------------------------------------------- */
+
+#define HTML {0, "HTML", NULL, {NULL}}, {1, "BODY", NULL, {NULL}}
+
+static const tnode forms[] = {
+  HTML,                                                                          /* 1, 2 */
+  /* 3 */ {2, "FORM", NULL, {"id", "f1", "action", "/items", "method", "post", NULL}},
+  /* 4 */ {3, "BUTTON", NULL, {"formaction", "/items/delete?all=1", "formmethod", "GET", NULL}},
+  /* 5 */ {4, "#text", "Refresh list", {NULL}},
+  /* 6 */ {2, "FORM", NULL, {"action", "/logout", "method", "POST", NULL}},
+  /* 7 */ {6, "BUTTON", NULL, {NULL}},                        /* no type: a submit */
+  /* 8 */ {7, "#text", "Go", {NULL}},
+  /* 9 */ {2, "FORM", NULL, {"id", "f2", "action", "session/end/signout", "method", "post", NULL}},
+  /* 10 */ {2, "FORM", NULL, {"id", "f3", "action", "/search", NULL}},
+  /* 11 */ {10, "BUTTON", NULL, {"type", "submit", "form", "f2", NULL}}, /* inside f3, submits f2 */
+  /* 12 */ {11, "#text", "Continue", {NULL}},
+  /* 13 */ {10, "INPUT", NULL, {"type", "image", "alt", "Find", "formaction", "../x/./remove", NULL}},
+  /* 14 */ {10, "BUTTON", NULL, {"type", "button", NULL}},   /* not a submit */
+  /* 15 */ {14, "#text", "Preview", {NULL}},
+  /* 16 */ {2, "FORM", NULL, {"action", "", NULL}},         /* empty action: the document */
+  /* 17 */ {16, "INPUT", NULL, {"type", "submit", "value", "Search", NULL}},
+  /* 18 */ {3, "BUTTON", NULL, {"formaction", "", NULL}},   /* formaction="" beats the form's */
+  /* 19 */ {18, "#text", "Reload", {NULL}},
+  /* 20 */ {10, "BUTTON", NULL, {"type", "submit", "form", "nowhere", NULL}}, /* no owner */
+  /* 21 */ {20, "#text", "Apply", {NULL}},
+  /* 22 */ {10, "BUTTON", NULL, {"formaction", "https://other.example/x", NULL}},
+  /* 23 */ {22, "#text", "Elsewhere", {NULL}},
+};
+#define DOC ORIGIN "/app/list.html?page=2#top"
+#define BASE ORIGIN "/app/base/"
+
+Test(graph_facts, effective_submission) {
+  built b = build(forms, sizeof forms / sizeof *forms, DOC, BASE);
+  static const struct { int node; const char *method, *url; } want[] = {
+    {4, "get", ORIGIN "/items/delete?all=1"},            /* formaction, formmethod */
+    {7, "post", ORIGIN "/logout"},                       /* the form's, method lowered */
+    {11, "post", BASE "session/end/signout"},            /* form="f2", relative to the base */
+    {13, "get", ORIGIN "/app/x/remove"},                 /* dot segments; no method: get */
+    {17, "get", ORIGIN "/app/list.html?page=2"},         /* action="": the document */
+    {18, "post", ORIGIN "/app/list.html?page=2"},        /* formaction="": the document */
+    {22, "get", "https://other.example/x"},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    const pg_element *e = node_el(&b, want[i].node);
+    cr_expect(e->is_submit, "node %d submits", want[i].node);
+    cr_expect(e->form_method && !strcmp(e->form_method, want[i].method), "node %d method %s, want %s",
+              want[i].node, e->form_method, want[i].method);
+    cr_expect(e->submit_url && !strcmp(e->submit_url, want[i].url), "node %d url %s, want %s", want[i].node,
+              e->submit_url, want[i].url);
+  }
+  const pg_element *button = node_el(&b, 14);
+  cr_expect(!button->is_submit && !button->submit_url && !button->form_method, "type=button submits nothing");
+  const pg_element *orphan = node_el(&b, 20);
+  cr_expect(orphan->is_submit && !orphan->submit_url && !orphan->form_method,
+            "form= naming no form: no owner, no URL (%s)", orphan->submit_url);
+  /* nothing of it is published */
+  char *json = cJSON_PrintUnformatted(pg_graph_to_json(b.g));
+  cr_expect_null(strstr(json, "delete?all"), "submission URLs stay internal");
+  cr_expect_null(strstr(json, "signout"));
+  free(json);
+  release(&b);
+}
+
+Test(graph_facts, submissions_reach_the_policy) {
+  built b = build(forms, sizeof forms / sizeof *forms, DOC, BASE);
+  static const struct { int node; const char *se, *rule, *effect; } want[] = {
+    {4, "destructive", "url.delete", "deny"},              /* "Refresh list", GET /items/delete */
+    {7, "security_change", "url.logout", "deny"},          /* "Go" in a logout form */
+    {11, "security_change", "url.logout", "deny"},         /* form="f2", a sign-out form */
+    {13, "destructive", "url.remove", "deny"},             /* an image button posting to /remove */
+    {17, "read", "native.submit.get", "allow"},            /* a search form to itself */
+    {22, "external_effect", "native.submit.cross_origin", "deny"},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    pol_classification c;
+    pol_decision d;
+    verdict(node_el(&b, want[i].node), &c, &d);
+    cr_expect(!strcmp(pol_side_effect_name(c.side_effect), want[i].se) && !strcmp(c.rule, want[i].rule) &&
+                  !strcmp(pol_effect_name(d.effect), want[i].effect),
+              "node %d: %s/%s/%s, want %s/%s/%s (%s)", want[i].node, pol_side_effect_name(c.side_effect), c.rule,
+              pol_effect_name(d.effect), want[i].se, want[i].rule, want[i].effect, d.text);
+  }
+  release(&b);
+}
+
+Test(graph_facts, minimal_resolver) {
+  static const struct { const char *base, *ref, *want; } cs[] = {
+    {"http://h/a/b/c?q#f", "", "http://h/a/b/c?q"},
+    {"http://h/a/b/c?q#f", "#g", "http://h/a/b/c?q#g"},
+    {"http://h/a/b/c?q#f", "?y", "http://h/a/b/c?y"},
+    {"http://h/a/b/c", "g", "http://h/a/b/g"},
+    {"http://h/a/b/c", "./g/", "http://h/a/b/g/"},
+    {"http://h/a/b/c", "../../../g", "http://h/g"},
+    {"http://h/a/b/c", "/./g/../h", "http://h/h"},
+    {"http://h/a/b/", "../x/./remove/..//y", "http://h/a/x//y"},
+    {"http://h/a/b/c", "//o:81/p/../q", "http://o:81/q"},
+    {"http://h", "x", "http://h/x"},
+    {"https://h/a/", "\\logout", "https://h/logout"},
+    {"https://h/a/", " \t/lo\ngout ", "https://h/logout"},
+    {"http://h/a/b", "http:g", "http://h/a/g"},
+    {"http://h/a/b", "mailto:x@y", "mailto:x@y"},
+    {"http://h/a/b", "HTTPS://O/x", "HTTPS://O/x"},
+    {"about:blank", "#x", "about:blank#x"},
+  };
+  for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
+    char *got = pg__url_resolve_min(cs[i].base, cs[i].ref);
+    cr_expect(got && !strcmp(got, cs[i].want), "%s + %s: %s, want %s", cs[i].base, cs[i].ref, got, cs[i].want);
+    free(got);
+  }
+  cr_expect_null(pg__url_resolve_min("about:blank", "x"), "no hierarchy to resolve against");
+  cr_expect_null(pg__url_resolve_min("/relative", "x"), "the base must be absolute");
+  /* the cap: a longer URL is cut, at a character boundary */
+  char *action = malloc(PG_SUBMIT_URL_MAX + 100);
+  memset(action, 'a', PG_SUBMIT_URL_MAX + 99);
+  action[0] = '/';
+  /* "http://h/" + action[1..]: action byte j lands at j + 8; the cap then
+   * falls on the second byte of an "ö" */
+  memcpy(action + PG_SUBMIT_URL_MAX - 21, "\xC3\xB6\xC3\xB6\xC3\xB6\xC3\xB6\xC3\xB6\xC3\xB6\xC3\xB6\xC3\xB6\xC3\xB6\xC3\xB6", 20);
+  action[PG_SUBMIT_URL_MAX + 99] = 0;
+  char *u = pg__submit_url("http://h/", "http://h/", action);
+  cr_assert(u);
+  cr_expect_eq(strlen(u), PG_SUBMIT_URL_MAX - 1, "cut before the character the cap splits");
+  cr_expect_eq((unsigned char)u[strlen(u) - 1], 0xB6, "the last whole character kept");
+  free(u);
+  free(action);
+  char m[16];
+  cr_expect_str_eq(pg__submit_method(NULL, " POST ", m, sizeof m), "post");
+  cr_expect_str_eq(pg__submit_method("Delete", "post", m, sizeof m), "delete", "formmethod wins, kept readable");
+  cr_expect_str_eq(pg__submit_method("", "post", m, sizeof m), "get", "an empty value is GET");
+  cr_expect_null(pg__submit_method(NULL, NULL, m, sizeof m));
+}
