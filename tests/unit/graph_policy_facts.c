@@ -280,3 +280,165 @@ Test(graph_facts, minimal_resolver) {
   cr_expect_str_eq(pg__submit_method("", "post", m, sizeof m), "get", "an empty value is GET");
   cr_expect_null(pg__submit_method(NULL, NULL, m, sizeof m));
 }
+
+/* ---- where a control sits, what it shows ---------------------------------- */
+
+#define X_ "\xC3\x97" /* × */
+static const tnode places[] = {
+  HTML,                                                                     /* 1, 2 */
+  /* 3 */ {2, "DIV", NULL, {"role", "dialog", "aria-label", "Delete project?", NULL}},
+  /* 4 */ {3, "DIV", NULL, {"class", "modal-header", NULL}},
+  /* 5 */ {4, "BUTTON", NULL, {"class", "x", NULL}},
+  /* 6 */ {5, "#text", X_, {NULL}},
+  /* 7 */ {2, "UL", NULL, {NULL}},
+  /* 8 */ {7, "LI", NULL, {NULL}},
+  /* 9 */ {8, "#text", "Milk", {NULL}},
+  /* 10 */ {8, "BUTTON", NULL, {NULL}},
+  /* 11 */ {10, "#text", X_, {NULL}},
+  /* 12 */ {2, "TABLE", NULL, {NULL}},
+  /* 13 */ {12, "TBODY", NULL, {NULL}},
+  /* 14 */ {13, "TR", NULL, {NULL}},
+  /* 15 */ {14, "TD", NULL, {NULL}},
+  /* 16 */ {15, "BUTTON", NULL, {NULL}},
+  /* 17 */ {16, "#text", "\xE2\x9C\x95", {NULL}},          /* ✕ */
+  /* 18 */ {2, "DIV", NULL, {"class", "cards", NULL}},
+  /* 19 */ {18, "DIV", NULL, {"class", "card shadow", NULL}},
+  /* 20 */ {19, "BUTTON", NULL, {"class", "btn-close", "aria-label", "Close", NULL}},
+  /* 21 */ {18, "DIV", NULL, {"class", "card", NULL}},
+  /* 22 */ {2, "DIV", NULL, {"class", "toast", NULL}},
+  /* 23 */ {22, "DIV", NULL, {"class", "toast-header", NULL}},
+  /* 24 */ {23, "BUTTON", NULL, {NULL}},
+  /* 25 */ {24, "#text", X_, {NULL}},
+  /* 26 */ {2, "SPAN", NULL, {"class", "MuiChip-root", NULL}},
+  /* 27 */ {26, "BUTTON", NULL, {NULL}},
+  /* 28 */ {27, "#text", X_, {NULL}},
+  /* 29 */ {2, "BUTTON", NULL, {NULL}},                     /* × in the open: unknown */
+  /* 30 */ {29, "#text", X_, {NULL}},
+  /* 31 */ {2, "BUTTON", NULL, {"class", "btn btn-sm", NULL}}, /* a nameless trash icon */
+  /* 32 */ {31, "I", NULL, {"class", "fa fa-trash-can", "aria-hidden", "true", NULL}},
+  /* 33 */ {2, "BUTTON", NULL, {NULL}},                     /* a material ligature */
+  /* 34 */ {33, "SPAN", NULL, {"class", "material-icons", NULL}},
+  /* 35 */ {34, "#text", "delete", {NULL}},
+  /* 36 */ {2, "BUTTON", NULL, {"aria-label", "Search", NULL}}, /* a PUA glyph, labelled */
+  /* 37 */ {36, "I", NULL, {"class", "icon icon-search", NULL}},
+  /* 38 */ {37, "#text", "\xEE\xA2\xB6", {NULL}},          /* U+E8B6 */
+  /* 39 */ {3, "DIV", NULL, {"class", "member", NULL}},     /* unmarked rows in the dialog */
+  /* 40 */ {39, "BUTTON", NULL, {NULL}},
+  /* 41 */ {40, "#text", X_, {NULL}},
+  /* 42 */ {3, "DIV", NULL, {"class", "member", NULL}},
+  /* 43 */ {3, "DIV", NULL, {"class", "member", NULL}},
+  /* 44 */ {2, "BUTTON", NULL, {NULL}},                     /* an icon inside a nested control */
+  /* 45 */ {44, "SPAN", NULL, {NULL}},
+  /* 46 */ {45, "#text", "Options", {NULL}},
+  /* 47 */ {44, "A", NULL, {"href", "#", NULL}},
+  /* 48 */ {47, "I", NULL, {"class", "fa fa-trash", NULL}},
+};
+
+Test(graph_facts, container_kinds_and_icons) {
+  built b = build(places, sizeof places / sizeof *places, ORIGIN "/app/", NULL);
+  static const struct { int node; const char *kind; } kinds[] = {
+    {5, "dialog"}, {10, "listitem"}, {16, "gridcell"}, {20, "card"}, {24, "toast"},
+    {27, "chip"}, {29, NULL}, {40, "repeated"},
+  };
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+    const pg_element *e = node_el(&b, kinds[i].node);
+    if (kinds[i].kind)
+      cr_expect(e->container_kind && !strcmp(e->container_kind, kinds[i].kind), "node %d: %s, want %s",
+                kinds[i].node, e->container_kind, kinds[i].kind);
+    else
+      cr_expect_null(e->container_kind, "node %d: %s, want none", kinds[i].node, e->container_kind);
+  }
+  const pg_element *trash = node_el(&b, 31), *lig = node_el(&b, 33), *search = node_el(&b, 36);
+  cr_expect_str_eq(trash->icon_classes, "btn btn-sm fa fa-trash-can");
+  cr_expect_null(trash->icon_text);
+  cr_expect_str_eq(lig->icon_classes, "material-icons");
+  cr_expect_str_eq(lig->icon_text, "delete");
+  cr_expect_str_eq(search->icon_classes, "icon icon-search");
+  cr_expect_null(search->icon_text, "a private-use glyph is no ligature");
+  cr_expect_null(node_el(&b, 44)->icon_classes, "a nested link's icon is its own");
+  /* nothing of it is published */
+  char *json = cJSON_PrintUnformatted(pg_graph_to_json(b.g));
+  cr_expect_null(strstr(json, "fa-trash-can"), "icon evidence stays internal");
+  cr_expect_null(strstr(json, "\"repeated\""));
+  free(json);
+  release(&b);
+}
+
+Test(graph_facts, icons_reach_the_policy) {
+  built b = build(places, sizeof places / sizeof *places, ORIGIN "/app/", NULL);
+  static const struct { int node; const char *se, *rule, *effect, *explain; } want[] = {
+    {5, "local_ui", "icon.close.dismiss", "allow", "closes the dialog"}, /* despite "Delete project?" */
+    {10, "destructive", "icon.close.item", "deny", "removes a list item"},
+    {16, "destructive", "icon.close.item", "deny", "removes a list item"},
+    {20, "destructive", "icon.close.item", "deny", "removes a list item"}, /* "Close" on a card */
+    {24, "local_ui", "icon.close.dismiss", "allow", "dismisses the notification"},
+    {27, "local_ui", "icon.close.dismiss", "allow", "removes the chip"},
+    {29, "unknown", "icon.close.no_context", "review", "nothing around settles"},
+    {31, "destructive", "icon.delete", "deny", "trash"},
+    {33, "destructive", "icon.delete", "deny", "trash"},
+    {36, "local_ui", "signal.safe_word", "allow", NULL},
+    {40, "destructive", "icon.close.item", "deny", "removes a list item"},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    pol_classification c;
+    pol_decision d;
+    verdict(node_el(&b, want[i].node), &c, &d);
+    cr_expect(!strcmp(pol_side_effect_name(c.side_effect), want[i].se) && !strcmp(c.rule, want[i].rule) &&
+                  !strcmp(pol_effect_name(d.effect), want[i].effect),
+              "node %d: %s/%s/%s, want %s/%s/%s (%s)", want[i].node, pol_side_effect_name(c.side_effect), c.rule,
+              pol_effect_name(d.effect), want[i].se, want[i].rule, want[i].effect, d.text);
+    if (want[i].explain)
+      cr_expect(c.explain && strstr(c.explain, want[i].explain) && strstr(d.text, want[i].explain),
+                "node %d says \"%s\": %s", want[i].node, want[i].explain, d.text);
+  }
+  release(&b);
+}
+
+/* ---- autocomplete in any case ---------------------------------------------- */
+
+static const tnode fields[] = {
+  HTML,
+  /* 3 */ {2, "INPUT", "4111 1111 1111 1111", {"type", "text", "autocomplete", "CC-NUMBER", NULL}},
+  /* 4 */ {2, "INPUT", "123456", {"type", "text", "autocomplete", "section-x One-Time-Code", NULL}},
+  /* 5 */ {2, "INPUT", "hunter2", {"type", "text", "autocomplete", "username Current-Password", NULL}},
+  /* 6 */ {2, "INPUT", "Ada", {"type", "text", "autocomplete", "given-name", NULL}},
+  /* 7 */ {2, "INPUT", "secret", {"type", "text", "autocomplete", "occ-number", NULL}},
+};
+
+Test(graph_facts, autocomplete_tokens_redact_in_any_case) {
+  built b = build(fields, sizeof fields / sizeof *fields, ORIGIN "/pay", NULL);
+  static const struct { int node; int sensitive; } want[] = {{3, 1}, {4, 1}, {5, 1}, {6, 0}, {7, 0}};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    const pg_element *e = node_el(&b, want[i].node);
+    cr_expect_eq(e->sensitive, want[i].sensitive, "node %d (%s)", want[i].node, e->autocomplete);
+    if (want[i].sensitive)
+      cr_expect(e->redacted && !strcmp(e->text_value, PG_REDACTED), "node %d value masked: %s", want[i].node,
+                e->text_value);
+    else
+      cr_expect(!e->redacted && e->text_value, "node %d value kept", want[i].node);
+  }
+  char *json = cJSON_PrintUnformatted(pg_graph_to_json(b.g));
+  cr_expect_null(strstr(json, "4111"), "no card number in the graph");
+  cr_expect_null(strstr(json, "123456"), "no one-time code in the graph");
+  free(json);
+  /* and the policy reads the same field as a payment field */
+  pol_classification c;
+  pol_decision d;
+  verdict(node_el(&b, 3), &c, &d);
+  cr_expect_str_eq(c.rule, "native.autocomplete.payment");
+  cr_expect_eq(d.effect, POL_EFFECT_DENY);
+  release(&b);
+}
+
+Test(graph_facts, autocomplete_token_reader) {
+  static const struct { const char *ac, *token; int want; } cs[] = {
+    {"cc-number", "cc-number", 1},     {"CC-NUMBER", "cc-number", 1},  {"CC-Exp", "cc-", 1},
+    {"billing cc-csc", "cc-", 1},      {"\tshipping\nCC-NAME ", "cc-", 1},
+    {"occ-number", "cc-", 0},          {"cc", "cc-", 0},               {"one-time-codes", "one-time-code", 0},
+    {"One-Time-Code", "one-time-code", 1}, {"", "cc-", 0},             {NULL, "cc-", 0},
+  };
+  for (size_t i = 0; i < sizeof cs / sizeof *cs; i++)
+    cr_expect_eq(pg_autocomplete_has(cs[i].ac, cs[i].token), cs[i].want, "\"%s\" has %s", cs[i].ac, cs[i].token);
+  cr_expect(pg_autocomplete_sensitive("NEW-PASSWORD"));
+  cr_expect(!pg_autocomplete_sensitive("email"));
+}
