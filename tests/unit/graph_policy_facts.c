@@ -123,6 +123,14 @@ static void release(built *b) {
   pg_snapshot_free(b->snap);
 }
 
+/* The graph's published JSON text (caller frees). */
+static char *published(const built *b) {
+  cJSON *j = pg_graph_to_json(b->g);
+  char *text = cJSON_PrintUnformatted(j);
+  cJSON_Delete(j);
+  return text;
+}
+
 /* The element of page node i (its backendNodeId is 100 + i). */
 static const pg_element *node_el(const built *b, int i) {
   for (size_t k = 0; k < b->g->nelements; k++)
@@ -205,7 +213,7 @@ Test(graph_facts, effective_submission) {
   cr_expect(orphan->is_submit && !orphan->submit_url && !orphan->form_method,
             "form= naming no form: no owner, no URL (%s)", orphan->submit_url);
   /* nothing of it is published */
-  char *json = cJSON_PrintUnformatted(pg_graph_to_json(b.g));
+  char *json = published(&b);
   cr_expect_null(strstr(json, "delete?all"), "submission URLs stay internal");
   cr_expect_null(strstr(json, "signout"));
   free(json);
@@ -357,7 +365,7 @@ Test(graph_facts, container_kinds_and_icons) {
   cr_expect_null(search->icon_text, "a private-use glyph is no ligature");
   cr_expect_null(node_el(&b, 44)->icon_classes, "a nested link's icon is its own");
   /* nothing of it is published */
-  char *json = cJSON_PrintUnformatted(pg_graph_to_json(b.g));
+  char *json = published(&b);
   cr_expect_null(strstr(json, "fa-trash-can"), "icon evidence stays internal");
   cr_expect_null(strstr(json, "\"repeated\""));
   free(json);
@@ -417,7 +425,7 @@ Test(graph_facts, autocomplete_tokens_redact_in_any_case) {
     else
       cr_expect(!e->redacted && e->text_value, "node %d value kept", want[i].node);
   }
-  char *json = cJSON_PrintUnformatted(pg_graph_to_json(b.g));
+  char *json = published(&b);
   cr_expect_null(strstr(json, "4111"), "no card number in the graph");
   cr_expect_null(strstr(json, "123456"), "no one-time code in the graph");
   free(json);
