@@ -399,18 +399,42 @@ static int origin_compose(obuf *o, const UriUriA *u) {
   return 0;
 }
 
-/* blob:URL takes the origin of an inner http(s) or file URL, once. */
+static int origin_put(obuf *o, const char *url, int allow_blob);
+
+/* blob:URL takes the origin of an inner http(s) or file URL, once. The
+ * inner URL is read with '[', ']' and '\' as written: tidy encodes them
+ * in a blob: path (a resolved blob: URL holds %5B, %5D, %5C), and they
+ * mean something in the inner URL's authority. */
+static int blob_origin_put(obuf *o, const char *inner) {
+  char scheme[8], text[PG_URL_MAX + 1];
+  while (is_tabnl((unsigned char)*inner)) inner++;
+  if (!is_alpha((unsigned char)*inner)) return -1; /* "blob: http:", "blob:%06http:": opaque */
+  int n = pg_url_scheme(inner, scheme, sizeof scheme);
+  if (!((n == 4 && !strcmp(scheme, "http")) || (n == 5 && !strcmp(scheme, "https")) ||
+        (n == 4 && !strcmp(scheme, "file"))))
+    return -1;
+  size_t len = strnlen(inner, PG_URL_MAX + 1), k = 0;
+  if (len > PG_URL_MAX) return -1;
+  for (size_t i = 0; i < len; i++) {
+    const char *e = inner + i;
+    int c = e[0] == '%' && e[1] == '5' ? upper((unsigned char)e[2]) : 0;
+    if (c == 'B' || c == 'D' || c == 'C') {
+      text[k++] = c == 'B' ? '[' : c == 'D' ? ']' : '\\';
+      i += 2;
+    } else {
+      text[k++] = *e;
+    }
+  }
+  text[k] = 0;
+  return origin_put(o, text, 0);
+}
+
 static int origin_put(obuf *o, const char *url, int allow_blob) {
   char scheme[8];
   int n;
   const char *after = scheme_scan(url, scheme, sizeof scheme, &n);
   if (!after) return -1;
-  if (n == 4 && !strcmp(scheme, "blob")) {
-    n = pg_url_scheme(after, scheme, sizeof scheme);
-    int inner = (n == 4 && !strcmp(scheme, "http")) || (n == 5 && !strcmp(scheme, "https")) ||
-                (n == 4 && !strcmp(scheme, "file"));
-    return allow_blob && inner ? origin_put(o, after, 0) : -1;
-  }
+  if (n == 4 && !strcmp(scheme, "blob")) return allow_blob ? blob_origin_put(o, after) : -1;
   url_doc *d = pg__xmalloc(sizeof *d);
   int rc = -1;
   if (!doc_parse(d, url, 0)) {

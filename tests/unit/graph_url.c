@@ -87,6 +87,8 @@ Test(graph_url, resolve_page_references) {
     {"http://h/a", "javascript:void(0)", "javascript:void(0)"},
     {"http://[::1]:8080/a", "b", "http://[::1]:8080/b"},
     {"about:blank", "#x", "about:blank#x"},
+    {"blob:http://[::1]:8000/id", "#f", "blob:http://%5B::1%5D:8000/id#f"},
+    {"blob:http://h/id", "x", NULL},        /* nor can blob: */
     {"about:blank", "x", NULL},            /* about:blank cannot be a base */
     {"data:text/html,hi", "?q", NULL},
     {"/relative/base", "x", NULL},          /* the base must be absolute */
@@ -146,6 +148,11 @@ Test(graph_url, origins) {
     {"blob:https://x/0a1b", "https://x"},
     {"blob:http://h:8000/id", "http://h:8000"},
     {"blob:file:///tmp/x", "file://"},
+    {"blob:http://[::1]:8000/id", "http://[::1]:8000"},
+    {"blob:http://[::1]:8000/id#f", "http://[::1]:8000"},
+    {"blob:http://%5B::1%5D:8000/id#f", "http://[::1]:8000"}, /* as pg_url_resolve writes it */
+    {"blob: http://h/", NULL},
+    {"blob:%06http://h/", NULL},
     {"file:///tmp/x", "file://"},
     {"file://server/share/x", "file://server"},
     {" \t HTTP://h/ ", "http://h"},
