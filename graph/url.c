@@ -15,7 +15,8 @@
 #include <strings.h>
 #include <uriparser/Uri.h>
 
-/* The URL Standard's special schemes and their default ports (-1: none). */
+/* The URL Standard's special schemes: default port (-1: none) and whether
+ * the origin is a tuple (file: is not, though pg_url_origin still names it). */
 typedef struct { const char *name; int port; int tuple_origin; } url_scheme_info;
 static const url_scheme_info special_schemes[] = {
   {"http", 80, 1}, {"https", 443, 1}, {"ws", 80, 1}, {"wss", 443, 1}, {"ftp", 21, 1}, {"file", -1, 0},
