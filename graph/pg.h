@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+#include "pg_url.h" /* the URL module: resolution, normalisation, origins */
+
 #define PG_ERRNO_MAP(X)                              \
   X(OK,     "ok")                                    \
   X(NOMEM,  "out of memory")                         \
