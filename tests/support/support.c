@@ -138,7 +138,7 @@ static void stop_servers(void) {
 int t_fixture_port(int which) {
   if (!servers[0]) {
     for (int i = 0; i < 2; i++) {
-      crawl_server_opts o = {.root = UIAP_SRC "/tests/fixtures", .test_endpoints = 1};
+      crawl_server_opts o = {.root = UIAP_SRC "/tests/fixtures", .handler = t_test_endpoints};
       char err[256];
       if (crawl_server_start(&o, &servers[i], err, sizeof err) != 0) {
         fprintf(stderr, "fixture server: %s\n", err);

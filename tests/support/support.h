@@ -1,11 +1,14 @@
 /* support.h -- shared helpers for the test suites: run the CLI, read files,
- * start the fixture server, validate against the spec schema. */
+ * start the fixture server (with the test endpoints of test_server.c),
+ * validate against the spec schema. */
 #ifndef UIAP_TEST_SUPPORT_H
 #define UIAP_TEST_SUPPORT_H
 
 #include <stddef.h>
 #include <sys/types.h>
 #include <cjson/cJSON.h>
+
+#include "crawl_serve.h"
 
 typedef struct {
   int status;        /* exit code, or 128+signal */
@@ -27,8 +30,13 @@ int t_write_file(const char *path, const char *s);
  * Returns 0 when valid; otherwise fills msg with the validator's output. */
 int t_validate(const char *definition, const char *path, char *msg, size_t msglen);
 
-/* The fixture server: tests/fixtures served on two loopback ports (started
- * once per process, stopped at exit). */
+/* The test endpoints (test_server.c: /__test/redirect, status, slow, hang,
+ * download, headers, echo, and POST sinks under /__test/ and /danger/), a
+ * crawl_server_handler; ud is unused. */
+int t_test_endpoints(void *ud, const crawl_request *req, crawl_response *res);
+
+/* The fixture server: tests/fixtures served on two loopback ports with the
+ * test endpoints (started once per process, stopped at exit). */
 int t_fixture_port(int which /* 0 or 1 */);
 /* "http://127.0.0.1:PORT/path" for port 0/1; host may be "localhost". */
 const char *t_fixture_url(int which, const char *host, const char *path);
