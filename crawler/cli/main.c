@@ -126,7 +126,7 @@ static const char usage_crawl[] =
   "  --quiet, --verbose\n";
 
 static const char usage_serve[] =
-  "usage: uiap-crawl serve DIR [--port N] [--host ADDR] [--spa] [--test-endpoints]\n"
+  "usage: uiap-crawl serve DIR [--port N] [--host ADDR] [--spa]\n"
   "\n"
   "Serves DIR read-only until SIGINT/SIGTERM; prints the URL on stdout.\n";
 
@@ -688,7 +688,6 @@ static int cmd_serve(int argc, char **argv) {
       so.host = v;
       i++;
     } else if (!strcmp(a, "--spa")) so.spa_fallback = 1;
-    else if (!strcmp(a, "--test-endpoints")) so.test_endpoints = 1;
     else if (a[0] == '-') return cli_fail(EXIT_USAGE, "unknown option %s (see uiap-crawl serve --help)", a);
     else if (!so.root) so.root = a;
     else return cli_fail(EXIT_USAGE, "serve takes one directory");

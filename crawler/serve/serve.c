@@ -1,7 +1,8 @@
 /* serve.c -- the built-in static file server (crawl_server_*): serves a
  * directory read-only over HTTP/1.1 from one background thread, counts every
- * request per "METHOD path", and optionally exposes /__test/ helpers that
- * hostile-page tests need (redirects, status codes, slow and hanging replies).
+ * request per "METHOD path" (a bounded table), and lets an embedder's handler
+ * (crawl_server_opts.handler) answer a request before the file lookup: the
+ * tests' endpoints live in tests/support/test_server.c, not here.
  *
  * One thread runs a poll() loop over the listening socket, a self-pipe (so
  * crawl_server_stop wakes it at once) and every client connection. Sockets are
@@ -37,7 +38,7 @@
 #define SERVE_BODY_MAX   (8 * 1024 * 1024)  /* bodies are read and discarded */
 #define SERVE_CHUNK      (64 * 1024)        /* file read / recv size */
 #define SERVE_MAX_CONNS  512                /* beyond this, new clients are closed */
-#define SERVE_SLOW_MAX   60000              /* cap for /__test/slow?ms= */
+#define SERVE_DELAY_MAX  60000              /* cap for crawl_response_delay */
 #define SERVE_LINGER_MS  2000               /* drain time after a closing reply */
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -174,9 +175,10 @@ static const char *serve_reason(int code)
 typedef enum {
   SERVE_C_HEAD,   /* reading the request head */
   SERVE_C_BODY,   /* discarding body_left more bytes, then dispatch */
-  SERVE_C_WAIT,   /* response ready, held until wake_at (/__test/slow) */
+  SERVE_C_WAIT,   /* response ready, held until wake_at (crawl_response_delay) */
   SERVE_C_SEND,   /* writing the response */
-  SERVE_C_HANG,   /* never answers; closed when the client goes away */
+  SERVE_C_HANG,   /* never answers (crawl_response_hang); closed when the
+                     client goes away */
   SERVE_C_LINGER, /* answered and shut down for writing: drain input until
                      the client closes or wake_at, so unread request bytes
                      don't make the kernel reset the response away */
@@ -214,15 +216,18 @@ struct crawl_server {
   char *root;               /* realpath of the root directory */
   size_t rootlen;
   int spa_fallback;
-  int test_endpoints;
+  crawl_server_handler handler;
+  void *handler_ud;
   pthread_t thread;
   serve_conn **conns;
   size_t nconns, capconns;
-  /* Hit counters, shared with callers of crawl_server_hits. A flat list:
-   * fixture sites have tens to hundreds of distinct URLs. */
+  /* Hit counters, shared with callers of crawl_server_hits. A flat list of
+   * at most CRAWL_SERVER_HIT_PATHS keys (fixture sites have tens to hundreds
+   * of distinct URLs); later new keys count in other. */
   pthread_mutex_t mu;
   serve_hit *hits;
   size_t nhits, caphits;
+  long other;
   long total;
 };
 
@@ -241,6 +246,11 @@ static void serve_hit_count(crawl_server *s, const char *method, const char *pat
       pthread_mutex_unlock(&s->mu);
       return;
     }
+  }
+  if (s->nhits == CRAWL_SERVER_HIT_PATHS) {
+    s->other++;
+    pthread_mutex_unlock(&s->mu);
+    return;
   }
   if (s->nhits == s->caphits) {
     s->caphits = s->caphits ? s->caphits * 2 : 32;
@@ -262,6 +272,7 @@ static void serve_hit_reset(crawl_server *s)
   for (size_t i = 0; i < s->nhits; i++)
     free(s->hits[i].key);
   s->nhits = 0;
+  s->other = 0;
   s->total = 0;
   pthread_mutex_unlock(&s->mu);
 }
@@ -278,6 +289,9 @@ static char *serve_hit_json(crawl_server *s)
   cJSON_AddNumberToObject(root, "total", (double)s->total);
   for (size_t i = 0; i < s->nhits; i++)
     cJSON_AddNumberToObject(reqs, s->hits[i].key, (double)s->hits[i].n);
+  /* no real key collides: they all hold a space */
+  if (s->other)
+    cJSON_AddNumberToObject(reqs, "other", (double)s->other);
   pthread_mutex_unlock(&s->mu);
   cJSON_AddItemToObject(root, "requests", reqs);
   char *txt = cJSON_PrintUnformatted(root);
@@ -296,9 +310,12 @@ long crawl_server_hits(crawl_server *s, const char *prefix)
   size_t pl = prefix ? strlen(prefix) : 0;
   long n = 0;
   pthread_mutex_lock(&s->mu);
-  for (size_t i = 0; i < s->nhits; i++)
-    if (!prefix || strncmp(s->hits[i].key + s->hits[i].plen, prefix, pl) == 0)
-      n += s->hits[i].n;
+  if (!prefix)
+    n = s->total;
+  else
+    for (size_t i = 0; i < s->nhits; i++)
+      if (strncmp(s->hits[i].key + s->hits[i].plen, prefix, pl) == 0)
+        n += s->hits[i].n;
   pthread_mutex_unlock(&s->mu);
   return n;
 }
@@ -373,7 +390,7 @@ static int serve_header_safe(const char *v)
 
 /* ---- responses ---------------------------------------------------------- */
 
-/* A parsed request as the handlers see it. */
+/* A parsed request (crawl_request is the public view of it). */
 typedef struct {
   const char *method;
   const char *path;         /* raw path, no query (what is counted) */
@@ -496,10 +513,11 @@ static void serve_file(serve_conn *c, const serve_req *r, const char *fs, const 
   c->file_left = (long long)st.st_size;
 }
 
-/* GET/HEAD of a path under root, with redirects for directories and the SPA
- * fallback for extension-less paths. */
+/* GET/HEAD of a path under root, with the SPA fallback for extension-less
+ * paths. A directory named without its slash is redirected to it when
+ * redirect_dirs is set (a URL the client asked for), else it is 404. */
 static void serve_static(crawl_server *s, serve_conn *c, const serve_req *r,
-                         const char *dpath, const char *extra)
+                         const char *dpath, const char *extra, int redirect_dirs)
 {
   char *fs = NULL;
   int code = serve_resolve(s, dpath, &fs);
@@ -508,6 +526,8 @@ static void serve_static(crawl_server *s, serve_conn *c, const serve_req *r,
     if (!strchr(last ? last + 1 : dpath, '.'))
       code = serve_resolve(s, "/index.html", &fs);
   }
+  if (code == 301 && !redirect_dirs)
+    code = 404;
   if (code == 301) {
     /* "/docs" is a directory: send the client to "/docs/" so that relative
      * links inside its index.html resolve against the directory. */
@@ -525,101 +545,128 @@ static void serve_static(crawl_server *s, serve_conn *c, const serve_req *r,
   free(fs);
 }
 
-/* The /__test/ helpers (test_endpoints=1 only). Every one answers any method.
- *   /__test/redirect?to=URL    302 with Location: URL.
- *   /__test/status?code=N      status N (100..599) with a short text body.
- *   /__test/slow?ms=N          200 after N ms (at most 60 s); other clients
- *                              are served meanwhile.
- *   /__test/hang               never answers; the connection stays open until
- *                              the client closes it or the server stops.
- *   /__test/download           200 with Content-Disposition: attachment
- *                              (filename "download.bin", 16 bytes).
- *   /__test/headers?file=/p&csp=V
- *                              serves file /p from root (same rules as a GET)
- *                              with "Content-Security-Policy: V" added.
- *   /__test/echo               200 JSON {"method","path","query","body_length"}.
- *   any other /__test/ path    204 for non-GET/HEAD methods (a harmless sink
- *                              for forms and beacons), 404 for GET/HEAD. */
-static void serve_test_endpoint(crawl_server *s, serve_conn *c, const serve_req *r)
+/* ---- extension handlers ------------------------------------------------- */
+
+struct crawl_response {
+  int status;
+  char *type;               /* Content-Type, owned; NULL: none */
+  serve_buf body;
+  serve_buf headers;        /* complete "Name: v\r\n" lines */
+  char *file;               /* decoded path served instead of body, owned */
+  int delay_ms;
+  int hang;
+};
+
+/* Headers the server writes itself: a second copy would break framing. */
+static const char *const serve_own_headers[] = {
+  "Content-Length", "Content-Type", "Connection", "Transfer-Encoding",
+};
+
+/* An RFC 9110 token: what a header name may hold. */
+static int serve_token(const char *t)
 {
-  const char *name = r->path + strlen("/__test/");
-  if (strcmp(name, "redirect") == 0) {
-    char *to = serve_query_param(r->query, "to");
-    if (!to || !*to || !serve_header_safe(to)) {
-      free(to);
-      serve_error(c, r, 400);
-      return;
-    }
-    serve_buf loc = { 0 };
-    serve_buf_printf(&loc, "Location: %s\r\n", to);
-    serve_respond(c, r, 302, "text/plain; charset=utf-8", "redirect\n", 9, loc.p);
-    free(loc.p);
-    free(to);
-  } else if (strcmp(name, "status") == 0) {
-    char *v = serve_query_param(r->query, "code");
-    char *end = NULL;
-    long code = v ? strtol(v, &end, 10) : 0;
-    int ok = v && end != v && *end == '\0' && code >= 100 && code <= 599;
-    free(v);
-    if (!ok) {
-      serve_error(c, r, 400);
-      return;
-    }
-    /* 1xx would need an interim-response protocol; send it as 200-like text. */
-    if (code < 200)
-      code = 200;
-    serve_error(c, r, (int)code);
-  } else if (strcmp(name, "slow") == 0) {
-    char *v = serve_query_param(r->query, "ms");
-    long ms = v ? strtol(v, NULL, 10) : 0;
-    free(v);
-    if (ms < 0)
-      ms = 0;
-    if (ms > SERVE_SLOW_MAX)
-      ms = SERVE_SLOW_MAX;
-    char body[64];
-    int n = snprintf(body, sizeof body, "slow %ld\n", ms);
-    serve_respond(c, r, 200, "text/plain; charset=utf-8", body, (size_t)n, NULL);
-    c->st = SERVE_C_WAIT;
-    c->wake_at = serve_now_ms() + ms;
-  } else if (strcmp(name, "hang") == 0) {
+  if (!*t)
+    return 0;
+  for (; *t; t++)
+    if (!isalnum((unsigned char)*t) && !strchr("!#$%&'*+-.^_`|~", *t))
+      return 0;
+  return 1;
+}
+
+char *crawl_request_param(const crawl_request *req, const char *name)
+{
+  if (!req || !req->query || !name)
+    return NULL;
+  return serve_query_param(req->query, name);
+}
+
+int crawl_response_status(crawl_response *res, int code)
+{
+  if (code < 200 || code > 599)
+    return -1;
+  res->status = code;
+  return 0;
+}
+
+int crawl_response_body(crawl_response *res, const char *type, const void *body, size_t len)
+{
+  if (type && !serve_header_safe(type))
+    return -1;
+  free(res->type);
+  res->type = type ? serve_xstrndup(type, strlen(type)) : NULL;
+  res->body.len = 0;
+  if (len)
+    serve_buf_add(&res->body, body, len);
+  return 0;
+}
+
+int crawl_response_header(crawl_response *res, const char *name, const char *value)
+{
+  if (!name || !value || !serve_token(name) || !serve_header_safe(value))
+    return -1;
+  for (size_t i = 0; i < sizeof serve_own_headers / sizeof serve_own_headers[0]; i++)
+    if (strcasecmp(name, serve_own_headers[i]) == 0)
+      return -1;
+  serve_buf_printf(&res->headers, "%s: %s\r\n", name, value);
+  return 0;
+}
+
+int crawl_response_file(crawl_response *res, const char *path)
+{
+  if (!path || path[0] != '/')
+    return -1;
+  free(res->file);
+  res->file = serve_xstrndup(path, strlen(path));
+  return 0;
+}
+
+void crawl_response_delay(crawl_response *res, int ms)
+{
+  res->delay_ms = ms < 0 ? 0 : ms > SERVE_DELAY_MAX ? SERVE_DELAY_MAX : ms;
+}
+
+void crawl_response_hang(crawl_response *res)
+{
+  res->hang = 1;
+}
+
+static void serve_response_release(crawl_response *res)
+{
+  free(res->type);
+  free(res->body.p);
+  free(res->headers.p);
+  free(res->file);
+}
+
+/* Queue what a handler built. */
+static void serve_answer(crawl_server *s, serve_conn *c, const serve_req *r,
+                         const crawl_response *res)
+{
+  if (res->hang) {
     c->st = SERVE_C_HANG;
-  } else if (strcmp(name, "download") == 0) {
-    static const char data[] = "download payload";
-    serve_respond(c, r, 200, "application/octet-stream", data, sizeof data - 1,
-                  "Content-Disposition: attachment; filename=\"download.bin\"\r\n");
-  } else if (strcmp(name, "headers") == 0) {
-    char *file = serve_query_param(r->query, "file");
-    char *csp = serve_query_param(r->query, "csp");
-    if (!file || *file != '/' || !csp || !serve_header_safe(csp)) {
-      serve_error(c, r, 400);
-    } else {
-      serve_buf h = { 0 };
-      serve_buf_printf(&h, "Content-Security-Policy: %s\r\n", csp);
-      serve_static(s, c, r, file, h.p);
-      free(h.p);
-    }
-    free(file);
-    free(csp);
-  } else if (strcmp(name, "echo") == 0) {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "method", r->method);
-    cJSON_AddStringToObject(o, "path", r->path);
-    cJSON_AddStringToObject(o, "query", r->query);
-    cJSON_AddNumberToObject(o, "body_length", (double)r->body_len);
-    char *txt = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
-    if (!txt) {
-      fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__);
-      abort();
-    }
-    serve_respond(c, r, 200, "application/json", txt, strlen(txt), NULL);
-    free(txt);
-  } else if (r->head || strcmp(r->method, "GET") == 0) {
-    serve_error(c, r, 404);
-  } else {
-    serve_respond(c, r, 204, NULL, NULL, 0, NULL);
+    return;
   }
+  if (res->file)
+    serve_static(s, c, r, res->file, res->headers.p, 0);
+  else
+    serve_respond(c, r, res->status, res->type, res->body.p, res->body.len, res->headers.p);
+  if (res->delay_ms > 0) {
+    c->st = SERVE_C_WAIT;
+    c->wake_at = serve_now_ms() + res->delay_ms;
+  }
+}
+
+/* Offer the request to the handler. Returns 1 when it answered. */
+static int serve_handle(crawl_server *s, serve_conn *c, const serve_req *r)
+{
+  crawl_request q = { .method = r->method, .path = r->path, .query = r->query,
+                      .body_len = r->body_len };
+  crawl_response res = { .status = 200 };
+  int answered = s->handler(s->handler_ud, &q, &res) != 0;
+  if (answered)
+    serve_answer(s, c, r, &res);
+  serve_response_release(&res);
+  return answered;
 }
 
 /* Route one complete request (head parsed, body discarded). */
@@ -658,15 +705,10 @@ static void serve_dispatch(crawl_server *s, serve_conn *c)
     serve_error(c, &r, 400);
     goto done;
   }
-  if (s->test_endpoints && strncmp(path, "/__test/", 8) == 0) {
-    serve_test_endpoint(s, c, &r);
+  if (s->handler && serve_handle(s, c, &r))
     goto done;
-  }
   if (!get && !r.head) {
-    if (s->test_endpoints && strncmp(path, "/danger/", 8) == 0)
-      serve_respond(c, &r, 204, NULL, NULL, 0, NULL);
-    else
-      serve_error(c, &r, 405);
+    serve_error(c, &r, 405);
     goto done;
   }
   char *dpath = serve_pct_decode(path, strlen(path), 0);
@@ -674,7 +716,7 @@ static void serve_dispatch(crawl_server *s, serve_conn *c)
     serve_error(c, &r, 400);
     goto done;
   }
-  serve_static(s, c, &r, dpath, NULL);
+  serve_static(s, c, &r, dpath, NULL, 1);
   free(dpath);
 done:
   free(path);
@@ -1088,7 +1130,8 @@ int crawl_server_start(const crawl_server_opts *o, crawl_server **out, char *err
     s->rootlen = 0;
   }
   s->spa_fallback = o->spa_fallback;
-  s->test_endpoints = o->test_endpoints;
+  s->handler = o->handler;
+  s->handler_ud = o->handler_ud;
   s->wake[0] = s->wake[1] = -1;
   pthread_mutex_init(&s->mu, NULL);
   const char *host = o->host && *o->host ? o->host : "127.0.0.1";
