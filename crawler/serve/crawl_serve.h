@@ -52,7 +52,16 @@ typedef struct crawl_server_opts {
   int spa_fallback;        /* 1: see above */
   crawl_server_handler handler;  /* NULL: files only */
   void *handler_ud;        /* passed to handler */
+  int head_timeout_ms;     /* a request head begun must be complete within
+                              this, else the connection is closed (slowloris);
+                              0: 10000. Idle keep-alive connections close
+                              after 120 s. */
 } crawl_server_opts;
+
+/* Requests whose Host header names anything but 127.0.0.1, localhost,
+ * [::1] or the bind address (any port) get 421 Misdirected Request: a web
+ * page on a name that resolves to this machine (DNS rebinding) cannot read
+ * the served folder through the user's browser. */
 
 /* Start serving. On error returns -1 and writes a one-line reason to err. */
 int crawl_server_start(const crawl_server_opts *o, crawl_server **out, char *err, size_t errlen);

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "crawl_serve.h"
+#include "crawl_util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -40,75 +41,20 @@
 #define SERVE_MAX_CONNS  512                /* beyond this, new clients are closed */
 #define SERVE_DELAY_MAX  60000              /* cap for crawl_response_delay */
 #define SERVE_LINGER_MS  2000               /* drain time after a closing reply */
+#define SERVE_HEAD_MS    10000              /* default: a started request head must be complete by then */
+#define SERVE_IDLE_MS    120000             /* an idle keep-alive connection is closed then */
 
 /* ---- small helpers ------------------------------------------------------ */
 
-/* Out of memory is not recoverable here: abort in one place. */
-static void *serve_xrealloc(void *p, size_t n)
-{
-  void *q = realloc(p, n ? n : 1);
-  if (!q) {
-    fprintf(stderr, "%s:%d: out of memory (%zu bytes)\n", __FILE__, __LINE__, n);
-    abort();
-  }
-  return q;
-}
+/* Allocation, the buffer and the clock are crawler/common's (crawl_util.h):
+ * out of memory aborts there. */
 
 static char *serve_xstrndup(const char *s, size_t n)
 {
-  char *d = serve_xrealloc(NULL, n + 1);
+  char *d = crawl__xrealloc(NULL, n + 1);
   memcpy(d, s, n);
   d[n] = '\0';
   return d;
-}
-
-static long long serve_now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* A growable output buffer (response head and small bodies). */
-typedef struct {
-  char *p;
-  size_t len, cap;
-} serve_buf;
-
-static void serve_buf_add(serve_buf *b, const void *data, size_t n)
-{
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 512;
-    while (cap < b->len + n + 1)
-      cap *= 2;
-    b->p = serve_xrealloc(b->p, cap);
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, data, n);
-  b->len += n;
-  b->p[b->len] = '\0';
-}
-
-__attribute__((format(printf, 2, 3)))
-static void serve_buf_printf(serve_buf *b, const char *fmt, ...)
-{
-  char tmp[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  if (n < 0)
-    return;
-  if ((size_t)n < sizeof tmp) {
-    serve_buf_add(b, tmp, (size_t)n);
-    return;
-  }
-  char *big = serve_xrealloc(NULL, (size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  serve_buf_add(b, big, (size_t)n);
-  free(big);
 }
 
 /* ---- tables ------------------------------------------------------------- */
@@ -157,6 +103,7 @@ static const struct {
   { 400, "Bad Request" }, { 401, "Unauthorized" }, { 403, "Forbidden" },
   { 404, "Not Found" }, { 405, "Method Not Allowed" }, { 410, "Gone" },
   { 411, "Length Required" }, { 413, "Content Too Large" }, { 418, "I'm a teapot" },
+  { 421, "Misdirected Request" },
   { 429, "Too Many Requests" }, { 431, "Request Header Fields Too Large" },
   { 500, "Internal Server Error" }, { 501, "Not Implemented" }, { 502, "Bad Gateway" },
   { 503, "Service Unavailable" }, { 504, "Gateway Timeout" },
@@ -196,11 +143,15 @@ typedef struct serve_conn {
   long long body_left;
   long long body_len;
   /* the response */
-  serve_buf out;
+  crawl__buf out;
   size_t outoff;
   int file_fd;              /* -1: none; else body continues from this file */
   long long file_left;
   long long wake_at;        /* WAIT / LINGER deadline (monotonic ms) */
+  long long head_at;        /* HEAD: when its first byte came (0: none yet) */
+  long long idle_at;        /* HEAD: when the connection last went idle */
+  const char *bind_host;    /* the server's bind address (for the Host check) */
+  int head_ms;              /* the server's head timeout */
 } serve_conn;
 
 typedef struct {
@@ -214,6 +165,8 @@ struct crawl_server {
   int wake[2];              /* self-pipe: a byte on wake[1] stops the loop */
   int port;
   char *root;               /* realpath of the root directory */
+  char *host;               /* bind address */
+  int head_ms;              /* head timeout */
   size_t rootlen;
   int spa_fallback;
   crawl_server_handler handler;
@@ -254,10 +207,10 @@ static void serve_hit_count(crawl_server *s, const char *method, const char *pat
   }
   if (s->nhits == s->caphits) {
     s->caphits = s->caphits ? s->caphits * 2 : 32;
-    s->hits = serve_xrealloc(s->hits, s->caphits * sizeof *s->hits);
+    s->hits = crawl__xrealloc(s->hits, s->caphits * sizeof *s->hits);
   }
   serve_hit *h = &s->hits[s->nhits++];
-  h->key = serve_xrealloc(NULL, mlen + 1 + plen + 1);
+  h->key = crawl__xrealloc(NULL, mlen + 1 + plen + 1);
   memcpy(h->key, method, mlen);
   h->key[mlen] = ' ';
   memcpy(h->key + mlen + 1, path, plen + 1);
@@ -334,7 +287,7 @@ static int serve_hexval(int c)
  * as in query strings). Returns NULL on a malformed escape or a NUL byte. */
 static char *serve_pct_decode(const char *src, size_t n, int plus_space)
 {
-  char *d = serve_xrealloc(NULL, n + 1), *o = d;
+  char *d = crawl__xrealloc(NULL, n + 1), *o = d;
   for (size_t i = 0; i < n; i++) {
     int c = (unsigned char)src[i];
     if (c == '%') {
@@ -412,16 +365,16 @@ static void serve_conn_close_file(serve_conn *c)
 static void serve_head(serve_conn *c, int code, const char *type, long long body_len,
                        const char *extra)
 {
-  serve_buf_printf(&c->out, "HTTP/1.1 %d %s\r\n", code, serve_reason(code));
+  crawl__buf_printf(&c->out, "HTTP/1.1 %d %s\r\n", code, serve_reason(code));
   if (type)
-    serve_buf_printf(&c->out, "Content-Type: %s\r\n", type);
+    crawl__buf_printf(&c->out, "Content-Type: %s\r\n", type);
   if (code != 204 && code != 304 && !(code >= 100 && code < 200))
-    serve_buf_printf(&c->out, "Content-Length: %lld\r\n", body_len);
-  serve_buf_printf(&c->out, "Cache-Control: no-store\r\nConnection: %s\r\n",
+    crawl__buf_printf(&c->out, "Content-Length: %lld\r\n", body_len);
+  crawl__buf_printf(&c->out, "Cache-Control: no-store\r\nConnection: %s\r\n",
                    c->keepalive ? "keep-alive" : "close");
   if (extra)
-    serve_buf_add(&c->out, extra, strlen(extra));
-  serve_buf_add(&c->out, "\r\n", 2);
+    crawl__buf_put(&c->out, extra, strlen(extra));
+  crawl__buf_put(&c->out, "\r\n", 2);
   c->st = SERVE_C_SEND;
 }
 
@@ -434,7 +387,7 @@ static void serve_respond(serve_conn *c, const serve_req *r, int code, const cha
     len = 0;
   serve_head(c, code, nobody ? NULL : type, (long long)len, extra);
   if (!(r && r->head) && len)
-    serve_buf_add(&c->out, body, len);
+    crawl__buf_put(&c->out, body, len);
 }
 
 /* A short text/plain response ("404 Not Found\n"). */
@@ -462,7 +415,7 @@ static int serve_resolve(crawl_server *s, const char *dpath, char **out)
   }
   size_t dl = strlen(dpath);
   int dir_wanted = dl == 0 || dpath[dl - 1] == '/';
-  char *fs = serve_xrealloc(NULL, s->rootlen + dl + sizeof "/index.html");
+  char *fs = crawl__xrealloc(NULL, s->rootlen + dl + sizeof "/index.html");
   memcpy(fs, s->root, s->rootlen);
   memcpy(fs + s->rootlen, dpath, dl + 1);
   if (dir_wanted)
@@ -531,8 +484,8 @@ static void serve_static(crawl_server *s, serve_conn *c, const serve_req *r,
   if (code == 301) {
     /* "/docs" is a directory: send the client to "/docs/" so that relative
      * links inside its index.html resolve against the directory. */
-    serve_buf loc = { 0 };
-    serve_buf_printf(&loc, "Location: %s/%s%s\r\n", r->path, *r->query ? "?" : "", r->query);
+    crawl__buf loc = { 0 };
+    crawl__buf_printf(&loc, "Location: %s/%s%s\r\n", r->path, *r->query ? "?" : "", r->query);
     serve_respond(c, r, 301, "text/plain; charset=utf-8", "moved\n", 6, loc.p);
     free(loc.p);
     return;
@@ -550,8 +503,8 @@ static void serve_static(crawl_server *s, serve_conn *c, const serve_req *r,
 struct crawl_response {
   int status;
   char *type;               /* Content-Type, owned; NULL: none */
-  serve_buf body;
-  serve_buf headers;        /* complete "Name: v\r\n" lines */
+  crawl__buf body;
+  crawl__buf headers;        /* complete "Name: v\r\n" lines */
   char *file;               /* decoded path served instead of body, owned */
   int delay_ms;
   int hang;
@@ -594,9 +547,9 @@ int crawl_response_body(crawl_response *res, const char *type, const void *body,
     return -1;
   free(res->type);
   res->type = type ? serve_xstrndup(type, strlen(type)) : NULL;
-  res->body.len = 0;
+  res->body.n = 0;
   if (len)
-    serve_buf_add(&res->body, body, len);
+    crawl__buf_put(&res->body, body, len);
   return 0;
 }
 
@@ -607,7 +560,7 @@ int crawl_response_header(crawl_response *res, const char *name, const char *val
   for (size_t i = 0; i < sizeof serve_own_headers / sizeof serve_own_headers[0]; i++)
     if (strcasecmp(name, serve_own_headers[i]) == 0)
       return -1;
-  serve_buf_printf(&res->headers, "%s: %s\r\n", name, value);
+  crawl__buf_printf(&res->headers, "%s: %s\r\n", name, value);
   return 0;
 }
 
@@ -649,10 +602,10 @@ static void serve_answer(crawl_server *s, serve_conn *c, const serve_req *r,
   if (res->file)
     serve_static(s, c, r, res->file, res->headers.p, 0);
   else
-    serve_respond(c, r, res->status, res->type, res->body.p, res->body.len, res->headers.p);
+    serve_respond(c, r, res->status, res->type, res->body.p, res->body.n, res->headers.p);
   if (res->delay_ms > 0) {
     c->st = SERVE_C_WAIT;
-    c->wake_at = serve_now_ms() + res->delay_ms;
+    c->wake_at = crawl__time_ms() + res->delay_ms;
   }
 }
 
@@ -726,6 +679,27 @@ done:
 /* ---- request parsing ---------------------------------------------------- */
 
 /* Answer an unparseable request and close after sending. */
+/* The Host a request names must be this machine as a loopback client names
+ * it (or the bind address): a page on another name that resolves here (DNS
+ * rebinding) gets 421, so no web page can read the served folder through
+ * the user's browser. The port is not compared. */
+static int serve_host_ok(const serve_conn *c, const char *v, size_t n)
+{
+  static const char *const names[] = { "127.0.0.1", "localhost", "[::1]" };
+  size_t hn = n;
+  if (n && v[0] == '[') {
+    const char *rb = memchr(v, ']', n);
+    hn = rb ? (size_t)(rb - v) + 1 : n;
+  } else {
+    const char *colon = memchr(v, ':', n);
+    if (colon) hn = (size_t)(colon - v);
+  }
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (strlen(names[i]) == hn && !strncasecmp(v, names[i], hn))
+      return 1;
+  return c->bind_host && strlen(c->bind_host) == hn && !strncasecmp(v, c->bind_host, hn);
+}
+
 static void serve_reject(serve_conn *c, int code)
 {
   c->keepalive = 0;
@@ -798,6 +772,9 @@ static int serve_parse_head(serve_conn *c, size_t hlen)
         return serve_reject(c, 400), -1;
       c->body_left = n;
       have_len = 1;
+    } else if (nl == 4 && strncasecmp(p, "Host", 4) == 0) {
+      if (!serve_host_ok(c, v, vlen))
+        return serve_reject(c, 421), -1;
     } else if (nl == 17 && strncasecmp(p, "Transfer-Encoding", 17) == 0) {
       /* Chunked uploads are not needed by any fixture; refuse cleanly. */
       return serve_reject(c, 411), -1;
@@ -844,11 +821,13 @@ static void serve_conn_next(serve_conn *c)
   free(c->target);
   c->target = NULL;
   c->method[0] = '\0';
-  c->out.len = 0;
+  c->out.n = 0;
   c->outoff = 0;
   serve_conn_close_file(c);
   c->body_left = c->body_len = 0;
   c->st = SERVE_C_HEAD;
+  c->idle_at = crawl__time_ms();
+  c->head_at = c->inlen ? c->idle_at : 0; /* a pipelined request has begun */
 }
 
 /* Parse as many buffered requests as possible (stops once a response is
@@ -907,9 +886,11 @@ static int serve_conn_read(crawl_server *s, serve_conn *c)
       return -1;
     if (n < 0)
       return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
-    if (c->st == SERVE_C_HEAD)
+    if (c->st == SERVE_C_HEAD) {
+      if (!c->inlen)
+        c->head_at = crawl__time_ms();
       c->inlen += (size_t)n;
-    else if (c->st == SERVE_C_BODY)
+    } else if (c->st == SERVE_C_BODY)
       c->body_left -= n;
     else
       continue;  /* hang, linger: discard */
@@ -923,26 +904,26 @@ static int serve_conn_read(crawl_server *s, serve_conn *c)
 static int serve_conn_write(crawl_server *s, serve_conn *c)
 {
   for (;;) {
-    if (c->outoff == c->out.len) {
+    if (c->outoff == c->out.n) {
       if (c->file_left > 0) {
         /* refill from the file */
-        c->out.len = c->outoff = 0;
+        c->out.n = c->outoff = 0;
         size_t want = c->file_left < SERVE_CHUNK ? (size_t)c->file_left : SERVE_CHUNK;
         if (c->out.cap < want + 1) {
-          c->out.p = serve_xrealloc(c->out.p, want + 1);
+          c->out.p = crawl__xrealloc(c->out.p, want + 1);
           c->out.cap = want + 1;
         }
         ssize_t n = read(c->file_fd, c->out.p, want);
         if (n <= 0)
           return -1;  /* file shrank: the length promised can't be kept */
-        c->out.len = (size_t)n;
+        c->out.n = (size_t)n;
         c->file_left -= n;
       } else {
         /* response complete */
         if (!c->keepalive) {
           shutdown(c->fd, SHUT_WR);
           c->st = SERVE_C_LINGER;
-          c->wake_at = serve_now_ms() + SERVE_LINGER_MS;
+          c->wake_at = crawl__time_ms() + SERVE_LINGER_MS;
           return 0;
         }
         serve_conn_next(c);
@@ -952,7 +933,7 @@ static int serve_conn_write(crawl_server *s, serve_conn *c)
         continue;
       }
     }
-    ssize_t n = send(c->fd, c->out.p + c->outoff, c->out.len - c->outoff, MSG_NOSIGNAL);
+    ssize_t n = send(c->fd, c->out.p + c->outoff, c->out.n - c->outoff, MSG_NOSIGNAL);
     if (n < 0)
       return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
     c->outoff += (size_t)n;
@@ -969,15 +950,18 @@ static void serve_accept(crawl_server *s)
       close(fd);
       continue;
     }
-    serve_conn *c = serve_xrealloc(NULL, sizeof *c);
+    serve_conn *c = crawl__xrealloc(NULL, sizeof *c);
     memset(c, 0, sizeof *c);
     c->fd = fd;
     c->file_fd = -1;
-    c->in = serve_xrealloc(NULL, SERVE_HEAD_MAX);
+    c->in = crawl__xrealloc(NULL, SERVE_HEAD_MAX);
     c->st = SERVE_C_HEAD;
+    c->idle_at = crawl__time_ms();
+    c->bind_host = s->host;
+    c->head_ms = s->head_ms;
     if (s->nconns == s->capconns) {
       s->capconns = s->capconns ? s->capconns * 2 : 16;
-      s->conns = serve_xrealloc(s->conns, s->capconns * sizeof *s->conns);
+      s->conns = crawl__xrealloc(s->conns, s->capconns * sizeof *s->conns);
     }
     s->conns[s->nconns++] = c;
   }
@@ -992,11 +976,11 @@ static void *serve_thread(void *arg)
     size_t n = s->nconns + 2;
     if (n > cap) {
       cap = n * 2;
-      pfds = serve_xrealloc(pfds, cap * sizeof *pfds);
+      pfds = crawl__xrealloc(pfds, cap * sizeof *pfds);
     }
     pfds[0] = (struct pollfd){ .fd = s->wake[0], .events = POLLIN };
     pfds[1] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
-    long long now = serve_now_ms(), next = -1;
+    long long now = crawl__time_ms(), next = -1;
     for (size_t i = 0; i < s->nconns; i++) {
       serve_conn *c = s->conns[i];
       short ev = 0;
@@ -1004,7 +988,10 @@ static void *serve_thread(void *arg)
         ev = POLLOUT;
       else if (c->st != SERVE_C_WAIT)
         ev = POLLIN;
-      if ((c->st == SERVE_C_WAIT || c->st == SERVE_C_LINGER) && (next < 0 || c->wake_at < next))
+      if (c->st == SERVE_C_HEAD)
+        c->wake_at = c->head_at ? c->head_at + c->head_ms : c->idle_at + SERVE_IDLE_MS;
+      if ((c->st == SERVE_C_WAIT || c->st == SERVE_C_LINGER || c->st == SERVE_C_HEAD) &&
+          (next < 0 || c->wake_at < next))
         next = c->wake_at;
       pfds[i + 2] = (struct pollfd){ .fd = c->fd, .events = ev };
     }
@@ -1015,7 +1002,7 @@ static void *serve_thread(void *arg)
     if (rc > 0 && pfds[0].revents)
       break;
     /* Connections first (pfds match s->conns by index), then accept. */
-    now = serve_now_ms();
+    now = crawl__time_ms();
     size_t keep = 0;
     for (size_t i = 0; i < s->nconns; i++) {
       serve_conn *c = s->conns[i];
@@ -1025,6 +1012,8 @@ static void *serve_thread(void *arg)
         c->st = SERVE_C_SEND;
       if (re & POLLNVAL || (c->st == SERVE_C_LINGER && c->wake_at <= now))
         gone = 1;
+      else if (c->st == SERVE_C_HEAD && !(re & POLLIN) && c->wake_at <= now)
+        gone = 1;  /* a head that never completes (slowloris), or idle too long */
       else if (c->st == SERVE_C_WAIT && re & (POLLERR | POLLHUP))
         gone = 1;  /* polled for nothing: reset by the peer, drop it */
       else if (re & (POLLIN | POLLHUP | POLLERR) && pfds[i + 2].events == POLLIN)
@@ -1120,7 +1109,7 @@ int crawl_server_start(const crawl_server_opts *o, crawl_server **out, char *err
     free(root);
     return -1;
   }
-  crawl_server *s = serve_xrealloc(NULL, sizeof *s);
+  crawl_server *s = crawl__xrealloc(NULL, sizeof *s);
   memset(s, 0, sizeof *s);
   s->root = root;
   s->rootlen = strlen(root);
@@ -1135,6 +1124,8 @@ int crawl_server_start(const crawl_server_opts *o, crawl_server **out, char *err
   s->wake[0] = s->wake[1] = -1;
   pthread_mutex_init(&s->mu, NULL);
   const char *host = o->host && *o->host ? o->host : "127.0.0.1";
+  s->host = crawl__xstrdup(host);
+  s->head_ms = o->head_timeout_ms > 0 ? o->head_timeout_ms : SERVE_HEAD_MS;
   if (serve_listen(host, o->port, &s->lfd, &s->port, err, errlen) != 0) {
     s->lfd = -1;
     goto fail;
@@ -1159,6 +1150,7 @@ fail:
   }
   pthread_mutex_destroy(&s->mu);
   free(s->root);
+  free(s->host);
   free(s);
   return -1;
 }
@@ -1187,5 +1179,6 @@ void crawl_server_stop(crawl_server *s)
   free(s->hits);
   pthread_mutex_destroy(&s->mu);
   free(s->root);
+  free(s->host);
   free(s);
 }

@@ -317,6 +317,14 @@ static int hook_handler(void *ud, const crawl_request *req, crawl_response *res)
 }
 
 static void setup_plain(void) { make_tree(); start(0, NULL, NULL); }
+static void setup_short_heads(void)
+{
+  make_tree();
+  char err[256] = "";
+  crawl_server_opts o = { .root = root, .head_timeout_ms = 300 };
+  cr_assert_eq(crawl_server_start(&o, &srv, err, sizeof err), 0, "start: %s", err);
+  port = crawl_server_port(srv);
+}
 static void setup_spa(void) { make_tree(); start(1, NULL, NULL); }
 static void setup_test(void) { make_tree(); start(0, t_test_endpoints, NULL); }
 static void setup_hook(void)
@@ -336,6 +344,7 @@ static void teardown(void)
 /* Criterion runs a suite's init before a test's own, so each server flavour
  * gets its own suite. */
 TestSuite(serve, .init = setup_plain, .fini = teardown, .timeout = 30);
+TestSuite(serve_heads, .init = setup_short_heads, .fini = teardown, .timeout = 30);
 TestSuite(serve_spa, .init = setup_spa, .fini = teardown, .timeout = 30);
 TestSuite(serve_test, .init = setup_test, .fini = teardown, .timeout = 30);
 TestSuite(serve_hook, .init = setup_hook, .fini = teardown, .timeout = 30);
@@ -360,7 +369,7 @@ Test(serve, content_types_and_bodies)
 Test(serve, head_has_length_but_no_body)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "HEAD /a.html HTTP/1.1\r\nHost: x\r\n\r\nGET /a.html HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "HEAD /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = conn_read(c, 1);
   cr_assert_eq(r.status, 200);
   cr_assert_str_eq(resp_header(&r, "Content-Length"), "8");
@@ -544,10 +553,10 @@ Test(serve, post_is_counted_and_refused)
 Test(serve, post_body_is_discarded_on_keepalive)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "POST /a.html HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\n\r\n");
+  conn_sends(c, "POST /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 16\r\n\r\n");
   usleep(50 * 1000);  /* body in a separate packet */
   /* 16 body bytes that look like a request, then a real one */
-  conn_sends(c, "GET / HTTP/1.1\r\nGET /a.html HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "GET / HTTP/1.1\r\nGET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = conn_read(c, 0);
   cr_assert_eq(r.status, 405);
   resp_free(&r);
@@ -561,7 +570,7 @@ Test(serve, post_body_is_discarded_on_keepalive)
 Test(serve, body_over_cap_is_refused)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n\r\n");
+  conn_sends(c, "POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 999999999999\r\n\r\n");
   t_resp r = conn_read(c, 0);
   cr_assert_eq(r.status, 413);
   resp_free(&r);
@@ -571,18 +580,18 @@ Test(serve, body_over_cap_is_refused)
 Test(serve, keepalive_two_requests_one_connection)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "GET /a.html HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "GET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = conn_read(c, 0);
   cr_assert_eq(r.status, 200);
   cr_assert_str_eq(resp_header(&r, "Connection"), "keep-alive");
   resp_free(&r);
-  conn_sends(c, "GET /app.js HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "GET /app.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   r = conn_read(c, 0);
   cr_assert_eq(r.status, 200);
   cr_assert_str_eq(r.body, "/app.js");
   resp_free(&r);
   /* pipelined: two requests in one write, answered in order */
-  conn_sends(c, "GET /notes.txt HTTP/1.1\r\nHost: x\r\n\r\nGET /img.svg HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /img.svg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   r = conn_read(c, 0);
   cr_assert_str_eq(r.body, "/notes.txt");
   resp_free(&r);
@@ -595,7 +604,7 @@ Test(serve, keepalive_two_requests_one_connection)
 Test(serve, connection_close_closes)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "GET /a.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  conn_sends(c, "GET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
   t_resp r = conn_read(c, 0);
   cr_assert_eq(r.status, 200);
   cr_assert_str_eq(resp_header(&r, "Connection"), "close");
@@ -649,7 +658,7 @@ Test(serve, slow_client_does_not_block_others)
     resp_free(&r);
   }
   cr_assert_lt(now_ms() - t0, 2000);
-  conn_sends(slow, "st: x\r\n\r\n");
+  conn_sends(slow, "st: 127.0.0.1\r\n\r\n");
   t_resp r = conn_read(slow, 0);
   cr_assert_eq(r.status, 200);
   cr_assert_str_eq(r.body, "<p>a</p>");
@@ -664,7 +673,7 @@ Test(serve, many_concurrent_connections)
   for (int i = 0; i < N; i++)
     cs[i] = conn_open(port);
   for (int i = N - 1; i >= 0; i--)
-    conn_sends(cs[i], "GET /a.html HTTP/1.1\r\nHost: x\r\n\r\n");
+    conn_sends(cs[i], "GET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   for (int i = 0; i < N; i++) {
     t_resp r = conn_read(cs[i], 0);
     cr_assert_eq(r.status, 200, "connection %d", i);
@@ -680,9 +689,9 @@ Test(serve_test, stop_with_open_connections_is_prompt)
   t_conn *half = conn_open(port);
   t_conn *hang = conn_open(port);
   conn_sends(half, "GET /a.html HTTP/1.1\r\n");
-  conn_sends(hang, "GET /__test/hang HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(hang, "GET /__test/hang HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_conn *slow = conn_open(port);
-  conn_sends(slow, "GET /__test/slow?ms=10000 HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(slow, "GET /__test/slow?ms=10000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   usleep(100 * 1000);
   long long t0 = now_ms();
   crawl_server_stop(srv);
@@ -702,7 +711,7 @@ Test(serve_test, stop_with_open_connections_is_prompt)
 Test(serve_test, hang_does_not_block_others)
 {
   t_conn *h = conn_open(port);
-  conn_sends(h, "GET /__test/hang HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(h, "GET /__test/hang HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = get(port, "/a.html");
   cr_assert_eq(r.status, 200);
   resp_free(&r);
@@ -719,7 +728,7 @@ Test(serve_test, slow_delays_without_blocking)
 {
   t_conn *s = conn_open(port);
   long long t0 = now_ms();
-  conn_sends(s, "GET /__test/slow?ms=400 HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(s, "GET /__test/slow?ms=400 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = get(port, "/a.html");
   cr_assert_eq(r.status, 200);
   cr_assert_lt(now_ms() - t0, 300, "a slow reply held up another client");
@@ -729,7 +738,7 @@ Test(serve_test, slow_delays_without_blocking)
   cr_assert_geq(now_ms() - t0, 380);
   resp_free(&r);
   /* the same connection is reusable afterwards */
-  conn_sends(s, "GET /a.html HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(s, "GET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   r = conn_read(s, 0);
   cr_assert_eq(r.status, 200);
   resp_free(&r);
@@ -805,7 +814,7 @@ Test(serve_test, echo_and_post_sinks)
 Test(serve, no_test_endpoints_without_the_handler)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "GET /__test/hang HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "GET /__test/hang HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = conn_read(c, 0);
   cr_assert_eq(r.status, 404);
   resp_free(&r);
@@ -833,7 +842,7 @@ Test(serve_hook, handler_answers_before_the_file_lookup)
   resp_free(&r);
   /* HEAD: the length of the body, but no body */
   t_conn *c = conn_open(port);
-  conn_sends(c, "HEAD /hook/reply HTTP/1.1\r\nHost: x\r\n\r\nGET /a.html HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "HEAD /hook/reply HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   r = conn_read(c, 1);
   cr_assert_eq(r.status, 201);
   cr_assert_str_eq(resp_header(&r, "Content-Length"), "17");
@@ -906,7 +915,7 @@ Test(serve, hit_table_is_bounded)
     size_t len = 0;
     for (int k = 0; k < n; k++)
       len += (size_t)snprintf(batch + len, sizeof batch - len,
-                              "GET /cap/%d.html HTTP/1.1\r\nHost: x\r\n\r\n", i + k);
+                              "GET /cap/%d.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", i + k);
     conn_send(c, batch, len);
     for (int k = 0; k < n; k++) {
       t_resp r = conn_read(c, 0);
@@ -960,4 +969,52 @@ Test(serve, start_reports_errors)
   cr_assert_eq(crawl_server_start(&nohost, &s2, err, sizeof err), -1);
   crawl_server_stop(NULL);
   cr_assert_eq(crawl_server_hits(srv, NULL), 0);
+}
+
+/* ---- who may ask, and how slowly ------------------------------------------ */
+
+static t_resp get_with_host(int port, const char *host)
+{
+  t_conn *c = conn_open(port);
+  char head[512];
+  snprintf(head, sizeof head, "GET /index.html HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", host);
+  conn_sends(c, head);
+  t_resp r = conn_read(c, 0);
+  conn_close(c);
+  return r;
+}
+
+Test(serve, a_foreign_host_name_is_misdirected)
+{
+  char h[64];
+  snprintf(h, sizeof h, "localhost:%d", port);
+  const char *ok[] = { h, "127.0.0.1", "LOCALHOST", "[::1]:9" };
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+    t_resp r = get_with_host(port, ok[i]);
+    cr_expect_eq(r.status, 200, "Host: %s gets %d", ok[i], r.status);
+    resp_free(&r);
+  }
+  const char *bad[] = { "evil.example", "evil.example:80", "127.0.0.1.nip.io", "localhost.evil", "[::2]" };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    t_resp r = get_with_host(port, bad[i]);
+    cr_expect_eq(r.status, 421, "Host: %s (DNS rebinding) gets %d, not 421", bad[i], r.status);
+    resp_free(&r);
+  }
+}
+
+Test(serve_heads, a_head_that_never_ends_is_dropped)
+{
+  t_conn *slow = conn_open(port);
+  conn_sends(slow, "GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a");
+  long long t0 = now_ms();
+  char b;
+  ssize_t n = recv(slow->fd, &b, 1, 0); /* SO_RCVTIMEO is 5 s */
+  long long waited = now_ms() - t0;
+  cr_expect_eq(n, 0, "the server closed the slow connection (recv %zd)", n);
+  cr_expect(waited >= 250 && waited < 3000, "closed after %lld ms (timeout 300)", waited);
+  conn_close(slow);
+  /* a request sent briskly on a fresh connection is still served */
+  t_resp r = get(port, "/index.html");
+  cr_expect_eq(r.status, 200);
+  resp_free(&r);
 }
