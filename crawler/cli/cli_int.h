@@ -2,6 +2,7 @@
  * (crawler/cli): the exit codes, the command functions main.c's table
  * dispatches to, and the helpers they share (cli_util.c): the one-line error,
  * the log sink, option parsing over getopt_long, URLs, signals, the browser.
+ * Time and the UIAP envelope come from crawler/common (crawl_util.h).
  * Never included by the library or outside crawler/cli. */
 #ifndef UIAP_CLI_INT_H
 #define UIAP_CLI_INT_H
@@ -125,7 +126,7 @@ int cli_read_all(FILE *f, size_t stop_after, char **text, size_t *len);
  * a URL and no such file. */
 int cli_url_normalize(const char *in, char *out, size_t outlen);
 
-/* ---- signals, time, messages ------------------------------------------------ */
+/* ---- signals ------------------------------------------------------------------ */
 /* The signal that came (SIGINT, SIGTERM), 0 before; the browser's and the
  * crawl's cancel flag. cli_signals_install: the handlers (no SA_RESTART, so
  * poll() returns EINTR) and SIGPIPE ignored. */
@@ -133,13 +134,6 @@ extern volatile sig_atomic_t cli_signal;
 void cli_signals_install(void);
 /* CLI_EXIT_TERMINATED after SIGTERM, else CLI_EXIT_INTERRUPTED. */
 int cli_exit_signal(void);
-
-/* Now as "YYYY-MM-DDTHH:MM:SS.mmmZ" in buf; returns buf. */
-char *cli_iso_now(char *buf, size_t n);
-
-/* A UIAP event message {uiap, kind, type, id, ts, source, payload} from
- * uiap-crawl (caller frees); *payload is its empty payload object. */
-cJSON *cli_envelope_new(const char *type, const char *id, cJSON **payload);
 
 /* ---- the browser ------------------------------------------------------------ */
 struct cdp_client;

@@ -1,7 +1,7 @@
 /* cli_util.c -- what the uiap-crawl commands share (cli_int.h): the error
  * line and log sink on stderr, getopt_long with exact spellings, numbers and
- * viewports, reading a file, URLs, signals, time, envelopes, starting or
- * attaching to the browser. */
+ * viewports, reading a file, URLs, signals, starting or attaching to the
+ * browser. */
 #include "cli_int.h"
 #include "cdp.h"
 
@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 int cli_exit_from_crawl(crawl_code rc) {
   switch (rc) {
@@ -151,7 +150,7 @@ int cli_url_normalize(const char *in, char *out, size_t outlen) {
   return -2;
 }
 
-/* ---- signals, time, messages ------------------------------------------------ */
+/* ---- signals ------------------------------------------------------------------ */
 volatile sig_atomic_t cli_signal;
 
 static void on_signal(int sig) { cli_signal = sig; }
@@ -166,32 +165,6 @@ void cli_signals_install(void) {
 }
 
 int cli_exit_signal(void) { return cli_signal == SIGTERM ? CLI_EXIT_TERMINATED : CLI_EXIT_INTERRUPTED; }
-
-char *cli_iso_now(char *buf, size_t n) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  struct tm tm;
-  gmtime_r(&ts.tv_sec, &tm);
-  char base[32];
-  strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
-  snprintf(buf, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
-  return buf;
-}
-
-cJSON *cli_envelope_new(const char *type, const char *id, cJSON **payload) {
-  cJSON *m = cJSON_CreateObject();
-  char ts[64];
-  cJSON_AddStringToObject(m, "uiap", "0.1");
-  cJSON_AddStringToObject(m, "kind", "event");
-  cJSON_AddStringToObject(m, "type", type);
-  cJSON_AddStringToObject(m, "id", id);
-  cJSON_AddStringToObject(m, "ts", cli_iso_now(ts, sizeof ts));
-  cJSON *src = cJSON_AddObjectToObject(m, "source");
-  cJSON_AddStringToObject(src, "role", "runtime");
-  cJSON_AddStringToObject(src, "id", "uiap-crawl");
-  *payload = cJSON_AddObjectToObject(m, "payload");
-  return m;
-}
 
 /* ---- the browser -------------------------------------------------------------- */
 int cli_browser_open(const char *connect, int connect_ms, const cdp_launch_opts *lo, cdp_client **c) {

@@ -6,7 +6,9 @@
  * browser, the run, the verdict. */
 #include "cli_int.h"
 #include "crawl.h"
+#include "crawl_journal.h"
 #include "crawl_serve.h"
+#include "crawl_util.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -185,22 +187,23 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
 }
 
 /* ---- setup -------------------------------------------------------------------- */
+/* crawl__journal_read: a copy of the first record, then stop. */
+static int first_record(void *ud, const char *type, cJSON *rec) {
+  (void)type;
+  *(cJSON **)ud = cJSON_Duplicate(rec, 1);
+  return -1;
+}
+
 /* --resume DIR without seeds or --plan: the environment and seeds of the
- * run's own first line (DIR/journal.jsonl) as DIR/.resume-plan.json, the
+ * run's own first record (DIR/journal.jsonl) as DIR/.resume-plan.json, the
  * --plan to read. */
 static int crawl_resume_plan(crawl_cli *x) {
   const char *dir = x->co.out_dir;
-  char jp[8300];
-  snprintf(jp, sizeof jp, "%s/journal.jsonl", dir);
-  FILE *jf = fopen(jp, "r");
-  if (!jf) return cli_fail(CLI_EXIT_USAGE, "nothing to resume in %s (no journal.jsonl)", dir);
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t got = getline(&line, &cap, jf);
-  fclose(jf);
-  cJSON *first = got > 0 ? cJSON_Parse(line) : NULL;
-  free(line);
-  if (!first || strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "type")) ?: "", "run")) {
+  cJSON *first = NULL;
+  crawl__journal_stats st;
+  if (crawl__journal_read(dir, NULL, first_record, &first, &st, NULL, 0) != CRAWL_OK)
+    return cli_fail(CLI_EXIT_USAGE, "nothing to resume in %s (no journal.jsonl)", dir);
+  if (!first || st.malformed || st.unknown || strcmp(crawl__str(first, "type") ?: "", "run")) {
     cJSON_Delete(first);
     return cli_fail(CLI_EXIT_USAGE, "%s/journal.jsonl does not start with a run record", dir);
   }
@@ -211,11 +214,13 @@ static int crawl_resume_plan(crawl_cli *x) {
   char *ptext = cJSON_Print(pl);
   cJSON_Delete(pl);
   snprintf(x->resume_plan, sizeof x->resume_plan, "%s/.resume-plan.json", dir);
-  FILE *pf = fopen(x->resume_plan, "w");
-  if (!pf || !ptext) return cli_fail(CLI_EXIT_OUTPUT, "cannot write %s", x->resume_plan);
-  fputs(ptext, pf);
-  fclose(pf);
+  FILE *pf = ptext ? fopen(x->resume_plan, "w") : NULL;
+  if (pf) {
+    fputs(ptext, pf);
+    fclose(pf);
+  }
   free(ptext);
+  if (!pf) return cli_fail(CLI_EXIT_OUTPUT, "cannot write %s", x->resume_plan);
   x->plan_path = x->resume_plan;
   return CLI_CONTINUE;
 }
@@ -345,14 +350,14 @@ static void progress_line(void *ud, const crawl_progress *p) {
   if (x->progress_jsonl) {
     static long seq;
     char id[64];
-    cJSON *pl;
+    cJSON *pl = cJSON_CreateObject();
     snprintf(id, sizeof id, "msg_progress_%ld", ++seq);
-    cJSON *m = cli_envelope_new("uiap.discovery.progress", id, &pl);
     cJSON_AddStringToObject(pl, "runId", p->run_id ? p->run_id : "");
     cJSON_AddStringToObject(pl, "status", p->status);
     if (p->route) cJSON_AddStringToObject(pl, "currentRouteId", p->route);
     cJSON_AddNumberToObject(pl, "visitedStates", (double)p->states);
     cJSON_AddNumberToObject(pl, "visitedTransitions", (double)p->transitions);
+    cJSON *m = crawl__envelope(&(crawl__msg){.type = "uiap.discovery.progress", .id = id}, pl);
     char *t = cJSON_PrintUnformatted(m);
     cJSON_Delete(m);
     if (t) {

@@ -4,6 +4,7 @@
  * -o FILE. */
 #include "cli_int.h"
 #include "crawl.h"
+#include "crawl_util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -183,11 +184,10 @@ static char *snap_render(const snap_opts *o, crawl_page *p, const pg_graph *g) {
   if (crawl_page_popups(p)) cJSON_AddNumberToObject(md, "popupsClosed", crawl_page_popups(p));
   if (o->envelope) {
     char id[64];
-    cJSON *payload;
+    cJSON *payload = cJSON_CreateObject();
     snprintf(id, sizeof id, "msg_%lld_%d", cdp_now_ms(), (int)getpid());
-    cJSON *env = cli_envelope_new("web.state.snapshot", id, &payload);
     cJSON_AddItemToObject(payload, "graph", j);
-    j = env;
+    j = crawl__envelope(&(crawl__msg){.type = "web.state.snapshot", .id = id}, payload);
   }
   char *text = cJSON_PrintUnformatted(j);
   cJSON_Delete(j);
