@@ -9,7 +9,6 @@
 
 #include "crawl_common.h"
 
-#include <cjson/cJSON.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stddef.h>
