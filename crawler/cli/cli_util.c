@@ -4,6 +4,7 @@
  * browser. */
 #include "cli_int.h"
 #include "cdp.h"
+#include "pg.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -26,20 +27,26 @@ int cli_exit_from_crawl(crawl_code rc) {
 }
 
 /* ---- errors and logs ---------------------------------------------------------- */
+/* Error and log lines carry URLs, names and messages from pages: printed
+ * through pg_text_terminal_safe, so no page can rewrite the terminal. */
 int cli_fail(int code, const char *fmt, ...) {
+  char line[2048];
   va_list ap;
   va_start(ap, fmt);
-  fputs("uiap-crawl: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
+  pg_text_terminal_safe(line);
+  fprintf(stderr, "uiap-crawl: %s\n", line);
   return code;
 }
 
 static void cli_log_sink(void *ud, crawl_log_level lvl, const char *component, const char *msg) {
   static const char *const names[] = {"error", "warning", "info", "debug"};
   (void)ud;
-  fprintf(stderr, "uiap-crawl: %s: %s: %s\n", names[lvl], component, msg);
+  char line[2048];
+  snprintf(line, sizeof line, "%s: %s", component, msg);
+  pg_text_terminal_safe(line);
+  fprintf(stderr, "uiap-crawl: %s: %s\n", names[lvl], line);
 }
 
 void cli_log_setup(int verbosity) {
