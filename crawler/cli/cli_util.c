@@ -182,6 +182,9 @@ int cli_browser_open(const char *connect, int connect_ms, const cdp_launch_opts 
     cr = cdp_connect(connect, connect_ms, c, err, sizeof err);
     if (cr) return cli_fail(cr == CDP_ARG ? CLI_EXIT_USAGE : CLI_EXIT_CONNECT, "%s", err);
   } else {
+    crawl_log(CRAWL_LOG_INFO, "browser", "starting Chromium %s",
+              cdp_launch_sandboxed(lo) ? "with its sandbox"
+                                       : "with --no-sandbox (running as root, where the sandbox cannot start)");
     cr = cdp_launch(lo, c, err, sizeof err);
     if (cr == CDP_CANCELLED) return cli_exit_signal();
     if (cr) return cli_fail(CLI_EXIT_BROWSER, "%s", err);
