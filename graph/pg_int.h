@@ -26,15 +26,11 @@ char *pg__submit_method(const char *formmethod, const char *form_method, char *b
 /* The URL a submission requests: action is the control's formaction when
  * it has one (even ""), else the owner form's action, else NULL; NULL or
  * blank means doc_url; else it is resolved against base (the document's
- * base URL; doc_url when NULL or ""). At most PG_SUBMIT_URL_MAX bytes (cut
- * at a character boundary). A new string (free), or NULL. */
+ * base URL; doc_url when NULL or "") with pg_url_resolve; an action the
+ * URL module refuses (unreadable, longer than PG_URL_MAX) is kept as
+ * written. At most PG_SUBMIT_URL_MAX bytes (cut at a character boundary).
+ * A new string (free), or NULL when there is no URL. */
 char *pg__submit_url(const char *base, const char *doc_url, const char *action);
-/* Minimal RFC 3986 5.2 resolution of ref against the absolute URL base
- * (tabs/newlines dropped, "\" as "/" in http(s)), dot segments removed.
- * Stand-in for pg_url_resolve (graph/pg_url.h, branch h-url), which
- * replaces it when merged. A new string (free), or NULL. */
-char *pg__url_resolve_min(const char *base, const char *ref);
-
 /* A container kind (pg_element.container_kind): a static string, and 1
  * when it counts only as an entry of a collection (an article of a feed or
  * among articles, a card among cards). */
