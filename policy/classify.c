@@ -436,12 +436,38 @@ static const char *const icon_rules[][4] = {
   [POL__ICON_MINUS] = {"icon.minus.no_context", "icon.minus.no_context", "icon.minus.item", "icon.minus.other"},
 };
 
+/* The icon evidence of a subject and what its container makes of it. */
+typedef struct {
+  pol__icon ic;
+  int ctx;             /* POL__CTX_* */
+  const char *phrase;  /* what a close glyph does there */
+  int wordless;        /* the name has no words (or there is none) */
+  int dismiss;         /* a close icon in a dismiss container, and no words
+                          that say otherwise: local UI (step 7) */
+} icon_view;
+
+/* Reads the icons of s; a name without words is not read as words, so
+ * its lexicon scan is cleared. */
+static void icon_view_read(const pol_subject *s, pol__scan *name_scan, icon_view *v)
+{
+  pol__icon_read(s, &v->ic);
+  v->ctx = pol__icon_context(s, &v->phrase);
+  v->wordless = v->ic.name_is_icon || !has(s->name);
+  if (v->ic.name_is_icon)
+    memset(name_scan, 0, sizeof *name_scan);
+  v->dismiss = v->ic.meaning == POL__ICON_CLOSE && v->ctx == POL__CTX_DISMISS &&
+               (v->wordless || name_scan->safe_signal);
+}
+
 /* Step 4: what an icon says whatever the words: a trash icon deletes; a
  * close or minus icon on an entry of a collection removes it; one that
  * nothing around settles is unknown -- when the name has no words that
  * could settle it either. */
-static void offer_icon(cand *c, const pol__icon *ic, int ctx, const char *phrase, int wordless)
+static void offer_icon(cand *c, const icon_view *v)
 {
+  const pol__icon *ic = &v->ic;
+  int ctx = v->ctx, wordless = v->wordless;
+  const char *phrase = v->phrase;
   if (ic->meaning == POL__ICON_DELETE) {
     offer_ex(c, POL_SE_DESTRUCTIVE, "icon.delete", ic->token, "icon", "deletes (a trash or delete icon)", 1);
   } else if (ic->meaning == POL__ICON_CLOSE || ic->meaning == POL__ICON_MINUS) {
@@ -507,18 +533,10 @@ pol_code pol_classify(const pol_subject *s, pol_classification *out)
   pol__lexicon_scan(s->context, scan_flags, &ctx_scan);
   pol__lexicon_scan(s->app_action, POL__SCAN_CAMEL, &app_scan);
   pol__lexicon_scan(act == ACT_APP ? s->action : NULL, POL__SCAN_CAMEL, &act_scan);
-  /* Icons: a name without words is not read as words. */
-  pol__icon icon;
-  pol__icon_read(s, &icon);
-  const char *icon_phrase;
-  int icon_ctx = pol__icon_context(s, &icon_phrase);
-  int wordless = icon.name_is_icon || !has(s->name);
-  if (icon.name_is_icon)
-    memset(&name_scan, 0, sizeof name_scan);
-  int icon_dismiss = icon.meaning == POL__ICON_CLOSE && icon_ctx == POL__CTX_DISMISS &&
-                     (wordless || name_scan.safe_signal);
-  if (name_scan.safe_signal || icon_dismiss) /* "Cancel", "Open details", a
-                                                dialog's ×: no context taint */
+  icon_view iv;
+  icon_view_read(s, &name_scan, &iv);
+  if (name_scan.safe_signal || iv.dismiss) /* "Cancel", "Open details", a
+                                              dialog's ×: no context taint */
     memset(&ctx_scan, 0, sizeof ctx_scan);
 
   /* 2. annotations: data-uiap-risk */
@@ -570,7 +588,7 @@ pol_code pol_classify(const pol_subject *s, pol_classification *out)
   offer_lex(&c, app_scan.risky, "lexicon", "app_action");
   offer_lex(&c, act_scan.risky, "lexicon", "app_action");
   offer_lex(&c, ctx_scan.risky, "lexicon", "context");
-  offer_icon(&c, &icon, icon_ctx, icon_phrase, wordless);
+  offer_icon(&c, &iv);
 
   /* 5. app actions without a telling word */
   if (app) {
@@ -615,8 +633,8 @@ pol_code pol_classify(const pol_subject *s, pol_classification *out)
       offer(&c, POL_SE_LOCAL_UI, signals[i].rule, NULL, signals[i].where);
       goto done;
     }
-  if (icon_dismiss) {
-    offer_ex(&c, POL_SE_LOCAL_UI, "icon.close.dismiss", icon.token, "icon", icon_phrase, 1);
+  if (iv.dismiss) {
+    offer_ex(&c, POL_SE_LOCAL_UI, "icon.close.dismiss", iv.ic.token, "icon", iv.phrase, 1);
     goto done;
   }
   if (name_scan.safe_signal) {
