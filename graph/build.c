@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 #include <strings.h>
 
 #define NAME_MAX_BYTES 1024
@@ -64,6 +65,8 @@ typedef struct snode {
   const cJSON *ax;
   int scope;                    /* -2 unknown, -1 none, else scope index */
   int elem;                     /* element index or -1 */
+  const char *ckind;            /* container kind at or above it (container_kind),
+                                   NULL: not yet known; "" none */
 } snode;
 
 typedef struct sdoc {
@@ -166,22 +169,18 @@ static void sp_clickable(ctx *c, snode *n, const int32_t *v) { n->clickable = 1;
 /* a snapshot-local document index: made global below */
 static void sp_content(ctx *c, snode *n, const int32_t *v) { n->content_doc = v ? *v : -1; }
 
+/* The origin of url (pg_url_origin) in the arena; "null" when it is opaque
+ * (about:, data:, javascript:, a relative src), NULL for NULL. */
 static char *origin_of(pg__arena *a, const char *url) {
   if (!url) return NULL;
-  const char *p = strstr(url, "://");
-  if (!p) return pg__strdup(a, "null");
-  const char *end = p + 3;
-  while (*end && *end != '/' && *end != '?' && *end != '#') end++;
-  /* strip userinfo */
-  const char *at = memchr(p + 3, '@', (size_t)(end - (p + 3)));
-  if (at) {
-    size_t sl = (size_t)(p + 3 - url);
-    char *o = pg__alloc(a, sl + (size_t)(end - at));
-    memcpy(o, url, sl);
-    memcpy(o + sl, at + 1, (size_t)(end - at - 1));
-    return o;
-  }
-  return pg__strndup(a, url, (size_t)(end - url));
+  char o[PG_URL_MAX + 1];
+  return pg__strdup(a, pg_url_origin(url, o, sizeof o) < 0 ? "null" : o);
+}
+
+/* 1 when url's scheme is name (lower case), as browsers read it. */
+static int has_scheme(const char *url, const char *name) {
+  char s[16];
+  return pg_url_scheme(url, s, sizeof s) > 0 && !strcmp(s, name);
 }
 
 #define MAX_SUBFRAMES 100       /* (index + 1) << 24 stays an int */
@@ -601,7 +600,7 @@ static void build_documents(ctx *c) {
       continue;
     }
     pg_document *parent_doc = &c->g->documents[pd->published];
-    if (!strncmp(d->url, "about:", 6)) {
+    if (has_scheme(d->url, "about")) {
       /* about:blank / srcdoc: the parent's origin and access */
       d->access = pd->access;
       origin = parent_doc->origin;
@@ -619,7 +618,7 @@ static void build_documents(ctx *c) {
       /* only what the parent already knows: the iframe's src attribute */
       const char *src = attr(c, owner, "src");
       doc.origin = origin_of(a, src);
-      doc.url = src && *src && strncmp(src, "data:", 5) ? pg__strdup(a, src) : NULL;
+      doc.url = src && *src && !has_scheme(src, "data") ? pg__strdup(a, src) : NULL;
       if (!doc.origin || !strcmp(doc.origin, "null")) doc.origin = NULL;
       c->g->opaque_frames++;
     } else {
@@ -665,7 +664,7 @@ static void build_documents(ctx *c) {
     const char *src = attr(c, on, "src");
     doc.origin = origin_of(a, src && *src ? src : NULL);
     if (doc.origin && !strcmp(doc.origin, "null")) doc.origin = NULL;
-    doc.url = src && *src && strncmp(src, "data:", 5) ? pg__strdup(a, src) : NULL;
+    doc.url = src && *src && !has_scheme(src, "data") ? pg__strdup(a, src) : NULL;
     if (on->layout >= 0) {
       pg_rect b = pd->bounds[on->layout];
       doc.bbox = (pg_rect){b.x + pd->ox, b.y + pd->oy, b.w, b.h};
@@ -1354,21 +1353,42 @@ static int is_sensitive(ctx *c, const snode *n) {
   if (type && !strcasecmp(type, "password")) return 1;
   const char *s = attr(c, n, "data-uiap-sensitive");
   if (s && strcmp(s, "false")) return 1;
-  const char *ac = attr(c, n, "autocomplete");
-  if (ac && (strstr(ac, "cc-") || strstr(ac, "one-time-code") || strstr(ac, "current-password") ||
-             strstr(ac, "new-password")))
-    return 1;
-  return 0;
+  return pg_autocomplete_sensitive(attr(c, n, "autocomplete"));
 }
 
-static const char *form_method_of(ctx *c, int i) {
+/* The form node i submits (HTML "form owner"): with a form attribute the
+ * <form> of that id in its document, or none; else the nearest <form>
+ * around it. -1: none. */
+static int form_owner(ctx *c, int i) {
+  const char *id = attr(c, &c->n[i], "form");
+  if (id) {
+    if (!*id) return -1;
+    idmap_build(c);
+    int k = idmap_get(c, c->idkeys, c->idcap, c->n[i].doc, id);
+    return k >= 0 && !strcasecmp(c->n[k].tag, "FORM") ? k : -1;
+  }
   for (int k = c->n[i].parent; k >= 0; k = c->n[k].parent)
-    if (!strcasecmp(c->n[k].tag, "FORM")) {
-      const char *m = attr(c, &c->n[k], "method");
-      return m && *m ? m : "get";
-    }
-  const char *form = attr(c, &c->n[i], "form");
-  return form ? "get" : NULL;
+    if (!strcasecmp(c->n[k].tag, "FORM")) return k;
+  return -1;
+}
+
+/* The effective submission of submit control i: formmethod / formaction
+ * override the owner form's method / action (HTML form submission). */
+static void submit_facts(ctx *c, int i, pg_element *e) {
+  const snode *n = &c->n[i];
+  int f = form_owner(c, i);
+  const snode *fn = f >= 0 ? &c->n[f] : NULL;
+  char m[16];
+  const char *fm = attr(c, n, "formmethod");
+  e->form_method = pg__strdup(c->a, pg__submit_method(fm, fn ? attr(c, fn, "method") : NULL, m, sizeof m));
+  if (!e->form_method && fn) e->form_method = pg__strdup(c->a, "get"); /* no method attribute */
+  const char *action = attr(c, n, "formaction");
+  if (!action && !fn) return; /* submits nothing the page can see */
+  if (!action) action = attr(c, fn, "action");
+  const sdoc *d = &c->d[n->doc];
+  char *url = pg__submit_url(dstr(d, d->sd->base_url), d->url, action);
+  e->submit_url = pg__strdup(c->a, url);
+  free(url);
 }
 
 static int in_form(ctx *c, const snode *n) {
@@ -1425,6 +1445,161 @@ static char *context_text(ctx *c, int i) {
   return NULL;
 }
 
+/* ---- where a control sits, what it shows (facts for the policy) ---------- */
+/* 1: node k has two or more siblings (of the first 64) with its tag and its
+ * class attribute: an entry of a collection nothing else marks. */
+static int repeated(ctx *c, int k) {
+  const snode *n = &c->n[k];
+  const char *cls = attr(c, n, "class");
+  if (!cls || !*cls || n->parent < 0) return 0;
+  int same = 0, seen = 0;
+  for (int s = c->n[n->parent].first_child; s >= 0 && seen < 64; s = c->n[s].next_sibling, seen++) {
+    if (s == k || c->n[s].type != 1 || strcmp(c->n[s].tag, n->tag)) continue;
+    const char *o = attr(c, &c->n[s], "class");
+    if (o && !strcmp(o, cls) && ++same >= 2) return 1;
+  }
+  return 0;
+}
+
+static const char *node_kind(ctx *c, int k, int check);
+
+/* 1: node k (an article, a card) is an entry of a collection: its parent
+ * is a list, table, grid or feed, or a sibling (of the first 64) of its
+ * tag is the same kind of container. */
+static int in_collection(ctx *c, int k, const char *kind) {
+  const snode *n = &c->n[k];
+  if (n->parent < 0) return 0;
+  int from_ax;
+  pg__ckind pk;
+  if (pg__role_container(node_role(c, &c->n[n->parent], &from_ax), &pk) && !strcmp(pk.kind, "collection"))
+    return 1;
+  int seen = 0;
+  for (int s = c->n[n->parent].first_child; s >= 0 && seen < 64; s = c->n[s].next_sibling, seen++) {
+    if (s == k || c->n[s].type != 1 || strcmp(c->n[s].tag, n->tag)) continue;
+    const char *sk = node_kind(c, s, 0);
+    if (sk && !strcmp(sk, kind)) return 1;
+  }
+  return 0;
+}
+
+/* The container kind node k is itself (pg.h, pg_element.container_kind), or
+ * NULL: by its scope kind (dialog, drawer, popover), its role, its tag, a
+ * live region, its class names; with check, an article or card only as an
+ * entry of a collection, and else "repeated" when it is one of several
+ * alike. */
+static const char *node_kind(ctx *c, int k, int check) {
+  const snode *n = &c->n[k];
+  if (n->type != 1 || n->closed_inside) return NULL;
+  int from_ax;
+  const char *stable, *role = node_role(c, n, &from_ax);
+  pg__ckind ck = {NULL, 0};
+  int sk = scope_kind_of(c, k, role, 1, &stable);
+  if (sk == PG_SCOPE_DRAWER) ck.kind = "drawer";
+  else if (sk == PG_SCOPE_POPOVER) ck.kind = "popover";
+  else if (sk == PG_SCOPE_DIALOG) ck.kind = role && !strcmp(role, "alertdialog") ? "alertdialog" : "dialog";
+  int got = ck.kind != NULL || pg__role_container(role, &ck);
+  if (!got && !attr(c, n, "role")) got = pg__tag_container(n->tag, &ck);
+  const char *live = attr(c, n, "aria-live");
+  if (!got && live && (!strcasecmp(live, "polite") || !strcasecmp(live, "assertive"))) {
+    ck.kind = "toast";
+    got = 1;
+  }
+  if (!got) got = pg__class_container(attr(c, n, "class"), &ck);
+  if (got && ck.needs_collection && check && !in_collection(c, k, ck.kind)) got = 0;
+  if (!got && check && repeated(c, k)) return "repeated";
+  return got ? ck.kind : NULL;
+}
+
+/* The container kind nearest at or above node i, NULL for none: one climb,
+ * memoised per node, so every node is tested once per graph. */
+static const char *container_kind(ctx *c, int i) {
+  int local[128], *path = local;
+  size_t np = 0, cap = sizeof local / sizeof *local;
+  const char *found = "";
+  for (int k = i; k >= 0; k = c->n[k].parent) {
+    if (c->n[k].ckind) {
+      found = c->n[k].ckind;
+      break;
+    }
+    const char *kind = node_kind(c, k, 1);
+    if (kind) {
+      c->n[k].ckind = found = kind;
+      break;
+    }
+    if (np == cap) {
+      int *grown = pg__xmalloc(2 * cap * sizeof *grown);
+      memcpy(grown, path, np * sizeof *path);
+      if (path != local) free(path);
+      path = grown;
+      cap *= 2;
+    }
+    path[np++] = k;
+  }
+  for (size_t j = 0; j < np; j++) c->n[path[j]].ckind = found;
+  if (path != local) free(path);
+  return *found ? found : NULL;
+}
+
+/* Appends node k's class tokens to buf (whole tokens; *len bytes used). */
+static void add_classes(ctx *c, int k, char *buf, size_t cap, size_t *len) {
+  const char *p = attr(c, &c->n[k], "class");
+  while (p && *p) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f') p++;
+    size_t n = strcspn(p, " \t\n\r\f");
+    if (n && *len + n + 2 <= cap) {
+      if (*len) buf[(*len)++] = ' ';
+      memcpy(buf + *len, p, n);
+      *len += n;
+      buf[*len] = 0;
+    }
+    p += n;
+  }
+}
+
+/* A control of its own inside another (its icon is not the outer one's). */
+static int nested_control(ctx *c, const snode *n) {
+  static const char *const tags[] = {"BUTTON", "A", "INPUT", "SELECT", "TEXTAREA"};
+  static const char *const roles[] = {"button", "link", "menuitem", "tab", "option", "checkbox", "switch"};
+  for (size_t t = 0; t < sizeof tags / sizeof *tags; t++)
+    if (!strcasecmp(n->tag, tags[t])) return 1;
+  const char *r = attr(c, n, "role");
+  for (size_t t = 0; r && t < sizeof roles / sizeof *roles; t++)
+    if (!strcmp(r, roles[t])) return 1;
+  return 0;
+}
+
+typedef struct { char cls[PG_ICON_CLASSES_MAX + 1]; size_t len; char lig[PG_ICON_TEXT_MAX + 1]; int budget; } icon_acc;
+
+/* Control k (depth 0) and the icon elements in it, 3 levels deep. */
+static void icon_visit(ctx *c, int k, int depth, icon_acc *acc) {
+  const snode *n = &c->n[k];
+  int icon = pg__icon_tag(n->tag);
+  if (depth == 0 || icon) add_classes(c, k, acc->cls, sizeof acc->cls, &acc->len);
+  if (icon && !acc->lig[0] && (attr(c, n, "class") || strcasecmp(n->tag, "SPAN"))) {
+    char buf[PG_ICON_TEXT_MAX * 2];
+    size_t len = 0;
+    buf[0] = 0;
+    light_text(c, k, buf, sizeof buf, &len, 0);
+    if (!pg__ligature_text(buf, acc->lig, sizeof acc->lig)) acc->lig[0] = 0;
+  }
+  if (depth == 3) return;
+  for (int ch = n->first_child; ch >= 0 && acc->budget > 0; ch = c->n[ch].next_sibling) {
+    const snode *m = &c->n[ch];
+    if (m->type != 1 || m->closed_inside || m->sens_self || nested_control(c, m)) continue;
+    acc->budget--;
+    icon_visit(c, ch, depth + 1, acc);
+  }
+}
+
+/* Icon evidence of control i: pg_element.icon_classes and icon_text. */
+static void icon_facts(ctx *c, int i, pg_element *e) {
+  if (c->n[i].sens_inside) return;
+  icon_acc acc = {.budget = 32};
+  icon_visit(c, i, 0, &acc);
+  e->icon_classes = acc.len ? pg__strdup(c->a, acc.cls) : NULL;
+  e->icon_text = acc.lig[0] ? pg__strdup(c->a, acc.lig) : NULL;
+}
+
 /* why a node is published besides section 8 (wanted) */
 enum { WANT_RULE = 1, WANT_HOST = 2, WANT_ENDPOINT = 4, WANT_SELECTION = 8 };
 
@@ -1464,7 +1639,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
     e->href = pg__strdup(c->a, href);
   }
   e->is_submit = is_submit_button(c, n);
-  e->form_method = e->is_submit ? pg__strdup(c->a, form_method_of(c, i)) : NULL;
+  if (e->is_submit) submit_facts(c, i, e);
   e->has_download = attr(c, n, "download") != NULL;
   e->autocomplete = pg__strdup(c->a, attr(c, n, "autocomplete"));
   e->sensitive = n->sens_inside;
@@ -1554,6 +1729,8 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   const char *hp = attr(c, n, "aria-haspopup");
   e->aria_haspopup = hp && strcmp(hp, "false") ? pg__strdup(c->a, hp) : NULL;
   e->has_aria_controls = attr(c, n, "aria-controls") != NULL;
+  e->container_kind = n->parent >= 0 ? container_kind(c, n->parent) : NULL;
+  icon_facts(c, i, e);
   for (int k = n->parent, steps = 0; k >= 0 && steps < 32; k = c->n[k].parent, steps++) {
     const snode *q = &c->n[k];
     const char *qr = q->ax ? ax_str(q->ax, "role") : attr(c, q, "role");
@@ -1681,10 +1858,10 @@ static void add_relation(ctx *c, const char *type, const char *from, const char 
   g->relations[g->nrelations++] = (pg_relation){pg__strdup(c->a, type), pg__strdup(c->a, from), pg__strdup(c->a, to)};
 }
 
-static unsigned long str_hash(int doc, const char *s) {
-  unsigned long h = 5381u + (unsigned long)doc * 131u;
-  while (*s) h = h * 33u ^ (unsigned char)*s++;
-  return h;
+/* XXH3 seeded by the document: ids are page data, and a weak hash lets a
+ * hostile page line thousands of ids up in one probe chain. */
+static size_t str_hash(int doc, const char *s) {
+  return (size_t)XXH3_64bits_withSeed(s, strlen(s), (XXH64_hash_t)doc);
 }
 
 /* Insert node k under key (doc, value of attribute) into an open-addressing
@@ -2275,10 +2452,8 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   g->route_url = pg__strdup(c.a, url);
   g->route_title = clean(&c, get_str(page, "title") ? get_str(page, "title") : c.d[0].title, NAME_MAX_BYTES);
   if (url) {
-    const char *p = strstr(url, "://");
-    p = p ? strchr(p + 3, '/') : NULL;
-    size_t l = p ? strcspn(p, "?#") : 0;
-    g->route_pathname = p ? pg__strndup(c.a, p, l) : pg__strdup(c.a, "/");
+    const char *rest = pg_url_rest(url);
+    g->route_pathname = *rest == '/' ? pg__strndup(c.a, rest, strcspn(rest, "?#")) : pg__strdup(c.a, "/");
   }
   doc_scope(&c, 0);
 

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+#include "pg_url.h" /* the URL module: resolution, normalisation, origins */
+
 #define PG_ERRNO_MAP(X)                              \
   X(OK,     "ok")                                    \
   X(NOMEM,  "out of memory")                         \
@@ -159,6 +161,46 @@ const char *pg_risk_name(pg_risk r);
 /* Longest pg_element.risk_attr kept, in bytes. */
 #define PG_RISK_ATTR_MAX 64
 
+/* ---- autocomplete tokens (autofill.c) ----------------------------------- */
+/* The one reader of the autocomplete attribute, for redaction and policy. */
+#define PG_AUTOCOMPLETE_MAX 512 /* bytes of an attribute value looked at */
+/* 1 when ac (an autocomplete attribute value) holds token among its
+ * whitespace-separated tokens, ASCII case-insensitively ("CC-Number" holds
+ * "cc-number"); token is lower case, and one ending in '-' ("cc-") matches
+ * every token that starts with it. NULL or empty: 0. */
+int pg_autocomplete_has(const char *ac, const char *token);
+/* 1 when ac marks a field whose value is never published: a cc-* token,
+ * one-time-code, current-password or new-password (any case). */
+int pg_autocomplete_sensitive(const char *ac);
+
+/* ---- facts for the policy (not published) --------------------------------- */
+/* Longest pg_element.submit_url kept, in bytes: a longer URL is cut to this
+ * length, and the policy reads a form action that long as unknown (its
+ * tail, where a "?action=delete" may sit, is lost). */
+#define PG_SUBMIT_URL_MAX 4096
+/* Longest pg_element.icon_classes (whole tokens only) and icon_text. */
+#define PG_ICON_CLASSES_MAX 256
+#define PG_ICON_TEXT_MAX 32
+/* pg_element.container_kind: the nearest container around a control that
+ * tells what a close or minus glyph on it does (policy: icons). Static
+ * strings, nearest first (the climb stops at the first that matches):
+ *   dismiss: "dialog", "alertdialog" (role, <dialog>, class modal/dialog),
+ *            "popover" (popover attribute, role tooltip, class popover),
+ *            "toast" (role status/alert, aria-live, class toast/snackbar/
+ *            alert/notification), "drawer" (the drawer scope, class drawer/
+ *            offcanvas), "menu" (role menu/menubar), "chip" (class chip/
+ *            tag/token)
+ *   item:    "listitem" (role, <li>, class ...-item), "row" (role, <tr>,
+ *            class table-row), "gridcell" (cell, gridcell, headers),
+ *            "option", "treeitem", "menuitem", "article" (of a feed, or
+ *            among sibling articles), "card" (class card, among sibling
+ *            cards or in a collection), "collection" (inside a list, table,
+ *            grid, tree, listbox or feed but no item of it), "repeated"
+ *            (inside one of three or more siblings with the same tag and
+ *            class: an entry of an unmarked collection)
+ *   neither: "tab"
+ * NULL: none up to the top of the document. */
+
 typedef struct pg_element {
   char *instance_id;
   char *stable_id;
@@ -187,7 +229,19 @@ typedef struct pg_element {
   int sensitive;                /* password / data-uiap-sensitive / payment / otp */
   char *hint_attr;              /* value of opts.hint_attr, if asked for */
   /* facts the policy needs (not published as such) */
-  char *form_method;            /* method of the owning form for submit buttons */
+  char *form_method;            /* submit controls: the method the submission
+                                   uses, lower case: the control's formmethod
+                                   when it has one, else its owner form's
+                                   method, else "get" ("" is "get"); any
+                                   other value as written ("put", "delete")
+                                   so that the policy can read it; NULL when
+                                   there is no owner form */
+  char *submit_url;             /* submit controls: the absolute URL the
+                                   submission requests: formaction, else the
+                                   owner form's action, resolved against the
+                                   document's base URL (empty: the document's
+                                   URL); at most PG_SUBMIT_URL_MAX bytes.
+                                   Markup, not a field value; never published */
   int is_submit;
   int has_download;
   char *autocomplete;
@@ -195,6 +249,17 @@ typedef struct pg_element {
   char *aria_haspopup;          /* aria-haspopup value, for policy */
   int has_aria_controls;
   char *container_role;         /* nearest tablist/menu/menubar/dialog/toolbar/listbox */
+  const char *container_kind;   /* nearest container that tells what a close
+                                   glyph does (see above), static, or NULL */
+  char *icon_classes;           /* class tokens of the control and of its icon
+                                   elements (<i>, <span>, <svg>, <mat-icon>
+                                   inside it, not inside a nested control),
+                                   space separated, at most
+                                   PG_ICON_CLASSES_MAX bytes; NULL: none */
+  char *icon_text;              /* the text of an icon element in it when it
+                                   reads like a font ligature ("delete",
+                                   "remove_circle": [a-z0-9_], at most
+                                   PG_ICON_TEXT_MAX bytes), or NULL */
   int live;                     /* inside a live region / status / timer: noise for fingerprints */
   int selection_only;           /* published only because the text selection lies in it */
   int backend_node_id;
@@ -394,6 +459,11 @@ void pg_fingerprint(const pg_graph *g, const pg_fp_policy *p, char out[33], char
 /* Copy s (length n) into valid UTF-8 with control characters removed and
  * whitespace collapsed; at most max bytes (0: no cap). Caller frees. */
 char *pg_text_clean(const char *s, size_t n, size_t max);
+/* Make text safe to print on a terminal, in place (see graph/text.c):
+ * control characters (but tab and newline), C1 controls and invalid UTF-8
+ * become '?'. Returns the new length. For every text output a person reads
+ * in a terminal (snapshot --format text, diff, error lines). */
+size_t pg_text_terminal_safe(char *s);
 
 /* The string published in place of a redacted value. */
 #define PG_REDACTED "[redacted]"

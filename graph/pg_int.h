@@ -17,6 +17,35 @@ char *pg__printf(pg__arena *a, const char *fmt, ...) __attribute__((format(print
  * capped so that pg_risk_parse reads the copy as it reads raw. NULL -> NULL. */
 char *pg__risk_attr(pg__arena *a, const char *raw);
 
+/* ---- facts for the policy (submit.c, context.c) ------------------------- */
+/* The method a submission uses (pg_element.form_method) from the control's
+ * formmethod and the owner form's method attribute (either NULL when
+ * absent): lower case into buf, blanks around dropped, "" read as "get".
+ * Returns buf, or NULL (buf "") when both are absent. */
+char *pg__submit_method(const char *formmethod, const char *form_method, char *buf, size_t cap);
+/* The URL a submission requests: action is the control's formaction when
+ * it has one (even ""), else the owner form's action, else NULL; NULL or
+ * blank means doc_url; else it is resolved against base (the document's
+ * base URL; doc_url when NULL or "") with pg_url_resolve; an action the
+ * URL module refuses (unreadable, longer than PG_URL_MAX) is kept as
+ * written. At most PG_SUBMIT_URL_MAX bytes (cut at a character boundary).
+ * A new string (free), or NULL when there is no URL. */
+char *pg__submit_url(const char *base, const char *doc_url, const char *action);
+/* A container kind (pg_element.container_kind): a static string, and 1
+ * when it counts only as an entry of a collection (an article of a feed or
+ * among articles, a card among cards). */
+typedef struct pg__ckind { const char *kind; int needs_collection; } pg__ckind;
+/* By computed role, by tag (implicit roles the AX tree may not show), by
+ * class names (component libraries). 1 and *out when one applies. */
+int pg__role_container(const char *role, pg__ckind *out);
+int pg__tag_container(const char *tag, pg__ckind *out);
+int pg__class_container(const char *class_attr, pg__ckind *out);
+/* 1 when an element of this tag draws an icon inside a control. */
+int pg__icon_tag(const char *tag);
+/* 1 when s (blanks around it ignored) reads like an icon font ligature:
+ * 1..PG_ICON_TEXT_MAX of [a-z0-9_], copied into buf (cap bytes). */
+int pg__ligature_text(const char *s, char *buf, size_t cap);
+
 /* Out-of-memory aborts here, in one place. */
 void *pg__xmalloc(size_t n);
 void *pg__xrealloc(void *p, size_t n);

@@ -17,19 +17,28 @@
  *   4. keyword lexicons (lexicon.c) over the accessible name, an app action
  *      id, and the nearby text (skipped when the name is a plain local-UI
  *      word such as "Cancel", so a dialog titled "Delete project?" does not
- *      taint its own Cancel button; but an "OK" in it is destructive)
+ *      taint its own Cancel button; but an "OK" in it is destructive).
+ *      A name without words (a glyph, an icon font code point, a ligature)
+ *      is not read as words: icons (icons.c) read it, with the control's
+ *      icon classes: a trash icon is destructive, a close or minus icon on
+ *      an entry of a collection removes it (destructive), and one whose
+ *      container does not settle it is unknown
  *   5. an app action (data-uiap-action or a non-ui./nav. action id) with no
  *      lexicon hit is unknown, never local_ui
- *   6. soft native semantics: form submit by method, form reset, same-origin
- *      links, logout-like URLs (and the URL words of lexicon.c), nav.back
+ *   6. soft native semantics: form submit by method (submit_methods), form
+ *      reset, same-origin links, the words of the URL a link or a form
+ *      submission requests (pol__url_words: the URL rows of lexicon.c, one
+ *      reading for links, forms and pol_url_intent), nav.back
  *   The worst class among the evidence of steps 1, 4 and 6 wins (pol__rank),
  *   so "unless the lexicon says worse" holds everywhere.
- *   7. nothing yet: role defaults and local-UI signals (tables below);
+ *   7. nothing yet: role defaults and local-UI signals (tables below), a
+ *      close icon inside a dialog, popover, toast, drawer, menu or chip;
  *      otherwise unknown.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "pg_url.h"
 #include "pol_int.h"
 #include "pg.h"
 
@@ -149,9 +158,9 @@ static const struct {
 
 /* ---- data classes -------------------------------------------------------- */
 
-/* autocomplete tokens (WHATWG autofill field names). A trailing '-' in the
- * token means "this prefix". The worst class over all tokens wins
- * (dc_rank). */
+/* autocomplete tokens (WHATWG autofill field names), lower case; any case
+ * in the page matches (pg_autocomplete_has). A trailing '-' in the token
+ * means "this prefix". The worst class over all tokens wins (dc_rank). */
 static const struct { const char *token; pol_data_class dc; } autofill[] = {
   {"current-password", POL_DC_CREDENTIAL}, {"new-password", POL_DC_CREDENTIAL},
   {"one-time-code", POL_DC_SECRET},
@@ -179,36 +188,14 @@ static pol_data_class worse_dc(pol_data_class a, pol_data_class b)
   return dc_rank[b] > dc_rank[a] ? b : a;
 }
 
-/* Worst data class over the whitespace-separated autocomplete tokens. */
+/* Worst data class over the autocomplete tokens (graph/autofill.c reads
+ * them: whitespace separated, ASCII case-insensitive). */
 static pol_data_class autocomplete_dc(const char *ac)
 {
   pol_data_class dc = POL_DC_NONE;
-  if (!ac)
-    return dc;
-  char tok[64];
-  size_t seen = 0;
-  while (*ac && seen < POL__TEXT_MAX) {
-    while (*ac == ' ' || *ac == '\t' || *ac == '\n' || *ac == '\r')
-      ac++, seen++;
-    size_t n = 0;
-    while (ac[n] && ac[n] != ' ' && ac[n] != '\t' && ac[n] != '\n' && ac[n] != '\r')
-      n++;
-    if (!n)
-      break;
-    if (n < sizeof tok) {
-      for (size_t i = 0; i < n; i++)
-        tok[i] = (char)(ac[i] >= 'A' && ac[i] <= 'Z' ? ac[i] + 32 : ac[i]);
-      tok[n] = 0;
-      for (size_t i = 0; i < sizeof autofill / sizeof autofill[0]; i++) {
-        const char *t = autofill[i].token;
-        size_t tl = strlen(t);
-        int prefix = t[tl - 1] == '-';
-        if (prefix ? !strncmp(tok, t, tl) : !strcmp(tok, t))
-          dc = worse_dc(dc, autofill[i].dc);
-      }
-    }
-    ac += n, seen += n;
-  }
+  for (size_t i = 0; ac && i < sizeof autofill / sizeof autofill[0]; i++)
+    if (pg_autocomplete_has(ac, autofill[i].token))
+      dc = worse_dc(dc, autofill[i].dc);
   return dc;
 }
 
@@ -251,10 +238,13 @@ typedef struct {
   char rule[48];
   const char *keyword;
   const char *where;
+  const char *explain;
+  int inferred;
 } cand;
 
-static void offer(cand *c, pol_side_effect se, const char *rule,
-                  const char *keyword, const char *where)
+/* Evidence with its phrase for people and whether it was inferred. */
+static void offer_ex(cand *c, pol_side_effect se, const char *rule, const char *keyword,
+                     const char *where, const char *explain, int inferred)
 {
   if (c->set && pol__rank(se) <= pol__rank(c->se))
     return;
@@ -263,6 +253,14 @@ static void offer(cand *c, pol_side_effect se, const char *rule,
   snprintf(c->rule, sizeof c->rule, "%s", rule);
   c->keyword = keyword;
   c->where = where;
+  c->explain = explain;
+  c->inferred = inferred;
+}
+
+static void offer(cand *c, pol_side_effect se, const char *rule,
+                  const char *keyword, const char *where)
+{
+  offer_ex(c, se, rule, keyword, where, NULL, 0);
 }
 
 static void offer_lex(cand *c, const pol__lex_entry *e, const char *prefix,
@@ -271,23 +269,35 @@ static void offer_lex(cand *c, const pol__lex_entry *e, const char *prefix,
   char rule[48];
   if (!e)
     return;
-  pol__lexicon_rule(e, prefix, !strcmp(prefix, "lexicon"), rule, sizeof rule);
-  offer(c, (pol_side_effect)e->cls, rule, e->phrase, where);
+  int url = !strcmp(prefix, "url");
+  pol__lexicon_rule(e, prefix, !url, rule, sizeof rule);
+  offer_ex(c, (pol_side_effect)e->cls, rule, e->phrase, where,
+           url ? pol__url_explain((pol_side_effect)e->cls) : NULL, 0);
+}
+
+/* The words of a URL (a link's, a submission's): pol__url_words. */
+static void offer_url(cand *c, const char *path, const char *where)
+{
+  int too_long;
+  offer_lex(c, pol__url_words(path, &too_long), "url", where);
+  if (too_long)
+    offer_ex(c, POL_SE_UNKNOWN, "url.too_long", NULL, where,
+             "the URL is too long to read all of its words", 0);
 }
 
 /* ---- URLs ---------------------------------------------------------------- */
 
-/* 0: same or allowed origin; 1: another origin; -1: cannot tell. */
+/* 0: same or allowed origin; 1: another origin; -1: cannot tell.
+ * url is an absolute http(s) URL; one without a host is another origin. */
 static int origin_state(const pol_subject *s, const char *url)
 {
-  char o[320], p[320];
-  if (pol__url_origin(url, o, sizeof o))
+  char o[320];
+  if (pg_url_origin(url, o, sizeof o) < 0)
     return 1;
-  if (s->page_origin && !pol__url_origin(s->page_origin, p, sizeof p) && !strcmp(o, p))
+  if (s->page_origin && pg_url_same_origin(s->page_origin, o))
     return 0;
   for (size_t i = 0; s->allowed_origins && i < s->n_allowed_origins; i++)
-    if (s->allowed_origins[i] &&
-        !pol__url_origin(s->allowed_origins[i], p, sizeof p) && !strcmp(o, p))
+    if (s->allowed_origins[i] && pg_url_same_origin(s->allowed_origins[i], o))
       return 0;
   if (!s->page_origin && (!s->allowed_origins || !s->n_allowed_origins))
     return -1;
@@ -338,7 +348,7 @@ static int url_facts(const pol_subject *s, const char *url, const char *where,
                st < 0 ? "origin_unknown" : "cross_origin");
       offer(c, st < 0 ? POL_SE_UNKNOWN : POL_SE_EXTERNAL_EFFECT, rule, NULL, where);
     }
-    *path_out = pol__url_rest(url);
+    *path_out = pg_url_rest(url);
     return st == 0;
   }
   }
@@ -383,6 +393,92 @@ static void finish(const cand *c, pol_classification *out)
   snprintf(out->rule, sizeof out->rule, "%s", c->rule);
   out->keyword = c->keyword;
   out->where = c->where;
+  out->explain = c->explain;
+  out->inferred = c->inferred;
+}
+
+/* ---- form submissions (step 6) ------------------------------------------- */
+
+/* The method of a submission (the control's formmethod, else its form's).
+ * HTML knows get, post and dialog; put, patch and delete are what scripts
+ * and method-override frameworks read from the attribute, so they count. */
+static const struct { const char *method; pol_side_effect se; const char *rule; } submit_methods[] = {
+  {"post", POL_SE_WRITE, "native.submit.post"},
+  {"put", POL_SE_WRITE, "native.submit.put"},
+  {"patch", POL_SE_WRITE, "native.submit.patch"},
+  {"delete", POL_SE_DESTRUCTIVE, "native.submit.delete"},
+  {"get", POL_SE_READ, "native.submit.get"},
+  {"dialog", POL_SE_LOCAL_UI, "native.submit.dialog"},
+};
+
+static void offer_submit(const pol_subject *s, cand *c, const char *action_path)
+{
+  size_t i, n = sizeof submit_methods / sizeof submit_methods[0];
+  for (i = 0; s->form_method && i < n; i++)
+    if (pol__attr_eq(s->form_method, submit_methods[i].method)) {
+      offer(c, submit_methods[i].se, submit_methods[i].rule, NULL, "attribute");
+      break;
+    }
+  if (s->form_method && i == n)
+    offer(c, POL_SE_UNKNOWN, "native.submit.method_unknown", NULL, "attribute");
+  if (s->form_action && strnlen(s->form_action, PG_SUBMIT_URL_MAX) >= PG_SUBMIT_URL_MAX)
+    offer_ex(c, POL_SE_UNKNOWN, "native.submit.url_cut", NULL, "form_action",
+             "the form's URL was cut: its tail is not known", 0);
+  if (action_path)
+    offer_url(c, action_path, "form_action");
+}
+
+/* ---- icons (step 4 and 7) ------------------------------------------------ */
+
+static const char *const icon_rules[][4] = {
+  /* meaning x context: none, dismiss, item, other */
+  [POL__ICON_CLOSE] = {"icon.close.no_context", "icon.close.dismiss", "icon.close.item", "icon.close.other"},
+  [POL__ICON_MINUS] = {"icon.minus.no_context", "icon.minus.no_context", "icon.minus.item", "icon.minus.other"},
+};
+
+/* The icon evidence of a subject and what its container makes of it. */
+typedef struct {
+  pol__icon ic;
+  int ctx;             /* POL__CTX_* */
+  const char *phrase;  /* what a close glyph does there */
+  int wordless;        /* the name has no words (or there is none) */
+  int dismiss;         /* a close icon in a dismiss container, and no words
+                          that say otherwise: local UI (step 7) */
+} icon_view;
+
+/* Reads the icons of s; a name without words is not read as words, so
+ * its lexicon scan is cleared. */
+static void icon_view_read(const pol_subject *s, pol__scan *name_scan, icon_view *v)
+{
+  pol__icon_read(s, &v->ic);
+  v->ctx = pol__icon_context(s, &v->phrase);
+  v->wordless = v->ic.name_is_icon || !has(s->name);
+  if (v->ic.name_is_icon)
+    memset(name_scan, 0, sizeof *name_scan);
+  v->dismiss = v->ic.meaning == POL__ICON_CLOSE && v->ctx == POL__CTX_DISMISS &&
+               (v->wordless || name_scan->safe_signal);
+}
+
+/* Step 4: what an icon says whatever the words: a trash icon deletes; a
+ * close or minus icon on an entry of a collection removes it; one that
+ * nothing around settles is unknown -- when the name has no words that
+ * could settle it either. */
+static void offer_icon(cand *c, const icon_view *v)
+{
+  const pol__icon *ic = &v->ic;
+  int ctx = v->ctx, wordless = v->wordless;
+  const char *phrase = v->phrase;
+  if (ic->meaning == POL__ICON_DELETE) {
+    offer_ex(c, POL_SE_DESTRUCTIVE, "icon.delete", ic->token, "icon", "deletes (a trash or delete icon)", 1);
+  } else if (ic->meaning == POL__ICON_CLOSE || ic->meaning == POL__ICON_MINUS) {
+    const char *rule = icon_rules[ic->meaning][ctx];
+    if (ctx == POL__CTX_ITEM)
+      offer_ex(c, POL_SE_DESTRUCTIVE, rule, ic->token, "icon", phrase, 1);
+    else if (wordless && (ctx != POL__CTX_DISMISS || ic->meaning == POL__ICON_MINUS))
+      offer_ex(c, POL_SE_UNKNOWN, rule, ic->token, "icon",
+               ctx == POL__CTX_DISMISS ? "a minus icon in a dialog or popover: what it lessens is not known"
+                                       : phrase, 1);
+  }
 }
 
 pol_code pol_classify(const pol_subject *s, pol_classification *out)
@@ -437,7 +533,10 @@ pol_code pol_classify(const pol_subject *s, pol_classification *out)
   pol__lexicon_scan(s->context, scan_flags, &ctx_scan);
   pol__lexicon_scan(s->app_action, POL__SCAN_CAMEL, &app_scan);
   pol__lexicon_scan(act == ACT_APP ? s->action : NULL, POL__SCAN_CAMEL, &act_scan);
-  if (name_scan.safe_signal) /* "Cancel", "Open details": no context taint */
+  icon_view iv;
+  icon_view_read(s, &name_scan, &iv);
+  if (name_scan.safe_signal || iv.dismiss) /* "Cancel", "Open details", a
+                                              dialog's ×: no context taint */
     memset(&ctx_scan, 0, sizeof ctx_scan);
 
   /* 2. annotations: data-uiap-risk */
@@ -489,6 +588,7 @@ pol_code pol_classify(const pol_subject *s, pol_classification *out)
   offer_lex(&c, app_scan.risky, "lexicon", "app_action");
   offer_lex(&c, act_scan.risky, "lexicon", "app_action");
   offer_lex(&c, ctx_scan.risky, "lexicon", "context");
+  offer_icon(&c, &iv);
 
   /* 5. app actions without a telling word */
   if (app) {
@@ -498,25 +598,12 @@ pol_code pol_classify(const pol_subject *s, pol_classification *out)
   }
 
   /* 6. soft native semantics */
-  if (submit) {
-    if (pol__attr_eq(s->form_method, "post"))
-      offer(&c, POL_SE_WRITE, "native.submit.post", NULL, "attribute");
-    else if (pol__attr_eq(s->form_method, "get"))
-      offer(&c, POL_SE_READ, "native.submit.get", NULL, "attribute");
-    else if (pol__attr_eq(s->form_method, "dialog"))
-      offer(&c, POL_SE_LOCAL_UI, "native.submit.dialog", NULL, "attribute");
-    if (action_path) {
-      pol__scan u;
-      pol__lexicon_scan(action_path, POL__SCAN_URL, &u);
-      offer_lex(&c, u.risky, "url", "form_action");
-    }
-  } else if (pol__attr_eq(s->input_type, "reset")) {
+  if (submit)
+    offer_submit(s, &c, action_path);
+  else if (pol__attr_eq(s->input_type, "reset"))
     offer(&c, POL_SE_LOCAL_UI, "native.form_reset", NULL, "attribute");
-  }
   if (href_path) {
-    pol__scan u;
-    pol__lexicon_scan(href_path, POL__SCAN_URL, &u);
-    offer_lex(&c, u.risky, "url", "href");
+    offer_url(&c, href_path, "href");
     if (same_origin_link)
       offer(&c, POL_SE_NAVIGATION, "url.same_origin", NULL, "href");
   }
@@ -546,6 +633,10 @@ pol_code pol_classify(const pol_subject *s, pol_classification *out)
       offer(&c, POL_SE_LOCAL_UI, signals[i].rule, NULL, signals[i].where);
       goto done;
     }
+  if (iv.dismiss) {
+    offer_ex(&c, POL_SE_LOCAL_UI, "icon.close.dismiss", iv.ic.token, "icon", iv.phrase, 1);
+    goto done;
+  }
   if (name_scan.safe_signal) {
     offer(&c, POL_SE_LOCAL_UI, "signal.safe_word", name_scan.safe->phrase, "name");
     goto done;
@@ -560,6 +651,8 @@ done:
     snprintf(c.rule, sizeof c.rule, "annotation.risk.confirm");
     c.keyword = NULL;
     c.where = "attribute";
+    c.explain = NULL;
+    c.inferred = 0;
   }
   finish(&c, out);
   return POL_OK;

@@ -7,8 +7,10 @@
  *   2. data-uiap-risk="blocked"               -> deny, reason of the class
  *      (no allow flag lifts it)
  *   3. mode_table[mode][class] (below); a deny is lifted by the class's
- *      allow flag: to allow in safe_explore and sandbox_write, to skip in
- *      observe_only (which executes nothing that activates or writes)
+ *      allow flag in sandbox_write only (flag_lift): safe_explore runs only
+ *      reversible, non-destructive, non-external actions (discovery-mapper
+ *      section 8) and observe_only nothing that activates or writes, so
+ *      there a set flag changes nothing and the sentence says so
  *   4. data-uiap-risk="confirm"               -> at least review
  *   reason: the class's reason (class_rules), except that a skip or confirm
  *   of a safe class says manual_only, and security_change on a credential or
@@ -31,14 +33,22 @@
  *  - safe_explore executes only none/read/navigation/local_ui.
  *  - sandbox_write adds draft and reversible_write (and text entry, which
  *    classifies as draft); a plain write still needs a human (review).
- *  - external/destructive/billing/security/irreversible: deny in every mode
- *    unless the allow flag of class_rules is set.
+ *  - external/destructive/billing/security/irreversible: deny in every mode;
+ *    in sandbox_write the allow flag of class_rules lifts it (flag_lift).
  *  - unknown is never executed autonomously: review in every mode. */
 static const unsigned char mode_table[POL__MODE_COUNT][POL__SE_COUNT] = {
   /*                      none read nav local draft rev write ext destr bill sec irrev unk */
   [POL_MODE_OBSERVE_ONLY]  = {A, S, S, S, S, S, S, D, D, D, D, D, R},
   [POL_MODE_SAFE_EXPLORE]  = {A, A, A, A, S, S, S, D, D, D, D, D, R},
   [POL_MODE_SANDBOX_WRITE] = {A, A, A, A, A, A, R, D, D, D, D, D, R},
+};
+
+/* What a set allow flag makes of a deny, per mode: only sandbox_write runs
+ * flagged destructive, payment, auth or external actions. */
+static const unsigned char flag_lift[POL__MODE_COUNT] = {
+  [POL_MODE_OBSERVE_ONLY]  = D,
+  [POL_MODE_SAFE_EXPLORE]  = D,
+  [POL_MODE_SANDBOX_WRITE] = A,
 };
 
 enum { FLAG_NONE, FLAG_DESTRUCTIVE, FLAG_PAYMENT, FLAG_AUTH, FLAG_EXTERNAL };
@@ -68,13 +78,16 @@ static const struct { pol_reason reason; unsigned char flag; } class_rules[POL__
   [POL_SE_UNKNOWN]          = {POL_REASON_UNKNOWN_SIDE_EFFECT, FLAG_NONE},
 };
 
+/* "destructive: removes a list item (rule icon.close.item, keyword "×",
+ * inferred)": only static text (names, rule ids, table spellings). */
 static void evidence(const pol_classification *c, char *buf, size_t cap)
 {
+  char kw[48] = "";
   if (c->keyword)
-    snprintf(buf, cap, "%s (rule %s, keyword \"%s\")",
-             pol_side_effect_name(c->side_effect), c->rule, c->keyword);
-  else
-    snprintf(buf, cap, "%s (rule %s)", pol_side_effect_name(c->side_effect), c->rule);
+    snprintf(kw, sizeof kw, ", keyword \"%.32s\"", c->keyword);
+  snprintf(buf, cap, "%s%s%s (rule %s%s%s)", pol_side_effect_name(c->side_effect),
+           c->explain ? ": " : "", c->explain ? c->explain : "", c->rule, kw,
+           c->inferred ? ", inferred" : "");
 }
 
 pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
@@ -95,7 +108,7 @@ pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
   pol_side_effect se = (unsigned)c->side_effect < POL__SE_COUNT ? c->side_effect
                                                                 : POL_SE_UNKNOWN;
   const char *mname = pol_mode_name(mode);
-  char ev[128];
+  char ev[200];
   evidence(c, ev, sizeof ev);
 
   pol_reason reason = class_rules[se].reason;
@@ -123,12 +136,15 @@ pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
   }
   /* 3. mode table and allow flags */
   pol_effect eff = (pol_effect)mode_table[mode][se];
-  const char *flag = NULL;
+  const char *flag = NULL;     /* a set flag that lifted the deny */
+  const char *inert = NULL;    /* a set flag this mode ignores */
   if (eff == POL_EFFECT_DENY && class_rules[se].flag != FLAG_NONE) {
     const int *on = (const int *)((const char *)policy + flags[class_rules[se].flag].offset);
-    if (*on) {
+    if (*on && flag_lift[mode] != POL_EFFECT_DENY) {
       flag = flags[class_rules[se].flag].name;
-      eff = mode == POL_MODE_OBSERVE_ONLY ? POL_EFFECT_SKIP : POL_EFFECT_ALLOW;
+      eff = (pol_effect)flag_lift[mode];
+    } else if (*on) {
+      inert = flags[class_rules[se].flag].name;
     }
   }
   if (eff == POL_EFFECT_SKIP && reason == POL_REASON_SAFE)
@@ -159,9 +175,12 @@ pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
              "executed autonomously.", ev);
   else if (eff == POL_EFFECT_REVIEW)
     snprintf(out->text, sizeof out->text, "review: %s needs a human in %s.", ev, mname);
+  else if (inert)
+    snprintf(out->text, sizeof out->text, "deny: %s; %s takes effect in %s only, not in %s.",
+             ev, inert, pol_mode_name(POL_MODE_SANDBOX_WRITE), mname);
   else if (class_rules[se].flag != FLAG_NONE)
-    snprintf(out->text, sizeof out->text, "deny: %s; denied unless %s is set.",
-             ev, flags[class_rules[se].flag].name);
+    snprintf(out->text, sizeof out->text, "deny: %s; denied unless %s is set in %s.",
+             ev, flags[class_rules[se].flag].name, pol_mode_name(POL_MODE_SANDBOX_WRITE));
   else
     snprintf(out->text, sizeof out->text, "deny: %s.", ev);
   return POL_OK;

@@ -72,8 +72,8 @@ const pol__lex_entry pol__lexicon[] = {
   EN("empty trash", DESTRUCTIVE, 0), EN("archive", DESTRUCTIVE, 0),
   EN("deactivate", DESTRUCTIVE, U), EN("disable account", DESTRUCTIVE, 0),
   EN("close account", DESTRUCTIVE, 0), EN("delete account", DESTRUCTIVE, 0),
-  EN("terminate", DESTRUCTIVE, 0), EN("kill", DESTRUCTIVE, 0),
-  EN("uninstall", DESTRUCTIVE, 0), EN("suspend", DESTRUCTIVE, 0),
+  EN("terminate", DESTRUCTIVE, U), EN("kill", DESTRUCTIVE, 0),
+  EN("uninstall", DESTRUCTIVE, U), EN("suspend", DESTRUCTIVE, 0),
   EN("overwrite", DESTRUCTIVE, 0), EN("replace all", DESTRUCTIVE, 0),
   EN("revert", DESTRUCTIVE, 0), EN("rollback", DESTRUCTIVE, 0),
   EN("roll back", DESTRUCTIVE, 0), EN("restore defaults", DESTRUCTIVE, 0),
@@ -108,16 +108,16 @@ const pol__lex_entry pol__lexicon[] = {
   EN("credit card", BILLING_CHANGE, 0), EN("start trial", BILLING_CHANGE, 0),
   EN("free trial", BILLING_CHANGE, 0), EN("renew", BILLING_CHANGE, 0),
   EN("book now", BILLING_CHANGE, 0), EN("reserve", BILLING_CHANGE, 0),
-  EN("cancel subscription", BILLING_CHANGE, 0),
-  EN("cancel order", BILLING_CHANGE, 0), EN("cancel plan", BILLING_CHANGE, 0),
+  EN("cancel subscription", BILLING_CHANGE, U),
+  EN("cancel order", BILLING_CHANGE, U), EN("cancel plan", BILLING_CHANGE, U),
   DE("bezahlen", BILLING_CHANGE, 0), DE("zahlen", BILLING_CHANGE, 0),
   DE("jetzt bezahlen", BILLING_CHANGE, 0), DE("kaufen", BILLING_CHANGE, 0),
   DE("jetzt kaufen", BILLING_CHANGE, 0), DE("kasse", BILLING_CHANGE, 0),
   DE("zur kasse", BILLING_CHANGE, 0), DE("bestellen", BILLING_CHANGE, 0),
   DE("kostenpflichtig bestellen", BILLING_CHANGE, 0),
   DE("abonnieren", BILLING_CHANGE, 0), DE("abo kündigen", BILLING_CHANGE, 0),
-  DE("kündigen", BILLING_CHANGE, 0), DE("kündigung", BILLING_CHANGE, 0),
-  DE("abbestellen", BILLING_CHANGE, 0), DE("abrechnung", BILLING_CHANGE, 0),
+  DE("kündigen", BILLING_CHANGE, U), DE("kündigung", BILLING_CHANGE, 0),
+  DE("abbestellen", BILLING_CHANGE, U), DE("abrechnung", BILLING_CHANGE, 0),
   DE("zahlung", BILLING_CHANGE, 0), DE("zahlungspflichtig", BILLING_CHANGE, 0),
   DE("kostenpflichtig", BILLING_CHANGE, 0), DE("rechnung", BILLING_CHANGE, 0),
   DE("warenkorb", BILLING_CHANGE, 0), DE("in den warenkorb", BILLING_CHANGE, 0),
@@ -260,8 +260,6 @@ const pol__lex_entry pol__lexicon[] = {
   EN("close", LOCAL_UI, W), EN("dismiss", LOCAL_UI, W), EN("hide", LOCAL_UI, W),
   EN("menu", LOCAL_UI, W), EN("skip", LOCAL_UI, W), EN("not now", LOCAL_UI, W),
   EN("later", LOCAL_UI, W), EN("got it", LOCAL_UI, W), EN("no", LOCAL_UI, W),
-  EN("x", LOCAL_UI, W), EN("×", LOCAL_UI, W), EN("✕", LOCAL_UI, W),
-  EN("✖", LOCAL_UI, W),
   DE("schließen", LOCAL_UI, W), DE("ausblenden", LOCAL_UI, W),
   DE("verbergen", LOCAL_UI, W), DE("menü", LOCAL_UI, W),
   DE("überspringen", LOCAL_UI, W), DE("später", LOCAL_UI, W),
@@ -275,6 +273,10 @@ const pol__lex_entry pol__lexicon[] = {
   EN("window", NONE, F), EN("popup", NONE, F), EN("sidebar", NONE, F),
   EN("drawer", NONE, F), EN("banner", NONE, F), EN("message", NONE, F),
   EN("notification", NONE, F), EN("tour", NONE, F), EN("for now", NONE, F),
+  /* Close glyphs next to words ("Close ×"). Alone they are icons, and what
+   * they do depends on where they are (icons.c), so they are no safe word. */
+  EN("x", NONE, F), EN("×", NONE, F), EN("✕", NONE, F), EN("✖", NONE, F),
+  EN("✗", NONE, F),
   DE("alle", NONE, F), DE("den", NONE, F), DE("die", NONE, F), DE("das", NONE, F),
   DE("dieses", NONE, F), DE("fenster", NONE, F), DE("hinweis", NONE, F),
   DE("meldung", NONE, F),
@@ -402,9 +404,14 @@ size_t pol__normalize(const char *in, int split_camel, char *buf, size_t cap)
       }
     } else if (n == 3 && c == 0xE1 && p[1] == 0xBA && p[2] == 0x9E) {
       emit = "ss", elen = 2; /* ẞ */
-    } else if (n == 3 && c == 0xE2 && (p[1] == 0x80 ||
-               (p[1] == 0x81 && p[2] <= 0xAF))) {
-      sep(&o); /* U+2000-U+206F: spaces, dashes, quotes, bullets, ellipsis */
+    } else if ((n == 3 && c == 0xE2 && (p[1] == 0x80 || (p[1] == 0x81 && p[2] <= 0xAF))) ||
+               (n == 3 && (c == 0xEE || (c == 0xEF && p[1] <= 0xA3))) ||
+               (n == 3 && c == 0xEF && p[1] == 0xB8 && p[2] <= 0x8F) ||
+               (n == 4 && (c == 0xF4 || (c == 0xF3 && p[1] >= 0xB0)))) {
+      /* U+2000-U+206F: spaces, dashes, quotes, bullets, ellipsis; icon-font
+       * code points (private use: U+E000-U+F8FF, planes 15 and 16) and
+       * variation selectors (U+FE00-U+FE0F) are no letters either */
+      sep(&o);
       p += n, seen += n;
       continue;
     }

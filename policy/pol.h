@@ -108,9 +108,18 @@ typedef struct pol_subject {
   const char *page_origin;   /* origin of the page, "http://127.0.0.1:8000" */
   const char *const *allowed_origins; /* further origins that count as "in" */
   size_t n_allowed_origins;
-  const char *form_method;   /* method attribute of the owning form as
-                                written; NULL: not given (HTML default GET) */
-  const char *form_action;   /* resolved form action URL (submit buttons) */
+  const char *form_method;   /* submit controls: the method of the
+                                submission (pg_element.form_method: the
+                                control's formmethod, else its form's
+                                method), any case; "post", "put", "patch"
+                                are writes, "delete" is destructive, "get"
+                                a read, "dialog" local UI; NULL: not given */
+  const char *form_action;   /* submit controls: the absolute URL the
+                                submission requests (pg_element.submit_url:
+                                formaction, else the form's action). Its
+                                words decide like a link's (pol_url_intent):
+                                a GET to /items/delete is destructive,
+                                whatever the button says */
   int is_submit;             /* activating it submits its form */
   int has_download;          /* `download` attribute present */
   const char *autocomplete;  /* autocomplete attribute (tokens) */
@@ -132,6 +141,22 @@ typedef struct pol_subject {
   const char *container_role;/* role of the nearest composite container:
                                 "tablist", "menu", "menubar", "dialog",
                                 "alertdialog", "toolbar", "listbox", ... */
+  /* Icon-only controls (a close glyph, a trash can, an icon font glyph):
+   * what they do depends on where they are (policy/icons.c). */
+  const char *container_kind;/* the nearest container that tells
+                                (pg_element.container_kind): "dialog",
+                                "alertdialog", "popover", "toast", "drawer",
+                                "menu", "chip" -- a close glyph dismisses;
+                                "listitem", "row", "gridcell", "option",
+                                "treeitem", "menuitem", "article", "card",
+                                "collection", "repeated" -- it removes the
+                                item; "tab" or NULL -- unknown. NULL falls
+                                back to container_role */
+  const char *icon_classes;  /* class tokens of the control and its icon
+                                elements, space separated
+                                (pg_element.icon_classes): "fa fa-trash" */
+  const char *icon_text;     /* icon font ligature text in it
+                                (pg_element.icon_text): "delete", "close" */
 } pol_subject;
 
 /* The verdict of pol_classify. Plain data, caller-owned. */
@@ -149,7 +174,16 @@ typedef struct pol_classification {
   const char *where;          /* which input held the evidence: "name",
                                  "context", "app_action", "href",
                                  "form_action", "attribute", "role",
-                                 "action", or NULL; static */
+                                 "action", "icon", or NULL; static */
+  const char *explain;        /* what the action does as the deciding rule
+                                 reads it, for people: "removes a list
+                                 item", "closes the dialog", "the URL it
+                                 requests reads as a logout"; static (no
+                                 page text); NULL when the rule has none */
+  int inferred;               /* 1: the deciding evidence was inferred (an
+                                 icon glyph, class or ligature, and where it
+                                 sits), not stated by the page's words or
+                                 markup */
 } pol_classification;
 
 /* Classify the side effect of performing s->action on s. Always fills *out
@@ -157,11 +191,38 @@ typedef struct pol_classification {
  * is NULL. */
 pol_code pol_classify(const pol_subject *s, pol_classification *out);
 
+/* Longest URL whose words pol_url_intent reads, in bytes. */
+#define POL_URL_MAX 8192
+
+/* The side effect a URL's own words name: its path segments, query keys
+ * and values and fragment (percent-encodings decoded, camelCase split,
+ * whole words), read with the URL rows of the lexicon (policy/lexicon.c):
+ * "/logout", "/signout", "/users/sign-out", "/konto/abmelden" ->
+ * security_change (rule "url.logout"); "/items/3/delete", "?action=delete",
+ * "/remove", "/destroy", "/loeschen" -> destructive; "/unsubscribe",
+ * "/cancel-subscription", "/checkout" -> billing_change; nothing -> none
+ * ("url.none"). A URL longer than POL_URL_MAX is unknown ("url.too_long")
+ * unless its first POL_URL_MAX bytes already name something. The host is
+ * not read, nor the origin judged: pol_classify does that with the page's
+ * origin. Links (s->href) and form submissions (s->form_action) are
+ * classified with this same reading, so it is the one URL rule table.
+ *
+ * For the crawler's network guard: a GET request the page makes whose URL
+ * reads as security_change (logout) or destructive should fail before it
+ * reaches the server (Fetch.failRequest), since clicking a harmless-looking
+ * control may still fire it.
+ *
+ * url may be absolute ("http://h/a/logout") or a path ("/a/logout?x").
+ * Fills *out (rule, keyword, where "url", explain; may be NULL) and
+ * returns its side_effect. NULL url -> none. */
+pol_side_effect pol_url_intent(const char *url, pol_classification *out);
+
 /* DataClass of a field from its input type, autocomplete tokens and
  * data-uiap-sensitive: password / current-password / new-password ->
  * credential, one-time-code / data-uiap-sensitive -> secret, cc-* ->
  * payment, transaction-* -> financial, email / tel -> contact, name /
- * address / bday parts -> pii, else none. NULL -> none. */
+ * address / bday parts -> pii, else none. Tokens in any letter case
+ * ("CC-NUMBER", "One-Time-Code"). NULL -> none. */
 pol_data_class pol_subject_data_class(const pol_subject *s);
 
 /* ---- decisions ---------------------------------------------------------- */
@@ -182,10 +243,16 @@ typedef enum {
 const char *pol_mode_name(pol_mode m);
 pol_code pol_mode_parse(const char *s, pol_mode *out);
 
-/* DiscoverySafetyPolicy. Zero-initialised = safe_explore, nothing extra. */
+/* DiscoverySafetyPolicy. Zero-initialised = safe_explore, nothing extra.
+ * The allow flags take effect in sandbox_write only (discovery-mapper
+ * section 8: safe_explore runs only reversible, non-destructive,
+ * non-external actions; observe_only runs nothing that activates). In the
+ * other modes a set flag leaves the deny as it is, and the decision's
+ * sentence says that the flag was ignored. */
 typedef struct pol_policy {
   pol_mode mode;
-  int allow_destructive_actions; /* lifts deny for destructive, irreversible */
+  int allow_destructive_actions; /* sandbox_write: lifts deny for destructive,
+                                    irreversible */
   int allow_payment_flows;       /* ... for billing_change */
   int allow_auth_flows;          /* ... for security_change */
   int allow_external_effects;    /* ... for external_effect */
@@ -232,7 +299,7 @@ const char *pol_reason_name(pol_reason r);
 typedef struct pol_decision {
   pol_effect effect;
   pol_reason reason;
-  char text[256];  /* one human sentence; holds no page text, only rule ids,
+  char text[384];  /* one human sentence; holds no page text, only rule ids,
                       lexicon keywords and policy names, so it may be logged */
 } pol_decision;
 

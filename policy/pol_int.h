@@ -46,7 +46,8 @@ extern const size_t pol__lexicon_len;
 /* Normalise text for matching: ASCII lower case; Latin-1 capitals lowered;
  * ä ö ü ß (and capitals, ẞ) folded to ae oe ue ss so "löschen" and
  * "loeschen" are one word; every run of punctuation or blanks (ASCII,
- * U+00A0-U+00BF, U+2000-U+206F) becomes one space; with split_camel a
+ * U+00A0-U+00BF, U+2000-U+206F), icon-font code points (private use
+ * areas) and variation selectors becomes one space; with split_camel a
  * lower-to-upper step splits a word ("deleteUser" -> "delete user").
  * The result starts and ends with one space (" delete project "), so a
  * phrase matches on word boundaries iff " phrase " occurs in it.
@@ -86,7 +87,50 @@ int pol__rank(pol_side_effect se);
 /* ASCII case-insensitive compare of a trimmed attribute value. */
 int pol__attr_eq(const char *value, const char *word);
 
+/* ---- icons (icons.c) ---------------------------------------------------- */
+
+/* What an icon means, in increasing severity. */
+enum {
+  POL__ICON_NONE = 0,
+  POL__ICON_CLOSE,   /* ×, fa-xmark, "close": dismiss or remove, by context */
+  POL__ICON_MINUS,   /* −, fa-minus, "remove_circle": removes an item */
+  POL__ICON_DELETE   /* 🗑, fa-trash, "delete": destructive anywhere */
+};
+
+typedef struct pol__icon {
+  int meaning;        /* POL__ICON_*: the worst of name glyphs, classes, ligature */
+  const char *token;  /* the table's spelling of that evidence; static */
+  const char *source; /* "name", "class", "ligature"; static */
+  int name_is_icon;   /* the accessible name holds no words (glyphs,
+                         private-use code points) or is the ligature's text */
+} pol__icon;
+
+/* Read the icon evidence of s (name, icon_classes, icon_text). */
+void pol__icon_read(const pol_subject *s, pol__icon *out);
+
+/* What the container around s makes of a close glyph. */
+enum {
+  POL__CTX_NONE = 0, /* no container that tells */
+  POL__CTX_DISMISS,  /* dialog, popover, toast, drawer, menu, chip */
+  POL__CTX_ITEM,     /* an entry of a collection: the glyph removes it */
+  POL__CTX_OTHER     /* a tab: closing it may discard something */
+};
+
+/* POL__CTX_* of s->container_kind (else s->container_role); *phrase: what a
+ * close glyph does there ("closes the dialog", "removes a list item"),
+ * static. */
+int pol__icon_context(const pol_subject *s, const char **phrase);
+
 /* ---- URLs (url.c) ------------------------------------------------------- */
+
+/* The worst URL row of the lexicon among the words of rest (a URL's path,
+ * query and fragment, or a relative reference): percent-encodings decoded,
+ * read in overlapping windows up to POL_URL_MAX bytes. NULL: none. *too_long
+ * is set when rest is longer than that (the words past it are not read). */
+const pol__lex_entry *pol__url_words(const char *rest, int *too_long);
+
+/* "the URL it requests reads as ..." for the class of a URL rule, or NULL. */
+const char *pol__url_explain(pol_side_effect se);
 
 typedef enum {
   POL__URL_NONE = 0,   /* NULL or empty */
@@ -96,15 +140,9 @@ typedef enum {
   POL__URL_RELATIVE    /* no scheme: the caller did not resolve it */
 } pol__url_kind;
 
-/* Scheme of url lower-cased into scheme (may be empty) and its kind. */
+/* Scheme of url lower-cased into scheme (cap bytes, may be empty) and its
+ * kind, read as browsers do (pg_url_scheme: leading C0 controls skipped,
+ * tabs and newlines inside ignored). Origins and paths: pg_url.h. */
 pol__url_kind pol__url_scheme(const char *url, char *scheme, size_t cap);
-
-/* Canonical origin "scheme://host[:port]" of an absolute http(s) URL or of
- * an origin string: lower case, userinfo dropped, default port (80/443)
- * dropped. 0 on success, -1 if url is not http(s). */
-int pol__url_origin(const char *url, char *buf, size_t cap);
-
-/* Pointer to the part after the authority ("/path?q#frag"), or "" . */
-const char *pol__url_rest(const char *url);
 
 #endif

@@ -58,6 +58,12 @@ typedef int (*crawl__journal_fn)(void *ud, const char *type, cJSON *rec);
 crawl_code crawl__journal_read(const char *dir, const char *const *types, crawl__journal_fn fn, void *ud,
                                crawl__journal_stats *st, char *err, size_t errlen);
 
+/* The same on a journal's text in memory: text[len] must be writable (a
+ * NUL goes there); lines are cut in place. For the fuzz target and readers
+ * that hold the text already. */
+void crawl__journal_parse(char *text, size_t len, const char *const *types, crawl__journal_fn fn, void *ud,
+                          crawl__journal_stats *st);
+
 /* The record types of docs/journal.md, NULL-terminated. */
 extern const char *const crawl__journal_types[];
 

@@ -134,11 +134,24 @@ static int read_line(char *line, int last, const char *const *types, crawl__jour
   return 0;
 }
 
-crawl_code crawl__journal_read(const char *dir, const char *const *types, crawl__journal_fn fn, void *ud,
-                               crawl__journal_stats *st, char *err, size_t errlen) {
+void crawl__journal_parse(char *text, size_t len, const char *const *types, crawl__journal_fn fn, void *ud,
+                          crawl__journal_stats *st) {
   crawl__journal_stats local;
   if (!st) st = &local;
   memset(st, 0, sizeof *st);
+  for (size_t pos = 0; pos < len;) {
+    char *nl = memchr(text + pos, '\n', len - pos);
+    size_t end = nl ? (size_t)(nl - text) : len;
+    char *line = text + pos;
+    text[end] = 0; /* text[len] is the caller's spare byte */
+    pos = end + 1;
+    if (read_line(line, !nl, types, fn, ud, st) < 0) break;
+  }
+}
+
+crawl_code crawl__journal_read(const char *dir, const char *const *types, crawl__journal_fn fn, void *ud,
+                               crawl__journal_stats *st, char *err, size_t errlen) {
+  if (st) memset(st, 0, sizeof *st);
   char *path = crawl__xprintf("%s/" CRAWL__JOURNAL_FILE, dir);
   size_t len = 0;
   int e = 0;
@@ -149,14 +162,7 @@ crawl_code crawl__journal_read(const char *dir, const char *const *types, crawl_
     return CRAWL_IO;
   }
   free(path);
-  for (size_t pos = 0; pos < len;) {
-    char *nl = memchr(text + pos, '\n', len - pos);
-    size_t end = nl ? (size_t)(nl - text) : len;
-    char *line = text + pos;
-    text[end] = 0; /* crawl__file_read leaves a spare byte at len */
-    pos = end + 1;
-    if (read_line(line, !nl, types, fn, ud, st) < 0) break;
-  }
+  crawl__journal_parse(text, len, types, fn, ud, st);
   free(text);
   return CRAWL_OK;
 }

@@ -85,37 +85,70 @@ Test(policy_decide, reasons)
   cr_assert_eq(d.reason, POL_REASON_MANUAL_ONLY);
 }
 
-Test(policy_decide, allow_flags)
+/* The allow flags lift a deny in sandbox_write only: safe_explore runs only
+ * reversible, non-destructive, non-external actions (mapper section 8), and
+ * observe_only nothing that activates. */
+static const struct { pol_side_effect se; pol_policy p; const char *flag; } lifts[] = {
+  {POL_SE_DESTRUCTIVE, {.allow_destructive_actions = 1}, "allowDestructiveActions"},
+  {POL_SE_IRREVERSIBLE, {.allow_destructive_actions = 1}, "allowDestructiveActions"},
+  {POL_SE_BILLING_CHANGE, {.allow_payment_flows = 1}, "allowPaymentFlows"},
+  {POL_SE_SECURITY_CHANGE, {.allow_auth_flows = 1}, "allowAuthFlows"},
+  {POL_SE_EXTERNAL_EFFECT, {.allow_external_effects = 1}, "allowExternalEffects"},
+};
+
+Test(policy_decide, allow_flags_lift_a_deny_in_sandbox_write)
 {
-  static const struct { pol_side_effect se; pol_policy p; } lifts[] = {
-    {POL_SE_DESTRUCTIVE, {.allow_destructive_actions = 1}},
-    {POL_SE_IRREVERSIBLE, {.allow_destructive_actions = 1}},
-    {POL_SE_BILLING_CHANGE, {.allow_payment_flows = 1}},
-    {POL_SE_SECURITY_CHANGE, {.allow_auth_flows = 1}},
-    {POL_SE_EXTERNAL_EFFECT, {.allow_external_effects = 1}},
-  };
   for (size_t i = 0; i < sizeof lifts / sizeof lifts[0]; i++) {
     pol_policy p = lifts[i].p;
+    p.mode = POL_MODE_SANDBOX_WRITE;
     const char *se = pol_side_effect_name(lifts[i].se);
-    for (pol_mode m = 0; m < POL__MODE_COUNT; m++) {
-      p.mode = m;
-      pol_decision d = decide_class(p, lifts[i].se, POL_RISK_NONE, POL_DC_NONE);
-      pol_effect want = m == POL_MODE_OBSERVE_ONLY ? POL_EFFECT_SKIP : POL_EFFECT_ALLOW;
-      cr_expect_eq(d.effect, want, "%s in %s with its flag: %s", se, pol_mode_name(m), d.text);
-      /* the flag of another class does not help */
-      pol_policy other = {.mode = m, .allow_destructive_actions = !p.allow_destructive_actions,
-                          .allow_payment_flows = !p.allow_payment_flows,
-                          .allow_auth_flows = !p.allow_auth_flows,
-                          .allow_external_effects = !p.allow_external_effects};
-      d = decide_class(other, lifts[i].se, POL_RISK_NONE, POL_DC_NONE);
-      cr_expect_eq(d.effect, POL_EFFECT_DENY, "%s in %s with other flags", se, pol_mode_name(m));
-    }
+    pol_decision d = decide_class(p, lifts[i].se, POL_RISK_NONE, POL_DC_NONE);
+    cr_expect_eq(d.effect, POL_EFFECT_ALLOW, "%s in sandbox_write with its flag: %s", se, d.text);
+    cr_expect(strstr(d.text, lifts[i].flag), "the sentence names the flag: %s", d.text);
+    /* the flag of another class does not help */
+    pol_policy other = {.mode = POL_MODE_SANDBOX_WRITE,
+                        .allow_destructive_actions = !p.allow_destructive_actions,
+                        .allow_payment_flows = !p.allow_payment_flows,
+                        .allow_auth_flows = !p.allow_auth_flows,
+                        .allow_external_effects = !p.allow_external_effects};
+    d = decide_class(other, lifts[i].se, POL_RISK_NONE, POL_DC_NONE);
+    cr_expect_eq(d.effect, POL_EFFECT_DENY, "%s in sandbox_write with other flags", se);
   }
-  /* No flag makes unknown or write executable in safe_explore. */
+}
+
+Test(policy_decide, allow_flags_change_nothing_in_safe_explore_or_observe_only)
+{
+  static const pol_mode modes[] = {POL_MODE_SAFE_EXPLORE, POL_MODE_OBSERVE_ONLY};
+  for (size_t i = 0; i < sizeof lifts / sizeof lifts[0]; i++)
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+      pol_policy p = lifts[i].p;
+      p.mode = modes[m];
+      const char *se = pol_side_effect_name(lifts[i].se), *mn = pol_mode_name(modes[m]);
+      pol_decision d = decide_class(p, lifts[i].se, POL_RISK_NONE, POL_DC_NONE);
+      cr_expect_eq(d.effect, POL_EFFECT_DENY, "%s in %s with its flag: %s", se, mn, d.text);
+      cr_expect_neq(d.reason, POL_REASON_SAFE);
+      cr_expect(strstr(d.text, lifts[i].flag) && strstr(d.text, "sandbox_write only"),
+                "the sentence says the flag is ignored here: %s", d.text);
+    }
+  /* the zero mode is safe_explore: every flag set still denies */
   pol_policy all = {.allow_destructive_actions = 1, .allow_payment_flows = 1,
                     .allow_auth_flows = 1, .allow_external_effects = 1};
+  for (size_t i = 0; i < sizeof lifts / sizeof lifts[0]; i++)
+    cr_expect_eq(decide_class(all, lifts[i].se, POL_RISK_NONE, 0).effect, POL_EFFECT_DENY,
+                 "%s, all flags, safe_explore", pol_side_effect_name(lifts[i].se));
+  /* No flag makes unknown or write executable in safe_explore. */
   cr_assert_eq(decide_class(all, POL_SE_UNKNOWN, POL_RISK_NONE, 0).effect, POL_EFFECT_REVIEW);
   cr_assert_eq(decide_class(all, POL_SE_WRITE, POL_RISK_NONE, 0).effect, POL_EFFECT_SKIP);
+  /* a classified subject end to end: "Delete" with every flag, per mode */
+  pol_subject s = {.role = "button", .name = "Delete project"};
+  pol_classification c;
+  pol_classify(&s, &c);
+  pol_decision d;
+  pol_decide(&all, &s, &c, &d);
+  cr_assert_eq(d.effect, POL_EFFECT_DENY, "%s", d.text);
+  all.mode = POL_MODE_SANDBOX_WRITE;
+  pol_decide(&all, &s, &c, &d);
+  cr_assert_eq(d.effect, POL_EFFECT_ALLOW, "%s", d.text);
 }
 
 Test(policy_decide, blocked_is_always_denied)
@@ -145,8 +178,8 @@ Test(policy_decide, confirm_needs_review)
   cr_assert_eq(d.reason, POL_REASON_MANUAL_ONLY);
   d = decide_class((pol_policy){0}, POL_SE_DESTRUCTIVE, POL_RISK_CONFIRM, POL_DC_NONE);
   cr_assert_eq(d.effect, POL_EFFECT_DENY, "confirm never softens a deny");
-  d = decide_class((pol_policy){.allow_destructive_actions = 1}, POL_SE_DESTRUCTIVE,
-                   POL_RISK_CONFIRM, POL_DC_NONE);
+  d = decide_class((pol_policy){.mode = POL_MODE_SANDBOX_WRITE, .allow_destructive_actions = 1},
+                   POL_SE_DESTRUCTIVE, POL_RISK_CONFIRM, POL_DC_NONE);
   cr_assert_eq(d.effect, POL_EFFECT_REVIEW, "a flag-allowed confirm action still needs a human");
 }
 
