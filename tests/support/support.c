@@ -9,13 +9,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -220,6 +223,75 @@ long t_fixture_hits(const char *prefix) {
   return crawl_server_hits(servers[0], prefix) + crawl_server_hits(servers[1], prefix);
 }
 
+/* The body of GET path from the loopback server on port, or NULL. Caller
+ * frees. One request, Connection: close, 5 s at most. */
+static char *local_get(int port, const char *path) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return NULL;
+  struct timeval tv = {.tv_sec = 5};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                          .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  char req[512];
+  int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", path);
+  if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0 || write(fd, req, (size_t)n) != n) {
+    close(fd);
+    return NULL;
+  }
+  char *buf = NULL, chunk[8192];
+  size_t len = 0, cap = 0;
+  ssize_t k;
+  while ((k = read(fd, chunk, sizeof chunk)) > 0) append(&buf, &len, &cap, chunk, (size_t)k);
+  close(fd);
+  char *body = buf ? strstr(buf, "\r\n\r\n") : NULL;
+  char *out = body ? strdup(body + 4) : NULL;
+  free(buf);
+  return out;
+}
+
+cJSON *t_fixture_hit_table(void) {
+  cJSON *sum = cJSON_CreateObject();
+  for (int i = 0; i < 2; i++) {
+    char *text = local_get(t_fixture_port(i), "/__hits");
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(j, "requests"), *it;
+    cr_assert(cJSON_IsObject(reqs), "the fixture server on port %d answers GET /__hits", t_fixture_port(i));
+    cJSON_ArrayForEach(it, reqs) {
+      cJSON *have = cJSON_GetObjectItemCaseSensitive(sum, it->string);
+      if (have) cJSON_SetNumberValue(have, have->valuedouble + it->valuedouble);
+      else cJSON_AddNumberToObject(sum, it->string, it->valuedouble);
+    }
+    cJSON_Delete(j);
+  }
+  return sum;
+}
+
+long t_fixture_hits_since(const cJSON *before, const char *prefix, char *buf, size_t buflen) {
+  cJSON *now = t_fixture_hit_table();
+  long total = 0;
+  size_t used = 0;
+  if (buf && buflen) buf[0] = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, now) {
+    const char *path = strchr(it->string, ' ');
+    if (!path || strncmp(path + 1, prefix, strlen(prefix))) continue;
+    const cJSON *old = before ? cJSON_GetObjectItemCaseSensitive(before, it->string) : NULL;
+    long n = (long)it->valuedouble - (cJSON_IsNumber(old) ? (long)old->valuedouble : 0);
+    if (n <= 0) continue;
+    total += n;
+    if (buf && used < buflen) {
+      int w = n > 1 ? snprintf(buf + used, buflen - used, "%s%ldx %s", used ? ", " : "", n, it->string)
+                    : snprintf(buf + used, buflen - used, "%s%s", used ? ", " : "", it->string);
+      if (w > 0) used += (size_t)w;
+    }
+  }
+  if (buf && buflen && !total) snprintf(buf, buflen, "none");
+  cJSON_Delete(now);
+  return total;
+}
+
 const char *t_fixture_url(int which, const char *host, const char *path) {
   char *b = urlbuf[urlslot++ & 3];
   snprintf(b, sizeof urlbuf[0], "http://%s:%d%s%s", host ? host : "127.0.0.1",
@@ -369,6 +441,60 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
   return remove(path);
 }
 void t_rm_rf(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* Files below dir/rel ("" at the top) holding needle, appended to buf
+ * (" name" for the first, then ", name"); returns how many. */
+static int tree_grep(const char *dir, const char *rel, const char *needle, char *buf, size_t buflen, size_t *used,
+                     int *nfound) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s%s%s", dir, *rel ? "/" : "", rel);
+  DIR *d = opendir(path);
+  if (!d) return 0;
+  int found = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    char sub[4096], full[8192];
+    snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+    snprintf(full, sizeof full, "%s/%s", dir, sub);
+    struct stat st;
+    if (lstat(full, &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      found += tree_grep(dir, sub, needle, buf, buflen, used, nfound);
+      continue;
+    }
+    if (!S_ISREG(st.st_mode)) continue;
+    size_t n = 0;
+    char *text = t_read_file(full, &n);
+    if (text && memmem(text, n, needle, strlen(needle))) {
+      found++;
+      if (buf && *used < buflen) {
+        int w = snprintf(buf + *used, buflen - *used, "%s %s", (*nfound)++ ? "," : "", sub);
+        if (w > 0) *used += (size_t)w;
+      }
+    }
+    free(text);
+  }
+  closedir(d);
+  return found;
+}
+
+int t_tree_grep(const char *dir, const char *const *needles, char *buf, size_t buflen) {
+  int found = 0;
+  size_t used = 0;
+  if (buf && buflen) buf[0] = 0;
+  for (int k = 0; needles[k]; k++) {
+    size_t mark = used;
+    if (buf && used < buflen) {
+      int w = snprintf(buf + used, buflen - used, "%s\"%s\" in", used ? "; " : "", needles[k]);
+      if (w > 0) used += (size_t)w;
+    }
+    int nfound = 0, n = tree_grep(dir, "", needles[k], buf, buflen, &used, &nfound);
+    found += n;
+    if (!n && buf && mark < buflen) buf[used = mark] = 0; /* nothing: take the label back */
+  }
+  return found;
+}
 
 void t_copy_file(const char *from, const char *to) {
   char *text = t_read_file(from, NULL);

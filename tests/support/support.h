@@ -69,6 +69,16 @@ int t_serve_root(const char *root);
 /* Requests both fixture servers saw whose path starts with prefix. */
 long t_fixture_hits(const char *prefix);
 
+/* Every request both fixture servers counted so far, by "METHOD path"
+ * (GET /__hits of each, summed): {"POST /danger/x": 2, ...}. Caller frees;
+ * fails the test when a server does not answer. */
+cJSON *t_fixture_hit_table(void);
+/* The requests under prefix that the fixture servers counted since before
+ * (a t_fixture_hit_table taken earlier; NULL: since the start): their
+ * number, and in buf (when not NULL) a list such as "POST /danger/a,
+ * 2x GET /danger/b" ("none" when there are none). */
+long t_fixture_hits_since(const cJSON *before, const char *prefix, char *buf, size_t buflen);
+
 /* Count processes whose command line contains needle (e.g. a profile dir). */
 int t_count_procs(const char *needle);
 
@@ -90,6 +100,12 @@ int t_has(const cJSON *obj, const char *key, const char *v);
 char *t_tmpdir(void);
 /* Files left in dir (not counting . and ..). */
 int t_dir_entries(const char *dir);
+
+/* Every regular file below dir (links not followed) that holds one of the
+ * NULL-terminated needles, byte for byte: the number of (needle, file)
+ * pairs found, and in buf (when not NULL) a list such as
+ * "\"s3cret\" in package.json, states/s_1.json; \"pin\" in report.html". */
+int t_tree_grep(const char *dir, const char *const *needles, char *buf, size_t buflen);
 
 /* Remove dir and everything below it (links not followed). */
 void t_rm_rf(const char *dir);
