@@ -581,14 +581,24 @@ static void element_data_classes(pk_element *el, const cJSON *e) {
  * like the state fingerprints, the catalog leaves them out unless annotated. */
 static const char *const transient_roles[] = {"progressbar", "timer", "marquee"};
 
-static void fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids, long **local_el) {
-  const char *iid = crawl__str(e, "instanceId"), *stable = crawl__str(e, "stableId");
-  const char *role = crawl__str(e, "role"), *name = crawl__str(e, "name");
-  if (!role) role = "generic";
-  for (size_t t = 0; !stable && t < sizeof transient_roles / sizeof *transient_roles; t++)
-    if (!strcmp(role, transient_roles[t])) return;
-  pk_scope *sc = state_scope_of(b, st, crawl__str(e, "scopeId"));
-  const char *scope = sc ? sc->id : NULL;
+/* The catalog action id, created on first sight. */
+static pk_action *pk_action_get(pk *b, const char *id) {
+  int added;
+  long ai = PK_ENTRY(b->action_ids, b->actions, id, &added);
+  pk_action *ac = &b->actions[ai];
+  if (added) {
+    ac->id = b->action_ids.v[ai];
+    ac->primitive = is_primitive(id);
+  }
+  return ac;
+}
+
+/* The catalog element of graph element e (role already defaulted), created
+ * on first sight; its identity, where it was seen and its smallest
+ * semanticKey updated. *index gets its index in b->elements. */
+static pk_element *element_entry(pk *b, const pk_state *st, const cJSON *e, const char *role, const pk_scope *sc,
+                                 long *index) {
+  const char *stable = crawl__str(e, "stableId"), *name = crawl__str(e, "name");
   char *semkey = semantic_key(st->route, sc, role, name);
   char *key = stable ? crawl__xprintf("id\x1f%s", stable) : crawl__xprintf("sk\x1f%s", semkey);
   int added;
@@ -608,78 +618,109 @@ static void fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids,
   } else free(semkey);
   el->occurrences++;
   strset_add(&el->routes, st->route);
-  strset_add(&el->scopes, scope);
+  strset_add(&el->scopes, sc ? sc->id : NULL);
   if (name && *name) strset_add(&el->names, name);
   strset_add(&el->states, st->id);
+  *index = x;
+  return el;
+}
 
-  const cJSON *sem = crawl__get(e, "semantics"), *an = crawl__get(crawl__get(e, "targetHints"), "annotations"), *x2;
-  strset_add(&el->meanings, crawl__str(an, "meaning"));
+/* Evidence sources of e (first state per source) and whether it stays
+ * inferred-only. Returns 1 when e has native or semantic evidence, i.e.
+ * is not a heuristics-only match. */
+static int element_sources(pk_element *el, const cJSON *e, const char *state_id) {
+  const cJSON *x;
   int heuristic = 0, semantic = 0;
-  cJSON_ArrayForEach(x2, crawl__get(sem, "sources")) {
-    if (!cJSON_IsString(x2)) continue;
+  cJSON_ArrayForEach(x, crawl__get(crawl__get(e, "semantics"), "sources")) {
+    if (!cJSON_IsString(x)) continue;
     for (size_t k = 0; k < PK_NSOURCES; k++)
-      if (!strcmp(source_map[k].sem, x2->valuestring) && !el->src_state[k]) el->src_state[k] = crawl__xstrdup(st->id);
-    if (!strcmp(x2->valuestring, "inferred")) heuristic = 1;
-    else if (strcmp(x2->valuestring, "native-html")) semantic = 1; /* a generic tag says nothing */
+      if (!strcmp(source_map[k].sem, x->valuestring) && !el->src_state[k]) el->src_state[k] = crawl__xstrdup(state_id);
+    if (!strcmp(x->valuestring, "inferred")) heuristic = 1;
+    else if (strcmp(x->valuestring, "native-html")) semantic = 1; /* a generic tag says nothing */
   }
   /* inferred-only: recognised by heuristics, with no ARIA, label, text,
    * annotation or registry evidence (native-html of a generic <div> is none) */
   if (!(heuristic && !semantic)) el->inferred_only = 0;
-  cJSON_ArrayForEach(x2, crawl__get(e, "state")) {
-    int k = pk_index(state_keys, PK_COUNT(state_keys), x2->string);
+  return !heuristic || semantic;
+}
+
+/* What e can do: its meaning, UI state keys, affordances, supported and app
+ * actions, annotated risk and data classes. Returns e's annotated risk. */
+static int element_traits(pk_element *el, const cJSON *e) {
+  const cJSON *an = crawl__get(crawl__get(e, "targetHints"), "annotations"), *x;
+  strset_add(&el->meanings, crawl__str(an, "meaning"));
+  cJSON_ArrayForEach(x, crawl__get(e, "state")) {
+    int k = pk_index(state_keys, PK_COUNT(state_keys), x->string);
     if (k >= 0) el->state_keys |= 1u << k;
   }
-  cJSON_ArrayForEach(x2, crawl__get(e, "affordances")) {
-    if (!cJSON_IsString(x2)) continue;
-    strset_add(&el->affordances, x2->valuestring);
-    if (PK_IN(interactive_affordances, x2->valuestring)) el->interactive = 1;
+  cJSON_ArrayForEach(x, crawl__get(e, "affordances")) {
+    if (!cJSON_IsString(x)) continue;
+    strset_add(&el->affordances, x->valuestring);
+    if (PK_IN(interactive_affordances, x->valuestring)) el->interactive = 1;
   }
-  const char *default_action = crawl__str(an, "defaultAction");
-  strset_add(&el->app_actions, default_action);
-  cJSON_ArrayForEach(x2, crawl__get(e, "supportedActions")) {
-    if (!cJSON_IsString(x2)) continue;
-    strset_add(&el->actions, x2->valuestring);
-    if (!is_primitive(x2->valuestring)) strset_add(&el->app_actions, x2->valuestring);
+  strset_add(&el->app_actions, crawl__str(an, "defaultAction"));
+  cJSON_ArrayForEach(x, crawl__get(e, "supportedActions")) {
+    if (!cJSON_IsString(x)) continue;
+    strset_add(&el->actions, x->valuestring);
+    if (!is_primitive(x->valuestring)) strset_add(&el->app_actions, x->valuestring);
   }
   int r = risk_parse(crawl__str(crawl__get(e, "risk"), "level"));
   if (r > el->risk_annot) el->risk_annot = r;
   element_data_classes(el, e);
+  return r;
+}
 
-  /* actions offered by the element */
+/* A domain action's target pattern for element e (canonical JSON, caller frees). */
+static char *element_pattern(const cJSON *e, const char *role, const char *scope) {
+  cJSON *p = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(p, "role", role);
+  crawl__jstr(p, "stableId", crawl__str(e, "stableId"));
+  crawl__jstr(p, "meaning", crawl__str(crawl__get(crawl__get(e, "targetHints"), "annotations"), "meaning"));
+  crawl__jstr(p, "scopeId", scope);
+  char *t = crawl__jtext(p, 0);
+  cJSON_Delete(p);
+  return t;
+}
+
+/* The actions element el (graph element e) offers, into the action catalog. */
+static void element_offer_actions(pk *b, const pk_state *st, const pk_element *el, const cJSON *e, const char *role,
+                                  const char *scope, int native, int risk) {
   strset offered = {0};
+  const cJSON *x;
   strset_addall(&offered, &el->app_actions); /* cheap: usually 0 or 1 */
-  cJSON_ArrayForEach(x2, crawl__get(e, "supportedActions")) if (cJSON_IsString(x2)) strset_add(&offered, x2->valuestring);
+  cJSON_ArrayForEach(x, crawl__get(e, "supportedActions")) if (cJSON_IsString(x)) strset_add(&offered, x->valuestring);
   for (size_t k = 0; k < offered.n; k++) {
-    const char *aid = offered.v[k];
-    int isnew;
-    long ai = PK_ENTRY(b->action_ids, b->actions, aid, &isnew);
-    pk_action *ac = &b->actions[ai];
-    if (isnew) {
-      ac->id = b->action_ids.v[ai];
-      ac->primitive = is_primitive(aid);
-    }
+    pk_action *ac = pk_action_get(b, offered.v[k]);
     strset_add(&ac->roles, role);
     strset_add(&ac->routes, st->route);
     strset_add(&ac->states, st->id);
-    if (!heuristic || semantic) ac->native = 1;
-    if (!ac->primitive) {
-      ac->annotated = 1; /* app action ids come from data-uiap-action */
-      strset_add(&ac->scopes, scope);
-      if (r > ac->risk_annot) ac->risk_annot = r;
-      cJSON *p = crawl__jx(cJSON_CreateObject());
-      crawl__jstr(p, "role", role);
-      crawl__jstr(p, "stableId", stable);
-      crawl__jstr(p, "meaning", crawl__str(an, "meaning"));
-      crawl__jstr(p, "scopeId", scope);
-      char *t = crawl__jtext(p, 0);
-      strset_add(&ac->patterns, t);
-      free(t);
-      cJSON_Delete(p);
-    }
+    if (native) ac->native = 1;
+    if (ac->primitive) continue;
+    ac->annotated = 1; /* app action ids come from data-uiap-action */
+    strset_add(&ac->scopes, scope);
+    if (risk > ac->risk_annot) ac->risk_annot = risk;
+    char *t = element_pattern(e, role, scope);
+    strset_add(&ac->patterns, t);
+    free(t);
   }
   strset_free(&offered);
+}
 
+/* Fold graph element e of state st into the element and action catalogs;
+ * its instanceId -> catalog index goes into local_ids / *local_el. */
+static void fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids, long **local_el) {
+  const char *iid = crawl__str(e, "instanceId"), *role = crawl__str(e, "role");
+  if (!role) role = "generic";
+  for (size_t t = 0; !crawl__str(e, "stableId") && t < PK_COUNT(transient_roles); t++)
+    if (!strcmp(role, transient_roles[t])) return;
+  pk_scope *sc = state_scope_of(b, st, crawl__str(e, "scopeId"));
+  long x;
+  pk_element *el = element_entry(b, st, e, role, sc, &x);
+  int native = element_sources(el, e, st->id);
+  int risk = element_traits(el, e);
+  element_offer_actions(b, st, el, e, role, sc ? sc->id : NULL, native, risk);
   if (iid) {
+    int added;
     long li = PK_ENTRY(*local_ids, *local_el, iid, &added);
     if (added) (*local_el)[li] = x;
   }
@@ -1025,17 +1066,6 @@ static void pk_refs_sort(pk *b, const long *rank) {
 }
 
 /* ---- aggregation after all states are folded --------------------------------------- */
-static pk_action *pk_action_get(pk *b, const char *id) {
-  int added;
-  long ai = PK_ENTRY(b->action_ids, b->actions, id, &added);
-  pk_action *ac = &b->actions[ai];
-  if (added) {
-    ac->id = b->action_ids.v[ai];
-    ac->primitive = is_primitive(id);
-  }
-  return ac;
-}
-
 /* The actions a record exercised: its action id, and the element's app
  * action when a primitive fires it (ui.activate on a data-uiap-action). */
 static void ref_actions(pk *b, const pk_ref *rf, const char *aid, strset *out) {
