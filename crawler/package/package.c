@@ -1226,8 +1226,9 @@ static const char *ref_target_label(const pk_ref *rf, char *buf, size_t n) {
   return buf;
 }
 
-static void pk_review_derive(pk *b) {
-  /* the journal's own findings */
+/* The journal's own findings, as written (a replay that landed elsewhere
+ * also counts as an unresolved transition). */
+static void review_journal(pk *b) {
   for (size_t i = 0; i < b->nreviews; i++) {
     const cJSON *j = b->reviews[i];
     const char *kind = crawl__str(j, "kind"), *sev = crawl__str(j, "severity"), *desc = crawl__str(j, "description");
@@ -1247,70 +1248,94 @@ static void pk_review_derive(pk *b) {
     strset_add(&it->ev_states, crawl__str(j, "stateId"));
     strset_add(&it->ev_transitions, crawl__str(j, "transitionId"));
     pk_item_text(it, crawl__xstrdup(desc), crawl__str(j, "remediation") ? crawl__xstrdup(crawl__str(j, "remediation")) : NULL);
-    /* a path replay that landed elsewhere is an unresolved transition */
     char *low = pk_norm(desc, 1);
     if (cJSON_IsTrue(crawl__get(j, "replay")) || strstr(low, "replay")) b->nreplays++;
     free(low);
   }
+}
 
-  /* per route: missing stableIds, unexplored routes, closed shadow roots */
+/* The first PK_LIST_NAMES names in natural order, quoted and comma
+ * separated (caller frees). */
+static char *quoted_list(const strset *names) {
+  char **v = strset_sorted(names, cmp_nat);
+  size_t len = 0, cap = 256;
+  char *list = crawl__xrealloc(NULL, cap);
+  list[0] = 0;
+  for (size_t k = 0; k < names->n && k < PK_LIST_NAMES; k++) {
+    size_t need = len + strlen(v[k]) + 8;
+    if (need > cap) list = crawl__xrealloc(list, cap = need * 2);
+    len += (size_t)sprintf(list + len, "%s\"%s\"", k ? ", " : "", v[k]);
+  }
+  free(v);
+  return list;
+}
+
+/* missing_stable_id: the route's interactive elements without a stableId. */
+static void route_missing_ids(pk *b, pk_route *rt) {
+  strset names = {0};
+  long count = 0;
+  for (size_t e = 0; e < b->element_keys.n; e++) {
+    pk_element *el = &b->elements[e];
+    if (el->stable_id || !el->interactive || strset_find(&el->routes, rt->id) < 0) continue;
+    count++;
+    if (el->names.n) strset_add(&names, strset_min(&el->names));
+    else {
+      char *n = crawl__xprintf("(unnamed %s)", el->role);
+      strset_add(&names, n);
+      free(n);
+    }
+  }
+  if (count) {
+    pk_item *it = pk_item_get(b, "missing_stable_id", rt->id, 0, rt->id);
+    it->count = count;
+    strset_addall(&it->ev_states, &rt->states);
+    char *list = quoted_list(&names);
+    pk_item_text(it, crawl__xprintf("%ld interactive element%s on route %s ha%s no data-uiap-id: %s%s.", count,
+                                    count == 1 ? "" : "s", rt->id, count == 1 ? "s" : "ve", list,
+                                    names.n > PK_LIST_NAMES ? ", ..." : ""),
+                 crawl__xprintf("Add data-uiap-id to %s so agents can address %s independent of text and position.",
+                                count == 1 ? "this control" : "these controls", count == 1 ? "it" : "them"));
+    free(list);
+  }
+  strset_free(&names);
+}
+
+/* coverage_gap: a route no action was explored from. */
+static void route_unexplored(pk *b, pk_route *rt) {
+  if (rt->explored) return;
+  pk_item *it = pk_item_get(b, "coverage_gap", rt->id, 1, rt->id);
+  strset_addall(&it->ev_states, &rt->states);
+  pk_item_text(it, crawl__xprintf("Route %s was captured in %zu state%s but no action was explored from it.", rt->id,
+                                  rt->states.n, rt->states.n == 1 ? "" : "s"),
+               crawl__xstrdup("Raise the budget (maxStates, maxTransitions, maxPerRoute, maxDepth) or seed this route directly."));
+}
+
+/* closed_shadow: the route's item (fold_state_findings) gets its text. */
+static void route_closed_shadow(pk *b, pk_route *rt) {
+  char *ck = crawl__xprintf("closed_shadow\x1f%s", rt->id);
+  long ci = strset_find(&b->item_keys, ck);
+  free(ck);
+  if (ci < 0) return;
+  pk_item *it = &b->items[ci];
+  pk_item_text(it, crawl__xprintf("%ld closed shadow root%s on route %s hide%s %s content from discovery.", it->count,
+                                  it->count == 1 ? "" : "s", rt->id, it->count == 1 ? "s" : "", it->count == 1 ? "its" : "their"),
+               crawl__xstrdup("Use an open shadow root for app controls, or annotate the host with data-uiap-* attributes."));
+}
+
+/* Per route: missing stableIds, unexplored routes, closed shadow roots,
+ * and the opaque regions they add up to. */
+static void review_routes(pk *b) {
   for (size_t r = 0; r < b->route_ids.n; r++) {
     pk_route *rt = &b->routes[r];
-    strset names = {0};
-    long count = 0;
-    for (size_t e = 0; e < b->element_keys.n; e++) {
-      pk_element *el = &b->elements[e];
-      if (el->stable_id || !el->interactive || strset_find(&el->routes, rt->id) < 0) continue;
-      count++;
-      if (el->names.n) strset_add(&names, strset_min(&el->names));
-      else {
-        char *n = crawl__xprintf("(unnamed %s)", el->role);
-        strset_add(&names, n);
-        free(n);
-      }
-    }
-    if (count) {
-      pk_item *it = pk_item_get(b, "missing_stable_id", rt->id, 0, rt->id);
-      it->count = count;
-      strset_addall(&it->ev_states, &rt->states);
-      char **v = strset_sorted(&names, cmp_nat);
-      size_t len = 0, cap = 256;
-      char *list = crawl__xrealloc(NULL, cap);
-      list[0] = 0;
-      for (size_t k = 0; k < names.n && k < PK_LIST_NAMES; k++) {
-        size_t need = len + strlen(v[k]) + 8;
-        if (need > cap) list = crawl__xrealloc(list, cap = need * 2);
-        len += (size_t)sprintf(list + len, "%s\"%s\"", k ? ", " : "", v[k]);
-      }
-      pk_item_text(it, crawl__xprintf("%ld interactive element%s on route %s ha%s no data-uiap-id: %s%s.", count,
-                                 count == 1 ? "" : "s", rt->id, count == 1 ? "s" : "ve", list,
-                                 names.n > PK_LIST_NAMES ? ", ..." : ""),
-                   crawl__xprintf("Add data-uiap-id to %s so agents can address %s independent of text and position.",
-                             count == 1 ? "this control" : "these controls", count == 1 ? "it" : "them"));
-      free(list);
-      free(v);
-    }
-    strset_free(&names);
-    if (!rt->explored) {
-      pk_item *it = pk_item_get(b, "coverage_gap", rt->id, 1, rt->id);
-      strset_addall(&it->ev_states, &rt->states);
-      pk_item_text(it, crawl__xprintf("Route %s was captured in %zu state%s but no action was explored from it.", rt->id,
-                                 rt->states.n, rt->states.n == 1 ? "" : "s"),
-                   crawl__xstrdup("Raise the budget (maxStates, maxTransitions, maxPerRoute, maxDepth) or seed this route directly."));
-    }
-    char *ck = crawl__xprintf("closed_shadow\x1f%s", rt->id);
-    long ci = strset_find(&b->item_keys, ck);
-    free(ck);
-    if (ci >= 0) {
-      pk_item *it = &b->items[ci];
-      pk_item_text(it, crawl__xprintf("%ld closed shadow root%s on route %s hide%s %s content from discovery.", it->count,
-                                 it->count == 1 ? "" : "s", rt->id, it->count == 1 ? "s" : "", it->count == 1 ? "its" : "their"),
-                   crawl__xstrdup("Use an open shadow root for app controls, or annotate the host with data-uiap-* attributes."));
-    }
+    route_missing_ids(b, rt);
+    route_unexplored(b, rt);
+    route_closed_shadow(b, rt);
     b->opaque_regions += (int)rt->opaque_origins.n + rt->closed_shadow;
   }
+}
 
-  /* per element: heuristics only */
+/* inferred_only: elements recognised by heuristics alone. */
+static void review_inferred(pk *b) {
   for (size_t e = 0; e < b->element_keys.n; e++) {
     pk_element *el = &b->elements[e];
     if (!el->inferred_only) continue;
@@ -1321,64 +1346,77 @@ static void pk_review_derive(pk *b) {
     strset_addall(&it->ev_states, &el->states);
     pk_item_set(&it->scope, strset_min(&el->scopes));
     pk_item_text(it, crawl__xprintf("The %s%s%s%s on route %s was recognised only by heuristics (a clickable element without role, label or text evidence).",
-                               el->role, name ? " \"" : "", name ? name : "", name ? "\"" : "",
-                               route ? route : "?"),
+                                    el->role, name ? " \"" : "", name ? name : "", name ? "\"" : "",
+                                    route ? route : "?"),
                  crawl__xstrdup("Use a native control (button, a href) or give it an ARIA role and an accessible name, plus a data-uiap-id."));
   }
+}
 
-  /* per journal record: ambiguous targets and gated actions */
-  for (size_t i = 0; i < b->nrefs; i++) {
-    pk_ref *rf = &b->refs[i];
-    const cJSON *j = rf->line;
-    const pk_state *st = rf->state >= 0 ? &b->states[rf->state] : NULL;
-    const char *route = st ? st->route : NULL;
-    const cJSON *t = crawl__get(j, "target");
-    char label[600];
-    if (rf->ambiguous) {
-      char *nn = pk_norm(crawl__str(t, "name"), 1);
-      char *key = crawl__xprintf("%s\x1f%s\x1f%s", route ? route : "", crawl__str(t, "role"), nn);
-      free(nn);
-      pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, route);
-      free(key);
-      pk_item_set(&it->scope, rf->scope);
-      strset_add(&it->ev_states, st ? st->id : NULL);
-      strset_add(&it->ev_transitions, crawl__str(j, "transitionId"));
-      if (rf->same_name > it->count) it->count = rf->same_name;
-      pk_item_text(it, crawl__xprintf("The target %s on route %s matched %ld elements and was told apart only by its position.",
-                                 ref_target_label(rf, label, sizeof label), route ? route : "?", rf->same_name),
-                   crawl__xstrdup("Give each of these elements a data-uiap-id or a distinct accessible name."));
-    }
-    if (strcmp(rf->type, "decision")) continue;
-    const char *effect = crawl__str(j, "effect");
-    if (!effect || (strcmp(effect, "deny") && strcmp(effect, "review"))) continue;
-    int deny = !strcmp(effect, "deny");
-    const char *aid = crawl__str(j, "actionId"), *se = crawl__str(j, "sideEffectClass");
-    const char *tkey = crawl__str(t, "stableId") ? crawl__str(t, "stableId") : rf->semkey ? rf->semkey : crawl__str(t, "name");
-    const char *option = crawl__str(crawl__get(j, "args"), "option"); /* ui.choose of a <select> */
-    char *key = crawl__xprintf("%s\x1f%s\x1f%s", aid, tkey ? tkey : "", option ? option : "");
-    pk_item *it = pk_item_get(b, "unsafe_action_candidate", key, deny && se_dangerous(se) ? 2 : 1, route);
-    free(key);
-    if (deny && !it->deny) { /* a denial speaks over a hold for review */
-      free(it->desc);
-      free(it->remedy);
-      it->desc = it->remedy = NULL;
-    }
-    it->deny |= deny;
-    pk_item_set(&it->stable, crawl__str(t, "stableId"));
-    pk_item_set(&it->scope, rf->scope);
-    strset_add(&it->ev_states, st ? st->id : crawl__str(j, "stateId"));
-    const char *rs = crawl__str(j, "reason"), *rule = crawl__str(j, "rule");
-    pk_item_text(it, crawl__xprintf("The safety gate %s %s on %s%s%s%s (reason %s, rule %s, side effect %s).",
-                               deny ? "denied" : "held for review", aid, ref_target_label(rf, label, sizeof label),
-                               option ? " (option \"" : "", option ? option : "", option ? "\")" : "",
-                               rs ? rs : "?", rule ? rule : "?", se ? se : "unknown"),
-                 crawl__xstrdup(deny ? "Confirm the classification and annotate the control with data-uiap-risk=\"blocked\" (or \"confirm\") "
-                                   "and a data-uiap-action; exercise it only in a sandbox environment."
-                                 : "Annotate the control with data-uiap-risk and a data-uiap-action so its side effect is explicit, "
-                                   "then decide whether discovery may execute it."));
+/* ambiguous_target: a record whose target was told apart only by position. */
+static void record_ambiguous(pk *b, const pk_ref *rf, const pk_state *st) {
+  const cJSON *j = rf->line, *t = crawl__get(j, "target");
+  const char *route = st ? st->route : NULL;
+  char label[600];
+  char *nn = pk_norm(crawl__str(t, "name"), 1);
+  char *key = crawl__xprintf("%s\x1f%s\x1f%s", route ? route : "", crawl__str(t, "role"), nn);
+  free(nn);
+  pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, route);
+  free(key);
+  pk_item_set(&it->scope, rf->scope);
+  strset_add(&it->ev_states, st ? st->id : NULL);
+  strset_add(&it->ev_transitions, crawl__str(j, "transitionId"));
+  if (rf->same_name > it->count) it->count = rf->same_name;
+  pk_item_text(it, crawl__xprintf("The target %s on route %s matched %ld elements and was told apart only by its position.",
+                                  ref_target_label(rf, label, sizeof label), route ? route : "?", rf->same_name),
+               crawl__xstrdup("Give each of these elements a data-uiap-id or a distinct accessible name."));
+}
+
+/* unsafe_action_candidate: a decision record that denied an action or held
+ * it for review (high when denied with a dangerous side effect). */
+static void record_gated(pk *b, const pk_ref *rf, const pk_state *st) {
+  const cJSON *j = rf->line, *t = crawl__get(j, "target");
+  const char *route = st ? st->route : NULL, *effect = crawl__str(j, "effect");
+  if (!effect || (strcmp(effect, "deny") && strcmp(effect, "review"))) return;
+  int deny = !strcmp(effect, "deny");
+  const char *aid = crawl__str(j, "actionId"), *se = crawl__str(j, "sideEffectClass");
+  const char *tkey = crawl__str(t, "stableId") ? crawl__str(t, "stableId") : rf->semkey ? rf->semkey : crawl__str(t, "name");
+  const char *option = crawl__str(crawl__get(j, "args"), "option"); /* ui.choose of a <select> */
+  char *key = crawl__xprintf("%s\x1f%s\x1f%s", aid, tkey ? tkey : "", option ? option : "");
+  pk_item *it = pk_item_get(b, "unsafe_action_candidate", key, deny && se_dangerous(se) ? 2 : 1, route);
+  free(key);
+  if (deny && !it->deny) { /* a denial speaks over a hold for review */
+    free(it->desc);
+    free(it->remedy);
+    it->desc = it->remedy = NULL;
   }
+  it->deny |= deny;
+  pk_item_set(&it->stable, crawl__str(t, "stableId"));
+  pk_item_set(&it->scope, rf->scope);
+  strset_add(&it->ev_states, st ? st->id : crawl__str(j, "stateId"));
+  const char *rs = crawl__str(j, "reason"), *rule = crawl__str(j, "rule");
+  char label[600];
+  pk_item_text(it, crawl__xprintf("The safety gate %s %s on %s%s%s%s (reason %s, rule %s, side effect %s).",
+                                  deny ? "denied" : "held for review", aid, ref_target_label(rf, label, sizeof label),
+                                  option ? " (option \"" : "", option ? option : "", option ? "\")" : "",
+                                  rs ? rs : "?", rule ? rule : "?", se ? se : "unknown"),
+               crawl__xstrdup(deny ? "Confirm the classification and annotate the control with data-uiap-risk=\"blocked\" (or \"confirm\") "
+                                     "and a data-uiap-action; exercise it only in a sandbox environment."
+                                   : "Annotate the control with data-uiap-risk and a data-uiap-action so its side effect is explicit, "
+                                     "then decide whether discovery may execute it."));
+}
 
-  /* per domain action: a success signal is mandatory (section 15.5) */
+/* Per journal record: ambiguous targets and gated actions. */
+static void review_records(pk *b) {
+  for (size_t i = 0; i < b->nrefs; i++) {
+    const pk_ref *rf = &b->refs[i];
+    const pk_state *st = rf->state >= 0 ? &b->states[rf->state] : NULL;
+    if (rf->ambiguous) record_ambiguous(b, rf, st);
+    if (!strcmp(rf->type, "decision")) record_gated(b, rf, st);
+  }
+}
+
+/* missing_success_signal: a domain action with no signal (section 15.5). */
+static void review_actions(pk *b) {
   for (size_t a = 0; a < b->action_ids.n; a++) {
     pk_action *ac = &b->actions[a];
     if (ac->primitive || ac->signals.n) continue;
@@ -1392,53 +1430,87 @@ static void pk_review_derive(pk *b) {
     }
     pk_item_text(it, ac->executed
                      ? crawl__xprintf("The domain action %s was executed %d time%s without an observable success signal.", ac->id,
-                                 ac->executed, ac->executed == 1 ? "" : "s")
+                                      ac->executed, ac->executed == 1 ? "" : "s")
                      : crawl__xprintf("The domain action %s was never executed, so no success signal was observed for it.", ac->id),
                  crawl__xprintf("Declare a success signal for %s (a role=status or toast message, a dialog or route change) or verify it manually.", ac->id));
   }
+}
 
-  /* seeds: unresolved url/route seeds the journal did not already report */
+/* The last `seed` line of seed s, or NULL. */
+static const cJSON *seed_last_line(const pk *b, int s) {
+  const cJSON *last = NULL;
+  for (size_t k = 0; k < b->nseed_lines; k++)
+    if ((int)crawl__get(b->seed_lines[k], "index")->valuedouble == s) last = b->seed_lines[k];
+  return last;
+}
+
+/* Whether some state was reached from seed s. */
+static int seed_visited(const pk *b, int s) {
+  int visited = 0;
+  for (size_t k = 0; k < b->state_ids.n && !visited; k++) {
+    const cJSON *sd = crawl__get(b->states[k].line, "seed");
+    visited = cJSON_IsNumber(sd) && (int)sd->valuedouble == s;
+  }
+  return visited;
+}
+
+/* The crawler journals its own review for a seed it could not load: a
+ * coverage_gap whose description starts "Seed N ". */
+static int seed_reported(const pk *b, int s) {
+  int reported = 0;
+  for (size_t k = 0; k < b->nreviews && !reported; k++) {
+    const char *kk = crawl__str(b->reviews[k], "kind"), *d = crawl__str(b->reviews[k], "description");
+    if (!kk || strcmp(kk, "coverage_gap") || (d[0] != 'S' && d[0] != 's') || strncmp(d + 1, "eed ", 4)) continue;
+    char *e;
+    long v = strtol(d + 5, &e, 10);
+    reported = e != d + 5 && v == s && (*e == ' ' || *e == ':' || *e == 0);
+  }
+  return reported;
+}
+
+/* coverage_gap: url/route seeds never visited, unless the journal already
+ * reported them; an unresolved one is also a run note. */
+static void review_seeds(pk *b) {
   const cJSON *seeds = crawl__get(b->run, "seeds");
   int nseeds = cJSON_GetArraySize(seeds);
   for (int s = 0; s < nseeds; s++) {
-    const cJSON *last = NULL;
-    for (size_t k = 0; k < b->nseed_lines; k++)
-      if ((int)crawl__get(b->seed_lines[k], "index")->valuedouble == s) last = b->seed_lines[k];
-    int visited = 0;
-    for (size_t k = 0; k < b->state_ids.n && !visited; k++) {
-      const cJSON *sd = crawl__get(b->states[k].line, "seed");
-      visited = cJSON_IsNumber(sd) && (int)sd->valuedouble == s;
-    }
-    const cJSON *seed = cJSON_GetArrayItem(seeds, s);
+    const cJSON *last = seed_last_line(b, s), *seed = cJSON_GetArrayItem(seeds, s);
     const char *kind = crawl__str(seed, "kind");
-    if (visited || !kind || (strcmp(kind, "url") && strcmp(kind, "route"))) continue;
+    if (seed_visited(b, s) || !kind || (strcmp(kind, "url") && strcmp(kind, "route"))) continue;
     const char *what = crawl__str(seed, "url") ? crawl__str(seed, "url") : crawl__str(seed, "routeId") ? crawl__str(seed, "routeId") : kind;
     int unresolved = last && cJSON_IsFalse(crawl__get(last, "resolved"));
-    char *desc = unresolved ? crawl__xprintf("Seed %d (%s) could not be resolved: %s.", s, what,
-                                        crawl__str(last, "reason") ? crawl__str(last, "reason") : "no reason given")
-                            : crawl__xprintf("Seed %d (%s) was not visited.", s, what);
+    const char *reason = crawl__str(last, "reason") ? crawl__str(last, "reason") : "no reason given";
     if (unresolved) {
-      char *n = crawl__xprintf("seed %d (%s) unresolved: %s", s, what, crawl__str(last, "reason") ? crawl__str(last, "reason") : "no reason given");
+      char *n = crawl__xprintf("seed %d (%s) unresolved: %s", s, what, reason);
       pk_note(b, n);
       free(n);
     }
-    /* the crawler journals its own review for a seed it could not load:
-     * a coverage_gap whose description starts "Seed N " */
-    int reported = 0;
-    for (size_t k = 0; k < b->nreviews && !reported; k++) {
-      const char *kk = crawl__str(b->reviews[k], "kind"), *d = crawl__str(b->reviews[k], "description");
-      if (!kk || strcmp(kk, "coverage_gap") || (d[0] != 'S' && d[0] != 's') || strncmp(d + 1, "eed ", 4)) continue;
-      char *e;
-      long v = strtol(d + 5, &e, 10);
-      reported = e != d + 5 && v == s && (*e == ' ' || *e == ':' || *e == 0);
-    }
-    if (reported) { free(desc); continue; }
+    if (seed_reported(b, s)) continue;
+    char *desc = unresolved ? crawl__xprintf("Seed %d (%s) could not be resolved: %s.", s, what, reason)
+                            : crawl__xprintf("Seed %d (%s) was not visited.", s, what);
     char *key = crawl__xprintf("seed\x1f%d", s);
     pk_item *it = pk_item_get(b, "coverage_gap", key, unresolved ? 2 : 1, NULL);
     free(key);
     pk_item_text(it, desc, crawl__xstrdup(unresolved ? "Check that the seed is reachable from the crawler and that the environment is signed in."
-                                                 : "Raise the budget or check why exploration stopped before this seed."));
+                                                     : "Raise the budget or check why exploration stopped before this seed."));
   }
+}
+
+/* The review queue's sources, in the order they run (sections 6.8, 15.5, 16). */
+static const struct {
+  const char *what;
+  void (*derive)(pk *b);
+} review_derivers[] = {
+  {"journal review lines (any kind)", review_journal},
+  {"missing_stable_id, coverage_gap, closed_shadow per route", review_routes},
+  {"inferred_only per element", review_inferred},
+  {"ambiguous_target, unsafe_action_candidate per record", review_records},
+  {"missing_success_signal per domain action", review_actions},
+  {"coverage_gap per unvisited seed", review_seeds},
+};
+
+static void pk_review_derive(pk *b) {
+  for (size_t i = 0; i < PK_COUNT(review_derivers); i++) review_derivers[i].derive(b);
 }
 
 /* Review order: severity (high first), kind, route, key. */
