@@ -1716,110 +1716,147 @@ static cJSON *out_elements(pk *b, conf_sum *cs) {
   return arr;
 }
 
+/* Target patterns: primitives by role (plus stableId targets acted on);
+ * domain actions by every element that carries them. */
+static void action_patterns(cJSON *o, const pk_action *ac) {
+  strset pats = {0};
+  strset_addall(&pats, &ac->patterns);
+  if (ac->primitive)
+    for (size_t k = 0; k < ac->roles.n; k++) {
+      cJSON *p = crawl__jx(cJSON_CreateObject());
+      crawl__jstr(p, "role", ac->roles.v[k]);
+      char *t = crawl__jtext(p, 0);
+      strset_add(&pats, t);
+      free(t);
+      cJSON_Delete(p);
+    }
+  if (pats.n) crawl__jset(o, "targetPatterns", strset_json_objects(&pats));
+  strset_free(&pats);
+}
+
+/* A primitive's arguments (action_args). */
+static void action_arguments(cJSON *o, const pk_action *ac) {
+  for (size_t k = 0; k < PK_COUNT(action_args); k++)
+    if (!strcmp(action_args[k].action, ac->id)) {
+      cJSON *args = crawl__jx(cJSON_CreateArray()), *a = crawl__jx(cJSON_CreateObject());
+      crawl__jstr(a, "name", action_args[k].name);
+      crawl__jstr(a, "type", action_args[k].type);
+      crawl__jset(a, "required", cJSON_CreateTrue());
+      crawl__jpush(args, a);
+      crawl__jset(o, "args", args);
+    }
+}
+
+/* The most severe side effect class seen, or NULL. */
+static const char *action_worst_class(const pk_action *ac) {
+  const char *worst = NULL;
+  for (size_t k = 0; k < ac->classes.n; k++)
+    if (!worst || se_rank(ac->classes.v[k]) > se_rank(worst)) worst = ac->classes.v[k];
+  return worst;
+}
+
+/* Risk level and *reason (static or owned by ac): a primitive by what the
+ * gate did to its targets; a domain action by annotation, gate and the
+ * worst side effect seen. */
+static int action_risk_level(const pk_action *ac, const char *worst, const char **reason) {
+  int level = RISK_NONE;
+  *reason = NULL;
+  if (ac->primitive) {
+    if (ac->denied || ac->reviewed) {
+      level = RISK_CONFIRM;
+      *reason = "target-dependent: the safety gate held some targets back";
+    } else if (ac->executed) level = RISK_SAFE;
+    return level;
+  }
+  level = ac->risk_annot;
+  if (level) *reason = "data-uiap-risk";
+  int gate = ac->denied ? RISK_BLOCKED : ac->reviewed ? RISK_CONFIRM : RISK_NONE;
+  if (gate > level) { level = gate; *reason = ac->gate_reason; }
+  if (level < RISK_CONFIRM && worst && (se_dangerous(worst) || !strcmp(worst, "unknown"))) {
+    level = RISK_CONFIRM;
+    *reason = "side effect";
+  }
+  if (level == RISK_NONE && ac->executed) level = RISK_SAFE;
+  return level;
+}
+
+static void action_risk(cJSON *o, const pk_action *ac, const char *worst) {
+  const char *reason;
+  int level = action_risk_level(ac, worst, &reason);
+  if (!level) return;
+  strset tags = {0};
+  for (size_t k = 0; k < ac->classes.n; k++)
+    if (se_dangerous(ac->classes.v[k])) strset_add(&tags, ac->classes.v[k]);
+  cJSON *r = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(r, "level", risk_names[level]);
+  jset_list(r, "tags", &tags, 0);
+  crawl__jstr(r, "reason", reason);
+  crawl__jset(o, "risk", r);
+  strset_free(&tags);
+}
+
+static cJSON *action_evidence(const pk_action *ac) {
+  cJSON *ev = crawl__jx(cJSON_CreateArray());
+  if (ac->states.n) {
+    char **st = strset_sorted(&ac->states, cmp_nat);
+    ev_push(ev, ac->annotated ? "annotation" : "dom", st[0], NULL);
+    free(st);
+  }
+  ev_push_set(ev, "transition", &ac->transitions);
+  if (!cJSON_GetArraySize(ev)) ev_push(ev, "inferred", ac->id, "named only by a safety decision or a failure");
+  return ev;
+}
+
+static const char *action_review_state(const pk_action *ac) {
+  if (!ac->primitive) return ac->denied ? "unsafe" : ac->executed_signal ? "verified" : "candidate";
+  return ac->executed_signal ? "verified" : ac->denied && !ac->executed ? "unsafe" : "candidate";
+}
+
+static cJSON *action_metadata(const pk_action *ac) {
+  cJSON *m = crawl__jx(cJSON_CreateObject());
+  jnum(m, "executed", ac->executed);
+  jnum(m, "denied", ac->denied);
+  jnum(m, "reviewed", ac->reviewed);
+  jnum(m, "skipped", ac->skipped);
+  jnum(m, "failed", ac->failed);
+  if (ac->classes.n) {
+    cJSON *cl = crawl__jx(cJSON_CreateArray());
+    for (size_t k = 0; k < PK_COUNT(side_effects); k++)
+      if (strset_find(&ac->classes, side_effects[k].name) >= 0) crawl__jpush(cl, cJSON_CreateString(side_effects[k].name));
+    crawl__jset(m, "sideEffectClasses", cl);
+  }
+  return m;
+}
+
+static cJSON *out_action(const pk_action *ac, conf_sum *cs) {
+  cJSON *o = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(o, "id", ac->id);
+  crawl__jstr(o, "kind", ac->primitive ? "primitive" : "domain");
+  action_patterns(o, ac);
+  jset_list(o, "routes", &ac->routes, 0);
+  jset_list(o, "scopes", &ac->scopes, 0);
+  action_arguments(o, ac);
+  /* side effect: the most severe seen for a domain action; for a primitive
+   * only when every use agreed (its effect depends on the target) */
+  const char *worst = action_worst_class(ac);
+  action_risk(o, ac, worst);
+  crawl__jstr(o, "sideEffectClass", ac->primitive ? (ac->classes.n == 1 ? worst : NULL) : worst);
+  if (ac->signals.n) crawl__jset(o, "successSignals", strset_json_objects(&ac->signals));
+  crawl__jset(o, "discoveredBy", action_evidence(ac));
+  /* 7.3: annotation or repeated use with signals: high; one use or native
+   * semantics: medium; otherwise low */
+  int c = ac->annotated || ac->executed_signal >= 2 ? 2 : ac->executed || ac->native ? 1 : 0;
+  crawl__jstr(o, "confidence", conf(cs, c));
+  crawl__jstr(o, "reviewState", action_review_state(ac));
+  crawl__jset(o, "metadata", action_metadata(ac));
+  return o;
+}
+
 static cJSON *out_actions(pk *b, conf_sum *cs) {
   cJSON *arr = crawl__jx(cJSON_CreateArray());
   char **ids = strset_sorted(&b->action_ids, cmp_nat);
-  for (size_t i = 0; i < b->action_ids.n; i++) {
-    pk_action *ac = &b->actions[strset_find(&b->action_ids, ids[i])];
-    cJSON *o = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(o, "id", ac->id);
-    crawl__jstr(o, "kind", ac->primitive ? "primitive" : "domain");
-    /* patterns: primitives by role (plus stableId targets acted on);
-     * domain actions by every element that carries them */
-    strset pats = {0};
-    strset_addall(&pats, &ac->patterns);
-    if (ac->primitive)
-      for (size_t k = 0; k < ac->roles.n; k++) {
-        cJSON *p = crawl__jx(cJSON_CreateObject());
-        crawl__jstr(p, "role", ac->roles.v[k]);
-        char *t = crawl__jtext(p, 0);
-        strset_add(&pats, t);
-        free(t);
-        cJSON_Delete(p);
-      }
-    if (pats.n) crawl__jset(o, "targetPatterns", strset_json_objects(&pats));
-    strset_free(&pats);
-    jset_list(o, "routes", &ac->routes, 0);
-    jset_list(o, "scopes", &ac->scopes, 0);
-    for (size_t k = 0; k < PK_COUNT(action_args); k++)
-      if (!strcmp(action_args[k].action, ac->id)) {
-        cJSON *args = crawl__jx(cJSON_CreateArray()), *a = crawl__jx(cJSON_CreateObject());
-        crawl__jstr(a, "name", action_args[k].name);
-        crawl__jstr(a, "type", action_args[k].type);
-        crawl__jset(a, "required", cJSON_CreateTrue());
-        crawl__jpush(args, a);
-        crawl__jset(o, "args", args);
-      }
-    /* side effect: the most severe seen for a domain action; for a primitive
-     * only when every use agreed (its effect depends on the target) */
-    const char *worst = NULL;
-    for (size_t k = 0; k < ac->classes.n; k++)
-      if (!worst || se_rank(ac->classes.v[k]) > se_rank(worst)) worst = ac->classes.v[k];
-    const char *se = ac->primitive ? (ac->classes.n == 1 ? worst : NULL) : worst;
-    /* risk */
-    int level = RISK_NONE;
-    const char *reason = NULL;
-    strset tags = {0};
-    for (size_t k = 0; k < ac->classes.n; k++)
-      if (se_dangerous(ac->classes.v[k])) strset_add(&tags, ac->classes.v[k]);
-    if (ac->primitive) {
-      if (ac->denied || ac->reviewed) {
-        level = RISK_CONFIRM;
-        reason = "target-dependent: the safety gate held some targets back";
-      } else if (ac->executed) level = RISK_SAFE;
-    } else {
-      level = ac->risk_annot;
-      if (level) reason = "data-uiap-risk";
-      int gate = ac->denied ? RISK_BLOCKED : ac->reviewed ? RISK_CONFIRM : RISK_NONE;
-      if (gate > level) { level = gate; reason = ac->gate_reason; }
-      if (level < RISK_CONFIRM && worst && (se_dangerous(worst) || !strcmp(worst, "unknown"))) {
-        level = RISK_CONFIRM;
-        reason = "side effect";
-      }
-      if (level == RISK_NONE && ac->executed) level = RISK_SAFE;
-    }
-    if (level) {
-      cJSON *r = crawl__jx(cJSON_CreateObject());
-      crawl__jstr(r, "level", risk_names[level]);
-      jset_list(r, "tags", &tags, 0);
-      crawl__jstr(r, "reason", reason);
-      crawl__jset(o, "risk", r);
-    }
-    strset_free(&tags);
-    crawl__jstr(o, "sideEffectClass", se);
-    if (ac->signals.n) crawl__jset(o, "successSignals", strset_json_objects(&ac->signals));
-    cJSON *ev = crawl__jx(cJSON_CreateArray());
-    if (ac->states.n) {
-      char **st = strset_sorted(&ac->states, cmp_nat);
-      ev_push(ev, ac->annotated ? "annotation" : "dom", st[0], NULL);
-      free(st);
-    }
-    ev_push_set(ev, "transition", &ac->transitions);
-    if (!cJSON_GetArraySize(ev)) ev_push(ev, "inferred", ac->id, "named only by a safety decision or a failure");
-    crawl__jset(o, "discoveredBy", ev);
-    /* 7.3: annotation or repeated use with signals: high; one use or native
-     * semantics: medium; otherwise low */
-    int c = ac->annotated || ac->executed_signal >= 2 ? 2 : ac->executed || ac->native ? 1 : 0;
-    crawl__jstr(o, "confidence", conf(cs, c));
-    const char *rs;
-    if (!ac->primitive) rs = ac->denied ? "unsafe" : ac->executed_signal ? "verified" : "candidate";
-    else rs = ac->executed_signal ? "verified" : ac->denied && !ac->executed ? "unsafe" : "candidate";
-    crawl__jstr(o, "reviewState", rs);
-    cJSON *m = crawl__jx(cJSON_CreateObject());
-    jnum(m, "executed", ac->executed);
-    jnum(m, "denied", ac->denied);
-    jnum(m, "reviewed", ac->reviewed);
-    jnum(m, "skipped", ac->skipped);
-    jnum(m, "failed", ac->failed);
-    if (ac->classes.n) {
-      cJSON *cl = crawl__jx(cJSON_CreateArray());
-      for (size_t k = 0; k < PK_COUNT(side_effects); k++)
-        if (strset_find(&ac->classes, side_effects[k].name) >= 0) crawl__jpush(cl, cJSON_CreateString(side_effects[k].name));
-      crawl__jset(m, "sideEffectClasses", cl);
-    }
-    crawl__jset(o, "metadata", m);
-    crawl__jpush(arr, o);
-  }
+  for (size_t i = 0; i < b->action_ids.n; i++)
+    crawl__jpush(arr, out_action(&b->actions[strset_find(&b->action_ids, ids[i])], cs));
   free(ids);
   return arr;
 }
