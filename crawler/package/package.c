@@ -1884,118 +1884,145 @@ static int cmp_edge(const void *x, const void *y) {
   return c ? c : (a->ref > b->ref) - (a->ref < b->ref);
 }
 
-static cJSON *out_graph(pk *b) {
-  cJSON *tg = crawl__jx(cJSON_CreateObject()), *states = crawl__jx(cJSON_CreateArray()), *edges = crawl__jx(cJSON_CreateArray());
-  char **ids = strset_sorted(&b->state_ids, cmp_nat);
-  for (size_t i = 0; i < b->state_ids.n; i++) {
-    pk_state *st = &b->states[strset_find(&b->state_ids, ids[i])];
-    const cJSON *l = st->line;
-    cJSON *o = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(o, "stateId", st->id);
-    crawl__jstr(o, "fingerprint", st->fingerprint ? st->fingerprint : "");
-    crawl__jstr(o, "routeId", st->route);
-    crawl__jset(o, "scopeIds", map_scope_list(b, st, crawl__get(l, "scopeIds"), 1));
-    if (cJSON_IsArray(crawl__get(l, "modalStack"))) crawl__jset(o, "modalStack", map_scope_list(b, st, crawl__get(l, "modalStack"), 0));
-    crawl__jstr(o, "pageGraphRef", crawl__str(l, "pageGraphRef"));
-    crawl__jstr(o, "screenshotRef", crawl__str(l, "screenshotRef"));
-    cJSON *ev = crawl__jx(cJSON_CreateArray());
-    ev_push(ev, "dom", st->id, NULL);
-    if (crawl__str(l, "viaTransitionId")) ev_push(ev, "transition", crawl__str(l, "viaTransitionId"), NULL);
-    crawl__jset(o, "discoveredBy", ev);
-    /* reached more than once: high; once: medium; no readable graph: low */
-    int seedy = !crawl__str(l, "parentStateId");
-    int reached = st->reached + seedy;
-    crawl__jstr(o, "confidence", !st->loaded ? "low" : reached >= 2 ? "high" : "medium");
-    cJSON *m = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(m, "url", crawl__str(l, "url"));
-    crawl__jstr(m, "title", crawl__str(l, "title"));
-    if (cJSON_IsNumber(crawl__get(l, "depth"))) jnum(m, "depth", crawl__get(l, "depth")->valuedouble);
-    if (cJSON_IsNumber(crawl__get(l, "seed"))) jnum(m, "seed", crawl__get(l, "seed")->valuedouble);
-    crawl__jstr(m, "parentStateId", crawl__str(l, "parentStateId"));
-    jnum(m, "selfLoops", st->self_loops);
-    crawl__jset(o, "metadata", m);
-    crawl__jpush(states, o);
-  }
-  free(ids);
+static cJSON *out_state(pk *b, const pk_state *st) {
+  const cJSON *l = st->line;
+  cJSON *o = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(o, "stateId", st->id);
+  crawl__jstr(o, "fingerprint", st->fingerprint ? st->fingerprint : "");
+  crawl__jstr(o, "routeId", st->route);
+  crawl__jset(o, "scopeIds", map_scope_list(b, st, crawl__get(l, "scopeIds"), 1));
+  if (cJSON_IsArray(crawl__get(l, "modalStack"))) crawl__jset(o, "modalStack", map_scope_list(b, st, crawl__get(l, "modalStack"), 0));
+  crawl__jstr(o, "pageGraphRef", crawl__str(l, "pageGraphRef"));
+  crawl__jstr(o, "screenshotRef", crawl__str(l, "screenshotRef"));
+  cJSON *ev = crawl__jx(cJSON_CreateArray());
+  ev_push(ev, "dom", st->id, NULL);
+  if (crawl__str(l, "viaTransitionId")) ev_push(ev, "transition", crawl__str(l, "viaTransitionId"), NULL);
+  crawl__jset(o, "discoveredBy", ev);
+  /* reached more than once: high; once: medium; no readable graph: low */
+  int seedy = !crawl__str(l, "parentStateId");
+  int reached = st->reached + seedy;
+  crawl__jstr(o, "confidence", !st->loaded ? "low" : reached >= 2 ? "high" : "medium");
+  cJSON *m = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(m, "url", crawl__str(l, "url"));
+  crawl__jstr(m, "title", crawl__str(l, "title"));
+  if (cJSON_IsNumber(crawl__get(l, "depth"))) jnum(m, "depth", crawl__get(l, "depth")->valuedouble);
+  if (cJSON_IsNumber(crawl__get(l, "seed"))) jnum(m, "seed", crawl__get(l, "seed")->valuedouble);
+  crawl__jstr(m, "parentStateId", crawl__str(l, "parentStateId"));
+  jnum(m, "selfLoops", st->self_loops);
+  crawl__jset(o, "metadata", m);
+  return o;
+}
 
-  /* repeated identical edges (same from, action, target, to, signals) */
-  strset sig = {0};
-  long *reps = NULL;
-  char **keys = pk_xcalloc(b->nrefs, sizeof *keys);
-  edge_ord *order = pk_xcalloc(b->nrefs, sizeof *order);
-  size_t ne = 0;
+/* The transition records' edges: each one's identity key (from, action,
+ * target, to, signals) counted in sig/reps, and the published ones (not
+ * self-loops) in transitionId order. */
+typedef struct edge_set {
+  strset sig;
+  long *reps;                   /* per sig key: how many records share it */
+  char **keys;                  /* per record (b->refs): its key, or NULL */
+  edge_ord *order;              /* published edges */
+  size_t ne;
+} edge_set;
+
+/* A transition record's identity key (caller frees). */
+static char *edge_key(pk *b, const pk_ref *rf) {
+  const cJSON *j = rf->line;
+  pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
+  char *t = canonical_target(rf);
+  size_t len = 1;
+  char *sg = crawl__xstrdup("");
+  const cJSON *s;
+  cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
+    char *c = canonical_signal(b, s, to, from);
+    if (!c) continue;
+    len += strlen(c) + 1;
+    sg = crawl__xrealloc(sg, len);
+    strcat(strcat(sg, c), "\x1e");
+    free(c);
+  }
+  char *key = crawl__xprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s", crawl__str(j, "fromStateId"), crawl__str(j, "viaActionId"),
+                             rf->element >= 0 ? b->elements[rf->element].key : t ? t : "", crawl__str(j, "toStateId"), sg);
+  free(t);
+  free(sg);
+  return key;
+}
+
+static void edge_set_build(pk *b, edge_set *es) {
+  es->keys = pk_xcalloc(b->nrefs, sizeof *es->keys);
+  es->order = pk_xcalloc(b->nrefs, sizeof *es->order);
   for (size_t i = 0; i < b->nrefs; i++) {
     pk_ref *rf = &b->refs[i];
     if (strcmp(rf->type, "transition")) continue;
     const cJSON *j = rf->line;
-    pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
-    char *t = canonical_target(rf);
-    size_t len = 1;
-    char *sg = crawl__xstrdup("");
-    const cJSON *s;
-    cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
-      char *c = canonical_signal(b, s, to, from);
-      if (!c) continue;
-      len += strlen(c) + 1;
-      sg = crawl__xrealloc(sg, len);
-      strcat(strcat(sg, c), "\x1e");
-      free(c);
-    }
-    keys[i] = crawl__xprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s", crawl__str(j, "fromStateId"), crawl__str(j, "viaActionId"),
-                        rf->element >= 0 ? b->elements[rf->element].key : t ? t : "", crawl__str(j, "toStateId"), sg);
-    free(t);
-    free(sg);
-    long r = PK_ENTRY(sig, reps, keys[i], NULL);
-    reps[r]++;
+    es->keys[i] = edge_key(b, rf);
+    long r = PK_ENTRY(es->sig, es->reps, es->keys[i], NULL);
+    es->reps[r]++;
     /* edges in transitionId order; self-loops are counted, not published */
     if (cJSON_IsTrue(crawl__get(j, "selfLoop")) || !strcmp(crawl__str(j, "fromStateId"), crawl__str(j, "toStateId"))) continue;
-    order[ne].id = crawl__str(j, "transitionId");
-    order[ne++].ref = i;
+    es->order[es->ne].id = crawl__str(j, "transitionId");
+    es->order[es->ne++].ref = i;
   }
-  qsort(order, ne, sizeof *order, cmp_edge);
-  for (size_t x = 0; x < ne; x++) {
-    pk_ref *rf = &b->refs[order[x].ref];
-    const cJSON *j = rf->line;
-    const pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
-    cJSON *o = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(o, "transitionId", crawl__str(j, "transitionId"));
-    crawl__jstr(o, "fromStateId", crawl__str(j, "fromStateId"));
-    crawl__jstr(o, "toStateId", crawl__str(j, "toStateId"));
-    crawl__jstr(o, "viaActionId", crawl__str(j, "viaActionId"));
-    char *t = canonical_target(rf);
-    if (t) crawl__jset(o, "target", cJSON_Parse(t));
-    free(t);
-    if (cJSON_IsObject(crawl__get(j, "args"))) crawl__jset(o, "args", cJSON_Duplicate(crawl__get(j, "args"), 1));
-    const char *se = crawl__str(j, "sideEffectClass");
-    if (se_rank(se) >= 0) crawl__jstr(o, "sideEffectClass", se);
-    cJSON *sigs = crawl__jx(cJSON_CreateArray());
-    const cJSON *s;
-    int nsig = 0;
-    cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
-      char *c = canonical_signal(b, s, to, from);
-      if (c) { crawl__jpush(sigs, cJSON_Parse(c)); nsig++; }
-      free(c);
-    }
-    crawl__jset(o, "observedSignals", sigs);
-    long k = strset_find(&sig, keys[order[x].ref]);
-    /* 7.3: repeated with the same signals: high; once: medium; an end we never saw: low */
-    crawl__jstr(o, "confidence", !from || !to ? "low" : reps[k] >= 2 ? "high" : "medium");
-    cJSON *ev = crawl__jx(cJSON_CreateArray());
-    ev_push(ev, "transition", crawl__str(j, "transitionId"), NULL);
-    if (nsig) ev_push(ev, "signal", crawl__str(j, "transitionId"), NULL);
-    crawl__jset(o, "discoveredBy", ev);
-    cJSON *m = crawl__jx(cJSON_CreateObject());
-    if (cJSON_IsObject(crawl__get(j, "decision"))) crawl__jset(m, "decision", cJSON_Duplicate(crawl__get(j, "decision"), 1));
-    if (cJSON_IsNumber(crawl__get(j, "durationMs"))) jnum(m, "durationMs", crawl__get(j, "durationMs")->valuedouble);
-    if (cJSON_IsNumber(crawl__get(j, "blockedRequests"))) jnum(m, "blockedRequests", crawl__get(j, "blockedRequests")->valuedouble);
-    crawl__jset(o, "metadata", m);
-    crawl__jpush(edges, o);
+  qsort(es->order, es->ne, sizeof *es->order, cmp_edge);
+}
+
+static void edge_set_free(edge_set *es, size_t nrefs) {
+  for (size_t i = 0; i < nrefs; i++) free(es->keys[i]);
+  free(es->keys);
+  free(es->order);
+  free(es->reps);
+  strset_free(&es->sig);
+}
+
+/* Published edge of transition record rf, repeated `reps` times. */
+static cJSON *out_edge(pk *b, const pk_ref *rf, long reps) {
+  const cJSON *j = rf->line;
+  const pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
+  cJSON *o = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(o, "transitionId", crawl__str(j, "transitionId"));
+  crawl__jstr(o, "fromStateId", crawl__str(j, "fromStateId"));
+  crawl__jstr(o, "toStateId", crawl__str(j, "toStateId"));
+  crawl__jstr(o, "viaActionId", crawl__str(j, "viaActionId"));
+  char *t = canonical_target(rf);
+  if (t) crawl__jset(o, "target", cJSON_Parse(t));
+  free(t);
+  if (cJSON_IsObject(crawl__get(j, "args"))) crawl__jset(o, "args", cJSON_Duplicate(crawl__get(j, "args"), 1));
+  const char *se = crawl__str(j, "sideEffectClass");
+  if (se_rank(se) >= 0) crawl__jstr(o, "sideEffectClass", se);
+  cJSON *sigs = crawl__jx(cJSON_CreateArray());
+  const cJSON *s;
+  int nsig = 0;
+  cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
+    char *c = canonical_signal(b, s, to, from);
+    if (c) { crawl__jpush(sigs, cJSON_Parse(c)); nsig++; }
+    free(c);
   }
-  for (size_t i = 0; i < b->nrefs; i++) free(keys[i]);
-  free(keys);
-  free(order);
-  free(reps);
-  strset_free(&sig);
+  crawl__jset(o, "observedSignals", sigs);
+  /* 7.3: repeated with the same signals: high; once: medium; an end we never saw: low */
+  crawl__jstr(o, "confidence", !from || !to ? "low" : reps >= 2 ? "high" : "medium");
+  cJSON *ev = crawl__jx(cJSON_CreateArray());
+  ev_push(ev, "transition", crawl__str(j, "transitionId"), NULL);
+  if (nsig) ev_push(ev, "signal", crawl__str(j, "transitionId"), NULL);
+  crawl__jset(o, "discoveredBy", ev);
+  cJSON *m = crawl__jx(cJSON_CreateObject());
+  if (cJSON_IsObject(crawl__get(j, "decision"))) crawl__jset(m, "decision", cJSON_Duplicate(crawl__get(j, "decision"), 1));
+  if (cJSON_IsNumber(crawl__get(j, "durationMs"))) jnum(m, "durationMs", crawl__get(j, "durationMs")->valuedouble);
+  if (cJSON_IsNumber(crawl__get(j, "blockedRequests"))) jnum(m, "blockedRequests", crawl__get(j, "blockedRequests")->valuedouble);
+  crawl__jset(o, "metadata", m);
+  return o;
+}
+
+static cJSON *out_graph(pk *b) {
+  cJSON *tg = crawl__jx(cJSON_CreateObject()), *states = crawl__jx(cJSON_CreateArray()), *edges = crawl__jx(cJSON_CreateArray());
+  char **ids = strset_sorted(&b->state_ids, cmp_nat);
+  for (size_t i = 0; i < b->state_ids.n; i++) crawl__jpush(states, out_state(b, &b->states[strset_find(&b->state_ids, ids[i])]));
+  free(ids);
+  edge_set es = {0};
+  edge_set_build(b, &es);
+  for (size_t x = 0; x < es.ne; x++) {
+    size_t ri = es.order[x].ref;
+    crawl__jpush(edges, out_edge(b, &b->refs[ri], es.reps[strset_find(&es.sig, es.keys[ri])]));
+  }
+  edge_set_free(&es, b->nrefs);
   crawl__jset(tg, "states", states);
   crawl__jset(tg, "edges", edges);
   return tg;
