@@ -2243,6 +2243,125 @@ static void pk_free(pk *b) {
   strset_free(&b->item_keys);
 }
 
+/* Every state folded in natural id order, each resolving the records that
+ * point into it (records of no known state resolve against nothing), then
+ * the records put in canonical order. */
+static void pk_fold_states(pk *b) {
+  size_t ns = b->state_ids.n;
+  long **by_state = pk_xcalloc(ns, sizeof *by_state);
+  size_t *nby = pk_xcalloc(ns, sizeof *nby), *capby = pk_xcalloc(ns, sizeof *capby);
+  for (size_t i = 0; i < b->nrefs; i++) {
+    const cJSON *j = b->refs[i].line;
+    const char *sid = !strcmp(b->refs[i].type, "transition") ? crawl__str(j, "fromStateId") : crawl__str(j, "stateId");
+    long s = sid ? strset_find(&b->state_ids, sid) : -1;
+    b->refs[i].state = s;
+    if (s < 0) {
+      resolve_ref(b, &b->refs[i], NULL, NULL, NULL, NULL, NULL);
+      continue;
+    }
+    PK_GROW(by_state[s], nby[s], capby[s]);
+    by_state[s][nby[s]++] = (long)i;
+  }
+  char **order = strset_sorted(&b->state_ids, cmp_nat);
+  long *rank = pk_xcalloc(ns, sizeof *rank);
+  for (size_t i = 0; i < ns; i++) {
+    size_t si = (size_t)strset_find(&b->state_ids, order[i]);
+    rank[si] = (long)i;
+    pk_state_fold(b, si, by_state, nby);
+  }
+  free(order);
+  pk_refs_sort(b, rank);
+  free(rank);
+  for (size_t i = 0; i < ns; i++) free(by_state[i]);
+  free(by_state);
+  free(nby);
+  free(capby);
+}
+
+/* coverage (takes stopped_by). */
+static cJSON *out_coverage(pk *b, const conf_sum *cs, char *stopped_by) {
+  cJSON *cov = crawl__jx(cJSON_CreateObject());
+  int nseeds = cJSON_GetArraySize(crawl__get(b->run, "seeds"));
+  strset visited = {0};
+  for (size_t i = 0; i < b->state_ids.n; i++) {
+    const cJSON *sd = crawl__get(b->states[i].line, "seed");
+    if (cJSON_IsNumber(sd) && sd->valuedouble >= 0 && sd->valuedouble < nseeds) {
+      char buf[32];
+      snprintf(buf, sizeof buf, "%d", (int)sd->valuedouble);
+      strset_add(&visited, buf);
+    }
+  }
+  jnum(cov, "seedsTotal", nseeds);
+  jnum(cov, "seedsVisited", (double)visited.n);
+  strset_free(&visited);
+  jnum(cov, "routesDiscovered", (double)b->route_ids.n);
+  jnum(cov, "scopesDiscovered", (double)b->scope_keys.n);
+  jnum(cov, "elementsDiscovered", (double)b->element_keys.n);
+  jnum(cov, "actionsDiscovered", (double)b->action_ids.n);
+  jnum(cov, "workflowCandidatesDiscovered", 0);
+  jnum(cov, "opaqueRegions", b->opaque_regions);
+  jnum(cov, "unresolvedTransitions", (double)(b->nfailures + b->nreplays));
+  jnum(cov, "reviewItems", (double)b->item_keys.n);
+  cJSON *csum = crawl__jx(cJSON_CreateObject());
+  jnum(csum, "high", (double)cs->high);
+  jnum(csum, "medium", (double)cs->medium);
+  jnum(csum, "low", (double)cs->low);
+  crawl__jset(cov, "confidenceSummary", csum);
+  crawl__jstr(cov, "stoppedBy", stopped_by);
+  jnum(cov, "statesVisited", (double)b->state_ids.n);
+  jnum(cov, "transitionsRecorded", (double)b->transition_ids.n);
+  jnum(cov, "selfLoops", (double)b->nself);
+  free(stopped_by);
+  return cov;
+}
+
+static cJSON *out_metadata(pk *b) {
+  cJSON *m = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(m, "generator", "uiap-crawl");
+  const cJSON *jv = crawl__get(b->run, "journalVersion");
+  if (cJSON_IsNumber(jv)) jnum(m, "journalVersion", jv->valuedouble);
+  crawl__jstr(m, "tool", crawl__str(b->run, "tool"));
+  jnum(m, "journalRecords", (double)b->nlines);
+  jnum(m, "malformedLines", (double)b->malformed);
+  crawl__jset(m, "tornLastLine", cJSON_CreateBool(b->torn));
+  cJSON *dec = crawl__jx(cJSON_CreateObject());
+  jnum(dec, "skip", (double)b->ndecisions[1]);
+  jnum(dec, "review", (double)b->ndecisions[2]);
+  jnum(dec, "deny", (double)b->ndecisions[3]);
+  crawl__jset(m, "decisions", dec);
+  jnum(m, "failures", (double)b->nfailures);
+  return m;
+}
+
+/* A catalog: {"<key>": array}. */
+static cJSON *out_catalog(const char *key, cJSON *array) {
+  cJSON *c = crawl__jx(cJSON_CreateObject());
+  crawl__jset(c, key, array);
+  return c;
+}
+
+/* The package, in the spec's member order (workflow candidates are added
+ * afterwards by crawl_workflows_add). */
+static cJSON *pk_emit(pk *b) {
+  cJSON *p = crawl__jx(cJSON_CreateObject());
+  char *stopped_by = NULL;
+  crawl__jstr(p, "modelVersion", "0.1");
+  crawl__jstr(p, "spec", "uiap.discovery");
+  crawl__jset(p, "run", out_run(b, &stopped_by));
+  crawl__jset(p, "environment", out_environment(b));
+  conf_sum cs = {0};
+  crawl__jset(p, "routeCatalog", out_catalog("routes", out_routes(b, &cs)));
+  crawl__jset(p, "scopeCatalog", out_catalog("scopes", out_scopes(b, &cs)));
+  crawl__jset(p, "elementCatalog", out_catalog("elements", out_elements(b, &cs)));
+  crawl__jset(p, "actionCatalog", out_catalog("actions", out_actions(b, &cs)));
+  crawl__jset(p, "transitionGraph", out_graph(b));
+  crawl__jset(p, "reviewQueue", out_review(b));
+  crawl__jset(p, "coverage", out_coverage(b, &cs, stopped_by));
+  crawl__jset(p, "evidenceIndex", out_evidence(b));
+  crawl__jset(p, "metadata", out_metadata(b));
+  return p;
+}
+
 crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size_t errlen) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
@@ -2260,114 +2379,13 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
     pk_free(&b);
     return CRAWL_ARG;
   }
-
-  /* records by state, then every state folded in natural id order */
-  size_t ns = b.state_ids.n;
-  long **by_state = pk_xcalloc(ns, sizeof *by_state);
-  size_t *nby = pk_xcalloc(ns, sizeof *nby), *capby = pk_xcalloc(ns, sizeof *capby);
-  for (size_t i = 0; i < b.nrefs; i++) {
-    const cJSON *j = b.refs[i].line;
-    const char *sid = !strcmp(b.refs[i].type, "transition") ? crawl__str(j, "fromStateId") : crawl__str(j, "stateId");
-    long s = sid ? strset_find(&b.state_ids, sid) : -1;
-    b.refs[i].state = s;
-    if (s < 0) {
-      resolve_ref(&b, &b.refs[i], NULL, NULL, NULL, NULL, NULL);
-      continue;
-    }
-    PK_GROW(by_state[s], nby[s], capby[s]);
-    by_state[s][nby[s]++] = (long)i;
-  }
-  char **order = strset_sorted(&b.state_ids, cmp_nat);
-  long *rank = pk_xcalloc(ns, sizeof *rank);
-  for (size_t i = 0; i < ns; i++) {
-    size_t si = (size_t)strset_find(&b.state_ids, order[i]);
-    rank[si] = (long)i;
-    pk_state_fold(&b, si, by_state, nby);
-  }
-  free(order);
-  pk_refs_sort(&b, rank);
-  free(rank);
-  for (size_t i = 0; i < ns; i++) free(by_state[i]);
-  free(by_state);
-  free(nby);
-  free(capby);
+  pk_fold_states(&b);
   pk_aggregate(&b);
   pk_review_derive(&b);
-
-  cJSON *p = crawl__jx(cJSON_CreateObject());
-  char *stopped_by = NULL;
-  crawl__jstr(p, "modelVersion", "0.1");
-  crawl__jstr(p, "spec", "uiap.discovery");
-  crawl__jset(p, "run", out_run(&b, &stopped_by));
-  crawl__jset(p, "environment", out_environment(&b));
-  conf_sum cs = {0};
-  cJSON *rc = crawl__jx(cJSON_CreateObject()), *sc = crawl__jx(cJSON_CreateObject());
-  cJSON *ec = crawl__jx(cJSON_CreateObject()), *ac = crawl__jx(cJSON_CreateObject());
-  crawl__jset(rc, "routes", out_routes(&b, &cs));
-  crawl__jset(sc, "scopes", out_scopes(&b, &cs));
-  crawl__jset(ec, "elements", out_elements(&b, &cs));
-  crawl__jset(ac, "actions", out_actions(&b, &cs));
-  crawl__jset(p, "routeCatalog", rc);
-  crawl__jset(p, "scopeCatalog", sc);
-  crawl__jset(p, "elementCatalog", ec);
-  crawl__jset(p, "actionCatalog", ac);
-  crawl__jset(p, "transitionGraph", out_graph(&b));
-  crawl__jset(p, "reviewQueue", out_review(&b));
-
-  cJSON *cov = crawl__jx(cJSON_CreateObject());
-  int nseeds = cJSON_GetArraySize(crawl__get(b.run, "seeds"));
-  strset visited = {0};
-  for (size_t i = 0; i < ns; i++) {
-    const cJSON *sd = crawl__get(b.states[i].line, "seed");
-    if (cJSON_IsNumber(sd) && sd->valuedouble >= 0 && sd->valuedouble < nseeds) {
-      char buf[32];
-      snprintf(buf, sizeof buf, "%d", (int)sd->valuedouble);
-      strset_add(&visited, buf);
-    }
-  }
-  jnum(cov, "seedsTotal", nseeds);
-  jnum(cov, "seedsVisited", (double)visited.n);
-  strset_free(&visited);
-  jnum(cov, "routesDiscovered", (double)b.route_ids.n);
-  jnum(cov, "scopesDiscovered", (double)b.scope_keys.n);
-  jnum(cov, "elementsDiscovered", (double)b.element_keys.n);
-  jnum(cov, "actionsDiscovered", (double)b.action_ids.n);
-  jnum(cov, "workflowCandidatesDiscovered", 0);
-  jnum(cov, "opaqueRegions", b.opaque_regions);
-  jnum(cov, "unresolvedTransitions", (double)(b.nfailures + b.nreplays));
-  jnum(cov, "reviewItems", (double)b.item_keys.n);
-  cJSON *csum = crawl__jx(cJSON_CreateObject());
-  jnum(csum, "high", (double)cs.high);
-  jnum(csum, "medium", (double)cs.medium);
-  jnum(csum, "low", (double)cs.low);
-  crawl__jset(cov, "confidenceSummary", csum);
-  crawl__jstr(cov, "stoppedBy", stopped_by);
-  jnum(cov, "statesVisited", (double)ns);
-  jnum(cov, "transitionsRecorded", (double)b.transition_ids.n);
-  jnum(cov, "selfLoops", (double)b.nself);
-  free(stopped_by);
-  crawl__jset(p, "coverage", cov);
-  crawl__jset(p, "evidenceIndex", out_evidence(&b));
-
-  cJSON *m = crawl__jx(cJSON_CreateObject());
-  crawl__jstr(m, "generator", "uiap-crawl");
-  const cJSON *jv = crawl__get(b.run, "journalVersion");
-  if (cJSON_IsNumber(jv)) jnum(m, "journalVersion", jv->valuedouble);
-  crawl__jstr(m, "tool", crawl__str(b.run, "tool"));
-  jnum(m, "journalRecords", (double)b.nlines);
-  jnum(m, "malformedLines", (double)b.malformed);
-  crawl__jset(m, "tornLastLine", cJSON_CreateBool(b.torn));
-  cJSON *dec = crawl__jx(cJSON_CreateObject());
-  jnum(dec, "skip", (double)b.ndecisions[1]);
-  jnum(dec, "review", (double)b.ndecisions[2]);
-  jnum(dec, "deny", (double)b.ndecisions[3]);
-  crawl__jset(m, "decisions", dec);
-  jnum(m, "failures", (double)b.nfailures);
-  crawl__jset(p, "metadata", m);
+  cJSON *p = pk_emit(&b);
   /* workflow candidates (6.7, 11.7): placed before reviewQueue, with their
    * review items and coverage.workflowCandidatesDiscovered (workflow.c) */
   crawl_workflows_add(p, dir);
-
   pk_free(&b);
   *package = p;
   return CRAWL_OK;
