@@ -1117,103 +1117,135 @@ static pk_state *state_of(pk *b, const char *id) {
   return i >= 0 ? &b->states[i] : NULL;
 }
 
+/* A transition between routes: the entry action of the target route, and a
+ * route.changed exit signal of the source route (the observed ones, else
+ * a bare one). */
+static void route_crossing(pk *b, const pk_state *from, const pk_state *to, const char *aid, const char *tid,
+                           const strset *sigs) {
+  pk_route *in = &b->routes[strset_find(&b->route_ids, to->route)];
+  pk_route *out = &b->routes[strset_find(&b->route_ids, from->route)];
+  strset_add(&in->entry_actions, aid);
+  strset_add(&in->entry_tr, tid);
+  int any = 0;
+  for (size_t k = 0; k < sigs->n; k++)
+    if (!strncmp(sigs->v[k], "{\"kind\":\"route.changed\"", 23)) { strset_add(&out->exit_signals, sigs->v[k]); any = 1; }
+  if (!any) strset_add(&out->exit_signals, "{\"kind\":\"route.changed\"}");
+}
+
+/* A transition record: reach and self-loop counts, route entries and exits,
+ * the element acted on, and the actions it executed. */
+static void aggregate_transition(pk *b, const pk_ref *rf, pk_element *el, const char *se) {
+  const cJSON *j = rf->line;
+  const char *tid = crawl__str(j, "transitionId"), *aid = crawl__str(j, "viaActionId");
+  pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
+  int self = cJSON_IsTrue(crawl__get(j, "selfLoop")) || !strcmp(crawl__str(j, "fromStateId"), crawl__str(j, "toStateId"));
+  strset sigs = {0}, used = {0};
+  const cJSON *s;
+  cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
+    char *c = canonical_signal(b, s, to, from);
+    strset_add(&sigs, c);
+    free(c);
+  }
+  if (self) {
+    b->nself++;
+    if (from) from->self_loops++;
+  } else if (to) to->reached++;
+  if (from) b->routes[strset_find(&b->route_ids, from->route)].explored++;
+  if (from && to && !self && strcmp(from->route, to->route)) route_crossing(b, from, to, aid, tid, &sigs);
+  if (el) {
+    el->acted++;
+    if (!self || sigs.n) el->acted_ok++;
+    strset_add(&el->transitions, tid);
+  }
+  ref_actions(b, rf, aid, &used);
+  for (size_t k = 0; k < used.n; k++) {
+    pk_action *ac = pk_action_get(b, used.v[k]);
+    ac->executed++;
+    if (sigs.n) ac->executed_signal++;
+    strset_addall(&ac->signals, &sigs);
+    strset_add(&ac->transitions, tid);
+    strset_add(&ac->classes, se);
+    if (from) strset_add(&ac->routes, from->route);
+    if (ac->primitive && el && el->stable_id) {
+      cJSON *p = crawl__jx(cJSON_CreateObject());
+      crawl__jstr(p, "role", el->role);
+      crawl__jstr(p, "stableId", el->stable_id);
+      crawl__jstr(p, "scopeId", rf->scope);
+      char *t = crawl__jtext(p, 0);
+      strset_add(&ac->patterns, t);
+      free(t);
+      cJSON_Delete(p);
+    }
+    if (ac->primitive) strset_add(&ac->roles, crawl__str(crawl__get(j, "target"), "role"));
+  }
+  strset_free(&used);
+  strset_free(&sigs);
+}
+
+/* A decision record: counts by effect; a review or deny gates the actions
+ * (strictest gate, smallest reason) and raises the element's risk. */
+static void aggregate_decision(pk *b, const pk_ref *rf, pk_element *el, const char *se) {
+  const cJSON *j = rf->line;
+  const char *effect = crawl__str(j, "effect"), *aid = crawl__str(j, "actionId");
+  int e = effect ? pk_index((const char *const[]){"allow", "skip", "review", "deny"}, 4, effect) : -1;
+  if (e >= 0) b->ndecisions[e]++;
+  strset used = {0};
+  ref_actions(b, rf, aid, &used);
+  char *why = crawl__xprintf("policy: %s (%s)", crawl__str(j, "reason") ? crawl__str(j, "reason") : "?",
+                             crawl__str(j, "rule") ? crawl__str(j, "rule") : "?");
+  for (size_t k = 0; k < used.n; k++) {
+    pk_action *ac = pk_action_get(b, used.v[k]);
+    if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
+    ac->denied += e == 3;
+    ac->reviewed += e == 2;
+    ac->skipped += e == 1;
+    if (e >= 2) {
+      strset_add(&ac->classes, se);
+      if (e > ac->gate_level) { free(ac->gate_reason); ac->gate_reason = NULL; ac->gate_level = e; }
+      if (e == ac->gate_level) pk_keep_min(&ac->gate_reason, why);
+    }
+  }
+  if (el && e >= 2) {
+    int lvl = e == 3 ? RISK_BLOCKED : RISK_CONFIRM;
+    if (lvl > el->risk_policy) { el->risk_policy = lvl; free(el->risk_reason); el->risk_reason = NULL; }
+    if (lvl == el->risk_policy) pk_keep_min(&el->risk_reason, why);
+    if (se_dangerous(se) || (se && !strcmp(se, "unknown"))) strset_add(&el->risk_tags, se);
+  }
+  free(why);
+  strset_free(&used);
+}
+
+static void aggregate_failure(pk *b, const pk_ref *rf, pk_element *el, const char *se) {
+  strset used = {0};
+  b->nfailures++;
+  ref_actions(b, rf, crawl__str(rf->line, "actionId"), &used);
+  for (size_t k = 0; k < used.n; k++) {
+    pk_action *ac = pk_action_get(b, used.v[k]);
+    ac->failed++;
+    if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
+  }
+  if (el) el->failures++;
+  strset_free(&used);
+}
+
+/* Every record, in canonical order, into the catalogs (pk_ref.type). */
+static const struct {
+  const char *type;
+  void (*aggregate)(pk *b, const pk_ref *rf, pk_element *el, const char *side_effect);
+} aggregators[] = {
+  {"transition", aggregate_transition},
+  {"decision", aggregate_decision},
+  {"failure", aggregate_failure},
+};
+
 static void pk_aggregate(pk *b) {
   for (size_t i = 0; i < b->nrefs; i++) {
-    pk_ref *rf = &b->refs[i];
-    const cJSON *j = rf->line;
+    const pk_ref *rf = &b->refs[i];
     pk_element *el = rf->element >= 0 ? &b->elements[rf->element] : NULL;
-    const char *se = crawl__str(j, "sideEffectClass");
+    const char *se = crawl__str(rf->line, "sideEffectClass");
     if (se_rank(se) < 0) se = NULL;
-    strset used = {0};
-    if (!strcmp(rf->type, "transition")) {
-      const char *tid = crawl__str(j, "transitionId"), *aid = crawl__str(j, "viaActionId");
-      pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
-      int self = cJSON_IsTrue(crawl__get(j, "selfLoop")) || !strcmp(crawl__str(j, "fromStateId"), crawl__str(j, "toStateId"));
-      strset sigs = {0};
-      const cJSON *s;
-      cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
-        char *c = canonical_signal(b, s, to, from);
-        strset_add(&sigs, c);
-        free(c);
-      }
-      if (self) {
-        b->nself++;
-        if (from) from->self_loops++;
-      } else if (to) to->reached++;
-      if (from) b->routes[strset_find(&b->route_ids, from->route)].explored++;
-      if (from && to && !self && strcmp(from->route, to->route)) {
-        pk_route *in = &b->routes[strset_find(&b->route_ids, to->route)];
-        pk_route *out = &b->routes[strset_find(&b->route_ids, from->route)];
-        strset_add(&in->entry_actions, aid);
-        strset_add(&in->entry_tr, tid);
-        int any = 0;
-        for (size_t k = 0; k < sigs.n; k++)
-          if (!strncmp(sigs.v[k], "{\"kind\":\"route.changed\"", 23)) { strset_add(&out->exit_signals, sigs.v[k]); any = 1; }
-        if (!any) strset_add(&out->exit_signals, "{\"kind\":\"route.changed\"}");
-      }
-      if (el) {
-        el->acted++;
-        if (!self || sigs.n) el->acted_ok++;
-        strset_add(&el->transitions, tid);
-      }
-      ref_actions(b, rf, aid, &used);
-      for (size_t k = 0; k < used.n; k++) {
-        pk_action *ac = pk_action_get(b, used.v[k]);
-        ac->executed++;
-        if (sigs.n) ac->executed_signal++;
-        strset_addall(&ac->signals, &sigs);
-        strset_add(&ac->transitions, tid);
-        strset_add(&ac->classes, se);
-        if (from) strset_add(&ac->routes, from->route);
-        if (ac->primitive && el && el->stable_id) {
-          cJSON *p = crawl__jx(cJSON_CreateObject());
-          crawl__jstr(p, "role", el->role);
-          crawl__jstr(p, "stableId", el->stable_id);
-          crawl__jstr(p, "scopeId", rf->scope);
-          char *t = crawl__jtext(p, 0);
-          strset_add(&ac->patterns, t);
-          free(t);
-          cJSON_Delete(p);
-        }
-        if (ac->primitive) strset_add(&ac->roles, crawl__str(crawl__get(j, "target"), "role"));
-      }
-      strset_free(&sigs);
-    } else if (!strcmp(rf->type, "decision")) {
-      const char *effect = crawl__str(j, "effect"), *aid = crawl__str(j, "actionId");
-      int e = effect ? pk_index((const char *const[]){"allow", "skip", "review", "deny"}, 4, effect) : -1;
-      if (e >= 0) b->ndecisions[e]++;
-      ref_actions(b, rf, aid, &used);
-      char *why = crawl__xprintf("policy: %s (%s)", crawl__str(j, "reason") ? crawl__str(j, "reason") : "?", crawl__str(j, "rule") ? crawl__str(j, "rule") : "?");
-      for (size_t k = 0; k < used.n; k++) {
-        pk_action *ac = pk_action_get(b, used.v[k]);
-        if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
-        ac->denied += e == 3;
-        ac->reviewed += e == 2;
-        ac->skipped += e == 1;
-        if (e >= 2) {
-          strset_add(&ac->classes, se);
-          if (e > ac->gate_level) { free(ac->gate_reason); ac->gate_reason = NULL; ac->gate_level = e; }
-          if (e == ac->gate_level) pk_keep_min(&ac->gate_reason, why);
-        }
-      }
-      if (el && e >= 2) {
-        int lvl = e == 3 ? RISK_BLOCKED : RISK_CONFIRM;
-        if (lvl > el->risk_policy) { el->risk_policy = lvl; free(el->risk_reason); el->risk_reason = NULL; }
-        if (lvl == el->risk_policy) pk_keep_min(&el->risk_reason, why);
-        if (se_dangerous(se) || (se && !strcmp(se, "unknown"))) strset_add(&el->risk_tags, se);
-      }
-      free(why);
-    } else { /* failure */
-      b->nfailures++;
-      ref_actions(b, rf, crawl__str(j, "actionId"), &used);
-      for (size_t k = 0; k < used.n; k++) {
-        pk_action *ac = pk_action_get(b, used.v[k]);
-        ac->failed++;
-        if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
-      }
-      if (el) el->failures++;
-    }
-    strset_free(&used);
+    for (size_t k = 0; k < PK_COUNT(aggregators); k++)
+      if (!strcmp(rf->type, aggregators[k].type)) aggregators[k].aggregate(b, rf, el, se);
   }
 }
 
