@@ -757,8 +757,8 @@ static void pk_item_text(pk_item *it, char *desc, char *remedy) {
 }
 static void pk_item_set(char **field, const char *v) { pk_keep_min(field, v); }
 
-static void fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *g) {
-  /* opaque frames: one item per origin per route */
+/* opaque_frame: one item per origin per route. */
+static void findings_opaque_frames(pk *b, pk_state *st, pk_route *rt, const cJSON *g) {
   const cJSON *d;
   cJSON_ArrayForEach(d, crawl__get(g, "documents")) {
     const char *acc = crawl__str(d, "access");
@@ -782,18 +782,62 @@ static void fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *
     strset_add(&it->ev_states, st->id);
     pk_item_text(it, crawl__xprintf("A cross-origin frame from %s on route %s is opaque: its content was not explored.", origin, st->route),
                  crawl__xprintf("If the frame belongs to the app, publish it through a UIAP bridge (--bridge-origin %s, or "
-                           "<meta name=\"uiap-bridge\"> in the frame); otherwise review its content manually.", origin));
+                                "<meta name=\"uiap-bridge\"> in the frame); otherwise review its content manually.", origin));
   }
-  /* closed shadow roots: one item per route */
+}
+
+/* closed_shadow: one item per route (its text comes in route_closed_shadow). */
+static void findings_closed_shadow(pk *b, pk_state *st, pk_route *rt, const cJSON *g) {
   const cJSON *csh = crawl__get(crawl__get(g, "metadata"), "closedShadowHosts");
-  if (cJSON_IsNumber(csh) && csh->valuedouble > 0) {
-    int n = csh->valuedouble > 1e6 ? 1000000 : (int)csh->valuedouble;
-    if (n > rt->closed_shadow) rt->closed_shadow = n;
-    pk_item *it = pk_item_get(b, "closed_shadow", st->route, 1, st->route);
+  if (!cJSON_IsNumber(csh) || csh->valuedouble <= 0) return;
+  int n = csh->valuedouble > 1e6 ? 1000000 : (int)csh->valuedouble;
+  if (n > rt->closed_shadow) rt->closed_shadow = n;
+  pk_item *it = pk_item_get(b, "closed_shadow", st->route, 1, st->route);
+  strset_add(&it->ev_states, st->id);
+  if (n > it->count) it->count = n;
+}
+
+/* duplicate_name: several elements of one scope share role and name
+ * without a stableId. groups holds "scope\x1frole\x1fname" keys (split in
+ * place here: the set is not searched any more), count how often each. */
+static void findings_duplicate_names(pk *b, pk_state *st, strset *groups, const long *count) {
+  for (size_t i = 0; i < groups->n; i++) {
+    if (count[i] < 2) continue;
+    char *lscope = groups->v[i], *role = strchr(lscope, '\x1f') + 1, *name = strchr(role, '\x1f') + 1;
+    role[-1] = 0;
+    name[-1] = 0;
+    const char *scope = state_scope(b, st, lscope);
+    char *nn = pk_norm(name, 1);
+    char *key = crawl__xprintf("%s\x1f%s\x1f%s\x1f%s", st->route, scope ? scope : "-", role, nn);
+    free(nn);
+    pk_item *it = pk_item_get(b, "duplicate_name", key, 1, st->route);
+    free(key);
+    pk_item_set(&it->scope, scope);
     strset_add(&it->ev_states, st->id);
-    if (n > it->count) it->count = n;
+    if (count[i] > it->count) it->count = count[i];
+    pk_item_text(it, crawl__xprintf("%s contains several %s elements named \"%s\" without a data-uiap-id, so a name-based locator is ambiguous.",
+                                    scope ? scope : "A scope", role, name),
+                 crawl__xprintf("Give each %s a distinct accessible name (e.g. an aria-label naming its row or subject) or a data-uiap-id.", role));
   }
-  /* duplicate names in one scope, and stableIds used twice */
+}
+
+/* ambiguous_target: a stableId carried by several elements of one state. */
+static void findings_shared_stable_ids(pk *b, pk_state *st, const strset *stables, const long *count) {
+  for (size_t i = 0; i < stables->n; i++) {
+    if (count[i] < 2) continue;
+    char *key = crawl__xprintf("stable\x1f%s", stables->v[i]);
+    pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, st->route);
+    free(key);
+    pk_item_set(&it->stable, stables->v[i]);
+    strset_add(&it->ev_states, st->id);
+    if (count[i] > it->count) it->count = count[i];
+    pk_item_text(it, crawl__xprintf("The data-uiap-id \"%s\" is carried by several elements of one state, so it does not identify a target.", stables->v[i]),
+                 crawl__xstrdup("Make every data-uiap-id unique within a page (add the row or item key to repeated controls)."));
+  }
+}
+
+/* Duplicate names in one scope, and stableIds used twice. */
+static void findings_duplicates(pk *b, pk_state *st, const cJSON *g) {
   strset groups = {0}, stables = {0};
   long *gcount = NULL, *scount = NULL;
   const cJSON *e;
@@ -810,40 +854,19 @@ static void fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *
     gcount[i]++;
     free(k);
   }
-  for (size_t i = 0; i < groups.n; i++) {
-    if (gcount[i] < 2) continue;
-    /* split the group key in place: the set is not searched any more */
-    char *lscope = groups.v[i], *role = strchr(lscope, '\x1f') + 1, *name = strchr(role, '\x1f') + 1;
-    role[-1] = 0;
-    name[-1] = 0;
-    const char *scope = state_scope(b, st, lscope);
-    char *nn = pk_norm(name, 1);
-    char *key = crawl__xprintf("%s\x1f%s\x1f%s\x1f%s", st->route, scope ? scope : "-", role, nn);
-    free(nn);
-    pk_item *it = pk_item_get(b, "duplicate_name", key, 1, st->route);
-    free(key);
-    pk_item_set(&it->scope, scope);
-    strset_add(&it->ev_states, st->id);
-    if (gcount[i] > it->count) it->count = gcount[i];
-    pk_item_text(it, crawl__xprintf("%s contains several %s elements named \"%s\" without a data-uiap-id, so a name-based locator is ambiguous.",
-                               scope ? scope : "A scope", role, name),
-                 crawl__xprintf("Give each %s a distinct accessible name (e.g. an aria-label naming its row or subject) or a data-uiap-id.", role));
-  }
-  for (size_t i = 0; i < stables.n; i++) {
-    if (scount[i] < 2) continue;
-    char *key = crawl__xprintf("stable\x1f%s", stables.v[i]);
-    pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, st->route);
-    free(key);
-    pk_item_set(&it->stable, stables.v[i]);
-    strset_add(&it->ev_states, st->id);
-    if (scount[i] > it->count) it->count = scount[i];
-    pk_item_text(it, crawl__xprintf("The data-uiap-id \"%s\" is carried by several elements of one state, so it does not identify a target.", stables.v[i]),
-                 crawl__xstrdup("Make every data-uiap-id unique within a page (add the row or item key to repeated controls)."));
-  }
+  findings_duplicate_names(b, st, &groups, gcount);
+  findings_shared_stable_ids(b, st, &stables, scount);
   strset_free(&groups);
   strset_free(&stables);
   free(gcount);
   free(scount);
+}
+
+/* The review findings one state graph shows by itself. */
+static void fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *g) {
+  findings_opaque_frames(b, st, rt, g);
+  findings_closed_shadow(b, st, rt, g);
+  findings_duplicates(b, st, g);
 }
 
 /* ---- resolving journal targets --------------------------------------------------- */
