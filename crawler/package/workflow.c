@@ -602,239 +602,296 @@ static cJSON *signals_json(const cJSON *texts) {
 
 typedef struct wf_review { const char *kind; int severity; char *desc, *remedy; } wf_review;
 
-static cJSON *wf_candidate(wf *w, const wf_struct *s, const char *id, wf_review *rv, size_t *nrv) {
-  cJSON *c = crawl__jx(cJSON_CreateObject()), *steps = crawl__jx(cJSON_CreateArray());
-  cJSON *ev = crawl__jx(cJSON_CreateArray()), *routes = crawl__jx(cJSON_CreateArray());
-  cJSON *inputs = crawl__jx(cJSON_CreateArray()), *used = crawl__jx(cJSON_CreateArray());
-  cJSON *stepmeta = crawl__jx(cJSON_CreateArray()), *not_run = crawl__jx(cJSON_CreateArray());
-  const char *commit_label = s->c_name && *s->c_name ? s->c_name : s->c_stable ? s->c_stable : s->c_role;
-  crawl__jstr(c, "id", id);
-  /* title */
+/* One candidate being built: what its sections fill in and hand on. */
+typedef struct wf_cand {
+  const wf_struct *s;
+  const char *id;
+  const char *commit_label;  /* the commit control in words */
+  const char *commit_action;
+  cJSON *c;                  /* the candidate (returned) */
+  cJSON *steps, *ev, *routes, *inputs, *stepmeta; /* linked into c at the end */
+  cJSON *used;               /* parameter names taken */
+  cJSON *not_run;            /* steps never executed, in words */
+  cJSON *sigtexts;           /* success signals, canonical texts */
+  int np, no_path, guessed, nsig;
+  wf_seen commit;            /* what happened to the commit control */
+} wf_cand;
+
+/* title and category */
+static void cand_title(wf_cand *k) {
+  const wf_struct *s = k->s;
   char *title;
   if (!strcmp(s->kind, "dialog") && s->scope_name && *s->scope_name && s->c_name && strcasecmp(s->scope_name, s->c_name))
     title = crawl__xprintf("%s: %s", s->scope_name, s->c_name);
-  else title = crawl__xstrdup(s->c_name && *s->c_name ? s->c_name : s->scope_name ? s->scope_name : s->c_app ? s->c_app : id);
-  crawl__jstr(c, "title", title);
+  else title = crawl__xstrdup(s->c_name && *s->c_name ? s->c_name : s->scope_name ? s->scope_name : s->c_app ? s->c_app : k->id);
+  crawl__jstr(k->c, "title", title);
   const char *texts[] = {title, s->c_app, s->scope_stable, s->scope_name, s->route};
-  const char *category = wf_category(texts, sizeof texts / sizeof *texts);
-  crawl__jstr(c, "category", category);
+  crawl__jstr(k->c, "category", wf_category(texts, sizeof texts / sizeof *texts));
   free(title);
+}
 
-  /* the path from a seed, last edge first */
+/* The shortest recorded path from a seed to the structure's state: its
+ * steps (executed), the entry condition, the routes it passes. */
+static void cand_path(wf *w, wf_cand *k) {
+  const wf_struct *s = k->s;
   long si = wf_state_index(w, s->state);
-  int path[WF_MAX_STEPS_PATH + 1], np = 0, no_path = si < 0 || w->st[si].dist < 0;
+  int path[WF_MAX_STEPS_PATH + 1], np = 0; /* last edge first */
+  k->no_path = si < 0 || w->st[si].dist < 0;
   for (long cur = si; cur >= 0 && w->st[cur].prev_edge >= 0 && np <= WF_MAX_STEPS_PATH;) {
     path[np++] = w->st[cur].prev_edge;
     cur = wf_state_index(w, crawl__str(w->edges[w->st[cur].prev_edge], "fromStateId"));
   }
+  k->np = np;
   long start = si;
   if (np) start = wf_state_index(w, crawl__str(w->edges[path[np - 1]], "fromStateId"));
-  if (start >= 0) crawl__jpush(routes, cJSON_CreateString(w->st[start].route));
-  if (start >= 0 && !no_path) {
+  if (start >= 0) crawl__jpush(k->routes, cJSON_CreateString(w->st[start].route));
+  if (start >= 0 && !k->no_path) {
     cJSON *ec = crawl__jx(cJSON_CreateArray()), *cond = crawl__jx(cJSON_CreateObject());
     crawl__jstr(cond, "kind", "route");
     crawl__jstr(cond, "routeId", w->st[start].route);
     crawl__jstr(cond, "description", "start where the crawl started (a seed state)");
     crawl__jpush(ec, cond);
-    crawl__jset(c, "entryConditions", ec);
+    crawl__jset(k->c, "entryConditions", ec);
   }
-  for (int k = np - 1; k >= 0; k--) {
-    const cJSON *e = w->edges[path[k]];
+  for (int p = np - 1; p >= 0; p--) {
+    const cJSON *e = w->edges[path[p]];
     cJSON *st = crawl__jx(cJSON_CreateObject());
     crawl__jstr(st, "type", "action");
     crawl__jstr(st, "actionId", crawl__str(e, "viaActionId"));
     if (cJSON_IsObject(crawl__get(e, "target"))) crawl__jset(st, "target", cJSON_Duplicate(crawl__get(e, "target"), 1));
-    crawl__jpush(steps, st);
+    crawl__jpush(k->steps, st);
     cJSON *m = crawl__jx(cJSON_CreateObject());
-    crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(steps) - 1));
+    crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(k->steps) - 1));
     crawl__jset(m, "executed", cJSON_CreateTrue());
     crawl__jstr(m, "transitionId", crawl__str(e, "transitionId"));
-    crawl__jpush(stepmeta, m);
-    ev_add(ev, "transition", crawl__str(e, "transitionId"), k == np - 1 ? "path from a seed" : NULL);
+    crawl__jpush(k->stepmeta, m);
+    ev_add(k->ev, "transition", crawl__str(e, "transitionId"), p == np - 1 ? "path from a seed" : NULL);
     long to = wf_state_index(w, crawl__str(e, "toStateId"));
     if (to >= 0) {
       int dup = 0;
       const cJSON *r;
-      cJSON_ArrayForEach(r, routes) dup |= !strcmp(r->valuestring, w->st[to].route);
-      if (!dup) crawl__jpush(routes, cJSON_CreateString(w->st[to].route));
+      cJSON_ArrayForEach(r, k->routes) dup |= !strcmp(r->valuestring, w->st[to].route);
+      if (!dup) crawl__jpush(k->routes, cJSON_CreateString(w->st[to].route));
     }
   }
-  if (si >= 0 && !cJSON_GetArraySize(routes)) crawl__jpush(routes, cJSON_CreateString(s->route));
-  ev_add(ev, "dom", s->state, !strcmp(s->kind, "action") ? "the control with the app action" : "the form or dialog structure");
-  if (s->scope_stable) ev_add(ev, "annotation", s->state, "data-uiap-id on the structure");
+  if (si >= 0 && !cJSON_GetArraySize(k->routes)) crawl__jpush(k->routes, cJSON_CreateString(s->route));
+  ev_add(k->ev, "dom", s->state, !strcmp(s->kind, "action") ? "the control with the app action" : "the form or dialog structure");
+  if (s->scope_stable) ev_add(k->ev, "annotation", s->state, "data-uiap-id on the structure");
+}
 
-  /* inputs */
-  int any_required = 0, guessed = 0;
+/* metadata.steps entry of the step just added: whether it ran, and the
+ * strictest gate that held it back. */
+static void cand_step_meta(wf_cand *k, int executed, const wf_rec *gate) {
+  cJSON *m = crawl__jx(cJSON_CreateObject());
+  crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(k->steps) - 1));
+  crawl__jset(m, "executed", cJSON_CreateBool(executed));
+  if (gate) {
+    char *g = crawl__xprintf("%s: %s (%s)", gate->effect, gate->reason ? gate->reason : "?", gate->rule ? gate->rule : "?");
+    crawl__jstr(m, "gate", g);
+    free(g);
+  }
+  crawl__jpush(k->stepmeta, m);
+}
+
+/* An action step on a target (parameter: NULL or the one it fills). */
+static void cand_action_step(wf_cand *k, const char *action, cJSON *target, const char *parameter) {
+  cJSON *st = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(st, "type", "action");
+  crawl__jstr(st, "actionId", action);
+  crawl__jset(st, "target", target);
+  if (parameter) {
+    cJSON *pnames = crawl__jx(cJSON_CreateArray());
+    crawl__jpush(pnames, cJSON_CreateString(parameter));
+    crawl__jset(st, "parameterNames", pnames);
+  }
+  crawl__jpush(k->steps, st);
+}
+
+/* Inputs: one parameter per field; a step per required field (every
+ * editable one when none is marked required). */
+static void cand_inputs(wf *w, wf_cand *k) {
+  const wf_struct *s = k->s;
+  int any_required = 0;
   for (size_t f = 0; f < s->nfields; f++) any_required |= s->fields[f].required;
   for (size_t f = 0; f < s->nfields; f++) {
     const wf_field *fd = &s->fields[f];
-    wf_param pn = param_name(fd, used);
-    guessed |= pn.guessed;
-    crawl__jpush(inputs, param_json(fd, pn.name));
+    wf_param pn = param_name(fd, k->used);
+    k->guessed |= pn.guessed;
+    crawl__jpush(k->inputs, param_json(fd, pn.name));
     int in_skeleton = any_required ? fd->required : fd->editable;
     if (in_skeleton) {
-      cJSON *st = crawl__jx(cJSON_CreateObject());
       const char *act = field_action(fd);
-      crawl__jstr(st, "type", "action");
-      crawl__jstr(st, "actionId", act);
-      crawl__jset(st, "target", target_json(fd->stable, fd->role, fd->name, s->scope));
-      cJSON *pnames = crawl__jx(cJSON_CreateArray());
-      crawl__jpush(pnames, cJSON_CreateString(pn.name));
-      crawl__jset(st, "parameterNames", pnames);
-      crawl__jpush(steps, st);
+      cand_action_step(k, act, target_json(fd->stable, fd->role, fd->name, s->scope), pn.name);
       wf_seen seen = wf_seen_of(w, fd->role, fd->name, fd->stable, s->route, NULL, NULL);
-      cJSON *m = crawl__jx(cJSON_CreateObject());
-      crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(steps) - 1));
-      crawl__jset(m, "executed", cJSON_CreateBool(seen.executed > 0));
-      if (seen.gate) {
-        char *g = crawl__xprintf("%s: %s (%s)", seen.gate->effect, seen.gate->reason ? seen.gate->reason : "?",
-                                 seen.gate->rule ? seen.gate->rule : "?");
-        crawl__jstr(m, "gate", g);
-        free(g);
-      }
-      crawl__jpush(stepmeta, m);
+      cand_step_meta(k, seen.executed > 0, seen.gate);
       if (!seen.executed) {
         char *t = crawl__xprintf("%s %s", act, pn.name);
-        crawl__jpush(not_run, cJSON_CreateString(t));
+        crawl__jpush(k->not_run, cJSON_CreateString(t));
         free(t);
       }
     }
     free(pn.name);
   }
+}
 
-  /* the commit */
-  cJSON *sigtexts = crawl__jx(cJSON_CreateArray());
-  wf_seen cs = wf_seen_of(w, s->c_role, s->c_name, s->c_stable, s->route, sigtexts, ev);
-  const char *commit_action = s->c_app ? s->c_app : s->c_submit ? "ui.submit" : "ui.activate";
-  cJSON *st = crawl__jx(cJSON_CreateObject());
-  crawl__jstr(st, "type", "action");
-  crawl__jstr(st, "actionId", commit_action);
-  crawl__jset(st, "target", target_json(s->c_stable, s->c_role, s->c_name, s->c_scope));
-  crawl__jpush(steps, st);
-  cJSON *m = crawl__jx(cJSON_CreateObject());
-  crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(steps) - 1));
-  crawl__jset(m, "executed", cJSON_CreateBool(cs.executed > 0));
-  if (cs.gate) {
-    char *g = crawl__xprintf("%s: %s (%s)", cs.gate->effect, cs.gate->reason ? cs.gate->reason : "?", cs.gate->rule ? cs.gate->rule : "?");
-    crawl__jstr(m, "gate", g);
-    free(g);
-  }
-  crawl__jpush(stepmeta, m);
-  if (!cs.executed) {
-    char *t = crawl__xprintf("%s on %s", commit_action, commit_label);
-    crawl__jpush(not_run, cJSON_CreateString(t));
+/* The commit step, and the signals seen when it ran. */
+static void cand_commit(wf *w, wf_cand *k) {
+  const wf_struct *s = k->s;
+  k->commit = wf_seen_of(w, s->c_role, s->c_name, s->c_stable, s->route, k->sigtexts, k->ev);
+  k->commit_action = s->c_app ? s->c_app : s->c_submit ? "ui.submit" : "ui.activate";
+  cand_action_step(k, k->commit_action, target_json(s->c_stable, s->c_role, s->c_name, s->c_scope), NULL);
+  cand_step_meta(k, k->commit.executed > 0, k->commit.gate);
+  if (!k->commit.executed) {
+    char *t = crawl__xprintf("%s on %s", k->commit_action, k->commit_label);
+    crawl__jpush(k->not_run, cJSON_CreateString(t));
     free(t);
   }
-  /* signals: seen when the commit ran, else the app action's */
-  if (!cJSON_GetArraySize(sigtexts) && s->c_app) {
+}
+
+/* Signals: seen when the commit ran, else the app action's; an `ensure`
+ * step when there are any. */
+static void cand_signals(wf *w, wf_cand *k) {
+  const wf_struct *s = k->s;
+  if (!cJSON_GetArraySize(k->sigtexts) && s->c_app) {
     const cJSON *a;
     cJSON_ArrayForEach(a, crawl__arr2(w->pkg, "actionCatalog", "actions")) {
       if (!crawl__str(a, "id") || strcmp(crawl__str(a, "id"), s->c_app)) continue;
       const cJSON *sg;
       cJSON_ArrayForEach(sg, crawl__arr(a, "successSignals")) {
         char *t = crawl__jtext(sg, 0);
-        crawl__jpush(sigtexts, cJSON_CreateString(t));
+        crawl__jpush(k->sigtexts, cJSON_CreateString(t));
         free(t);
       }
     }
   }
-  int nsig = cJSON_GetArraySize(sigtexts);
-  if (nsig) {
-    cJSON *ens = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(ens, "type", "ensure");
-    crawl__jset(ens, "signals", signals_json(sigtexts));
-    crawl__jpush(steps, ens);
-    crawl__jset(c, "successSignals", signals_json(sigtexts));
-    ev_add(ev, "signal", s->state, "signals observed after the commit");
-  }
-  cJSON *done = crawl__jx(cJSON_CreateObject());
-  crawl__jstr(done, "type", "complete");
-  crawl__jpush(steps, done);
+  k->nsig = cJSON_GetArraySize(k->sigtexts);
+  if (!k->nsig) return;
+  cJSON *ens = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(ens, "type", "ensure");
+  crawl__jset(ens, "signals", signals_json(k->sigtexts));
+  crawl__jpush(k->steps, ens);
+  crawl__jset(k->c, "successSignals", signals_json(k->sigtexts));
+  ev_add(k->ev, "signal", s->state, "signals observed after the commit");
+}
 
-  crawl__jset(c, "routeIds", routes);
-  if (cJSON_GetArraySize(inputs)) crawl__jset(c, "requiredInputs", inputs);
-  else cJSON_Delete(inputs);
-  crawl__jset(c, "stepSkeleton", steps);
-  crawl__jset(c, "discoveredBy", ev);
+/* The review item id of the package's missing_success_signal item for the
+ * commit's app action, when there is one (package.c: its id hashes
+ * "missing_success_signal\x1f<action>"): that item speaks for the workflow
+ * too. Caller frees. */
+static char *cand_action_item(wf *w, const wf_cand *k) {
+  if (k->nsig || !k->s->c_app) return NULL;
+  char *found = NULL;
+  char *key = crawl__xprintf("missing_success_signal\x1f%s", k->s->c_app);
+  char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
+  free(key);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, crawl__arr2(w->pkg, "reviewQueue", "items"))
+    if (crawl__str(it, "id") && !strcmp(crawl__str(it, "id"), rid)) found = crawl__xstrdup(rid);
+  free(rid);
+  return found;
+}
 
-  /* confidence (7.3) */
-  int annotated = s->scope_stable || s->c_app;
-  const char *conf = cs.with_signal >= 2 && nsig == 1 ? "high" : nsig || annotated ? "medium" : "low";
-  crawl__jstr(c, "confidence", conf);
+/* missing_success_signal: no signal seen or declared for the commit. */
+static void cand_review_signal(const wf_cand *k, wf_review *rv) {
+  rv->kind = "missing_success_signal";
+  rv->severity = 1;
+  rv->desc = k->commit.executed
+                 ? crawl__xprintf("Workflow candidate %s: its commit (%s on %s) ran %d time%s without an observable success signal.",
+                                  k->id, k->commit_action, k->commit_label, k->commit.executed, k->commit.executed == 1 ? "" : "s")
+                 : crawl__xprintf("Workflow candidate %s: its commit (%s on %s) was never executed, so no success signal was observed.",
+                                  k->id, k->commit_action, k->commit_label);
+  rv->remedy = crawl__xprintf("Declare a success signal for %s (a role=status or toast message, a dialog or route change), "
+                              "or run the workflow in a sandbox (--mode sandbox_write) and verify it manually.", k->commit_label);
+}
 
-  /* review */
-  int observed_only = cJSON_GetArraySize(not_run) > 0;
-  *nrv = 0;
-  /* the package already has a missing_success_signal item for the commit's
-   * app action (package.c: its id hashes "missing_success_signal\x1f<action>"):
-   * that item speaks for the workflow too */
-  char *action_item = NULL;
-  if (!nsig && s->c_app) {
-    char *key = crawl__xprintf("missing_success_signal\x1f%s", s->c_app);
-    char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
-    free(key);
-    const cJSON *it;
-    cJSON_ArrayForEach(it, crawl__arr2(w->pkg, "reviewQueue", "items"))
-      if (crawl__str(it, "id") && !strcmp(crawl__str(it, "id"), rid)) action_item = crawl__xstrdup(rid);
-    free(rid);
+/* workflow_uncertain: steps never executed, an unnamed input, no path. */
+static void cand_review_uncertain(const wf_cand *k, int observed_only, wf_review *rv) {
+  crawl__buf why = {0};
+  if (observed_only) {
+    crawl__buf_puts(&why, "steps never executed (synthesized from observation): ");
+    int n = 0;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, k->not_run) crawl__buf_printf(&why, "%s%s", n++ ? ", " : "", x->valuestring);
   }
-  if (!nsig && !action_item) {
-    rv[*nrv].kind = "missing_success_signal";
-    rv[*nrv].severity = 1;
-    rv[*nrv].desc = cs.executed
-                        ? crawl__xprintf("Workflow candidate %s: its commit (%s on %s) ran %d time%s without an observable success signal.",
-                                         id, commit_action, commit_label, cs.executed, cs.executed == 1 ? "" : "s")
-                        : crawl__xprintf("Workflow candidate %s: its commit (%s on %s) was never executed, so no success signal was observed.",
-                                         id, commit_action, commit_label);
-    rv[*nrv].remedy = crawl__xprintf("Declare a success signal for %s (a role=status or toast message, a dialog or route change), "
-                                     "or run the workflow in a sandbox (--mode sandbox_write) and verify it manually.", commit_label);
-    (*nrv)++;
-  }
-  if (observed_only || guessed || no_path) {
-    crawl__buf why = {0};
-    if (observed_only) {
-      crawl__buf_puts(&why, "steps never executed (synthesized from observation): ");
-      int k = 0;
-      const cJSON *x;
-      cJSON_ArrayForEach(x, not_run) crawl__buf_printf(&why, "%s%s", k++ ? ", " : "", x->valuestring);
-    }
-    if (guessed) crawl__buf_printf(&why, "%san input has no name, label or data-uiap-meaning", why.n ? "; " : "");
-    if (no_path) crawl__buf_printf(&why, "%sno recorded path leads from a seed to it", why.n ? "; " : "");
-    int risky = cs.gate && strcmp(cs.gate->effect, "skip");
-    rv[*nrv].kind = "workflow_uncertain";
-    rv[*nrv].severity = risky ? 1 : 0;
-    rv[*nrv].desc = crawl__xprintf("Workflow candidate %s (\"%s\") is uncertain: %s.", id,
-                                   crawl__str(c, "title") ? crawl__str(c, "title") : id, why.p);
-    rv[*nrv].remedy = crawl__xprintf("Review the skeleton by hand; annotate the %s and its fields (data-uiap-id, data-uiap-meaning, "
-                                     "data-uiap-action) and verify it in a sandbox environment.", !strcmp(s->kind, "action") ? "control" : s->kind);
-    crawl__buf_free(&why);
-    (*nrv)++;
-  }
-  crawl__jstr(c, "reviewState", *nrv || action_item ? "needs_review" : "candidate");
+  if (k->guessed) crawl__buf_printf(&why, "%san input has no name, label or data-uiap-meaning", why.n ? "; " : "");
+  if (k->no_path) crawl__buf_printf(&why, "%sno recorded path leads from a seed to it", why.n ? "; " : "");
+  int risky = k->commit.gate && strcmp(k->commit.gate->effect, "skip");
+  rv->kind = "workflow_uncertain";
+  rv->severity = risky ? 1 : 0;
+  rv->desc = crawl__xprintf("Workflow candidate %s (\"%s\") is uncertain: %s.", k->id,
+                            crawl__str(k->c, "title") ? crawl__str(k->c, "title") : k->id, why.p);
+  rv->remedy = crawl__xprintf("Review the skeleton by hand; annotate the %s and its fields (data-uiap-id, data-uiap-meaning, "
+                              "data-uiap-action) and verify it in a sandbox environment.",
+                              !strcmp(k->s->kind, "action") ? "control" : k->s->kind);
+  crawl__buf_free(&why);
+}
 
+static void cand_metadata(wf_cand *k, int observed_only, char *action_item /* taken */) {
   cJSON *md = crawl__jx(cJSON_CreateObject());
-  crawl__jstr(md, "source", s->kind);
-  crawl__jstr(md, "stateId", s->state);
-  crawl__jstr(md, "scopeId", s->scope);
+  crawl__jstr(md, "source", k->s->kind);
+  crawl__jstr(md, "stateId", k->s->state);
+  crawl__jstr(md, "scopeId", k->s->scope);
   crawl__jset(md, "observedOnly", cJSON_CreateBool(observed_only));
   if (observed_only) {
-    crawl__jset(md, "notExecuted", cJSON_Duplicate(not_run, 1));
+    crawl__jset(md, "notExecuted", cJSON_Duplicate(k->not_run, 1));
     crawl__jstr(md, "note", "Synthesized from observation: some steps were never executed (discovery-mapper section 13 "
                             "allows synthesis without executing risky actions). Verify before use.");
   }
-  crawl__jset(md, "steps", stepmeta);
-  crawl__jset(md, "pathLength", cJSON_CreateNumber(np));
+  crawl__jset(md, "steps", k->stepmeta);
+  crawl__jset(md, "pathLength", cJSON_CreateNumber(k->np));
   if (action_item) {
     cJSON *ri = crawl__jx(cJSON_CreateArray());
     crawl__jpush(ri, cJSON_CreateString(action_item));
     crawl__jset(md, "reviewItems", ri); /* the caller adds the workflow's own items */
     free(action_item);
   }
-  crawl__jset(c, "metadata", md);
-  cJSON_Delete(not_run);
-  cJSON_Delete(used);
-  cJSON_Delete(sigtexts);
-  return c;
+  crawl__jset(k->c, "metadata", md);
+}
+
+/* The candidate for structure s (a new object the caller owns); its own
+ * review items into rv (at most 2, *nrv of them; the caller frees their
+ * texts). */
+static cJSON *wf_candidate(wf *w, const wf_struct *s, const char *id, wf_review *rv, size_t *nrv) {
+  wf_cand k = {.s = s, .id = id};
+  k.c = crawl__jx(cJSON_CreateObject());
+  k.steps = crawl__jx(cJSON_CreateArray());
+  k.ev = crawl__jx(cJSON_CreateArray());
+  k.routes = crawl__jx(cJSON_CreateArray());
+  k.inputs = crawl__jx(cJSON_CreateArray());
+  k.used = crawl__jx(cJSON_CreateArray());
+  k.stepmeta = crawl__jx(cJSON_CreateArray());
+  k.not_run = crawl__jx(cJSON_CreateArray());
+  k.sigtexts = crawl__jx(cJSON_CreateArray());
+  k.commit_label = s->c_name && *s->c_name ? s->c_name : s->c_stable ? s->c_stable : s->c_role;
+  crawl__jstr(k.c, "id", id);
+  cand_title(&k);
+  cand_path(w, &k);
+  cand_inputs(w, &k);
+  cand_commit(w, &k);
+  cand_signals(w, &k);
+  cJSON *done = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(done, "type", "complete");
+  crawl__jpush(k.steps, done);
+  crawl__jset(k.c, "routeIds", k.routes);
+  if (cJSON_GetArraySize(k.inputs)) crawl__jset(k.c, "requiredInputs", k.inputs);
+  else cJSON_Delete(k.inputs);
+  crawl__jset(k.c, "stepSkeleton", k.steps);
+  crawl__jset(k.c, "discoveredBy", k.ev);
+  /* confidence (7.3) */
+  int annotated = s->scope_stable || s->c_app;
+  crawl__jstr(k.c, "confidence", k.commit.with_signal >= 2 && k.nsig == 1 ? "high" : k.nsig || annotated ? "medium" : "low");
+  /* review */
+  int observed_only = cJSON_GetArraySize(k.not_run) > 0;
+  char *action_item = cand_action_item(w, &k);
+  *nrv = 0;
+  if (!k.nsig && !action_item) cand_review_signal(&k, &rv[(*nrv)++]);
+  if (observed_only || k.guessed || k.no_path) cand_review_uncertain(&k, observed_only, &rv[(*nrv)++]);
+  crawl__jstr(k.c, "reviewState", *nrv || action_item ? "needs_review" : "candidate");
+  cand_metadata(&k, observed_only, action_item);
+  cJSON_Delete(k.not_run);
+  cJSON_Delete(k.used);
+  cJSON_Delete(k.sigtexts);
+  return k.c;
 }
 
 /* ---- review items into the package ---------------------------------------------------- */
