@@ -347,103 +347,128 @@ static int struct_scope_of(const cJSON *scopes, const char *sc) {
   return -1;
 }
 
+/* Field f from element e (role defaulted; editable: it takes text). */
+static void field_from(wf_field *f, const cJSON *e, const char *role, int editable) {
+  const cJSON *sem = crawl__get(e, "semantics");
+  memset(f, 0, sizeof *f);
+  f->role = crawl__xstrdup(role);
+  f->name = crawl__xstrdup(crawl__str(e, "name"));
+  f->stable = crawl__xstrdup(crawl__str(e, "stableId"));
+  f->meaning = crawl__xstrdup(crawl__str(crawl__get(crawl__get(e, "targetHints"), "annotations"), "meaning"));
+  f->input_type = crawl__xstrdup(crawl__str(sem, "inputType"));
+  f->tag = crawl__xstrdup(crawl__str(sem, "tagName"));
+  f->required = el_state(e, "required");
+  f->sensitive = cJSON_IsTrue(crawl__get(crawl__get(e, "metadata"), "sensitive"));
+  f->editable = editable;
+}
+
+/* How well e commits a structure of this kind: app action 3, submit 2, (in
+ * a dialog) a button that does not just close it 1, else 0. */
+static int commit_rank(const cJSON *e, const char *kind, const char *role) {
+  const char *app = el_app_action(e);
+  int submit = el_has(e, "affordances", "submit") || el_has(e, "supportedActions", "ui.submit");
+  int button = !strcmp(role, "button") || !strcmp(role, "link") || !strcmp(role, "menuitem");
+  int closes = is_dismissive(crawl__str(e, "name")); /* a "Close" submit of a <form method=dialog> */
+  return app ? 3 : closes ? 0 : submit ? 2 : !strcmp(kind, "dialog") && button ? 1 : 0;
+}
+
+/* The fields and the best commit control among the visible, enabled
+ * elements owned by structure scope si. Returns the commit (or NULL). */
+static const cJSON *structure_members(wf_struct *s, const cJSON *elements, const int *owner, int si, const char *kind,
+                                      int *rank_out) {
+  const cJSON *commit = NULL, *e;
+  int best = 0, i = 0;
+  cJSON_ArrayForEach(e, elements) {
+    if (owner[i++] != si || !el_state(e, "visible") ||
+        (crawl__get(crawl__get(e, "state"), "enabled") && !el_state(e, "enabled")))
+      continue;
+    const char *role = crawl__str(e, "role") ? crawl__str(e, "role") : "generic";
+    int edit = el_has(e, "affordances", "edit") && !el_state(e, "readonly");
+    int toggle = !strcmp(role, "checkbox") || !strcmp(role, "switch");
+    int choose = !strcmp(role, "combobox") || !strcmp(role, "listbox") || !strcmp(role, "radio");
+    if (edit || toggle || choose) {
+      s->fields = crawl__xrealloc(s->fields, (s->nfields + 1) * sizeof *s->fields);
+      field_from(&s->fields[s->nfields++], e, role, edit);
+      continue;
+    }
+    int rank = commit_rank(e, kind, role);
+    if (rank > best) { commit = e; best = rank; }
+  }
+  *rank_out = best;
+  return commit;
+}
+
+/* The form or dialog scope si of state st, when it has a commit control
+ * (and fields, or a submit, or is a dialog): into w. */
+static void structure_of_scope(wf *w, const wf_state *st, const cJSON *sc, const cJSON *elements, const int *owner, int si) {
+  const char *kind = crawl__str(sc, "kind");
+  if (!kind || (strcmp(kind, "form") && strcmp(kind, "dialog"))) return;
+  if (!strcmp(kind, "dialog") && crawl__get(crawl__get(sc, "state"), "open") && !el_state(sc, "open")) return;
+  wf_struct s = {0};
+  int rank;
+  const cJSON *commit = structure_members(&s, elements, owner, si, kind, &rank);
+  if (!commit || (!s.nfields && rank < 2 && strcmp(kind, "dialog"))) {
+    struct_free(&s);
+    return;
+  }
+  s.kind = crawl__xstrdup(kind);
+  s.state = crawl__xstrdup(st->id);
+  s.route = crawl__xstrdup(st->route);
+  s.scope_stable = crawl__xstrdup(crawl__str(sc, "stableId"));
+  s.scope_name = crawl__xstrdup(crawl__str(sc, "name"));
+  s.scope = crawl__xstrdup(scope_catalog_id(w->pkg, st->route, kind, s.scope_stable, s.scope_name));
+  s.c_role = crawl__xstrdup(crawl__str(commit, "role"));
+  s.c_name = crawl__xstrdup(crawl__str(commit, "name"));
+  s.c_stable = crawl__xstrdup(crawl__str(commit, "stableId"));
+  s.c_app = crawl__xstrdup(el_app_action(commit));
+  s.c_submit = rank == 2 || el_has(commit, "affordances", "submit");
+  s.c_scope = crawl__xstrdup(s.scope);
+  s.dist = st->dist;
+  crawl__buf k = {0};
+  crawl__buf_printf(&k, "%s\x1f%s\x1f%s\x1f%s", kind, s.scope_stable ? s.scope_stable : s.scope_name ? s.scope_name : "",
+                    s.c_app ? s.c_app : "", s.c_stable ? s.c_stable : s.c_name ? s.c_name : "");
+  s.key = crawl__buf_take(&k);
+  wf_keep(w, &s);
+}
+
+/* A visible element with an app action outside any form or dialog: into w. */
+static void structure_of_action(wf *w, const wf_state *st, const cJSON *scopes, const cJSON *e, const char *app) {
+  wf_struct s = {0};
+  s.kind = crawl__xstrdup("action");
+  s.state = crawl__xstrdup(st->id);
+  s.route = crawl__xstrdup(st->route);
+  s.c_role = crawl__xstrdup(crawl__str(e, "role"));
+  s.c_name = crawl__xstrdup(crawl__str(e, "name"));
+  s.c_stable = crawl__xstrdup(crawl__str(e, "stableId"));
+  s.c_app = crawl__xstrdup(app);
+  const char *lsc = crawl__str(e, "scopeId");
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, scopes) if (lsc && crawl__str(sc, "scopeId") && !strcmp(crawl__str(sc, "scopeId"), lsc)) {
+    s.c_scope = crawl__xstrdup(scope_catalog_id(w->pkg, st->route, crawl__str(sc, "kind") ? crawl__str(sc, "kind") : "custom",
+                                                crawl__str(sc, "stableId"), crawl__str(sc, "name")));
+    break;
+  }
+  s.dist = st->dist;
+  s.key = crawl__xprintf("action\x1f%s", app);
+  wf_keep(w, &s);
+}
+
+/* The structures of state st's graph g: forms and dialogs, then app actions
+ * outside them. */
 static void wf_state_structures(wf *w, const wf_state *st, const cJSON *g) {
   const cJSON *scopes = crawl__arr(g, "scopes"), *elements = crawl__arr(g, "elements"), *e;
-  int nsc = cJSON_GetArraySize(scopes);
-  int *owner = NULL; /* per element: structure scope index */
-  int ne = cJSON_GetArraySize(elements);
-  owner = calloc(ne ? (size_t)ne : 1, sizeof *owner);
+  int nsc = cJSON_GetArraySize(scopes), ne = cJSON_GetArraySize(elements);
+  int *owner = calloc(ne ? (size_t)ne : 1, sizeof *owner); /* per element: structure scope index */
   if (!owner) abort();
   int i = 0;
   cJSON_ArrayForEach(e, elements) owner[i++] = struct_scope_of(scopes, crawl__str(e, "scopeId"));
-  for (int si = 0; si < nsc; si++) {
-    const cJSON *sc = cJSON_GetArrayItem(scopes, si);
-    const char *kind = crawl__str(sc, "kind");
-    if (!kind || (strcmp(kind, "form") && strcmp(kind, "dialog"))) continue;
-    if (!strcmp(kind, "dialog") && crawl__get(crawl__get(sc, "state"), "open") && !el_state(sc, "open")) continue;
-    wf_struct s = {0};
-    const cJSON *commit = NULL;
-    int commit_rank = 0;
-    i = 0;
-    cJSON_ArrayForEach(e, elements) {
-      if (owner[i++] != si || !el_state(e, "visible") ||
-          (crawl__get(crawl__get(e, "state"), "enabled") && !el_state(e, "enabled")))
-        continue;
-      const char *role = crawl__str(e, "role") ? crawl__str(e, "role") : "generic";
-      int edit = el_has(e, "affordances", "edit") && !el_state(e, "readonly");
-      int toggle = !strcmp(role, "checkbox") || !strcmp(role, "switch");
-      int choose = !strcmp(role, "combobox") || !strcmp(role, "listbox") || !strcmp(role, "radio");
-      if (edit || toggle || choose) {
-        s.fields = crawl__xrealloc(s.fields, (s.nfields + 1) * sizeof *s.fields);
-        wf_field *f = &s.fields[s.nfields++];
-        memset(f, 0, sizeof *f);
-        const cJSON *sem = crawl__get(e, "semantics");
-        f->role = crawl__xstrdup(role);
-        f->name = crawl__xstrdup(crawl__str(e, "name"));
-        f->stable = crawl__xstrdup(crawl__str(e, "stableId"));
-        f->meaning = crawl__xstrdup(crawl__str(crawl__get(crawl__get(e, "targetHints"), "annotations"), "meaning"));
-        f->input_type = crawl__xstrdup(crawl__str(sem, "inputType"));
-        f->tag = crawl__xstrdup(crawl__str(sem, "tagName"));
-        f->required = el_state(e, "required");
-        f->sensitive = cJSON_IsTrue(crawl__get(crawl__get(e, "metadata"), "sensitive"));
-        f->editable = edit;
-        continue;
-      }
-      /* a commit: app action 3, submit 2, (dialog) a non-dismissive button 1 */
-      const char *app = el_app_action(e);
-      int submit = el_has(e, "affordances", "submit") || el_has(e, "supportedActions", "ui.submit");
-      int button = !strcmp(role, "button") || !strcmp(role, "link") || !strcmp(role, "menuitem");
-      int closes = is_dismissive(crawl__str(e, "name")); /* a "Close" submit of a <form method=dialog> */
-      int rank = app ? 3 : closes ? 0 : submit ? 2 : !strcmp(kind, "dialog") && button ? 1 : 0;
-      if (rank > commit_rank) { commit = e; commit_rank = rank; }
-    }
-    if (!commit || (!s.nfields && commit_rank < 2 && strcmp(kind, "dialog"))) {
-      struct_free(&s);
-      continue;
-    }
-    s.kind = crawl__xstrdup(kind);
-    s.state = crawl__xstrdup(st->id);
-    s.route = crawl__xstrdup(st->route);
-    s.scope_stable = crawl__xstrdup(crawl__str(sc, "stableId"));
-    s.scope_name = crawl__xstrdup(crawl__str(sc, "name"));
-    s.scope = crawl__xstrdup(scope_catalog_id(w->pkg, st->route, kind, s.scope_stable, s.scope_name));
-    s.c_role = crawl__xstrdup(crawl__str(commit, "role"));
-    s.c_name = crawl__xstrdup(crawl__str(commit, "name"));
-    s.c_stable = crawl__xstrdup(crawl__str(commit, "stableId"));
-    s.c_app = crawl__xstrdup(el_app_action(commit));
-    s.c_submit = commit_rank == 2 || el_has(commit, "affordances", "submit");
-    s.c_scope = crawl__xstrdup(s.scope);
-    s.dist = st->dist;
-    crawl__buf k = {0};
-    crawl__buf_printf(&k, "%s\x1f%s\x1f%s\x1f%s", kind, s.scope_stable ? s.scope_stable : s.scope_name ? s.scope_name : "",
-                      s.c_app ? s.c_app : "", s.c_stable ? s.c_stable : s.c_name ? s.c_name : "");
-    s.key = crawl__buf_take(&k);
-    wf_keep(w, &s);
-  }
-  /* app actions outside any structure */
+  for (int si = 0; si < nsc; si++) structure_of_scope(w, st, cJSON_GetArrayItem(scopes, si), elements, owner, si);
   i = 0;
   cJSON_ArrayForEach(e, elements) {
     int own = owner[i++];
     const char *app = el_app_action(e);
     if (!app || own >= 0 || !el_state(e, "visible")) continue;
-    wf_struct s = {0};
-    s.kind = crawl__xstrdup("action");
-    s.state = crawl__xstrdup(st->id);
-    s.route = crawl__xstrdup(st->route);
-    s.c_role = crawl__xstrdup(crawl__str(e, "role"));
-    s.c_name = crawl__xstrdup(crawl__str(e, "name"));
-    s.c_stable = crawl__xstrdup(crawl__str(e, "stableId"));
-    s.c_app = crawl__xstrdup(app);
-    const char *lsc = crawl__str(e, "scopeId");
-    const cJSON *sc;
-    cJSON_ArrayForEach(sc, scopes) if (lsc && crawl__str(sc, "scopeId") && !strcmp(crawl__str(sc, "scopeId"), lsc)) {
-      s.c_scope = crawl__xstrdup(scope_catalog_id(w->pkg, st->route, crawl__str(sc, "kind") ? crawl__str(sc, "kind") : "custom",
-                                                  crawl__str(sc, "stableId"), crawl__str(sc, "name")));
-      break;
-    }
-    s.dist = st->dist;
-    s.key = crawl__xprintf("action\x1f%s", app);
-    wf_keep(w, &s);
+    structure_of_action(w, st, scopes, e, app);
   }
   free(owner);
 }
