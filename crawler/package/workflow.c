@@ -959,104 +959,115 @@ static int cmp_struct_id(const void *x, const void *y) {
   return crawl__natcmp(crawl__str(a, "id"), crawl__str(b, "id"));
 }
 
+/* An app action a form or dialog commits is no candidate of its own. */
+static int action_covered(const wf *w, const wf_struct *s) {
+  if (strcmp(s->kind, "action")) return 0;
+  int covered = 0;
+  for (size_t k = 0; k < w->nss && !covered; k++)
+    covered = strcmp(w->ss[k].kind, "action") && w->ss[k].c_app && !strcmp(w->ss[k].c_app, s->c_app);
+  return covered;
+}
+
+/* An id that says what the candidate is about, stable across crawls, made
+ * unique against ids (and added to it). Caller frees. */
+static char *candidate_id(const wf_struct *s, cJSON *ids) {
+  char *base;
+  if (s->c_app) base = crawl__xprintf("candidate.%s", s->c_app);
+  else {
+    char *slug = wf_slug(s->scope_stable ? s->scope_stable : s->c_stable ? s->c_stable : s->c_name ? s->c_name : s->scope_name);
+    base = crawl__xprintf("candidate.%s.%s", s->kind, *slug ? slug : "unnamed");
+    free(slug);
+  }
+  char *id = crawl__xstrdup(base);
+  for (int k = 2;; k++) {
+    int taken = 0;
+    const cJSON *u;
+    cJSON_ArrayForEach(u, ids) taken |= !strcmp(u->valuestring, id);
+    if (!taken) break;
+    free(id);
+    id = crawl__xprintf("%s~%d", base, k);
+  }
+  free(base);
+  crawl__jpush(ids, cJSON_CreateString(id));
+  return id;
+}
+
+/* Review item rv of candidate c (structure s) into the package's items, in
+ * review order; its id goes into c's metadata.reviewItems. */
+static void candidate_review_add(cJSON *items, cJSON *c, const wf_struct *s, const char *id, const wf_review *rv) {
+  char *key = crawl__xprintf("workflow\x1f%s\x1f%s", rv->kind, id);
+  char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
+  free(key);
+  cJSON *it = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(it, "id", rid);
+  crawl__jstr(it, "severity", sev_names[rv->severity]);
+  crawl__jstr(it, "kind", rv->kind);
+  crawl__jstr(it, "routeId", s->route);
+  crawl__jstr(it, "scopeId", s->scope);
+  crawl__jstr(it, "stableId", s->c_stable);
+  crawl__jstr(it, "description", rv->desc);
+  cJSON *ev = crawl__jx(cJSON_CreateArray());
+  ev_add(ev, "dom", s->state, NULL);
+  ev_add(ev, "inferred", id, "workflow candidate");
+  crawl__jset(it, "evidence", ev);
+  crawl__jstr(it, "remediation", rv->remedy);
+  review_insert(items, it);
+  cJSON *md = cJSON_GetObjectItemCaseSensitive(c, "metadata");
+  cJSON *ri = cJSON_GetObjectItemCaseSensitive(md, "reviewItems");
+  if (!ri) {
+    ri = crawl__jx(cJSON_CreateArray());
+    crawl__jset(md, "reviewItems", ri);
+  }
+  crawl__jpush(ri, cJSON_CreateString(rid));
+  free(rid);
+}
+
+/* package.workflowCandidates (the n candidates, taken, sorted by id), before
+ * reviewQueue as in the spec's interface, and the coverage counters. */
+static void candidates_place(cJSON *package, cJSON **cands, size_t n, const cJSON *items) {
+  qsort(cands, n, sizeof *cands, cmp_struct_id);
+  cJSON *cat = crawl__jx(cJSON_CreateObject()), *arr = crawl__jx(cJSON_CreateArray());
+  for (size_t i = 0; i < n; i++) crawl__jpush(arr, cands[i]);
+  crawl__jset(cat, "workflows", arr);
+  cJSON_DeleteItemFromObjectCaseSensitive(package, "workflowCandidates");
+  cat->string = crawl__xstrdup("workflowCandidates");
+  crawl__insert_before(package, cJSON_GetObjectItemCaseSensitive(package, "reviewQueue"), cat);
+  cJSON *cov = cJSON_GetObjectItemCaseSensitive(package, "coverage");
+  if (cJSON_IsObject(cov)) {
+    cJSON_ReplaceItemInObjectCaseSensitive(cov, "workflowCandidatesDiscovered", crawl__jx(cJSON_CreateNumber((double)n)));
+    if (items) cJSON_ReplaceItemInObjectCaseSensitive(cov, "reviewItems", crawl__jx(cJSON_CreateNumber(cJSON_GetArraySize(items))));
+  }
+}
+
 int crawl_workflows_add(cJSON *package, const char *dir) {
   if (!cJSON_IsObject(package) || !dir) return 0;
   wf w = {.pkg = package, .dir = dir};
   wf_graph(&w);
   wf_journal(&w);
   wf_structures(&w);
-
-  /* app actions committed by a form or dialog are not candidates of their own */
   size_t n = 0;
   cJSON **cands = calloc(w.nss ? w.nss : 1, sizeof *cands);
   if (!cands) abort();
   cJSON *ids = crawl__jx(cJSON_CreateArray());
   cJSON *items = (cJSON *)crawl__arr2(package, "reviewQueue", "items");
-  long added_items = 0;
   for (size_t i = 0; i < w.nss; i++) {
     wf_struct *s = &w.ss[i];
-    if (!strcmp(s->kind, "action")) {
-      int covered = 0;
-      for (size_t k = 0; k < w.nss && !covered; k++)
-        covered = strcmp(w.ss[k].kind, "action") && w.ss[k].c_app && !strcmp(w.ss[k].c_app, s->c_app);
-      if (covered) continue;
-    }
-    if (s->dist > WF_MAX_STEPS_PATH) continue;
-    /* an id that says what it is about, stable across crawls */
-    char *base;
-    if (s->c_app) base = crawl__xprintf("candidate.%s", s->c_app);
-    else {
-      char *slug = wf_slug(s->scope_stable ? s->scope_stable : s->c_stable ? s->c_stable : s->c_name ? s->c_name : s->scope_name);
-      base = crawl__xprintf("candidate.%s.%s", s->kind, *slug ? slug : "unnamed");
-      free(slug);
-    }
-    char *id = crawl__xstrdup(base);
-    for (int k = 2;; k++) {
-      int taken = 0;
-      const cJSON *u;
-      cJSON_ArrayForEach(u, ids) taken |= !strcmp(u->valuestring, id);
-      if (!taken) break;
-      free(id);
-      id = crawl__xprintf("%s~%d", base, k);
-    }
-    free(base);
-    crawl__jpush(ids, cJSON_CreateString(id));
+    if (action_covered(&w, s) || s->dist > WF_MAX_STEPS_PATH) continue;
+    char *id = candidate_id(s, ids);
     wf_review rv[2];
     size_t nrv = 0;
     cJSON *c = wf_candidate(&w, s, id, rv, &nrv);
     cands[n++] = c;
     for (size_t r = 0; r < nrv; r++) {
-      if (items) {
-        char *key = crawl__xprintf("workflow\x1f%s\x1f%s", rv[r].kind, id);
-        char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
-        free(key);
-        cJSON *it = crawl__jx(cJSON_CreateObject());
-        crawl__jstr(it, "id", rid);
-        crawl__jstr(it, "severity", sev_names[rv[r].severity]);
-        crawl__jstr(it, "kind", rv[r].kind);
-        crawl__jstr(it, "routeId", s->route);
-        crawl__jstr(it, "scopeId", s->scope);
-        crawl__jstr(it, "stableId", s->c_stable);
-        crawl__jstr(it, "description", rv[r].desc);
-        cJSON *ev = crawl__jx(cJSON_CreateArray());
-        ev_add(ev, "dom", s->state, NULL);
-        ev_add(ev, "inferred", id, "workflow candidate");
-        crawl__jset(it, "evidence", ev);
-        crawl__jstr(it, "remediation", rv[r].remedy);
-        review_insert(items, it);
-        added_items++;
-        cJSON *md = cJSON_GetObjectItemCaseSensitive(c, "metadata");
-        cJSON *ri = cJSON_GetObjectItemCaseSensitive(md, "reviewItems");
-        if (!ri) {
-          ri = crawl__jx(cJSON_CreateArray());
-          crawl__jset(md, "reviewItems", ri);
-        }
-        crawl__jpush(ri, cJSON_CreateString(rid));
-        free(rid);
-      }
+      if (items) candidate_review_add(items, c, s, id, &rv[r]);
       free(rv[r].desc);
       free(rv[r].remedy);
     }
     free(id);
   }
   cJSON_Delete(ids);
-  qsort(cands, n, sizeof *cands, cmp_struct_id);
-
-  /* workflowCandidates goes before reviewQueue, as in the spec's interface */
-  cJSON *cat = crawl__jx(cJSON_CreateObject()), *arr = crawl__jx(cJSON_CreateArray());
-  for (size_t i = 0; i < n; i++) crawl__jpush(arr, cands[i]);
+  candidates_place(package, cands, n, items);
   free(cands);
-  crawl__jset(cat, "workflows", arr);
-  cJSON_DeleteItemFromObjectCaseSensitive(package, "workflowCandidates");
-  cat->string = crawl__xstrdup("workflowCandidates");
-  crawl__insert_before(package, cJSON_GetObjectItemCaseSensitive(package, "reviewQueue"), cat);
-
-  cJSON *cov = cJSON_GetObjectItemCaseSensitive(package, "coverage");
-  if (cJSON_IsObject(cov)) {
-    cJSON_ReplaceItemInObjectCaseSensitive(cov, "workflowCandidatesDiscovered", crawl__jx(cJSON_CreateNumber((double)n)));
-    if (items) cJSON_ReplaceItemInObjectCaseSensitive(cov, "reviewItems", crawl__jx(cJSON_CreateNumber(cJSON_GetArraySize(items))));
-  }
-  (void)added_items;
   wf_free(&w);
   return (int)n;
 }
