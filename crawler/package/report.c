@@ -556,13 +556,16 @@ static char *svg_builtin(rp *r) {
 }
 
 /* ---- SARIF ------------------------------------------------------------------------------------ */
-static cJSON *rp_sarif(const rp *r) {
-  const cJSON *run = crawl__get(r->pkg, "run"), *env = crawl__get(r->pkg, "environment");
-  cJSON *log = crawl__jx(cJSON_CreateObject());
-  crawl__jstr(log, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-  crawl__jstr(log, "version", "2.1.0");
-  cJSON *runs = crawl__jx(cJSON_CreateArray()), *sr = crawl__jx(cJSON_CreateObject());
-  cJSON *tool = crawl__jx(cJSON_CreateObject()), *driver = crawl__jx(cJSON_CreateObject());
+/* {"text": text} */
+static cJSON *sarif_text(const char *text) {
+  cJSON *t = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(t, "text", text);
+  return t;
+}
+
+/* tool.driver: one rule per review kind, in the spec's order. */
+static cJSON *sarif_driver(const rp *r) {
+  cJSON *driver = crawl__jx(cJSON_CreateObject());
   crawl__jstr(driver, "name", "uiap-crawl");
   const char *gen = crawl__str(crawl__get(r->pkg, "metadata"), "tool");
   const char *sp = gen ? strchr(gen, ' ') : NULL;
@@ -574,17 +577,11 @@ static cJSON *rp_sarif(const rp *r) {
     crawl__jstr(rule, "id", id);
     free(id);
     crawl__jstr(rule, "name", kinds[k].name);
-    t = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(t, "text", kinds[k].short_text);
-    crawl__jset(rule, "shortDescription", t);
-    t = crawl__jx(cJSON_CreateObject());
+    crawl__jset(rule, "shortDescription", sarif_text(kinds[k].short_text));
     char *full = crawl__xprintf("UIAP discovery review item of kind %s (discovery-mapper section 6.8): %s.", kinds[k].kind, kinds[k].short_text);
-    crawl__jstr(t, "text", full);
+    crawl__jset(rule, "fullDescription", sarif_text(full));
     free(full);
-    crawl__jset(rule, "fullDescription", t);
-    t = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(t, "text", kinds[k].help);
-    crawl__jset(rule, "help", t);
+    crawl__jset(rule, "help", sarif_text(kinds[k].help));
     t = crawl__jx(cJSON_CreateObject());
     crawl__jstr(t, "level", "warning");
     crawl__jset(rule, "defaultConfiguration", t);
@@ -597,77 +594,94 @@ static cJSON *rp_sarif(const rp *r) {
     crawl__jpush(rules, rule);
   }
   crawl__jset(driver, "rules", rules);
-  crawl__jset(tool, "driver", driver);
-  crawl__jset(sr, "tool", tool);
+  return driver;
+}
+
+static cJSON *sarif_invocations(const cJSON *run) {
   cJSON *inv = crawl__jx(cJSON_CreateArray()), *iv = crawl__jx(cJSON_CreateObject());
   const char *status = crawl__str(run, "status");
   crawl__jset(iv, "executionSuccessful", cJSON_CreateBool(status && !strcmp(status, "completed")));
   if (crawl__str(run, "startedAt") && *crawl__str(run, "startedAt")) crawl__jstr(iv, "startTimeUtc", crawl__str(run, "startedAt"));
   if (crawl__str(run, "finishedAt")) crawl__jstr(iv, "endTimeUtc", crawl__str(run, "finishedAt"));
   crawl__jpush(inv, iv);
-  crawl__jset(sr, "invocations", inv);
+  return inv;
+}
+
+/* Where review item it is: the route's first URL (the page a person
+ * opens), and the route, scope and stableId as logical locations. */
+static cJSON *sarif_locations(const rp *r, const cJSON *it, const cJSON *env) {
+  const cJSON *re = route_entry(r, crawl__str(it, "routeId"));
+  const char *uri = re ? cJSON_GetStringValue(cJSON_GetArrayItem(crawl__arr(re, "urls"), 0)) : NULL;
+  if (!uri) uri = crawl__str(env, "baseUrl") && *crawl__str(env, "baseUrl") ? crawl__str(env, "baseUrl") : "package.json";
+  cJSON *locs = crawl__jx(cJSON_CreateArray()), *loc = crawl__jx(cJSON_CreateObject());
+  cJSON *pl = crawl__jx(cJSON_CreateObject()), *al = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(al, "uri", uri);
+  crawl__jset(pl, "artifactLocation", al);
+  crawl__jset(loc, "physicalLocation", pl);
+  cJSON *ll = crawl__jx(cJSON_CreateArray());
+  static const struct { const char *key, *kind; } logical[] = {{"routeId", "module"}, {"scopeId", "namespace"}, {"stableId", "element"}};
+  for (size_t q = 0; q < sizeof logical / sizeof *logical; q++) {
+    const char *v = crawl__str(it, logical[q].key);
+    if (!v) continue;
+    cJSON *l = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(l, "name", v);
+    crawl__jstr(l, "kind", logical[q].kind);
+    crawl__jpush(ll, l);
+  }
+  if (cJSON_GetArraySize(ll)) crawl__jset(loc, "logicalLocations", ll);
+  else cJSON_Delete(ll);
+  crawl__jpush(locs, loc);
+  return locs;
+}
+
+/* One result per review item: rule, level by severity, message with the
+ * remediation, location, the item id as fingerprint. */
+static cJSON *sarif_result(const rp *r, const cJSON *it, const cJSON *env) {
+  cJSON *res = crawl__jx(cJSON_CreateObject());
+  int k = kind_index(crawl__str(it, "kind"));
+  char *rid = crawl__xprintf("uiap/%s", kinds[k].kind);
+  crawl__jstr(res, "ruleId", rid);
+  free(rid);
+  crawl__jset(res, "ruleIndex", cJSON_CreateNumber(k));
+  int sv = sev_rank(crawl__str(it, "severity"));
+  crawl__jstr(res, "level", sv == 2 ? "error" : sv == 1 ? "warning" : "note");
+  const char *desc = crawl__str(it, "description") ? crawl__str(it, "description") : kinds[k].short_text;
+  char *text = crawl__str(it, "remediation") ? crawl__xprintf("%s\nRemediation: %s", desc, crawl__str(it, "remediation"))
+                                             : crawl__xstrdup(desc);
+  crawl__jset(res, "message", sarif_text(text));
+  free(text);
+  crawl__jset(res, "locations", sarif_locations(r, it, env));
+  cJSON *fp = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(fp, "uiapReviewId/v1", crawl__str(it, "id"));
+  crawl__jset(res, "partialFingerprints", fp);
+  cJSON *props = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(props, "reviewItemId", crawl__str(it, "id"));
+  crawl__jstr(props, "kind", crawl__str(it, "kind"));
+  crawl__jstr(props, "severity", crawl__str(it, "severity"));
+  crawl__jstr(props, "routeId", crawl__str(it, "routeId"));
+  crawl__jstr(props, "remediation", crawl__str(it, "remediation"));
+  if (cJSON_IsArray(crawl__get(it, "evidence"))) crawl__jset(props, "evidence", cJSON_Duplicate(crawl__get(it, "evidence"), 1));
+  crawl__jset(res, "properties", props);
+  return res;
+}
+
+static cJSON *rp_sarif(const rp *r) {
+  const cJSON *run = crawl__get(r->pkg, "run"), *env = crawl__get(r->pkg, "environment"), *it;
+  cJSON *log = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(log, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+  crawl__jstr(log, "version", "2.1.0");
+  cJSON *runs = crawl__jx(cJSON_CreateArray()), *sr = crawl__jx(cJSON_CreateObject());
+  cJSON *tool = crawl__jx(cJSON_CreateObject());
+  crawl__jset(tool, "driver", sarif_driver(r));
+  crawl__jset(sr, "tool", tool);
+  crawl__jset(sr, "invocations", sarif_invocations(run));
   cJSON *ad = crawl__jx(cJSON_CreateObject());
   char *cat = crawl__xprintf("uiap-crawl/%s/", crawl__str(env, "environmentId") ? crawl__str(env, "environmentId") : "default");
   crawl__jstr(ad, "id", cat);
   free(cat);
   crawl__jset(sr, "automationDetails", ad);
-
   cJSON *results = crawl__jx(cJSON_CreateArray());
-  const cJSON *it;
-  cJSON_ArrayForEach(it, crawl__arr2(r->pkg, "reviewQueue", "items")) {
-    cJSON *res = crawl__jx(cJSON_CreateObject());
-    int k = kind_index(crawl__str(it, "kind"));
-    char *rid = crawl__xprintf("uiap/%s", kinds[k].kind);
-    crawl__jstr(res, "ruleId", rid);
-    free(rid);
-    crawl__jset(res, "ruleIndex", cJSON_CreateNumber(k));
-    int sv = sev_rank(crawl__str(it, "severity"));
-    crawl__jstr(res, "level", sv == 2 ? "error" : sv == 1 ? "warning" : "note");
-    cJSON *msg = crawl__jx(cJSON_CreateObject());
-    const char *desc = crawl__str(it, "description") ? crawl__str(it, "description") : kinds[k].short_text;
-    char *text = crawl__str(it, "remediation") ? crawl__xprintf("%s\nRemediation: %s", desc, crawl__str(it, "remediation"))
-                                               : crawl__xstrdup(desc);
-    crawl__jstr(msg, "text", text);
-    free(text);
-    crawl__jset(res, "message", msg);
-    /* where: the route's first URL (the page a person opens), and the route,
-     * scope and stableId as logical locations */
-    const char *route = crawl__str(it, "routeId");
-    const cJSON *re = route_entry(r, route);
-    const char *uri = re ? cJSON_GetStringValue(cJSON_GetArrayItem(crawl__arr(re, "urls"), 0)) : NULL;
-    if (!uri) uri = crawl__str(env, "baseUrl") && *crawl__str(env, "baseUrl") ? crawl__str(env, "baseUrl") : "package.json";
-    cJSON *locs = crawl__jx(cJSON_CreateArray()), *loc = crawl__jx(cJSON_CreateObject());
-    cJSON *pl = crawl__jx(cJSON_CreateObject()), *al = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(al, "uri", uri);
-    crawl__jset(pl, "artifactLocation", al);
-    crawl__jset(loc, "physicalLocation", pl);
-    cJSON *ll = crawl__jx(cJSON_CreateArray());
-    static const struct { const char *key, *kind; } logical[] = {{"routeId", "module"}, {"scopeId", "namespace"}, {"stableId", "element"}};
-    for (size_t q = 0; q < sizeof logical / sizeof *logical; q++) {
-      const char *v = crawl__str(it, logical[q].key);
-      if (!v) continue;
-      cJSON *l = crawl__jx(cJSON_CreateObject());
-      crawl__jstr(l, "name", v);
-      crawl__jstr(l, "kind", logical[q].kind);
-      crawl__jpush(ll, l);
-    }
-    if (cJSON_GetArraySize(ll)) crawl__jset(loc, "logicalLocations", ll);
-    else cJSON_Delete(ll);
-    crawl__jpush(locs, loc);
-    crawl__jset(res, "locations", locs);
-    cJSON *fp = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(fp, "uiapReviewId/v1", crawl__str(it, "id"));
-    crawl__jset(res, "partialFingerprints", fp);
-    cJSON *props = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(props, "reviewItemId", crawl__str(it, "id"));
-    crawl__jstr(props, "kind", crawl__str(it, "kind"));
-    crawl__jstr(props, "severity", crawl__str(it, "severity"));
-    crawl__jstr(props, "routeId", route);
-    crawl__jstr(props, "remediation", crawl__str(it, "remediation"));
-    if (cJSON_IsArray(crawl__get(it, "evidence"))) crawl__jset(props, "evidence", cJSON_Duplicate(crawl__get(it, "evidence"), 1));
-    crawl__jset(res, "properties", props);
-    crawl__jpush(results, res);
-  }
+  cJSON_ArrayForEach(it, crawl__arr2(r->pkg, "reviewQueue", "items")) crawl__jpush(results, sarif_result(r, it, env));
   crawl__jset(sr, "results", results);
   cJSON *props = crawl__jx(cJSON_CreateObject());
   crawl__jstr(props, "runId", crawl__str(run, "runId"));
