@@ -244,63 +244,59 @@ static void target_label(crawl__buf *b, const cJSON *t) {
 /* ---- graph.dot ---------------------------------------------------------------------------- */
 /* labels: edge labels (graph.dot); without, for the page: edges carry their
  * text as tooltips only, which keeps dot's drawing compact. */
-static char *rp_dot(rp *r, int labels) {
-  crawl__buf b = {0};
-  crawl__buf_puts(&b, "// uiap-crawl transition graph: states (boxes, one colour per route) and the\n"
-                      "// transitions between them. Render: dot -Tsvg graph.dot -o graph.svg\n"
-                      "digraph uiap {\n"
-                      "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=10, nodesep=0.25, ranksep=0.6];\n"
-                      "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, color=\"#64748b\"];\n"
-                      "  edge [fontname=\"Helvetica\", fontsize=8, color=\"#475569\", arrowsize=0.6];\n");
-  for (size_t i = 0; i < r->nst; i++) {
-    const rp_state *s = &r->st[i];
-    char sid[16];
-    char *route = clip(s->route, RP_LABEL_MAX);
-    crawl__buf_puts(&b, "  \"");
-    crawl__buf_dot(&b, s->id);
-    crawl__buf_puts(&b, "\" [id=\"n-");
-    crawl__buf_dot(&b, s->id);
-    crawl__buf_puts(&b, "\", label=\"");
-    crawl__buf_dot(&b, route);
-    crawl__buf_puts(&b, "\\n");
-    crawl__buf_dot(&b, short_id(s->id, sid, sizeof sid));
-    if (cJSON_GetArraySize(crawl__arr(s->node, "modalStack"))) crawl__buf_puts(&b, " (dialog)");
-    crawl__buf_printf(&b, "\", fillcolor=\"%s\", URL=\"#state-", palette[s->color]);
-    crawl__buf_dot(&b, s->id);
-    crawl__buf_puts(&b, "\", tooltip=\"");
-    crawl__buf_dot(&b, s->id);
-    crawl__buf_puts(&b, " ");
-    crawl__buf_dot(&b, s->route);
-    if (s->title) { crawl__buf_puts(&b, " - "); crawl__buf_dot(&b, s->title); }
-    crawl__buf_puts(&b, "\"");
-    if (!crawl__str(crawl__get(s->node, "metadata"), "parentStateId")) crawl__buf_puts(&b, ", penwidth=2");
-    crawl__buf_puts(&b, "];\n");
-    free(route);
+/* A state's node: route and short id, coloured by route; seeds bold. */
+static void dot_node(crawl__buf *b, const rp_state *s) {
+  char sid[16];
+  char *route = clip(s->route, RP_LABEL_MAX);
+  crawl__buf_puts(b, "  \"");
+  crawl__buf_dot(b, s->id);
+  crawl__buf_puts(b, "\" [id=\"n-");
+  crawl__buf_dot(b, s->id);
+  crawl__buf_puts(b, "\", label=\"");
+  crawl__buf_dot(b, route);
+  crawl__buf_puts(b, "\\n");
+  crawl__buf_dot(b, short_id(s->id, sid, sizeof sid));
+  if (cJSON_GetArraySize(crawl__arr(s->node, "modalStack"))) crawl__buf_puts(b, " (dialog)");
+  crawl__buf_printf(b, "\", fillcolor=\"%s\", URL=\"#state-", palette[s->color]);
+  crawl__buf_dot(b, s->id);
+  crawl__buf_puts(b, "\", tooltip=\"");
+  crawl__buf_dot(b, s->id);
+  crawl__buf_puts(b, " ");
+  crawl__buf_dot(b, s->route);
+  if (s->title) { crawl__buf_puts(b, " - "); crawl__buf_dot(b, s->title); }
+  crawl__buf_puts(b, "\"");
+  if (!crawl__str(crawl__get(s->node, "metadata"), "parentStateId")) crawl__buf_puts(b, ", penwidth=2");
+  crawl__buf_puts(b, "];\n");
+  free(route);
+}
+
+/* For the page: one edge per pair of states, its text as a tooltip; back
+ * edges do not rank. */
+static void dot_drawn_edges(crawl__buf *b, rp *r) {
+  rp_layers(r);
+  for (size_t k = 0; k < r->ned; k++) {
+    const rp_edge *e = &r->ed[k];
+    crawl__buf tip = {0};
+    crawl__buf_printf(&tip, "%s -> %s: %s ", r->st[e->from].id, r->st[e->to].id,
+                      crawl__str(e->first, "viaActionId") ? crawl__str(e->first, "viaActionId") : "");
+    target_label(&tip, crawl__get(e->first, "target"));
+    if (e->count > 1) crawl__buf_printf(&tip, " (and %d more)", e->count - 1);
+    crawl__buf_puts(b, "  \"");
+    crawl__buf_dot(b, r->st[e->from].id);
+    crawl__buf_puts(b, "\" -> \"");
+    crawl__buf_dot(b, r->st[e->to].id);
+    crawl__buf_puts(b, "\" [tooltip=\"");
+    crawl__buf_dot(b, tip.p);
+    crawl__buf_puts(b, "\"");
+    if (r->st[e->to].layer <= r->st[e->from].layer) crawl__buf_puts(b, ", constraint=false, style=dashed, color=\"#b45309\"");
+    if (e->count > 1) crawl__buf_puts(b, ", penwidth=1.6");
+    crawl__buf_puts(b, "];\n");
+    crawl__buf_free(&tip);
   }
-  if (!labels) { /* the page: one edge per pair of states; back edges do not rank */
-    rp_layers(r);
-    for (size_t k = 0; k < r->ned; k++) {
-      const rp_edge *e = &r->ed[k];
-      crawl__buf tip = {0};
-      crawl__buf_printf(&tip, "%s -> %s: %s ", r->st[e->from].id, r->st[e->to].id,
-                        crawl__str(e->first, "viaActionId") ? crawl__str(e->first, "viaActionId") : "");
-      target_label(&tip, crawl__get(e->first, "target"));
-      if (e->count > 1) crawl__buf_printf(&tip, " (and %d more)", e->count - 1);
-      crawl__buf_puts(&b, "  \"");
-      crawl__buf_dot(&b, r->st[e->from].id);
-      crawl__buf_puts(&b, "\" -> \"");
-      crawl__buf_dot(&b, r->st[e->to].id);
-      crawl__buf_puts(&b, "\" [tooltip=\"");
-      crawl__buf_dot(&b, tip.p);
-      crawl__buf_puts(&b, "\"");
-      if (r->st[e->to].layer <= r->st[e->from].layer) crawl__buf_puts(&b, ", constraint=false, style=dashed, color=\"#b45309\"");
-      if (e->count > 1) crawl__buf_puts(&b, ", penwidth=1.6");
-      crawl__buf_puts(&b, "];\n");
-      crawl__buf_free(&tip);
-    }
-    crawl__buf_puts(&b, "}\n");
-    return crawl__buf_take(&b);
-  }
+}
+
+/* For graph.dot: every transition, labelled with its action and target. */
+static void dot_labelled_edges(crawl__buf *b, const rp *r) {
   const cJSON *e;
   cJSON_ArrayForEach(e, crawl__arr2(r->pkg, "transitionGraph", "edges")) {
     crawl__buf lab = {0};
@@ -311,22 +307,32 @@ static char *rp_dot(rp *r, int labels) {
       crawl__buf_printf(&lab, " %s", n);
       free(n);
     }
-    crawl__buf_puts(&b, "  \"");
-    crawl__buf_dot(&b, crawl__str(e, "fromStateId"));
-    crawl__buf_puts(&b, "\" -> \"");
-    crawl__buf_dot(&b, crawl__str(e, "toStateId"));
-    crawl__buf_puts(&b, labels ? "\" [label=\"" : "\" [");
-    if (labels) {
-      crawl__buf_dot(&b, lab.p);
-      crawl__buf_puts(&b, "\", ");
-    }
-    crawl__buf_puts(&b, "tooltip=\"");
-    crawl__buf_dot(&b, crawl__str(e, "transitionId"));
-    crawl__buf_puts(&b, ": ");
-    crawl__buf_dot(&b, lab.p);
-    crawl__buf_puts(&b, "\"];\n");
+    crawl__buf_puts(b, "  \"");
+    crawl__buf_dot(b, crawl__str(e, "fromStateId"));
+    crawl__buf_puts(b, "\" -> \"");
+    crawl__buf_dot(b, crawl__str(e, "toStateId"));
+    crawl__buf_puts(b, "\" [label=\"");
+    crawl__buf_dot(b, lab.p);
+    crawl__buf_puts(b, "\", tooltip=\"");
+    crawl__buf_dot(b, crawl__str(e, "transitionId"));
+    crawl__buf_puts(b, ": ");
+    crawl__buf_dot(b, lab.p);
+    crawl__buf_puts(b, "\"];\n");
     crawl__buf_free(&lab);
   }
+}
+
+static char *rp_dot(rp *r, int labels) {
+  crawl__buf b = {0};
+  crawl__buf_puts(&b, "// uiap-crawl transition graph: states (boxes, one colour per route) and the\n"
+                      "// transitions between them. Render: dot -Tsvg graph.dot -o graph.svg\n"
+                      "digraph uiap {\n"
+                      "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=10, nodesep=0.25, ranksep=0.6];\n"
+                      "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, color=\"#64748b\"];\n"
+                      "  edge [fontname=\"Helvetica\", fontsize=8, color=\"#475569\", arrowsize=0.6];\n");
+  for (size_t i = 0; i < r->nst; i++) dot_node(&b, &r->st[i]);
+  if (labels) dot_labelled_edges(&b, r);
+  else dot_drawn_edges(&b, r);
   crawl__buf_puts(&b, "}\n");
   return crawl__buf_take(&b);
 }
