@@ -759,37 +759,50 @@ static void junit_case(crawl__buf *b, const char *classname, const char *name, c
   crawl__buf_puts(b, "    </testcase>\n");
 }
 
-static char *rp_junit(const rp *r, int fail_at) {
-  const cJSON *run = crawl__get(r->pkg, "run"), *items = crawl__arr2(r->pkg, "reviewQueue", "items");
-  int nitems = cJSON_GetArraySize(items);
-  const cJSON **buf = calloc(nitems ? (size_t)nitems : 1, sizeof *buf);
-  int *used = calloc(nitems ? (size_t)nitems : 1, sizeof *used);
-  if (!buf || !used) abort();
-  crawl__buf seeds = {0}, routes = {0};
-  int nseed_cases = 0, nseed_fail = 0, nroute_cases = 0, nroute_fail = 0;
-  /* routes: the items that name them */
+/* The test cases being written: review items are assigned to a route case,
+ * else a seed case, else the catch-all case (used[i]: item i has one). */
+typedef struct junit_cases {
+  const cJSON *items;
+  int fail_at;
+  const cJSON **buf;          /* the items of the case at hand */
+  int *used;
+  crawl__buf seeds, routes;   /* the two suites' test cases */
+  int nseed_cases, nseed_fail, nroute_cases, nroute_fail;
+} junit_cases;
+
+static int junit_fails(const junit_cases *jc, size_t n) {
+  int fails = 0;
+  for (size_t k = 0; k < n; k++) fails |= sev_rank(crawl__str(jc->buf[k], "severity")) >= jc->fail_at;
+  return fails;
+}
+
+/* One case per route: the items that name it. */
+static void junit_routes(junit_cases *jc, const rp *r) {
   const cJSON *rt;
   cJSON_ArrayForEach(rt, r->routes) {
     const char *id = crawl__str(rt, "routeId");
     size_t n = 0;
-    int i = 0, fails = 0;
+    int i = 0;
     const cJSON *it;
-    cJSON_ArrayForEach(it, items) {
+    cJSON_ArrayForEach(it, jc->items) {
       if (id && crawl__str(it, "routeId") && !strcmp(crawl__str(it, "routeId"), id)) {
-        buf[n++] = it;
-        used[i] = 1;
-        fails |= sev_rank(crawl__str(it, "severity")) >= fail_at;
+        jc->buf[n++] = it;
+        jc->used[i] = 1;
       }
       i++;
     }
-    junit_case(&routes, "uiap.route", id ? id : "?", buf, n, fail_at, NULL);
-    nroute_cases++;
-    nroute_fail += fails;
+    junit_case(&jc->routes, "uiap.route", id ? id : "?", jc->buf, n, jc->fail_at, NULL);
+    jc->nroute_cases++;
+    jc->nroute_fail += junit_fails(jc, n);
   }
-  /* seeds: visited or not, and the items that name no route */
+}
+
+/* One case per seed: visited or not, and the items without a route that
+ * name it ("Seed N ..."). */
+static void junit_seeds(junit_cases *jc, const rp *r) {
   const cJSON *seed;
   int si = 0;
-  cJSON_ArrayForEach(seed, crawl__arr(run, "seeds")) {
+  cJSON_ArrayForEach(seed, crawl__arr(crawl__get(r->pkg, "run"), "seeds")) {
     int visited = 0;
     for (size_t s = 0; s < r->nst && !visited; s++) visited = crawl__num(crawl__get(r->st[s].node, "metadata"), "seed", -1) == si;
     const char *what = crawl__str(seed, "url") ? crawl__str(seed, "url") : crawl__str(seed, "routeId") ? crawl__str(seed, "routeId")
@@ -800,59 +813,74 @@ static char *rp_junit(const rp *r, int fail_at) {
     size_t n = 0;
     int i = 0;
     const cJSON *it;
-    cJSON_ArrayForEach(it, items) {
+    cJSON_ArrayForEach(it, jc->items) {
       const char *d = crawl__str(it, "description");
-      if (!used[i] && !crawl__str(it, "routeId") && d && !strncmp(d, pfx, strlen(pfx))) { buf[n++] = it; used[i] = 1; }
+      if (!jc->used[i] && !crawl__str(it, "routeId") && d && !strncmp(d, pfx, strlen(pfx))) { jc->buf[n++] = it; jc->used[i] = 1; }
       i++;
     }
-    int fails = 0;
-    for (size_t k = 0; k < n; k++) fails |= sev_rank(crawl__str(buf[k], "severity")) >= fail_at;
     char *why = visited ? NULL : crawl__xprintf("seed %d (%s) was not visited", si, what);
-    junit_case(&seeds, "uiap.seed", name, buf, n, fail_at, why);
-    nseed_cases++;
-    nseed_fail += fails || why;
+    junit_case(&jc->seeds, "uiap.seed", name, jc->buf, n, jc->fail_at, why);
+    jc->nseed_cases++;
+    jc->nseed_fail += junit_fails(jc, n) || why;
     free(why);
     free(name);
     si++;
   }
-  /* anything else (no route, no seed): one more case */
+}
+
+/* Anything else (no route, no seed): one more case in the seeds suite. */
+static void junit_rest(junit_cases *jc) {
   size_t n = 0;
   int i = 0;
   const cJSON *it;
-  cJSON_ArrayForEach(it, items) {
-    if (!used[i]) buf[n++] = it;
+  cJSON_ArrayForEach(it, jc->items) {
+    if (!jc->used[i]) jc->buf[n++] = it;
     i++;
   }
-  if (n) {
-    int fails = 0;
-    for (size_t k = 0; k < n; k++) fails |= sev_rank(crawl__str(buf[k], "severity")) >= fail_at;
-    junit_case(&seeds, "uiap.run", "findings without a route", buf, n, fail_at, NULL);
-    nseed_cases++;
-    nseed_fail += fails;
-  }
+  if (!n) return;
+  junit_case(&jc->seeds, "uiap.run", "findings without a route", jc->buf, n, jc->fail_at, NULL);
+  jc->nseed_cases++;
+  jc->nseed_fail += junit_fails(jc, n);
+}
+
+/* The document: both suites with their counts and the run's properties. */
+static char *junit_document(const junit_cases *jc, const cJSON *run) {
   double secs = run_seconds(run);
   crawl__buf b = {0};
   crawl__buf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   crawl__buf_printf(&b, "<testsuites name=\"uiap-crawl\" tests=\"%d\" failures=\"%d\" errors=\"0\" time=\"%.3f\">\n",
-                    nseed_cases + nroute_cases, nseed_fail + nroute_fail, secs);
+                    jc->nseed_cases + jc->nroute_cases, jc->nseed_fail + jc->nroute_fail, secs);
   crawl__buf_printf(&b, "  <testsuite name=\"seeds\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" time=\"%.3f\">\n",
-                    nseed_cases, nseed_fail, secs);
+                    jc->nseed_cases, jc->nseed_fail, secs);
   crawl__buf_puts(&b, "    <properties>\n      <property name=\"runId\" value=\"");
   crawl__buf_xml(&b, crawl__str(run, "runId"));
   crawl__buf_puts(&b, "\"/>\n      <property name=\"status\" value=\"");
   crawl__buf_xml(&b, crawl__str(run, "status"));
-  crawl__buf_printf(&b, "\"/>\n      <property name=\"failOn\" value=\"%s\"/>\n    </properties>\n", sev_names[fail_at]);
-  crawl__buf_puts(&b, seeds.p);
+  crawl__buf_printf(&b, "\"/>\n      <property name=\"failOn\" value=\"%s\"/>\n    </properties>\n", sev_names[jc->fail_at]);
+  crawl__buf_puts(&b, jc->seeds.p);
   crawl__buf_puts(&b, "  </testsuite>\n");
   crawl__buf_printf(&b, "  <testsuite name=\"routes\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" time=\"0\">\n",
-                    nroute_cases, nroute_fail);
-  crawl__buf_puts(&b, routes.p);
+                    jc->nroute_cases, jc->nroute_fail);
+  crawl__buf_puts(&b, jc->routes.p);
   crawl__buf_puts(&b, "  </testsuite>\n</testsuites>\n");
-  crawl__buf_free(&seeds);
-  crawl__buf_free(&routes);
-  free(buf);
-  free(used);
   return crawl__buf_take(&b);
+}
+
+static char *rp_junit(const rp *r, int fail_at) {
+  junit_cases jc = {.items = crawl__arr2(r->pkg, "reviewQueue", "items"), .fail_at = fail_at};
+  int nitems = cJSON_GetArraySize(jc.items);
+  jc.buf = calloc(nitems ? (size_t)nitems : 1, sizeof *jc.buf);
+  jc.used = calloc(nitems ? (size_t)nitems : 1, sizeof *jc.used);
+  if (!jc.buf || !jc.used) abort();
+  junit_routes(&jc, r);
+  junit_seeds(&jc, r);
+  junit_rest(&jc);
+  char *doc = junit_document(&jc, crawl__get(r->pkg, "run"));
+  crawl__buf_free(&jc.seeds);
+  crawl__buf_free(&jc.routes);
+  free(jc.buf);
+  free(jc.used);
+  return doc;
 }
 
 /* ---- HTML ------------------------------------------------------------------------------------ */
