@@ -985,76 +985,99 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
 }
 
 /* ---- collecting the journal ------------------------------------------------------- */
+/* One collector per record type: what the package needs of a record of
+ * that type (pointers into b->lines, which lives as long as b). */
+static void collect_run(pk *b, const cJSON *j) {
+  if (!b->run) b->run = j;
+}
+static void collect_status(pk *b, const cJSON *j) {
+  if (PK_IN(run_statuses, crawl__str(j, "status"))) b->last_status = j;
+}
+static void collect_end(pk *b, const cJSON *j) { b->end = j; }
+static void collect_note(pk *b, const cJSON *j) {
+  if (crawl__str(j, "text")) pk_note(b, crawl__str(j, "text"));
+}
+
+/* {"budget":"maxStates","limit":N}, or {"budget":{...},"limit":"maxStates"}:
+ * a run note. */
+static void collect_budget(pk *b, const cJSON *j) {
+  const cJSON *bu = crawl__get(j, "budget"), *li = crawl__get(j, "limit");
+  char *n = NULL;
+  if (cJSON_IsString(bu) && cJSON_IsNumber(li)) n = crawl__xprintf("budget %s=%.0f reached", bu->valuestring, li->valuedouble);
+  else if (cJSON_IsString(li) && cJSON_IsNumber(crawl__get(bu, li->valuestring)))
+    n = crawl__xprintf("budget %s=%.0f reached", li->valuestring, crawl__get(bu, li->valuestring)->valuedouble);
+  else if (cJSON_IsString(li) || cJSON_IsString(bu)) n = crawl__xprintf("budget %s reached", cJSON_IsString(li) ? li->valuestring : bu->valuestring);
+  if (!n) return;
+  const char *route = crawl__str(j, "routeId");
+  if (route) {
+    char *m = crawl__xprintf("%s on route %s", n, route);
+    free(n);
+    n = m;
+  }
+  pk_note(b, n);
+  free(n);
+  b->last_budget = j;
+}
+
+static void collect_seed(pk *b, const cJSON *j) {
+  if (!cJSON_IsNumber(crawl__get(j, "index"))) { b->malformed++; return; }
+  PK_GROW(b->seed_lines, b->nseed_lines, b->capseed_lines);
+  b->seed_lines[b->nseed_lines++] = j;
+}
+
+static void collect_review(pk *b, const cJSON *j) {
+  if (!crawl__str(j, "description")) { b->malformed++; return; }
+  PK_GROW(b->reviews, b->nreviews, b->capreviews);
+  b->reviews[b->nreviews++] = j;
+}
+
+static void collect_state(pk *b, const cJSON *j) {
+  const char *id = crawl__str(j, "stateId");
+  if (!id) { b->malformed++; return; }
+  int added;
+  long s = PK_ENTRY(b->state_ids, b->states, id, &added);
+  if (!added) return; /* a resumed crawl may repeat it: the first wins */
+  b->states[s].line = j;
+  b->states[s].id = b->state_ids.v[s];
+  const char *r = crawl__str(j, "routeId");
+  b->states[s].route = r && *r ? r : "unknown";
+  b->states[s].fingerprint = crawl__str(j, "fingerprint");
+}
+
+/* transition, decision, failure: records that target an element (pk_ref). */
+static void collect_ref(pk *b, const cJSON *j) {
+  const char *type = crawl__str(j, "type"), *id = crawl__str(j, "transitionId");
+  int tr = !strcmp(type, "transition");
+  if (tr && (!id || !crawl__str(j, "fromStateId") || !crawl__str(j, "toStateId") || !crawl__str(j, "viaActionId"))) { b->malformed++; return; }
+  if (!tr && !crawl__str(j, "actionId")) { b->malformed++; return; }
+  if (tr) {
+    int added;
+    strset_put(&b->transition_ids, id, &added);
+    if (!added) return;
+  }
+  PK_GROW(b->refs, b->nrefs, b->caprefs);
+  pk_ref *rf = &b->refs[b->nrefs++];
+  memset(rf, 0, sizeof *rf);
+  rf->line = j;
+  rf->type = tr ? "transition" : !strcmp(type, "decision") ? "decision" : "failure";
+  rf->state = -1;
+  rf->element = -1;
+}
+
+static const struct {
+  const char *type;
+  void (*collect)(pk *b, const cJSON *j);
+} collectors[] = {
+  {"run", collect_run}, {"status", collect_status}, {"end", collect_end}, {"note", collect_note},
+  {"budget", collect_budget}, {"seed", collect_seed}, {"review", collect_review}, {"state", collect_state},
+  {"transition", collect_ref}, {"decision", collect_ref}, {"failure", collect_ref},
+};
+
 static void pk_collect(pk *b) {
   for (size_t i = 0; i < b->nlines; i++) {
-    const cJSON *j = b->lines[i];
-    const char *type = crawl__str(j, "type");
-    if (!strcmp(type, "run")) {
-      if (!b->run) b->run = j;
-    } else if (!strcmp(type, "status")) {
-      if (PK_IN(run_statuses, crawl__str(j, "status"))) b->last_status = j;
-    } else if (!strcmp(type, "end")) {
-      b->end = j;
-    } else if (!strcmp(type, "note")) {
-      if (crawl__str(j, "text")) pk_note(b, crawl__str(j, "text"));
-    } else if (!strcmp(type, "budget")) {
-      /* {"budget":"maxStates","limit":N}, or {"budget":{...},"limit":"maxStates"} */
-      const cJSON *bu = crawl__get(j, "budget"), *li = crawl__get(j, "limit");
-      char *n = NULL;
-      if (cJSON_IsString(bu) && cJSON_IsNumber(li)) n = crawl__xprintf("budget %s=%.0f reached", bu->valuestring, li->valuedouble);
-      else if (cJSON_IsString(li) && cJSON_IsNumber(crawl__get(bu, li->valuestring)))
-        n = crawl__xprintf("budget %s=%.0f reached", li->valuestring, crawl__get(bu, li->valuestring)->valuedouble);
-      else if (cJSON_IsString(li) || cJSON_IsString(bu)) n = crawl__xprintf("budget %s reached", cJSON_IsString(li) ? li->valuestring : bu->valuestring);
-      if (n) {
-        const char *route = crawl__str(j, "routeId");
-        if (route) {
-          char *m = crawl__xprintf("%s on route %s", n, route);
-          free(n);
-          n = m;
-        }
-        pk_note(b, n);
-        free(n);
-        b->last_budget = j;
-      }
-    } else if (!strcmp(type, "seed")) {
-      if (cJSON_IsNumber(crawl__get(j, "index"))) {
-        PK_GROW(b->seed_lines, b->nseed_lines, b->capseed_lines);
-        b->seed_lines[b->nseed_lines++] = j;
-      } else b->malformed++;
-    } else if (!strcmp(type, "review")) {
-      if (crawl__str(j, "description")) {
-        PK_GROW(b->reviews, b->nreviews, b->capreviews);
-        b->reviews[b->nreviews++] = j;
-      } else b->malformed++;
-    } else if (!strcmp(type, "state")) {
-      const char *id = crawl__str(j, "stateId");
-      if (!id) { b->malformed++; continue; }
-      int added;
-      long s = PK_ENTRY(b->state_ids, b->states, id, &added);
-      if (!added) continue; /* a resumed crawl may repeat it: the first wins */
-      b->states[s].line = j;
-      b->states[s].id = b->state_ids.v[s];
-      const char *r = crawl__str(j, "routeId");
-      b->states[s].route = r && *r ? r : "unknown";
-      b->states[s].fingerprint = crawl__str(j, "fingerprint");
-    } else if (!strcmp(type, "transition") || !strcmp(type, "decision") || !strcmp(type, "failure")) {
-      const char *id = crawl__str(j, "transitionId");
-      int tr = !strcmp(type, "transition");
-      if (tr && (!id || !crawl__str(j, "fromStateId") || !crawl__str(j, "toStateId") || !crawl__str(j, "viaActionId"))) { b->malformed++; continue; }
-      if (!tr && !crawl__str(j, "actionId")) { b->malformed++; continue; }
-      if (tr) {
-        int added;
-        strset_put(&b->transition_ids, id, &added);
-        if (!added) continue;
-      }
-      PK_GROW(b->refs, b->nrefs, b->caprefs);
-      pk_ref *rf = &b->refs[b->nrefs++];
-      memset(rf, 0, sizeof *rf);
-      rf->line = j;
-      rf->type = tr ? "transition" : !strcmp(type, "decision") ? "decision" : "failure";
-      rf->state = -1;
-      rf->element = -1;
-    }
+    const char *type = crawl__str(b->lines[i], "type");
+    for (size_t k = 0; k < PK_COUNT(collectors); k++)
+      if (!strcmp(type, collectors[k].type)) collectors[k].collect(b, b->lines[i]);
   }
 }
 
