@@ -8,7 +8,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DUIAP_WERROR=ON
 endif
 
-.PHONY: all deps build run test asan-build asan-test fuzz-build unit e2e clean
+.PHONY: all deps build run test asan-build asan-test fuzz-build unit e2e clean install package
 
 all: build
 
@@ -37,6 +37,15 @@ FUZZ_SECONDS ?= 6
 fuzz-build: deps
 	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DUIAP_FUZZ=ON -DUIAP_TESTS=OFF >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) >/dev/null
+
+# `make install PREFIX=/usr/local` (binary, man page, docs); `make package`:
+# build/uiap-crawl_<version>_<arch>.deb (apt-get install ./build/uiap-crawl_*.deb)
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
+
+package: build
+	@cd $(BUILD) && cpack
 
 asan-build: deps
 	@cmake -S . -B $(ASAN_BUILD) -DUIAP_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null

@@ -13,7 +13,9 @@
 typedef void (*cdp__msg_fn)(void *ctx, char *msg, size_t len);
 
 /* A transport moves whole JSON messages. It is a table of functions so that
- * tests can replay recorded traffic (see tests/unit). */
+ * tests can replay recorded traffic (see tests/unit). A transport may own the
+ * browser at its other end (launch.c: the process and its temporary profile);
+ * the client never sees that process except through pid and profile. */
 typedef struct cdp__transport {
   /* Queue one message (not NUL-terminated); 0 ok, -1 closed. */
   int (*send)(void *impl, const char *msg, size_t len);
@@ -23,7 +25,15 @@ typedef struct cdp__transport {
   int (*poll)(void *impl, int timeout_ms, cdp__msg_fn fn, void *ctx);
   /* Detail of the last failure. */
   const char *(*errmsg)(void *impl);
+  /* Close the connection and free impl with all it owns: a launched
+   * browser is terminated with its process group, reaped, and its
+   * temporary profile removed before close returns. */
   void (*close)(void *impl);
+  /* Optional (NULL: no browser process of ours, e.g. --connect). The pid of
+   * the browser this transport owns, and its temporary profile directory
+   * (owned by impl, valid until close). */
+  pid_t (*pid)(void *impl);
+  const char *(*profile)(void *impl);
 } cdp__transport;
 
 typedef struct cdp__reply {
@@ -62,10 +72,6 @@ struct cdp_client {
   volatile sig_atomic_t *cancel;
   char errmsg[512];
   int remote_code;
-  /* launched browser */
-  pid_t pid;
-  char *profile;
-  char *tmpdir;             /* Chromium's own TMPDIR when it is not inside the profile */
 };
 
 cdp_client *cdp__client_new(const cdp__transport *tp, void *impl);
@@ -115,10 +121,7 @@ extern const cdp__transport cdp__pipe_transport;
 void *cdp__ws_new(const char *ws_url, int timeout_ms, char *err, size_t errlen);
 extern const cdp__transport cdp__ws_transport;
 
-/* Terminate and reap a launched browser, remove its profile (launch.c). */
-void cdp__browser_reap(cdp_client *c);
-
-/* Remove a directory tree (the temp profile). */
+/* Remove a directory tree (the temp profile; launch.c). */
 void cdp__rmtree(const char *path);
 
 #endif

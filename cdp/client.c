@@ -2,6 +2,8 @@
  *
  * Owns the id space of one connection, the list of pending replies and the
  * event subscriptions. Transports (pipe, websocket) only move whole messages.
+ * This is the bottom of cdp/: launch.c and connect.c build a transport and
+ * sit on top; nothing here calls into them.
  */
 #include "cdp_int.h"
 
@@ -49,8 +51,13 @@ cdp_client *cdp__client_new(const cdp__transport *tp, void *impl) {
 
 const char *cdp_client_errmsg(const cdp_client *c) { return c ? c->errmsg : ""; }
 int cdp_client_remote_code(const cdp_client *c) { return c ? c->remote_code : 0; }
-pid_t cdp_client_pid(const cdp_client *c) { return c ? c->pid : 0; }
-const char *cdp_client_profile(const cdp_client *c) { return c ? c->profile : NULL; }
+/* A launched browser belongs to its transport (launch.c); ask it. */
+pid_t cdp_client_pid(const cdp_client *c) {
+  return c && c->impl && c->tp->pid ? c->tp->pid(c->impl) : 0;
+}
+const char *cdp_client_profile(const cdp_client *c) {
+  return c && c->impl && c->tp->profile ? c->tp->profile(c->impl) : NULL;
+}
 int cdp_client_alive(const cdp_client *c) { return c && c->alive; }
 void cdp_client_set_cancel(cdp_client *c, volatile sig_atomic_t *flag) { c->cancel = flag; }
 
@@ -497,9 +504,8 @@ cdp_code cdp_open_page(cdp_client *c, const char *url, char **session,
 
 void cdp_client_free(cdp_client *c) {
   if (!c) return;
-  if (c->tp && c->impl) c->tp->close(c->impl);
+  if (c->tp && c->impl) c->tp->close(c->impl); /* also reaps a launched browser */
   c->impl = NULL;
-  cdp__browser_reap(c);
   while (c->pending) {
     cdp__reply *r = c->pending;
     c->pending = r->next;
@@ -511,6 +517,5 @@ void cdp_client_free(cdp_client *c) {
     free(s->method);
     free(s);
   }
-  free(c->profile);
   free(c);
 }

@@ -1,10 +1,12 @@
-/* launch.c -- start a private Chromium over --remote-debugging-pipe, attach to
- * a running one (--connect), and tear either down.
+/* launch.c -- cdp_launch: start a private Chromium over
+ * --remote-debugging-pipe, and own it until the client is freed.
  *
  * A launched browser gets a fresh temporary profile, its own process group,
- * PR_SET_PDEATHSIG, and the pipe transport: if we die, it dies. Teardown
- * closes the pipe (Chromium exits on EOF), waits briefly, kills the process
- * group, reaps, and removes the profile.
+ * PR_SET_PDEATHSIG, and the pipe transport: if we die, it dies. The client
+ * gets a transport that wraps the pipe and owns the process (launched_tp),
+ * so client.c never knows there is one. Its close hook closes the pipe
+ * (Chromium exits on EOF), waits briefly, kills the process group, reaps,
+ * and removes the profile.
  */
 #include "cdp_int.h"
 
@@ -90,32 +92,65 @@ static int reap_within(pid_t pid, int ms) {
   }
 }
 
-void cdp__browser_reap(cdp_client *c) {
-  if (c->pid > 0) {
-    /* The pipe is closed already: Chromium exits on EOF. Give it a moment to
-     * save nothing (the profile is thrown away anyway), then make sure. */
-    if (!reap_within(c->pid, 1500)) {
-      kill(-c->pid, SIGKILL);
-      kill(c->pid, SIGKILL);
-      reap_within(c->pid, 3000);
+/* Terminate and reap the browser pid (its pipe is closed already), then
+ * remove its temporary directories (tmpdir may be ""). */
+static void browser_reap(pid_t pid, const char *profile, const char *tmpdir) {
+  if (pid > 0) {
+    /* Chromium exits on EOF. Give it a moment to save nothing (the profile
+     * is thrown away anyway), then make sure. */
+    if (!reap_within(pid, 1500)) {
+      kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);
+      reap_within(pid, 3000);
     }
-    kill(-c->pid, SIGKILL); /* stragglers of the group (zygote, renderers) */
-    c->pid = 0;
+    kill(-pid, SIGKILL); /* stragglers of the group (zygote, renderers) */
   }
-  if (c->tmpdir) {
-    cdp__rmtree(c->tmpdir);
-    free(c->tmpdir);
-    c->tmpdir = NULL;
-  }
-  if (c->profile) {
-    /* Renderers may still be writing for a few ms after the kill. */
-    for (int i = 0; i < 3; i++) {
-      cdp__rmtree(c->profile);
-      if (access(c->profile, F_OK) != 0) break;
-      usleep(50000);
-    }
+  if (*tmpdir) cdp__rmtree(tmpdir);
+  /* Renderers may still be writing for a few ms after the kill. */
+  for (int i = 0; i < 3; i++) {
+    cdp__rmtree(profile);
+    if (access(profile, F_OK) != 0) break;
+    usleep(50000);
   }
 }
+
+/* ---- the launched browser's transport --------------------------------------
+ * The pipe transport with the browser process attached: it forwards to the
+ * pipe; closing it closes the pipe, then reaps the process. */
+typedef struct {
+  void *pipe;               /* cdp__pipe_transport's impl */
+  pid_t pid;
+  char profile[4096];       /* the temporary profile */
+  char tmpdir[64];          /* Chromium's own TMPDIR when it is not inside the
+                               profile, or "" */
+} launched_tp;
+
+static int launched_send(void *impl, const char *msg, size_t len) {
+  return cdp__pipe_transport.send(((launched_tp *)impl)->pipe, msg, len);
+}
+
+static int launched_poll(void *impl, int timeout_ms, cdp__msg_fn fn, void *ctx) {
+  return cdp__pipe_transport.poll(((launched_tp *)impl)->pipe, timeout_ms, fn, ctx);
+}
+
+static const char *launched_errmsg(void *impl) {
+  return cdp__pipe_transport.errmsg(((launched_tp *)impl)->pipe);
+}
+
+static void launched_close(void *impl) {
+  launched_tp *t = impl;
+  cdp__pipe_transport.close(t->pipe);
+  browser_reap(t->pid, t->profile, t->tmpdir);
+  free(t);
+}
+
+static pid_t launched_pid(void *impl) { return ((launched_tp *)impl)->pid; }
+static const char *launched_profile(void *impl) { return ((launched_tp *)impl)->profile; }
+
+static const cdp__transport launched_transport = {
+  .send = launched_send, .poll = launched_poll, .errmsg = launched_errmsg,
+  .close = launched_close, .pid = launched_pid, .profile = launched_profile,
+};
 
 cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_t errlen) {
   static const cdp_launch_opts zero;
@@ -223,20 +258,26 @@ cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_
   setpgid(pid, pid); /* also from the parent: no race with kill(-pid) */
   close(to_browser[0]);
   close(from_browser[1]);
-  void *tp = cdp__pipe_new(to_browser[1], from_browser[0]);
-  cdp_client *c = tp ? cdp__client_new(&cdp__pipe_transport, tp) : NULL;
-  if (!c) {
-    if (tp) cdp__pipe_transport.close(tp);
-    kill(-pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    cdp__rmtree(profile);
-    if (ctmp[0]) cdp__rmtree(ctmp);
+  /* From here the transport owns the browser: closing it reaps. */
+  launched_tp *t = calloc(1, sizeof *t);
+  if (t) t->pipe = cdp__pipe_new(to_browser[1], from_browser[0]);
+  if (!t || !t->pipe) {
+    free(t);
+    close(to_browser[1]);
+    close(from_browser[0]);
+    browser_reap(pid, profile, ctmp);
     if (err) snprintf(err, errlen, "out of memory");
     return CDP_NOMEM;
   }
-  c->pid = pid;
-  c->profile = strdup(profile);
-  if (ctmp[0]) c->tmpdir = strdup(ctmp);
+  t->pid = pid;
+  snprintf(t->profile, sizeof t->profile, "%s", profile);
+  snprintf(t->tmpdir, sizeof t->tmpdir, "%s", ctmp);
+  cdp_client *c = cdp__client_new(&launched_transport, t);
+  if (!c) {
+    launched_close(t);
+    if (err) snprintf(err, errlen, "out of memory");
+    return CDP_NOMEM;
+  }
   /* The first reply proves the browser is up. */
   cJSON *res = NULL;
   cdp_code rc = cdp_call(c, NULL, "Browser.getVersion", NULL, &res,

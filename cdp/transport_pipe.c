@@ -193,4 +193,7 @@ static void pipe_close(void *impl) {
   free(t);
 }
 
-const cdp__transport cdp__pipe_transport = {pipe_send, pipe_poll, pipe_errmsg, pipe_close};
+/* The pipe itself owns no process: launch.c wraps it in one that does. */
+const cdp__transport cdp__pipe_transport = {
+  .send = pipe_send, .poll = pipe_poll, .errmsg = pipe_errmsg, .close = pipe_close,
+};

@@ -364,4 +364,7 @@ static void ws_close(void *impl) {
   free(t);
 }
 
-const cdp__transport cdp__ws_transport = {ws_send, ws_poll, ws_errmsg, ws_close};
+/* An attached browser is not ours: no pid, no profile. */
+const cdp__transport cdp__ws_transport = {
+  .send = ws_send, .poll = ws_poll, .errmsg = ws_errmsg, .close = ws_close,
+};

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 #include <strings.h>
 
 #define NAME_MAX_BYTES 1024
@@ -1449,9 +1450,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   e->app_action = act && *act ? pg__strdup(c->a, act) : NULL;
   const char *meaning = attr(c, n, "data-uiap-meaning");
   e->meaning = meaning && *meaning ? pg__strdup(c->a, meaning) : NULL;
-  const char *risk = attr(c, n, "data-uiap-risk");
-  e->risk = !risk ? PG_RISK_NONE : !strcmp(risk, "blocked") ? PG_RISK_BLOCKED
-          : !strcmp(risk, "confirm") ? PG_RISK_CONFIRM : !strcmp(risk, "safe") ? PG_RISK_SAFE : PG_RISK_NONE;
+  e->risk_attr = pg__risk_attr(c->a, attr(c, n, "data-uiap-risk")); /* read by pg_risk_parse */
   e->tag = pg__strdup(c->a, n->tag);
   for (char *p = e->tag; p && *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
   const char *type = attr(c, n, "type");
@@ -1500,7 +1499,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
       }
     }
   }
-  if (sid || act || meaning || risk) e->sources |= 1u << PG_SRC_ANNOTATION;
+  if (sid || act || meaning || e->risk_attr) e->sources |= 1u << PG_SRC_ANNOTATION;
   if (!from_ax && !strcmp(role, "generic") && n->clickable) e->sources |= 1u << PG_SRC_INFERRED;
 
   /* value, redacted */
@@ -1683,10 +1682,10 @@ static void add_relation(ctx *c, const char *type, const char *from, const char 
   g->relations[g->nrelations++] = (pg_relation){pg__strdup(c->a, type), pg__strdup(c->a, from), pg__strdup(c->a, to)};
 }
 
-static unsigned long str_hash(int doc, const char *s) {
-  unsigned long h = 5381u + (unsigned long)doc * 131u;
-  while (*s) h = h * 33u ^ (unsigned char)*s++;
-  return h;
+/* XXH3 seeded by the document: ids are page data, and a weak hash lets a
+ * hostile page line thousands of ids up in one probe chain. */
+static size_t str_hash(int doc, const char *s) {
+  return (size_t)XXH3_64bits_withSeed(s, strlen(s), (XXH64_hash_t)doc);
 }
 
 /* Insert node k under key (doc, value of attribute) into an open-addressing

@@ -1,5 +1,6 @@
 /* json.c -- PageGraph serialisation: JSON (UIAP Web Profile 0.1) and a text
- * tree for people. Names of enums live here, generated from pg.h's lists. */
+ * tree for people. Names of enums live here, generated from pg.h's lists
+ * (data-uiap-risk's live with its parser, risk.c). */
 #include "pg_int.h"
 
 #include <math.h>
@@ -32,7 +33,6 @@ static const char *const scope_names[] = {
   "tabset", "tabpanel", "collection", "rowgroup", "iframe-root", "custom",
 };
 static const char *const access_names[] = {"same-origin", "bridged", "opaque"};
-static const char *const risk_names[] = {NULL, "safe", "confirm", "blocked"};
 
 const char *pg_state_key_name(pg_state_key k) { return k < PG_ST__COUNT ? state_names[k] : "?"; }
 const char *pg_affordance_name(pg_affordance a) { return a < PG_AF__COUNT ? affordance_names[a] : "?"; }
@@ -131,9 +131,10 @@ static cJSON *element_json(const pg_graph *g, const pg_element *e) {
   cJSON_AddBoolToObject(sm, "inViewport", e->in_viewport);
   cJSON_AddBoolToObject(sm, "obscured", e->obscured);
   cJSON_AddItemToObject(o, "semantics", sm);
-  if (e->risk != PG_RISK_NONE) {
+  pg_risk risk = pg_risk_parse(e->risk_attr);
+  if (risk != PG_RISK_NONE) {
     cJSON *r = cJSON_AddObjectToObject(o, "risk");
-    cJSON_AddStringToObject(r, "level", risk_names[e->risk]);
+    cJSON_AddStringToObject(r, "level", pg_risk_name(risk));
     cJSON_AddStringToObject(r, "reason", "data-uiap-risk");
   }
   if (e->redacted || e->hint_attr || e->sensitive) {

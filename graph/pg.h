@@ -147,7 +147,17 @@ typedef struct pg_scope {
   int node;                     /* capture node key, -1 for document scopes */
 } pg_scope;
 
+/* ---- data-uiap-risk (risk.c) -------------------------------------------- */
+/* RiskDescriptor.level. The one parser of data-uiap-risk, for the graph's
+ * JSON and the policy alike: blanks (space, tab, CR, LF) around the value
+ * and ASCII case are ignored; "safe", "confirm", "blocked"; any other value,
+ * "" included, is PG_RISK_CONFIRM; NULL (no attribute) is PG_RISK_NONE. */
 typedef enum { PG_RISK_NONE, PG_RISK_SAFE, PG_RISK_CONFIRM, PG_RISK_BLOCKED } pg_risk;
+pg_risk pg_risk_parse(const char *text);
+/* "safe", "confirm", "blocked"; NULL for PG_RISK_NONE. Static. */
+const char *pg_risk_name(pg_risk r);
+/* Longest pg_element.risk_attr kept, in bytes. */
+#define PG_RISK_ATTR_MAX 64
 
 typedef struct pg_element {
   char *instance_id;
@@ -164,7 +174,10 @@ typedef struct pg_element {
   int z;                        /* paint order, for zIndexHint */
   char *text_value;             /* already redacted */
   char *meaning;                /* data-uiap-meaning */
-  pg_risk risk;
+  char *risk_attr;              /* data-uiap-risk, blanks around it dropped, at
+                                   most PG_RISK_ATTR_MAX bytes (a longer value
+                                   is cut and ends in "..."); NULL: absent.
+                                   Read it with pg_risk_parse. */
   uint32_t sources;             /* bit per pg_source */
   char *tag, *input_type, *aria_role;
   char *href;                   /* resolved link target, for navigation */

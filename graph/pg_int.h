@@ -13,6 +13,10 @@ char *pg__strdup(pg__arena *a, const char *s);      /* NULL -> NULL */
 char *pg__strndup(pg__arena *a, const char *s, size_t n);
 char *pg__printf(pg__arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* data-uiap-risk's value as pg_element.risk_attr keeps it (risk.c): trimmed,
+ * capped so that pg_risk_parse reads the copy as it reads raw. NULL -> NULL. */
+char *pg__risk_attr(pg__arena *a, const char *raw);
+
 /* Out-of-memory aborts here, in one place. */
 void *pg__xmalloc(size_t n);
 void *pg__xrealloc(void *p, size_t n);

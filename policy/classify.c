@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "pol_int.h"
+#include "pg.h"
 
 /* ---- the action being performed ----------------------------------------- */
 
@@ -346,15 +347,18 @@ static int url_facts(const pol_subject *s, const char *url, const char *where,
 
 /* ---- classification ------------------------------------------------------ */
 
+/* data-uiap-risk is read by graph/'s parser only (pg_risk_parse: trimmed,
+ * any case, unknown -> confirm), so the policy and the published graph
+ * never disagree about what a value means. */
 static pol_risk_level parse_risk(const char *v)
 {
-  if (!v)
-    return POL_RISK_NONE;
-  if (pol__attr_eq(v, "safe"))
-    return POL_RISK_SAFE;
-  if (pol__attr_eq(v, "blocked"))
-    return POL_RISK_BLOCKED;
-  return POL_RISK_CONFIRM; /* "confirm", and anything unrecognised */
+  static const pol_risk_level levels[] = {
+    [PG_RISK_NONE] = POL_RISK_NONE,
+    [PG_RISK_SAFE] = POL_RISK_SAFE,
+    [PG_RISK_CONFIRM] = POL_RISK_CONFIRM,
+    [PG_RISK_BLOCKED] = POL_RISK_BLOCKED,
+  };
+  return levels[pg_risk_parse(v)];
 }
 
 static const char *role_default(const pol_subject *s)

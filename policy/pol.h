@@ -114,7 +114,7 @@ typedef struct pol_subject {
   int is_submit;             /* activating it submits its form */
   int has_download;          /* `download` attribute present */
   const char *autocomplete;  /* autocomplete attribute (tokens) */
-  const char *risk;          /* data-uiap-risk */
+  const char *risk;          /* data-uiap-risk (read by pg_risk_parse) */
   const char *app_action;    /* data-uiap-action, e.g. "project.delete" */
   const char *sensitive;     /* data-uiap-sensitive ("" or "true" = yes) */
   const char *context;       /* nearby text: enclosing dialog or section

@@ -13,6 +13,11 @@
 
 #define CRAWL__FILE_MAX ((size_t)512 << 20) /* package, journal, state file cap */
 
+/* The allocation policy of every crawler library: out of memory aborts here,
+ * in one place (a crawl cannot go on without memory, and a NULL that slips
+ * through is worse). */
+void *crawl__xmalloc(size_t n);
+void *crawl__xcalloc(size_t n, size_t size);
 void *crawl__xrealloc(void *p, size_t n);
 char *crawl__xstrdup(const char *s);                /* NULL -> NULL */
 char *crawl__xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -82,5 +87,26 @@ char *crawl__jtext(const cJSON *x, int pretty);
 /* Link item into parent (array or object; item->string is kept) before the
  * child `before`, or at the end when before is NULL. */
 void crawl__insert_before(cJSON *parent, cJSON *before, cJSON *item);
+
+/* ---- time -------------------------------------------------------------- */
+/* Now as RFC 3339 UTC with milliseconds ("2026-12-01T09:37:37.123Z") into
+ * buf (32 bytes are enough); returns buf. */
+char *crawl__time_iso(char *buf, size_t n);
+/* Milliseconds of a monotonic clock (for durations, not for dates). */
+long long crawl__time_ms(void);
+
+/* ---- the UIAP message envelope (core-decisions.md) ------------------------ */
+typedef struct crawl__msg {
+  const char *kind;           /* request | response | event | error; NULL: "event" */
+  const char *type;           /* e.g. "web.state.snapshot" (required) */
+  const char *id;             /* message id (required) */
+  const char *correlation_id; /* NULL: none */
+  const char *session_id;     /* NULL: none */
+  const char *source_id;      /* source.id; NULL: "uiap-crawl" (source.role is "runtime") */
+} crawl__msg;
+/* A new envelope {uiap, kind, type, id, correlationId?, sessionId?, ts,
+ * source, payload} owning payload (NULL: an empty object). Caller frees with
+ * cJSON_Delete. Out of memory aborts. */
+cJSON *crawl__envelope(const crawl__msg *m, cJSON *payload);
 
 #endif

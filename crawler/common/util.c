@@ -11,6 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+void *crawl__xmalloc(size_t n) { return crawl__xrealloc(NULL, n); }
+
+void *crawl__xcalloc(size_t n, size_t size) {
+  void *q = calloc(n ? n : 1, size ? size : 1);
+  if (!q) abort();
+  return q;
+}
+
 void *crawl__xrealloc(void *p, size_t n) {
   void *q = realloc(p, n ? n : 1);
   if (!q) abort();

@@ -345,11 +345,6 @@ static int cmp_action(const void *a, const void *b) {
 }
 
 static void decide(run *r, action *a, const pg_element *e) {
-  char risk[16] = "";
-  if (e) {
-    static const char *const levels[] = {NULL, "safe", "confirm", "blocked"};
-    if (e->risk != PG_RISK_NONE) snprintf(risk, sizeof risk, "%s", levels[e->risk]);
-  }
   /* choosing "Delete all" in a select is as dangerous as a button of that name */
   char named[1200];
   if (a->option) snprintf(named, sizeof named, "%s: %s", a->name ? a->name : "", a->option);
@@ -368,7 +363,7 @@ static void decide(run *r, action *a, const pg_element *e) {
     s.is_submit = e->is_submit;
     s.has_download = e->has_download;
     s.autocomplete = e->autocomplete;
-    s.risk = risk[0] ? risk : NULL;
+    s.risk = e->risk_attr; /* the policy reads it with pg_risk_parse */
     s.app_action = e->app_action;
     s.sensitive = e->sensitive ? "true" : NULL;
     s.context = e->context;

@@ -161,7 +161,9 @@ static void fake_close(void *impl) {
   cdp__wsrx_release(&t->wr);
 }
 
-static const cdp__transport fake_transport = {fake_send, fake_poll, fake_errmsg, fake_close};
+static const cdp__transport fake_transport = {
+  .send = fake_send, .poll = fake_poll, .errmsg = fake_errmsg, .close = fake_close,
+};
 
 static void on_detached(void *ud, const char *session, const char *method, const cJSON *params) {
   fuzz_state *s = ud;

@@ -4,13 +4,16 @@
  * with a value, a checked checkbox), then on malformed text: every cut of that
  * reply, bad escapes, lone surrogates, deep nesting, out-of-range numbers,
  * wrong types. Malformed input must give PG_INPUT (or a valid struct), never a
- * crash; run it under ASan (UIAP_SANITIZE) to make "never" mean something. */
+ * crash; run it under ASan (UIAP_SANITIZE) to make "never" mean something.
+ * Also data-uiap-risk on the reply's submit button, from the snapshot to the
+ * published graph and the policy's verdict: one reading for both. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pg_int.h"
+#include "pol.h"
 #include "support.h"
 
 #define RECORDED UIAP_SRC "/tests/fixtures/recorded/snapshot-small.json"
@@ -424,4 +427,108 @@ Test(snapshot, mutations_never_crash) {
   }
   cr_log_info("%d of 3000 mutants parsed", parsed);
   free(text);
+}
+
+/* ---- data-uiap-risk: one reading, graph and policy ----------------------- */
+/* The recorded reply with data-uiap-risk=value (NULL: none) on its submit
+ * button ("Send"), built into a graph; *send is that button's element. */
+static pg_graph *graph_with_risk(const char *value, pg_snapshot **snap, const pg_element **send) {
+  size_t len;
+  char *text = recorded(&len);
+  cJSON *root = cJSON_ParseWithLength(text, len);
+  free(text);
+  cJSON *res = cJSON_GetObjectItem(root, "result");
+  cJSON *strings = cJSON_GetObjectItem(res, "strings");
+  cJSON *nodes = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(res, "documents"), 0), "nodes");
+  cJSON *names = cJSON_GetObjectItem(nodes, "nodeName"), *attrs = cJSON_GetObjectItem(nodes, "attributes");
+  cJSON *button = NULL;
+  for (int i = 0; i < cJSON_GetArraySize(names) && !button; i++) {
+    cJSON *a = cJSON_GetArrayItem(attrs, i);
+    const char *nm = cJSON_GetStringValue(cJSON_GetArrayItem(strings, cJSON_GetArrayItem(names, i)->valueint));
+    if (nm && !strcmp(nm, "BUTTON") && cJSON_GetArraySize(a) == 2 &&
+        !strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(strings, cJSON_GetArrayItem(a, 1)->valueint)), "submit"))
+      button = a;
+  }
+  cr_assert(button, "the recorded reply has its submit button");
+  if (value) {
+    int k = cJSON_GetArraySize(strings);
+    cJSON_AddItemToArray(strings, cJSON_CreateString("data-uiap-risk"));
+    cJSON_AddItemToArray(strings, cJSON_CreateString(value));
+    cJSON_AddItemToArray(button, cJSON_CreateNumber(k));
+    cJSON_AddItemToArray(button, cJSON_CreateNumber(k + 1));
+  }
+  text = cJSON_PrintUnformatted(root);
+  cJSON_Delete(root);
+  cr_assert_eq(parse(text, snap), PG_OK);
+  free(text);
+  pg_input in = {.snapshot = *snap};
+  pg_options o = {.revision = 1};
+  pg_graph *g = NULL;
+  cr_assert_eq(pg_build(&in, &o, &g), PG_OK);
+  *send = NULL;
+  for (size_t i = 0; i < g->nelements; i++)
+    if (g->elements[i].name && !strcmp(g->elements[i].name, "Send")) *send = &g->elements[i];
+  cr_assert(*send, "the submit button is published");
+  return g;
+}
+
+/* RiskDescriptor.level the graph's JSON publishes for element e, or NULL. */
+static char *published_level(const pg_graph *g, const pg_element *e) {
+  cJSON *j = pg_graph_to_json(g), *it;
+  char *level = NULL;
+  cJSON_ArrayForEach(it, cJSON_GetObjectItem(j, "elements")) {
+    if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(it, "instanceId")), e->instance_id)) continue;
+    const char *l = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(it, "risk"), "level"));
+    if (l) level = strdup(l);
+  }
+  cJSON_Delete(j);
+  return level;
+}
+
+Test(snapshot, risk_attribute_means_the_same_to_graph_and_policy) {
+  char safe_then_more[128], padded_blocked[512];
+  snprintf(safe_then_more, sizeof safe_then_more, "safe%*sx", 100, ""); /* longer than the cap */
+  snprintf(padded_blocked, sizeof padded_blocked, "%*sblocked%*s", 200, "", 200, "");
+  static const char *const names[] = {[POL_RISK_NONE] = NULL, [POL_RISK_SAFE] = "safe",
+                                      [POL_RISK_CONFIRM] = "confirm", [POL_RISK_BLOCKED] = "blocked"};
+  const struct {
+    const char *value;
+    pol_risk_level want;
+  } cases[] = {
+    {" Blocked ", POL_RISK_BLOCKED},  {"BLOCKED", POL_RISK_BLOCKED},
+    {"\tblocked\n", POL_RISK_BLOCKED}, {padded_blocked, POL_RISK_BLOCKED},
+    {"confirm", POL_RISK_CONFIRM},    {"safe", POL_RISK_SAFE},
+    {" Safe", POL_RISK_SAFE},         {"bogus", POL_RISK_CONFIRM},
+    {"", POL_RISK_CONFIRM},           {safe_then_more, POL_RISK_CONFIRM},
+    {NULL, POL_RISK_NONE},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *v = cases[i].value, *want = names[cases[i].want];
+    char label[48];
+    snprintf(label, sizeof label, "case %zu %s%.24s%s", i, v ? "\"" : "", v ? v : "(absent)", v ? "\"" : "");
+    pg_snapshot *s = NULL;
+    const pg_element *e = NULL;
+    pg_graph *g = graph_with_risk(v, &s, &e);
+    cr_expect(!e->risk_attr || strlen(e->risk_attr) <= PG_RISK_ATTR_MAX, "%s: kept capped", label);
+    /* what the graph publishes */
+    char *level = published_level(g, e);
+    if (want) cr_expect(level && !strcmp(level, want), "%s: published %s, want %s", label, level, want);
+    else cr_expect_null(level, "%s: no risk published", label);
+    free(level);
+    /* what the policy makes of the element, filled as the crawler does */
+    pol_subject sub = {.role = e->role, .name = e->name, .tag = e->tag, .input_type = e->input_type,
+                       .href = e->href, .form_method = e->form_method, .is_submit = e->is_submit,
+                       .risk = e->risk_attr, .page_origin = "http://127.0.0.1:8931"};
+    pol_classification c;
+    pol_decision d;
+    cr_assert_eq(pol_classify(&sub, &c), POL_OK);
+    cr_assert_eq(pol_decide(NULL, &sub, &c, &d), POL_OK);
+    cr_expect_eq(c.risk, cases[i].want, "%s: the policy reads %d, want %d", label, c.risk, cases[i].want);
+    if (cases[i].want == POL_RISK_BLOCKED)
+      cr_expect(!strcmp(c.rule, "annotation.risk.blocked") && d.effect == POL_EFFECT_DENY,
+                "%s: never executed (%s, %s)", label, c.rule, pol_effect_name(d.effect));
+    if (!v) cr_expect(strncmp(c.rule, "annotation.risk", 15), "%s: no annotation rule (%s)", label, c.rule);
+    pg_graph_free(g);
+    pg_snapshot_free(s);
+  }
 }

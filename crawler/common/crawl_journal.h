@@ -1,0 +1,70 @@
+/* crawl_journal.h -- DIR/journal.jsonl, the crawl's append-only record
+ * (docs/journal.md). This module is the only code that writes or reads it:
+ * the live side writes and, on --resume, reads it back; the package side
+ * derives package.json, reports and workflows from it. Internal to crawler/.
+ *
+ * One record per line: a JSON object whose first member is "type" and whose
+ * second is "at" (RFC 3339 UTC), then the record's own fields.
+ */
+#ifndef UIAP_CRAWL_JOURNAL_H
+#define UIAP_CRAWL_JOURNAL_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "crawl_common.h"
+
+#define CRAWL__JOURNAL_FILE "journal.jsonl"
+
+/* ---- writing --------------------------------------------------------------- */
+typedef struct crawl__journal crawl__journal;
+
+/* Open DIR/journal.jsonl for writing. append 0: a new, empty journal
+ * (truncated); 1: continue one (a torn last line -- the process died while
+ * writing it -- is cut off first, so new lines start clean). NULL on error
+ * with one line in err. Close with crawl__journal_close. */
+crawl__journal *crawl__journal_open(const char *dir, int append, char *err, size_t errlen);
+/* Append {"type": type, "at": now, ...fields} as one line and flush it.
+ * fields (may be NULL) is consumed: its members move into the record.
+ * 0, or -1 when the line could not be written (the journal remembers it:
+ * crawl__journal_failed). */
+int crawl__journal_write(crawl__journal *j, const char *type, cJSON *fields);
+/* fdatasync: what is written survives a power loss. 0 or -1. */
+int crawl__journal_sync(crawl__journal *j);
+/* Lines that could not be written since open. */
+long crawl__journal_failed(const crawl__journal *j);
+/* Flush, close, free. NULL is a no-op. */
+void crawl__journal_close(crawl__journal *j);
+
+/* ---- reading --------------------------------------------------------------- */
+/* What a read saw besides the records it handed over. */
+typedef struct crawl__journal_stats {
+  long records;      /* records handed to the callback */
+  long malformed;    /* complete lines that are not a JSON object with a string type */
+  long unknown;      /* records of a type this version does not know (a newer writer) */
+  int torn;          /* the last line has no newline and is not a record: cut off */
+} crawl__journal_stats;
+
+/* Called for each record in file order. rec is the parsed line; return 1 to
+ * keep it (the callback owns it now), 0 to let the reader free it, -1 to
+ * stop reading (the reader frees rec). */
+typedef int (*crawl__journal_fn)(void *ud, const char *type, cJSON *rec);
+
+/* Read DIR/journal.jsonl. types: NULL-terminated list of the record types
+ * wanted (lines of other types are skipped without being parsed), or NULL
+ * for every known type. Records of unknown types are never handed over.
+ * st may be NULL. CRAWL_OK (also when the callback stopped the read),
+ * CRAWL_IO when the file cannot be read (err: "PATH: reason"). */
+crawl_code crawl__journal_read(const char *dir, const char *const *types, crawl__journal_fn fn, void *ud,
+                               crawl__journal_stats *st, char *err, size_t errlen);
+
+/* The same on a journal's text in memory: text[len] must be writable (a
+ * NUL goes there); lines are cut in place. For the fuzz target and readers
+ * that hold the text already. */
+void crawl__journal_parse(char *text, size_t len, const char *const *types, crawl__journal_fn fn, void *ud,
+                          crawl__journal_stats *st);
+
+/* The record types of docs/journal.md, NULL-terminated. */
+extern const char *const crawl__journal_types[];
+
+#endif

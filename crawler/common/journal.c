@@ -1,0 +1,168 @@
+/* journal.c -- the one writer and reader of DIR/journal.jsonl (see
+ * crawl_journal.h and docs/journal.md).
+ *
+ * Reading rules, the same for every reader: blank lines are skipped; a line
+ * is a record when it is a JSON object with a string "type" and nothing
+ * after it; a last line without a newline that is no record is torn (the
+ * writer died) and ignored; any other line that is no record is malformed
+ * and counted; records of unknown types are counted and skipped. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crawl_journal.h"
+#include "crawl_util.h"
+
+const char *const crawl__journal_types[] = {
+  "run", "status", "seed", "state", "transition", "decision", "failure", "review", "note",
+  "budget", "end", NULL};
+
+struct crawl__journal {
+  FILE *f;
+  long failed;
+};
+
+/* ---- writing --------------------------------------------------------------- */
+/* Cut a torn last line off path (no newline at the end). 0 or -1. */
+static int cut_torn_tail(FILE *f) {
+  if (fseek(f, 0, SEEK_END) != 0) return -1;
+  long end = ftell(f), keep = end;
+  char c;
+  while (keep > 0) {
+    if (fseek(f, keep - 1, SEEK_SET) != 0 || fread(&c, 1, 1, f) != 1) return -1;
+    if (c == '\n') break;
+    keep--;
+  }
+  if (keep < end && ftruncate(fileno(f), (off_t)keep) != 0) return -1;
+  return fseek(f, 0, SEEK_END);
+}
+
+crawl__journal *crawl__journal_open(const char *dir, int append, char *err, size_t errlen) {
+  char *path = crawl__xprintf("%s/" CRAWL__JOURNAL_FILE, dir);
+  FILE *f = fopen(path, append ? "a+" : "w");
+  if (!f || (append && cut_torn_tail(f) != 0)) {
+    if (err && errlen) snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    if (f) fclose(f);
+    free(path);
+    return NULL;
+  }
+  free(path);
+  crawl__journal *j = crawl__xcalloc(1, sizeof *j);
+  j->f = f;
+  return j;
+}
+
+int crawl__journal_write(crawl__journal *j, const char *type, cJSON *fields) {
+  char ts[40];
+  cJSON *line = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(line, "type", type);
+  crawl__jstr(line, "at", crawl__time_iso(ts, sizeof ts));
+  for (cJSON *it = fields ? fields->child : NULL, *next; it; it = next) {
+    next = it->next;
+    cJSON_AddItemToObject(line, it->string, cJSON_DetachItemViaPointer(fields, it));
+  }
+  cJSON_Delete(fields);
+  char *text = crawl__jtext(line, 0);
+  cJSON_Delete(line);
+  int rc = -1;
+  if (j && j->f && fputs(text, j->f) >= 0 && fputc('\n', j->f) != EOF && fflush(j->f) == 0) rc = 0;
+  if (rc && j) j->failed++;
+  free(text);
+  return rc;
+}
+
+int crawl__journal_sync(crawl__journal *j) {
+  return j && j->f && fflush(j->f) == 0 && fdatasync(fileno(j->f)) == 0 ? 0 : -1;
+}
+
+long crawl__journal_failed(const crawl__journal *j) { return j ? j->failed : 0; }
+
+void crawl__journal_close(crawl__journal *j) {
+  if (!j) return;
+  if (j->f) fclose(j->f);
+  free(j);
+}
+
+/* ---- reading --------------------------------------------------------------- */
+static int listed(const char *const *list, const char *s, size_t n) {
+  for (; *list; list++)
+    if (strlen(*list) == n && !strncmp(*list, s, n)) return 1;
+  return 0;
+}
+
+/* The type of a line as the writer puts it ({"type":"X",...}) without
+ * parsing: 1 with *t, *n set; 0 when the line starts otherwise. */
+static int quick_type(const char *line, const char **t, size_t *n) {
+  static const char lead[] = "{\"type\":\"";
+  if (strncmp(line, lead, sizeof lead - 1)) return 0;
+  const char *s = line + sizeof lead - 1, *e = s;
+  while (*e && *e != '"' && *e != '\\') e++;
+  if (*e != '"') return 0;
+  *t = s;
+  *n = (size_t)(e - s);
+  return 1;
+}
+
+/* One line: -1 stop, 0 go on. */
+static int read_line(char *line, int last, const char *const *types, crawl__journal_fn fn, void *ud,
+                     crawl__journal_stats *st) {
+  while (*line == ' ' || *line == '\t' || *line == '\r') line++;
+  if (!*line) return 0;
+  const char *qt;
+  size_t qn;
+  if (types && quick_type(line, &qt, &qn) && !listed(types, qt, qn))
+    return 0; /* not wanted: not parsed, not counted */
+  cJSON *j = cJSON_ParseWithOpts(line, NULL, 1);
+  const char *type = cJSON_IsObject(j) ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "type")) : NULL;
+  if (!type) {
+    cJSON_Delete(j);
+    if (last) st->torn = 1;
+    else st->malformed++;
+    return 0;
+  }
+  if (!listed(crawl__journal_types, type, strlen(type))) st->unknown++;
+  else if (!types || listed(types, type, strlen(type))) {
+    st->records++;
+    int keep = fn(ud, type, j);
+    if (keep == 1) return 0;
+    cJSON_Delete(j);
+    return keep < 0 ? -1 : 0;
+  }
+  cJSON_Delete(j);
+  return 0;
+}
+
+void crawl__journal_parse(char *text, size_t len, const char *const *types, crawl__journal_fn fn, void *ud,
+                          crawl__journal_stats *st) {
+  crawl__journal_stats local;
+  if (!st) st = &local;
+  memset(st, 0, sizeof *st);
+  for (size_t pos = 0; pos < len;) {
+    char *nl = memchr(text + pos, '\n', len - pos);
+    size_t end = nl ? (size_t)(nl - text) : len;
+    char *line = text + pos;
+    text[end] = 0; /* text[len] is the caller's spare byte */
+    pos = end + 1;
+    if (read_line(line, !nl, types, fn, ud, st) < 0) break;
+  }
+}
+
+crawl_code crawl__journal_read(const char *dir, const char *const *types, crawl__journal_fn fn, void *ud,
+                               crawl__journal_stats *st, char *err, size_t errlen) {
+  if (st) memset(st, 0, sizeof *st);
+  char *path = crawl__xprintf("%s/" CRAWL__JOURNAL_FILE, dir);
+  size_t len = 0;
+  int e = 0;
+  char *text = crawl__file_read(path, CRAWL__FILE_MAX, &len, &e);
+  if (!text) {
+    if (err && errlen) snprintf(err, errlen, "%s: %s", path, strerror(e));
+    free(path);
+    return CRAWL_IO;
+  }
+  free(path);
+  crawl__journal_parse(text, len, types, fn, ud, st);
+  free(text);
+  return CRAWL_OK;
+}
