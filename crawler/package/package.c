@@ -32,6 +32,7 @@
  */
 #include "crawl_pkg.h"
 #include "pol.h"
+#include "crawl_journal.h"
 #include "crawl_util.h"
 
 #include <errno.h>
@@ -403,58 +404,6 @@ static long pk_entry(strset *set, void **arr, size_t sz, const char *key, int *a
   return i;
 }
 #define PK_ENTRY(set, arr, key, added) pk_entry(&(set), (void **)&(arr), sizeof *(arr), (key), (added))
-
-/* ---- reading files ---------------------------------------------------------- */
-/* crawl__file_read with the journal and state file cap; any file that is
- * not a regular one reports EISDIR, as it always has here. */
-static char *pk_read(const char *path, size_t *len, int *err) {
-  char *text = crawl__file_read(path, CRAWL__FILE_MAX, len, err);
-  if (!text && *err == EINVAL) *err = EISDIR;
-  return text;
-}
-
-/* ---- journal ------------------------------------------------------------------ */
-static const char *const known_types[] = {
-  "run", "status", "seed", "state", "transition", "decision", "failure", "review", "note",
-  "budget", "end"};
-
-static int pk_journal_read(pk *b) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/journal.jsonl", b->dir);
-  size_t len = 0;
-  int e = 0;
-  char *text = pk_read(path, &len, &e);
-  if (!text) {
-    snprintf(b->err, b->errlen, "%s: %s", path, strerror(e));
-    return -1;
-  }
-  for (size_t pos = 0; pos < len;) {
-    char *nl = memchr(text + pos, '\n', len - pos);
-    size_t end = nl ? (size_t)(nl - text) : len;
-    char *line = text + pos;
-    text[end] = 0; /* text has a spare byte at len */
-    pos = end + 1;
-    size_t k = 0;
-    while (line[k] == ' ' || line[k] == '\t' || line[k] == '\r') k++;
-    if (!line[k]) continue; /* blank */
-    cJSON *j = cJSON_ParseWithOpts(line, NULL, 1); /* nothing may follow the object */
-    const char *type = j ? crawl__str(j, "type") : NULL;
-    if (!j || !cJSON_IsObject(j) || !type) {
-      cJSON_Delete(j);
-      if (!nl) b->torn = 1; /* the line being written when the crawl died */
-      else b->malformed++;
-      continue;
-    }
-    if (pk_index(known_types, PK_COUNT(known_types), type) < 0) { /* from a newer writer */
-      cJSON_Delete(j);
-      continue;
-    }
-    PK_GROW(b->lines, b->nlines, b->caplines);
-    b->lines[b->nlines++] = j;
-  }
-  free(text);
-  return 0;
-}
 
 /* ---- states: fold one graph into the catalogs --------------------------------- */
 static long pk_route_of(pk *b, const char *route) {
@@ -949,7 +898,7 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
   if (path[0]) {
     size_t len;
     int e;
-    char *text = pk_read(path, &len, &e);
+    char *text = crawl__file_read(path, CRAWL__FILE_MAX, &len, &e);
     if (text) g = cJSON_ParseWithLength(text, len);
     free(text);
   }
@@ -1073,12 +1022,25 @@ static const struct {
   {"transition", collect_ref}, {"decision", collect_ref}, {"failure", collect_ref},
 };
 
-static void pk_collect(pk *b) {
-  for (size_t i = 0; i < b->nlines; i++) {
-    const char *type = crawl__str(b->lines[i], "type");
-    for (size_t k = 0; k < PK_COUNT(collectors); k++)
-      if (!strcmp(type, collectors[k].type)) collectors[k].collect(b, b->lines[i]);
-  }
+/* The journal reader's callback: every record is kept in b->lines (the
+ * model points into them) and collected in file order. */
+static int pk_record(void *ud, const char *type, cJSON *rec) {
+  pk *b = ud;
+  PK_GROW(b->lines, b->nlines, b->caplines);
+  b->lines[b->nlines++] = rec;
+  for (size_t k = 0; k < PK_COUNT(collectors); k++)
+    if (!strcmp(type, collectors[k].type)) collectors[k].collect(b, rec);
+  return 1;
+}
+
+/* Read and collect DIR/journal.jsonl (crawl_journal.h: the one reader and
+ * its rules). 0, or -1 with b->err set. */
+static int pk_journal_read(pk *b) {
+  crawl__journal_stats st;
+  if (crawl__journal_read(b->dir, NULL, pk_record, b, &st, b->err, b->errlen) != CRAWL_OK) return -1;
+  b->malformed += st.malformed;
+  b->torn = st.torn; /* the line being written when the crawl died */
+  return 0;
 }
 
 /* ---- canonical record order ----------------------------------------------------------- */
@@ -2451,7 +2413,6 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
   }
   pk b = {.dir = dir, .err = err, .errlen = errlen};
   if (pk_journal_read(&b) != 0) { pk_free(&b); return CRAWL_IO; }
-  pk_collect(&b);
   if (!b.run) {
     snprintf(err, errlen, "%s/journal.jsonl has no run record", dir);
     pk_free(&b);
