@@ -32,6 +32,7 @@
  */
 #include "crawl_pkg.h"
 #include "pol.h"
+#include "crawl_journal.h"
 #include "crawl_util.h"
 
 #include <stdio.h>
@@ -88,7 +89,7 @@ typedef struct wf {
   const cJSON **edges;
   size_t nedges;
   cJSON **lines;             /* parsed journal lines we keep */
-  size_t nlines;
+  size_t nlines, caplines;
   wf_rec *recs;
   size_t nrecs, caprecs;
   wf_struct *ss;
@@ -103,44 +104,40 @@ static long wf_state_index(const wf *w, const char *id) {
 }
 
 /* ---- reading ----------------------------------------------------------------------- */
+/* The journal reader's callback: transition and decision records, kept in
+ * w->lines (the wf_rec strings point into them). */
+static int wf_record(void *ud, const char *type, cJSON *j) {
+  wf *w = ud;
+  int tr = !strcmp(type, "transition");
+  if (w->nlines == w->caplines)
+    w->lines = crawl__xrealloc(w->lines, (w->caplines = w->caplines ? w->caplines * 2 : 64) * sizeof *w->lines);
+  w->lines[w->nlines++] = j;
+  if (w->nrecs == w->caprecs)
+    w->recs = crawl__xrealloc(w->recs, (w->caprecs = w->caprecs ? w->caprecs * 2 : 64) * sizeof *w->recs);
+  wf_rec *r = &w->recs[w->nrecs++];
+  memset(r, 0, sizeof *r);
+  const cJSON *t = crawl__get(j, "target");
+  r->transition = tr;
+  r->state = crawl__str(j, tr ? "fromStateId" : "stateId");
+  r->to = crawl__str(j, "toStateId");
+  r->action = crawl__str(j, tr ? "viaActionId" : "actionId");
+  r->role = crawl__str(t, "role");
+  r->name = crawl__str(t, "name");
+  r->stable = crawl__str(t, "stableId");
+  r->effect = crawl__str(j, "effect");
+  r->reason = crawl__str(j, "reason");
+  r->rule = crawl__str(j, "rule");
+  r->tid = crawl__str(j, "transitionId");
+  r->self_loop = cJSON_IsTrue(crawl__get(j, "selfLoop")) || (r->state && r->to && !strcmp(r->state, r->to));
+  r->signals = crawl__arr(j, "observedSignals");
+  return 1;
+}
+
+/* The journal's transition and decision records (crawl_journal.h); none
+ * when it is unreadable. */
 static void wf_journal(wf *w) {
-  char *path = crawl__xprintf("%s/journal.jsonl", w->dir);
-  size_t len;
-  int e;
-  char *text = crawl__file_read(path, CRAWL__FILE_MAX, &len, &e);
-  free(path);
-  if (!text) return;
-  size_t cap = 0;
-  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-    nl = strchr(line, '\n');
-    if (nl) *nl = 0;
-    if (!strstr(line, "\"transition\"") && !strstr(line, "\"decision\"")) continue;
-    cJSON *j = cJSON_Parse(line);
-    const char *type = crawl__str(j, "type");
-    int tr = type && !strcmp(type, "transition"), dec = type && !strcmp(type, "decision");
-    if (!tr && !dec) { cJSON_Delete(j); continue; }
-    if (w->nlines == cap) w->lines = crawl__xrealloc(w->lines, (cap = cap ? cap * 2 : 64) * sizeof *w->lines);
-    w->lines[w->nlines++] = j;
-    if (w->nrecs == w->caprecs)
-      w->recs = crawl__xrealloc(w->recs, (w->caprecs = w->caprecs ? w->caprecs * 2 : 64) * sizeof *w->recs);
-    wf_rec *r = &w->recs[w->nrecs++];
-    memset(r, 0, sizeof *r);
-    const cJSON *t = crawl__get(j, "target");
-    r->transition = tr;
-    r->state = crawl__str(j, tr ? "fromStateId" : "stateId");
-    r->to = crawl__str(j, "toStateId");
-    r->action = crawl__str(j, tr ? "viaActionId" : "actionId");
-    r->role = crawl__str(t, "role");
-    r->name = crawl__str(t, "name");
-    r->stable = crawl__str(t, "stableId");
-    r->effect = crawl__str(j, "effect");
-    r->reason = crawl__str(j, "reason");
-    r->rule = crawl__str(j, "rule");
-    r->tid = crawl__str(j, "transitionId");
-    r->self_loop = cJSON_IsTrue(crawl__get(j, "selfLoop")) || (r->state && r->to && !strcmp(r->state, r->to));
-    r->signals = crawl__arr(j, "observedSignals");
-  }
-  free(text);
+  static const char *const types[] = {"transition", "decision", NULL};
+  (void)crawl__journal_read(w->dir, types, wf_record, w, NULL, NULL, 0);
 }
 
 /* ---- the transition graph: BFS from the seeds ------------------------------------- */
