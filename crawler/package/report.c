@@ -12,6 +12,7 @@
  * a few barycenter sweeps; parallel edges drawn once.
  */
 #include "crawl_pkg.h"
+#include "crawl_journal.h"
 #include "crawl_util.h"
 
 #include <errno.h>
@@ -161,24 +162,21 @@ static void rp_model(rp *r) {
   }
 }
 
-/* The journal's decision lines (what was not executed). */
+/* The journal reader's callback: a decision record into r->decisions. */
+static int rp_decision(void *ud, const char *type, cJSON *rec) {
+  rp *r = ud;
+  crawl__jpush(r->decisions, rec);
+  return 1;
+}
+
+/* The journal's decision lines (what was not executed); r->decisions stays
+ * NULL when the journal is unreadable. */
 static void rp_decisions(rp *r) {
-  char *path = crawl__xprintf("%s/journal.jsonl", r->dir);
-  size_t len;
-  int e;
-  char *text = crawl__file_read(path, CRAWL__FILE_MAX, &len, &e);
-  free(path);
-  if (!text) return;
+  static const char *const types[] = {"decision", NULL};
   r->decisions = crawl__jx(cJSON_CreateArray());
-  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-    nl = strchr(line, '\n');
-    if (nl) *nl = 0;
-    if (!strstr(line, "\"decision\"")) continue;
-    cJSON *j = cJSON_Parse(line);
-    if (crawl__str(j, "type") && !strcmp(crawl__str(j, "type"), "decision")) crawl__jpush(r->decisions, j);
-    else cJSON_Delete(j);
-  }
-  free(text);
+  if (crawl__journal_read(r->dir, types, rp_decision, r, NULL, NULL, 0) == CRAWL_OK) return;
+  cJSON_Delete(r->decisions);
+  r->decisions = NULL;
 }
 
 /* Columns: breadth-first depth from the seeds over the drawn edges; states
