@@ -165,8 +165,7 @@ static int cmp_entry(const void *x, const void *y) {
 static df_entry *entries(const struct df_section *s, const cJSON *arr, size_t *n) {
   const cJSON *e;
   size_t cap = (size_t)cJSON_GetArraySize(arr), k = 0;
-  df_entry *v = calloc(cap ? cap : 1, sizeof *v);
-  if (!v) abort();
+  df_entry *v = crawl__xcalloc(cap, sizeof *v);
   cJSON_ArrayForEach(e, arr) {
     char *key = entry_key(s, e);
     if (!key) continue;

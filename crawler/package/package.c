@@ -50,12 +50,7 @@
 #define PK_LIST_NAMES   10                  /* names quoted in a review item */
 #define PK_ID_NAME_MAX  48                  /* bytes of a name inside a scope id */
 
-/* ---- memory and cJSON: crawl_util.h, plus the two it lacks ------------------ */
-static void *pk_xcalloc(size_t n, size_t sz) {
-  void *q = calloc(n ? n : 1, sz ? sz : 1);
-  if (!q) abort();
-  return q;
-}
+/* ---- memory and cJSON: crawl_util.h, plus what it lacks --------------------- */
 #define PK_GROW(arr, n, cap)                                             \
   do {                                                                   \
     if ((n) == (cap)) {                                                  \
@@ -115,7 +110,7 @@ typedef struct strset {
 
 static void strset_rehash(strset *s, size_t tcap) {
   free(s->tab);
-  s->tab = pk_xcalloc(tcap, sizeof *s->tab);
+  s->tab = crawl__xcalloc(tcap, sizeof *s->tab);
   s->tcap = tcap;
   for (size_t j = 0; j < s->n; j++) {
     size_t i = crawl__hash(s->v[j]) & (tcap - 1);
@@ -166,7 +161,7 @@ static void strset_free(strset *s) {
 }
 /* A sorted copy of the pointers (caller frees the array only). */
 static char **strset_sorted(const strset *s, int (*cmp)(const void *, const void *)) {
-  char **v = pk_xcalloc(s->n, sizeof *v);
+  char **v = crawl__xcalloc(s->n, sizeof *v);
   if (s->n) memcpy(v, s->v, s->n * sizeof *v);
   qsort(v, s->n, sizeof *v, cmp);
   return v;
@@ -1988,8 +1983,8 @@ static char *edge_key(pk *b, const pk_ref *rf) {
 }
 
 static void edge_set_build(pk *b, edge_set *es) {
-  es->keys = pk_xcalloc(b->nrefs, sizeof *es->keys);
-  es->order = pk_xcalloc(b->nrefs, sizeof *es->order);
+  es->keys = crawl__xcalloc(b->nrefs, sizeof *es->keys);
+  es->order = crawl__xcalloc(b->nrefs, sizeof *es->order);
   for (size_t i = 0; i < b->nrefs; i++) {
     pk_ref *rf = &b->refs[i];
     if (strcmp(rf->type, "transition")) continue;
@@ -2070,7 +2065,7 @@ static cJSON *out_graph(pk *b) {
 
 static cJSON *out_review(pk *b) {
   cJSON *q = crawl__jx(cJSON_CreateObject()), *items = crawl__jx(cJSON_CreateArray());
-  pk_item **v = pk_xcalloc(b->item_keys.n, sizeof *v);
+  pk_item **v = crawl__xcalloc(b->item_keys.n, sizeof *v);
   for (size_t i = 0; i < b->item_keys.n; i++) v[i] = &b->items[i];
   qsort(v, b->item_keys.n, sizeof *v, cmp_item);
   strset ids = {0};
@@ -2117,7 +2112,7 @@ static int cmp_entry(const void *x, const void *y) {
 static cJSON *out_evidence(pk *b) {
   cJSON *idx = crawl__jx(cJSON_CreateObject()), *entries = crawl__jx(cJSON_CreateArray());
   size_t n = 0, cap = b->state_ids.n + b->transition_ids.n;
-  cJSON **v = pk_xcalloc(cap, sizeof *v);
+  cJSON **v = crawl__xcalloc(cap, sizeof *v);
   for (size_t i = 0; i < b->state_ids.n; i++) {
     const pk_state *st = &b->states[i];
     cJSON *o = crawl__jx(cJSON_CreateObject());
@@ -2288,8 +2283,8 @@ static void pk_free(pk *b) {
  * the records put in canonical order. */
 static void pk_fold_states(pk *b) {
   size_t ns = b->state_ids.n;
-  long **by_state = pk_xcalloc(ns, sizeof *by_state);
-  size_t *nby = pk_xcalloc(ns, sizeof *nby), *capby = pk_xcalloc(ns, sizeof *capby);
+  long **by_state = crawl__xcalloc(ns, sizeof *by_state);
+  size_t *nby = crawl__xcalloc(ns, sizeof *nby), *capby = crawl__xcalloc(ns, sizeof *capby);
   for (size_t i = 0; i < b->nrefs; i++) {
     const cJSON *j = b->refs[i].line;
     const char *sid = !strcmp(b->refs[i].type, "transition") ? crawl__str(j, "fromStateId") : crawl__str(j, "stateId");
@@ -2303,7 +2298,7 @@ static void pk_fold_states(pk *b) {
     by_state[s][nby[s]++] = (long)i;
   }
   char **order = strset_sorted(&b->state_ids, cmp_nat);
-  long *rank = pk_xcalloc(ns, sizeof *rank);
+  long *rank = crawl__xcalloc(ns, sizeof *rank);
   for (size_t i = 0; i < ns; i++) {
     size_t si = (size_t)strset_find(&b->state_ids, order[i]);
     rank[si] = (long)i;

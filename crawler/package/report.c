@@ -132,8 +132,7 @@ static void rp_model(rp *r) {
   const cJSON *states = crawl__arr(tg, "states"), *edges = crawl__arr(tg, "edges");
   r->routes = crawl__arr2(r->pkg, "routeCatalog", "routes");
   r->nst = (size_t)cJSON_GetArraySize(states);
-  r->st = calloc(r->nst ? r->nst : 1, sizeof *r->st);
-  if (!r->st) abort();
+  r->st = crawl__xcalloc(r->nst, sizeof *r->st);
   size_t i = 0;
   cJSON_ArrayForEach(x, states) {
     rp_state *s = &r->st[i++];
@@ -184,8 +183,7 @@ static void rp_decisions(rp *r) {
  * Returns the number of columns. */
 static int rp_layers(rp *r) {
   size_t n = r->nst;
-  int *queue = calloc(n ? n : 1, sizeof *queue), qh = 0, qt = 0;
-  if (!queue) abort();
+  int *queue = crawl__xcalloc(n, sizeof *queue), qh = 0, qt = 0;
   for (size_t i = 0; i < n; i++) r->st[i].layer = -1;
   for (size_t i = 0; i < n; i++)
     if (!crawl__str(crawl__get(r->st[i].node, "metadata"), "parentStateId")) {
@@ -431,8 +429,7 @@ static void layout(rp *r, int *nlayers_out, int *maxrow_out) {
   size_t n = r->nst;
   int nl = rp_layers(r);
   /* initial order: route colour, then id; then barycenter sweeps */
-  int **col = calloc(nl ? (size_t)nl : 1, sizeof *col), *ncol = calloc(nl ? (size_t)nl : 1, sizeof *ncol);
-  if (!col || !ncol) abort();
+  int **col = crawl__xcalloc((size_t)nl, sizeof *col), *ncol = crawl__xcalloc((size_t)nl, sizeof *ncol);
   for (size_t i = 0; i < n; i++) {
     int l = r->st[i].layer;
     col[l] = crawl__xrealloc(col[l], (size_t)(ncol[l] + 1) * sizeof **col);
@@ -867,9 +864,8 @@ static char *junit_document(const junit_cases *jc, const cJSON *run) {
 static char *rp_junit(const rp *r, int fail_at) {
   junit_cases jc = {.items = crawl__arr2(r->pkg, "reviewQueue", "items"), .fail_at = fail_at};
   int nitems = cJSON_GetArraySize(jc.items);
-  jc.buf = calloc(nitems ? (size_t)nitems : 1, sizeof *jc.buf);
-  jc.used = calloc(nitems ? (size_t)nitems : 1, sizeof *jc.used);
-  if (!jc.buf || !jc.used) abort();
+  jc.buf = crawl__xcalloc((size_t)nitems, sizeof *jc.buf);
+  jc.used = crawl__xcalloc((size_t)nitems, sizeof *jc.used);
   junit_routes(&jc, r);
   junit_seeds(&jc, r);
   junit_rest(&jc);

@@ -222,8 +222,7 @@ static void v_copy_errors(vctx *v, const trial *t) {
 
 static void v_combine(vctx *v, const cJSON *list, const cJSON *x, int depth, int one) {
   int count = cJSON_GetArraySize(list), pass = 0;
-  trial *best = NULL, *t = calloc(2, sizeof *t);
-  if (!t) abort();
+  trial *best = NULL, *t = crawl__xcalloc(2, sizeof *t);
   int bi = -1;
   for (int i = 0; i < count; i++) {
     trial *cur = &t[bi == 0 ? 1 : 0];
@@ -315,8 +314,7 @@ static int v_kw_combinators(vctx *v, const cJSON *sc, const cJSON *x, int depth)
   if ((k = crawl__get(sc, "anyOf"))) v_combine(v, k, x, depth + 1, 0);
   if ((k = crawl__get(sc, "oneOf"))) v_combine(v, k, x, depth + 1, 1);
   if ((k = crawl__get(sc, "not"))) {
-    trial *t = calloc(1, sizeof *t);
-    if (!t) abort();
+    trial *t = crawl__xcalloc(1, sizeof *t);
     v_trial(v, k, x, depth + 1, t);
     if (!t->n) v_error(v, "must NOT be valid against the schema in not");
     free(t);

@@ -161,8 +161,7 @@ static void wf_graph(wf *w) {
   const cJSON *tg = crawl__get(w->pkg, "transitionGraph");
   const cJSON *states = crawl__arr(tg, "states"), *edges = crawl__arr(tg, "edges"), *x;
   w->nst = (size_t)cJSON_GetArraySize(states);
-  w->st = calloc(w->nst ? w->nst : 1, sizeof *w->st);
-  if (!w->st) abort();
+  w->st = crawl__xcalloc(w->nst, sizeof *w->st);
   size_t i = 0;
   cJSON_ArrayForEach(x, states) {
     w->st[i].node = x;
@@ -173,8 +172,7 @@ static void wf_graph(wf *w) {
     i++;
   }
   w->nedges = (size_t)cJSON_GetArraySize(edges);
-  w->edges = calloc(w->nedges ? w->nedges : 1, sizeof *w->edges);
-  if (!w->edges) abort();
+  w->edges = crawl__xcalloc(w->nedges, sizeof *w->edges);
   i = 0;
   cJSON_ArrayForEach(x, edges) w->edges[i++] = x;
   for (size_t e = 0; e < w->nedges; e++) {
@@ -187,8 +185,7 @@ static void wf_graph(wf *w) {
   for (size_t s = 0; s < w->nst; s++)
     if (w->st[s].nadj > 1) qsort_r(w->st[s].adj, w->st[s].nadj, sizeof *w->st[s].adj, cmp_edge_content, (void *)w->edges);
   /* seeds: states nothing led to (no parentStateId) */
-  size_t *queue = calloc(w->nst ? w->nst : 1, sizeof *queue), qh = 0, qt = 0;
-  if (!queue) abort();
+  size_t *queue = crawl__xcalloc(w->nst, sizeof *queue), qh = 0, qt = 0;
   for (size_t s = 0; s < w->nst; s++)
     if (!crawl__str(crawl__get(w->st[s].node, "metadata"), "parentStateId")) {
       w->st[s].dist = 0;
@@ -455,8 +452,7 @@ static void structure_of_action(wf *w, const wf_state *st, const cJSON *scopes, 
 static void wf_state_structures(wf *w, const wf_state *st, const cJSON *g) {
   const cJSON *scopes = crawl__arr(g, "scopes"), *elements = crawl__arr(g, "elements"), *e;
   int nsc = cJSON_GetArraySize(scopes), ne = cJSON_GetArraySize(elements);
-  int *owner = calloc(ne ? (size_t)ne : 1, sizeof *owner); /* per element: structure scope index */
-  if (!owner) abort();
+  int *owner = crawl__xcalloc((size_t)ne, sizeof *owner); /* per element: structure scope index */
   int i = 0;
   cJSON_ArrayForEach(e, elements) owner[i++] = struct_scope_of(scopes, crawl__str(e, "scopeId"));
   for (int si = 0; si < nsc; si++) structure_of_scope(w, st, cJSON_GetArrayItem(scopes, si), elements, owner, si);
@@ -610,8 +606,7 @@ static int cmp_text(const void *a, const void *b) { return strcmp(*(char *const 
 /* Texts (canonical JSON) -> sorted array of objects. */
 static cJSON *signals_json(const cJSON *texts) {
   int n = cJSON_GetArraySize(texts);
-  char **v = calloc(n ? (size_t)n : 1, sizeof *v);
-  if (!v) abort();
+  char **v = crawl__xcalloc((size_t)n, sizeof *v);
   int i = 0;
   const cJSON *t;
   cJSON_ArrayForEach(t, texts) v[i++] = t->valuestring;
@@ -1043,8 +1038,7 @@ int crawl_workflows_add(cJSON *package, const char *dir) {
   wf_journal(&w);
   wf_structures(&w);
   size_t n = 0;
-  cJSON **cands = calloc(w.nss ? w.nss : 1, sizeof *cands);
-  if (!cands) abort();
+  cJSON **cands = crawl__xcalloc(w.nss, sizeof *cands);
   cJSON *ids = crawl__jx(cJSON_CreateArray());
   cJSON *items = (cJSON *)crawl__arr2(package, "reviewQueue", "items");
   for (size_t i = 0; i < w.nss; i++) {
