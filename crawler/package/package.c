@@ -33,6 +33,7 @@
 #include "crawl_pkg.h"
 #include "pol.h"
 #include "crawl_journal.h"
+#include "crawl_strmap.h"
 #include "crawl_util.h"
 
 #include <errno.h>
@@ -101,35 +102,20 @@ static size_t pk_utf8_cut(const char *s, size_t max) {
 }
 
 /* ---- strset: unique strings in insertion order, with a hash index ---------- */
+/* Small sets (most of them: an element's routes, names, ...) are searched
+ * linearly; from STRSET_INDEX_MIN strings on, a crawl__strmap maps each
+ * string to its position. */
+#define STRSET_INDEX_MIN 9
 typedef struct strset {
   char **v;
   size_t n, cap;
-  size_t *tab; /* index + 1; 0 empty; built once n > 8 */
-  size_t tcap;
+  crawl__strmap index; /* string -> position in v; empty below STRSET_INDEX_MIN */
 } strset;
 
-static void strset_rehash(strset *s, size_t tcap) {
-  free(s->tab);
-  s->tab = crawl__xcalloc(tcap, sizeof *s->tab);
-  s->tcap = tcap;
-  for (size_t j = 0; j < s->n; j++) {
-    size_t i = crawl__hash(s->v[j]) & (tcap - 1);
-    while (s->tab[i]) i = (i + 1) & (tcap - 1);
-    s->tab[i] = j + 1;
-  }
-}
 static long strset_find(const strset *s, const char *k) {
-  if (!s->tcap) {
-    for (size_t j = 0; j < s->n; j++)
-      if (!strcmp(s->v[j], k)) return (long)j;
-    return -1;
-  }
-  size_t i = crawl__hash(k) & (s->tcap - 1);
-  while (s->tab[i]) {
-    size_t j = s->tab[i] - 1;
+  if (s->index.n) return crawl__strmap_get(&s->index, k);
+  for (size_t j = 0; j < s->n; j++)
     if (!strcmp(s->v[j], k)) return (long)j;
-    i = (i + 1) & (s->tcap - 1);
-  }
   return -1;
 }
 /* Index of k, added if new (*added = 1). NULL k is ignored (-1). */
@@ -141,12 +127,9 @@ static long strset_put(strset *s, const char *k, int *added) {
   PK_GROW(s->v, s->n, s->cap);
   s->v[s->n++] = crawl__xstrdup(k);
   if (added) *added = 1;
-  if (s->n > 8 && s->n * 2 > s->tcap) strset_rehash(s, s->tcap ? s->tcap * 2 : 32);
-  else if (s->tcap) {
-    size_t i = crawl__hash(k) & (s->tcap - 1);
-    while (s->tab[i]) i = (i + 1) & (s->tcap - 1);
-    s->tab[i] = s->n;
-  }
+  if (s->index.n) crawl__strmap_put(&s->index, k, (long)s->n - 1);
+  else if (s->n >= STRSET_INDEX_MIN)
+    for (size_t i = 0; i < s->n; i++) crawl__strmap_put(&s->index, s->v[i], (long)i);
   return (long)s->n - 1;
 }
 static void strset_add(strset *s, const char *k) { (void)strset_put(s, k, NULL); }
@@ -156,7 +139,7 @@ static void strset_addall(strset *s, const strset *from) {
 static void strset_free(strset *s) {
   for (size_t i = 0; i < s->n; i++) free(s->v[i]);
   free(s->v);
-  free(s->tab);
+  crawl__strmap_release(&s->index);
   memset(s, 0, sizeof *s);
 }
 /* A sorted copy of the pointers (caller frees the array only). */
