@@ -33,6 +33,7 @@
 #include "crawl_pkg.h"
 #include "pol.h"
 #include "crawl_journal.h"
+#include "crawl_strmap.h"
 #include "crawl_util.h"
 
 #include <stdio.h>
@@ -506,7 +507,8 @@ static void ev_add(cJSON *ev, const char *source, const char *ref, const char *n
 
 typedef struct wf_param { char *name; int guessed; } wf_param;
 
-static wf_param param_name(const wf_field *f, cJSON *used) {
+/* A parameter name for field f, unique among used (and added to it). */
+static wf_param param_name(const wf_field *f, crawl__strmap *used) {
   char *base = NULL;
   int guessed = 0;
   if (f->meaning && *f->meaning) base = wf_slug(f->meaning);
@@ -518,16 +520,12 @@ static wf_param param_name(const wf_field *f, cJSON *used) {
   if ((!base || !*base) && f->name) { free(base); base = wf_slug(f->name); }
   if (!base || !*base) { free(base); base = wf_slug(f->role); guessed = 1; }
   char *name = crawl__xstrdup(base);
-  for (int k = 2;; k++) {
-    int taken = 0;
-    const cJSON *u;
-    cJSON_ArrayForEach(u, used) taken |= !strcmp(u->valuestring, name);
-    if (!taken) break;
+  for (int k = 2; crawl__strmap_get(used, name) >= 0; k++) {
     free(name);
     name = crawl__xprintf("%s_%d", base, k);
   }
   free(base);
-  crawl__jpush(used, cJSON_CreateString(name));
+  crawl__strmap_put(used, name, 0);
   return (wf_param){name, guessed};
 }
 
@@ -627,7 +625,7 @@ typedef struct wf_cand {
   const char *commit_action;
   cJSON *c;                  /* the candidate (returned) */
   cJSON *steps, *ev, *routes, *inputs, *stepmeta; /* linked into c at the end */
-  cJSON *used;               /* parameter names taken */
+  crawl__strmap used;        /* parameter names taken */
   cJSON *not_run;            /* steps never executed, in words */
   cJSON *sigtexts;           /* success signals, canonical texts */
   int np, no_path, guessed, nsig;
@@ -732,7 +730,7 @@ static void cand_inputs(wf *w, wf_cand *k) {
   for (size_t f = 0; f < s->nfields; f++) any_required |= s->fields[f].required;
   for (size_t f = 0; f < s->nfields; f++) {
     const wf_field *fd = &s->fields[f];
-    wf_param pn = param_name(fd, k->used);
+    wf_param pn = param_name(fd, &k->used);
     k->guessed |= pn.guessed;
     crawl__jpush(k->inputs, param_json(fd, pn.name));
     int in_skeleton = any_required ? fd->required : fd->editable;
@@ -875,7 +873,6 @@ static cJSON *wf_candidate(wf *w, const wf_struct *s, const char *id, wf_review 
   k.ev = crawl__jx(cJSON_CreateArray());
   k.routes = crawl__jx(cJSON_CreateArray());
   k.inputs = crawl__jx(cJSON_CreateArray());
-  k.used = crawl__jx(cJSON_CreateArray());
   k.stepmeta = crawl__jx(cJSON_CreateArray());
   k.not_run = crawl__jx(cJSON_CreateArray());
   k.sigtexts = crawl__jx(cJSON_CreateArray());
@@ -906,7 +903,7 @@ static cJSON *wf_candidate(wf *w, const wf_struct *s, const char *id, wf_review 
   crawl__jstr(k.c, "reviewState", *nrv || action_item ? "needs_review" : "candidate");
   cand_metadata(&k, observed_only, action_item);
   cJSON_Delete(k.not_run);
-  cJSON_Delete(k.used);
+  crawl__strmap_release(&k.used);
   cJSON_Delete(k.sigtexts);
   return k.c;
 }
@@ -962,7 +959,7 @@ static int action_covered(const wf *w, const wf_struct *s) {
 
 /* An id that says what the candidate is about, stable across crawls, made
  * unique against ids (and added to it). Caller frees. */
-static char *candidate_id(const wf_struct *s, cJSON *ids) {
+static char *candidate_id(const wf_struct *s, crawl__strmap *ids) {
   char *base;
   if (s->c_app) base = crawl__xprintf("candidate.%s", s->c_app);
   else {
@@ -971,16 +968,12 @@ static char *candidate_id(const wf_struct *s, cJSON *ids) {
     free(slug);
   }
   char *id = crawl__xstrdup(base);
-  for (int k = 2;; k++) {
-    int taken = 0;
-    const cJSON *u;
-    cJSON_ArrayForEach(u, ids) taken |= !strcmp(u->valuestring, id);
-    if (!taken) break;
+  for (int k = 2; crawl__strmap_get(ids, id) >= 0; k++) {
     free(id);
     id = crawl__xprintf("%s~%d", base, k);
   }
   free(base);
-  crawl__jpush(ids, cJSON_CreateString(id));
+  crawl__strmap_put(ids, id, 0);
   return id;
 }
 
@@ -1039,12 +1032,12 @@ int crawl_workflows_add(cJSON *package, const char *dir) {
   wf_structures(&w);
   size_t n = 0;
   cJSON **cands = crawl__xcalloc(w.nss, sizeof *cands);
-  cJSON *ids = crawl__jx(cJSON_CreateArray());
+  crawl__strmap ids = {0};
   cJSON *items = (cJSON *)crawl__arr2(package, "reviewQueue", "items");
   for (size_t i = 0; i < w.nss; i++) {
     wf_struct *s = &w.ss[i];
     if (action_covered(&w, s) || s->dist > WF_MAX_STEPS_PATH) continue;
-    char *id = candidate_id(s, ids);
+    char *id = candidate_id(s, &ids);
     wf_review rv[2];
     size_t nrv = 0;
     cJSON *c = wf_candidate(&w, s, id, rv, &nrv);
@@ -1056,7 +1049,7 @@ int crawl_workflows_add(cJSON *package, const char *dir) {
     }
     free(id);
   }
-  cJSON_Delete(ids);
+  crawl__strmap_release(&ids);
   candidates_place(package, cands, n, items);
   free(cands);
   wf_free(&w);
