@@ -95,14 +95,12 @@ typedef struct wf {
   size_t nrecs, caprecs;
   wf_struct *ss;
   size_t nss, capss;
+  crawl__strmap st_index;    /* stateId -> index in st (the first of an id) */
+  crawl__strmap ss_index;    /* structure key -> index in ss */
+  crawl__strmap committed;   /* app actions a form or dialog commits */
 } wf;
 
-static long wf_state_index(const wf *w, const char *id) {
-  if (!id) return -1;
-  for (size_t i = 0; i < w->nst; i++)
-    if (!strcmp(w->st[i].id, id)) return (long)i;
-  return -1;
-}
+static long wf_state_index(const wf *w, const char *id) { return crawl__strmap_get(&w->st_index, id); }
 
 /* ---- reading ----------------------------------------------------------------------- */
 /* The journal reader's callback: transition and decision records, kept in
@@ -167,6 +165,7 @@ static void wf_graph(wf *w) {
   cJSON_ArrayForEach(x, states) {
     w->st[i].node = x;
     w->st[i].id = crawl__str(x, "stateId") ? crawl__str(x, "stateId") : "";
+    crawl__strmap_intern(&w->st_index, w->st[i].id, (long)i, NULL);
     w->st[i].route = crawl__str(x, "routeId") ? crawl__str(x, "routeId") : "unknown";
     w->st[i].dist = -1;
     w->st[i].prev_edge = -1;
@@ -311,8 +310,8 @@ static void struct_free(wf_struct *s) {
  * a modal dialog loses its inert fields), then the one nearest a seed, then
  * the first in natural state order. Takes s. */
 static void wf_keep(wf *w, wf_struct *s) {
-  for (size_t i = 0; i < w->nss; i++) {
-    if (strcmp(w->ss[i].key, s->key)) continue;
+  long i = crawl__strmap_get(&w->ss_index, s->key);
+  if (i >= 0) {
     const wf_struct *o = &w->ss[i];
     int better = s->nfields != o->nfields ? s->nfields > o->nfields
                : s->dist >= 0 && (o->dist < 0 || s->dist < o->dist);
@@ -321,6 +320,7 @@ static void wf_keep(wf *w, wf_struct *s) {
     return;
   }
   if (w->nss == w->capss) w->ss = crawl__xrealloc(w->ss, (w->capss = w->capss ? w->capss * 2 : 16) * sizeof *w->ss);
+  crawl__strmap_put(&w->ss_index, s->key, (long)w->nss);
   w->ss[w->nss++] = *s;
 }
 
@@ -941,6 +941,9 @@ static void wf_free(wf *w) {
   free(w->recs);
   for (size_t i = 0; i < w->nss; i++) struct_free(&w->ss[i]);
   free(w->ss);
+  crawl__strmap_release(&w->st_index);
+  crawl__strmap_release(&w->ss_index);
+  crawl__strmap_release(&w->committed);
 }
 
 static int cmp_struct_id(const void *x, const void *y) {
@@ -949,12 +952,12 @@ static int cmp_struct_id(const void *x, const void *y) {
 }
 
 /* An app action a form or dialog commits is no candidate of its own. */
+static void wf_committed(wf *w) {
+  for (size_t k = 0; k < w->nss; k++)
+    if (strcmp(w->ss[k].kind, "action") && w->ss[k].c_app) crawl__strmap_put(&w->committed, w->ss[k].c_app, 0);
+}
 static int action_covered(const wf *w, const wf_struct *s) {
-  if (strcmp(s->kind, "action")) return 0;
-  int covered = 0;
-  for (size_t k = 0; k < w->nss && !covered; k++)
-    covered = strcmp(w->ss[k].kind, "action") && w->ss[k].c_app && !strcmp(w->ss[k].c_app, s->c_app);
-  return covered;
+  return !strcmp(s->kind, "action") && crawl__strmap_get(&w->committed, s->c_app) >= 0;
 }
 
 /* An id that says what the candidate is about, stable across crawls, made
@@ -1030,6 +1033,7 @@ int crawl_workflows_add(cJSON *package, const char *dir) {
   wf_graph(&w);
   wf_journal(&w);
   wf_structures(&w);
+  wf_committed(&w);
   size_t n = 0;
   cJSON **cands = crawl__xcalloc(w.nss, sizeof *cands);
   crawl__strmap ids = {0};
