@@ -13,6 +13,7 @@
  */
 #include "crawl_pkg.h"
 #include "crawl_journal.h"
+#include "crawl_strmap.h"
 #include "crawl_util.h"
 
 #include <errno.h>
@@ -100,37 +101,61 @@ typedef struct rp {
   size_t ned;
   cJSON *decisions;          /* journal decision lines (array), or NULL */
   const cJSON *routes;       /* routeCatalog.routes */
+  const cJSON **route_v;     /* its entries, in order */
+  crawl__strmap route_index; /* routeId -> index in route_v (the first of an id) */
+  crawl__strmap st_index;    /* stateId -> index in st (the first of an id) */
   char *err;
   size_t errlen;
 } rp;
 
-static long rp_state_index(const rp *r, const char *id) {
-  if (!id) return -1;
-  for (size_t i = 0; i < r->nst; i++)
-    if (!strcmp(r->st[i].id, id)) return (long)i;
-  return -1;
-}
+static long rp_state_index(const rp *r, const char *id) { return crawl__strmap_get(&r->st_index, id); }
 
+/* The route's colour: its place in the route catalog, cycled. */
 static int route_color(const rp *r, const char *route) {
-  int i = 0;
-  const cJSON *x;
-  cJSON_ArrayForEach(x, r->routes) {
-    if (route && crawl__str(x, "routeId") && !strcmp(crawl__str(x, "routeId"), route)) return i % (int)RP_NPALETTE;
-    i++;
-  }
-  return 0;
+  long i = crawl__strmap_get(&r->route_index, route);
+  return i >= 0 ? (int)(i % (long)RP_NPALETTE) : 0;
 }
 
 static const cJSON *route_entry(const rp *r, const char *route) {
+  long i = crawl__strmap_get(&r->route_index, route);
+  return i >= 0 ? r->route_v[i] : NULL;
+}
+
+static void rp_routes(rp *r) {
   const cJSON *x;
-  cJSON_ArrayForEach(x, r->routes) if (route && crawl__str(x, "routeId") && !strcmp(crawl__str(x, "routeId"), route)) return x;
-  return NULL;
+  long i = 0;
+  r->routes = crawl__arr2(r->pkg, "routeCatalog", "routes");
+  r->route_v = crawl__xcalloc((size_t)cJSON_GetArraySize(r->routes), sizeof *r->route_v);
+  cJSON_ArrayForEach(x, r->routes) {
+    if (crawl__str(x, "routeId")) crawl__strmap_intern(&r->route_index, crawl__str(x, "routeId"), i, NULL);
+    r->route_v[i++] = x;
+  }
+}
+
+/* Drawn edges: one per (from, to) pair of distinct known states, with a count. */
+static void rp_drawn_edges(rp *r, const cJSON *edges) {
+  crawl__strmap pairs = {0}; /* "from>to" -> index in ed */
+  const cJSON *x;
+  cJSON_ArrayForEach(x, edges) {
+    long f = rp_state_index(r, crawl__str(x, "fromStateId")), t = rp_state_index(r, crawl__str(x, "toStateId"));
+    if (f < 0 || t < 0 || f == t) continue;
+    r->st[f].nout++;
+    r->st[t].nin++;
+    char key[48];
+    snprintf(key, sizeof key, "%ld>%ld", f, t);
+    int added;
+    long k = crawl__strmap_intern(&pairs, key, (long)r->ned, &added);
+    if (!added) { r->ed[k].count++; continue; }
+    r->ed = crawl__xrealloc(r->ed, (r->ned + 1) * sizeof *r->ed);
+    r->ed[r->ned++] = (rp_edge){(int)f, (int)t, 1, x};
+  }
+  crawl__strmap_release(&pairs);
 }
 
 static void rp_model(rp *r) {
   const cJSON *tg = crawl__get(r->pkg, "transitionGraph"), *x;
   const cJSON *states = crawl__arr(tg, "states"), *edges = crawl__arr(tg, "edges");
-  r->routes = crawl__arr2(r->pkg, "routeCatalog", "routes");
+  rp_routes(r);
   r->nst = (size_t)cJSON_GetArraySize(states);
   r->st = crawl__xcalloc(r->nst, sizeof *r->st);
   size_t i = 0;
@@ -145,20 +170,9 @@ static void rp_model(rp *r) {
     s->shot = crawl__str(x, "screenshotRef");
     s->color = route_color(r, s->route);
     s->layer = -1;
+    crawl__strmap_intern(&r->st_index, s->id, (long)(i - 1), NULL);
   }
-  /* drawn edges: one per (from, to), with a count */
-  cJSON_ArrayForEach(x, edges) {
-    long f = rp_state_index(r, crawl__str(x, "fromStateId")), t = rp_state_index(r, crawl__str(x, "toStateId"));
-    if (f < 0 || t < 0 || f == t) continue;
-    r->st[f].nout++;
-    r->st[t].nin++;
-    size_t k;
-    for (k = 0; k < r->ned; k++)
-      if (r->ed[k].from == f && r->ed[k].to == t) break;
-    if (k < r->ned) { r->ed[k].count++; continue; }
-    r->ed = crawl__xrealloc(r->ed, (r->ned + 1) * sizeof *r->ed);
-    r->ed[r->ned++] = (rp_edge){(int)f, (int)t, 1, x};
-  }
+  rp_drawn_edges(r, edges);
 }
 
 /* The journal reader's callback: a decision record into r->decisions. */
@@ -1622,6 +1636,9 @@ crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char
   }
   free(r.st);
   free(r.ed);
+  free(r.route_v);
+  crawl__strmap_release(&r.route_index);
+  crawl__strmap_release(&r.st_index);
   cJSON_Delete(r.decisions);
   cJSON_Delete(r.pkg);
   return rc;
