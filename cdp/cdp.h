@@ -56,7 +56,15 @@ typedef struct cdp_launch_opts {
   int timeout_ms;           /* start-up timeout; 0: 20000 */
   const char *const *extra_args; /* NULL-terminated extra flags, or NULL */
   const char *lang;         /* --lang=..., or NULL */
+  int sandbox;              /* 0: Chromium's sandbox unless running as root
+                               (where it cannot start with one) or
+                               $UIAP_NO_SANDBOX is set (not "0"); 1: always;
+                               -1: never (--no-sandbox) */
 } cdp_launch_opts;
+
+/* Whether cdp_launch with these options starts Chromium with its sandbox
+ * (1) or with --no-sandbox (0). opts may be NULL (the defaults). */
+int cdp_launch_sandboxed(const cdp_launch_opts *opts);
 
 /* Launch Chromium with a fresh temporary profile over --remote-debugging-pipe.
  * On success *out is a connected client; on error *out is NULL and, if errbuf

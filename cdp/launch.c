@@ -23,13 +23,20 @@
 #include <unistd.h>
 
 static const char *const default_flags[] = {
-  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update",
   "--disable-sync", "--disable-extensions", "--no-default-browser-check",
   "--disable-default-apps", "--mute-audio", "--disable-dev-shm-usage",
   "--disable-features=Translate,MediaRouter,OptimizationHints",
   "--remote-debugging-pipe",
 };
+
+int cdp_launch_sandboxed(const cdp_launch_opts *o) {
+  int want = o ? o->sandbox : 0;
+  const char *env = getenv("UIAP_NO_SANDBOX");
+  if (want == 0 && env && *env && strcmp(env, "0")) want = -1; /* a container without user namespaces */
+  return want > 0 || (want == 0 && geteuid() != 0);
+}
 
 static const char *const search_names[] = {"chromium", "chromium-browser", "google-chrome"};
 
@@ -191,6 +198,7 @@ cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_
   int n = 0;
   argv[n++] = bin;
   if (!o->headful) argv[n++] = "--headless";
+  if (!cdp_launch_sandboxed(o)) argv[n++] = "--no-sandbox";
   for (size_t i = 0; i < sizeof default_flags / sizeof *default_flags; i++) argv[n++] = default_flags[i];
   argv[n++] = udd;
   argv[n++] = wsize;

@@ -167,22 +167,18 @@ static void sp_clickable(ctx *c, snode *n, const int32_t *v) { n->clickable = 1;
 /* a snapshot-local document index: made global below */
 static void sp_content(ctx *c, snode *n, const int32_t *v) { n->content_doc = v ? *v : -1; }
 
+/* The origin of url (pg_url_origin) in the arena; "null" when it is opaque
+ * (about:, data:, javascript:, a relative src), NULL for NULL. */
 static char *origin_of(pg__arena *a, const char *url) {
   if (!url) return NULL;
-  const char *p = strstr(url, "://");
-  if (!p) return pg__strdup(a, "null");
-  const char *end = p + 3;
-  while (*end && *end != '/' && *end != '?' && *end != '#') end++;
-  /* strip userinfo */
-  const char *at = memchr(p + 3, '@', (size_t)(end - (p + 3)));
-  if (at) {
-    size_t sl = (size_t)(p + 3 - url);
-    char *o = pg__alloc(a, sl + (size_t)(end - at));
-    memcpy(o, url, sl);
-    memcpy(o + sl, at + 1, (size_t)(end - at - 1));
-    return o;
-  }
-  return pg__strndup(a, url, (size_t)(end - url));
+  char o[PG_URL_MAX + 1];
+  return pg__strdup(a, pg_url_origin(url, o, sizeof o) < 0 ? "null" : o);
+}
+
+/* 1 when url's scheme is name (lower case), as browsers read it. */
+static int has_scheme(const char *url, const char *name) {
+  char s[16];
+  return pg_url_scheme(url, s, sizeof s) > 0 && !strcmp(s, name);
 }
 
 #define MAX_SUBFRAMES 100       /* (index + 1) << 24 stays an int */
@@ -602,7 +598,7 @@ static void build_documents(ctx *c) {
       continue;
     }
     pg_document *parent_doc = &c->g->documents[pd->published];
-    if (!strncmp(d->url, "about:", 6)) {
+    if (has_scheme(d->url, "about")) {
       /* about:blank / srcdoc: the parent's origin and access */
       d->access = pd->access;
       origin = parent_doc->origin;
@@ -620,7 +616,7 @@ static void build_documents(ctx *c) {
       /* only what the parent already knows: the iframe's src attribute */
       const char *src = attr(c, owner, "src");
       doc.origin = origin_of(a, src);
-      doc.url = src && *src && strncmp(src, "data:", 5) ? pg__strdup(a, src) : NULL;
+      doc.url = src && *src && !has_scheme(src, "data") ? pg__strdup(a, src) : NULL;
       if (!doc.origin || !strcmp(doc.origin, "null")) doc.origin = NULL;
       c->g->opaque_frames++;
     } else {
@@ -666,7 +662,7 @@ static void build_documents(ctx *c) {
     const char *src = attr(c, on, "src");
     doc.origin = origin_of(a, src && *src ? src : NULL);
     if (doc.origin && !strcmp(doc.origin, "null")) doc.origin = NULL;
-    doc.url = src && *src && strncmp(src, "data:", 5) ? pg__strdup(a, src) : NULL;
+    doc.url = src && *src && !has_scheme(src, "data") ? pg__strdup(a, src) : NULL;
     if (on->layout >= 0) {
       pg_rect b = pd->bounds[on->layout];
       doc.bbox = (pg_rect){b.x + pd->ox, b.y + pd->oy, b.w, b.h};
@@ -2276,10 +2272,8 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   g->route_url = pg__strdup(c.a, url);
   g->route_title = clean(&c, get_str(page, "title") ? get_str(page, "title") : c.d[0].title, NAME_MAX_BYTES);
   if (url) {
-    const char *p = strstr(url, "://");
-    p = p ? strchr(p + 3, '/') : NULL;
-    size_t l = p ? strcspn(p, "?#") : 0;
-    g->route_pathname = p ? pg__strndup(c.a, p, l) : pg__strdup(c.a, "/");
+    const char *rest = pg_url_rest(url);
+    g->route_pathname = *rest == '/' ? pg__strndup(c.a, rest, strcspn(rest, "?#")) : pg__strdup(c.a, "/");
   }
   doc_scope(&c, 0);
 

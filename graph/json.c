@@ -294,5 +294,6 @@ char *pg_graph_to_text(const pg_graph *g) {
     if (g->documents[d].access == PG_ACCESS_OPAQUE)
       sb_add(&s, "opaque frame %s%s\n", g->documents[d].origin ? g->documents[d].origin : "",
              g->documents[d].url ? "" : "");
+  s.n = pg_text_terminal_safe(s.b); /* titles, URLs, ids: page data */
   return s.b;
 }

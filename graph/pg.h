@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+#include "pg_url.h" /* the URL module: resolution, normalisation, origins */
+
 #define PG_ERRNO_MAP(X)                              \
   X(OK,     "ok")                                    \
   X(NOMEM,  "out of memory")                         \
@@ -394,6 +396,11 @@ void pg_fingerprint(const pg_graph *g, const pg_fp_policy *p, char out[33], char
 /* Copy s (length n) into valid UTF-8 with control characters removed and
  * whitespace collapsed; at most max bytes (0: no cap). Caller frees. */
 char *pg_text_clean(const char *s, size_t n, size_t max);
+/* Make text safe to print on a terminal, in place (see graph/text.c):
+ * control characters (but tab and newline), C1 controls and invalid UTF-8
+ * become '?'. Returns the new length. For every text output a person reads
+ * in a terminal (snapshot --format text, diff, error lines). */
+size_t pg_text_terminal_safe(char *s);
 
 /* The string published in place of a redacted value. */
 #define PG_REDACTED "[redacted]"

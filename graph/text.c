@@ -57,3 +57,27 @@ char *pg_text_clean(const char *src, size_t n, size_t max) {
   out[o] = 0;
   return out;
 }
+
+/* In place: what a terminal would act on becomes '?': C0 controls but tab
+ * and newline, DEL, C1 controls (U+0080..U+009F, which some terminals read
+ * as CSI/OSC) and bytes that are no valid UTF-8 (a lone 0x9B is CSI in 8-bit
+ * mode). Returns the new length; s stays NUL-terminated. */
+size_t pg_text_terminal_safe(char *s) {
+  unsigned char *u = (unsigned char *)s;
+  size_t n = strlen(s), o = 0;
+  for (size_t i = 0; i < n;) {
+    unsigned cp;
+    size_t len = utf8_seq(u + i, n - i, &cp);
+    int bad = !len || (cp < 0x20 && cp != '\t' && cp != '\n') || cp == 0x7F || (cp >= 0x80 && cp < 0xA0);
+    if (bad) {
+      u[o++] = '?';
+      i += len ? len : 1;
+      continue;
+    }
+    memmove(u + o, u + i, len);
+    o += len;
+    i += len;
+  }
+  u[o] = 0;
+  return o;
+}

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pg_url.h"
 #include "pol_int.h"
 #include "pg.h"
 
@@ -277,17 +278,17 @@ static void offer_lex(cand *c, const pol__lex_entry *e, const char *prefix,
 
 /* ---- URLs ---------------------------------------------------------------- */
 
-/* 0: same or allowed origin; 1: another origin; -1: cannot tell. */
+/* 0: same or allowed origin; 1: another origin; -1: cannot tell.
+ * url is an absolute http(s) URL; one without a host is another origin. */
 static int origin_state(const pol_subject *s, const char *url)
 {
-  char o[320], p[320];
-  if (pol__url_origin(url, o, sizeof o))
+  char o[320];
+  if (pg_url_origin(url, o, sizeof o) < 0)
     return 1;
-  if (s->page_origin && !pol__url_origin(s->page_origin, p, sizeof p) && !strcmp(o, p))
+  if (s->page_origin && pg_url_same_origin(s->page_origin, o))
     return 0;
   for (size_t i = 0; s->allowed_origins && i < s->n_allowed_origins; i++)
-    if (s->allowed_origins[i] &&
-        !pol__url_origin(s->allowed_origins[i], p, sizeof p) && !strcmp(o, p))
+    if (s->allowed_origins[i] && pg_url_same_origin(s->allowed_origins[i], o))
       return 0;
   if (!s->page_origin && (!s->allowed_origins || !s->n_allowed_origins))
     return -1;
@@ -338,7 +339,7 @@ static int url_facts(const pol_subject *s, const char *url, const char *where,
                st < 0 ? "origin_unknown" : "cross_origin");
       offer(c, st < 0 ? POL_SE_UNKNOWN : POL_SE_EXTERNAL_EFFECT, rule, NULL, where);
     }
-    *path_out = pol__url_rest(url);
+    *path_out = pg_url_rest(url);
     return st == 0;
   }
   }

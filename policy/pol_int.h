@@ -96,15 +96,9 @@ typedef enum {
   POL__URL_RELATIVE    /* no scheme: the caller did not resolve it */
 } pol__url_kind;
 
-/* Scheme of url lower-cased into scheme (may be empty) and its kind. */
+/* Scheme of url lower-cased into scheme (cap bytes, may be empty) and its
+ * kind, read as browsers do (pg_url_scheme: leading C0 controls skipped,
+ * tabs and newlines inside ignored). Origins and paths: pg_url.h. */
 pol__url_kind pol__url_scheme(const char *url, char *scheme, size_t cap);
-
-/* Canonical origin "scheme://host[:port]" of an absolute http(s) URL or of
- * an origin string: lower case, userinfo dropped, default port (80/443)
- * dropped. 0 on success, -1 if url is not http(s). */
-int pol__url_origin(const char *url, char *buf, size_t cap);
-
-/* Pointer to the part after the authority ("/path?q#frag"), or "" . */
-const char *pol__url_rest(const char *url);
 
 #endif

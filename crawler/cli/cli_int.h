@@ -1,94 +1,147 @@
-/* cli_int.h -- helpers the command-line front end shares (main.c,
- * cli_extra.c, cli_observe.c): the one-line error and the log sink on
- * stderr, option values, reading a file to its end. Static inline, so the
- * executable's source list stays as it is; never included by the library
- * or outside crawler/. */
+/* cli_int.h -- the private header of the uiap-crawl command line
+ * (crawler/cli): the exit codes, the command functions main.c's table
+ * dispatches to, and the helpers they share (cli_util.c): the one-line error,
+ * the log sink, option parsing over getopt_long, URLs, signals, the browser.
+ * Time and the UIAP envelope come from crawler/common (crawl_util.h).
+ * Never included by the library or outside crawler/cli. */
 #ifndef UIAP_CLI_INT_H
 #define UIAP_CLI_INT_H
 
-#include "crawl.h"
-#include "crawl_serve.h"
+#include "crawl_common.h"
 
-#include <errno.h>
-#include <stdarg.h>
-#include <stdint.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
+/* ---- exit codes ------------------------------------------------------------
+ * The one list: name, number, the words `uiap-crawl --help` prints, and the
+ * meaning docs/exit-codes.md gives (its table holds these rows, in order). */
+#define CLI_EXIT_MAP(X)                                                                                  \
+  X(OK, 0, "ok", "success (a crawl stopped by a budget is a success: see `coverage.stoppedBy`)")         \
+  X(INTERNAL, 1, "internal error", "internal error")                                                     \
+  X(USAGE, 2, "usage", "usage: unknown flag, bad value, unsupported URL, malformed or invalid plan")      \
+  X(BROWSER, 3, "Chromium missing or failed", "Chromium missing, not executable, or failed to start")    \
+  X(NAVIGATE, 4, "URL unreachable",                                                                      \
+    "the URL could not be loaded (DNS, refused connection, TLS, an off-origin redirect the write guard " \
+    "blocked, ...); `crawl`: no seed could be loaded (the package is still written, each seed a "        \
+    "`coverage_gap` review item)")                                                                       \
+  X(TIMEOUT, 5, "timeout", "timeout (`snapshot`: the main document did not answer within `--timeout-ms`)") \
+  X(CONNECT, 6, "--connect failed", "`--connect` failed")                                                \
+  X(OUTPUT, 7, "output not writable",                                                                    \
+    "output not writable, or the output directory holds another run (use `--force`)")                    \
+  X(CAPTURE, 8, "capture failed", "capture failed (the page crashed)")                                   \
+  X(REGRESSION, 9, "diff: regression",                                                                   \
+    "`diff --fail-on-regression`: a route, element or action disappeared, or a high-severity review "    \
+    "item appeared")                                                                                     \
+  X(REVIEW, 10, "crawl --fail-on: review items",                                                         \
+    "`crawl --fail-on low\\|medium\\|high`: the package has review items of that severity or worse "     \
+    "(checked after the package is written)")                                                            \
+  X(INVALID, 11, "validate: invalid",                                                                    \
+    "`validate`: the document does not conform to the schema (the errors, with their JSON paths, are "   \
+    "on stdout)")                                                                                        \
+  X(INTERRUPTED, 130, "SIGINT", "interrupted by SIGINT (a crawl still writes its package, status `cancelled`)") \
+  X(TERMINATED, 143, "SIGTERM", "terminated by SIGTERM (likewise)")
+
+typedef enum {
+#define CLI__EXIT_ENUM(name, number, brief, meaning) CLI_EXIT_##name = number,
+  CLI_EXIT_MAP(CLI__EXIT_ENUM)
+#undef CLI__EXIT_ENUM
+} cli_exit;
+
+/* Not an exit code: a step's "go on" (a command's parse or setup step
+ * returns it, or the exit code to stop with). */
+#define CLI_CONTINUE (-1)
+
+/* The exit code for a library result: CRAWL_CANCELLED by the signal that
+ * came (cli_exit_signal), CRAWL_IO the output's, anything unknown internal. */
+int cli_exit_from_crawl(crawl_code rc);
+
+/* ---- commands: argv[0] is the command name; each returns the exit code ---- */
+int cli_cmd_snapshot(int argc, char **argv);
+int cli_cmd_crawl(int argc, char **argv);
+int cli_cmd_serve(int argc, char **argv);
+int cli_cmd_report(int argc, char **argv);
+int cli_cmd_diff(int argc, char **argv);
+int cli_cmd_validate(int argc, char **argv);
+int cli_cmd_observe(int argc, char **argv);
+
+/* Their --help texts (`uiap-crawl help COMMAND`), beside each command. */
+extern const char cli_help_snapshot[], cli_help_crawl[], cli_help_serve[], cli_help_report[],
+  cli_help_diff[], cli_help_validate[], cli_help_observe[];
+
+/* ---- errors and logs on stderr ---------------------------------------------- */
 /* "uiap-crawl: <message>" on stderr; returns code (the exit code). */
-static inline int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static inline int cli_fail(int code, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("uiap-crawl: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return code;
-}
+int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The library's log lines on stderr: "uiap-crawl: LEVEL: COMPONENT: MESSAGE". */
-static inline void cli_log_sink(void *ud, crawl_log_level lvl, const char *component, const char *msg) {
-  static const char *const names[] = {"error", "warning", "info", "debug"};
-  (void)ud;
-  fprintf(stderr, "uiap-crawl: %s: %s: %s\n", names[lvl], component, msg);
-}
+/* The library's log lines on stderr ("uiap-crawl: LEVEL: COMPONENT: MESSAGE")
+ * for verbosity 0 (quiet: errors only), 1 (warnings, the default), 2
+ * (--verbose: info) or 3 and up (debug). */
+void cli_log_setup(int verbosity);
 
-/* cli_log_sink installed for verbosity 0 (quiet: errors only), 1 (warnings,
- * the default), 2 (--verbose: info) or 3 and up (debug). */
-static inline void cli_log_setup(int verbosity) {
-  crawl_log_set(cli_log_sink, NULL, verbosity <= 0 ? CRAWL_LOG_ERROR : (crawl_log_level)verbosity);
-}
+/* ---- options ------------------------------------------------------------------ */
+/* getopt_long over a command's argv, in order: operands come back as 1
+ * where they stand, so options and operands mix as they always did. Exact
+ * spellings only, as before getopt_long: an abbreviated long option, or a
+ * short one clustered or with its value attached ("-ho", "-oFILE"), is '?'
+ * like an unknown one. "--opt=value" works as "--opt value"; "--" ends the
+ * options (the rest are operands). The state is global (getopt's): one
+ * parse at a time. */
+typedef struct cli_getopt {
+  int argc;
+  char **argv;
+  const char *shortopts;        /* must start "-:" (in order; ':' for a missing value) */
+  const struct option *longopts;
+  const char *arg;              /* the option's value, or the operand */
+  const char *typed;            /* the argv element as typed (for messages) */
+  int missing;                  /* ':' returned: the option's val */
+  int ended;                    /* "--" passed */
+} cli_getopt;
+
+void cli_getopt_init(cli_getopt *g, int argc, char **argv, const char *shortopts, const struct option *longopts);
+/* The next option's val, 1 (an operand in g->arg), '?' (unknown), ':' (no
+ * value; g->missing tells whose), or -1 at the end. */
+int cli_getopt_next(cli_getopt *g);
+/* For '?' and ':': the usage error line ("unknown option X (see uiap-crawl
+ * CMD --help)", "X needs a value"); returns CLI_EXIT_USAGE. */
+int cli_bad_option(const cli_getopt *g, int c);
 
 /* A whole decimal number in min..max: 0 and *out, or -1 (*out untouched). */
-static inline int cli_parse_long(const char *s, long min, long max, long *out) {
-  if (!s || !*s) return -1;
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || *end || v < min || v > max) return -1;
-  *out = v;
-  return 0;
-}
+int cli_parse_long(const char *s, long min, long max, long *out);
 
 /* --viewport WxH, each 100..10000: 0 with *w and *h set, or the usage exit
- * code (2) after the error line. */
-static inline int cli_viewport_arg(const char *v, int *w, int *h) {
-  int x, y;
-  char extra;
-  if (sscanf(v, "%dx%d%c", &x, &y, &extra) != 2 || x < 100 || y < 100 || x > 10000 || y > 10000)
-    return cli_fail(2, "--viewport takes WxH (100..10000), not %s", v);
-  *w = x;
-  *h = y;
-  return 0;
-}
+ * code after the error line. */
+int cli_viewport_arg(const char *v, int *w, int *h);
 
+/* ---- input ------------------------------------------------------------------ */
 /* f read to its end into *text (caller frees; room for a NUL at (*len), not
  * written) and *len, stopping once more than stop_after bytes are in. 0, or
  * -1 when memory ran out: *text then holds what was read until then (NULL
  * when nothing was). An empty file leaves *text NULL. */
-static inline int cli_read_all(FILE *f, size_t stop_after, char **text, size_t *len) {
-  char *t = NULL;
-  size_t n = 0, cap = 0, k;
-  char buf[65536];
-  int rc = 0;
-  while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
-    if (n + k + 1 > cap) {
-      char *q = realloc(t, cap = (n + k + 1) * 2);
-      if (!q) {
-        rc = -1;
-        break;
-      }
-      t = q;
-    }
-    memcpy(t + n, buf, k);
-    n += k;
-    if (n > stop_after) break;
-  }
-  *text = t;
-  *len = n;
-  return rc;
-}
+int cli_read_all(FILE *f, size_t stop_after, char **text, size_t *len);
+
+/* in as a URL to load: http(s):// and file:// as they are, a local file as
+ * file://REALPATH. 0 with out set, -1 another scheme (unsupported), -2 not
+ * a URL and no such file. */
+int cli_url_normalize(const char *in, char *out, size_t outlen);
+
+/* ---- signals ------------------------------------------------------------------ */
+/* The signal that came (SIGINT, SIGTERM), 0 before; the browser's and the
+ * crawl's cancel flag. cli_signals_install: the handlers (no SA_RESTART, so
+ * poll() returns EINTR) and SIGPIPE ignored. */
+extern volatile sig_atomic_t cli_signal;
+void cli_signals_install(void);
+/* CLI_EXIT_TERMINATED after SIGTERM, else CLI_EXIT_INTERRUPTED. */
+int cli_exit_signal(void);
+
+/* ---- the browser ------------------------------------------------------------ */
+struct cdp_client;
+struct cdp_launch_opts;
+/* Attach to connect (within connect_ms) when set, else launch one with lo;
+ * its cancel flag is cli_signal. 0 with *c set, or the exit code: after the
+ * error line (CLI_EXIT_USAGE for a bad endpoint, CLI_EXIT_CONNECT,
+ * CLI_EXIT_BROWSER), or without one when a signal stopped the launch. */
+int cli_browser_open(const char *connect, int connect_ms, const struct cdp_launch_opts *lo,
+                     struct cdp_client **c);
 
 #endif

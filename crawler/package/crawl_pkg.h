@@ -93,7 +93,7 @@ crawl_code crawl_package_diff(const cJSON *old_pkg, const cJSON *new_pkg, cJSON 
 char *crawl_diff_text(const cJSON *diff, int color);
 
 /* Validate a document against a definition of the UIAP schema compiled into
- * the library (shared/spec/schema.json). definition NULL: by the document's
+ * the library (crawler/package/uiap-schema.json). definition NULL: by the document's
  * shape ("uiap" -> UiapMessage, "spec"+"modelVersion" -> DiscoveryPackage,
  * "profile" -> PageGraph). A message whose type the specs name also has its
  * payload checked against that payload's definition. On CRAWL_OK, out tells

@@ -22,6 +22,7 @@
  */
 #include "crawl_pkg.h"
 #include "crawl_util.h"
+#include "pg.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -347,7 +348,27 @@ static void value_text(crawl__buf *b, const cJSON *v) {
   free(t);
 }
 
+/* Every string of the diff (keys too) made safe for a terminal, in place:
+ * they come from packages, that is from pages. */
+static void df_terminal_safe(cJSON *x) {
+  for (; x; x = x->next) {
+    if (x->string) pg_text_terminal_safe(x->string);
+    if (cJSON_IsString(x) && x->valuestring) pg_text_terminal_safe(x->valuestring);
+    df_terminal_safe(x->child);
+  }
+}
+
+static char *df_text(const cJSON *diff, int color);
+
 char *crawl_diff_text(const cJSON *diff, int color) {
+  cJSON *safe = crawl__jx(cJSON_Duplicate(diff, 1));
+  df_terminal_safe(safe->child);
+  char *text = df_text(safe, color);
+  cJSON_Delete(safe);
+  return text;
+}
+
+static char *df_text(const cJSON *diff, int color) {
   const char *red = color ? "\033[31m" : "", *green = color ? "\033[32m" : "", *yellow = color ? "\033[33m" : "";
   const char *bold = color ? "\033[1m" : "", *off = color ? "\033[0m" : "";
   crawl__buf b = {0};

@@ -1,9 +1,11 @@
 /* validate.c -- `uiap-crawl validate`: a small JSON Schema (draft-07)
  * validator and the UIAP schema compiled into the binary.
  *
- * The schema is shared/spec/schema.json, embedded at build time as
- * crawl__schema_json (CMake runs crawler/embed.cmake), so validating needs
- * no network and no file beside the binary.
+ * The schema is crawler/package/uiap-schema.json, the project's copy of the
+ * spec's schema.json (tests/unit/crawler_schema.c notices when they differ),
+ * embedded at build time as crawl__schema_json (CMake runs
+ * crawler/embed.cmake), so validating needs no network and no file beside
+ * the binary.
  *
  * Keywords: type (also a list; "integer"), enum, const, required,
  * properties, additionalProperties (bool or schema), patternProperties is

@@ -1,7 +1,8 @@
 /* serve.c -- the built-in static file server (crawl_server_*): serves a
  * directory read-only over HTTP/1.1 from one background thread, counts every
- * request per "METHOD path", and optionally exposes /__test/ helpers that
- * hostile-page tests need (redirects, status codes, slow and hanging replies).
+ * request per "METHOD path" (a bounded table), and lets an embedder's handler
+ * (crawl_server_opts.handler) answer a request before the file lookup: the
+ * tests' endpoints live in tests/support/test_server.c, not here.
  *
  * One thread runs a poll() loop over the listening socket, a self-pipe (so
  * crawl_server_stop wakes it at once) and every client connection. Sockets are
@@ -14,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "crawl_serve.h"
+#include "crawl_util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -37,77 +39,22 @@
 #define SERVE_BODY_MAX   (8 * 1024 * 1024)  /* bodies are read and discarded */
 #define SERVE_CHUNK      (64 * 1024)        /* file read / recv size */
 #define SERVE_MAX_CONNS  512                /* beyond this, new clients are closed */
-#define SERVE_SLOW_MAX   60000              /* cap for /__test/slow?ms= */
+#define SERVE_DELAY_MAX  60000              /* cap for crawl_response_delay */
 #define SERVE_LINGER_MS  2000               /* drain time after a closing reply */
+#define SERVE_HEAD_MS    10000              /* default: a started request head must be complete by then */
+#define SERVE_IDLE_MS    120000             /* an idle keep-alive connection is closed then */
 
 /* ---- small helpers ------------------------------------------------------ */
 
-/* Out of memory is not recoverable here: abort in one place. */
-static void *serve_xrealloc(void *p, size_t n)
-{
-  void *q = realloc(p, n ? n : 1);
-  if (!q) {
-    fprintf(stderr, "%s:%d: out of memory (%zu bytes)\n", __FILE__, __LINE__, n);
-    abort();
-  }
-  return q;
-}
+/* Allocation, the buffer and the clock are crawler/common's (crawl_util.h):
+ * out of memory aborts there. */
 
 static char *serve_xstrndup(const char *s, size_t n)
 {
-  char *d = serve_xrealloc(NULL, n + 1);
+  char *d = crawl__xrealloc(NULL, n + 1);
   memcpy(d, s, n);
   d[n] = '\0';
   return d;
-}
-
-static long long serve_now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* A growable output buffer (response head and small bodies). */
-typedef struct {
-  char *p;
-  size_t len, cap;
-} serve_buf;
-
-static void serve_buf_add(serve_buf *b, const void *data, size_t n)
-{
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 512;
-    while (cap < b->len + n + 1)
-      cap *= 2;
-    b->p = serve_xrealloc(b->p, cap);
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, data, n);
-  b->len += n;
-  b->p[b->len] = '\0';
-}
-
-__attribute__((format(printf, 2, 3)))
-static void serve_buf_printf(serve_buf *b, const char *fmt, ...)
-{
-  char tmp[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  if (n < 0)
-    return;
-  if ((size_t)n < sizeof tmp) {
-    serve_buf_add(b, tmp, (size_t)n);
-    return;
-  }
-  char *big = serve_xrealloc(NULL, (size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  serve_buf_add(b, big, (size_t)n);
-  free(big);
 }
 
 /* ---- tables ------------------------------------------------------------- */
@@ -156,6 +103,7 @@ static const struct {
   { 400, "Bad Request" }, { 401, "Unauthorized" }, { 403, "Forbidden" },
   { 404, "Not Found" }, { 405, "Method Not Allowed" }, { 410, "Gone" },
   { 411, "Length Required" }, { 413, "Content Too Large" }, { 418, "I'm a teapot" },
+  { 421, "Misdirected Request" },
   { 429, "Too Many Requests" }, { 431, "Request Header Fields Too Large" },
   { 500, "Internal Server Error" }, { 501, "Not Implemented" }, { 502, "Bad Gateway" },
   { 503, "Service Unavailable" }, { 504, "Gateway Timeout" },
@@ -174,9 +122,10 @@ static const char *serve_reason(int code)
 typedef enum {
   SERVE_C_HEAD,   /* reading the request head */
   SERVE_C_BODY,   /* discarding body_left more bytes, then dispatch */
-  SERVE_C_WAIT,   /* response ready, held until wake_at (/__test/slow) */
+  SERVE_C_WAIT,   /* response ready, held until wake_at (crawl_response_delay) */
   SERVE_C_SEND,   /* writing the response */
-  SERVE_C_HANG,   /* never answers; closed when the client goes away */
+  SERVE_C_HANG,   /* never answers (crawl_response_hang); closed when the
+                     client goes away */
   SERVE_C_LINGER, /* answered and shut down for writing: drain input until
                      the client closes or wake_at, so unread request bytes
                      don't make the kernel reset the response away */
@@ -194,11 +143,15 @@ typedef struct serve_conn {
   long long body_left;
   long long body_len;
   /* the response */
-  serve_buf out;
+  crawl__buf out;
   size_t outoff;
   int file_fd;              /* -1: none; else body continues from this file */
   long long file_left;
   long long wake_at;        /* WAIT / LINGER deadline (monotonic ms) */
+  long long head_at;        /* HEAD: when its first byte came (0: none yet) */
+  long long idle_at;        /* HEAD: when the connection last went idle */
+  const char *bind_host;    /* the server's bind address (for the Host check) */
+  int head_ms;              /* the server's head timeout */
 } serve_conn;
 
 typedef struct {
@@ -212,17 +165,22 @@ struct crawl_server {
   int wake[2];              /* self-pipe: a byte on wake[1] stops the loop */
   int port;
   char *root;               /* realpath of the root directory */
+  char *host;               /* bind address */
+  int head_ms;              /* head timeout */
   size_t rootlen;
   int spa_fallback;
-  int test_endpoints;
+  crawl_server_handler handler;
+  void *handler_ud;
   pthread_t thread;
   serve_conn **conns;
   size_t nconns, capconns;
-  /* Hit counters, shared with callers of crawl_server_hits. A flat list:
-   * fixture sites have tens to hundreds of distinct URLs. */
+  /* Hit counters, shared with callers of crawl_server_hits. A flat list of
+   * at most CRAWL_SERVER_HIT_PATHS keys (fixture sites have tens to hundreds
+   * of distinct URLs); later new keys count in other. */
   pthread_mutex_t mu;
   serve_hit *hits;
   size_t nhits, caphits;
+  long other;
   long total;
 };
 
@@ -242,12 +200,17 @@ static void serve_hit_count(crawl_server *s, const char *method, const char *pat
       return;
     }
   }
+  if (s->nhits == CRAWL_SERVER_HIT_PATHS) {
+    s->other++;
+    pthread_mutex_unlock(&s->mu);
+    return;
+  }
   if (s->nhits == s->caphits) {
     s->caphits = s->caphits ? s->caphits * 2 : 32;
-    s->hits = serve_xrealloc(s->hits, s->caphits * sizeof *s->hits);
+    s->hits = crawl__xrealloc(s->hits, s->caphits * sizeof *s->hits);
   }
   serve_hit *h = &s->hits[s->nhits++];
-  h->key = serve_xrealloc(NULL, mlen + 1 + plen + 1);
+  h->key = crawl__xrealloc(NULL, mlen + 1 + plen + 1);
   memcpy(h->key, method, mlen);
   h->key[mlen] = ' ';
   memcpy(h->key + mlen + 1, path, plen + 1);
@@ -262,6 +225,7 @@ static void serve_hit_reset(crawl_server *s)
   for (size_t i = 0; i < s->nhits; i++)
     free(s->hits[i].key);
   s->nhits = 0;
+  s->other = 0;
   s->total = 0;
   pthread_mutex_unlock(&s->mu);
 }
@@ -278,6 +242,9 @@ static char *serve_hit_json(crawl_server *s)
   cJSON_AddNumberToObject(root, "total", (double)s->total);
   for (size_t i = 0; i < s->nhits; i++)
     cJSON_AddNumberToObject(reqs, s->hits[i].key, (double)s->hits[i].n);
+  /* no real key collides: they all hold a space */
+  if (s->other)
+    cJSON_AddNumberToObject(reqs, "other", (double)s->other);
   pthread_mutex_unlock(&s->mu);
   cJSON_AddItemToObject(root, "requests", reqs);
   char *txt = cJSON_PrintUnformatted(root);
@@ -296,9 +263,12 @@ long crawl_server_hits(crawl_server *s, const char *prefix)
   size_t pl = prefix ? strlen(prefix) : 0;
   long n = 0;
   pthread_mutex_lock(&s->mu);
-  for (size_t i = 0; i < s->nhits; i++)
-    if (!prefix || strncmp(s->hits[i].key + s->hits[i].plen, prefix, pl) == 0)
-      n += s->hits[i].n;
+  if (!prefix)
+    n = s->total;
+  else
+    for (size_t i = 0; i < s->nhits; i++)
+      if (strncmp(s->hits[i].key + s->hits[i].plen, prefix, pl) == 0)
+        n += s->hits[i].n;
   pthread_mutex_unlock(&s->mu);
   return n;
 }
@@ -317,7 +287,7 @@ static int serve_hexval(int c)
  * as in query strings). Returns NULL on a malformed escape or a NUL byte. */
 static char *serve_pct_decode(const char *src, size_t n, int plus_space)
 {
-  char *d = serve_xrealloc(NULL, n + 1), *o = d;
+  char *d = crawl__xrealloc(NULL, n + 1), *o = d;
   for (size_t i = 0; i < n; i++) {
     int c = (unsigned char)src[i];
     if (c == '%') {
@@ -373,7 +343,7 @@ static int serve_header_safe(const char *v)
 
 /* ---- responses ---------------------------------------------------------- */
 
-/* A parsed request as the handlers see it. */
+/* A parsed request (crawl_request is the public view of it). */
 typedef struct {
   const char *method;
   const char *path;         /* raw path, no query (what is counted) */
@@ -395,16 +365,16 @@ static void serve_conn_close_file(serve_conn *c)
 static void serve_head(serve_conn *c, int code, const char *type, long long body_len,
                        const char *extra)
 {
-  serve_buf_printf(&c->out, "HTTP/1.1 %d %s\r\n", code, serve_reason(code));
+  crawl__buf_printf(&c->out, "HTTP/1.1 %d %s\r\n", code, serve_reason(code));
   if (type)
-    serve_buf_printf(&c->out, "Content-Type: %s\r\n", type);
+    crawl__buf_printf(&c->out, "Content-Type: %s\r\n", type);
   if (code != 204 && code != 304 && !(code >= 100 && code < 200))
-    serve_buf_printf(&c->out, "Content-Length: %lld\r\n", body_len);
-  serve_buf_printf(&c->out, "Cache-Control: no-store\r\nConnection: %s\r\n",
+    crawl__buf_printf(&c->out, "Content-Length: %lld\r\n", body_len);
+  crawl__buf_printf(&c->out, "Cache-Control: no-store\r\nConnection: %s\r\n",
                    c->keepalive ? "keep-alive" : "close");
   if (extra)
-    serve_buf_add(&c->out, extra, strlen(extra));
-  serve_buf_add(&c->out, "\r\n", 2);
+    crawl__buf_put(&c->out, extra, strlen(extra));
+  crawl__buf_put(&c->out, "\r\n", 2);
   c->st = SERVE_C_SEND;
 }
 
@@ -417,7 +387,7 @@ static void serve_respond(serve_conn *c, const serve_req *r, int code, const cha
     len = 0;
   serve_head(c, code, nobody ? NULL : type, (long long)len, extra);
   if (!(r && r->head) && len)
-    serve_buf_add(&c->out, body, len);
+    crawl__buf_put(&c->out, body, len);
 }
 
 /* A short text/plain response ("404 Not Found\n"). */
@@ -445,7 +415,7 @@ static int serve_resolve(crawl_server *s, const char *dpath, char **out)
   }
   size_t dl = strlen(dpath);
   int dir_wanted = dl == 0 || dpath[dl - 1] == '/';
-  char *fs = serve_xrealloc(NULL, s->rootlen + dl + sizeof "/index.html");
+  char *fs = crawl__xrealloc(NULL, s->rootlen + dl + sizeof "/index.html");
   memcpy(fs, s->root, s->rootlen);
   memcpy(fs + s->rootlen, dpath, dl + 1);
   if (dir_wanted)
@@ -496,10 +466,11 @@ static void serve_file(serve_conn *c, const serve_req *r, const char *fs, const 
   c->file_left = (long long)st.st_size;
 }
 
-/* GET/HEAD of a path under root, with redirects for directories and the SPA
- * fallback for extension-less paths. */
+/* GET/HEAD of a path under root, with the SPA fallback for extension-less
+ * paths. A directory named without its slash is redirected to it when
+ * redirect_dirs is set (a URL the client asked for), else it is 404. */
 static void serve_static(crawl_server *s, serve_conn *c, const serve_req *r,
-                         const char *dpath, const char *extra)
+                         const char *dpath, const char *extra, int redirect_dirs)
 {
   char *fs = NULL;
   int code = serve_resolve(s, dpath, &fs);
@@ -508,11 +479,13 @@ static void serve_static(crawl_server *s, serve_conn *c, const serve_req *r,
     if (!strchr(last ? last + 1 : dpath, '.'))
       code = serve_resolve(s, "/index.html", &fs);
   }
+  if (code == 301 && !redirect_dirs)
+    code = 404;
   if (code == 301) {
     /* "/docs" is a directory: send the client to "/docs/" so that relative
      * links inside its index.html resolve against the directory. */
-    serve_buf loc = { 0 };
-    serve_buf_printf(&loc, "Location: %s/%s%s\r\n", r->path, *r->query ? "?" : "", r->query);
+    crawl__buf loc = { 0 };
+    crawl__buf_printf(&loc, "Location: %s/%s%s\r\n", r->path, *r->query ? "?" : "", r->query);
     serve_respond(c, r, 301, "text/plain; charset=utf-8", "moved\n", 6, loc.p);
     free(loc.p);
     return;
@@ -525,101 +498,128 @@ static void serve_static(crawl_server *s, serve_conn *c, const serve_req *r,
   free(fs);
 }
 
-/* The /__test/ helpers (test_endpoints=1 only). Every one answers any method.
- *   /__test/redirect?to=URL    302 with Location: URL.
- *   /__test/status?code=N      status N (100..599) with a short text body.
- *   /__test/slow?ms=N          200 after N ms (at most 60 s); other clients
- *                              are served meanwhile.
- *   /__test/hang               never answers; the connection stays open until
- *                              the client closes it or the server stops.
- *   /__test/download           200 with Content-Disposition: attachment
- *                              (filename "download.bin", 16 bytes).
- *   /__test/headers?file=/p&csp=V
- *                              serves file /p from root (same rules as a GET)
- *                              with "Content-Security-Policy: V" added.
- *   /__test/echo               200 JSON {"method","path","query","body_length"}.
- *   any other /__test/ path    204 for non-GET/HEAD methods (a harmless sink
- *                              for forms and beacons), 404 for GET/HEAD. */
-static void serve_test_endpoint(crawl_server *s, serve_conn *c, const serve_req *r)
+/* ---- extension handlers ------------------------------------------------- */
+
+struct crawl_response {
+  int status;
+  char *type;               /* Content-Type, owned; NULL: none */
+  crawl__buf body;
+  crawl__buf headers;        /* complete "Name: v\r\n" lines */
+  char *file;               /* decoded path served instead of body, owned */
+  int delay_ms;
+  int hang;
+};
+
+/* Headers the server writes itself: a second copy would break framing. */
+static const char *const serve_own_headers[] = {
+  "Content-Length", "Content-Type", "Connection", "Transfer-Encoding",
+};
+
+/* An RFC 9110 token: what a header name may hold. */
+static int serve_token(const char *t)
 {
-  const char *name = r->path + strlen("/__test/");
-  if (strcmp(name, "redirect") == 0) {
-    char *to = serve_query_param(r->query, "to");
-    if (!to || !*to || !serve_header_safe(to)) {
-      free(to);
-      serve_error(c, r, 400);
-      return;
-    }
-    serve_buf loc = { 0 };
-    serve_buf_printf(&loc, "Location: %s\r\n", to);
-    serve_respond(c, r, 302, "text/plain; charset=utf-8", "redirect\n", 9, loc.p);
-    free(loc.p);
-    free(to);
-  } else if (strcmp(name, "status") == 0) {
-    char *v = serve_query_param(r->query, "code");
-    char *end = NULL;
-    long code = v ? strtol(v, &end, 10) : 0;
-    int ok = v && end != v && *end == '\0' && code >= 100 && code <= 599;
-    free(v);
-    if (!ok) {
-      serve_error(c, r, 400);
-      return;
-    }
-    /* 1xx would need an interim-response protocol; send it as 200-like text. */
-    if (code < 200)
-      code = 200;
-    serve_error(c, r, (int)code);
-  } else if (strcmp(name, "slow") == 0) {
-    char *v = serve_query_param(r->query, "ms");
-    long ms = v ? strtol(v, NULL, 10) : 0;
-    free(v);
-    if (ms < 0)
-      ms = 0;
-    if (ms > SERVE_SLOW_MAX)
-      ms = SERVE_SLOW_MAX;
-    char body[64];
-    int n = snprintf(body, sizeof body, "slow %ld\n", ms);
-    serve_respond(c, r, 200, "text/plain; charset=utf-8", body, (size_t)n, NULL);
-    c->st = SERVE_C_WAIT;
-    c->wake_at = serve_now_ms() + ms;
-  } else if (strcmp(name, "hang") == 0) {
+  if (!*t)
+    return 0;
+  for (; *t; t++)
+    if (!isalnum((unsigned char)*t) && !strchr("!#$%&'*+-.^_`|~", *t))
+      return 0;
+  return 1;
+}
+
+char *crawl_request_param(const crawl_request *req, const char *name)
+{
+  if (!req || !req->query || !name)
+    return NULL;
+  return serve_query_param(req->query, name);
+}
+
+int crawl_response_status(crawl_response *res, int code)
+{
+  if (code < 200 || code > 599)
+    return -1;
+  res->status = code;
+  return 0;
+}
+
+int crawl_response_body(crawl_response *res, const char *type, const void *body, size_t len)
+{
+  if (type && !serve_header_safe(type))
+    return -1;
+  free(res->type);
+  res->type = type ? serve_xstrndup(type, strlen(type)) : NULL;
+  res->body.n = 0;
+  if (len)
+    crawl__buf_put(&res->body, body, len);
+  return 0;
+}
+
+int crawl_response_header(crawl_response *res, const char *name, const char *value)
+{
+  if (!name || !value || !serve_token(name) || !serve_header_safe(value))
+    return -1;
+  for (size_t i = 0; i < sizeof serve_own_headers / sizeof serve_own_headers[0]; i++)
+    if (strcasecmp(name, serve_own_headers[i]) == 0)
+      return -1;
+  crawl__buf_printf(&res->headers, "%s: %s\r\n", name, value);
+  return 0;
+}
+
+int crawl_response_file(crawl_response *res, const char *path)
+{
+  if (!path || path[0] != '/')
+    return -1;
+  free(res->file);
+  res->file = serve_xstrndup(path, strlen(path));
+  return 0;
+}
+
+void crawl_response_delay(crawl_response *res, int ms)
+{
+  res->delay_ms = ms < 0 ? 0 : ms > SERVE_DELAY_MAX ? SERVE_DELAY_MAX : ms;
+}
+
+void crawl_response_hang(crawl_response *res)
+{
+  res->hang = 1;
+}
+
+static void serve_response_release(crawl_response *res)
+{
+  free(res->type);
+  free(res->body.p);
+  free(res->headers.p);
+  free(res->file);
+}
+
+/* Queue what a handler built. */
+static void serve_answer(crawl_server *s, serve_conn *c, const serve_req *r,
+                         const crawl_response *res)
+{
+  if (res->hang) {
     c->st = SERVE_C_HANG;
-  } else if (strcmp(name, "download") == 0) {
-    static const char data[] = "download payload";
-    serve_respond(c, r, 200, "application/octet-stream", data, sizeof data - 1,
-                  "Content-Disposition: attachment; filename=\"download.bin\"\r\n");
-  } else if (strcmp(name, "headers") == 0) {
-    char *file = serve_query_param(r->query, "file");
-    char *csp = serve_query_param(r->query, "csp");
-    if (!file || *file != '/' || !csp || !serve_header_safe(csp)) {
-      serve_error(c, r, 400);
-    } else {
-      serve_buf h = { 0 };
-      serve_buf_printf(&h, "Content-Security-Policy: %s\r\n", csp);
-      serve_static(s, c, r, file, h.p);
-      free(h.p);
-    }
-    free(file);
-    free(csp);
-  } else if (strcmp(name, "echo") == 0) {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "method", r->method);
-    cJSON_AddStringToObject(o, "path", r->path);
-    cJSON_AddStringToObject(o, "query", r->query);
-    cJSON_AddNumberToObject(o, "body_length", (double)r->body_len);
-    char *txt = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
-    if (!txt) {
-      fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__);
-      abort();
-    }
-    serve_respond(c, r, 200, "application/json", txt, strlen(txt), NULL);
-    free(txt);
-  } else if (r->head || strcmp(r->method, "GET") == 0) {
-    serve_error(c, r, 404);
-  } else {
-    serve_respond(c, r, 204, NULL, NULL, 0, NULL);
+    return;
   }
+  if (res->file)
+    serve_static(s, c, r, res->file, res->headers.p, 0);
+  else
+    serve_respond(c, r, res->status, res->type, res->body.p, res->body.n, res->headers.p);
+  if (res->delay_ms > 0) {
+    c->st = SERVE_C_WAIT;
+    c->wake_at = crawl__time_ms() + res->delay_ms;
+  }
+}
+
+/* Offer the request to the handler. Returns 1 when it answered. */
+static int serve_handle(crawl_server *s, serve_conn *c, const serve_req *r)
+{
+  crawl_request q = { .method = r->method, .path = r->path, .query = r->query,
+                      .body_len = r->body_len };
+  crawl_response res = { .status = 200 };
+  int answered = s->handler(s->handler_ud, &q, &res) != 0;
+  if (answered)
+    serve_answer(s, c, r, &res);
+  serve_response_release(&res);
+  return answered;
 }
 
 /* Route one complete request (head parsed, body discarded). */
@@ -658,15 +658,10 @@ static void serve_dispatch(crawl_server *s, serve_conn *c)
     serve_error(c, &r, 400);
     goto done;
   }
-  if (s->test_endpoints && strncmp(path, "/__test/", 8) == 0) {
-    serve_test_endpoint(s, c, &r);
+  if (s->handler && serve_handle(s, c, &r))
     goto done;
-  }
   if (!get && !r.head) {
-    if (s->test_endpoints && strncmp(path, "/danger/", 8) == 0)
-      serve_respond(c, &r, 204, NULL, NULL, 0, NULL);
-    else
-      serve_error(c, &r, 405);
+    serve_error(c, &r, 405);
     goto done;
   }
   char *dpath = serve_pct_decode(path, strlen(path), 0);
@@ -674,7 +669,7 @@ static void serve_dispatch(crawl_server *s, serve_conn *c)
     serve_error(c, &r, 400);
     goto done;
   }
-  serve_static(s, c, &r, dpath, NULL);
+  serve_static(s, c, &r, dpath, NULL, 1);
   free(dpath);
 done:
   free(path);
@@ -684,6 +679,27 @@ done:
 /* ---- request parsing ---------------------------------------------------- */
 
 /* Answer an unparseable request and close after sending. */
+/* The Host a request names must be this machine as a loopback client names
+ * it (or the bind address): a page on another name that resolves here (DNS
+ * rebinding) gets 421, so no web page can read the served folder through
+ * the user's browser. The port is not compared. */
+static int serve_host_ok(const serve_conn *c, const char *v, size_t n)
+{
+  static const char *const names[] = { "127.0.0.1", "localhost", "[::1]" };
+  size_t hn = n;
+  if (n && v[0] == '[') {
+    const char *rb = memchr(v, ']', n);
+    hn = rb ? (size_t)(rb - v) + 1 : n;
+  } else {
+    const char *colon = memchr(v, ':', n);
+    if (colon) hn = (size_t)(colon - v);
+  }
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (strlen(names[i]) == hn && !strncasecmp(v, names[i], hn))
+      return 1;
+  return c->bind_host && strlen(c->bind_host) == hn && !strncasecmp(v, c->bind_host, hn);
+}
+
 static void serve_reject(serve_conn *c, int code)
 {
   c->keepalive = 0;
@@ -756,6 +772,9 @@ static int serve_parse_head(serve_conn *c, size_t hlen)
         return serve_reject(c, 400), -1;
       c->body_left = n;
       have_len = 1;
+    } else if (nl == 4 && strncasecmp(p, "Host", 4) == 0) {
+      if (!serve_host_ok(c, v, vlen))
+        return serve_reject(c, 421), -1;
     } else if (nl == 17 && strncasecmp(p, "Transfer-Encoding", 17) == 0) {
       /* Chunked uploads are not needed by any fixture; refuse cleanly. */
       return serve_reject(c, 411), -1;
@@ -802,11 +821,13 @@ static void serve_conn_next(serve_conn *c)
   free(c->target);
   c->target = NULL;
   c->method[0] = '\0';
-  c->out.len = 0;
+  c->out.n = 0;
   c->outoff = 0;
   serve_conn_close_file(c);
   c->body_left = c->body_len = 0;
   c->st = SERVE_C_HEAD;
+  c->idle_at = crawl__time_ms();
+  c->head_at = c->inlen ? c->idle_at : 0; /* a pipelined request has begun */
 }
 
 /* Parse as many buffered requests as possible (stops once a response is
@@ -865,9 +886,11 @@ static int serve_conn_read(crawl_server *s, serve_conn *c)
       return -1;
     if (n < 0)
       return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
-    if (c->st == SERVE_C_HEAD)
+    if (c->st == SERVE_C_HEAD) {
+      if (!c->inlen)
+        c->head_at = crawl__time_ms();
       c->inlen += (size_t)n;
-    else if (c->st == SERVE_C_BODY)
+    } else if (c->st == SERVE_C_BODY)
       c->body_left -= n;
     else
       continue;  /* hang, linger: discard */
@@ -881,26 +904,26 @@ static int serve_conn_read(crawl_server *s, serve_conn *c)
 static int serve_conn_write(crawl_server *s, serve_conn *c)
 {
   for (;;) {
-    if (c->outoff == c->out.len) {
+    if (c->outoff == c->out.n) {
       if (c->file_left > 0) {
         /* refill from the file */
-        c->out.len = c->outoff = 0;
+        c->out.n = c->outoff = 0;
         size_t want = c->file_left < SERVE_CHUNK ? (size_t)c->file_left : SERVE_CHUNK;
         if (c->out.cap < want + 1) {
-          c->out.p = serve_xrealloc(c->out.p, want + 1);
+          c->out.p = crawl__xrealloc(c->out.p, want + 1);
           c->out.cap = want + 1;
         }
         ssize_t n = read(c->file_fd, c->out.p, want);
         if (n <= 0)
           return -1;  /* file shrank: the length promised can't be kept */
-        c->out.len = (size_t)n;
+        c->out.n = (size_t)n;
         c->file_left -= n;
       } else {
         /* response complete */
         if (!c->keepalive) {
           shutdown(c->fd, SHUT_WR);
           c->st = SERVE_C_LINGER;
-          c->wake_at = serve_now_ms() + SERVE_LINGER_MS;
+          c->wake_at = crawl__time_ms() + SERVE_LINGER_MS;
           return 0;
         }
         serve_conn_next(c);
@@ -910,7 +933,7 @@ static int serve_conn_write(crawl_server *s, serve_conn *c)
         continue;
       }
     }
-    ssize_t n = send(c->fd, c->out.p + c->outoff, c->out.len - c->outoff, MSG_NOSIGNAL);
+    ssize_t n = send(c->fd, c->out.p + c->outoff, c->out.n - c->outoff, MSG_NOSIGNAL);
     if (n < 0)
       return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
     c->outoff += (size_t)n;
@@ -927,15 +950,18 @@ static void serve_accept(crawl_server *s)
       close(fd);
       continue;
     }
-    serve_conn *c = serve_xrealloc(NULL, sizeof *c);
+    serve_conn *c = crawl__xrealloc(NULL, sizeof *c);
     memset(c, 0, sizeof *c);
     c->fd = fd;
     c->file_fd = -1;
-    c->in = serve_xrealloc(NULL, SERVE_HEAD_MAX);
+    c->in = crawl__xrealloc(NULL, SERVE_HEAD_MAX);
     c->st = SERVE_C_HEAD;
+    c->idle_at = crawl__time_ms();
+    c->bind_host = s->host;
+    c->head_ms = s->head_ms;
     if (s->nconns == s->capconns) {
       s->capconns = s->capconns ? s->capconns * 2 : 16;
-      s->conns = serve_xrealloc(s->conns, s->capconns * sizeof *s->conns);
+      s->conns = crawl__xrealloc(s->conns, s->capconns * sizeof *s->conns);
     }
     s->conns[s->nconns++] = c;
   }
@@ -950,11 +976,11 @@ static void *serve_thread(void *arg)
     size_t n = s->nconns + 2;
     if (n > cap) {
       cap = n * 2;
-      pfds = serve_xrealloc(pfds, cap * sizeof *pfds);
+      pfds = crawl__xrealloc(pfds, cap * sizeof *pfds);
     }
     pfds[0] = (struct pollfd){ .fd = s->wake[0], .events = POLLIN };
     pfds[1] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
-    long long now = serve_now_ms(), next = -1;
+    long long now = crawl__time_ms(), next = -1;
     for (size_t i = 0; i < s->nconns; i++) {
       serve_conn *c = s->conns[i];
       short ev = 0;
@@ -962,7 +988,10 @@ static void *serve_thread(void *arg)
         ev = POLLOUT;
       else if (c->st != SERVE_C_WAIT)
         ev = POLLIN;
-      if ((c->st == SERVE_C_WAIT || c->st == SERVE_C_LINGER) && (next < 0 || c->wake_at < next))
+      if (c->st == SERVE_C_HEAD)
+        c->wake_at = c->head_at ? c->head_at + c->head_ms : c->idle_at + SERVE_IDLE_MS;
+      if ((c->st == SERVE_C_WAIT || c->st == SERVE_C_LINGER || c->st == SERVE_C_HEAD) &&
+          (next < 0 || c->wake_at < next))
         next = c->wake_at;
       pfds[i + 2] = (struct pollfd){ .fd = c->fd, .events = ev };
     }
@@ -973,7 +1002,7 @@ static void *serve_thread(void *arg)
     if (rc > 0 && pfds[0].revents)
       break;
     /* Connections first (pfds match s->conns by index), then accept. */
-    now = serve_now_ms();
+    now = crawl__time_ms();
     size_t keep = 0;
     for (size_t i = 0; i < s->nconns; i++) {
       serve_conn *c = s->conns[i];
@@ -983,6 +1012,8 @@ static void *serve_thread(void *arg)
         c->st = SERVE_C_SEND;
       if (re & POLLNVAL || (c->st == SERVE_C_LINGER && c->wake_at <= now))
         gone = 1;
+      else if (c->st == SERVE_C_HEAD && !(re & POLLIN) && c->wake_at <= now)
+        gone = 1;  /* a head that never completes (slowloris), or idle too long */
       else if (c->st == SERVE_C_WAIT && re & (POLLERR | POLLHUP))
         gone = 1;  /* polled for nothing: reset by the peer, drop it */
       else if (re & (POLLIN | POLLHUP | POLLERR) && pfds[i + 2].events == POLLIN)
@@ -1078,7 +1109,7 @@ int crawl_server_start(const crawl_server_opts *o, crawl_server **out, char *err
     free(root);
     return -1;
   }
-  crawl_server *s = serve_xrealloc(NULL, sizeof *s);
+  crawl_server *s = crawl__xrealloc(NULL, sizeof *s);
   memset(s, 0, sizeof *s);
   s->root = root;
   s->rootlen = strlen(root);
@@ -1088,10 +1119,13 @@ int crawl_server_start(const crawl_server_opts *o, crawl_server **out, char *err
     s->rootlen = 0;
   }
   s->spa_fallback = o->spa_fallback;
-  s->test_endpoints = o->test_endpoints;
+  s->handler = o->handler;
+  s->handler_ud = o->handler_ud;
   s->wake[0] = s->wake[1] = -1;
   pthread_mutex_init(&s->mu, NULL);
   const char *host = o->host && *o->host ? o->host : "127.0.0.1";
+  s->host = crawl__xstrdup(host);
+  s->head_ms = o->head_timeout_ms > 0 ? o->head_timeout_ms : SERVE_HEAD_MS;
   if (serve_listen(host, o->port, &s->lfd, &s->port, err, errlen) != 0) {
     s->lfd = -1;
     goto fail;
@@ -1116,6 +1150,7 @@ fail:
   }
   pthread_mutex_destroy(&s->mu);
   free(s->root);
+  free(s->host);
   free(s);
   return -1;
 }
@@ -1144,5 +1179,6 @@ void crawl_server_stop(crawl_server *s)
   free(s->hits);
   pthread_mutex_destroy(&s->mu);
   free(s->root);
+  free(s->host);
   free(s);
 }

@@ -3,7 +3,9 @@
  * shared/conformance/wpt (manifest.json) and against Chromium's own answer
  * for each case (baseline.json).
  *
- * The pages are served from the shared folder by the project's own server
+ * The corpus is found through UIAP_SHARED (support.h: t_shared); without it
+ * the test is skipped (fails under CI=true). The pages are served from the
+ * shared folder by the project's own server
  * (which sends charset=utf-8, as the baseline run did). Each page is
  * captured once with
  *   uiap-crawl snapshot URL --include-non-interactive --include-hidden
@@ -28,8 +30,6 @@
 #include <string.h>
 
 #include "support.h"
-
-#define WPT UIAP_SHARED "/conformance/wpt"
 
 static const cJSON *item(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
 static const char *str(const cJSON *o, const char *k) { return cJSON_GetStringValue(item(o, k)); }
@@ -112,11 +112,15 @@ static void md_cell(FILE *f, const char *s) {
 }
 
 Test(conformance, wpt_roles_and_names, .timeout = 180) {
-  cJSON *manifest = load_json(WPT "/manifest.json");
-  cJSON *baseline = load_json(WPT "/baseline.json");
-  cr_assert(manifest && baseline, "shared/conformance/wpt/{manifest,baseline}.json are readable");
-  int port = t_serve_root(WPT);
-  cr_assert(port > 0, "the project's server serves %s", WPT);
+  const char *wpt = t_shared("conformance/wpt");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/manifest.json", wpt);
+  cJSON *manifest = load_json(path);
+  snprintf(path, sizeof path, "%s/baseline.json", wpt);
+  cJSON *baseline = load_json(path);
+  cr_assert(manifest && baseline, "%s/{manifest,baseline}.json are readable", wpt);
+  int port = t_serve_root(wpt);
+  cr_assert(port > 0, "the project's server serves %s", wpt);
 
   const char *report_path = getenv("UIAP_CONFORMANCE_REPORT");
   FILE *report_rows = report_path ? tmpfile() : NULL;

@@ -369,7 +369,7 @@ static void need_observe_command(void) {
   t_run r = t_run_argv(argv, 10000);
   int ok = r.status == 0;
   t_run_free(&r);
-  cr_assert(ok, "uiap-crawl has an observe command (main.c dispatches to uiap_cmd_observe)");
+  cr_assert(ok, "uiap-crawl has an observe command (main.c dispatches to cli_cmd_observe)");
 }
 
 static cJSON *run_cli(const char *const *argv, t_run *r, char *path, size_t pathlen) {

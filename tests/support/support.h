@@ -1,11 +1,14 @@
 /* support.h -- shared helpers for the test suites: run the CLI, read files,
- * start the fixture server, validate against the spec schema. */
+ * start the fixture server (with the test endpoints of test_server.c), find
+ * the outside references (UIAP_SHARED), validate against the spec schema. */
 #ifndef UIAP_TEST_SUPPORT_H
 #define UIAP_TEST_SUPPORT_H
 
 #include <stddef.h>
 #include <sys/types.h>
 #include <cjson/cJSON.h>
+
+#include "crawl_serve.h"
 
 typedef struct {
   int status;        /* exit code, or 128+signal */
@@ -23,12 +26,37 @@ char *t_read_file(const char *path, size_t *len);
 /* Write a string to a file; 0 ok. */
 int t_write_file(const char *path, const char *s);
 
-/* Validate a JSON file against a definition of shared/spec/schema.json.
- * Returns 0 when valid; otherwise fills msg with the validator's output. */
+/* Outside references: the read-only shared/ folder next to the project
+ * (the spec and its ajv validator, the web-platform-tests corpus, the SARIF
+ * schema). Its place is the environment variable UIAP_SHARED at run time,
+ * else the build's default (the UIAP_SHARED define, tests/CMakeLists.txt).
+ *
+ * t_shared: the absolute path of UIAP_SHARED/rel when it exists. When it
+ * does not, under CI=true the test fails ("UIAP_SHARED (DIR) has no rel: CI
+ * needs the shared references"); otherwise the test is skipped ("needs
+ * DIR/rel (set UIAP_SHARED)"). For a test that is about the reference.
+ * t_shared_check: the same path, or NULL after a line on stderr ("SUITE::TEST:
+ * CHECK skipped: needs DIR/rel (set UIAP_SHARED)") when it is missing
+ * (CI=true: the test fails as above). For one check inside a test that
+ * asserts other things too: the caller skips that check.
+ * The strings live until the process exits. */
+const char *t_shared(const char *rel);
+const char *t_shared_check(const char *rel, const char *check);
+
+/* Validate a JSON file against a definition of the spec's schema.json with
+ * the spec's ajv validator (UIAP_SHARED/spec/validate). Returns 0 when
+ * valid; otherwise fills msg with the validator's output. Without the
+ * validator the check is skipped (returns 0, msg says so), as
+ * t_shared_check says. */
 int t_validate(const char *definition, const char *path, char *msg, size_t msglen);
 
-/* The fixture server: tests/fixtures served on two loopback ports (started
- * once per process, stopped at exit). */
+/* The test endpoints (test_server.c: /__test/redirect, status, slow, hang,
+ * download, headers, echo, and POST sinks under /__test/ and /danger/), a
+ * crawl_server_handler; ud is unused. */
+int t_test_endpoints(void *ud, const crawl_request *req, crawl_response *res);
+
+/* The fixture server: tests/fixtures served on two loopback ports with the
+ * test endpoints (started once per process, stopped at exit). */
 int t_fixture_port(int which /* 0 or 1 */);
 /* "http://127.0.0.1:PORT/path" for port 0/1; host may be "localhost". */
 const char *t_fixture_url(int which, const char *host, const char *path);

@@ -526,6 +526,7 @@ Test(validate, hostile_documents) {
 /* The built-in validator and ajv agree on a set of mutated packages (valid
  * and invalid ones), checked by ajv in one run as JSON Lines. */
 Test(validate, agrees_with_ajv, .timeout = 120) {
+  t_shared("spec/validate");  /* the whole test is the cross-check */
   char *dir = t_journal_dir("normal", NULL);
   cJSON *base = build(dir);
   static const struct { const char *obj, *arr, *field, *value; } muts[] = {

@@ -1,10 +1,12 @@
 /* crawler_serve.c -- the static file server (crawl_server_*), over real
- * loopback sockets: content types, traversal, SPA fallback, hit counting,
- * keep-alive, slow and hanging clients, the /__test/ helpers, and stop. */
+ * loopback sockets: content types, traversal, SPA fallback, hit counting and
+ * its bound, keep-alive, slow and hanging clients, the handler hook, the
+ * tests' /__test/ endpoints (tests/support/test_server.c) on it, and stop. */
 #include <criterion/criterion.h>
 
 #include "crawl.h"
 #include "crawl_serve.h"
+#include "support.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -261,18 +263,76 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
   return remove(p);
 }
 
-static void start(int spa, int test)
+static void start(int spa, crawl_server_handler handler, void *ud)
 {
   char err[256] = "";
-  crawl_server_opts o = { .root = root, .spa_fallback = spa, .test_endpoints = test };
+  crawl_server_opts o = { .root = root, .spa_fallback = spa, .handler = handler, .handler_ud = ud };
   cr_assert_eq(crawl_server_start(&o, &srv, err, sizeof err), 0, "start: %s", err);
   port = crawl_server_port(srv);
   cr_assert(port > 0);
 }
 
-static void setup_plain(void) { make_tree(); start(0, 0); }
-static void setup_spa(void) { make_tree(); start(1, 0); }
-static void setup_test(void) { make_tree(); start(0, 1); }
+/* A handler that shows what the hook offers (see the serve_hook tests).
+ * It runs on the server thread, so it records instead of asserting. */
+typedef struct {
+  int calls;
+  char seen[512];           /* the last request it saw */
+} hook_state;
+static hook_state hook;
+
+static int hook_handler(void *ud, const crawl_request *req, crawl_response *res)
+{
+  hook_state *h = ud;
+  h->calls++;
+  char *x = crawl_request_param(req, "x");
+  snprintf(h->seen, sizeof h->seen, "%s %s ?%s x=%s body=%lld", req->method, req->path, req->query,
+           x ? x : "(none)", req->body_len);
+  free(x);
+  if (!strcmp(req->path, "/hook/reply")) {
+    char body[128];
+    /* refused: out-of-range status, a CR/LF in a value or type, a name that
+     * is no token, a header the server sets itself */
+    snprintf(body, sizeof body, "%d %d %d %d %d %d",
+             crawl_response_status(res, 99), crawl_response_status(res, 600),
+             crawl_response_header(res, "X-Ok", "a\r\nSet-Cookie: x=1"),
+             crawl_response_header(res, "X Bad", "v"),
+             crawl_response_header(res, "content-length", "1"),
+             crawl_response_body(res, "text/plain\r\nX: y", "z", 1));
+    crawl_response_status(res, 201);
+    crawl_response_header(res, "X-Hook", "yes");
+    crawl_response_body(res, "text/plain", body, strlen(body));
+    return 1;
+  }
+  if (!strcmp(req->path, "/hook/file")) {
+    char *f = crawl_request_param(req, "f");
+    if (!f || crawl_response_file(res, f) != 0)
+      crawl_response_status(res, 400);
+    crawl_response_header(res, "X-Hook", "file");
+    free(f);
+    return 1;
+  }
+  if (!strcmp(req->path, "/hook/empty"))
+    return 1;
+  return 0;  /* everything else: the server's own answer */
+}
+
+static void setup_plain(void) { make_tree(); start(0, NULL, NULL); }
+static void setup_short_heads(void)
+{
+  make_tree();
+  char err[256] = "";
+  crawl_server_opts o = { .root = root, .head_timeout_ms = 300 };
+  cr_assert_eq(crawl_server_start(&o, &srv, err, sizeof err), 0, "start: %s", err);
+  port = crawl_server_port(srv);
+}
+static void setup_spa(void) { make_tree(); start(1, NULL, NULL); }
+static void setup_test(void) { make_tree(); start(0, t_test_endpoints, NULL); }
+static void setup_hook(void)
+{
+  make_tree();
+  memset(&hook, 0, sizeof hook);
+  start(0, hook_handler, &hook);
+}
 
 static void teardown(void)
 {
@@ -284,8 +344,10 @@ static void teardown(void)
 /* Criterion runs a suite's init before a test's own, so each server flavour
  * gets its own suite. */
 TestSuite(serve, .init = setup_plain, .fini = teardown, .timeout = 30);
+TestSuite(serve_heads, .init = setup_short_heads, .fini = teardown, .timeout = 30);
 TestSuite(serve_spa, .init = setup_spa, .fini = teardown, .timeout = 30);
 TestSuite(serve_test, .init = setup_test, .fini = teardown, .timeout = 30);
+TestSuite(serve_hook, .init = setup_hook, .fini = teardown, .timeout = 30);
 
 /* ---- tests --------------------------------------------------------------- */
 
@@ -307,7 +369,7 @@ Test(serve, content_types_and_bodies)
 Test(serve, head_has_length_but_no_body)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "HEAD /a.html HTTP/1.1\r\nHost: x\r\n\r\nGET /a.html HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "HEAD /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = conn_read(c, 1);
   cr_assert_eq(r.status, 200);
   cr_assert_str_eq(resp_header(&r, "Content-Length"), "8");
@@ -478,7 +540,7 @@ Test(serve, post_is_counted_and_refused)
   cr_assert_eq(r.status, 405);
   cr_assert_str_eq(resp_header(&r, "Allow"), "GET, HEAD");
   resp_free(&r);
-  r = req(port, "DELETE", "/danger/form.html", NULL);  /* test_endpoints off */
+  r = req(port, "DELETE", "/danger/form.html", NULL);  /* no handler: no sink */
   cr_assert_eq(r.status, 405);
   resp_free(&r);
   cr_assert_eq(crawl_server_hits(srv, "/a.html"), 1);
@@ -491,10 +553,10 @@ Test(serve, post_is_counted_and_refused)
 Test(serve, post_body_is_discarded_on_keepalive)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "POST /a.html HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\n\r\n");
+  conn_sends(c, "POST /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 16\r\n\r\n");
   usleep(50 * 1000);  /* body in a separate packet */
   /* 16 body bytes that look like a request, then a real one */
-  conn_sends(c, "GET / HTTP/1.1\r\nGET /a.html HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "GET / HTTP/1.1\r\nGET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = conn_read(c, 0);
   cr_assert_eq(r.status, 405);
   resp_free(&r);
@@ -508,7 +570,7 @@ Test(serve, post_body_is_discarded_on_keepalive)
 Test(serve, body_over_cap_is_refused)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n\r\n");
+  conn_sends(c, "POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 999999999999\r\n\r\n");
   t_resp r = conn_read(c, 0);
   cr_assert_eq(r.status, 413);
   resp_free(&r);
@@ -518,18 +580,18 @@ Test(serve, body_over_cap_is_refused)
 Test(serve, keepalive_two_requests_one_connection)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "GET /a.html HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "GET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = conn_read(c, 0);
   cr_assert_eq(r.status, 200);
   cr_assert_str_eq(resp_header(&r, "Connection"), "keep-alive");
   resp_free(&r);
-  conn_sends(c, "GET /app.js HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "GET /app.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   r = conn_read(c, 0);
   cr_assert_eq(r.status, 200);
   cr_assert_str_eq(r.body, "/app.js");
   resp_free(&r);
   /* pipelined: two requests in one write, answered in order */
-  conn_sends(c, "GET /notes.txt HTTP/1.1\r\nHost: x\r\n\r\nGET /img.svg HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /img.svg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   r = conn_read(c, 0);
   cr_assert_str_eq(r.body, "/notes.txt");
   resp_free(&r);
@@ -542,7 +604,7 @@ Test(serve, keepalive_two_requests_one_connection)
 Test(serve, connection_close_closes)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "GET /a.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  conn_sends(c, "GET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
   t_resp r = conn_read(c, 0);
   cr_assert_eq(r.status, 200);
   cr_assert_str_eq(resp_header(&r, "Connection"), "close");
@@ -596,7 +658,7 @@ Test(serve, slow_client_does_not_block_others)
     resp_free(&r);
   }
   cr_assert_lt(now_ms() - t0, 2000);
-  conn_sends(slow, "st: x\r\n\r\n");
+  conn_sends(slow, "st: 127.0.0.1\r\n\r\n");
   t_resp r = conn_read(slow, 0);
   cr_assert_eq(r.status, 200);
   cr_assert_str_eq(r.body, "<p>a</p>");
@@ -611,7 +673,7 @@ Test(serve, many_concurrent_connections)
   for (int i = 0; i < N; i++)
     cs[i] = conn_open(port);
   for (int i = N - 1; i >= 0; i--)
-    conn_sends(cs[i], "GET /a.html HTTP/1.1\r\nHost: x\r\n\r\n");
+    conn_sends(cs[i], "GET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   for (int i = 0; i < N; i++) {
     t_resp r = conn_read(cs[i], 0);
     cr_assert_eq(r.status, 200, "connection %d", i);
@@ -627,9 +689,9 @@ Test(serve_test, stop_with_open_connections_is_prompt)
   t_conn *half = conn_open(port);
   t_conn *hang = conn_open(port);
   conn_sends(half, "GET /a.html HTTP/1.1\r\n");
-  conn_sends(hang, "GET /__test/hang HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(hang, "GET /__test/hang HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_conn *slow = conn_open(port);
-  conn_sends(slow, "GET /__test/slow?ms=10000 HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(slow, "GET /__test/slow?ms=10000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   usleep(100 * 1000);
   long long t0 = now_ms();
   crawl_server_stop(srv);
@@ -644,12 +706,12 @@ Test(serve_test, stop_with_open_connections_is_prompt)
   }
 }
 
-/* ---- /__test/ helpers ---------------------------------------------------- */
+/* ---- the tests' /__test/ endpoints (t_test_endpoints) -------------------- */
 
 Test(serve_test, hang_does_not_block_others)
 {
   t_conn *h = conn_open(port);
-  conn_sends(h, "GET /__test/hang HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(h, "GET /__test/hang HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = get(port, "/a.html");
   cr_assert_eq(r.status, 200);
   resp_free(&r);
@@ -666,7 +728,7 @@ Test(serve_test, slow_delays_without_blocking)
 {
   t_conn *s = conn_open(port);
   long long t0 = now_ms();
-  conn_sends(s, "GET /__test/slow?ms=400 HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(s, "GET /__test/slow?ms=400 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = get(port, "/a.html");
   cr_assert_eq(r.status, 200);
   cr_assert_lt(now_ms() - t0, 300, "a slow reply held up another client");
@@ -676,7 +738,7 @@ Test(serve_test, slow_delays_without_blocking)
   cr_assert_geq(now_ms() - t0, 380);
   resp_free(&r);
   /* the same connection is reusable afterwards */
-  conn_sends(s, "GET /a.html HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(s, "GET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   r = conn_read(s, 0);
   cr_assert_eq(r.status, 200);
   resp_free(&r);
@@ -749,16 +811,143 @@ Test(serve_test, echo_and_post_sinks)
   cr_assert_eq(crawl_server_hits(srv, "/__test/"), 2);
 }
 
-Test(serve, test_endpoints_off_by_default)
+Test(serve, no_test_endpoints_without_the_handler)
 {
   t_conn *c = conn_open(port);
-  conn_sends(c, "GET /__test/hang HTTP/1.1\r\nHost: x\r\n\r\n");
+  conn_sends(c, "GET /__test/hang HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   t_resp r = conn_read(c, 0);
   cr_assert_eq(r.status, 404);
   resp_free(&r);
   conn_close(c);
   r = get(port, "/__test/redirect?to=/a.html");
   cr_assert_eq(r.status, 404);
+  resp_free(&r);
+}
+
+/* ---- the handler hook --------------------------------------------------- */
+
+Test(serve_hook, handler_answers_before_the_file_lookup)
+{
+  t_resp r = get(port, "/hook/reply?x=a%20b+c");
+  cr_assert_eq(r.status, 201);
+  cr_assert_str_eq(resp_header(&r, "X-Hook"), "yes");
+  cr_assert_str_eq(resp_header(&r, "Content-Type"), "text/plain");
+  cr_assert_str_eq(r.body, "-1 -1 -1 -1 -1 -1", "a bad status or header was accepted: %s", r.body);
+  cr_assert_null(resp_header(&r, "Set-Cookie"), "a header was split");
+  cr_assert_str_eq(hook.seen, "GET /hook/reply ?x=a%20b+c x=a b c body=0");
+  resp_free(&r);
+  r = req(port, "POST", "/hook/reply", "12345");  /* any method */
+  cr_assert_eq(r.status, 201);
+  cr_assert_str_eq(hook.seen, "POST /hook/reply ? x=(none) body=5");
+  resp_free(&r);
+  /* HEAD: the length of the body, but no body */
+  t_conn *c = conn_open(port);
+  conn_sends(c, "HEAD /hook/reply HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /a.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  r = conn_read(c, 1);
+  cr_assert_eq(r.status, 201);
+  cr_assert_str_eq(resp_header(&r, "Content-Length"), "17");
+  resp_free(&r);
+  r = conn_read(c, 0);
+  cr_assert_str_eq(r.body, "<p>a</p>", "HEAD sent a body");
+  resp_free(&r);
+  conn_close(c);
+  /* answered without setting anything: 200, empty */
+  r = get(port, "/hook/empty");
+  cr_assert_eq(r.status, 200);
+  cr_assert_str_eq(resp_header(&r, "Content-Length"), "0");
+  resp_free(&r);
+  /* returned 0: the server's own answer */
+  r = req(port, "POST", "/a.html", "x");
+  cr_assert_eq(r.status, 405);
+  resp_free(&r);
+  int calls = hook.calls;
+  cr_assert_eq(calls, 6);
+  /* hits are counted either way; /__hits and /__reset never reach it */
+  cr_assert_eq(crawl_server_hits(srv, "/hook/"), 4);
+  cr_assert_eq(crawl_server_hits(srv, "/a.html"), 2);
+  r = get(port, "/__hits");
+  cr_assert_eq(r.status, 200);
+  resp_free(&r);
+  r = get(port, "/__reset");
+  resp_free(&r);
+  cr_assert_eq(hook.calls, calls);
+}
+
+Test(serve_hook, file_replies_follow_the_rules_of_a_get)
+{
+  static const struct {
+    const char *target;
+    int status;
+    const char *body;    /* NULL: not checked */
+  } cases[] = {
+    { "/hook/file?f=%2Fa.html", 200, "<p>a</p>" },
+    { "/hook/file?f=/sub/", 200, "<h1>sub</h1>" },
+    { "/hook/file?f=/sub", 404, NULL },   /* a directory: no redirect to the handler's URL */
+    { "/hook/file?f=/nope.html", 404, NULL },
+    { "/hook/file?f=a.html", 400, NULL },  /* not a path */
+    { "/hook/file?f=/../outside/secret.txt", 403, NULL },
+    { "/hook/file?f=/escape.txt", 403, NULL },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    t_resp r = get(port, cases[i].target);
+    cr_assert_eq(r.status, cases[i].status, "%s: %d", cases[i].target, r.status);
+    cr_assert(!strstr(r.body, "TOP-SECRET"), "%s leaked", cases[i].target);
+    if (cases[i].body)
+      cr_assert_str_eq(r.body, cases[i].body, "%s", cases[i].target);
+    if (r.status == 200) {
+      cr_assert_str_eq(resp_header(&r, "X-Hook"), "file");
+      cr_assert(strncmp(resp_header(&r, "Content-Type"), "text/html", 9) == 0);
+    }
+    resp_free(&r);
+  }
+}
+
+/* A long-running server sees ever new URLs: the table stops growing at
+ * CRAWL_SERVER_HIT_PATHS keys, later new ones count as "other". */
+Test(serve, hit_table_is_bounded)
+{
+  enum { CAP = CRAWL_SERVER_HIT_PATHS, MORE = 10, BATCH = 512 };
+  t_conn *c = conn_open(port);
+  static char batch[BATCH * 64];
+  for (int i = 0; i < CAP + MORE; i += BATCH) {
+    /* pipelined, one write a batch: the answers fit the socket buffers */
+    int n = i + BATCH <= CAP + MORE ? BATCH : CAP + MORE - i;
+    size_t len = 0;
+    for (int k = 0; k < n; k++)
+      len += (size_t)snprintf(batch + len, sizeof batch - len,
+                              "GET /cap/%d.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", i + k);
+    conn_send(c, batch, len);
+    for (int k = 0; k < n; k++) {
+      t_resp r = conn_read(c, 0);
+      cr_assert_eq(r.status, 404, "request %d: %d", i + k, r.status);
+      resp_free(&r);
+    }
+  }
+  conn_close(c);
+  t_resp r = get(port, "/cap/7.html");  /* a known key still counts as itself */
+  resp_free(&r);
+  cr_assert_eq(crawl_server_hits(srv, NULL), CAP + MORE + 1);
+  cr_assert_eq(crawl_server_hits(srv, "/cap/"), CAP + 1);
+  cr_assert_eq(crawl_server_hits(srv, "/cap/7.html"), 2);
+  cr_assert_eq(crawl_server_hits(srv, "/cap/4100.html"), 0, "a key past the cap was kept");
+
+  r = get(port, "/__hits");
+  cJSON *j = cJSON_Parse(r.body);
+  cr_assert(j);
+  cJSON *reqs = cJSON_GetObjectItemCaseSensitive(j, "requests");
+  cr_assert_eq(cJSON_GetArraySize(reqs), CAP + 1);
+  cr_assert_eq(cJSON_GetObjectItemCaseSensitive(reqs, "other")->valueint, MORE);
+  cr_assert_eq(cJSON_GetObjectItemCaseSensitive(j, "total")->valueint, CAP + MORE + 1);
+  cJSON_Delete(j);
+  resp_free(&r);
+  /* a reset makes room again */
+  r = get(port, "/__reset");
+  resp_free(&r);
+  r = get(port, "/cap/4100.html");
+  resp_free(&r);
+  cr_assert_eq(crawl_server_hits(srv, "/cap/4100.html"), 1);
+  r = get(port, "/__hits");
+  cr_assert(!strstr(r.body, "\"other\""), "%s", r.body);
   resp_free(&r);
 }
 
@@ -780,4 +969,52 @@ Test(serve, start_reports_errors)
   cr_assert_eq(crawl_server_start(&nohost, &s2, err, sizeof err), -1);
   crawl_server_stop(NULL);
   cr_assert_eq(crawl_server_hits(srv, NULL), 0);
+}
+
+/* ---- who may ask, and how slowly ------------------------------------------ */
+
+static t_resp get_with_host(int port, const char *host)
+{
+  t_conn *c = conn_open(port);
+  char head[512];
+  snprintf(head, sizeof head, "GET /index.html HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", host);
+  conn_sends(c, head);
+  t_resp r = conn_read(c, 0);
+  conn_close(c);
+  return r;
+}
+
+Test(serve, a_foreign_host_name_is_misdirected)
+{
+  char h[64];
+  snprintf(h, sizeof h, "localhost:%d", port);
+  const char *ok[] = { h, "127.0.0.1", "LOCALHOST", "[::1]:9" };
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+    t_resp r = get_with_host(port, ok[i]);
+    cr_expect_eq(r.status, 200, "Host: %s gets %d", ok[i], r.status);
+    resp_free(&r);
+  }
+  const char *bad[] = { "evil.example", "evil.example:80", "127.0.0.1.nip.io", "localhost.evil", "[::2]" };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    t_resp r = get_with_host(port, bad[i]);
+    cr_expect_eq(r.status, 421, "Host: %s (DNS rebinding) gets %d, not 421", bad[i], r.status);
+    resp_free(&r);
+  }
+}
+
+Test(serve_heads, a_head_that_never_ends_is_dropped)
+{
+  t_conn *slow = conn_open(port);
+  conn_sends(slow, "GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a");
+  long long t0 = now_ms();
+  char b;
+  ssize_t n = recv(slow->fd, &b, 1, 0); /* SO_RCVTIMEO is 5 s */
+  long long waited = now_ms() - t0;
+  cr_expect_eq(n, 0, "the server closed the slow connection (recv %zd)", n);
+  cr_expect(waited >= 250 && waited < 3000, "closed after %lld ms (timeout 300)", waited);
+  conn_close(slow);
+  /* a request sent briskly on a fresh connection is still served */
+  t_resp r = get(port, "/index.html");
+  cr_expect_eq(r.status, 200);
+  resp_free(&r);
 }

@@ -1,0 +1,459 @@
+/* cmd_crawl.c -- `uiap-crawl crawl URL|DIR... -o OUT`: explores the app
+ * behind the seeds with the safety gate on (crawl_run) and writes a
+ * Discovery Package into OUT, then its reports. A directory seed is served
+ * on loopback; --plan reads a DiscoveryPlan; --resume continues a run. The
+ * steps: options, setup (resume, plan, seeds, output directory), the
+ * browser, the run, the verdict. */
+#include "cli_int.h"
+#include "crawl.h"
+#include "crawl_journal.h"
+#include "crawl_serve.h"
+#include "crawl_util.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char cli_help_crawl[] =
+  "usage: uiap-crawl crawl URL|DIR [URL...] -o OUT [options]\n"
+  "       uiap-crawl crawl --plan plan.json -o OUT [options]\n"
+  "\n"
+  "Explores the app behind the seeds with the safety gate on and writes a\n"
+  "Discovery Package: OUT/package.json, OUT/states/, OUT/journal.jsonl.\n"
+  "A directory is served read-only on loopback and crawled from its index.html.\n"
+  "\n"
+  "  -o, --output DIR          output directory (required)\n"
+  "  --plan FILE               DiscoveryPlanPayload or uiap.discovery.plan message\n"
+  "  --mode MODE               observe_only | safe_explore (default) | sandbox_write\n"
+  "  --max-states N            stop after N distinct states (default 200)\n"
+  "  --max-transitions N       stop after N executed actions (default 2000)\n"
+  "  --max-depth N             do not expand states deeper than N (default 12)\n"
+  "  --max-runtime-ms N        stop after N ms (default 600000)\n"
+  "  --max-per-route N         at most N states per route\n"
+  "  --allow-origin ORIGIN     another origin in scope (repeatable)\n"
+  "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (repeatable)\n"
+  "  --allow-bridges           also frames whose document declares <meta name=\"uiap-bridge\">\n"
+  "  --viewport WxH            viewport (default 1280x800)\n"
+  "  --locale LANG             browser language, e.g. de-DE\n"
+  "  --screenshots             write OUT/screenshots/<stateId>.png\n"
+  "  --include-text-values     field values are part of a state's identity\n"
+  "  --force                   overwrite an output directory that holds another run\n"
+  "  --fail-on SEVERITY        exit 10 when the package has review items of SEVERITY\n"
+  "                            (low | medium | high) or worse\n"
+  "  --resume DIR              continue the run journaled in DIR (after a kill or a crash)\n"
+  "  --progress jsonl          uiap.discovery.progress events as JSON lines on stdout\n"
+  "                            (a live line on stderr is the default on a terminal)\n"
+  "  --chromium PATH, --connect URL, --headful   as for snapshot\n"
+  "  --quiet, --verbose\n";
+
+typedef struct {
+  crawl_opts co;
+  const char *urls[65];
+  const char *allow[33], *bridge[33];
+  int nurls, nallow, nbridge;
+  const char *plan_path, *chromium, *connect, *fail_on;
+  int force, headful, mode_flag, verbosity, progress_jsonl, isatty_err;
+  char resume_plan[8300];       /* the plan --resume wrote, removed again */
+  cJSON *plan;
+  crawl_server *server;         /* serving the directory seed */
+  int made;                     /* we created co.out_dir */
+  char url_bufs[64][8192];
+} crawl_cli;
+
+/* ---- options ---------------------------------------------------------------- */
+/* The budget options: option, spelling, crawl_budget field, range. */
+#define CRAWL_BUDGETS(X)                                       \
+  X(MAX_STATES, "max-states", max_states, 1, 100000)           \
+  X(MAX_TRANSITIONS, "max-transitions", max_transitions, 1, 10000000) \
+  X(MAX_DEPTH, "max-depth", max_depth, 1, 1000)                \
+  X(MAX_RUNTIME, "max-runtime-ms", max_runtime_ms, 1000, 86400000) \
+  X(MAX_PER_ROUTE, "max-per-route", max_per_route, 1, 100000)
+
+enum {
+  OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
+  OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
+  OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE,
+#define CRAWL__BUDGET_ENUM(opt, name, field, lo, hi) OPT_##opt,
+  CRAWL_BUDGETS(CRAWL__BUDGET_ENUM)
+#undef CRAWL__BUDGET_ENUM
+};
+
+static const struct { int opt; const char *name; size_t off; long lo, hi; } budgets[] = {
+#define CRAWL__BUDGET_ROW(opt, name, field, lo, hi) {OPT_##opt, name, offsetof(crawl_budget, field), lo, hi},
+  CRAWL_BUDGETS(CRAWL__BUDGET_ROW)
+#undef CRAWL__BUDGET_ROW
+};
+
+static const struct option longopts[] = {
+  {"help", no_argument, NULL, 'h'},
+  {"output", required_argument, NULL, 'o'},
+  {"plan", required_argument, NULL, OPT_PLAN},
+  {"mode", required_argument, NULL, OPT_MODE},
+#define CRAWL__BUDGET_OPT(opt, name, field, lo, hi) {name, required_argument, NULL, OPT_##opt},
+  CRAWL_BUDGETS(CRAWL__BUDGET_OPT)
+#undef CRAWL__BUDGET_OPT
+  {"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
+  {"bridge-origin", required_argument, NULL, OPT_BRIDGE_ORIGIN},
+  {"allow-bridges", no_argument, NULL, OPT_ALLOW_BRIDGES},
+  {"viewport", required_argument, NULL, OPT_VIEWPORT},
+  {"locale", required_argument, NULL, OPT_LOCALE},
+  {"screenshots", no_argument, NULL, OPT_SCREENSHOTS},
+  {"include-text-values", no_argument, NULL, OPT_TEXT_VALUES},
+  {"force", no_argument, NULL, OPT_FORCE},
+  {"progress", required_argument, NULL, OPT_PROGRESS},
+  {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+  {"resume", required_argument, NULL, OPT_RESUME},
+  {"chromium", required_argument, NULL, OPT_CHROMIUM},
+  {"connect", required_argument, NULL, OPT_CONNECT},
+  {"headful", no_argument, NULL, OPT_HEADFUL},
+  {"quiet", no_argument, NULL, OPT_QUIET},
+  {"verbose", no_argument, NULL, OPT_VERBOSE},
+  {NULL, 0, NULL, 0},
+};
+
+/* A budget option's value into co.budget: CLI_CONTINUE, or the usage exit code. */
+static int crawl_budget_arg(crawl_cli *x, int c, const char *v) {
+  for (size_t i = 0; i < sizeof budgets / sizeof *budgets; i++) {
+    if (budgets[i].opt != c) continue;
+    long n;
+    if (cli_parse_long(v, budgets[i].lo, budgets[i].hi, &n))
+      return cli_fail(CLI_EXIT_USAGE, "--%s takes a number from %ld to %ld, not %s", budgets[i].name, budgets[i].lo,
+                      budgets[i].hi, v);
+    *(long *)((char *)&x->co.budget + budgets[i].off) = n;
+  }
+  return CLI_CONTINUE;
+}
+
+/* An option with a choice of values: CLI_CONTINUE, or the usage exit code. */
+static int crawl_choice_arg(crawl_cli *x, int c, const char *v) {
+  if (c == OPT_MODE) {
+    x->mode_flag = 1;
+    if (pol_mode_parse(v, &x->co.policy.mode) != POL_OK)
+      return cli_fail(CLI_EXIT_USAGE, "--mode takes observe_only, safe_explore or sandbox_write, not %s", v);
+  } else if (c == OPT_PROGRESS) {
+    if (strcmp(v, "jsonl") && strcmp(v, "tty")) return cli_fail(CLI_EXIT_USAGE, "--progress takes jsonl or tty, not %s", v);
+    x->progress_jsonl = !strcmp(v, "jsonl");
+  } else {
+    if (strcmp(v, "low") && strcmp(v, "medium") && strcmp(v, "high"))
+      return cli_fail(CLI_EXIT_USAGE, "--fail-on takes low, medium or high, not %s", v);
+    x->fail_on = v;
+  }
+  return CLI_CONTINUE;
+}
+
+static int crawl_parse(int argc, char **argv, crawl_cli *x) {
+  cli_getopt g;
+  int c, code;
+  cli_getopt_init(&g, argc, argv, "-:ho:", longopts);
+  while ((c = cli_getopt_next(&g)) != -1) {
+    const char *v = g.arg;
+    switch (c) {
+    case 'h': fputs(cli_help_crawl, stdout); return CLI_EXIT_OK;
+    case 'o': x->co.out_dir = v; break;
+    case OPT_PLAN: x->plan_path = v; break;
+    case OPT_MODE: case OPT_PROGRESS: case OPT_FAIL_ON:
+      if ((code = crawl_choice_arg(x, c, v)) != CLI_CONTINUE) return code;
+      break;
+    case OPT_ALLOW_ORIGIN: if (x->nallow < 32) x->allow[x->nallow++] = v; break;
+    case OPT_BRIDGE_ORIGIN: if (x->nbridge < 32) x->bridge[x->nbridge++] = v; break;
+    case OPT_ALLOW_BRIDGES: x->co.allow_bridges = 1; break;
+    case OPT_VIEWPORT:
+      if ((code = cli_viewport_arg(v, &x->co.width, &x->co.height))) return code;
+      break;
+    case OPT_LOCALE: x->co.locale = v; break;
+    case OPT_SCREENSHOTS: x->co.screenshots = 1; break;
+    case OPT_TEXT_VALUES: x->co.fp.include_text_values = 1; break;
+    case OPT_FORCE: x->force = 1; break;
+    case OPT_RESUME: x->co.out_dir = v; x->co.resume = 1; break;
+    case OPT_CHROMIUM: x->chromium = v; break;
+    case OPT_CONNECT: x->connect = v; break;
+    case OPT_HEADFUL: x->headful = 1; break;
+    case OPT_QUIET: x->verbosity = 0; break;
+    case OPT_VERBOSE: x->verbosity++; break;
+#define CRAWL__BUDGET_CASE(opt, name, field, lo, hi) case OPT_##opt:
+    CRAWL_BUDGETS(CRAWL__BUDGET_CASE)
+#undef CRAWL__BUDGET_CASE
+      if ((code = crawl_budget_arg(x, c, v)) != CLI_CONTINUE) return code;
+      break;
+    case 1: if (x->nurls < 64) x->urls[x->nurls++] = v; break;
+    default: return cli_bad_option(&g, c);
+    }
+  }
+  return CLI_CONTINUE;
+}
+
+/* ---- setup -------------------------------------------------------------------- */
+/* crawl__journal_read: a copy of the first record, then stop. */
+static int first_record(void *ud, const char *type, cJSON *rec) {
+  (void)type;
+  *(cJSON **)ud = cJSON_Duplicate(rec, 1);
+  return -1;
+}
+
+/* --resume DIR without seeds or --plan: the environment and seeds of the
+ * run's own first record (DIR/journal.jsonl) as DIR/.resume-plan.json, the
+ * --plan to read. */
+static int crawl_resume_plan(crawl_cli *x) {
+  const char *dir = x->co.out_dir;
+  cJSON *first = NULL;
+  crawl__journal_stats st;
+  if (crawl__journal_read(dir, NULL, first_record, &first, &st, NULL, 0) != CRAWL_OK)
+    return cli_fail(CLI_EXIT_USAGE, "nothing to resume in %s (no journal.jsonl)", dir);
+  if (!first || st.malformed || st.unknown || strcmp(crawl__str(first, "type") ?: "", "run")) {
+    cJSON_Delete(first);
+    return cli_fail(CLI_EXIT_USAGE, "%s/journal.jsonl does not start with a run record", dir);
+  }
+  cJSON *pl = cJSON_CreateObject();
+  cJSON_AddItemToObject(pl, "environment", cJSON_DetachItemFromObjectCaseSensitive(first, "environment"));
+  cJSON_AddItemToObject(pl, "seeds", cJSON_DetachItemFromObjectCaseSensitive(first, "seeds"));
+  cJSON_Delete(first);
+  char *ptext = cJSON_Print(pl);
+  cJSON_Delete(pl);
+  snprintf(x->resume_plan, sizeof x->resume_plan, "%s/.resume-plan.json", dir);
+  FILE *pf = ptext ? fopen(x->resume_plan, "w") : NULL;
+  if (pf) {
+    fputs(ptext, pf);
+    fclose(pf);
+  }
+  free(ptext);
+  if (!pf) return cli_fail(CLI_EXIT_OUTPUT, "cannot write %s", x->resume_plan);
+  x->plan_path = x->resume_plan;
+  return CLI_CONTINUE;
+}
+
+/* --plan: budgets and safety from the plan, where no flag set them. */
+static int crawl_load_plan(crawl_cli *x) {
+  const char *path = x->plan_path;
+  FILE *f = fopen(path, "rb");
+  if (!f) return cli_fail(CLI_EXIT_USAGE, "cannot read plan %s: %s", path, strerror(errno));
+  char *text;
+  size_t len;
+  int oom = cli_read_all(f, SIZE_MAX, &text, &len);
+  fclose(f);
+  if (oom) {
+    free(text);
+    return cli_fail(CLI_EXIT_INTERNAL, "out of memory reading plan %s", path);
+  }
+  if (!text) return cli_fail(CLI_EXIT_USAGE, "plan %s is empty", path);
+  text[len] = 0;
+  crawl_plan_error pe;
+  crawl_code pc = crawl_plan_parse(text, x->mode_flag, &x->co.budget, &x->co.policy, &x->plan, &pe);
+  free(text);
+  if (pc != CRAWL_OK && pe.line)
+    return cli_fail(CLI_EXIT_USAGE, "plan %s is not valid JSON (line %d, column %d)", path, pe.line, pe.column);
+  if (pc != CRAWL_OK) return cli_fail(CLI_EXIT_USAGE, "plan %s: %s", path, pe.msg);
+  return CLI_CONTINUE;
+}
+
+/* The seeds as URLs; a directory is served on loopback (one at most). */
+static int crawl_seeds(crawl_cli *x) {
+  for (int i = 0; i < x->nurls; i++) {
+    struct stat st;
+    if (stat(x->urls[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+      if (x->server) return cli_fail(CLI_EXIT_USAGE, "crawl serves one directory at a time");
+      crawl_server_opts so = {.root = x->urls[i], .spa_fallback = 1};
+      crawl_server *s = NULL;
+      char err[256];
+      if (crawl_server_start(&so, &s, err, sizeof err) != 0) return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
+      x->server = s;
+      snprintf(x->url_bufs[i], sizeof x->url_bufs[i], "http://127.0.0.1:%d/", crawl_server_port(s));
+    } else {
+      int nu = cli_url_normalize(x->urls[i], x->url_bufs[i], sizeof x->url_bufs[i]);
+      if (nu == -1) return cli_fail(CLI_EXIT_USAGE, "unsupported URL (only http, https and file): %s", x->urls[i]);
+      if (nu == -2) return cli_fail(CLI_EXIT_USAGE, "not a URL, file or directory: %s", x->urls[i]);
+    }
+    x->urls[i] = x->url_bufs[i];
+  }
+  x->urls[x->nurls] = NULL;
+  x->allow[x->nallow] = NULL;
+  x->bridge[x->nbridge] = NULL;
+  x->co.urls = x->urls;
+  x->co.allow_origins = x->allow;
+  x->co.bridge_origins = x->nbridge ? x->bridge : NULL;
+  x->co.plan = x->plan;
+  return CLI_CONTINUE;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)ftw;
+  return (flag == FTW_DP ? rmdir(path) : unlink(path)) == 0 ? 0 : -1;
+}
+
+/* path and everything below it, as rm -rf: symbolic links are removed,
+ * never followed. Refuses "" and "/". 0 or -1. */
+static int remove_tree(const char *path) {
+  if (!path[0] || !path[strspn(path, "/")]) return -1;
+  return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+}
+
+/* A previous run's files in dir: only ours (journal, states, screenshots,
+ * package and reports); anything else stays. */
+static int remove_run(const char *dir) {
+  static const char *const ours[] = {"journal.jsonl", "package.json", "states", "screenshots",
+                                     "report.html", "graph.dot", "review.sarif", "junit.xml"};
+  char path[8300];
+  for (size_t i = 0; i < sizeof ours / sizeof *ours; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, ours[i]);
+    struct stat st;
+    if (stat(path, &st) != 0) continue;
+    if (S_ISDIR(st.st_mode) ? remove_tree(path) != 0 : unlink(path) != 0) return -1;
+  }
+  return 0;
+}
+
+/* The output directory: not another run's (unless --force), created, writable. */
+static int crawl_prepare_out(crawl_cli *x) {
+  const char *dir = x->co.out_dir;
+  struct stat st;
+  char jp[8300];
+  snprintf(jp, sizeof jp, "%s/journal.jsonl", dir);
+  if (x->resume_plan[0]) unlink(x->resume_plan);
+  if (stat(jp, &st) == 0 && !x->co.resume) {
+    if (!x->force) return cli_fail(CLI_EXIT_OUTPUT, "%s holds another run (journal.jsonl); pass --force to replace it", dir);
+    if (remove_run(dir) != 0) return cli_fail(CLI_EXIT_OUTPUT, "cannot clear %s", dir);
+  }
+  x->made = mkdir(dir, 0755) == 0; /* removed again if no browser starts */
+  if (!x->made && errno != EEXIST) return cli_fail(CLI_EXIT_OUTPUT, "cannot create %s: %s", dir, strerror(errno));
+  if (access(dir, W_OK) != 0) return cli_fail(CLI_EXIT_OUTPUT, "cannot write to %s: %s", dir, strerror(errno));
+  return CLI_CONTINUE;
+}
+
+static int crawl_setup(crawl_cli *x) {
+  int code;
+  if (!x->co.out_dir) return cli_fail(CLI_EXIT_USAGE, "crawl needs an output directory (-o DIR)");
+  if (x->co.resume && !x->nurls && !x->plan_path && (code = crawl_resume_plan(x)) != CLI_CONTINUE) return code;
+  if (!x->nurls && !x->plan_path)
+    return cli_fail(CLI_EXIT_USAGE, "crawl needs a URL, a directory or --plan (see uiap-crawl crawl --help)");
+  cli_log_setup(x->verbosity);
+  if (x->plan_path && (code = crawl_load_plan(x)) != CLI_CONTINUE) return code;
+  if ((code = crawl_seeds(x)) != CLI_CONTINUE) return code;
+  return crawl_prepare_out(x);
+}
+
+static void crawl_cli_release(crawl_cli *x) {
+  crawl_server_stop(x->server);
+  x->server = NULL;
+  cJSON_Delete(x->plan);
+  x->plan = NULL;
+}
+
+/* ---- the run -------------------------------------------------------------------- */
+/* crawl_opts.progress: uiap.discovery.progress JSON lines on stdout
+ * (--progress jsonl), else a live line on a terminal's stderr. */
+static void progress_line(void *ud, const crawl_progress *p) {
+  const crawl_cli *x = ud;
+  if (x->progress_jsonl) {
+    static long seq;
+    char id[64];
+    cJSON *pl = cJSON_CreateObject();
+    snprintf(id, sizeof id, "msg_progress_%ld", ++seq);
+    cJSON_AddStringToObject(pl, "runId", p->run_id ? p->run_id : "");
+    cJSON_AddStringToObject(pl, "status", p->status);
+    if (p->route) cJSON_AddStringToObject(pl, "currentRouteId", p->route);
+    cJSON_AddNumberToObject(pl, "visitedStates", (double)p->states);
+    cJSON_AddNumberToObject(pl, "visitedTransitions", (double)p->transitions);
+    cJSON *m = crawl__envelope(&(crawl__msg){.type = "uiap.discovery.progress", .id = id}, pl);
+    char *t = cJSON_PrintUnformatted(m);
+    cJSON_Delete(m);
+    if (t) {
+      puts(t);
+      fflush(stdout);
+    }
+    free(t);
+    return;
+  }
+  if (!x->isatty_err || x->verbosity <= 0) return;
+  fprintf(stderr, "\r\033[K%-10s states %ld  transitions %ld  not clicked %ld  %lds  %.60s", p->status, p->states,
+          p->transitions, p->decisions, p->elapsed_ms / 1000, p->route ? p->route : "");
+  fflush(stderr);
+}
+
+/* A new browser after the old one died (crawl_opts.relaunch). */
+typedef struct {
+  cdp_client **c;
+  cdp_launch_opts lo;
+  const char *connect;
+} relaunch_ctx;
+
+static cdp_code relaunch(void *ud, cdp_client **c) {
+  relaunch_ctx *x = ud;
+  cdp_client_free(*c); /* reaps the dead one and removes its profile */
+  *c = NULL;
+  char err[1024];
+  cdp_code rc = x->connect ? cdp_connect(x->connect, 10000, c, err, sizeof err) : cdp_launch(&x->lo, c, err, sizeof err);
+  if (rc) {
+    crawl_log(CRAWL_LOG_ERROR, "crawl", "restarting the browser failed: %s", err);
+    return rc;
+  }
+  cdp_client_set_cancel(*c, &cli_signal);
+  *x->c = *c;
+  return CDP_OK;
+}
+
+/* The exit code for how the run ended, after the summary and the reports. */
+static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary *sum) {
+  const char *dir = x->co.out_dir;
+  if (rc == CRAWL_IO) return cli_fail(CLI_EXIT_OUTPUT, "%s", sum->error);
+  if (x->verbosity > 0)
+    fprintf(stderr,
+            "uiap-crawl: %s: %ld states, %ld transitions (%ld self-loops), %ld actions not taken, "
+            "%ld failed, %ld review findings; stopped by %s\n"
+            "uiap-crawl: package: %s/package.json\n",
+            sum->status ? sum->status : "failed", sum->states, sum->transitions, sum->self_loops, sum->decisions,
+            sum->failures, sum->reviews, sum->stopped_by ? sum->stopped_by : "?", dir);
+  if (rc != CRAWL_OK) return cli_fail(rc == CRAWL_BROWSER ? CLI_EXIT_BROWSER : CLI_EXIT_INTERNAL, "%s", sum->error);
+  if (sum->status && !strcmp(sum->status, "cancelled")) return cli_exit_signal();
+  char rerr[1024];
+  if (crawl_reports_write(dir, NULL, rerr, sizeof rerr) != CRAWL_OK && x->verbosity > 0)
+    fprintf(stderr, "uiap-crawl: warning: reports not written: %s\n", rerr);
+  if (sum->states == 0) /* the package and reports are written; they list each seed's failure */
+    return cli_fail(CLI_EXIT_NAVIGATE, "no seed could be loaded%s%s", sum->error[0] ? ": " : "", sum->error);
+  if (!x->fail_on) return CLI_EXIT_OK;
+  long nrev = 0;
+  if (crawl_review_count(dir, x->fail_on, &nrev, rerr, sizeof rerr) != CRAWL_OK)
+    return cli_fail(CLI_EXIT_INTERNAL, "%s", rerr);
+  if (nrev > 0)
+    return cli_fail(CLI_EXIT_REVIEW, "%ld review item%s of severity %s or worse (--fail-on %s)", nrev,
+                    nrev == 1 ? "" : "s", x->fail_on, x->fail_on);
+  return CLI_EXIT_OK;
+}
+
+static int crawl_execute(crawl_cli *x) {
+  crawl_opts *co = &x->co;
+  cdp_client *c;
+  relaunch_ctx rx = {.c = &c, .connect = x->connect,
+                     .lo = {.chromium = x->chromium, .headful = x->headful, .width = co->width,
+                            .height = co->height, .lang = co->locale}};
+  int code = cli_browser_open(x->connect, 10000, &rx.lo, &c);
+  if (code) {
+    crawl_cli_release(x);
+    if (x->made) rmdir(co->out_dir);
+    return code;
+  }
+  co->cancel = &cli_signal;
+  co->relaunch = relaunch;
+  co->relaunch_ud = &rx;
+  x->isatty_err = isatty(2);
+  co->progress = progress_line;
+  co->progress_ud = x;
+  crawl_summary sum;
+  crawl_code rc = crawl_run(c, co, &sum);
+  if (x->isatty_err && x->verbosity > 0) fputs("\r\033[K", stderr);
+  cdp_client_free(c);
+  crawl_cli_release(x);
+  return crawl_verdict(x, rc, &sum);
+}
+
+int cli_cmd_crawl(int argc, char **argv) {
+  crawl_cli x = {.verbosity = 1};
+  int code = crawl_parse(argc, argv, &x);
+  if (code == CLI_CONTINUE) code = crawl_setup(&x);
+  if (code == CLI_CONTINUE) code = crawl_execute(&x);
+  crawl_cli_release(&x);
+  return code;
+}
