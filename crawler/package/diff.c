@@ -166,8 +166,7 @@ static int cmp_entry(const void *x, const void *y) {
 static df_entry *entries(const struct df_section *s, const cJSON *arr, size_t *n) {
   const cJSON *e;
   size_t cap = (size_t)cJSON_GetArraySize(arr), k = 0;
-  df_entry *v = calloc(cap ? cap : 1, sizeof *v);
-  if (!v) abort();
+  df_entry *v = crawl__xcalloc(cap, sizeof *v);
   cJSON_ArrayForEach(e, arr) {
     char *key = entry_key(s, e);
     if (!key) continue;
@@ -233,70 +232,74 @@ static cJSON *side(const cJSON *pkg) {
   return o;
 }
 
-crawl_code crawl_package_diff(const cJSON *old_pkg, const cJSON *new_pkg, cJSON **diff, int *regression) {
-  if (diff) *diff = NULL;
-  if (regression) *regression = 0;
-  if (!diff || !cJSON_IsObject(old_pkg) || !cJSON_IsObject(new_pkg) || !crawl__str(old_pkg, "spec") ||
-      !crawl__str(new_pkg, "spec") || strcmp(crawl__str(old_pkg, "spec"), "uiap.discovery") ||
-      strcmp(crawl__str(new_pkg, "spec"), "uiap.discovery"))
-    return CRAWL_ARG;
-  cJSON *d = crawl__jx(cJSON_CreateObject()), *secs = crawl__jx(cJSON_CreateObject());
-  cJSON *regs = crawl__jx(cJSON_CreateArray());
-  crawl__jset(d, "old", side(old_pkg));
-  crawl__jset(d, "new", side(new_pkg));
-  for (size_t si = 0; si < DF_NSECTIONS; si++) {
-    const struct df_section *s = &sections[si];
-    size_t no, nn;
-    cJSON *mo = s->key == KEY_TRANSITION ? merged_transitions(old_pkg) : NULL;
-    cJSON *mn = s->key == KEY_TRANSITION ? merged_transitions(new_pkg) : NULL;
-    df_entry *vo = entries(s, mo ? mo : crawl__arr2(old_pkg, s->obj, s->arr), &no);
-    df_entry *vn = entries(s, mn ? mn : crawl__arr2(new_pkg, s->obj, s->arr), &nn);
-    cJSON *sec = crawl__jx(cJSON_CreateObject()), *added = crawl__jx(cJSON_CreateArray());
-    cJSON *removed = crawl__jx(cJSON_CreateArray()), *changed = crawl__jx(cJSON_CreateArray());
-    int is_review = !strcmp(s->name, "reviewItems");
-    for (size_t i = 0; i < nn; i++) {
-      const df_entry *o = find(vo, no, vn[i].key);
-      if (!o) {
-        crawl__jpush(added, cJSON_CreateString(vn[i].key));
-        if (is_review && sev_rank(crawl__str(vn[i].e, "severity")) == 2)
-          regress(regs, "new high-severity review item %s (%s): %s", vn[i].key, crawl__str(vn[i].e, "kind") ? crawl__str(vn[i].e, "kind") : "?",
-                  crawl__str(vn[i].e, "description") ? crawl__str(vn[i].e, "description") : "");
-        continue;
-      }
-      cJSON *fields = crawl__jx(cJSON_CreateObject());
-      for (size_t f = 0; s->fields[f]; f++) {
-        const cJSON *a = crawl__get(o->e, s->fields[f]), *b = crawl__get(vn[i].e, s->fields[f]);
-        if ((!a && !b) || (a && b && cJSON_Compare(a, b, 1))) continue;
-        cJSON *ch = crawl__jx(cJSON_CreateObject());
-        crawl__jset(ch, "old", a ? cJSON_Duplicate(a, 1) : cJSON_CreateNull());
-        crawl__jset(ch, "new", b ? cJSON_Duplicate(b, 1) : cJSON_CreateNull());
-        crawl__jset(fields, s->fields[f], ch);
-      }
-      if (!cJSON_GetArraySize(fields)) { cJSON_Delete(fields); continue; }
-      cJSON *c = crawl__jx(cJSON_CreateObject());
-      crawl__jstr(c, "key", vn[i].key);
-      crawl__jset(c, "fields", fields);
-      crawl__jpush(changed, c);
-      if (is_review && sev_rank(crawl__str(vn[i].e, "severity")) == 2 && sev_rank(crawl__str(o->e, "severity")) < 2)
-        regress(regs, "review item %s (%s) raised to high: %s", vn[i].key, crawl__str(vn[i].e, "kind") ? crawl__str(vn[i].e, "kind") : "?",
-                crawl__str(vn[i].e, "description") ? crawl__str(vn[i].e, "description") : "");
-    }
-    for (size_t i = 0; i < no; i++) {
-      if (find(vn, nn, vo[i].key)) continue;
-      crawl__jpush(removed, cJSON_CreateString(vo[i].key));
-      if (s->regress_removed) regress(regs, "%s removed: %s", s->singular, vo[i].key);
-    }
-    crawl__jset(sec, "added", added);
-    crawl__jset(sec, "removed", removed);
-    crawl__jset(sec, "changed", changed);
-    crawl__jset(secs, s->name, sec);
-    entries_free(vo, no);
-    entries_free(vn, nn);
-    cJSON_Delete(mo);
-    cJSON_Delete(mn);
+/* The section's fields that differ between entries o and n, or NULL. */
+static cJSON *diff_fields(const struct df_section *s, const cJSON *o, const cJSON *n) {
+  cJSON *fields = crawl__jx(cJSON_CreateObject());
+  for (size_t f = 0; s->fields[f]; f++) {
+    const cJSON *a = crawl__get(o, s->fields[f]), *b = crawl__get(n, s->fields[f]);
+    if ((!a && !b) || (a && b && cJSON_Compare(a, b, 1))) continue;
+    cJSON *ch = crawl__jx(cJSON_CreateObject());
+    crawl__jset(ch, "old", a ? cJSON_Duplicate(a, 1) : cJSON_CreateNull());
+    crawl__jset(ch, "new", b ? cJSON_Duplicate(b, 1) : cJSON_CreateNull());
+    crawl__jset(fields, s->fields[f], ch);
   }
-  crawl__jset(d, "sections", secs);
-  /* coverage counters */
+  if (cJSON_GetArraySize(fields)) return fields;
+  cJSON_Delete(fields);
+  return NULL;
+}
+
+/* A review item that is high now, new or raised from a lower severity: a
+ * regression. */
+static void regress_high(cJSON *regs, const df_entry *n, int raised) {
+  const char *kind = crawl__str(n->e, "kind"), *desc = crawl__str(n->e, "description");
+  if (raised) regress(regs, "review item %s (%s) raised to high: %s", n->key, kind ? kind : "?", desc ? desc : "");
+  else regress(regs, "new high-severity review item %s (%s): %s", n->key, kind ? kind : "?", desc ? desc : "");
+}
+
+/* One section: {"added":[keys],"removed":[keys],"changed":[{key,fields}]};
+ * regressions into regs. */
+static cJSON *diff_section(const struct df_section *s, const cJSON *old_pkg, const cJSON *new_pkg, cJSON *regs) {
+  size_t no, nn;
+  cJSON *mo = s->key == KEY_TRANSITION ? merged_transitions(old_pkg) : NULL;
+  cJSON *mn = s->key == KEY_TRANSITION ? merged_transitions(new_pkg) : NULL;
+  df_entry *vo = entries(s, mo ? mo : crawl__arr2(old_pkg, s->obj, s->arr), &no);
+  df_entry *vn = entries(s, mn ? mn : crawl__arr2(new_pkg, s->obj, s->arr), &nn);
+  cJSON *sec = crawl__jx(cJSON_CreateObject()), *added = crawl__jx(cJSON_CreateArray());
+  cJSON *removed = crawl__jx(cJSON_CreateArray()), *changed = crawl__jx(cJSON_CreateArray());
+  int is_review = !strcmp(s->name, "reviewItems");
+  for (size_t i = 0; i < nn; i++) {
+    const df_entry *o = find(vo, no, vn[i].key);
+    int high = is_review && sev_rank(crawl__str(vn[i].e, "severity")) == 2;
+    if (!o) {
+      crawl__jpush(added, cJSON_CreateString(vn[i].key));
+      if (high) regress_high(regs, &vn[i], 0);
+      continue;
+    }
+    cJSON *fields = diff_fields(s, o->e, vn[i].e);
+    if (!fields) continue;
+    cJSON *c = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(c, "key", vn[i].key);
+    crawl__jset(c, "fields", fields);
+    crawl__jpush(changed, c);
+    if (high && sev_rank(crawl__str(o->e, "severity")) < 2) regress_high(regs, &vn[i], 1);
+  }
+  for (size_t i = 0; i < no; i++) {
+    if (find(vn, nn, vo[i].key)) continue;
+    crawl__jpush(removed, cJSON_CreateString(vo[i].key));
+    if (s->regress_removed) regress(regs, "%s removed: %s", s->singular, vo[i].key);
+  }
+  crawl__jset(sec, "added", added);
+  crawl__jset(sec, "removed", removed);
+  crawl__jset(sec, "changed", changed);
+  entries_free(vo, no);
+  entries_free(vn, nn);
+  cJSON_Delete(mo);
+  cJSON_Delete(mn);
+  return sec;
+}
+
+/* The new package's coverage counters: {"old","new","delta"} each. */
+static cJSON *diff_coverage(const cJSON *old_pkg, const cJSON *new_pkg) {
   cJSON *cov = crawl__jx(cJSON_CreateObject());
   const cJSON *oc = crawl__get(old_pkg, "coverage"), *ncv = crawl__get(new_pkg, "coverage"), *x;
   cJSON_ArrayForEach(x, ncv) {
@@ -308,7 +311,25 @@ crawl_code crawl_package_diff(const cJSON *old_pkg, const cJSON *new_pkg, cJSON 
     crawl__jset(c, "delta", cJSON_CreateNumber(x->valuedouble - was));
     crawl__jset(cov, x->string, c);
   }
-  crawl__jset(d, "coverage", cov);
+  return cov;
+}
+
+static int is_package(const cJSON *p) {
+  return cJSON_IsObject(p) && crawl__str(p, "spec") && !strcmp(crawl__str(p, "spec"), "uiap.discovery");
+}
+
+crawl_code crawl_package_diff(const cJSON *old_pkg, const cJSON *new_pkg, cJSON **diff, int *regression) {
+  if (diff) *diff = NULL;
+  if (regression) *regression = 0;
+  if (!diff || !is_package(old_pkg) || !is_package(new_pkg)) return CRAWL_ARG;
+  cJSON *d = crawl__jx(cJSON_CreateObject()), *secs = crawl__jx(cJSON_CreateObject());
+  cJSON *regs = crawl__jx(cJSON_CreateArray());
+  crawl__jset(d, "old", side(old_pkg));
+  crawl__jset(d, "new", side(new_pkg));
+  for (size_t si = 0; si < DF_NSECTIONS; si++)
+    crawl__jset(secs, sections[si].name, diff_section(&sections[si], old_pkg, new_pkg, regs));
+  crawl__jset(d, "sections", secs);
+  crawl__jset(d, "coverage", diff_coverage(old_pkg, new_pkg));
   int reg = cJSON_GetArraySize(regs) > 0;
   crawl__jset(d, "regression", cJSON_CreateBool(reg));
   crawl__jset(d, "regressions", regs);

@@ -32,6 +32,8 @@
  */
 #include "crawl_pkg.h"
 #include "pol.h"
+#include "crawl_journal.h"
+#include "crawl_strmap.h"
 #include "crawl_util.h"
 
 #include <errno.h>
@@ -44,112 +46,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PK_MAX_FILE     ((size_t)512 << 20) /* journal and state file cap */
 #define PK_EVIDENCE_MAX 10                  /* refs of one kind per entry */
 #define PK_NAMES_MAX    20                  /* names per catalog entry */
 #define PK_LIST_NAMES   10                  /* names quoted in a review item */
 #define PK_ID_NAME_MAX  48                  /* bytes of a name inside a scope id */
 
-/* ---- memory: out of memory aborts here -------------------------------------- */
-static void *pk_xrealloc(void *p, size_t n) {
-  void *q = realloc(p, n ? n : 1);
-  if (!q) abort();
-  return q;
-}
-static void *pk_xcalloc(size_t n, size_t sz) {
-  void *q = calloc(n ? n : 1, sz ? sz : 1);
-  if (!q) abort();
-  return q;
-}
-static char *pk_xstrdup(const char *s) {
-  if (!s) return NULL;
-  size_t n = strlen(s) + 1;
-  return memcpy(pk_xrealloc(NULL, n), s, n);
-}
-static char *pk_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *pk_printf(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (n < 0) abort();
-  char *s = pk_xrealloc(NULL, (size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  return s;
-}
+/* ---- memory and cJSON: crawl_util.h, plus what it lacks --------------------- */
 #define PK_GROW(arr, n, cap)                                             \
   do {                                                                   \
     if ((n) == (cap)) {                                                  \
       (cap) = (cap) ? (cap) * 2 : 16;                                    \
-      (arr) = pk_xrealloc((arr), (cap) * sizeof *(arr));                 \
+      (arr) = crawl__xrealloc((arr), (cap) * sizeof *(arr));             \
     }                                                                    \
   } while (0)
-
-/* ---- cJSON helpers (the package is built from cJSON; NULL means OOM) ------- */
-static cJSON *jx(cJSON *x) {
-  if (!x) abort();
-  return x;
-}
-static void jset(cJSON *o, const char *k, cJSON *v) {
-  if (!cJSON_AddItemToObject(o, k, jx(v))) abort();
-}
-static void jstr(cJSON *o, const char *k, const char *v) {
-  if (v) jset(o, k, cJSON_CreateString(v));
-}
-static void jnum(cJSON *o, const char *k, double v) { jset(o, k, cJSON_CreateNumber(v)); }
-static void jpush(cJSON *a, cJSON *v) {
-  if (!cJSON_AddItemToArray(a, jx(v))) abort();
-}
-static const cJSON *gget(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
-static const char *gstr(const cJSON *o, const char *k) {
-  const cJSON *x = gget(o, k);
-  return cJSON_IsString(x) ? x->valuestring : NULL;
-}
-static char *jtext(const cJSON *x) {
-  char *s = cJSON_PrintUnformatted(x);
-  if (!s) abort();
-  return s;
-}
+static void jnum(cJSON *o, const char *k, double v) { crawl__jset(o, k, cJSON_CreateNumber(v)); }
 
 /* ---- strings ---------------------------------------------------------------- */
-static uint64_t pk_hash(const char *s) { /* FNV-1a, 64 bit */
-  uint64_t h = 14695981039346656037ull;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
-
-/* Natural order: digit runs compare by value ("s2" < "s10"), else bytes. */
-static int pk_natcmp(const char *a, const char *b) {
-  while (*a && *b) {
-    if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-      const char *a0 = a, *b0 = b;
-      while (*a0 == '0') a0++;
-      while (*b0 == '0') b0++;
-      const char *a1 = a0, *b1 = b0;
-      while (*a1 >= '0' && *a1 <= '9') a1++;
-      while (*b1 >= '0' && *b1 <= '9') b1++;
-      if (a1 - a0 != b1 - b0) return a1 - a0 < b1 - b0 ? -1 : 1;
-      int c = memcmp(a0, b0, (size_t)(a1 - a0));
-      if (c) return c;
-      a = a1;
-      b = b1;
-      continue;
-    }
-    if (*a != *b) return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-    a++;
-    b++;
-  }
-  if (*a || *b) return *a ? 1 : -1;
-  return 0;
-}
-static int pk_natcmp_tie(const char *a, const char *b) {
-  int c = pk_natcmp(a, b);
-  return c ? c : strcmp(a, b);
-}
 static int cmp_nat(const void *x, const void *y) {
-  return pk_natcmp_tie(*(const char *const *)x, *(const char *const *)y);
+  return crawl__natcmp(*(const char *const *)x, *(const char *const *)y);
 }
 static int cmp_str(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
 
@@ -157,7 +71,7 @@ static int cmp_str(const void *x, const void *y) { return strcmp(*(const char *c
  * `lower` (the name part of a semanticKey). NULL -> "". Caller frees. */
 static char *pk_norm(const char *s, int lower) {
   size_t n = s ? strlen(s) : 0;
-  char *o = pk_xrealloc(NULL, n + 1), *w = o;
+  char *o = crawl__xrealloc(NULL, n + 1), *w = o;
   int space = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
@@ -188,35 +102,20 @@ static size_t pk_utf8_cut(const char *s, size_t max) {
 }
 
 /* ---- strset: unique strings in insertion order, with a hash index ---------- */
+/* Small sets (most of them: an element's routes, names, ...) are searched
+ * linearly; from STRSET_INDEX_MIN strings on, a crawl__strmap maps each
+ * string to its position. */
+#define STRSET_INDEX_MIN 9
 typedef struct strset {
   char **v;
   size_t n, cap;
-  size_t *tab; /* index + 1; 0 empty; built once n > 8 */
-  size_t tcap;
+  crawl__strmap index; /* string -> position in v; empty below STRSET_INDEX_MIN */
 } strset;
 
-static void strset_rehash(strset *s, size_t tcap) {
-  free(s->tab);
-  s->tab = pk_xcalloc(tcap, sizeof *s->tab);
-  s->tcap = tcap;
-  for (size_t j = 0; j < s->n; j++) {
-    size_t i = pk_hash(s->v[j]) & (tcap - 1);
-    while (s->tab[i]) i = (i + 1) & (tcap - 1);
-    s->tab[i] = j + 1;
-  }
-}
 static long strset_find(const strset *s, const char *k) {
-  if (!s->tcap) {
-    for (size_t j = 0; j < s->n; j++)
-      if (!strcmp(s->v[j], k)) return (long)j;
-    return -1;
-  }
-  size_t i = pk_hash(k) & (s->tcap - 1);
-  while (s->tab[i]) {
-    size_t j = s->tab[i] - 1;
+  if (s->index.n) return crawl__strmap_get(&s->index, k);
+  for (size_t j = 0; j < s->n; j++)
     if (!strcmp(s->v[j], k)) return (long)j;
-    i = (i + 1) & (s->tcap - 1);
-  }
   return -1;
 }
 /* Index of k, added if new (*added = 1). NULL k is ignored (-1). */
@@ -226,14 +125,11 @@ static long strset_put(strset *s, const char *k, int *added) {
   long j = strset_find(s, k);
   if (j >= 0) return j;
   PK_GROW(s->v, s->n, s->cap);
-  s->v[s->n++] = pk_xstrdup(k);
+  s->v[s->n++] = crawl__xstrdup(k);
   if (added) *added = 1;
-  if (s->n > 8 && s->n * 2 > s->tcap) strset_rehash(s, s->tcap ? s->tcap * 2 : 32);
-  else if (s->tcap) {
-    size_t i = pk_hash(k) & (s->tcap - 1);
-    while (s->tab[i]) i = (i + 1) & (s->tcap - 1);
-    s->tab[i] = s->n;
-  }
+  if (s->index.n) crawl__strmap_put(&s->index, k, (long)s->n - 1);
+  else if (s->n >= STRSET_INDEX_MIN)
+    for (size_t i = 0; i < s->n; i++) crawl__strmap_put(&s->index, s->v[i], (long)i);
   return (long)s->n - 1;
 }
 static void strset_add(strset *s, const char *k) { (void)strset_put(s, k, NULL); }
@@ -243,29 +139,29 @@ static void strset_addall(strset *s, const strset *from) {
 static void strset_free(strset *s) {
   for (size_t i = 0; i < s->n; i++) free(s->v[i]);
   free(s->v);
-  free(s->tab);
+  crawl__strmap_release(&s->index);
   memset(s, 0, sizeof *s);
 }
 /* A sorted copy of the pointers (caller frees the array only). */
 static char **strset_sorted(const strset *s, int (*cmp)(const void *, const void *)) {
-  char **v = pk_xcalloc(s->n, sizeof *v);
+  char **v = crawl__xcalloc(s->n, sizeof *v);
   if (s->n) memcpy(v, s->v, s->n * sizeof *v);
   qsort(v, s->n, sizeof *v, cmp);
   return v;
 }
 /* JSON array of the strings in natural order, at most max (0: all). */
 static cJSON *strset_json(const strset *s, size_t max) {
-  cJSON *a = jx(cJSON_CreateArray());
+  cJSON *a = crawl__jx(cJSON_CreateArray());
   char **v = strset_sorted(s, cmp_nat);
-  for (size_t i = 0; i < s->n && (!max || i < max); i++) jpush(a, cJSON_CreateString(v[i]));
+  for (size_t i = 0; i < s->n && (!max || i < max); i++) crawl__jpush(a, cJSON_CreateString(v[i]));
   free(v);
   return a;
 }
 /* JSON array parsed back from a set of canonical JSON texts, in text order. */
 static cJSON *strset_json_objects(const strset *s) {
-  cJSON *a = jx(cJSON_CreateArray());
+  cJSON *a = crawl__jx(cJSON_CreateArray());
   char **v = strset_sorted(s, cmp_str);
-  for (size_t i = 0; i < s->n; i++) jpush(a, cJSON_Parse(v[i]));
+  for (size_t i = 0; i < s->n; i++) crawl__jpush(a, cJSON_Parse(v[i]));
   free(v);
   return a;
 }
@@ -275,18 +171,18 @@ static cJSON *strset_json_objects(const strset *s) {
 static const char *strset_min(const strset *s) {
   const char *m = NULL;
   for (size_t i = 0; i < s->n; i++)
-    if (!m || pk_natcmp_tie(s->v[i], m) < 0) m = s->v[i];
+    if (!m || crawl__natcmp(s->v[i], m) < 0) m = s->v[i];
   return m;
 }
 /* *field = the smaller of *field and v (a copy). */
 static void pk_keep_min(char **field, const char *v) {
-  if (!v || (*field && pk_natcmp_tie(*field, v) <= 0)) return;
+  if (!v || (*field && crawl__natcmp(*field, v) <= 0)) return;
   free(*field);
-  *field = pk_xstrdup(v);
+  *field = crawl__xstrdup(v);
 }
 
 static void jset_list(cJSON *o, const char *k, const strset *s, size_t max) {
-  if (s->n) jset(o, k, strset_json(s, max));
+  if (s->n) crawl__jset(o, k, strset_json(s, max));
 }
 
 /* ---- fixed vocabularies (tables, not switch ladders) ------------------------ */
@@ -471,7 +367,7 @@ typedef struct pk {
 
 static void pk_note(pk *b, const char *text) {
   PK_GROW(b->note_v, b->nnotes, b->capnotes);
-  b->note_v[b->nnotes++] = pk_xstrdup(text);
+  b->note_v[b->nnotes++] = crawl__xstrdup(text);
 }
 
 /* Index of key in set; a new key gets a zeroed entry in the parallel array
@@ -480,67 +376,12 @@ static long pk_entry(strset *set, void **arr, size_t sz, const char *key, int *a
   size_t n0 = set->n;
   long i = strset_put(set, key, added);
   if (set->n != n0) {
-    *arr = pk_xrealloc(*arr, set->cap * sz);
+    *arr = crawl__xrealloc(*arr, set->cap * sz);
     memset((char *)*arr + (size_t)i * sz, 0, sz);
   }
   return i;
 }
 #define PK_ENTRY(set, arr, key, added) pk_entry(&(set), (void **)&(arr), sizeof *(arr), (key), (added))
-
-/* ---- reading files ---------------------------------------------------------- */
-/* crawl__file_read with the journal and state file cap; any file that is
- * not a regular one reports EISDIR, as it always has here. */
-static char *pk_read(const char *path, size_t *len, int *err) {
-  char *text = crawl__file_read(path, PK_MAX_FILE, len, err);
-  if (!text && *err == EINVAL) *err = EISDIR;
-  return text;
-}
-
-/* A relative path that stays inside the crawl directory. */
-static int pk_safe_rel(const char *p) { return crawl__path_inside(p); }
-
-/* ---- journal ------------------------------------------------------------------ */
-static const char *const known_types[] = {
-  "run", "status", "seed", "state", "transition", "decision", "failure", "review", "note",
-  "budget", "end"};
-
-static int pk_journal_read(pk *b) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/journal.jsonl", b->dir);
-  size_t len = 0;
-  int e = 0;
-  char *text = pk_read(path, &len, &e);
-  if (!text) {
-    snprintf(b->err, b->errlen, "%s: %s", path, strerror(e));
-    return -1;
-  }
-  for (size_t pos = 0; pos < len;) {
-    char *nl = memchr(text + pos, '\n', len - pos);
-    size_t end = nl ? (size_t)(nl - text) : len;
-    char *line = text + pos;
-    text[end] = 0; /* text has a spare byte at len */
-    pos = end + 1;
-    size_t k = 0;
-    while (line[k] == ' ' || line[k] == '\t' || line[k] == '\r') k++;
-    if (!line[k]) continue; /* blank */
-    cJSON *j = cJSON_ParseWithOpts(line, NULL, 1); /* nothing may follow the object */
-    const char *type = j ? gstr(j, "type") : NULL;
-    if (!j || !cJSON_IsObject(j) || !type) {
-      cJSON_Delete(j);
-      if (!nl) b->torn = 1; /* the line being written when the crawl died */
-      else b->malformed++;
-      continue;
-    }
-    if (pk_index(known_types, PK_COUNT(known_types), type) < 0) { /* from a newer writer */
-      cJSON_Delete(j);
-      continue;
-    }
-    PK_GROW(b->lines, b->nlines, b->caplines);
-    b->lines[b->nlines++] = j;
-  }
-  free(text);
-  return 0;
-}
 
 /* ---- states: fold one graph into the catalogs --------------------------------- */
 static long pk_route_of(pk *b, const char *route) {
@@ -553,20 +394,20 @@ static long pk_route_of(pk *b, const char *route) {
 static char *scope_canonical_id(pk *b, const char *route, const char *kind, const char *stable,
                                 const char *name) {
   char *id;
-  if (stable) id = pk_printf("scope:%s", stable);
+  if (stable) id = crawl__xprintf("scope:%s", stable);
   else {
     char *nn = pk_norm(name, 1);
     size_t cut = pk_utf8_cut(nn, PK_ID_NAME_MAX);
-    if (!*nn) id = pk_printf("scope:%s:%s:-", route, kind);
-    else if (cut < strlen(nn)) id = pk_printf("scope:%s:%s:%.*s~%08x", route, kind, (int)cut, nn, (unsigned)pk_hash(nn));
-    else id = pk_printf("scope:%s:%s:%s", route, kind, nn);
+    if (!*nn) id = crawl__xprintf("scope:%s:%s:-", route, kind);
+    else if (cut < strlen(nn)) id = crawl__xprintf("scope:%s:%s:%.*s~%08x", route, kind, (int)cut, nn, (unsigned)crawl__hash(nn));
+    else id = crawl__xprintf("scope:%s:%s:%s", route, kind, nn);
     free(nn);
   }
   /* ids are unique even when a stableId looks like a route:kind:name triple */
   int added;
   strset_put(&b->scope_ids, id, &added);
   for (int k = 2; !added; k++) {
-    char *alt = pk_printf("%s~%d", id, k);
+    char *alt = crawl__xprintf("%s~%d", id, k);
     strset_put(&b->scope_ids, alt, &added);
     free(id);
     id = alt;
@@ -592,28 +433,28 @@ static pk_scope *scope_by_id(pk *b, const char *canon) {
 static char *semantic_key(const char *route, const pk_scope *sc, const char *role, const char *name) {
   char *nn = pk_norm(name, 1);
   const char *sp = !sc ? "-" : sc->stable ? sc->stable : sc->kind;
-  char *k = pk_printf("%s|%s|%s|%s", route, sp, role, nn);
+  char *k = crawl__xprintf("%s|%s|%s|%s", route, sp, role, nn);
   free(nn);
   return k;
 }
 
 static void fold_scopes(pk *b, pk_state *st, const cJSON *g, pk_route *rt) {
-  const cJSON *scopes = gget(g, "scopes"), *s;
+  const cJSON *scopes = crawl__get(g, "scopes"), *s;
   cJSON_ArrayForEach(s, scopes) {
-    const char *lid = gstr(s, "scopeId"), *kind = gstr(s, "kind");
-    const char *stable = gstr(s, "stableId"), *name = gstr(s, "name");
+    const char *lid = crawl__str(s, "scopeId"), *kind = crawl__str(s, "kind");
+    const char *stable = crawl__str(s, "stableId"), *name = crawl__str(s, "name");
     if (!PK_IN(scope_kinds, kind)) kind = "custom";
     char *nn = pk_norm(name, 1);
-    char *key = stable ? pk_printf("id\x1f%s", stable) : pk_printf("k\x1f%s\x1f%s\x1f%s", st->route, kind, nn);
+    char *key = stable ? crawl__xprintf("id\x1f%s", stable) : crawl__xprintf("k\x1f%s\x1f%s\x1f%s", st->route, kind, nn);
     free(nn);
     int added;
     long x = PK_ENTRY(b->scope_keys, b->scopes, key, &added);
     pk_scope *sc = &b->scopes[x];
     if (added) {
       sc->key = b->scope_keys.v[x];
-      sc->kind = pk_xstrdup(kind);
+      sc->kind = crawl__xstrdup(kind);
       sc->has_stable = stable != NULL;
-      sc->stable = pk_xstrdup(stable);
+      sc->stable = crawl__xstrdup(stable);
       sc->id = scope_canonical_id(b, st->route, kind, stable, name);
     }
     free(key);
@@ -631,8 +472,8 @@ static void fold_scopes(pk *b, pk_state *st, const cJSON *g, pk_route *rt) {
   /* parents: a scope seen under several (a form in one of many row
    * dialogs) keeps the smallest */
   cJSON_ArrayForEach(s, scopes) {
-    pk_scope *sc = state_scope_of(b, st, gstr(s, "scopeId"));
-    const char *parent = state_scope(b, st, gstr(s, "parentScopeId"));
+    pk_scope *sc = state_scope_of(b, st, crawl__str(s, "scopeId"));
+    const char *parent = state_scope(b, st, crawl__str(s, "parentScopeId"));
     if (sc && parent && strcmp(parent, sc->id)) pk_keep_min(&sc->parent, parent);
   }
 }
@@ -642,19 +483,19 @@ static void fold_scopes(pk *b, pk_state *st, const cJSON *g, pk_route *rt) {
  * data-uiap-meaning is read like an autocomplete token ("email", "name",
  * "cc-number"). A text field with no other class holds free_text. */
 static void element_data_classes(pk_element *el, const cJSON *e) {
-  const cJSON *sem = gget(e, "semantics"), *md = gget(e, "metadata");
-  const cJSON *an = gget(gget(e, "targetHints"), "annotations");
-  const char *itype = gstr(sem, "inputType"), *tag = gstr(sem, "tagName");
-  int sensitive = cJSON_IsTrue(gget(md, "sensitive"));
+  const cJSON *sem = crawl__get(e, "semantics"), *md = crawl__get(e, "metadata");
+  const cJSON *an = crawl__get(crawl__get(e, "targetHints"), "annotations");
+  const char *itype = crawl__str(sem, "inputType"), *tag = crawl__str(sem, "tagName");
+  int sensitive = cJSON_IsTrue(crawl__get(md, "sensitive"));
   int editable = 0;
   const cJSON *a;
-  cJSON_ArrayForEach(a, gget(e, "affordances")) if (cJSON_IsString(a) && !strcmp(a->valuestring, "edit")) editable = 1;
+  cJSON_ArrayForEach(a, crawl__get(e, "affordances")) if (cJSON_IsString(a) && !strcmp(a->valuestring, "edit")) editable = 1;
   if (!editable && !sensitive) return;
-  pol_subject s = {.role = gstr(e, "role"), .tag = tag, .input_type = itype,
+  pol_subject s = {.role = crawl__str(e, "role"), .tag = tag, .input_type = itype,
                    .sensitive = sensitive ? "true" : NULL};
   pol_data_class dc = pol_subject_data_class(&s);
-  if (dc == POL_DC_NONE && gstr(an, "meaning")) {
-    pol_subject m = {.autocomplete = gstr(an, "meaning")};
+  if (dc == POL_DC_NONE && crawl__str(an, "meaning")) {
+    pol_subject m = {.autocomplete = crawl__str(an, "meaning")};
     dc = pol_subject_data_class(&m);
   }
   if (dc == POL_DC_NONE && editable &&
@@ -667,105 +508,146 @@ static void element_data_classes(pk_element *el, const cJSON *e) {
  * like the state fingerprints, the catalog leaves them out unless annotated. */
 static const char *const transient_roles[] = {"progressbar", "timer", "marquee"};
 
-static void fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids, long **local_el) {
-  const char *iid = gstr(e, "instanceId"), *stable = gstr(e, "stableId");
-  const char *role = gstr(e, "role"), *name = gstr(e, "name");
-  if (!role) role = "generic";
-  for (size_t t = 0; !stable && t < sizeof transient_roles / sizeof *transient_roles; t++)
-    if (!strcmp(role, transient_roles[t])) return;
-  pk_scope *sc = state_scope_of(b, st, gstr(e, "scopeId"));
-  const char *scope = sc ? sc->id : NULL;
+/* The catalog action id, created on first sight. */
+static pk_action *pk_action_get(pk *b, const char *id) {
+  int added;
+  long ai = PK_ENTRY(b->action_ids, b->actions, id, &added);
+  pk_action *ac = &b->actions[ai];
+  if (added) {
+    ac->id = b->action_ids.v[ai];
+    ac->primitive = is_primitive(id);
+  }
+  return ac;
+}
+
+/* The catalog element of graph element e (role already defaulted), created
+ * on first sight; its identity, where it was seen and its smallest
+ * semanticKey updated. *index gets its index in b->elements. */
+static pk_element *element_entry(pk *b, const pk_state *st, const cJSON *e, const char *role, const pk_scope *sc,
+                                 long *index) {
+  const char *stable = crawl__str(e, "stableId"), *name = crawl__str(e, "name");
   char *semkey = semantic_key(st->route, sc, role, name);
-  char *key = stable ? pk_printf("id\x1f%s", stable) : pk_printf("sk\x1f%s", semkey);
+  char *key = stable ? crawl__xprintf("id\x1f%s", stable) : crawl__xprintf("sk\x1f%s", semkey);
   int added;
   long x = PK_ENTRY(b->element_keys, b->elements, key, &added);
   free(key);
   pk_element *el = &b->elements[x];
   if (added) {
     el->key = b->element_keys.v[x];
-    el->stable_id = pk_xstrdup(stable);
-    el->role = pk_xstrdup(role);
+    el->stable_id = crawl__xstrdup(stable);
+    el->role = crawl__xstrdup(role);
     el->inferred_only = 1;
   }
   /* a stableId element keeps the smallest semanticKey it was seen under */
-  if (!el->semkey || pk_natcmp_tie(semkey, el->semkey) < 0) {
+  if (!el->semkey || crawl__natcmp(semkey, el->semkey) < 0) {
     free(el->semkey);
     el->semkey = semkey;
   } else free(semkey);
   el->occurrences++;
   strset_add(&el->routes, st->route);
-  strset_add(&el->scopes, scope);
+  strset_add(&el->scopes, sc ? sc->id : NULL);
   if (name && *name) strset_add(&el->names, name);
   strset_add(&el->states, st->id);
+  *index = x;
+  return el;
+}
 
-  const cJSON *sem = gget(e, "semantics"), *an = gget(gget(e, "targetHints"), "annotations"), *x2;
-  strset_add(&el->meanings, gstr(an, "meaning"));
+/* Evidence sources of e (first state per source) and whether it stays
+ * inferred-only. Returns 1 when e has native or semantic evidence, i.e.
+ * is not a heuristics-only match. */
+static int element_sources(pk_element *el, const cJSON *e, const char *state_id) {
+  const cJSON *x;
   int heuristic = 0, semantic = 0;
-  cJSON_ArrayForEach(x2, gget(sem, "sources")) {
-    if (!cJSON_IsString(x2)) continue;
+  cJSON_ArrayForEach(x, crawl__get(crawl__get(e, "semantics"), "sources")) {
+    if (!cJSON_IsString(x)) continue;
     for (size_t k = 0; k < PK_NSOURCES; k++)
-      if (!strcmp(source_map[k].sem, x2->valuestring) && !el->src_state[k]) el->src_state[k] = pk_xstrdup(st->id);
-    if (!strcmp(x2->valuestring, "inferred")) heuristic = 1;
-    else if (strcmp(x2->valuestring, "native-html")) semantic = 1; /* a generic tag says nothing */
+      if (!strcmp(source_map[k].sem, x->valuestring) && !el->src_state[k]) el->src_state[k] = crawl__xstrdup(state_id);
+    if (!strcmp(x->valuestring, "inferred")) heuristic = 1;
+    else if (strcmp(x->valuestring, "native-html")) semantic = 1; /* a generic tag says nothing */
   }
   /* inferred-only: recognised by heuristics, with no ARIA, label, text,
    * annotation or registry evidence (native-html of a generic <div> is none) */
   if (!(heuristic && !semantic)) el->inferred_only = 0;
-  cJSON_ArrayForEach(x2, gget(e, "state")) {
-    int k = pk_index(state_keys, PK_COUNT(state_keys), x2->string);
+  return !heuristic || semantic;
+}
+
+/* What e can do: its meaning, UI state keys, affordances, supported and app
+ * actions, annotated risk and data classes. Returns e's annotated risk. */
+static int element_traits(pk_element *el, const cJSON *e) {
+  const cJSON *an = crawl__get(crawl__get(e, "targetHints"), "annotations"), *x;
+  strset_add(&el->meanings, crawl__str(an, "meaning"));
+  cJSON_ArrayForEach(x, crawl__get(e, "state")) {
+    int k = pk_index(state_keys, PK_COUNT(state_keys), x->string);
     if (k >= 0) el->state_keys |= 1u << k;
   }
-  cJSON_ArrayForEach(x2, gget(e, "affordances")) {
-    if (!cJSON_IsString(x2)) continue;
-    strset_add(&el->affordances, x2->valuestring);
-    if (PK_IN(interactive_affordances, x2->valuestring)) el->interactive = 1;
+  cJSON_ArrayForEach(x, crawl__get(e, "affordances")) {
+    if (!cJSON_IsString(x)) continue;
+    strset_add(&el->affordances, x->valuestring);
+    if (PK_IN(interactive_affordances, x->valuestring)) el->interactive = 1;
   }
-  const char *default_action = gstr(an, "defaultAction");
-  strset_add(&el->app_actions, default_action);
-  cJSON_ArrayForEach(x2, gget(e, "supportedActions")) {
-    if (!cJSON_IsString(x2)) continue;
-    strset_add(&el->actions, x2->valuestring);
-    if (!is_primitive(x2->valuestring)) strset_add(&el->app_actions, x2->valuestring);
+  strset_add(&el->app_actions, crawl__str(an, "defaultAction"));
+  cJSON_ArrayForEach(x, crawl__get(e, "supportedActions")) {
+    if (!cJSON_IsString(x)) continue;
+    strset_add(&el->actions, x->valuestring);
+    if (!is_primitive(x->valuestring)) strset_add(&el->app_actions, x->valuestring);
   }
-  int r = risk_parse(gstr(gget(e, "risk"), "level"));
+  int r = risk_parse(crawl__str(crawl__get(e, "risk"), "level"));
   if (r > el->risk_annot) el->risk_annot = r;
   element_data_classes(el, e);
+  return r;
+}
 
-  /* actions offered by the element */
+/* A domain action's target pattern for element e (canonical JSON, caller frees). */
+static char *element_pattern(const cJSON *e, const char *role, const char *scope) {
+  cJSON *p = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(p, "role", role);
+  crawl__jstr(p, "stableId", crawl__str(e, "stableId"));
+  crawl__jstr(p, "meaning", crawl__str(crawl__get(crawl__get(e, "targetHints"), "annotations"), "meaning"));
+  crawl__jstr(p, "scopeId", scope);
+  char *t = crawl__jtext(p, 0);
+  cJSON_Delete(p);
+  return t;
+}
+
+/* The actions element el (graph element e) offers, into the action catalog. */
+static void element_offer_actions(pk *b, const pk_state *st, const pk_element *el, const cJSON *e, const char *role,
+                                  const char *scope, int native, int risk) {
   strset offered = {0};
+  const cJSON *x;
   strset_addall(&offered, &el->app_actions); /* cheap: usually 0 or 1 */
-  cJSON_ArrayForEach(x2, gget(e, "supportedActions")) if (cJSON_IsString(x2)) strset_add(&offered, x2->valuestring);
+  cJSON_ArrayForEach(x, crawl__get(e, "supportedActions")) if (cJSON_IsString(x)) strset_add(&offered, x->valuestring);
   for (size_t k = 0; k < offered.n; k++) {
-    const char *aid = offered.v[k];
-    int isnew;
-    long ai = PK_ENTRY(b->action_ids, b->actions, aid, &isnew);
-    pk_action *ac = &b->actions[ai];
-    if (isnew) {
-      ac->id = b->action_ids.v[ai];
-      ac->primitive = is_primitive(aid);
-    }
+    pk_action *ac = pk_action_get(b, offered.v[k]);
     strset_add(&ac->roles, role);
     strset_add(&ac->routes, st->route);
     strset_add(&ac->states, st->id);
-    if (!heuristic || semantic) ac->native = 1;
-    if (!ac->primitive) {
-      ac->annotated = 1; /* app action ids come from data-uiap-action */
-      strset_add(&ac->scopes, scope);
-      if (r > ac->risk_annot) ac->risk_annot = r;
-      cJSON *p = jx(cJSON_CreateObject());
-      jstr(p, "role", role);
-      jstr(p, "stableId", stable);
-      jstr(p, "meaning", gstr(an, "meaning"));
-      jstr(p, "scopeId", scope);
-      char *t = jtext(p);
-      strset_add(&ac->patterns, t);
-      free(t);
-      cJSON_Delete(p);
-    }
+    if (native) ac->native = 1;
+    if (ac->primitive) continue;
+    ac->annotated = 1; /* app action ids come from data-uiap-action */
+    strset_add(&ac->scopes, scope);
+    if (risk > ac->risk_annot) ac->risk_annot = risk;
+    char *t = element_pattern(e, role, scope);
+    strset_add(&ac->patterns, t);
+    free(t);
   }
   strset_free(&offered);
+}
 
+/* Fold graph element e of state st into the element and action catalogs;
+ * its instanceId -> catalog index goes into local_ids / *local_el. */
+static void fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids, long **local_el) {
+  const char *iid = crawl__str(e, "instanceId"), *role = crawl__str(e, "role");
+  if (!role) role = "generic";
+  for (size_t t = 0; !crawl__str(e, "stableId") && t < PK_COUNT(transient_roles); t++)
+    if (!strcmp(role, transient_roles[t])) return;
+  pk_scope *sc = state_scope_of(b, st, crawl__str(e, "scopeId"));
+  long x;
+  pk_element *el = element_entry(b, st, e, role, sc, &x);
+  int native = element_sources(el, e, st->id);
+  int risk = element_traits(el, e);
+  element_offer_actions(b, st, el, e, role, sc ? sc->id : NULL, native, risk);
   if (iid) {
+    int added;
     long li = PK_ENTRY(*local_ids, *local_el, iid, &added);
     if (added) (*local_el)[li] = x;
   }
@@ -773,7 +655,7 @@ static void fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids,
 
 /* ---- review items ------------------------------------------------------------- */
 static pk_item *pk_item_get(pk *b, const char *kind, const char *key, int severity, const char *route) {
-  char *k = pk_printf("%s\x1f%s", kind, key);
+  char *k = crawl__xprintf("%s\x1f%s", kind, key);
   int added;
   long i = PK_ENTRY(b->item_keys, b->items, k, &added);
   free(k);
@@ -790,7 +672,7 @@ static pk_item *pk_item_get(pk *b, const char *kind, const char *key, int severi
 /* Several findings merged into one item: the smallest description (and its
  * remediation) stands for them. Takes ownership of desc and remedy. */
 static void pk_item_text(pk_item *it, char *desc, char *remedy) {
-  if (desc && (!it->desc || pk_natcmp_tie(desc, it->desc) < 0)) {
+  if (desc && (!it->desc || crawl__natcmp(desc, it->desc) < 0)) {
     free(it->desc);
     free(it->remedy);
     it->desc = desc;
@@ -802,16 +684,16 @@ static void pk_item_text(pk_item *it, char *desc, char *remedy) {
 }
 static void pk_item_set(char **field, const char *v) { pk_keep_min(field, v); }
 
-static void fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *g) {
-  /* opaque frames: one item per origin per route */
+/* opaque_frame: one item per origin per route. */
+static void findings_opaque_frames(pk *b, pk_state *st, pk_route *rt, const cJSON *g) {
   const cJSON *d;
-  cJSON_ArrayForEach(d, gget(g, "documents")) {
-    const char *acc = gstr(d, "access");
+  cJSON_ArrayForEach(d, crawl__get(g, "documents")) {
+    const char *acc = crawl__str(d, "access");
     if (!acc || strcmp(acc, "opaque")) continue;
-    const char *origin = gstr(d, "origin");
+    const char *origin = crawl__str(d, "origin");
     char buf[512] = "";
-    if (!origin && gstr(d, "url")) { /* scheme://host[:port] of the url */
-      const char *u = gstr(d, "url"), *p = strstr(u, "://");
+    if (!origin && crawl__str(d, "url")) { /* scheme://host[:port] of the url */
+      const char *u = crawl__str(d, "url"), *p = strstr(u, "://");
       if (p) {
         const char *e = p + 3;
         while (*e && *e != '/' && *e != '?' && *e != '#') e++;
@@ -821,74 +703,97 @@ static void fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *
     }
     if (!origin) origin = "an unknown origin";
     strset_add(&rt->opaque_origins, origin);
-    char *key = pk_printf("%s\x1f%s", st->route, origin);
+    char *key = crawl__xprintf("%s\x1f%s", st->route, origin);
     pk_item *it = pk_item_get(b, "opaque_frame", key, 1, st->route);
     free(key);
     strset_add(&it->ev_states, st->id);
-    pk_item_text(it, pk_printf("A cross-origin frame from %s on route %s is opaque: its content was not explored.", origin, st->route),
-                 pk_printf("If the frame belongs to the app, publish it through a UIAP bridge (--bridge-origin %s, or "
-                           "<meta name=\"uiap-bridge\"> in the frame); otherwise review its content manually.", origin));
+    pk_item_text(it, crawl__xprintf("A cross-origin frame from %s on route %s is opaque: its content was not explored.", origin, st->route),
+                 crawl__xprintf("If the frame belongs to the app, publish it through a UIAP bridge (--bridge-origin %s, or "
+                                "<meta name=\"uiap-bridge\"> in the frame); otherwise review its content manually.", origin));
   }
-  /* closed shadow roots: one item per route */
-  const cJSON *csh = gget(gget(g, "metadata"), "closedShadowHosts");
-  if (cJSON_IsNumber(csh) && csh->valuedouble > 0) {
-    int n = csh->valuedouble > 1e6 ? 1000000 : (int)csh->valuedouble;
-    if (n > rt->closed_shadow) rt->closed_shadow = n;
-    pk_item *it = pk_item_get(b, "closed_shadow", st->route, 1, st->route);
+}
+
+/* closed_shadow: one item per route (its text comes in route_closed_shadow). */
+static void findings_closed_shadow(pk *b, pk_state *st, pk_route *rt, const cJSON *g) {
+  const cJSON *csh = crawl__get(crawl__get(g, "metadata"), "closedShadowHosts");
+  if (!cJSON_IsNumber(csh) || csh->valuedouble <= 0) return;
+  int n = csh->valuedouble > 1e6 ? 1000000 : (int)csh->valuedouble;
+  if (n > rt->closed_shadow) rt->closed_shadow = n;
+  pk_item *it = pk_item_get(b, "closed_shadow", st->route, 1, st->route);
+  strset_add(&it->ev_states, st->id);
+  if (n > it->count) it->count = n;
+}
+
+/* duplicate_name: several elements of one scope share role and name
+ * without a stableId. groups holds "scope\x1frole\x1fname" keys (split in
+ * place here: the set is not searched any more), count how often each. */
+static void findings_duplicate_names(pk *b, pk_state *st, strset *groups, const long *count) {
+  for (size_t i = 0; i < groups->n; i++) {
+    if (count[i] < 2) continue;
+    char *lscope = groups->v[i], *role = strchr(lscope, '\x1f') + 1, *name = strchr(role, '\x1f') + 1;
+    role[-1] = 0;
+    name[-1] = 0;
+    const char *scope = state_scope(b, st, lscope);
+    char *nn = pk_norm(name, 1);
+    char *key = crawl__xprintf("%s\x1f%s\x1f%s\x1f%s", st->route, scope ? scope : "-", role, nn);
+    free(nn);
+    pk_item *it = pk_item_get(b, "duplicate_name", key, 1, st->route);
+    free(key);
+    pk_item_set(&it->scope, scope);
     strset_add(&it->ev_states, st->id);
-    if (n > it->count) it->count = n;
+    if (count[i] > it->count) it->count = count[i];
+    pk_item_text(it, crawl__xprintf("%s contains several %s elements named \"%s\" without a data-uiap-id, so a name-based locator is ambiguous.",
+                                    scope ? scope : "A scope", role, name),
+                 crawl__xprintf("Give each %s a distinct accessible name (e.g. an aria-label naming its row or subject) or a data-uiap-id.", role));
   }
-  /* duplicate names in one scope, and stableIds used twice */
+}
+
+/* ambiguous_target: a stableId carried by several elements of one state. */
+static void findings_shared_stable_ids(pk *b, pk_state *st, const strset *stables, const long *count) {
+  for (size_t i = 0; i < stables->n; i++) {
+    if (count[i] < 2) continue;
+    char *key = crawl__xprintf("stable\x1f%s", stables->v[i]);
+    pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, st->route);
+    free(key);
+    pk_item_set(&it->stable, stables->v[i]);
+    strset_add(&it->ev_states, st->id);
+    if (count[i] > it->count) it->count = count[i];
+    pk_item_text(it, crawl__xprintf("The data-uiap-id \"%s\" is carried by several elements of one state, so it does not identify a target.", stables->v[i]),
+                 crawl__xstrdup("Make every data-uiap-id unique within a page (add the row or item key to repeated controls)."));
+  }
+}
+
+/* Duplicate names in one scope, and stableIds used twice. */
+static void findings_duplicates(pk *b, pk_state *st, const cJSON *g) {
   strset groups = {0}, stables = {0};
   long *gcount = NULL, *scount = NULL;
   const cJSON *e;
-  cJSON_ArrayForEach(e, gget(g, "elements")) {
-    const char *stable = gstr(e, "stableId"), *name = gstr(e, "name"), *role = gstr(e, "role");
+  cJSON_ArrayForEach(e, crawl__get(g, "elements")) {
+    const char *stable = crawl__str(e, "stableId"), *name = crawl__str(e, "name"), *role = crawl__str(e, "role");
     if (stable) {
       long i = PK_ENTRY(stables, scount, stable, NULL); /* may move scount */
       scount[i]++;
       continue;
     }
     if (!name || !*name || !role) continue;
-    char *k = pk_printf("%s\x1f%s\x1f%s", gstr(e, "scopeId") ? gstr(e, "scopeId") : "", role, name);
+    char *k = crawl__xprintf("%s\x1f%s\x1f%s", crawl__str(e, "scopeId") ? crawl__str(e, "scopeId") : "", role, name);
     long i = PK_ENTRY(groups, gcount, k, NULL);
     gcount[i]++;
     free(k);
   }
-  for (size_t i = 0; i < groups.n; i++) {
-    if (gcount[i] < 2) continue;
-    /* split the group key in place: the set is not searched any more */
-    char *lscope = groups.v[i], *role = strchr(lscope, '\x1f') + 1, *name = strchr(role, '\x1f') + 1;
-    role[-1] = 0;
-    name[-1] = 0;
-    const char *scope = state_scope(b, st, lscope);
-    char *nn = pk_norm(name, 1);
-    char *key = pk_printf("%s\x1f%s\x1f%s\x1f%s", st->route, scope ? scope : "-", role, nn);
-    free(nn);
-    pk_item *it = pk_item_get(b, "duplicate_name", key, 1, st->route);
-    free(key);
-    pk_item_set(&it->scope, scope);
-    strset_add(&it->ev_states, st->id);
-    if (gcount[i] > it->count) it->count = gcount[i];
-    pk_item_text(it, pk_printf("%s contains several %s elements named \"%s\" without a data-uiap-id, so a name-based locator is ambiguous.",
-                               scope ? scope : "A scope", role, name),
-                 pk_printf("Give each %s a distinct accessible name (e.g. an aria-label naming its row or subject) or a data-uiap-id.", role));
-  }
-  for (size_t i = 0; i < stables.n; i++) {
-    if (scount[i] < 2) continue;
-    char *key = pk_printf("stable\x1f%s", stables.v[i]);
-    pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, st->route);
-    free(key);
-    pk_item_set(&it->stable, stables.v[i]);
-    strset_add(&it->ev_states, st->id);
-    if (scount[i] > it->count) it->count = scount[i];
-    pk_item_text(it, pk_printf("The data-uiap-id \"%s\" is carried by several elements of one state, so it does not identify a target.", stables.v[i]),
-                 pk_xstrdup("Make every data-uiap-id unique within a page (add the row or item key to repeated controls)."));
-  }
+  findings_duplicate_names(b, st, &groups, gcount);
+  findings_shared_stable_ids(b, st, &stables, scount);
   strset_free(&groups);
   strset_free(&stables);
   free(gcount);
   free(scount);
+}
+
+/* The review findings one state graph shows by itself. */
+static void fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *g) {
+  findings_opaque_frames(b, st, rt, g);
+  findings_closed_shadow(b, st, rt, g);
+  findings_duplicates(b, st, g);
 }
 
 /* ---- resolving journal targets --------------------------------------------------- */
@@ -896,18 +801,18 @@ static void fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *
  * counted once per state, not once per record (a 100,000-element page has
  * tens of thousands of decision records). */
 typedef struct { strset keys; long *count; } rn_count;
-static char *rn_key(const char *role, const char *name) { return pk_printf("%s\x1f%s", role, name ? name : ""); }
+static char *rn_key(const char *role, const char *name) { return crawl__xprintf("%s\x1f%s", role, name ? name : ""); }
 static void rn_count_build(rn_count *rc, const cJSON *g) {
   const cJSON *e;
-  cJSON_ArrayForEach(e, gget(g, "elements")) {
-    const char *r = gstr(e, "role");
+  cJSON_ArrayForEach(e, crawl__get(g, "elements")) {
+    const char *r = crawl__str(e, "role");
     if (!r) continue;
-    char *k = rn_key(r, gstr(e, "name"));
+    char *k = rn_key(r, crawl__str(e, "name"));
     int added;
     long j = strset_put(&rc->keys, k, &added);
     free(k);
     if (added) {
-      rc->count = pk_xrealloc(rc->count, rc->keys.n * sizeof *rc->count);
+      rc->count = crawl__xrealloc(rc->count, rc->keys.n * sizeof *rc->count);
       rc->count[j] = 0;
     }
     rc->count[j]++;
@@ -916,30 +821,30 @@ static void rn_count_build(rn_count *rc, const cJSON *g) {
 
 static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, const strset *local_ids,
                         const long *local_el, const rn_count *rn) {
-  const cJSON *t = gget(rf->line, "target");
-  const char *iid = gstr(t, "instanceId"), *stable = gstr(t, "stableId");
-  const char *role = gstr(t, "role"), *name = gstr(t, "name");
+  const cJSON *t = crawl__get(rf->line, "target");
+  const char *iid = crawl__str(t, "instanceId"), *stable = crawl__str(t, "stableId");
+  const char *role = crawl__str(t, "role"), *name = crawl__str(t, "name");
   rf->element = -1;
-  if (st) rf->scope = pk_xstrdup(state_scope(b, st, gstr(t, "scopeId")));
+  if (st) rf->scope = crawl__xstrdup(state_scope(b, st, crawl__str(t, "scopeId")));
   if (st && iid) {
     long li = strset_find(local_ids, iid);
     if (li >= 0) rf->element = local_el[li];
   }
   if (rf->element < 0 && stable) {
-    char *k = pk_printf("id\x1f%s", stable);
+    char *k = crawl__xprintf("id\x1f%s", stable);
     rf->element = strset_find(&b->element_keys, k);
     free(k);
   }
   if (st && role) {
     char *sk = semantic_key(st->route, scope_by_id(b, rf->scope), role, name);
     if (rf->element < 0) {
-      char *k = pk_printf("sk\x1f%s", sk);
+      char *k = crawl__xprintf("sk\x1f%s", sk);
       rf->element = strset_find(&b->element_keys, k);
       free(k);
     }
     rf->semkey = sk;
   }
-  if (rf->element >= 0 && !rf->semkey) rf->semkey = pk_xstrdup(b->elements[rf->element].semkey);
+  if (rf->element >= 0 && !rf->semkey) rf->semkey = crawl__xstrdup(b->elements[rf->element].semkey);
   /* several elements of the state share the target's role and name, and no
    * stableId tells them apart: only the ordinal did */
   if (g && !stable && role && rn) {
@@ -957,29 +862,29 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
   long ri = pk_route_of(b, st->route); /* may move b->routes */
   pk_route *rt = &b->routes[ri];
   strset_add(&rt->states, st->id);
-  strset_add(&rt->urls, gstr(st->line, "url"));
-  const char *title = gstr(st->line, "title");
+  strset_add(&rt->urls, crawl__str(st->line, "url"));
+  const char *title = crawl__str(st->line, "title");
   if (title && *title) strset_add(&rt->titles, title);
 
-  const char *ref = gstr(st->line, "pageGraphRef");
+  const char *ref = crawl__str(st->line, "pageGraphRef");
   char path[4096];
   path[0] = 0;
-  if (pk_safe_rel(ref)) snprintf(path, sizeof path, "%s/%s", b->dir, ref);
+  if (crawl__path_inside(ref)) snprintf(path, sizeof path, "%s/%s", b->dir, ref);
   else if (!strchr(st->id, '/') && strcmp(st->id, "..") && strcmp(st->id, "."))
     snprintf(path, sizeof path, "%s/states/%s.json", b->dir, st->id);
   cJSON *g = NULL;
   if (path[0]) {
     size_t len;
     int e;
-    char *text = pk_read(path, &len, &e);
+    char *text = crawl__file_read(path, CRAWL__FILE_MAX, &len, &e);
     if (text) g = cJSON_ParseWithLength(text, len);
     free(text);
   }
   if (g && !cJSON_IsObject(g)) { cJSON_Delete(g); g = NULL; }
   if (!g) {
-    char *n = ref && !pk_safe_rel(ref)
-                  ? pk_printf("state %s: pageGraphRef %s leaves the crawl directory (refused); states/%s.json is missing or unreadable", st->id, ref, st->id)
-                  : pk_printf("state %s: page graph %s is missing or unreadable", st->id, ref ? ref : "(none)");
+    char *n = ref && !crawl__path_inside(ref)
+                  ? crawl__xprintf("state %s: pageGraphRef %s leaves the crawl directory (refused); states/%s.json is missing or unreadable", st->id, ref, st->id)
+                  : crawl__xprintf("state %s: page graph %s is missing or unreadable", st->id, ref ? ref : "(none)");
     pk_note(b, n);
     free(n);
   }
@@ -988,11 +893,11 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
   if (g) {
     st->loaded = 1;
     rt->loaded++;
-    const char *gr = gstr(gget(g, "route"), "routeId");
+    const char *gr = crawl__str(crawl__get(g, "route"), "routeId");
     if (gr && !strcmp(gr, st->route)) strset_add(&rt->annot_states, st->id);
     fold_scopes(b, st, g, rt);
     const cJSON *e;
-    cJSON_ArrayForEach(e, gget(g, "elements")) fold_element(b, st, e, &local_ids, &local_el);
+    cJSON_ArrayForEach(e, crawl__get(g, "elements")) fold_element(b, st, e, &local_ids, &local_el);
     fold_state_findings(b, st, rt, g);
   }
   rn_count rn = {0};
@@ -1007,77 +912,113 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
 }
 
 /* ---- collecting the journal ------------------------------------------------------- */
-static void pk_collect(pk *b) {
-  for (size_t i = 0; i < b->nlines; i++) {
-    const cJSON *j = b->lines[i];
-    const char *type = gstr(j, "type");
-    if (!strcmp(type, "run")) {
-      if (!b->run) b->run = j;
-    } else if (!strcmp(type, "status")) {
-      if (PK_IN(run_statuses, gstr(j, "status"))) b->last_status = j;
-    } else if (!strcmp(type, "end")) {
-      b->end = j;
-    } else if (!strcmp(type, "note")) {
-      if (gstr(j, "text")) pk_note(b, gstr(j, "text"));
-    } else if (!strcmp(type, "budget")) {
-      /* {"budget":"maxStates","limit":N}, or {"budget":{...},"limit":"maxStates"} */
-      const cJSON *bu = gget(j, "budget"), *li = gget(j, "limit");
-      char *n = NULL;
-      if (cJSON_IsString(bu) && cJSON_IsNumber(li)) n = pk_printf("budget %s=%.0f reached", bu->valuestring, li->valuedouble);
-      else if (cJSON_IsString(li) && cJSON_IsNumber(gget(bu, li->valuestring)))
-        n = pk_printf("budget %s=%.0f reached", li->valuestring, gget(bu, li->valuestring)->valuedouble);
-      else if (cJSON_IsString(li) || cJSON_IsString(bu)) n = pk_printf("budget %s reached", cJSON_IsString(li) ? li->valuestring : bu->valuestring);
-      if (n) {
-        const char *route = gstr(j, "routeId");
-        if (route) {
-          char *m = pk_printf("%s on route %s", n, route);
-          free(n);
-          n = m;
-        }
-        pk_note(b, n);
-        free(n);
-        b->last_budget = j;
-      }
-    } else if (!strcmp(type, "seed")) {
-      if (cJSON_IsNumber(gget(j, "index"))) {
-        PK_GROW(b->seed_lines, b->nseed_lines, b->capseed_lines);
-        b->seed_lines[b->nseed_lines++] = j;
-      } else b->malformed++;
-    } else if (!strcmp(type, "review")) {
-      if (gstr(j, "description")) {
-        PK_GROW(b->reviews, b->nreviews, b->capreviews);
-        b->reviews[b->nreviews++] = j;
-      } else b->malformed++;
-    } else if (!strcmp(type, "state")) {
-      const char *id = gstr(j, "stateId");
-      if (!id) { b->malformed++; continue; }
-      int added;
-      long s = PK_ENTRY(b->state_ids, b->states, id, &added);
-      if (!added) continue; /* a resumed crawl may repeat it: the first wins */
-      b->states[s].line = j;
-      b->states[s].id = b->state_ids.v[s];
-      const char *r = gstr(j, "routeId");
-      b->states[s].route = r && *r ? r : "unknown";
-      b->states[s].fingerprint = gstr(j, "fingerprint");
-    } else if (!strcmp(type, "transition") || !strcmp(type, "decision") || !strcmp(type, "failure")) {
-      const char *id = gstr(j, "transitionId");
-      int tr = !strcmp(type, "transition");
-      if (tr && (!id || !gstr(j, "fromStateId") || !gstr(j, "toStateId") || !gstr(j, "viaActionId"))) { b->malformed++; continue; }
-      if (!tr && !gstr(j, "actionId")) { b->malformed++; continue; }
-      if (tr) {
-        int added;
-        strset_put(&b->transition_ids, id, &added);
-        if (!added) continue;
-      }
-      PK_GROW(b->refs, b->nrefs, b->caprefs);
-      pk_ref *rf = &b->refs[b->nrefs++];
-      memset(rf, 0, sizeof *rf);
-      rf->line = j;
-      rf->type = tr ? "transition" : !strcmp(type, "decision") ? "decision" : "failure";
-      rf->state = -1;
-      rf->element = -1;
-    }
+/* One collector per record type: what the package needs of a record of
+ * that type (pointers into b->lines, which lives as long as b). */
+static void collect_run(pk *b, const cJSON *j) {
+  if (!b->run) b->run = j;
+}
+static void collect_status(pk *b, const cJSON *j) {
+  if (PK_IN(run_statuses, crawl__str(j, "status"))) b->last_status = j;
+}
+static void collect_end(pk *b, const cJSON *j) { b->end = j; }
+static void collect_note(pk *b, const cJSON *j) {
+  if (crawl__str(j, "text")) pk_note(b, crawl__str(j, "text"));
+}
+
+/* {"budget":"maxStates","limit":N}, or {"budget":{...},"limit":"maxStates"}:
+ * a run note. */
+static void collect_budget(pk *b, const cJSON *j) {
+  const cJSON *bu = crawl__get(j, "budget"), *li = crawl__get(j, "limit");
+  char *n = NULL;
+  if (cJSON_IsString(bu) && cJSON_IsNumber(li)) n = crawl__xprintf("budget %s=%.0f reached", bu->valuestring, li->valuedouble);
+  else if (cJSON_IsString(li) && cJSON_IsNumber(crawl__get(bu, li->valuestring)))
+    n = crawl__xprintf("budget %s=%.0f reached", li->valuestring, crawl__get(bu, li->valuestring)->valuedouble);
+  else if (cJSON_IsString(li) || cJSON_IsString(bu)) n = crawl__xprintf("budget %s reached", cJSON_IsString(li) ? li->valuestring : bu->valuestring);
+  if (!n) return;
+  const char *route = crawl__str(j, "routeId");
+  if (route) {
+    char *m = crawl__xprintf("%s on route %s", n, route);
+    free(n);
+    n = m;
   }
+  pk_note(b, n);
+  free(n);
+  b->last_budget = j;
+}
+
+static void collect_seed(pk *b, const cJSON *j) {
+  if (!cJSON_IsNumber(crawl__get(j, "index"))) { b->malformed++; return; }
+  PK_GROW(b->seed_lines, b->nseed_lines, b->capseed_lines);
+  b->seed_lines[b->nseed_lines++] = j;
+}
+
+static void collect_review(pk *b, const cJSON *j) {
+  if (!crawl__str(j, "description")) { b->malformed++; return; }
+  PK_GROW(b->reviews, b->nreviews, b->capreviews);
+  b->reviews[b->nreviews++] = j;
+}
+
+static void collect_state(pk *b, const cJSON *j) {
+  const char *id = crawl__str(j, "stateId");
+  if (!id) { b->malformed++; return; }
+  int added;
+  long s = PK_ENTRY(b->state_ids, b->states, id, &added);
+  if (!added) return; /* a resumed crawl may repeat it: the first wins */
+  b->states[s].line = j;
+  b->states[s].id = b->state_ids.v[s];
+  const char *r = crawl__str(j, "routeId");
+  b->states[s].route = r && *r ? r : "unknown";
+  b->states[s].fingerprint = crawl__str(j, "fingerprint");
+}
+
+/* transition, decision, failure: records that target an element (pk_ref). */
+static void collect_ref(pk *b, const cJSON *j) {
+  const char *type = crawl__str(j, "type"), *id = crawl__str(j, "transitionId");
+  int tr = !strcmp(type, "transition");
+  if (tr && (!id || !crawl__str(j, "fromStateId") || !crawl__str(j, "toStateId") || !crawl__str(j, "viaActionId"))) { b->malformed++; return; }
+  if (!tr && !crawl__str(j, "actionId")) { b->malformed++; return; }
+  if (tr) {
+    int added;
+    strset_put(&b->transition_ids, id, &added);
+    if (!added) return;
+  }
+  PK_GROW(b->refs, b->nrefs, b->caprefs);
+  pk_ref *rf = &b->refs[b->nrefs++];
+  memset(rf, 0, sizeof *rf);
+  rf->line = j;
+  rf->type = tr ? "transition" : !strcmp(type, "decision") ? "decision" : "failure";
+  rf->state = -1;
+  rf->element = -1;
+}
+
+static const struct {
+  const char *type;
+  void (*collect)(pk *b, const cJSON *j);
+} collectors[] = {
+  {"run", collect_run}, {"status", collect_status}, {"end", collect_end}, {"note", collect_note},
+  {"budget", collect_budget}, {"seed", collect_seed}, {"review", collect_review}, {"state", collect_state},
+  {"transition", collect_ref}, {"decision", collect_ref}, {"failure", collect_ref},
+};
+
+/* The journal reader's callback: every record is kept in b->lines (the
+ * model points into them) and collected in file order. */
+static int pk_record(void *ud, const char *type, cJSON *rec) {
+  pk *b = ud;
+  PK_GROW(b->lines, b->nlines, b->caplines);
+  b->lines[b->nlines++] = rec;
+  for (size_t k = 0; k < PK_COUNT(collectors); k++)
+    if (!strcmp(type, collectors[k].type)) collectors[k].collect(b, rec);
+  return 1;
+}
+
+/* Read and collect DIR/journal.jsonl (crawl_journal.h: the one reader and
+ * its rules). 0, or -1 with b->err set. */
+static int pk_journal_read(pk *b) {
+  crawl__journal_stats st;
+  if (crawl__journal_read(b->dir, NULL, pk_record, b, &st, b->err, b->errlen) != CRAWL_OK) return -1;
+  b->malformed += st.malformed;
+  b->torn = st.torn; /* the line being written when the crawl died */
+  return 0;
 }
 
 /* ---- canonical record order ----------------------------------------------------------- */
@@ -1087,7 +1028,7 @@ static void pk_collect(pk *b) {
  * (natural id order), type, transitionId, action, target, then the rest. */
 static int cmp_ref(const void *x, const void *y) {
   const pk_ref *a = x, *b = y;
-  return pk_natcmp_tie(a->order, b->order);
+  return crawl__natcmp(a->order, b->order);
 }
 static char *canonical_target(const pk_ref *rf);
 static void pk_refs_sort(pk *b, const long *rank) {
@@ -1096,11 +1037,11 @@ static void pk_refs_sort(pk *b, const long *rank) {
     pk_ref *rf = &b->refs[i];
     const cJSON *j = rf->line;
     char *t = canonical_target(rf);
-    const char *f[] = {gstr(j, "transitionId"), gstr(j, "viaActionId"), gstr(j, "actionId"), gstr(j, "toStateId"),
-                       gstr(j, "effect"), gstr(j, "reason"), gstr(j, "rule"), gstr(j, "sideEffectClass")};
+    const char *f[] = {crawl__str(j, "transitionId"), crawl__str(j, "viaActionId"), crawl__str(j, "actionId"), crawl__str(j, "toStateId"),
+                       crawl__str(j, "effect"), crawl__str(j, "reason"), crawl__str(j, "rule"), crawl__str(j, "sideEffectClass")};
     size_t len = 64 + (t ? strlen(t) : 0);
     for (size_t k = 0; k < PK_COUNT(f); k++) len += (f[k] ? strlen(f[k]) : 0) + 1;
-    rf->order = pk_xrealloc(NULL, len);
+    rf->order = crawl__xrealloc(NULL, len);
     int n = snprintf(rf->order, len, "%010ld\x1f%d\x1f", rf->state >= 0 ? rank[rf->state] : 9999999999L,
                      pk_index(types, 3, rf->type));
     for (size_t k = 0; k < PK_COUNT(f); k++) n += snprintf(rf->order + n, len - (size_t)n, "%s\x1f", f[k] ? f[k] : "");
@@ -1111,17 +1052,6 @@ static void pk_refs_sort(pk *b, const long *rank) {
 }
 
 /* ---- aggregation after all states are folded --------------------------------------- */
-static pk_action *pk_action_get(pk *b, const char *id) {
-  int added;
-  long ai = PK_ENTRY(b->action_ids, b->actions, id, &added);
-  pk_action *ac = &b->actions[ai];
-  if (added) {
-    ac->id = b->action_ids.v[ai];
-    ac->primitive = is_primitive(id);
-  }
-  return ac;
-}
-
 /* The actions a record exercised: its action id, and the element's app
  * action when a primitive fires it (ui.activate on a data-uiap-action). */
 static void ref_actions(pk *b, const pk_ref *rf, const char *aid, strset *out) {
@@ -1130,40 +1060,40 @@ static void ref_actions(pk *b, const pk_ref *rf, const char *aid, strset *out) {
 }
 
 static char *canonical_target(const pk_ref *rf) {
-  const cJSON *t = gget(rf->line, "target");
+  const cJSON *t = crawl__get(rf->line, "target");
   if (!cJSON_IsObject(t)) return NULL;
-  cJSON *o = jx(cJSON_CreateObject());
-  jstr(o, "instanceId", gstr(t, "instanceId"));
-  jstr(o, "stableId", gstr(t, "stableId"));
-  jstr(o, "semanticKey", rf->semkey);
-  jstr(o, "role", gstr(t, "role"));
-  jstr(o, "name", gstr(t, "name"));
-  jstr(o, "scopeId", rf->scope); /* the catalog's scope id */
-  jstr(o, "documentId", gstr(t, "documentId"));
-  const cJSON *ord = gget(t, "ordinal");
+  cJSON *o = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(o, "instanceId", crawl__str(t, "instanceId"));
+  crawl__jstr(o, "stableId", crawl__str(t, "stableId"));
+  crawl__jstr(o, "semanticKey", rf->semkey);
+  crawl__jstr(o, "role", crawl__str(t, "role"));
+  crawl__jstr(o, "name", crawl__str(t, "name"));
+  crawl__jstr(o, "scopeId", rf->scope); /* the catalog's scope id */
+  crawl__jstr(o, "documentId", crawl__str(t, "documentId"));
+  const cJSON *ord = crawl__get(t, "ordinal");
   if (cJSON_IsNumber(ord)) jnum(o, "ordinal", ord->valuedouble);
-  char *s = jtext(o);
+  char *s = crawl__jtext(o, 0);
   cJSON_Delete(o);
   return s;
 }
 
 /* A SuccessSignal in canonical key order, its scopeId mapped to the catalog. */
 static char *canonical_signal(pk *b, const cJSON *s, const pk_state *to, const pk_state *from) {
-  const char *kind = gstr(s, "kind");
+  const char *kind = crawl__str(s, "kind");
   if (!PK_IN(signal_kinds, kind)) return NULL;
-  cJSON *o = jx(cJSON_CreateObject());
-  jstr(o, "kind", kind);
-  jstr(o, "pattern", gstr(s, "pattern"));
-  jstr(o, "text", gstr(s, "text"));
-  const cJSON *t = gget(s, "target");
-  if (cJSON_IsObject(t)) jset(o, "target", cJSON_Duplicate(t, 1));
-  const char *sc = gstr(s, "scopeId");
+  cJSON *o = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(o, "kind", kind);
+  crawl__jstr(o, "pattern", crawl__str(s, "pattern"));
+  crawl__jstr(o, "text", crawl__str(s, "text"));
+  const cJSON *t = crawl__get(s, "target");
+  if (cJSON_IsObject(t)) crawl__jset(o, "target", cJSON_Duplicate(t, 1));
+  const char *sc = crawl__str(s, "scopeId");
   if (sc) {
     const char *c = state_scope(b, to, sc);
     if (!c) c = state_scope(b, from, sc);
-    jstr(o, "scopeId", c ? c : sc);
+    crawl__jstr(o, "scopeId", c ? c : sc);
   }
-  char *text = jtext(o);
+  char *text = crawl__jtext(o, 0);
   cJSON_Delete(o);
   return text;
 }
@@ -1173,200 +1103,257 @@ static pk_state *state_of(pk *b, const char *id) {
   return i >= 0 ? &b->states[i] : NULL;
 }
 
+/* A transition between routes: the entry action of the target route, and a
+ * route.changed exit signal of the source route (the observed ones, else
+ * a bare one). */
+static void route_crossing(pk *b, const pk_state *from, const pk_state *to, const char *aid, const char *tid,
+                           const strset *sigs) {
+  pk_route *in = &b->routes[strset_find(&b->route_ids, to->route)];
+  pk_route *out = &b->routes[strset_find(&b->route_ids, from->route)];
+  strset_add(&in->entry_actions, aid);
+  strset_add(&in->entry_tr, tid);
+  int any = 0;
+  for (size_t k = 0; k < sigs->n; k++)
+    if (!strncmp(sigs->v[k], "{\"kind\":\"route.changed\"", 23)) { strset_add(&out->exit_signals, sigs->v[k]); any = 1; }
+  if (!any) strset_add(&out->exit_signals, "{\"kind\":\"route.changed\"}");
+}
+
+/* A transition record: reach and self-loop counts, route entries and exits,
+ * the element acted on, and the actions it executed. */
+static void aggregate_transition(pk *b, const pk_ref *rf, pk_element *el, const char *se) {
+  const cJSON *j = rf->line;
+  const char *tid = crawl__str(j, "transitionId"), *aid = crawl__str(j, "viaActionId");
+  pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
+  int self = cJSON_IsTrue(crawl__get(j, "selfLoop")) || !strcmp(crawl__str(j, "fromStateId"), crawl__str(j, "toStateId"));
+  strset sigs = {0}, used = {0};
+  const cJSON *s;
+  cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
+    char *c = canonical_signal(b, s, to, from);
+    strset_add(&sigs, c);
+    free(c);
+  }
+  if (self) {
+    b->nself++;
+    if (from) from->self_loops++;
+  } else if (to) to->reached++;
+  if (from) b->routes[strset_find(&b->route_ids, from->route)].explored++;
+  if (from && to && !self && strcmp(from->route, to->route)) route_crossing(b, from, to, aid, tid, &sigs);
+  if (el) {
+    el->acted++;
+    if (!self || sigs.n) el->acted_ok++;
+    strset_add(&el->transitions, tid);
+  }
+  ref_actions(b, rf, aid, &used);
+  for (size_t k = 0; k < used.n; k++) {
+    pk_action *ac = pk_action_get(b, used.v[k]);
+    ac->executed++;
+    if (sigs.n) ac->executed_signal++;
+    strset_addall(&ac->signals, &sigs);
+    strset_add(&ac->transitions, tid);
+    strset_add(&ac->classes, se);
+    if (from) strset_add(&ac->routes, from->route);
+    if (ac->primitive && el && el->stable_id) {
+      cJSON *p = crawl__jx(cJSON_CreateObject());
+      crawl__jstr(p, "role", el->role);
+      crawl__jstr(p, "stableId", el->stable_id);
+      crawl__jstr(p, "scopeId", rf->scope);
+      char *t = crawl__jtext(p, 0);
+      strset_add(&ac->patterns, t);
+      free(t);
+      cJSON_Delete(p);
+    }
+    if (ac->primitive) strset_add(&ac->roles, crawl__str(crawl__get(j, "target"), "role"));
+  }
+  strset_free(&used);
+  strset_free(&sigs);
+}
+
+/* A decision record: counts by effect; a review or deny gates the actions
+ * (strictest gate, smallest reason) and raises the element's risk. */
+static void aggregate_decision(pk *b, const pk_ref *rf, pk_element *el, const char *se) {
+  const cJSON *j = rf->line;
+  const char *effect = crawl__str(j, "effect"), *aid = crawl__str(j, "actionId");
+  int e = effect ? pk_index((const char *const[]){"allow", "skip", "review", "deny"}, 4, effect) : -1;
+  if (e >= 0) b->ndecisions[e]++;
+  strset used = {0};
+  ref_actions(b, rf, aid, &used);
+  char *why = crawl__xprintf("policy: %s (%s)", crawl__str(j, "reason") ? crawl__str(j, "reason") : "?",
+                             crawl__str(j, "rule") ? crawl__str(j, "rule") : "?");
+  for (size_t k = 0; k < used.n; k++) {
+    pk_action *ac = pk_action_get(b, used.v[k]);
+    if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
+    ac->denied += e == 3;
+    ac->reviewed += e == 2;
+    ac->skipped += e == 1;
+    if (e >= 2) {
+      strset_add(&ac->classes, se);
+      if (e > ac->gate_level) { free(ac->gate_reason); ac->gate_reason = NULL; ac->gate_level = e; }
+      if (e == ac->gate_level) pk_keep_min(&ac->gate_reason, why);
+    }
+  }
+  if (el && e >= 2) {
+    int lvl = e == 3 ? RISK_BLOCKED : RISK_CONFIRM;
+    if (lvl > el->risk_policy) { el->risk_policy = lvl; free(el->risk_reason); el->risk_reason = NULL; }
+    if (lvl == el->risk_policy) pk_keep_min(&el->risk_reason, why);
+    if (se_dangerous(se) || (se && !strcmp(se, "unknown"))) strset_add(&el->risk_tags, se);
+  }
+  free(why);
+  strset_free(&used);
+}
+
+static void aggregate_failure(pk *b, const pk_ref *rf, pk_element *el, const char *se) {
+  strset used = {0};
+  b->nfailures++;
+  ref_actions(b, rf, crawl__str(rf->line, "actionId"), &used);
+  for (size_t k = 0; k < used.n; k++) {
+    pk_action *ac = pk_action_get(b, used.v[k]);
+    ac->failed++;
+    if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
+  }
+  if (el) el->failures++;
+  strset_free(&used);
+}
+
+/* Every record, in canonical order, into the catalogs (pk_ref.type). */
+static const struct {
+  const char *type;
+  void (*aggregate)(pk *b, const pk_ref *rf, pk_element *el, const char *side_effect);
+} aggregators[] = {
+  {"transition", aggregate_transition},
+  {"decision", aggregate_decision},
+  {"failure", aggregate_failure},
+};
+
 static void pk_aggregate(pk *b) {
   for (size_t i = 0; i < b->nrefs; i++) {
-    pk_ref *rf = &b->refs[i];
-    const cJSON *j = rf->line;
+    const pk_ref *rf = &b->refs[i];
     pk_element *el = rf->element >= 0 ? &b->elements[rf->element] : NULL;
-    const char *se = gstr(j, "sideEffectClass");
+    const char *se = crawl__str(rf->line, "sideEffectClass");
     if (se_rank(se) < 0) se = NULL;
-    strset used = {0};
-    if (!strcmp(rf->type, "transition")) {
-      const char *tid = gstr(j, "transitionId"), *aid = gstr(j, "viaActionId");
-      pk_state *from = state_of(b, gstr(j, "fromStateId")), *to = state_of(b, gstr(j, "toStateId"));
-      int self = cJSON_IsTrue(gget(j, "selfLoop")) || !strcmp(gstr(j, "fromStateId"), gstr(j, "toStateId"));
-      strset sigs = {0};
-      const cJSON *s;
-      cJSON_ArrayForEach(s, gget(j, "observedSignals")) {
-        char *c = canonical_signal(b, s, to, from);
-        strset_add(&sigs, c);
-        free(c);
-      }
-      if (self) {
-        b->nself++;
-        if (from) from->self_loops++;
-      } else if (to) to->reached++;
-      if (from) b->routes[strset_find(&b->route_ids, from->route)].explored++;
-      if (from && to && !self && strcmp(from->route, to->route)) {
-        pk_route *in = &b->routes[strset_find(&b->route_ids, to->route)];
-        pk_route *out = &b->routes[strset_find(&b->route_ids, from->route)];
-        strset_add(&in->entry_actions, aid);
-        strset_add(&in->entry_tr, tid);
-        int any = 0;
-        for (size_t k = 0; k < sigs.n; k++)
-          if (!strncmp(sigs.v[k], "{\"kind\":\"route.changed\"", 23)) { strset_add(&out->exit_signals, sigs.v[k]); any = 1; }
-        if (!any) strset_add(&out->exit_signals, "{\"kind\":\"route.changed\"}");
-      }
-      if (el) {
-        el->acted++;
-        if (!self || sigs.n) el->acted_ok++;
-        strset_add(&el->transitions, tid);
-      }
-      ref_actions(b, rf, aid, &used);
-      for (size_t k = 0; k < used.n; k++) {
-        pk_action *ac = pk_action_get(b, used.v[k]);
-        ac->executed++;
-        if (sigs.n) ac->executed_signal++;
-        strset_addall(&ac->signals, &sigs);
-        strset_add(&ac->transitions, tid);
-        strset_add(&ac->classes, se);
-        if (from) strset_add(&ac->routes, from->route);
-        if (ac->primitive && el && el->stable_id) {
-          cJSON *p = jx(cJSON_CreateObject());
-          jstr(p, "role", el->role);
-          jstr(p, "stableId", el->stable_id);
-          jstr(p, "scopeId", rf->scope);
-          char *t = jtext(p);
-          strset_add(&ac->patterns, t);
-          free(t);
-          cJSON_Delete(p);
-        }
-        if (ac->primitive) strset_add(&ac->roles, gstr(gget(j, "target"), "role"));
-      }
-      strset_free(&sigs);
-    } else if (!strcmp(rf->type, "decision")) {
-      const char *effect = gstr(j, "effect"), *aid = gstr(j, "actionId");
-      int e = effect ? pk_index((const char *const[]){"allow", "skip", "review", "deny"}, 4, effect) : -1;
-      if (e >= 0) b->ndecisions[e]++;
-      ref_actions(b, rf, aid, &used);
-      char *why = pk_printf("policy: %s (%s)", gstr(j, "reason") ? gstr(j, "reason") : "?", gstr(j, "rule") ? gstr(j, "rule") : "?");
-      for (size_t k = 0; k < used.n; k++) {
-        pk_action *ac = pk_action_get(b, used.v[k]);
-        if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
-        ac->denied += e == 3;
-        ac->reviewed += e == 2;
-        ac->skipped += e == 1;
-        if (e >= 2) {
-          strset_add(&ac->classes, se);
-          if (e > ac->gate_level) { free(ac->gate_reason); ac->gate_reason = NULL; ac->gate_level = e; }
-          if (e == ac->gate_level) pk_keep_min(&ac->gate_reason, why);
-        }
-      }
-      if (el && e >= 2) {
-        int lvl = e == 3 ? RISK_BLOCKED : RISK_CONFIRM;
-        if (lvl > el->risk_policy) { el->risk_policy = lvl; free(el->risk_reason); el->risk_reason = NULL; }
-        if (lvl == el->risk_policy) pk_keep_min(&el->risk_reason, why);
-        if (se_dangerous(se) || (se && !strcmp(se, "unknown"))) strset_add(&el->risk_tags, se);
-      }
-      free(why);
-    } else { /* failure */
-      b->nfailures++;
-      ref_actions(b, rf, gstr(j, "actionId"), &used);
-      for (size_t k = 0; k < used.n; k++) {
-        pk_action *ac = pk_action_get(b, used.v[k]);
-        ac->failed++;
-        if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
-      }
-      if (el) el->failures++;
-    }
-    strset_free(&used);
+    for (size_t k = 0; k < PK_COUNT(aggregators); k++)
+      if (!strcmp(rf->type, aggregators[k].type)) aggregators[k].aggregate(b, rf, el, se);
   }
 }
 
 /* ---- review queue ------------------------------------------------------------------ */
 static const char *ref_target_label(const pk_ref *rf, char *buf, size_t n) {
-  const cJSON *t = gget(rf->line, "target");
-  const char *role = gstr(t, "role"), *name = gstr(t, "name"), *stable = gstr(t, "stableId");
+  const cJSON *t = crawl__get(rf->line, "target");
+  const char *role = crawl__str(t, "role"), *name = crawl__str(t, "name"), *stable = crawl__str(t, "stableId");
   if (stable) snprintf(buf, n, "%s \"%s\" (%s)", role ? role : "element", name ? name : "", stable);
   else snprintf(buf, n, "%s \"%s\"", role ? role : "element", name ? name : "");
   return buf;
 }
 
-static void pk_review_derive(pk *b) {
-  /* the journal's own findings */
+/* The journal's own findings, as written (a replay that landed elsewhere
+ * also counts as an unresolved transition). */
+static void review_journal(pk *b) {
   for (size_t i = 0; i < b->nreviews; i++) {
     const cJSON *j = b->reviews[i];
-    const char *kind = gstr(j, "kind"), *sev = gstr(j, "severity"), *desc = gstr(j, "description");
+    const char *kind = crawl__str(j, "kind"), *sev = crawl__str(j, "severity"), *desc = crawl__str(j, "description");
     int k = pk_index(review_kinds, PK_COUNT(review_kinds), kind);
     kind = review_kinds[k >= 0 ? k : (int)PK_COUNT(review_kinds) - 1];
     int s = pk_index(severities, 3, sev);
-    const cJSON *t = gget(j, "target");
-    char *tt = cJSON_IsObject(t) ? jtext(t) : pk_xstrdup("");
-    char *key = pk_printf("journal\x1f%s\x1f%s\x1f%s\x1f%s", gstr(j, "stateId") ? gstr(j, "stateId") : "",
-                          gstr(j, "routeId") ? gstr(j, "routeId") : "", desc, tt);
+    const cJSON *t = crawl__get(j, "target");
+    char *tt = cJSON_IsObject(t) ? crawl__jtext(t, 0) : crawl__xstrdup("");
+    const char *sid = crawl__str(j, "stateId"), *rid = crawl__str(j, "routeId");
+    char *key = crawl__xprintf("journal\x1f%s\x1f%s\x1f%s\x1f%s", sid ? sid : "", rid ? rid : "", desc, tt);
     free(tt);
-    const pk_state *st = state_of(b, gstr(j, "stateId"));
-    const char *route = gstr(j, "routeId") ? gstr(j, "routeId") : st ? st->route : NULL;
+    const pk_state *st = state_of(b, crawl__str(j, "stateId"));
+    const char *route = crawl__str(j, "routeId") ? crawl__str(j, "routeId") : st ? st->route : NULL;
     pk_item *it = pk_item_get(b, kind, key, s >= 0 ? s : 1, route);
     free(key);
-    pk_item_set(&it->stable, gstr(t, "stableId"));
-    strset_add(&it->ev_states, gstr(j, "stateId"));
-    strset_add(&it->ev_transitions, gstr(j, "transitionId"));
-    pk_item_text(it, pk_xstrdup(desc), gstr(j, "remediation") ? pk_xstrdup(gstr(j, "remediation")) : NULL);
-    /* a path replay that landed elsewhere is an unresolved transition */
+    pk_item_set(&it->stable, crawl__str(t, "stableId"));
+    strset_add(&it->ev_states, crawl__str(j, "stateId"));
+    strset_add(&it->ev_transitions, crawl__str(j, "transitionId"));
+    pk_item_text(it, crawl__xstrdup(desc), crawl__str(j, "remediation") ? crawl__xstrdup(crawl__str(j, "remediation")) : NULL);
     char *low = pk_norm(desc, 1);
-    if (cJSON_IsTrue(gget(j, "replay")) || strstr(low, "replay")) b->nreplays++;
+    if (cJSON_IsTrue(crawl__get(j, "replay")) || strstr(low, "replay")) b->nreplays++;
     free(low);
   }
+}
 
-  /* per route: missing stableIds, unexplored routes, closed shadow roots */
+/* The first PK_LIST_NAMES names in natural order, quoted and comma
+ * separated (caller frees). */
+static char *quoted_list(const strset *names) {
+  char **v = strset_sorted(names, cmp_nat);
+  size_t len = 0, cap = 256;
+  char *list = crawl__xrealloc(NULL, cap);
+  list[0] = 0;
+  for (size_t k = 0; k < names->n && k < PK_LIST_NAMES; k++) {
+    size_t need = len + strlen(v[k]) + 8;
+    if (need > cap) list = crawl__xrealloc(list, cap = need * 2);
+    len += (size_t)sprintf(list + len, "%s\"%s\"", k ? ", " : "", v[k]);
+  }
+  free(v);
+  return list;
+}
+
+/* missing_stable_id: the route's interactive elements without a stableId. */
+static void route_missing_ids(pk *b, pk_route *rt) {
+  strset names = {0};
+  long count = 0;
+  for (size_t e = 0; e < b->element_keys.n; e++) {
+    pk_element *el = &b->elements[e];
+    if (el->stable_id || !el->interactive || strset_find(&el->routes, rt->id) < 0) continue;
+    count++;
+    if (el->names.n) strset_add(&names, strset_min(&el->names));
+    else {
+      char *n = crawl__xprintf("(unnamed %s)", el->role);
+      strset_add(&names, n);
+      free(n);
+    }
+  }
+  if (count) {
+    pk_item *it = pk_item_get(b, "missing_stable_id", rt->id, 0, rt->id);
+    it->count = count;
+    strset_addall(&it->ev_states, &rt->states);
+    char *list = quoted_list(&names);
+    pk_item_text(it, crawl__xprintf("%ld interactive element%s on route %s ha%s no data-uiap-id: %s%s.", count,
+                                    count == 1 ? "" : "s", rt->id, count == 1 ? "s" : "ve", list,
+                                    names.n > PK_LIST_NAMES ? ", ..." : ""),
+                 crawl__xprintf("Add data-uiap-id to %s so agents can address %s independent of text and position.",
+                                count == 1 ? "this control" : "these controls", count == 1 ? "it" : "them"));
+    free(list);
+  }
+  strset_free(&names);
+}
+
+/* coverage_gap: a route no action was explored from. */
+static void route_unexplored(pk *b, pk_route *rt) {
+  if (rt->explored) return;
+  pk_item *it = pk_item_get(b, "coverage_gap", rt->id, 1, rt->id);
+  strset_addall(&it->ev_states, &rt->states);
+  pk_item_text(it, crawl__xprintf("Route %s was captured in %zu state%s but no action was explored from it.", rt->id,
+                                  rt->states.n, rt->states.n == 1 ? "" : "s"),
+               crawl__xstrdup("Raise the budget (maxStates, maxTransitions, maxPerRoute, maxDepth) or seed this route directly."));
+}
+
+/* closed_shadow: the route's item (fold_state_findings) gets its text. */
+static void route_closed_shadow(pk *b, pk_route *rt) {
+  char *ck = crawl__xprintf("closed_shadow\x1f%s", rt->id);
+  long ci = strset_find(&b->item_keys, ck);
+  free(ck);
+  if (ci < 0) return;
+  pk_item *it = &b->items[ci];
+  pk_item_text(it, crawl__xprintf("%ld closed shadow root%s on route %s hide%s %s content from discovery.", it->count,
+                                  it->count == 1 ? "" : "s", rt->id, it->count == 1 ? "s" : "", it->count == 1 ? "its" : "their"),
+               crawl__xstrdup("Use an open shadow root for app controls, or annotate the host with data-uiap-* attributes."));
+}
+
+/* Per route: missing stableIds, unexplored routes, closed shadow roots,
+ * and the opaque regions they add up to. */
+static void review_routes(pk *b) {
   for (size_t r = 0; r < b->route_ids.n; r++) {
     pk_route *rt = &b->routes[r];
-    strset names = {0};
-    long count = 0;
-    for (size_t e = 0; e < b->element_keys.n; e++) {
-      pk_element *el = &b->elements[e];
-      if (el->stable_id || !el->interactive || strset_find(&el->routes, rt->id) < 0) continue;
-      count++;
-      if (el->names.n) strset_add(&names, strset_min(&el->names));
-      else {
-        char *n = pk_printf("(unnamed %s)", el->role);
-        strset_add(&names, n);
-        free(n);
-      }
-    }
-    if (count) {
-      pk_item *it = pk_item_get(b, "missing_stable_id", rt->id, 0, rt->id);
-      it->count = count;
-      strset_addall(&it->ev_states, &rt->states);
-      char **v = strset_sorted(&names, cmp_nat);
-      size_t len = 0, cap = 256;
-      char *list = pk_xrealloc(NULL, cap);
-      list[0] = 0;
-      for (size_t k = 0; k < names.n && k < PK_LIST_NAMES; k++) {
-        size_t need = len + strlen(v[k]) + 8;
-        if (need > cap) list = pk_xrealloc(list, cap = need * 2);
-        len += (size_t)sprintf(list + len, "%s\"%s\"", k ? ", " : "", v[k]);
-      }
-      pk_item_text(it, pk_printf("%ld interactive element%s on route %s ha%s no data-uiap-id: %s%s.", count,
-                                 count == 1 ? "" : "s", rt->id, count == 1 ? "s" : "ve", list,
-                                 names.n > PK_LIST_NAMES ? ", ..." : ""),
-                   pk_printf("Add data-uiap-id to %s so agents can address %s independent of text and position.",
-                             count == 1 ? "this control" : "these controls", count == 1 ? "it" : "them"));
-      free(list);
-      free(v);
-    }
-    strset_free(&names);
-    if (!rt->explored) {
-      pk_item *it = pk_item_get(b, "coverage_gap", rt->id, 1, rt->id);
-      strset_addall(&it->ev_states, &rt->states);
-      pk_item_text(it, pk_printf("Route %s was captured in %zu state%s but no action was explored from it.", rt->id,
-                                 rt->states.n, rt->states.n == 1 ? "" : "s"),
-                   pk_xstrdup("Raise the budget (maxStates, maxTransitions, maxPerRoute, maxDepth) or seed this route directly."));
-    }
-    char *ck = pk_printf("closed_shadow\x1f%s", rt->id);
-    long ci = strset_find(&b->item_keys, ck);
-    free(ck);
-    if (ci >= 0) {
-      pk_item *it = &b->items[ci];
-      pk_item_text(it, pk_printf("%ld closed shadow root%s on route %s hide%s %s content from discovery.", it->count,
-                                 it->count == 1 ? "" : "s", rt->id, it->count == 1 ? "s" : "", it->count == 1 ? "its" : "their"),
-                   pk_xstrdup("Use an open shadow root for app controls, or annotate the host with data-uiap-* attributes."));
-    }
+    route_missing_ids(b, rt);
+    route_unexplored(b, rt);
+    route_closed_shadow(b, rt);
     b->opaque_regions += (int)rt->opaque_origins.n + rt->closed_shadow;
   }
+}
 
-  /* per element: heuristics only */
+/* inferred_only: elements recognised by heuristics alone. */
+static void review_inferred(pk *b) {
   for (size_t e = 0; e < b->element_keys.n; e++) {
     pk_element *el = &b->elements[e];
     if (!el->inferred_only) continue;
@@ -1376,65 +1363,78 @@ static void pk_review_derive(pk *b) {
     pk_item *it = pk_item_get(b, "inferred_only", el->key, act ? 1 : 0, route);
     strset_addall(&it->ev_states, &el->states);
     pk_item_set(&it->scope, strset_min(&el->scopes));
-    pk_item_text(it, pk_printf("The %s%s%s%s on route %s was recognised only by heuristics (a clickable element without role, label or text evidence).",
-                               el->role, name ? " \"" : "", name ? name : "", name ? "\"" : "",
-                               route ? route : "?"),
-                 pk_xstrdup("Use a native control (button, a href) or give it an ARIA role and an accessible name, plus a data-uiap-id."));
+    pk_item_text(it, crawl__xprintf("The %s%s%s%s on route %s was recognised only by heuristics (a clickable element without role, label or text evidence).",
+                                    el->role, name ? " \"" : "", name ? name : "", name ? "\"" : "",
+                                    route ? route : "?"),
+                 crawl__xstrdup("Use a native control (button, a href) or give it an ARIA role and an accessible name, plus a data-uiap-id."));
   }
+}
 
-  /* per journal record: ambiguous targets and gated actions */
+/* ambiguous_target: a record whose target was told apart only by position. */
+static void record_ambiguous(pk *b, const pk_ref *rf, const pk_state *st) {
+  const cJSON *j = rf->line, *t = crawl__get(j, "target");
+  const char *route = st ? st->route : NULL;
+  char label[600];
+  char *nn = pk_norm(crawl__str(t, "name"), 1);
+  char *key = crawl__xprintf("%s\x1f%s\x1f%s", route ? route : "", crawl__str(t, "role"), nn);
+  free(nn);
+  pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, route);
+  free(key);
+  pk_item_set(&it->scope, rf->scope);
+  strset_add(&it->ev_states, st ? st->id : NULL);
+  strset_add(&it->ev_transitions, crawl__str(j, "transitionId"));
+  if (rf->same_name > it->count) it->count = rf->same_name;
+  pk_item_text(it, crawl__xprintf("The target %s on route %s matched %ld elements and was told apart only by its position.",
+                                  ref_target_label(rf, label, sizeof label), route ? route : "?", rf->same_name),
+               crawl__xstrdup("Give each of these elements a data-uiap-id or a distinct accessible name."));
+}
+
+/* unsafe_action_candidate: a decision record that denied an action or held
+ * it for review (high when denied with a dangerous side effect). */
+static void record_gated(pk *b, const pk_ref *rf, const pk_state *st) {
+  const cJSON *j = rf->line, *t = crawl__get(j, "target");
+  const char *route = st ? st->route : NULL, *effect = crawl__str(j, "effect");
+  if (!effect || (strcmp(effect, "deny") && strcmp(effect, "review"))) return;
+  int deny = !strcmp(effect, "deny");
+  const char *aid = crawl__str(j, "actionId"), *se = crawl__str(j, "sideEffectClass");
+  const char *tkey = crawl__str(t, "stableId") ? crawl__str(t, "stableId") : rf->semkey ? rf->semkey : crawl__str(t, "name");
+  const char *option = crawl__str(crawl__get(j, "args"), "option"); /* ui.choose of a <select> */
+  char *key = crawl__xprintf("%s\x1f%s\x1f%s", aid, tkey ? tkey : "", option ? option : "");
+  pk_item *it = pk_item_get(b, "unsafe_action_candidate", key, deny && se_dangerous(se) ? 2 : 1, route);
+  free(key);
+  if (deny && !it->deny) { /* a denial speaks over a hold for review */
+    free(it->desc);
+    free(it->remedy);
+    it->desc = it->remedy = NULL;
+  }
+  it->deny |= deny;
+  pk_item_set(&it->stable, crawl__str(t, "stableId"));
+  pk_item_set(&it->scope, rf->scope);
+  strset_add(&it->ev_states, st ? st->id : crawl__str(j, "stateId"));
+  const char *rs = crawl__str(j, "reason"), *rule = crawl__str(j, "rule");
+  char label[600];
+  pk_item_text(it, crawl__xprintf("The safety gate %s %s on %s%s%s%s (reason %s, rule %s, side effect %s).",
+                                  deny ? "denied" : "held for review", aid, ref_target_label(rf, label, sizeof label),
+                                  option ? " (option \"" : "", option ? option : "", option ? "\")" : "",
+                                  rs ? rs : "?", rule ? rule : "?", se ? se : "unknown"),
+               crawl__xstrdup(deny ? "Confirm the classification and annotate the control with data-uiap-risk=\"blocked\" (or \"confirm\") "
+                                     "and a data-uiap-action; exercise it only in a sandbox environment."
+                                   : "Annotate the control with data-uiap-risk and a data-uiap-action so its side effect is explicit, "
+                                     "then decide whether discovery may execute it."));
+}
+
+/* Per journal record: ambiguous targets and gated actions. */
+static void review_records(pk *b) {
   for (size_t i = 0; i < b->nrefs; i++) {
-    pk_ref *rf = &b->refs[i];
-    const cJSON *j = rf->line;
+    const pk_ref *rf = &b->refs[i];
     const pk_state *st = rf->state >= 0 ? &b->states[rf->state] : NULL;
-    const char *route = st ? st->route : NULL;
-    const cJSON *t = gget(j, "target");
-    char label[600];
-    if (rf->ambiguous) {
-      char *nn = pk_norm(gstr(t, "name"), 1);
-      char *key = pk_printf("%s\x1f%s\x1f%s", route ? route : "", gstr(t, "role"), nn);
-      free(nn);
-      pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, route);
-      free(key);
-      pk_item_set(&it->scope, rf->scope);
-      strset_add(&it->ev_states, st ? st->id : NULL);
-      strset_add(&it->ev_transitions, gstr(j, "transitionId"));
-      if (rf->same_name > it->count) it->count = rf->same_name;
-      pk_item_text(it, pk_printf("The target %s on route %s matched %ld elements and was told apart only by its position.",
-                                 ref_target_label(rf, label, sizeof label), route ? route : "?", rf->same_name),
-                   pk_xstrdup("Give each of these elements a data-uiap-id or a distinct accessible name."));
-    }
-    if (strcmp(rf->type, "decision")) continue;
-    const char *effect = gstr(j, "effect");
-    if (!effect || (strcmp(effect, "deny") && strcmp(effect, "review"))) continue;
-    int deny = !strcmp(effect, "deny");
-    const char *aid = gstr(j, "actionId"), *se = gstr(j, "sideEffectClass");
-    const char *tkey = gstr(t, "stableId") ? gstr(t, "stableId") : rf->semkey ? rf->semkey : gstr(t, "name");
-    const char *option = gstr(gget(j, "args"), "option"); /* ui.choose of a <select> */
-    char *key = pk_printf("%s\x1f%s\x1f%s", aid, tkey ? tkey : "", option ? option : "");
-    pk_item *it = pk_item_get(b, "unsafe_action_candidate", key, deny && se_dangerous(se) ? 2 : 1, route);
-    free(key);
-    if (deny && !it->deny) { /* a denial speaks over a hold for review */
-      free(it->desc);
-      free(it->remedy);
-      it->desc = it->remedy = NULL;
-    }
-    it->deny |= deny;
-    pk_item_set(&it->stable, gstr(t, "stableId"));
-    pk_item_set(&it->scope, rf->scope);
-    strset_add(&it->ev_states, st ? st->id : gstr(j, "stateId"));
-    const char *rs = gstr(j, "reason"), *rule = gstr(j, "rule");
-    pk_item_text(it, pk_printf("The safety gate %s %s on %s%s%s%s (reason %s, rule %s, side effect %s).",
-                               deny ? "denied" : "held for review", aid, ref_target_label(rf, label, sizeof label),
-                               option ? " (option \"" : "", option ? option : "", option ? "\")" : "",
-                               rs ? rs : "?", rule ? rule : "?", se ? se : "unknown"),
-                 pk_xstrdup(deny ? "Confirm the classification and annotate the control with data-uiap-risk=\"blocked\" (or \"confirm\") "
-                                   "and a data-uiap-action; exercise it only in a sandbox environment."
-                                 : "Annotate the control with data-uiap-risk and a data-uiap-action so its side effect is explicit, "
-                                   "then decide whether discovery may execute it."));
+    if (rf->ambiguous) record_ambiguous(b, rf, st);
+    if (!strcmp(rf->type, "decision")) record_gated(b, rf, st);
   }
+}
 
-  /* per domain action: a success signal is mandatory (section 15.5) */
+/* missing_success_signal: a domain action with no signal (section 15.5). */
+static void review_actions(pk *b) {
   for (size_t a = 0; a < b->action_ids.n; a++) {
     pk_action *ac = &b->actions[a];
     if (ac->primitive || ac->signals.n) continue;
@@ -1443,58 +1443,92 @@ static void pk_review_derive(pk *b) {
     if (!ac->transitions.n) strset_addall(&it->ev_states, &ac->states);
     for (size_t k = 0; k < ac->patterns.n && !it->stable; k++) {
       cJSON *p = cJSON_Parse(ac->patterns.v[k]);
-      pk_item_set(&it->stable, gstr(p, "stableId"));
+      pk_item_set(&it->stable, crawl__str(p, "stableId"));
       cJSON_Delete(p);
     }
     pk_item_text(it, ac->executed
-                     ? pk_printf("The domain action %s was executed %d time%s without an observable success signal.", ac->id,
-                                 ac->executed, ac->executed == 1 ? "" : "s")
-                     : pk_printf("The domain action %s was never executed, so no success signal was observed for it.", ac->id),
-                 pk_printf("Declare a success signal for %s (a role=status or toast message, a dialog or route change) or verify it manually.", ac->id));
+                     ? crawl__xprintf("The domain action %s was executed %d time%s without an observable success signal.", ac->id,
+                                      ac->executed, ac->executed == 1 ? "" : "s")
+                     : crawl__xprintf("The domain action %s was never executed, so no success signal was observed for it.", ac->id),
+                 crawl__xprintf("Declare a success signal for %s (a role=status or toast message, a dialog or route change) or verify it manually.", ac->id));
   }
+}
 
-  /* seeds: unresolved url/route seeds the journal did not already report */
-  const cJSON *seeds = gget(b->run, "seeds");
+/* The last `seed` line of seed s, or NULL. */
+static const cJSON *seed_last_line(const pk *b, int s) {
+  const cJSON *last = NULL;
+  for (size_t k = 0; k < b->nseed_lines; k++)
+    if ((int)crawl__get(b->seed_lines[k], "index")->valuedouble == s) last = b->seed_lines[k];
+  return last;
+}
+
+/* Whether some state was reached from seed s. */
+static int seed_visited(const pk *b, int s) {
+  int visited = 0;
+  for (size_t k = 0; k < b->state_ids.n && !visited; k++) {
+    const cJSON *sd = crawl__get(b->states[k].line, "seed");
+    visited = cJSON_IsNumber(sd) && (int)sd->valuedouble == s;
+  }
+  return visited;
+}
+
+/* The crawler journals its own review for a seed it could not load: a
+ * coverage_gap whose description starts "Seed N ". */
+static int seed_reported(const pk *b, int s) {
+  int reported = 0;
+  for (size_t k = 0; k < b->nreviews && !reported; k++) {
+    const char *kk = crawl__str(b->reviews[k], "kind"), *d = crawl__str(b->reviews[k], "description");
+    if (!kk || strcmp(kk, "coverage_gap") || (d[0] != 'S' && d[0] != 's') || strncmp(d + 1, "eed ", 4)) continue;
+    char *e;
+    long v = strtol(d + 5, &e, 10);
+    reported = e != d + 5 && v == s && (*e == ' ' || *e == ':' || *e == 0);
+  }
+  return reported;
+}
+
+/* coverage_gap: url/route seeds never visited, unless the journal already
+ * reported them; an unresolved one is also a run note. */
+static void review_seeds(pk *b) {
+  const cJSON *seeds = crawl__get(b->run, "seeds");
   int nseeds = cJSON_GetArraySize(seeds);
   for (int s = 0; s < nseeds; s++) {
-    const cJSON *last = NULL;
-    for (size_t k = 0; k < b->nseed_lines; k++)
-      if ((int)gget(b->seed_lines[k], "index")->valuedouble == s) last = b->seed_lines[k];
-    int visited = 0;
-    for (size_t k = 0; k < b->state_ids.n && !visited; k++) {
-      const cJSON *sd = gget(b->states[k].line, "seed");
-      visited = cJSON_IsNumber(sd) && (int)sd->valuedouble == s;
-    }
-    const cJSON *seed = cJSON_GetArrayItem(seeds, s);
-    const char *kind = gstr(seed, "kind");
-    if (visited || !kind || (strcmp(kind, "url") && strcmp(kind, "route"))) continue;
-    const char *what = gstr(seed, "url") ? gstr(seed, "url") : gstr(seed, "routeId") ? gstr(seed, "routeId") : kind;
-    int unresolved = last && cJSON_IsFalse(gget(last, "resolved"));
-    char *desc = unresolved ? pk_printf("Seed %d (%s) could not be resolved: %s.", s, what,
-                                        gstr(last, "reason") ? gstr(last, "reason") : "no reason given")
-                            : pk_printf("Seed %d (%s) was not visited.", s, what);
+    const cJSON *last = seed_last_line(b, s), *seed = cJSON_GetArrayItem(seeds, s);
+    const char *kind = crawl__str(seed, "kind");
+    if (seed_visited(b, s) || !kind || (strcmp(kind, "url") && strcmp(kind, "route"))) continue;
+    const char *what = crawl__str(seed, "url") ? crawl__str(seed, "url") : crawl__str(seed, "routeId") ? crawl__str(seed, "routeId") : kind;
+    int unresolved = last && cJSON_IsFalse(crawl__get(last, "resolved"));
+    const char *reason = crawl__str(last, "reason") ? crawl__str(last, "reason") : "no reason given";
     if (unresolved) {
-      char *n = pk_printf("seed %d (%s) unresolved: %s", s, what, gstr(last, "reason") ? gstr(last, "reason") : "no reason given");
+      char *n = crawl__xprintf("seed %d (%s) unresolved: %s", s, what, reason);
       pk_note(b, n);
       free(n);
     }
-    /* the crawler journals its own review for a seed it could not load:
-     * a coverage_gap whose description starts "Seed N " */
-    int reported = 0;
-    for (size_t k = 0; k < b->nreviews && !reported; k++) {
-      const char *kk = gstr(b->reviews[k], "kind"), *d = gstr(b->reviews[k], "description");
-      if (!kk || strcmp(kk, "coverage_gap") || (d[0] != 'S' && d[0] != 's') || strncmp(d + 1, "eed ", 4)) continue;
-      char *e;
-      long v = strtol(d + 5, &e, 10);
-      reported = e != d + 5 && v == s && (*e == ' ' || *e == ':' || *e == 0);
-    }
-    if (reported) { free(desc); continue; }
-    char *key = pk_printf("seed\x1f%d", s);
+    if (seed_reported(b, s)) continue;
+    char *desc = unresolved ? crawl__xprintf("Seed %d (%s) could not be resolved: %s.", s, what, reason)
+                            : crawl__xprintf("Seed %d (%s) was not visited.", s, what);
+    char *key = crawl__xprintf("seed\x1f%d", s);
     pk_item *it = pk_item_get(b, "coverage_gap", key, unresolved ? 2 : 1, NULL);
     free(key);
-    pk_item_text(it, desc, pk_xstrdup(unresolved ? "Check that the seed is reachable from the crawler and that the environment is signed in."
-                                                 : "Raise the budget or check why exploration stopped before this seed."));
+    pk_item_text(it, desc, crawl__xstrdup(unresolved ? "Check that the seed is reachable from the crawler and that the environment is signed in."
+                                                     : "Raise the budget or check why exploration stopped before this seed."));
   }
+}
+
+/* The review queue's sources, in the order they run (sections 6.8, 15.5, 16). */
+static const struct {
+  const char *what;
+  void (*derive)(pk *b);
+} review_derivers[] = {
+  {"journal review lines (any kind)", review_journal},
+  {"missing_stable_id, coverage_gap, closed_shadow per route", review_routes},
+  {"inferred_only per element", review_inferred},
+  {"ambiguous_target, unsafe_action_candidate per record", review_records},
+  {"missing_success_signal per domain action", review_actions},
+  {"coverage_gap per unvisited seed", review_seeds},
+};
+
+static void pk_review_derive(pk *b) {
+  for (size_t i = 0; i < PK_COUNT(review_derivers); i++) review_derivers[i].derive(b);
 }
 
 /* Review order: severity (high first), kind, route, key. */
@@ -1503,17 +1537,17 @@ static int cmp_item(const void *x, const void *y) {
   if (a->severity != b->severity) return b->severity - a->severity;
   int c = strcmp(a->kind, b->kind);
   if (c) return c;
-  c = pk_natcmp_tie(a->route ? a->route : "", b->route ? b->route : "");
-  return c ? c : pk_natcmp_tie(a->key, b->key);
+  c = crawl__natcmp(a->route ? a->route : "", b->route ? b->route : "");
+  return c ? c : crawl__natcmp(a->key, b->key);
 }
 
 /* ---- output -------------------------------------------------------------------------- */
 static void ev_push(cJSON *arr, const char *source, const char *ref, const char *note) {
-  cJSON *e = jx(cJSON_CreateObject());
-  jstr(e, "source", source);
-  jstr(e, "refId", ref);
-  jstr(e, "note", note);
-  jpush(arr, e);
+  cJSON *e = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(e, "source", source);
+  crawl__jstr(e, "refId", ref);
+  crawl__jstr(e, "note", note);
+  crawl__jpush(arr, e);
 }
 static void ev_push_set(cJSON *arr, const char *source, const strset *refs) {
   char **v = strset_sorted(refs, cmp_nat);
@@ -1532,62 +1566,62 @@ static const char *conf(conf_sum *cs, int level /* 2 high, 1 medium, 0 low */) {
 }
 
 static cJSON *out_routes(pk *b, conf_sum *cs) {
-  cJSON *routes = jx(cJSON_CreateArray());
+  cJSON *routes = crawl__jx(cJSON_CreateArray());
   char **ids = strset_sorted(&b->route_ids, cmp_nat);
   for (size_t i = 0; i < b->route_ids.n; i++) {
     pk_route *rt = &b->routes[strset_find(&b->route_ids, ids[i])];
-    cJSON *o = jx(cJSON_CreateObject());
-    jstr(o, "routeId", rt->id);
+    cJSON *o = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(o, "routeId", rt->id);
     jset_list(o, "urls", &rt->urls, PK_NAMES_MAX);
     jset_list(o, "titles", &rt->titles, PK_NAMES_MAX);
     jset_list(o, "scopes", &rt->scopes, 0);
-    cJSON *ev = jx(cJSON_CreateArray());
+    cJSON *ev = crawl__jx(cJSON_CreateArray());
     if (rt->annot_states.n) ev_push(ev, "annotation", rt->annot_states.v[0], "the page names this route");
     ev_push_set(ev, "dom", &rt->states);
     ev_push_set(ev, "transition", &rt->entry_tr);
     if (!rt->loaded) ev_push(ev, "inferred", rt->states.v[0], "no page graph could be read");
-    jset(o, "discoveredBy", ev);
+    crawl__jset(o, "discoveredBy", ev);
     /* 7.3: annotation or several states: high; one state: medium; no graph: low */
-    jstr(o, "confidence", conf(cs, !rt->loaded ? 0 : rt->annot_states.n || rt->states.n > 1 ? 2 : 1));
+    crawl__jstr(o, "confidence", conf(cs, !rt->loaded ? 0 : rt->annot_states.n || rt->states.n > 1 ? 2 : 1));
     jset_list(o, "entryActions", &rt->entry_actions, 0);
-    if (rt->exit_signals.n) jset(o, "exitSignals", strset_json_objects(&rt->exit_signals));
-    cJSON *m = jx(cJSON_CreateObject());
+    if (rt->exit_signals.n) crawl__jset(o, "exitSignals", strset_json_objects(&rt->exit_signals));
+    cJSON *m = crawl__jx(cJSON_CreateObject());
     jnum(m, "states", (double)rt->states.n);
     jnum(m, "transitionsFrom", rt->explored);
-    jset(o, "metadata", m);
-    jpush(routes, o);
+    crawl__jset(o, "metadata", m);
+    crawl__jpush(routes, o);
   }
   free(ids);
   return routes;
 }
 
 static cJSON *out_scopes(pk *b, conf_sum *cs) {
-  cJSON *arr = jx(cJSON_CreateArray());
+  cJSON *arr = crawl__jx(cJSON_CreateArray());
   char **ids = strset_sorted(&b->scope_ids, cmp_nat);
   for (size_t i = 0; i < b->scope_ids.n; i++) {
     pk_scope *sc = scope_by_id(b, ids[i]);
-    cJSON *o = jx(cJSON_CreateObject());
-    jstr(o, "scopeId", sc->id);
-    jstr(o, "kind", sc->kind);
+    cJSON *o = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(o, "scopeId", sc->id);
+    crawl__jstr(o, "kind", sc->kind);
     jset_list(o, "routeIds", &sc->routes, 0);
-    jstr(o, "parentScopeId", sc->parent);
-    if (sc->names.n) jset(o, "names", names_json(&sc->names));
+    crawl__jstr(o, "parentScopeId", sc->parent);
+    if (sc->names.n) crawl__jset(o, "names", names_json(&sc->names));
     jset_list(o, "stableIds", &sc->stable_ids, 0);
-    cJSON *ev = jx(cJSON_CreateArray());
+    cJSON *ev = crawl__jx(cJSON_CreateArray());
     char **st = strset_sorted(&sc->states, cmp_nat);
     ev_push(ev, sc->has_stable ? "annotation" : "dom", st[0], NULL);
     free(st);
-    jset(o, "discoveredBy", ev);
+    crawl__jset(o, "discoveredBy", ev);
     /* stableId: high; a named scope or a route/dialog/form landmark: medium; else low */
     int named = sc->names.n > 0;
     int landmark = !strcmp(sc->kind, "route") || !strcmp(sc->kind, "form") || !strcmp(sc->kind, "dialog") ||
                    !strcmp(sc->kind, "iframe-root");
-    jstr(o, "confidence", conf(cs, sc->has_stable ? 2 : named || landmark ? 1 : 0));
-    cJSON *m = jx(cJSON_CreateObject());
+    crawl__jstr(o, "confidence", conf(cs, sc->has_stable ? 2 : named || landmark ? 1 : 0));
+    cJSON *m = crawl__jx(cJSON_CreateObject());
     jnum(m, "occurrences", (double)sc->occurrences);
     jnum(m, "states", (double)sc->states.n);
-    jset(o, "metadata", m);
-    jpush(arr, o);
+    crawl__jset(o, "metadata", m);
+    crawl__jpush(arr, o);
   }
   free(ids);
   return arr;
@@ -1605,8 +1639,8 @@ static cJSON *names_json(const strset *raw) {
     int added;
     long k = strset_put(&masks, m, &added);
     free(m);
-    cnt = pk_xrealloc(cnt, masks.cap * sizeof *cnt);
-    first = pk_xrealloc(first, masks.cap * sizeof *first);
+    cnt = crawl__xrealloc(cnt, masks.cap * sizeof *cnt);
+    first = crawl__xrealloc(first, masks.cap * sizeof *first);
     if (added) { cnt[k] = 0; first[k] = v[i]; }
     cnt[k]++;
   }
@@ -1630,47 +1664,47 @@ static int cmp_affordance(const void *x, const void *y) {
 }
 
 static cJSON *out_elements(pk *b, conf_sum *cs) {
-  cJSON *arr = jx(cJSON_CreateArray());
+  cJSON *arr = crawl__jx(cJSON_CreateArray());
   /* order: stableId elements by stableId, then the rest by semanticKey */
   char **keys = strset_sorted(&b->element_keys, cmp_nat);
   for (size_t i = 0; i < b->element_keys.n; i++) {
     pk_element *el = &b->elements[strset_find(&b->element_keys, keys[i])];
-    cJSON *o = jx(cJSON_CreateObject());
-    jstr(o, "stableId", el->stable_id);
-    jstr(o, "semanticKey", el->semkey);
+    cJSON *o = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(o, "stableId", el->stable_id);
+    crawl__jstr(o, "semanticKey", el->semkey);
     jset_list(o, "routes", &el->routes, 0);
     jset_list(o, "scopes", &el->scopes, 0);
-    jstr(o, "role", el->role);
-    if (el->names.n) jset(o, "names", names_json(&el->names));
+    crawl__jstr(o, "role", el->role);
+    if (el->names.n) crawl__jset(o, "names", names_json(&el->names));
     jset_list(o, "meanings", &el->meanings, 0);
     if (el->state_keys) {
-      cJSON *sk = jx(cJSON_CreateArray());
+      cJSON *sk = crawl__jx(cJSON_CreateArray());
       for (size_t k = 0; k < PK_COUNT(state_keys); k++)
-        if (el->state_keys >> k & 1u) jpush(sk, cJSON_CreateString(state_keys[k]));
-      jset(o, "stateKeys", sk);
+        if (el->state_keys >> k & 1u) crawl__jpush(sk, cJSON_CreateString(state_keys[k]));
+      crawl__jset(o, "stateKeys", sk);
     }
     if (el->affordances.n) {
-      cJSON *af = jx(cJSON_CreateArray());
+      cJSON *af = crawl__jx(cJSON_CreateArray());
       char **v = strset_sorted(&el->affordances, cmp_affordance);
-      for (size_t k = 0; k < el->affordances.n; k++) jpush(af, cJSON_CreateString(v[k]));
+      for (size_t k = 0; k < el->affordances.n; k++) crawl__jpush(af, cJSON_CreateString(v[k]));
       free(v);
-      jset(o, "affordances", af);
+      crawl__jset(o, "affordances", af);
     }
     jset_list(o, "supportedActions", &el->actions, 0);
     int level = el->risk_annot > el->risk_policy ? el->risk_annot : el->risk_policy;
     if (level) {
-      cJSON *r = jx(cJSON_CreateObject());
-      jstr(r, "level", risk_names[level]);
+      cJSON *r = crawl__jx(cJSON_CreateObject());
+      crawl__jstr(r, "level", risk_names[level]);
       jset_list(r, "tags", &el->risk_tags, 0);
-      jstr(r, "reason", el->risk_annot >= el->risk_policy ? "data-uiap-risk" : el->risk_reason);
-      jset(o, "risk", r);
+      crawl__jstr(r, "reason", el->risk_annot >= el->risk_policy ? "data-uiap-risk" : el->risk_reason);
+      crawl__jset(o, "risk", r);
     }
     jset_list(o, "dataClasses", &el->data_classes, 0);
-    cJSON *ev = jx(cJSON_CreateArray());
+    cJSON *ev = crawl__jx(cJSON_CreateArray());
     strset seen = {0};
     for (size_t k = 0; k < PK_NSOURCES; k++) {
       if (!el->src_state[k]) continue;
-      char *pair = pk_printf("%s\x1f%s", source_map[k].evidence, el->src_state[k]);
+      char *pair = crawl__xprintf("%s\x1f%s", source_map[k].evidence, el->src_state[k]);
       int added;
       strset_put(&seen, pair, &added);
       free(pair);
@@ -1679,131 +1713,168 @@ static cJSON *out_elements(pk *b, conf_sum *cs) {
     strset_free(&seen);
     if (!cJSON_GetArraySize(ev)) ev_push(ev, "dom", el->states.v[0], NULL);
     ev_push_set(ev, "transition", &el->transitions);
-    jset(o, "discoveredBy", ev);
+    crawl__jset(o, "discoveredBy", ev);
     int annotated = el->src_state[0] || el->src_state[1] || el->stable_id;
     int sem_kinds = 0;
     for (size_t k = 2; k + 1 < PK_NSOURCES; k++) sem_kinds += el->src_state[k] != NULL;
     /* 7.3: annotation or repeated successful use: high; heuristics only: low;
      * one successful use or several semantic indicators: medium */
     int c = annotated || el->acted_ok >= 2 ? 2 : el->inferred_only ? 0 : el->acted_ok || sem_kinds >= 2 ? 1 : 0;
-    jstr(o, "confidence", conf(cs, c));
-    jstr(o, "reviewState", el->inferred_only ? "needs_review" : el->stable_id && el->acted_ok ? "verified" : "candidate");
-    cJSON *m = jx(cJSON_CreateObject());
+    crawl__jstr(o, "confidence", conf(cs, c));
+    crawl__jstr(o, "reviewState", el->inferred_only ? "needs_review" : el->stable_id && el->acted_ok ? "verified" : "candidate");
+    cJSON *m = crawl__jx(cJSON_CreateObject());
     jnum(m, "occurrences", (double)el->occurrences);
     jnum(m, "states", (double)el->states.n);
     if (el->acted) jnum(m, "actedOn", el->acted);
     if (el->failures) jnum(m, "failures", el->failures);
-    jset(o, "metadata", m);
-    jpush(arr, o);
+    crawl__jset(o, "metadata", m);
+    crawl__jpush(arr, o);
   }
   free(keys);
   return arr;
 }
 
-static cJSON *out_actions(pk *b, conf_sum *cs) {
-  cJSON *arr = jx(cJSON_CreateArray());
-  char **ids = strset_sorted(&b->action_ids, cmp_nat);
-  for (size_t i = 0; i < b->action_ids.n; i++) {
-    pk_action *ac = &b->actions[strset_find(&b->action_ids, ids[i])];
-    cJSON *o = jx(cJSON_CreateObject());
-    jstr(o, "id", ac->id);
-    jstr(o, "kind", ac->primitive ? "primitive" : "domain");
-    /* patterns: primitives by role (plus stableId targets acted on);
-     * domain actions by every element that carries them */
-    strset pats = {0};
-    strset_addall(&pats, &ac->patterns);
-    if (ac->primitive)
-      for (size_t k = 0; k < ac->roles.n; k++) {
-        cJSON *p = jx(cJSON_CreateObject());
-        jstr(p, "role", ac->roles.v[k]);
-        char *t = jtext(p);
-        strset_add(&pats, t);
-        free(t);
-        cJSON_Delete(p);
-      }
-    if (pats.n) jset(o, "targetPatterns", strset_json_objects(&pats));
-    strset_free(&pats);
-    jset_list(o, "routes", &ac->routes, 0);
-    jset_list(o, "scopes", &ac->scopes, 0);
-    for (size_t k = 0; k < PK_COUNT(action_args); k++)
-      if (!strcmp(action_args[k].action, ac->id)) {
-        cJSON *args = jx(cJSON_CreateArray()), *a = jx(cJSON_CreateObject());
-        jstr(a, "name", action_args[k].name);
-        jstr(a, "type", action_args[k].type);
-        jset(a, "required", cJSON_CreateTrue());
-        jpush(args, a);
-        jset(o, "args", args);
-      }
-    /* side effect: the most severe seen for a domain action; for a primitive
-     * only when every use agreed (its effect depends on the target) */
-    const char *worst = NULL;
-    for (size_t k = 0; k < ac->classes.n; k++)
-      if (!worst || se_rank(ac->classes.v[k]) > se_rank(worst)) worst = ac->classes.v[k];
-    const char *se = ac->primitive ? (ac->classes.n == 1 ? worst : NULL) : worst;
-    /* risk */
-    int level = RISK_NONE;
-    const char *reason = NULL;
-    strset tags = {0};
-    for (size_t k = 0; k < ac->classes.n; k++)
-      if (se_dangerous(ac->classes.v[k])) strset_add(&tags, ac->classes.v[k]);
-    if (ac->primitive) {
-      if (ac->denied || ac->reviewed) {
-        level = RISK_CONFIRM;
-        reason = "target-dependent: the safety gate held some targets back";
-      } else if (ac->executed) level = RISK_SAFE;
-    } else {
-      level = ac->risk_annot;
-      if (level) reason = "data-uiap-risk";
-      int gate = ac->denied ? RISK_BLOCKED : ac->reviewed ? RISK_CONFIRM : RISK_NONE;
-      if (gate > level) { level = gate; reason = ac->gate_reason; }
-      if (level < RISK_CONFIRM && worst && (se_dangerous(worst) || !strcmp(worst, "unknown"))) {
-        level = RISK_CONFIRM;
-        reason = "side effect";
-      }
-      if (level == RISK_NONE && ac->executed) level = RISK_SAFE;
+/* Target patterns: primitives by role (plus stableId targets acted on);
+ * domain actions by every element that carries them. */
+static void action_patterns(cJSON *o, const pk_action *ac) {
+  strset pats = {0};
+  strset_addall(&pats, &ac->patterns);
+  if (ac->primitive)
+    for (size_t k = 0; k < ac->roles.n; k++) {
+      cJSON *p = crawl__jx(cJSON_CreateObject());
+      crawl__jstr(p, "role", ac->roles.v[k]);
+      char *t = crawl__jtext(p, 0);
+      strset_add(&pats, t);
+      free(t);
+      cJSON_Delete(p);
     }
-    if (level) {
-      cJSON *r = jx(cJSON_CreateObject());
-      jstr(r, "level", risk_names[level]);
-      jset_list(r, "tags", &tags, 0);
-      jstr(r, "reason", reason);
-      jset(o, "risk", r);
+  if (pats.n) crawl__jset(o, "targetPatterns", strset_json_objects(&pats));
+  strset_free(&pats);
+}
+
+/* A primitive's arguments (action_args). */
+static void action_arguments(cJSON *o, const pk_action *ac) {
+  for (size_t k = 0; k < PK_COUNT(action_args); k++)
+    if (!strcmp(action_args[k].action, ac->id)) {
+      cJSON *args = crawl__jx(cJSON_CreateArray()), *a = crawl__jx(cJSON_CreateObject());
+      crawl__jstr(a, "name", action_args[k].name);
+      crawl__jstr(a, "type", action_args[k].type);
+      crawl__jset(a, "required", cJSON_CreateTrue());
+      crawl__jpush(args, a);
+      crawl__jset(o, "args", args);
     }
-    strset_free(&tags);
-    jstr(o, "sideEffectClass", se);
-    if (ac->signals.n) jset(o, "successSignals", strset_json_objects(&ac->signals));
-    cJSON *ev = jx(cJSON_CreateArray());
-    if (ac->states.n) {
-      char **st = strset_sorted(&ac->states, cmp_nat);
-      ev_push(ev, ac->annotated ? "annotation" : "dom", st[0], NULL);
-      free(st);
-    }
-    ev_push_set(ev, "transition", &ac->transitions);
-    if (!cJSON_GetArraySize(ev)) ev_push(ev, "inferred", ac->id, "named only by a safety decision or a failure");
-    jset(o, "discoveredBy", ev);
-    /* 7.3: annotation or repeated use with signals: high; one use or native
-     * semantics: medium; otherwise low */
-    int c = ac->annotated || ac->executed_signal >= 2 ? 2 : ac->executed || ac->native ? 1 : 0;
-    jstr(o, "confidence", conf(cs, c));
-    const char *rs;
-    if (!ac->primitive) rs = ac->denied ? "unsafe" : ac->executed_signal ? "verified" : "candidate";
-    else rs = ac->executed_signal ? "verified" : ac->denied && !ac->executed ? "unsafe" : "candidate";
-    jstr(o, "reviewState", rs);
-    cJSON *m = jx(cJSON_CreateObject());
-    jnum(m, "executed", ac->executed);
-    jnum(m, "denied", ac->denied);
-    jnum(m, "reviewed", ac->reviewed);
-    jnum(m, "skipped", ac->skipped);
-    jnum(m, "failed", ac->failed);
-    if (ac->classes.n) {
-      cJSON *cl = jx(cJSON_CreateArray());
-      for (size_t k = 0; k < PK_COUNT(side_effects); k++)
-        if (strset_find(&ac->classes, side_effects[k].name) >= 0) jpush(cl, cJSON_CreateString(side_effects[k].name));
-      jset(m, "sideEffectClasses", cl);
-    }
-    jset(o, "metadata", m);
-    jpush(arr, o);
+}
+
+/* The most severe side effect class seen, or NULL. */
+static const char *action_worst_class(const pk_action *ac) {
+  const char *worst = NULL;
+  for (size_t k = 0; k < ac->classes.n; k++)
+    if (!worst || se_rank(ac->classes.v[k]) > se_rank(worst)) worst = ac->classes.v[k];
+  return worst;
+}
+
+/* Risk level and *reason (static or owned by ac): a primitive by what the
+ * gate did to its targets; a domain action by annotation, gate and the
+ * worst side effect seen. */
+static int action_risk_level(const pk_action *ac, const char *worst, const char **reason) {
+  int level = RISK_NONE;
+  *reason = NULL;
+  if (ac->primitive) {
+    if (ac->denied || ac->reviewed) {
+      level = RISK_CONFIRM;
+      *reason = "target-dependent: the safety gate held some targets back";
+    } else if (ac->executed) level = RISK_SAFE;
+    return level;
   }
+  level = ac->risk_annot;
+  if (level) *reason = "data-uiap-risk";
+  int gate = ac->denied ? RISK_BLOCKED : ac->reviewed ? RISK_CONFIRM : RISK_NONE;
+  if (gate > level) { level = gate; *reason = ac->gate_reason; }
+  if (level < RISK_CONFIRM && worst && (se_dangerous(worst) || !strcmp(worst, "unknown"))) {
+    level = RISK_CONFIRM;
+    *reason = "side effect";
+  }
+  if (level == RISK_NONE && ac->executed) level = RISK_SAFE;
+  return level;
+}
+
+static void action_risk(cJSON *o, const pk_action *ac, const char *worst) {
+  const char *reason;
+  int level = action_risk_level(ac, worst, &reason);
+  if (!level) return;
+  strset tags = {0};
+  for (size_t k = 0; k < ac->classes.n; k++)
+    if (se_dangerous(ac->classes.v[k])) strset_add(&tags, ac->classes.v[k]);
+  cJSON *r = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(r, "level", risk_names[level]);
+  jset_list(r, "tags", &tags, 0);
+  crawl__jstr(r, "reason", reason);
+  crawl__jset(o, "risk", r);
+  strset_free(&tags);
+}
+
+static cJSON *action_evidence(const pk_action *ac) {
+  cJSON *ev = crawl__jx(cJSON_CreateArray());
+  if (ac->states.n) {
+    char **st = strset_sorted(&ac->states, cmp_nat);
+    ev_push(ev, ac->annotated ? "annotation" : "dom", st[0], NULL);
+    free(st);
+  }
+  ev_push_set(ev, "transition", &ac->transitions);
+  if (!cJSON_GetArraySize(ev)) ev_push(ev, "inferred", ac->id, "named only by a safety decision or a failure");
+  return ev;
+}
+
+static const char *action_review_state(const pk_action *ac) {
+  if (!ac->primitive) return ac->denied ? "unsafe" : ac->executed_signal ? "verified" : "candidate";
+  return ac->executed_signal ? "verified" : ac->denied && !ac->executed ? "unsafe" : "candidate";
+}
+
+static cJSON *action_metadata(const pk_action *ac) {
+  cJSON *m = crawl__jx(cJSON_CreateObject());
+  jnum(m, "executed", ac->executed);
+  jnum(m, "denied", ac->denied);
+  jnum(m, "reviewed", ac->reviewed);
+  jnum(m, "skipped", ac->skipped);
+  jnum(m, "failed", ac->failed);
+  if (ac->classes.n) {
+    cJSON *cl = crawl__jx(cJSON_CreateArray());
+    for (size_t k = 0; k < PK_COUNT(side_effects); k++)
+      if (strset_find(&ac->classes, side_effects[k].name) >= 0) crawl__jpush(cl, cJSON_CreateString(side_effects[k].name));
+    crawl__jset(m, "sideEffectClasses", cl);
+  }
+  return m;
+}
+
+static cJSON *out_action(const pk_action *ac, conf_sum *cs) {
+  cJSON *o = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(o, "id", ac->id);
+  crawl__jstr(o, "kind", ac->primitive ? "primitive" : "domain");
+  action_patterns(o, ac);
+  jset_list(o, "routes", &ac->routes, 0);
+  jset_list(o, "scopes", &ac->scopes, 0);
+  action_arguments(o, ac);
+  /* side effect: the most severe seen for a domain action; for a primitive
+   * only when every use agreed (its effect depends on the target) */
+  const char *worst = action_worst_class(ac);
+  action_risk(o, ac, worst);
+  crawl__jstr(o, "sideEffectClass", ac->primitive ? (ac->classes.n == 1 ? worst : NULL) : worst);
+  if (ac->signals.n) crawl__jset(o, "successSignals", strset_json_objects(&ac->signals));
+  crawl__jset(o, "discoveredBy", action_evidence(ac));
+  /* 7.3: annotation or repeated use with signals: high; one use or native
+   * semantics: medium; otherwise low */
+  int c = ac->annotated || ac->executed_signal >= 2 ? 2 : ac->executed || ac->native ? 1 : 0;
+  crawl__jstr(o, "confidence", conf(cs, c));
+  crawl__jstr(o, "reviewState", action_review_state(ac));
+  crawl__jset(o, "metadata", action_metadata(ac));
+  return o;
+}
+
+static cJSON *out_actions(pk *b, conf_sum *cs) {
+  cJSON *arr = crawl__jx(cJSON_CreateArray());
+  char **ids = strset_sorted(&b->action_ids, cmp_nat);
+  for (size_t i = 0; i < b->action_ids.n; i++)
+    crawl__jpush(arr, out_action(&b->actions[strset_find(&b->action_ids, ids[i])], cs));
   free(ids);
   return arr;
 }
@@ -1827,259 +1898,286 @@ static cJSON *map_scope_list(pk *b, const pk_state *st, const cJSON *list, int a
 typedef struct edge_ord { const char *id; size_t ref; } edge_ord;
 static int cmp_edge(const void *x, const void *y) {
   const edge_ord *a = x, *b = y;
-  int c = pk_natcmp_tie(a->id, b->id);
+  int c = crawl__natcmp(a->id, b->id);
   return c ? c : (a->ref > b->ref) - (a->ref < b->ref);
 }
 
-static cJSON *out_graph(pk *b) {
-  cJSON *tg = jx(cJSON_CreateObject()), *states = jx(cJSON_CreateArray()), *edges = jx(cJSON_CreateArray());
-  char **ids = strset_sorted(&b->state_ids, cmp_nat);
-  for (size_t i = 0; i < b->state_ids.n; i++) {
-    pk_state *st = &b->states[strset_find(&b->state_ids, ids[i])];
-    const cJSON *l = st->line;
-    cJSON *o = jx(cJSON_CreateObject());
-    jstr(o, "stateId", st->id);
-    jstr(o, "fingerprint", st->fingerprint ? st->fingerprint : "");
-    jstr(o, "routeId", st->route);
-    jset(o, "scopeIds", map_scope_list(b, st, gget(l, "scopeIds"), 1));
-    if (cJSON_IsArray(gget(l, "modalStack"))) jset(o, "modalStack", map_scope_list(b, st, gget(l, "modalStack"), 0));
-    jstr(o, "pageGraphRef", gstr(l, "pageGraphRef"));
-    jstr(o, "screenshotRef", gstr(l, "screenshotRef"));
-    cJSON *ev = jx(cJSON_CreateArray());
-    ev_push(ev, "dom", st->id, NULL);
-    if (gstr(l, "viaTransitionId")) ev_push(ev, "transition", gstr(l, "viaTransitionId"), NULL);
-    jset(o, "discoveredBy", ev);
-    /* reached more than once: high; once: medium; no readable graph: low */
-    int seedy = !gstr(l, "parentStateId");
-    int reached = st->reached + seedy;
-    jstr(o, "confidence", !st->loaded ? "low" : reached >= 2 ? "high" : "medium");
-    cJSON *m = jx(cJSON_CreateObject());
-    jstr(m, "url", gstr(l, "url"));
-    jstr(m, "title", gstr(l, "title"));
-    if (cJSON_IsNumber(gget(l, "depth"))) jnum(m, "depth", gget(l, "depth")->valuedouble);
-    if (cJSON_IsNumber(gget(l, "seed"))) jnum(m, "seed", gget(l, "seed")->valuedouble);
-    jstr(m, "parentStateId", gstr(l, "parentStateId"));
-    jnum(m, "selfLoops", st->self_loops);
-    jset(o, "metadata", m);
-    jpush(states, o);
-  }
-  free(ids);
+static cJSON *out_state(pk *b, const pk_state *st) {
+  const cJSON *l = st->line;
+  cJSON *o = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(o, "stateId", st->id);
+  crawl__jstr(o, "fingerprint", st->fingerprint ? st->fingerprint : "");
+  crawl__jstr(o, "routeId", st->route);
+  crawl__jset(o, "scopeIds", map_scope_list(b, st, crawl__get(l, "scopeIds"), 1));
+  if (cJSON_IsArray(crawl__get(l, "modalStack"))) crawl__jset(o, "modalStack", map_scope_list(b, st, crawl__get(l, "modalStack"), 0));
+  crawl__jstr(o, "pageGraphRef", crawl__str(l, "pageGraphRef"));
+  crawl__jstr(o, "screenshotRef", crawl__str(l, "screenshotRef"));
+  cJSON *ev = crawl__jx(cJSON_CreateArray());
+  ev_push(ev, "dom", st->id, NULL);
+  if (crawl__str(l, "viaTransitionId")) ev_push(ev, "transition", crawl__str(l, "viaTransitionId"), NULL);
+  crawl__jset(o, "discoveredBy", ev);
+  /* reached more than once: high; once: medium; no readable graph: low */
+  int seedy = !crawl__str(l, "parentStateId");
+  int reached = st->reached + seedy;
+  crawl__jstr(o, "confidence", !st->loaded ? "low" : reached >= 2 ? "high" : "medium");
+  cJSON *m = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(m, "url", crawl__str(l, "url"));
+  crawl__jstr(m, "title", crawl__str(l, "title"));
+  if (cJSON_IsNumber(crawl__get(l, "depth"))) jnum(m, "depth", crawl__get(l, "depth")->valuedouble);
+  if (cJSON_IsNumber(crawl__get(l, "seed"))) jnum(m, "seed", crawl__get(l, "seed")->valuedouble);
+  crawl__jstr(m, "parentStateId", crawl__str(l, "parentStateId"));
+  jnum(m, "selfLoops", st->self_loops);
+  crawl__jset(o, "metadata", m);
+  return o;
+}
 
-  /* repeated identical edges (same from, action, target, to, signals) */
-  strset sig = {0};
-  long *reps = NULL;
-  char **keys = pk_xcalloc(b->nrefs, sizeof *keys);
-  edge_ord *order = pk_xcalloc(b->nrefs, sizeof *order);
-  size_t ne = 0;
+/* The transition records' edges: each one's identity key (from, action,
+ * target, to, signals) counted in sig/reps, and the published ones (not
+ * self-loops) in transitionId order. */
+typedef struct edge_set {
+  strset sig;
+  long *reps;                   /* per sig key: how many records share it */
+  char **keys;                  /* per record (b->refs): its key, or NULL */
+  edge_ord *order;              /* published edges */
+  size_t ne;
+} edge_set;
+
+/* A transition record's identity key (caller frees). */
+static char *edge_key(pk *b, const pk_ref *rf) {
+  const cJSON *j = rf->line;
+  pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
+  char *t = canonical_target(rf);
+  size_t len = 1;
+  char *sg = crawl__xstrdup("");
+  const cJSON *s;
+  cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
+    char *c = canonical_signal(b, s, to, from);
+    if (!c) continue;
+    len += strlen(c) + 1;
+    sg = crawl__xrealloc(sg, len);
+    strcat(strcat(sg, c), "\x1e");
+    free(c);
+  }
+  char *key = crawl__xprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s", crawl__str(j, "fromStateId"), crawl__str(j, "viaActionId"),
+                             rf->element >= 0 ? b->elements[rf->element].key : t ? t : "", crawl__str(j, "toStateId"), sg);
+  free(t);
+  free(sg);
+  return key;
+}
+
+static void edge_set_build(pk *b, edge_set *es) {
+  es->keys = crawl__xcalloc(b->nrefs, sizeof *es->keys);
+  es->order = crawl__xcalloc(b->nrefs, sizeof *es->order);
   for (size_t i = 0; i < b->nrefs; i++) {
     pk_ref *rf = &b->refs[i];
     if (strcmp(rf->type, "transition")) continue;
     const cJSON *j = rf->line;
-    pk_state *from = state_of(b, gstr(j, "fromStateId")), *to = state_of(b, gstr(j, "toStateId"));
-    char *t = canonical_target(rf);
-    size_t len = 1;
-    char *sg = pk_xstrdup("");
-    const cJSON *s;
-    cJSON_ArrayForEach(s, gget(j, "observedSignals")) {
-      char *c = canonical_signal(b, s, to, from);
-      if (!c) continue;
-      len += strlen(c) + 1;
-      sg = pk_xrealloc(sg, len);
-      strcat(strcat(sg, c), "\x1e");
-      free(c);
-    }
-    keys[i] = pk_printf("%s\x1f%s\x1f%s\x1f%s\x1f%s", gstr(j, "fromStateId"), gstr(j, "viaActionId"),
-                        rf->element >= 0 ? b->elements[rf->element].key : t ? t : "", gstr(j, "toStateId"), sg);
-    free(t);
-    free(sg);
-    long r = PK_ENTRY(sig, reps, keys[i], NULL);
-    reps[r]++;
+    es->keys[i] = edge_key(b, rf);
+    long r = PK_ENTRY(es->sig, es->reps, es->keys[i], NULL);
+    es->reps[r]++;
     /* edges in transitionId order; self-loops are counted, not published */
-    if (cJSON_IsTrue(gget(j, "selfLoop")) || !strcmp(gstr(j, "fromStateId"), gstr(j, "toStateId"))) continue;
-    order[ne].id = gstr(j, "transitionId");
-    order[ne++].ref = i;
+    if (cJSON_IsTrue(crawl__get(j, "selfLoop")) || !strcmp(crawl__str(j, "fromStateId"), crawl__str(j, "toStateId"))) continue;
+    es->order[es->ne].id = crawl__str(j, "transitionId");
+    es->order[es->ne++].ref = i;
   }
-  qsort(order, ne, sizeof *order, cmp_edge);
-  for (size_t x = 0; x < ne; x++) {
-    pk_ref *rf = &b->refs[order[x].ref];
-    const cJSON *j = rf->line;
-    const pk_state *from = state_of(b, gstr(j, "fromStateId")), *to = state_of(b, gstr(j, "toStateId"));
-    cJSON *o = jx(cJSON_CreateObject());
-    jstr(o, "transitionId", gstr(j, "transitionId"));
-    jstr(o, "fromStateId", gstr(j, "fromStateId"));
-    jstr(o, "toStateId", gstr(j, "toStateId"));
-    jstr(o, "viaActionId", gstr(j, "viaActionId"));
-    char *t = canonical_target(rf);
-    if (t) jset(o, "target", cJSON_Parse(t));
-    free(t);
-    if (cJSON_IsObject(gget(j, "args"))) jset(o, "args", cJSON_Duplicate(gget(j, "args"), 1));
-    const char *se = gstr(j, "sideEffectClass");
-    if (se_rank(se) >= 0) jstr(o, "sideEffectClass", se);
-    cJSON *sigs = jx(cJSON_CreateArray());
-    const cJSON *s;
-    int nsig = 0;
-    cJSON_ArrayForEach(s, gget(j, "observedSignals")) {
-      char *c = canonical_signal(b, s, to, from);
-      if (c) { jpush(sigs, cJSON_Parse(c)); nsig++; }
-      free(c);
-    }
-    jset(o, "observedSignals", sigs);
-    long k = strset_find(&sig, keys[order[x].ref]);
-    /* 7.3: repeated with the same signals: high; once: medium; an end we never saw: low */
-    jstr(o, "confidence", !from || !to ? "low" : reps[k] >= 2 ? "high" : "medium");
-    cJSON *ev = jx(cJSON_CreateArray());
-    ev_push(ev, "transition", gstr(j, "transitionId"), NULL);
-    if (nsig) ev_push(ev, "signal", gstr(j, "transitionId"), NULL);
-    jset(o, "discoveredBy", ev);
-    cJSON *m = jx(cJSON_CreateObject());
-    if (cJSON_IsObject(gget(j, "decision"))) jset(m, "decision", cJSON_Duplicate(gget(j, "decision"), 1));
-    if (cJSON_IsNumber(gget(j, "durationMs"))) jnum(m, "durationMs", gget(j, "durationMs")->valuedouble);
-    if (cJSON_IsNumber(gget(j, "blockedRequests"))) jnum(m, "blockedRequests", gget(j, "blockedRequests")->valuedouble);
-    jset(o, "metadata", m);
-    jpush(edges, o);
+  qsort(es->order, es->ne, sizeof *es->order, cmp_edge);
+}
+
+static void edge_set_free(edge_set *es, size_t nrefs) {
+  for (size_t i = 0; i < nrefs; i++) free(es->keys[i]);
+  free(es->keys);
+  free(es->order);
+  free(es->reps);
+  strset_free(&es->sig);
+}
+
+/* Published edge of transition record rf, repeated `reps` times. */
+static cJSON *out_edge(pk *b, const pk_ref *rf, long reps) {
+  const cJSON *j = rf->line;
+  const pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
+  cJSON *o = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(o, "transitionId", crawl__str(j, "transitionId"));
+  crawl__jstr(o, "fromStateId", crawl__str(j, "fromStateId"));
+  crawl__jstr(o, "toStateId", crawl__str(j, "toStateId"));
+  crawl__jstr(o, "viaActionId", crawl__str(j, "viaActionId"));
+  char *t = canonical_target(rf);
+  if (t) crawl__jset(o, "target", cJSON_Parse(t));
+  free(t);
+  if (cJSON_IsObject(crawl__get(j, "args"))) crawl__jset(o, "args", cJSON_Duplicate(crawl__get(j, "args"), 1));
+  const char *se = crawl__str(j, "sideEffectClass");
+  if (se_rank(se) >= 0) crawl__jstr(o, "sideEffectClass", se);
+  cJSON *sigs = crawl__jx(cJSON_CreateArray());
+  const cJSON *s;
+  int nsig = 0;
+  cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
+    char *c = canonical_signal(b, s, to, from);
+    if (c) { crawl__jpush(sigs, cJSON_Parse(c)); nsig++; }
+    free(c);
   }
-  for (size_t i = 0; i < b->nrefs; i++) free(keys[i]);
-  free(keys);
-  free(order);
-  free(reps);
-  strset_free(&sig);
-  jset(tg, "states", states);
-  jset(tg, "edges", edges);
+  crawl__jset(o, "observedSignals", sigs);
+  /* 7.3: repeated with the same signals: high; once: medium; an end we never saw: low */
+  crawl__jstr(o, "confidence", !from || !to ? "low" : reps >= 2 ? "high" : "medium");
+  cJSON *ev = crawl__jx(cJSON_CreateArray());
+  ev_push(ev, "transition", crawl__str(j, "transitionId"), NULL);
+  if (nsig) ev_push(ev, "signal", crawl__str(j, "transitionId"), NULL);
+  crawl__jset(o, "discoveredBy", ev);
+  cJSON *m = crawl__jx(cJSON_CreateObject());
+  if (cJSON_IsObject(crawl__get(j, "decision"))) crawl__jset(m, "decision", cJSON_Duplicate(crawl__get(j, "decision"), 1));
+  if (cJSON_IsNumber(crawl__get(j, "durationMs"))) jnum(m, "durationMs", crawl__get(j, "durationMs")->valuedouble);
+  if (cJSON_IsNumber(crawl__get(j, "blockedRequests"))) jnum(m, "blockedRequests", crawl__get(j, "blockedRequests")->valuedouble);
+  crawl__jset(o, "metadata", m);
+  return o;
+}
+
+static cJSON *out_graph(pk *b) {
+  cJSON *tg = crawl__jx(cJSON_CreateObject()), *states = crawl__jx(cJSON_CreateArray()), *edges = crawl__jx(cJSON_CreateArray());
+  char **ids = strset_sorted(&b->state_ids, cmp_nat);
+  for (size_t i = 0; i < b->state_ids.n; i++) crawl__jpush(states, out_state(b, &b->states[strset_find(&b->state_ids, ids[i])]));
+  free(ids);
+  edge_set es = {0};
+  edge_set_build(b, &es);
+  for (size_t x = 0; x < es.ne; x++) {
+    size_t ri = es.order[x].ref;
+    crawl__jpush(edges, out_edge(b, &b->refs[ri], es.reps[strset_find(&es.sig, es.keys[ri])]));
+  }
+  edge_set_free(&es, b->nrefs);
+  crawl__jset(tg, "states", states);
+  crawl__jset(tg, "edges", edges);
   return tg;
 }
 
 static cJSON *out_review(pk *b) {
-  cJSON *q = jx(cJSON_CreateObject()), *items = jx(cJSON_CreateArray());
-  pk_item **v = pk_xcalloc(b->item_keys.n, sizeof *v);
+  cJSON *q = crawl__jx(cJSON_CreateObject()), *items = crawl__jx(cJSON_CreateArray());
+  pk_item **v = crawl__xcalloc(b->item_keys.n, sizeof *v);
   for (size_t i = 0; i < b->item_keys.n; i++) v[i] = &b->items[i];
   qsort(v, b->item_keys.n, sizeof *v, cmp_item);
   strset ids = {0};
   for (size_t i = 0; i < b->item_keys.n; i++) {
     pk_item *it = v[i];
     /* a stable id: the hash of kind and key, so it survives reordering */
-    char *id = pk_printf("rev_%012llx", (unsigned long long)(pk_hash(it->key) & 0xffffffffffffull));
+    char *id = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(it->key) & 0xffffffffffffull));
     int added;
     strset_put(&ids, id, &added);
     for (int k = 2; !added; k++) {
-      char *alt = pk_printf("rev_%012llx_%d", (unsigned long long)(pk_hash(it->key) & 0xffffffffffffull), k);
+      char *alt = crawl__xprintf("rev_%012llx_%d", (unsigned long long)(crawl__hash(it->key) & 0xffffffffffffull), k);
       strset_put(&ids, alt, &added);
       free(id);
       id = alt;
     }
-    cJSON *o = jx(cJSON_CreateObject());
-    jstr(o, "id", id);
+    cJSON *o = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(o, "id", id);
     free(id);
-    jstr(o, "severity", severities[it->severity]);
-    jstr(o, "kind", it->kind);
-    jstr(o, "routeId", it->route);
-    jstr(o, "scopeId", it->scope);
-    jstr(o, "stableId", it->stable);
-    jstr(o, "description", it->desc ? it->desc : it->kind);
-    cJSON *ev = jx(cJSON_CreateArray());
+    crawl__jstr(o, "severity", severities[it->severity]);
+    crawl__jstr(o, "kind", it->kind);
+    crawl__jstr(o, "routeId", it->route);
+    crawl__jstr(o, "scopeId", it->scope);
+    crawl__jstr(o, "stableId", it->stable);
+    crawl__jstr(o, "description", it->desc ? it->desc : it->kind);
+    cJSON *ev = crawl__jx(cJSON_CreateArray());
     ev_push_set(ev, "dom", &it->ev_states);
     ev_push_set(ev, "transition", &it->ev_transitions);
-    jset(o, "evidence", ev);
-    jstr(o, "remediation", it->remedy);
-    jpush(items, o);
+    crawl__jset(o, "evidence", ev);
+    crawl__jstr(o, "remediation", it->remedy);
+    crawl__jpush(items, o);
   }
   strset_free(&ids);
   free(v);
-  jset(q, "items", items);
+  crawl__jset(q, "items", items);
   return q;
 }
 
 static int cmp_entry(const void *x, const void *y) {
   const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
-  return pk_natcmp_tie(gstr(a, "refId"), gstr(b, "refId"));
+  return crawl__natcmp(crawl__str(a, "refId"), crawl__str(b, "refId"));
 }
 
 /* Where each refId lives: a state's page graph, or a journal line. */
 static cJSON *out_evidence(pk *b) {
-  cJSON *idx = jx(cJSON_CreateObject()), *entries = jx(cJSON_CreateArray());
+  cJSON *idx = crawl__jx(cJSON_CreateObject()), *entries = crawl__jx(cJSON_CreateArray());
   size_t n = 0, cap = b->state_ids.n + b->transition_ids.n;
-  cJSON **v = pk_xcalloc(cap, sizeof *v);
+  cJSON **v = crawl__xcalloc(cap, sizeof *v);
   for (size_t i = 0; i < b->state_ids.n; i++) {
     const pk_state *st = &b->states[i];
-    cJSON *o = jx(cJSON_CreateObject());
-    jstr(o, "refId", st->id);
-    jstr(o, "source", "dom");
-    jstr(o, "path", gstr(st->line, "pageGraphRef"));
-    jstr(o, "stateId", st->id);
-    if (!st->loaded) jstr(o, "note", "page graph missing or unreadable");
+    cJSON *o = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(o, "refId", st->id);
+    crawl__jstr(o, "source", "dom");
+    crawl__jstr(o, "path", crawl__str(st->line, "pageGraphRef"));
+    crawl__jstr(o, "stateId", st->id);
+    if (!st->loaded) crawl__jstr(o, "note", "page graph missing or unreadable");
     v[n++] = o;
   }
   for (size_t i = 0; i < b->nrefs && n < cap; i++) {
     if (strcmp(b->refs[i].type, "transition")) continue;
-    const char *tid = gstr(b->refs[i].line, "transitionId");
+    const char *tid = crawl__str(b->refs[i].line, "transitionId");
     if (strset_find(&b->state_ids, tid) >= 0) continue; /* a state of that name wins */
-    cJSON *o = jx(cJSON_CreateObject());
-    jstr(o, "refId", tid);
-    jstr(o, "source", "transition");
-    jstr(o, "path", "journal.jsonl");
-    jstr(o, "stateId", gstr(b->refs[i].line, "fromStateId"));
+    cJSON *o = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(o, "refId", tid);
+    crawl__jstr(o, "source", "transition");
+    crawl__jstr(o, "path", "journal.jsonl");
+    crawl__jstr(o, "stateId", crawl__str(b->refs[i].line, "fromStateId"));
     v[n++] = o;
   }
   qsort(v, n, sizeof *v, cmp_entry);
-  for (size_t i = 0; i < n; i++) jpush(entries, v[i]);
+  for (size_t i = 0; i < n; i++) crawl__jpush(entries, v[i]);
   free(v);
-  jset(idx, "entries", entries);
+  crawl__jset(idx, "entries", entries);
   return idx;
 }
 
 static cJSON *out_run(pk *b, char **stopped_by) {
   const cJSON *run = b->run;
-  cJSON *o = jx(cJSON_CreateObject());
-  jstr(o, "runId", gstr(run, "runId") ? gstr(run, "runId") : "unknown");
-  jstr(o, "startedAt", gstr(run, "startedAt") ? gstr(run, "startedAt") : gstr(run, "at") ? gstr(run, "at") : "");
+  cJSON *o = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(o, "runId", crawl__str(run, "runId") ? crawl__str(run, "runId") : "unknown");
+  crawl__jstr(o, "startedAt", crawl__str(run, "startedAt") ? crawl__str(run, "startedAt") : crawl__str(run, "at") ? crawl__str(run, "at") : "");
   const char *status;
   *stopped_by = NULL;
   if (b->end) {
-    status = gstr(b->end, "status");
+    status = crawl__str(b->end, "status");
     if (!PK_IN(run_statuses, status)) status = "failed";
-    jstr(o, "finishedAt", gstr(b->end, "finishedAt") ? gstr(b->end, "finishedAt") : gstr(b->end, "at"));
-    if (gstr(b->end, "stoppedBy")) *stopped_by = pk_xstrdup(gstr(b->end, "stoppedBy"));
+    crawl__jstr(o, "finishedAt", crawl__str(b->end, "finishedAt") ? crawl__str(b->end, "finishedAt") : crawl__str(b->end, "at"));
+    if (crawl__str(b->end, "stoppedBy")) *stopped_by = crawl__xstrdup(crawl__str(b->end, "stoppedBy"));
   } else {
     status = "failed";
-    const char *last = b->last_status ? gstr(b->last_status, "status") : NULL;
-    char *n = pk_printf("journal ends without an end record (last status: %s)", last ? last : "none");
+    const char *last = b->last_status ? crawl__str(b->last_status, "status") : NULL;
+    char *n = crawl__xprintf("journal ends without an end record (last status: %s)", last ? last : "none");
     pk_note(b, n);
     free(n);
-    *stopped_by = pk_xstrdup("interrupted");
+    *stopped_by = crawl__xstrdup("interrupted");
   }
   if (!*stopped_by && b->last_budget) {
-    const cJSON *bu = gget(b->last_budget, "budget"), *li = gget(b->last_budget, "limit");
-    *stopped_by = pk_xstrdup(cJSON_IsString(bu) ? bu->valuestring : cJSON_IsString(li) ? li->valuestring : "budget");
+    const cJSON *bu = crawl__get(b->last_budget, "budget"), *li = crawl__get(b->last_budget, "limit");
+    *stopped_by = crawl__xstrdup(cJSON_IsString(bu) ? bu->valuestring : cJSON_IsString(li) ? li->valuestring : "budget");
   }
-  jstr(o, "status", status);
-  const cJSON *env = gget(run, "environment");
-  jstr(o, "environmentId", gstr(env, "environmentId") ? gstr(env, "environmentId") : "unknown");
-  jstr(o, "profile", "web@0.1");
-  if (cJSON_IsArray(gget(run, "seeds"))) jset(o, "seeds", cJSON_Duplicate(gget(run, "seeds"), 1));
+  crawl__jstr(o, "status", status);
+  const cJSON *env = crawl__get(run, "environment");
+  crawl__jstr(o, "environmentId", crawl__str(env, "environmentId") ? crawl__str(env, "environmentId") : "unknown");
+  crawl__jstr(o, "profile", "web@0.1");
+  if (cJSON_IsArray(crawl__get(run, "seeds"))) crawl__jset(o, "seeds", cJSON_Duplicate(crawl__get(run, "seeds"), 1));
   if (b->malformed) {
-    char *n = pk_printf("journal: %ld malformed line%s skipped", b->malformed, b->malformed == 1 ? "" : "s");
+    char *n = crawl__xprintf("journal: %ld malformed line%s skipped", b->malformed, b->malformed == 1 ? "" : "s");
     pk_note(b, n);
     free(n);
   }
   if (b->torn) pk_note(b, "journal: the last line was cut off (ignored)");
   if (b->nnotes) {
-    cJSON *notes = jx(cJSON_CreateArray());
-    for (size_t i = 0; i < b->nnotes; i++) jpush(notes, cJSON_CreateString(b->note_v[i]));
-    jset(o, "notes", notes);
+    cJSON *notes = crawl__jx(cJSON_CreateArray());
+    for (size_t i = 0; i < b->nnotes; i++) crawl__jpush(notes, cJSON_CreateString(b->note_v[i]));
+    crawl__jset(o, "notes", notes);
   }
   return o;
 }
 
 static cJSON *out_environment(pk *b) {
-  const cJSON *env = gget(b->run, "environment");
-  cJSON *o = cJSON_IsObject(env) ? jx(cJSON_Duplicate(env, 1)) : jx(cJSON_CreateObject());
-  if (!gstr(o, "environmentId")) {
+  const cJSON *env = crawl__get(b->run, "environment");
+  cJSON *o = cJSON_IsObject(env) ? crawl__jx(cJSON_Duplicate(env, 1)) : crawl__jx(cJSON_CreateObject());
+  if (!crawl__str(o, "environmentId")) {
     cJSON_DeleteItemFromObjectCaseSensitive(o, "environmentId");
-    jstr(o, "environmentId", "unknown");
+    crawl__jstr(o, "environmentId", "unknown");
   }
-  if (!gstr(o, "baseUrl")) {
+  if (!crawl__str(o, "baseUrl")) {
     cJSON_DeleteItemFromObjectCaseSensitive(o, "baseUrl");
-    const cJSON *s0 = cJSON_GetArrayItem(gget(b->run, "seeds"), 0);
-    jstr(o, "baseUrl", gstr(s0, "url") ? gstr(s0, "url") : "");
+    const cJSON *s0 = cJSON_GetArrayItem(crawl__get(b->run, "seeds"), 0);
+    crawl__jstr(o, "baseUrl", crawl__str(s0, "url") ? crawl__str(s0, "url") : "");
   }
   return o;
 }
@@ -2163,6 +2261,125 @@ static void pk_free(pk *b) {
   strset_free(&b->item_keys);
 }
 
+/* Every state folded in natural id order, each resolving the records that
+ * point into it (records of no known state resolve against nothing), then
+ * the records put in canonical order. */
+static void pk_fold_states(pk *b) {
+  size_t ns = b->state_ids.n;
+  long **by_state = crawl__xcalloc(ns, sizeof *by_state);
+  size_t *nby = crawl__xcalloc(ns, sizeof *nby), *capby = crawl__xcalloc(ns, sizeof *capby);
+  for (size_t i = 0; i < b->nrefs; i++) {
+    const cJSON *j = b->refs[i].line;
+    const char *sid = !strcmp(b->refs[i].type, "transition") ? crawl__str(j, "fromStateId") : crawl__str(j, "stateId");
+    long s = sid ? strset_find(&b->state_ids, sid) : -1;
+    b->refs[i].state = s;
+    if (s < 0) {
+      resolve_ref(b, &b->refs[i], NULL, NULL, NULL, NULL, NULL);
+      continue;
+    }
+    PK_GROW(by_state[s], nby[s], capby[s]);
+    by_state[s][nby[s]++] = (long)i;
+  }
+  char **order = strset_sorted(&b->state_ids, cmp_nat);
+  long *rank = crawl__xcalloc(ns, sizeof *rank);
+  for (size_t i = 0; i < ns; i++) {
+    size_t si = (size_t)strset_find(&b->state_ids, order[i]);
+    rank[si] = (long)i;
+    pk_state_fold(b, si, by_state, nby);
+  }
+  free(order);
+  pk_refs_sort(b, rank);
+  free(rank);
+  for (size_t i = 0; i < ns; i++) free(by_state[i]);
+  free(by_state);
+  free(nby);
+  free(capby);
+}
+
+/* coverage (takes stopped_by). */
+static cJSON *out_coverage(pk *b, const conf_sum *cs, char *stopped_by) {
+  cJSON *cov = crawl__jx(cJSON_CreateObject());
+  int nseeds = cJSON_GetArraySize(crawl__get(b->run, "seeds"));
+  strset visited = {0};
+  for (size_t i = 0; i < b->state_ids.n; i++) {
+    const cJSON *sd = crawl__get(b->states[i].line, "seed");
+    if (cJSON_IsNumber(sd) && sd->valuedouble >= 0 && sd->valuedouble < nseeds) {
+      char buf[32];
+      snprintf(buf, sizeof buf, "%d", (int)sd->valuedouble);
+      strset_add(&visited, buf);
+    }
+  }
+  jnum(cov, "seedsTotal", nseeds);
+  jnum(cov, "seedsVisited", (double)visited.n);
+  strset_free(&visited);
+  jnum(cov, "routesDiscovered", (double)b->route_ids.n);
+  jnum(cov, "scopesDiscovered", (double)b->scope_keys.n);
+  jnum(cov, "elementsDiscovered", (double)b->element_keys.n);
+  jnum(cov, "actionsDiscovered", (double)b->action_ids.n);
+  jnum(cov, "workflowCandidatesDiscovered", 0);
+  jnum(cov, "opaqueRegions", b->opaque_regions);
+  jnum(cov, "unresolvedTransitions", (double)(b->nfailures + b->nreplays));
+  jnum(cov, "reviewItems", (double)b->item_keys.n);
+  cJSON *csum = crawl__jx(cJSON_CreateObject());
+  jnum(csum, "high", (double)cs->high);
+  jnum(csum, "medium", (double)cs->medium);
+  jnum(csum, "low", (double)cs->low);
+  crawl__jset(cov, "confidenceSummary", csum);
+  crawl__jstr(cov, "stoppedBy", stopped_by);
+  jnum(cov, "statesVisited", (double)b->state_ids.n);
+  jnum(cov, "transitionsRecorded", (double)b->transition_ids.n);
+  jnum(cov, "selfLoops", (double)b->nself);
+  free(stopped_by);
+  return cov;
+}
+
+static cJSON *out_metadata(pk *b) {
+  cJSON *m = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(m, "generator", "uiap-crawl");
+  const cJSON *jv = crawl__get(b->run, "journalVersion");
+  if (cJSON_IsNumber(jv)) jnum(m, "journalVersion", jv->valuedouble);
+  crawl__jstr(m, "tool", crawl__str(b->run, "tool"));
+  jnum(m, "journalRecords", (double)b->nlines);
+  jnum(m, "malformedLines", (double)b->malformed);
+  crawl__jset(m, "tornLastLine", cJSON_CreateBool(b->torn));
+  cJSON *dec = crawl__jx(cJSON_CreateObject());
+  jnum(dec, "skip", (double)b->ndecisions[1]);
+  jnum(dec, "review", (double)b->ndecisions[2]);
+  jnum(dec, "deny", (double)b->ndecisions[3]);
+  crawl__jset(m, "decisions", dec);
+  jnum(m, "failures", (double)b->nfailures);
+  return m;
+}
+
+/* A catalog: {"<key>": array}. */
+static cJSON *out_catalog(const char *key, cJSON *array) {
+  cJSON *c = crawl__jx(cJSON_CreateObject());
+  crawl__jset(c, key, array);
+  return c;
+}
+
+/* The package, in the spec's member order (workflow candidates are added
+ * afterwards by crawl_workflows_add). */
+static cJSON *pk_emit(pk *b) {
+  cJSON *p = crawl__jx(cJSON_CreateObject());
+  char *stopped_by = NULL;
+  crawl__jstr(p, "modelVersion", "0.1");
+  crawl__jstr(p, "spec", "uiap.discovery");
+  crawl__jset(p, "run", out_run(b, &stopped_by));
+  crawl__jset(p, "environment", out_environment(b));
+  conf_sum cs = {0};
+  crawl__jset(p, "routeCatalog", out_catalog("routes", out_routes(b, &cs)));
+  crawl__jset(p, "scopeCatalog", out_catalog("scopes", out_scopes(b, &cs)));
+  crawl__jset(p, "elementCatalog", out_catalog("elements", out_elements(b, &cs)));
+  crawl__jset(p, "actionCatalog", out_catalog("actions", out_actions(b, &cs)));
+  crawl__jset(p, "transitionGraph", out_graph(b));
+  crawl__jset(p, "reviewQueue", out_review(b));
+  crawl__jset(p, "coverage", out_coverage(b, &cs, stopped_by));
+  crawl__jset(p, "evidenceIndex", out_evidence(b));
+  crawl__jset(p, "metadata", out_metadata(b));
+  return p;
+}
+
 crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size_t errlen) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
@@ -2174,120 +2391,18 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
   }
   pk b = {.dir = dir, .err = err, .errlen = errlen};
   if (pk_journal_read(&b) != 0) { pk_free(&b); return CRAWL_IO; }
-  pk_collect(&b);
   if (!b.run) {
     snprintf(err, errlen, "%s/journal.jsonl has no run record", dir);
     pk_free(&b);
     return CRAWL_ARG;
   }
-
-  /* records by state, then every state folded in natural id order */
-  size_t ns = b.state_ids.n;
-  long **by_state = pk_xcalloc(ns, sizeof *by_state);
-  size_t *nby = pk_xcalloc(ns, sizeof *nby), *capby = pk_xcalloc(ns, sizeof *capby);
-  for (size_t i = 0; i < b.nrefs; i++) {
-    const cJSON *j = b.refs[i].line;
-    const char *sid = !strcmp(b.refs[i].type, "transition") ? gstr(j, "fromStateId") : gstr(j, "stateId");
-    long s = sid ? strset_find(&b.state_ids, sid) : -1;
-    b.refs[i].state = s;
-    if (s < 0) {
-      resolve_ref(&b, &b.refs[i], NULL, NULL, NULL, NULL, NULL);
-      continue;
-    }
-    PK_GROW(by_state[s], nby[s], capby[s]);
-    by_state[s][nby[s]++] = (long)i;
-  }
-  char **order = strset_sorted(&b.state_ids, cmp_nat);
-  long *rank = pk_xcalloc(ns, sizeof *rank);
-  for (size_t i = 0; i < ns; i++) {
-    size_t si = (size_t)strset_find(&b.state_ids, order[i]);
-    rank[si] = (long)i;
-    pk_state_fold(&b, si, by_state, nby);
-  }
-  free(order);
-  pk_refs_sort(&b, rank);
-  free(rank);
-  for (size_t i = 0; i < ns; i++) free(by_state[i]);
-  free(by_state);
-  free(nby);
-  free(capby);
+  pk_fold_states(&b);
   pk_aggregate(&b);
   pk_review_derive(&b);
-
-  cJSON *p = jx(cJSON_CreateObject());
-  char *stopped_by = NULL;
-  jstr(p, "modelVersion", "0.1");
-  jstr(p, "spec", "uiap.discovery");
-  jset(p, "run", out_run(&b, &stopped_by));
-  jset(p, "environment", out_environment(&b));
-  conf_sum cs = {0};
-  cJSON *rc = jx(cJSON_CreateObject()), *sc = jx(cJSON_CreateObject());
-  cJSON *ec = jx(cJSON_CreateObject()), *ac = jx(cJSON_CreateObject());
-  jset(rc, "routes", out_routes(&b, &cs));
-  jset(sc, "scopes", out_scopes(&b, &cs));
-  jset(ec, "elements", out_elements(&b, &cs));
-  jset(ac, "actions", out_actions(&b, &cs));
-  jset(p, "routeCatalog", rc);
-  jset(p, "scopeCatalog", sc);
-  jset(p, "elementCatalog", ec);
-  jset(p, "actionCatalog", ac);
-  jset(p, "transitionGraph", out_graph(&b));
-  jset(p, "reviewQueue", out_review(&b));
-
-  cJSON *cov = jx(cJSON_CreateObject());
-  int nseeds = cJSON_GetArraySize(gget(b.run, "seeds"));
-  strset visited = {0};
-  for (size_t i = 0; i < ns; i++) {
-    const cJSON *sd = gget(b.states[i].line, "seed");
-    if (cJSON_IsNumber(sd) && sd->valuedouble >= 0 && sd->valuedouble < nseeds) {
-      char buf[32];
-      snprintf(buf, sizeof buf, "%d", (int)sd->valuedouble);
-      strset_add(&visited, buf);
-    }
-  }
-  jnum(cov, "seedsTotal", nseeds);
-  jnum(cov, "seedsVisited", (double)visited.n);
-  strset_free(&visited);
-  jnum(cov, "routesDiscovered", (double)b.route_ids.n);
-  jnum(cov, "scopesDiscovered", (double)b.scope_keys.n);
-  jnum(cov, "elementsDiscovered", (double)b.element_keys.n);
-  jnum(cov, "actionsDiscovered", (double)b.action_ids.n);
-  jnum(cov, "workflowCandidatesDiscovered", 0);
-  jnum(cov, "opaqueRegions", b.opaque_regions);
-  jnum(cov, "unresolvedTransitions", (double)(b.nfailures + b.nreplays));
-  jnum(cov, "reviewItems", (double)b.item_keys.n);
-  cJSON *csum = jx(cJSON_CreateObject());
-  jnum(csum, "high", (double)cs.high);
-  jnum(csum, "medium", (double)cs.medium);
-  jnum(csum, "low", (double)cs.low);
-  jset(cov, "confidenceSummary", csum);
-  jstr(cov, "stoppedBy", stopped_by);
-  jnum(cov, "statesVisited", (double)ns);
-  jnum(cov, "transitionsRecorded", (double)b.transition_ids.n);
-  jnum(cov, "selfLoops", (double)b.nself);
-  free(stopped_by);
-  jset(p, "coverage", cov);
-  jset(p, "evidenceIndex", out_evidence(&b));
-
-  cJSON *m = jx(cJSON_CreateObject());
-  jstr(m, "generator", "uiap-crawl");
-  const cJSON *jv = gget(b.run, "journalVersion");
-  if (cJSON_IsNumber(jv)) jnum(m, "journalVersion", jv->valuedouble);
-  jstr(m, "tool", gstr(b.run, "tool"));
-  jnum(m, "journalRecords", (double)b.nlines);
-  jnum(m, "malformedLines", (double)b.malformed);
-  jset(m, "tornLastLine", cJSON_CreateBool(b.torn));
-  cJSON *dec = jx(cJSON_CreateObject());
-  jnum(dec, "skip", (double)b.ndecisions[1]);
-  jnum(dec, "review", (double)b.ndecisions[2]);
-  jnum(dec, "deny", (double)b.ndecisions[3]);
-  jset(m, "decisions", dec);
-  jnum(m, "failures", (double)b.nfailures);
-  jset(p, "metadata", m);
+  cJSON *p = pk_emit(&b);
   /* workflow candidates (6.7, 11.7): placed before reviewQueue, with their
    * review items and coverage.workflowCandidatesDiscovered (workflow.c) */
   crawl_workflows_add(p, dir);
-
   pk_free(&b);
   *package = p;
   return CRAWL_OK;
@@ -2299,10 +2414,10 @@ crawl_code crawl_package_write(const char *dir, char *err, size_t errlen) {
   cJSON *p = NULL;
   crawl_code rc = crawl_package_build(dir, &p, err, errlen);
   if (rc) return rc;
-  char *text = jtext(p);
+  char *text = crawl__jtext(p, 0);
   cJSON_Delete(p);
   size_t len = strlen(text);
-  text = pk_xrealloc(text, len + 2);
+  text = crawl__xrealloc(text, len + 2);
   text[len++] = '\n';
   text[len] = 0;
   char path[4096], tmp[4200];

@@ -12,6 +12,8 @@
  * a few barycenter sweeps; parallel edges drawn once.
  */
 #include "crawl_pkg.h"
+#include "crawl_journal.h"
+#include "crawl_strmap.h"
 #include "crawl_util.h"
 
 #include <errno.h>
@@ -99,40 +101,63 @@ typedef struct rp {
   size_t ned;
   cJSON *decisions;          /* journal decision lines (array), or NULL */
   const cJSON *routes;       /* routeCatalog.routes */
+  const cJSON **route_v;     /* its entries, in order */
+  crawl__strmap route_index; /* routeId -> index in route_v (the first of an id) */
+  crawl__strmap st_index;    /* stateId -> index in st (the first of an id) */
   char *err;
   size_t errlen;
 } rp;
 
-static long rp_state_index(const rp *r, const char *id) {
-  if (!id) return -1;
-  for (size_t i = 0; i < r->nst; i++)
-    if (!strcmp(r->st[i].id, id)) return (long)i;
-  return -1;
-}
+static long rp_state_index(const rp *r, const char *id) { return crawl__strmap_get(&r->st_index, id); }
 
+/* The route's colour: its place in the route catalog, cycled. */
 static int route_color(const rp *r, const char *route) {
-  int i = 0;
-  const cJSON *x;
-  cJSON_ArrayForEach(x, r->routes) {
-    if (route && crawl__str(x, "routeId") && !strcmp(crawl__str(x, "routeId"), route)) return i % (int)RP_NPALETTE;
-    i++;
-  }
-  return 0;
+  long i = crawl__strmap_get(&r->route_index, route);
+  return i >= 0 ? (int)(i % (long)RP_NPALETTE) : 0;
 }
 
 static const cJSON *route_entry(const rp *r, const char *route) {
+  long i = crawl__strmap_get(&r->route_index, route);
+  return i >= 0 ? r->route_v[i] : NULL;
+}
+
+static void rp_routes(rp *r) {
   const cJSON *x;
-  cJSON_ArrayForEach(x, r->routes) if (route && crawl__str(x, "routeId") && !strcmp(crawl__str(x, "routeId"), route)) return x;
-  return NULL;
+  long i = 0;
+  r->routes = crawl__arr2(r->pkg, "routeCatalog", "routes");
+  r->route_v = crawl__xcalloc((size_t)cJSON_GetArraySize(r->routes), sizeof *r->route_v);
+  cJSON_ArrayForEach(x, r->routes) {
+    if (crawl__str(x, "routeId")) crawl__strmap_intern(&r->route_index, crawl__str(x, "routeId"), i, NULL);
+    r->route_v[i++] = x;
+  }
+}
+
+/* Drawn edges: one per (from, to) pair of distinct known states, with a count. */
+static void rp_drawn_edges(rp *r, const cJSON *edges) {
+  crawl__strmap pairs = {0}; /* "from>to" -> index in ed */
+  const cJSON *x;
+  cJSON_ArrayForEach(x, edges) {
+    long f = rp_state_index(r, crawl__str(x, "fromStateId")), t = rp_state_index(r, crawl__str(x, "toStateId"));
+    if (f < 0 || t < 0 || f == t) continue;
+    r->st[f].nout++;
+    r->st[t].nin++;
+    char key[48];
+    snprintf(key, sizeof key, "%ld>%ld", f, t);
+    int added;
+    long k = crawl__strmap_intern(&pairs, key, (long)r->ned, &added);
+    if (!added) { r->ed[k].count++; continue; }
+    r->ed = crawl__xrealloc(r->ed, (r->ned + 1) * sizeof *r->ed);
+    r->ed[r->ned++] = (rp_edge){(int)f, (int)t, 1, x};
+  }
+  crawl__strmap_release(&pairs);
 }
 
 static void rp_model(rp *r) {
   const cJSON *tg = crawl__get(r->pkg, "transitionGraph"), *x;
   const cJSON *states = crawl__arr(tg, "states"), *edges = crawl__arr(tg, "edges");
-  r->routes = crawl__arr2(r->pkg, "routeCatalog", "routes");
+  rp_routes(r);
   r->nst = (size_t)cJSON_GetArraySize(states);
-  r->st = calloc(r->nst ? r->nst : 1, sizeof *r->st);
-  if (!r->st) abort();
+  r->st = crawl__xcalloc(r->nst, sizeof *r->st);
   size_t i = 0;
   cJSON_ArrayForEach(x, states) {
     rp_state *s = &r->st[i++];
@@ -145,40 +170,26 @@ static void rp_model(rp *r) {
     s->shot = crawl__str(x, "screenshotRef");
     s->color = route_color(r, s->route);
     s->layer = -1;
+    crawl__strmap_intern(&r->st_index, s->id, (long)(i - 1), NULL);
   }
-  /* drawn edges: one per (from, to), with a count */
-  cJSON_ArrayForEach(x, edges) {
-    long f = rp_state_index(r, crawl__str(x, "fromStateId")), t = rp_state_index(r, crawl__str(x, "toStateId"));
-    if (f < 0 || t < 0 || f == t) continue;
-    r->st[f].nout++;
-    r->st[t].nin++;
-    size_t k;
-    for (k = 0; k < r->ned; k++)
-      if (r->ed[k].from == f && r->ed[k].to == t) break;
-    if (k < r->ned) { r->ed[k].count++; continue; }
-    r->ed = crawl__xrealloc(r->ed, (r->ned + 1) * sizeof *r->ed);
-    r->ed[r->ned++] = (rp_edge){(int)f, (int)t, 1, x};
-  }
+  rp_drawn_edges(r, edges);
 }
 
-/* The journal's decision lines (what was not executed). */
+/* The journal reader's callback: a decision record into r->decisions. */
+static int rp_decision(void *ud, const char *type, cJSON *rec) {
+  rp *r = ud;
+  crawl__jpush(r->decisions, rec);
+  return 1;
+}
+
+/* The journal's decision lines (what was not executed); r->decisions stays
+ * NULL when the journal is unreadable. */
 static void rp_decisions(rp *r) {
-  char *path = crawl__xprintf("%s/journal.jsonl", r->dir);
-  size_t len;
-  int e;
-  char *text = crawl__file_read(path, CRAWL__FILE_MAX, &len, &e);
-  free(path);
-  if (!text) return;
+  static const char *const types[] = {"decision", NULL};
   r->decisions = crawl__jx(cJSON_CreateArray());
-  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-    nl = strchr(line, '\n');
-    if (nl) *nl = 0;
-    if (!strstr(line, "\"decision\"")) continue;
-    cJSON *j = cJSON_Parse(line);
-    if (crawl__str(j, "type") && !strcmp(crawl__str(j, "type"), "decision")) crawl__jpush(r->decisions, j);
-    else cJSON_Delete(j);
-  }
-  free(text);
+  if (crawl__journal_read(r->dir, types, rp_decision, r, NULL, NULL, 0) == CRAWL_OK) return;
+  cJSON_Delete(r->decisions);
+  r->decisions = NULL;
 }
 
 /* Columns: breadth-first depth from the seeds over the drawn edges; states
@@ -186,8 +197,7 @@ static void rp_decisions(rp *r) {
  * Returns the number of columns. */
 static int rp_layers(rp *r) {
   size_t n = r->nst;
-  int *queue = calloc(n ? n : 1, sizeof *queue), qh = 0, qt = 0;
-  if (!queue) abort();
+  int *queue = crawl__xcalloc(n, sizeof *queue), qh = 0, qt = 0;
   for (size_t i = 0; i < n; i++) r->st[i].layer = -1;
   for (size_t i = 0; i < n; i++)
     if (!crawl__str(crawl__get(r->st[i].node, "metadata"), "parentStateId")) {
@@ -244,63 +254,59 @@ static void target_label(crawl__buf *b, const cJSON *t) {
 /* ---- graph.dot ---------------------------------------------------------------------------- */
 /* labels: edge labels (graph.dot); without, for the page: edges carry their
  * text as tooltips only, which keeps dot's drawing compact. */
-static char *rp_dot(rp *r, int labels) {
-  crawl__buf b = {0};
-  crawl__buf_puts(&b, "// uiap-crawl transition graph: states (boxes, one colour per route) and the\n"
-                      "// transitions between them. Render: dot -Tsvg graph.dot -o graph.svg\n"
-                      "digraph uiap {\n"
-                      "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=10, nodesep=0.25, ranksep=0.6];\n"
-                      "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, color=\"#64748b\"];\n"
-                      "  edge [fontname=\"Helvetica\", fontsize=8, color=\"#475569\", arrowsize=0.6];\n");
-  for (size_t i = 0; i < r->nst; i++) {
-    const rp_state *s = &r->st[i];
-    char sid[16];
-    char *route = clip(s->route, RP_LABEL_MAX);
-    crawl__buf_puts(&b, "  \"");
-    crawl__buf_dot(&b, s->id);
-    crawl__buf_puts(&b, "\" [id=\"n-");
-    crawl__buf_dot(&b, s->id);
-    crawl__buf_puts(&b, "\", label=\"");
-    crawl__buf_dot(&b, route);
-    crawl__buf_puts(&b, "\\n");
-    crawl__buf_dot(&b, short_id(s->id, sid, sizeof sid));
-    if (cJSON_GetArraySize(crawl__arr(s->node, "modalStack"))) crawl__buf_puts(&b, " (dialog)");
-    crawl__buf_printf(&b, "\", fillcolor=\"%s\", URL=\"#state-", palette[s->color]);
-    crawl__buf_dot(&b, s->id);
-    crawl__buf_puts(&b, "\", tooltip=\"");
-    crawl__buf_dot(&b, s->id);
-    crawl__buf_puts(&b, " ");
-    crawl__buf_dot(&b, s->route);
-    if (s->title) { crawl__buf_puts(&b, " - "); crawl__buf_dot(&b, s->title); }
-    crawl__buf_puts(&b, "\"");
-    if (!crawl__str(crawl__get(s->node, "metadata"), "parentStateId")) crawl__buf_puts(&b, ", penwidth=2");
-    crawl__buf_puts(&b, "];\n");
-    free(route);
+/* A state's node: route and short id, coloured by route; seeds bold. */
+static void dot_node(crawl__buf *b, const rp_state *s) {
+  char sid[16];
+  char *route = clip(s->route, RP_LABEL_MAX);
+  crawl__buf_puts(b, "  \"");
+  crawl__buf_dot(b, s->id);
+  crawl__buf_puts(b, "\" [id=\"n-");
+  crawl__buf_dot(b, s->id);
+  crawl__buf_puts(b, "\", label=\"");
+  crawl__buf_dot(b, route);
+  crawl__buf_puts(b, "\\n");
+  crawl__buf_dot(b, short_id(s->id, sid, sizeof sid));
+  if (cJSON_GetArraySize(crawl__arr(s->node, "modalStack"))) crawl__buf_puts(b, " (dialog)");
+  crawl__buf_printf(b, "\", fillcolor=\"%s\", URL=\"#state-", palette[s->color]);
+  crawl__buf_dot(b, s->id);
+  crawl__buf_puts(b, "\", tooltip=\"");
+  crawl__buf_dot(b, s->id);
+  crawl__buf_puts(b, " ");
+  crawl__buf_dot(b, s->route);
+  if (s->title) { crawl__buf_puts(b, " - "); crawl__buf_dot(b, s->title); }
+  crawl__buf_puts(b, "\"");
+  if (!crawl__str(crawl__get(s->node, "metadata"), "parentStateId")) crawl__buf_puts(b, ", penwidth=2");
+  crawl__buf_puts(b, "];\n");
+  free(route);
+}
+
+/* For the page: one edge per pair of states, its text as a tooltip; back
+ * edges do not rank. */
+static void dot_drawn_edges(crawl__buf *b, rp *r) {
+  rp_layers(r);
+  for (size_t k = 0; k < r->ned; k++) {
+    const rp_edge *e = &r->ed[k];
+    crawl__buf tip = {0};
+    crawl__buf_printf(&tip, "%s -> %s: %s ", r->st[e->from].id, r->st[e->to].id,
+                      crawl__str(e->first, "viaActionId") ? crawl__str(e->first, "viaActionId") : "");
+    target_label(&tip, crawl__get(e->first, "target"));
+    if (e->count > 1) crawl__buf_printf(&tip, " (and %d more)", e->count - 1);
+    crawl__buf_puts(b, "  \"");
+    crawl__buf_dot(b, r->st[e->from].id);
+    crawl__buf_puts(b, "\" -> \"");
+    crawl__buf_dot(b, r->st[e->to].id);
+    crawl__buf_puts(b, "\" [tooltip=\"");
+    crawl__buf_dot(b, tip.p);
+    crawl__buf_puts(b, "\"");
+    if (r->st[e->to].layer <= r->st[e->from].layer) crawl__buf_puts(b, ", constraint=false, style=dashed, color=\"#b45309\"");
+    if (e->count > 1) crawl__buf_puts(b, ", penwidth=1.6");
+    crawl__buf_puts(b, "];\n");
+    crawl__buf_free(&tip);
   }
-  if (!labels) { /* the page: one edge per pair of states; back edges do not rank */
-    rp_layers(r);
-    for (size_t k = 0; k < r->ned; k++) {
-      const rp_edge *e = &r->ed[k];
-      crawl__buf tip = {0};
-      crawl__buf_printf(&tip, "%s -> %s: %s ", r->st[e->from].id, r->st[e->to].id,
-                        crawl__str(e->first, "viaActionId") ? crawl__str(e->first, "viaActionId") : "");
-      target_label(&tip, crawl__get(e->first, "target"));
-      if (e->count > 1) crawl__buf_printf(&tip, " (and %d more)", e->count - 1);
-      crawl__buf_puts(&b, "  \"");
-      crawl__buf_dot(&b, r->st[e->from].id);
-      crawl__buf_puts(&b, "\" -> \"");
-      crawl__buf_dot(&b, r->st[e->to].id);
-      crawl__buf_puts(&b, "\" [tooltip=\"");
-      crawl__buf_dot(&b, tip.p);
-      crawl__buf_puts(&b, "\"");
-      if (r->st[e->to].layer <= r->st[e->from].layer) crawl__buf_puts(&b, ", constraint=false, style=dashed, color=\"#b45309\"");
-      if (e->count > 1) crawl__buf_puts(&b, ", penwidth=1.6");
-      crawl__buf_puts(&b, "];\n");
-      crawl__buf_free(&tip);
-    }
-    crawl__buf_puts(&b, "}\n");
-    return crawl__buf_take(&b);
-  }
+}
+
+/* For graph.dot: every transition, labelled with its action and target. */
+static void dot_labelled_edges(crawl__buf *b, const rp *r) {
   const cJSON *e;
   cJSON_ArrayForEach(e, crawl__arr2(r->pkg, "transitionGraph", "edges")) {
     crawl__buf lab = {0};
@@ -311,22 +317,32 @@ static char *rp_dot(rp *r, int labels) {
       crawl__buf_printf(&lab, " %s", n);
       free(n);
     }
-    crawl__buf_puts(&b, "  \"");
-    crawl__buf_dot(&b, crawl__str(e, "fromStateId"));
-    crawl__buf_puts(&b, "\" -> \"");
-    crawl__buf_dot(&b, crawl__str(e, "toStateId"));
-    crawl__buf_puts(&b, labels ? "\" [label=\"" : "\" [");
-    if (labels) {
-      crawl__buf_dot(&b, lab.p);
-      crawl__buf_puts(&b, "\", ");
-    }
-    crawl__buf_puts(&b, "tooltip=\"");
-    crawl__buf_dot(&b, crawl__str(e, "transitionId"));
-    crawl__buf_puts(&b, ": ");
-    crawl__buf_dot(&b, lab.p);
-    crawl__buf_puts(&b, "\"];\n");
+    crawl__buf_puts(b, "  \"");
+    crawl__buf_dot(b, crawl__str(e, "fromStateId"));
+    crawl__buf_puts(b, "\" -> \"");
+    crawl__buf_dot(b, crawl__str(e, "toStateId"));
+    crawl__buf_puts(b, "\" [label=\"");
+    crawl__buf_dot(b, lab.p);
+    crawl__buf_puts(b, "\", tooltip=\"");
+    crawl__buf_dot(b, crawl__str(e, "transitionId"));
+    crawl__buf_puts(b, ": ");
+    crawl__buf_dot(b, lab.p);
+    crawl__buf_puts(b, "\"];\n");
     crawl__buf_free(&lab);
   }
+}
+
+static char *rp_dot(rp *r, int labels) {
+  crawl__buf b = {0};
+  crawl__buf_puts(&b, "// uiap-crawl transition graph: states (boxes, one colour per route) and the\n"
+                      "// transitions between them. Render: dot -Tsvg graph.dot -o graph.svg\n"
+                      "digraph uiap {\n"
+                      "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=10, nodesep=0.25, ranksep=0.6];\n"
+                      "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, color=\"#64748b\"];\n"
+                      "  edge [fontname=\"Helvetica\", fontsize=8, color=\"#475569\", arrowsize=0.6];\n");
+  for (size_t i = 0; i < r->nst; i++) dot_node(&b, &r->st[i]);
+  if (labels) dot_labelled_edges(&b, r);
+  else dot_drawn_edges(&b, r);
   crawl__buf_puts(&b, "}\n");
   return crawl__buf_take(&b);
 }
@@ -427,8 +443,7 @@ static void layout(rp *r, int *nlayers_out, int *maxrow_out) {
   size_t n = r->nst;
   int nl = rp_layers(r);
   /* initial order: route colour, then id; then barycenter sweeps */
-  int **col = calloc(nl ? (size_t)nl : 1, sizeof *col), *ncol = calloc(nl ? (size_t)nl : 1, sizeof *ncol);
-  if (!col || !ncol) abort();
+  int **col = crawl__xcalloc((size_t)nl, sizeof *col), *ncol = crawl__xcalloc((size_t)nl, sizeof *ncol);
   for (size_t i = 0; i < n; i++) {
     int l = r->st[i].layer;
     col[l] = crawl__xrealloc(col[l], (size_t)(ncol[l] + 1) * sizeof **col);
@@ -556,13 +571,16 @@ static char *svg_builtin(rp *r) {
 }
 
 /* ---- SARIF ------------------------------------------------------------------------------------ */
-static cJSON *rp_sarif(const rp *r) {
-  const cJSON *run = crawl__get(r->pkg, "run"), *env = crawl__get(r->pkg, "environment");
-  cJSON *log = crawl__jx(cJSON_CreateObject());
-  crawl__jstr(log, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-  crawl__jstr(log, "version", "2.1.0");
-  cJSON *runs = crawl__jx(cJSON_CreateArray()), *sr = crawl__jx(cJSON_CreateObject());
-  cJSON *tool = crawl__jx(cJSON_CreateObject()), *driver = crawl__jx(cJSON_CreateObject());
+/* {"text": text} */
+static cJSON *sarif_text(const char *text) {
+  cJSON *t = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(t, "text", text);
+  return t;
+}
+
+/* tool.driver: one rule per review kind, in the spec's order. */
+static cJSON *sarif_driver(const rp *r) {
+  cJSON *driver = crawl__jx(cJSON_CreateObject());
   crawl__jstr(driver, "name", "uiap-crawl");
   const char *gen = crawl__str(crawl__get(r->pkg, "metadata"), "tool");
   const char *sp = gen ? strchr(gen, ' ') : NULL;
@@ -574,17 +592,11 @@ static cJSON *rp_sarif(const rp *r) {
     crawl__jstr(rule, "id", id);
     free(id);
     crawl__jstr(rule, "name", kinds[k].name);
-    t = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(t, "text", kinds[k].short_text);
-    crawl__jset(rule, "shortDescription", t);
-    t = crawl__jx(cJSON_CreateObject());
+    crawl__jset(rule, "shortDescription", sarif_text(kinds[k].short_text));
     char *full = crawl__xprintf("UIAP discovery review item of kind %s (discovery-mapper section 6.8): %s.", kinds[k].kind, kinds[k].short_text);
-    crawl__jstr(t, "text", full);
+    crawl__jset(rule, "fullDescription", sarif_text(full));
     free(full);
-    crawl__jset(rule, "fullDescription", t);
-    t = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(t, "text", kinds[k].help);
-    crawl__jset(rule, "help", t);
+    crawl__jset(rule, "help", sarif_text(kinds[k].help));
     t = crawl__jx(cJSON_CreateObject());
     crawl__jstr(t, "level", "warning");
     crawl__jset(rule, "defaultConfiguration", t);
@@ -597,77 +609,94 @@ static cJSON *rp_sarif(const rp *r) {
     crawl__jpush(rules, rule);
   }
   crawl__jset(driver, "rules", rules);
-  crawl__jset(tool, "driver", driver);
-  crawl__jset(sr, "tool", tool);
+  return driver;
+}
+
+static cJSON *sarif_invocations(const cJSON *run) {
   cJSON *inv = crawl__jx(cJSON_CreateArray()), *iv = crawl__jx(cJSON_CreateObject());
   const char *status = crawl__str(run, "status");
   crawl__jset(iv, "executionSuccessful", cJSON_CreateBool(status && !strcmp(status, "completed")));
   if (crawl__str(run, "startedAt") && *crawl__str(run, "startedAt")) crawl__jstr(iv, "startTimeUtc", crawl__str(run, "startedAt"));
   if (crawl__str(run, "finishedAt")) crawl__jstr(iv, "endTimeUtc", crawl__str(run, "finishedAt"));
   crawl__jpush(inv, iv);
-  crawl__jset(sr, "invocations", inv);
+  return inv;
+}
+
+/* Where review item it is: the route's first URL (the page a person
+ * opens), and the route, scope and stableId as logical locations. */
+static cJSON *sarif_locations(const rp *r, const cJSON *it, const cJSON *env) {
+  const cJSON *re = route_entry(r, crawl__str(it, "routeId"));
+  const char *uri = re ? cJSON_GetStringValue(cJSON_GetArrayItem(crawl__arr(re, "urls"), 0)) : NULL;
+  if (!uri) uri = crawl__str(env, "baseUrl") && *crawl__str(env, "baseUrl") ? crawl__str(env, "baseUrl") : "package.json";
+  cJSON *locs = crawl__jx(cJSON_CreateArray()), *loc = crawl__jx(cJSON_CreateObject());
+  cJSON *pl = crawl__jx(cJSON_CreateObject()), *al = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(al, "uri", uri);
+  crawl__jset(pl, "artifactLocation", al);
+  crawl__jset(loc, "physicalLocation", pl);
+  cJSON *ll = crawl__jx(cJSON_CreateArray());
+  static const struct { const char *key, *kind; } logical[] = {{"routeId", "module"}, {"scopeId", "namespace"}, {"stableId", "element"}};
+  for (size_t q = 0; q < sizeof logical / sizeof *logical; q++) {
+    const char *v = crawl__str(it, logical[q].key);
+    if (!v) continue;
+    cJSON *l = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(l, "name", v);
+    crawl__jstr(l, "kind", logical[q].kind);
+    crawl__jpush(ll, l);
+  }
+  if (cJSON_GetArraySize(ll)) crawl__jset(loc, "logicalLocations", ll);
+  else cJSON_Delete(ll);
+  crawl__jpush(locs, loc);
+  return locs;
+}
+
+/* One result per review item: rule, level by severity, message with the
+ * remediation, location, the item id as fingerprint. */
+static cJSON *sarif_result(const rp *r, const cJSON *it, const cJSON *env) {
+  cJSON *res = crawl__jx(cJSON_CreateObject());
+  int k = kind_index(crawl__str(it, "kind"));
+  char *rid = crawl__xprintf("uiap/%s", kinds[k].kind);
+  crawl__jstr(res, "ruleId", rid);
+  free(rid);
+  crawl__jset(res, "ruleIndex", cJSON_CreateNumber(k));
+  int sv = sev_rank(crawl__str(it, "severity"));
+  crawl__jstr(res, "level", sv == 2 ? "error" : sv == 1 ? "warning" : "note");
+  const char *desc = crawl__str(it, "description") ? crawl__str(it, "description") : kinds[k].short_text;
+  char *text = crawl__str(it, "remediation") ? crawl__xprintf("%s\nRemediation: %s", desc, crawl__str(it, "remediation"))
+                                             : crawl__xstrdup(desc);
+  crawl__jset(res, "message", sarif_text(text));
+  free(text);
+  crawl__jset(res, "locations", sarif_locations(r, it, env));
+  cJSON *fp = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(fp, "uiapReviewId/v1", crawl__str(it, "id"));
+  crawl__jset(res, "partialFingerprints", fp);
+  cJSON *props = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(props, "reviewItemId", crawl__str(it, "id"));
+  crawl__jstr(props, "kind", crawl__str(it, "kind"));
+  crawl__jstr(props, "severity", crawl__str(it, "severity"));
+  crawl__jstr(props, "routeId", crawl__str(it, "routeId"));
+  crawl__jstr(props, "remediation", crawl__str(it, "remediation"));
+  if (cJSON_IsArray(crawl__get(it, "evidence"))) crawl__jset(props, "evidence", cJSON_Duplicate(crawl__get(it, "evidence"), 1));
+  crawl__jset(res, "properties", props);
+  return res;
+}
+
+static cJSON *rp_sarif(const rp *r) {
+  const cJSON *run = crawl__get(r->pkg, "run"), *env = crawl__get(r->pkg, "environment"), *it;
+  cJSON *log = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(log, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+  crawl__jstr(log, "version", "2.1.0");
+  cJSON *runs = crawl__jx(cJSON_CreateArray()), *sr = crawl__jx(cJSON_CreateObject());
+  cJSON *tool = crawl__jx(cJSON_CreateObject());
+  crawl__jset(tool, "driver", sarif_driver(r));
+  crawl__jset(sr, "tool", tool);
+  crawl__jset(sr, "invocations", sarif_invocations(run));
   cJSON *ad = crawl__jx(cJSON_CreateObject());
   char *cat = crawl__xprintf("uiap-crawl/%s/", crawl__str(env, "environmentId") ? crawl__str(env, "environmentId") : "default");
   crawl__jstr(ad, "id", cat);
   free(cat);
   crawl__jset(sr, "automationDetails", ad);
-
   cJSON *results = crawl__jx(cJSON_CreateArray());
-  const cJSON *it;
-  cJSON_ArrayForEach(it, crawl__arr2(r->pkg, "reviewQueue", "items")) {
-    cJSON *res = crawl__jx(cJSON_CreateObject());
-    int k = kind_index(crawl__str(it, "kind"));
-    char *rid = crawl__xprintf("uiap/%s", kinds[k].kind);
-    crawl__jstr(res, "ruleId", rid);
-    free(rid);
-    crawl__jset(res, "ruleIndex", cJSON_CreateNumber(k));
-    int sv = sev_rank(crawl__str(it, "severity"));
-    crawl__jstr(res, "level", sv == 2 ? "error" : sv == 1 ? "warning" : "note");
-    cJSON *msg = crawl__jx(cJSON_CreateObject());
-    const char *desc = crawl__str(it, "description") ? crawl__str(it, "description") : kinds[k].short_text;
-    char *text = crawl__str(it, "remediation") ? crawl__xprintf("%s\nRemediation: %s", desc, crawl__str(it, "remediation"))
-                                               : crawl__xstrdup(desc);
-    crawl__jstr(msg, "text", text);
-    free(text);
-    crawl__jset(res, "message", msg);
-    /* where: the route's first URL (the page a person opens), and the route,
-     * scope and stableId as logical locations */
-    const char *route = crawl__str(it, "routeId");
-    const cJSON *re = route_entry(r, route);
-    const char *uri = re ? cJSON_GetStringValue(cJSON_GetArrayItem(crawl__arr(re, "urls"), 0)) : NULL;
-    if (!uri) uri = crawl__str(env, "baseUrl") && *crawl__str(env, "baseUrl") ? crawl__str(env, "baseUrl") : "package.json";
-    cJSON *locs = crawl__jx(cJSON_CreateArray()), *loc = crawl__jx(cJSON_CreateObject());
-    cJSON *pl = crawl__jx(cJSON_CreateObject()), *al = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(al, "uri", uri);
-    crawl__jset(pl, "artifactLocation", al);
-    crawl__jset(loc, "physicalLocation", pl);
-    cJSON *ll = crawl__jx(cJSON_CreateArray());
-    static const struct { const char *key, *kind; } logical[] = {{"routeId", "module"}, {"scopeId", "namespace"}, {"stableId", "element"}};
-    for (size_t q = 0; q < sizeof logical / sizeof *logical; q++) {
-      const char *v = crawl__str(it, logical[q].key);
-      if (!v) continue;
-      cJSON *l = crawl__jx(cJSON_CreateObject());
-      crawl__jstr(l, "name", v);
-      crawl__jstr(l, "kind", logical[q].kind);
-      crawl__jpush(ll, l);
-    }
-    if (cJSON_GetArraySize(ll)) crawl__jset(loc, "logicalLocations", ll);
-    else cJSON_Delete(ll);
-    crawl__jpush(locs, loc);
-    crawl__jset(res, "locations", locs);
-    cJSON *fp = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(fp, "uiapReviewId/v1", crawl__str(it, "id"));
-    crawl__jset(res, "partialFingerprints", fp);
-    cJSON *props = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(props, "reviewItemId", crawl__str(it, "id"));
-    crawl__jstr(props, "kind", crawl__str(it, "kind"));
-    crawl__jstr(props, "severity", crawl__str(it, "severity"));
-    crawl__jstr(props, "routeId", route);
-    crawl__jstr(props, "remediation", crawl__str(it, "remediation"));
-    if (cJSON_IsArray(crawl__get(it, "evidence"))) crawl__jset(props, "evidence", cJSON_Duplicate(crawl__get(it, "evidence"), 1));
-    crawl__jset(res, "properties", props);
-    crawl__jpush(results, res);
-  }
+  cJSON_ArrayForEach(it, crawl__arr2(r->pkg, "reviewQueue", "items")) crawl__jpush(results, sarif_result(r, it, env));
   crawl__jset(sr, "results", results);
   cJSON *props = crawl__jx(cJSON_CreateObject());
   crawl__jstr(props, "runId", crawl__str(run, "runId"));
@@ -739,37 +768,50 @@ static void junit_case(crawl__buf *b, const char *classname, const char *name, c
   crawl__buf_puts(b, "    </testcase>\n");
 }
 
-static char *rp_junit(const rp *r, int fail_at) {
-  const cJSON *run = crawl__get(r->pkg, "run"), *items = crawl__arr2(r->pkg, "reviewQueue", "items");
-  int nitems = cJSON_GetArraySize(items);
-  const cJSON **buf = calloc(nitems ? (size_t)nitems : 1, sizeof *buf);
-  int *used = calloc(nitems ? (size_t)nitems : 1, sizeof *used);
-  if (!buf || !used) abort();
-  crawl__buf seeds = {0}, routes = {0};
-  int nseed_cases = 0, nseed_fail = 0, nroute_cases = 0, nroute_fail = 0;
-  /* routes: the items that name them */
+/* The test cases being written: review items are assigned to a route case,
+ * else a seed case, else the catch-all case (used[i]: item i has one). */
+typedef struct junit_cases {
+  const cJSON *items;
+  int fail_at;
+  const cJSON **buf;          /* the items of the case at hand */
+  int *used;
+  crawl__buf seeds, routes;   /* the two suites' test cases */
+  int nseed_cases, nseed_fail, nroute_cases, nroute_fail;
+} junit_cases;
+
+static int junit_fails(const junit_cases *jc, size_t n) {
+  int fails = 0;
+  for (size_t k = 0; k < n; k++) fails |= sev_rank(crawl__str(jc->buf[k], "severity")) >= jc->fail_at;
+  return fails;
+}
+
+/* One case per route: the items that name it. */
+static void junit_routes(junit_cases *jc, const rp *r) {
   const cJSON *rt;
   cJSON_ArrayForEach(rt, r->routes) {
     const char *id = crawl__str(rt, "routeId");
     size_t n = 0;
-    int i = 0, fails = 0;
+    int i = 0;
     const cJSON *it;
-    cJSON_ArrayForEach(it, items) {
+    cJSON_ArrayForEach(it, jc->items) {
       if (id && crawl__str(it, "routeId") && !strcmp(crawl__str(it, "routeId"), id)) {
-        buf[n++] = it;
-        used[i] = 1;
-        fails |= sev_rank(crawl__str(it, "severity")) >= fail_at;
+        jc->buf[n++] = it;
+        jc->used[i] = 1;
       }
       i++;
     }
-    junit_case(&routes, "uiap.route", id ? id : "?", buf, n, fail_at, NULL);
-    nroute_cases++;
-    nroute_fail += fails;
+    junit_case(&jc->routes, "uiap.route", id ? id : "?", jc->buf, n, jc->fail_at, NULL);
+    jc->nroute_cases++;
+    jc->nroute_fail += junit_fails(jc, n);
   }
-  /* seeds: visited or not, and the items that name no route */
+}
+
+/* One case per seed: visited or not, and the items without a route that
+ * name it ("Seed N ..."). */
+static void junit_seeds(junit_cases *jc, const rp *r) {
   const cJSON *seed;
   int si = 0;
-  cJSON_ArrayForEach(seed, crawl__arr(run, "seeds")) {
+  cJSON_ArrayForEach(seed, crawl__arr(crawl__get(r->pkg, "run"), "seeds")) {
     int visited = 0;
     for (size_t s = 0; s < r->nst && !visited; s++) visited = crawl__num(crawl__get(r->st[s].node, "metadata"), "seed", -1) == si;
     const char *what = crawl__str(seed, "url") ? crawl__str(seed, "url") : crawl__str(seed, "routeId") ? crawl__str(seed, "routeId")
@@ -780,59 +822,73 @@ static char *rp_junit(const rp *r, int fail_at) {
     size_t n = 0;
     int i = 0;
     const cJSON *it;
-    cJSON_ArrayForEach(it, items) {
+    cJSON_ArrayForEach(it, jc->items) {
       const char *d = crawl__str(it, "description");
-      if (!used[i] && !crawl__str(it, "routeId") && d && !strncmp(d, pfx, strlen(pfx))) { buf[n++] = it; used[i] = 1; }
+      if (!jc->used[i] && !crawl__str(it, "routeId") && d && !strncmp(d, pfx, strlen(pfx))) { jc->buf[n++] = it; jc->used[i] = 1; }
       i++;
     }
-    int fails = 0;
-    for (size_t k = 0; k < n; k++) fails |= sev_rank(crawl__str(buf[k], "severity")) >= fail_at;
     char *why = visited ? NULL : crawl__xprintf("seed %d (%s) was not visited", si, what);
-    junit_case(&seeds, "uiap.seed", name, buf, n, fail_at, why);
-    nseed_cases++;
-    nseed_fail += fails || why;
+    junit_case(&jc->seeds, "uiap.seed", name, jc->buf, n, jc->fail_at, why);
+    jc->nseed_cases++;
+    jc->nseed_fail += junit_fails(jc, n) || why;
     free(why);
     free(name);
     si++;
   }
-  /* anything else (no route, no seed): one more case */
+}
+
+/* Anything else (no route, no seed): one more case in the seeds suite. */
+static void junit_rest(junit_cases *jc) {
   size_t n = 0;
   int i = 0;
   const cJSON *it;
-  cJSON_ArrayForEach(it, items) {
-    if (!used[i]) buf[n++] = it;
+  cJSON_ArrayForEach(it, jc->items) {
+    if (!jc->used[i]) jc->buf[n++] = it;
     i++;
   }
-  if (n) {
-    int fails = 0;
-    for (size_t k = 0; k < n; k++) fails |= sev_rank(crawl__str(buf[k], "severity")) >= fail_at;
-    junit_case(&seeds, "uiap.run", "findings without a route", buf, n, fail_at, NULL);
-    nseed_cases++;
-    nseed_fail += fails;
-  }
+  if (!n) return;
+  junit_case(&jc->seeds, "uiap.run", "findings without a route", jc->buf, n, jc->fail_at, NULL);
+  jc->nseed_cases++;
+  jc->nseed_fail += junit_fails(jc, n);
+}
+
+/* The document: both suites with their counts and the run's properties. */
+static char *junit_document(const junit_cases *jc, const cJSON *run) {
   double secs = run_seconds(run);
   crawl__buf b = {0};
   crawl__buf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   crawl__buf_printf(&b, "<testsuites name=\"uiap-crawl\" tests=\"%d\" failures=\"%d\" errors=\"0\" time=\"%.3f\">\n",
-                    nseed_cases + nroute_cases, nseed_fail + nroute_fail, secs);
+                    jc->nseed_cases + jc->nroute_cases, jc->nseed_fail + jc->nroute_fail, secs);
   crawl__buf_printf(&b, "  <testsuite name=\"seeds\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" time=\"%.3f\">\n",
-                    nseed_cases, nseed_fail, secs);
+                    jc->nseed_cases, jc->nseed_fail, secs);
   crawl__buf_puts(&b, "    <properties>\n      <property name=\"runId\" value=\"");
   crawl__buf_xml(&b, crawl__str(run, "runId"));
   crawl__buf_puts(&b, "\"/>\n      <property name=\"status\" value=\"");
   crawl__buf_xml(&b, crawl__str(run, "status"));
-  crawl__buf_printf(&b, "\"/>\n      <property name=\"failOn\" value=\"%s\"/>\n    </properties>\n", sev_names[fail_at]);
-  crawl__buf_puts(&b, seeds.p);
+  crawl__buf_printf(&b, "\"/>\n      <property name=\"failOn\" value=\"%s\"/>\n    </properties>\n", sev_names[jc->fail_at]);
+  crawl__buf_puts(&b, jc->seeds.p);
   crawl__buf_puts(&b, "  </testsuite>\n");
   crawl__buf_printf(&b, "  <testsuite name=\"routes\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" time=\"0\">\n",
-                    nroute_cases, nroute_fail);
-  crawl__buf_puts(&b, routes.p);
+                    jc->nroute_cases, jc->nroute_fail);
+  crawl__buf_puts(&b, jc->routes.p);
   crawl__buf_puts(&b, "  </testsuite>\n</testsuites>\n");
-  crawl__buf_free(&seeds);
-  crawl__buf_free(&routes);
-  free(buf);
-  free(used);
   return crawl__buf_take(&b);
+}
+
+static char *rp_junit(const rp *r, int fail_at) {
+  junit_cases jc = {.items = crawl__arr2(r->pkg, "reviewQueue", "items"), .fail_at = fail_at};
+  int nitems = cJSON_GetArraySize(jc.items);
+  jc.buf = crawl__xcalloc((size_t)nitems, sizeof *jc.buf);
+  jc.used = crawl__xcalloc((size_t)nitems, sizeof *jc.used);
+  junit_routes(&jc, r);
+  junit_seeds(&jc, r);
+  junit_rest(&jc);
+  char *doc = junit_document(&jc, crawl__get(r->pkg, "run"));
+  crawl__buf_free(&jc.seeds);
+  crawl__buf_free(&jc.routes);
+  free(jc.buf);
+  free(jc.used);
+  return doc;
 }
 
 /* ---- HTML ------------------------------------------------------------------------------------ */
@@ -1580,6 +1636,9 @@ crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char
   }
   free(r.st);
   free(r.ed);
+  free(r.route_v);
+  crawl__strmap_release(&r.route_index);
+  crawl__strmap_release(&r.st_index);
   cJSON_Delete(r.decisions);
   cJSON_Delete(r.pkg);
   return rc;

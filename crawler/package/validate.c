@@ -224,8 +224,7 @@ static void v_copy_errors(vctx *v, const trial *t) {
 
 static void v_combine(vctx *v, const cJSON *list, const cJSON *x, int depth, int one) {
   int count = cJSON_GetArraySize(list), pass = 0;
-  trial *best = NULL, *t = calloc(2, sizeof *t);
-  if (!t) abort();
+  trial *best = NULL, *t = crawl__xcalloc(2, sizeof *t);
   int bi = -1;
   for (int i = 0; i < count; i++) {
     trial *cur = &t[bi == 0 ? 1 : 0];
@@ -244,62 +243,72 @@ static void v_combine(vctx *v, const cJSON *list, const cJSON *x, int depth, int
   free(t);
 }
 
-static void v_check(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
-  if (depth > V_MAX_DEPTH) { v_error(v, "nested too deeply (more than %d levels)", V_MAX_DEPTH); return; }
-  if (cJSON_IsBool(sc)) {
-    if (cJSON_IsFalse(sc)) v_error(v, "is not allowed here");
-    return;
-  }
-  if (!cJSON_IsObject(sc)) return;
-  const cJSON *k;
-  if ((k = crawl__get(sc, "$ref"))) { /* draft-07: siblings of $ref are ignored */
-    const cJSON *target = cJSON_IsString(k) ? v_ref(v->root, k->valuestring) : NULL;
-    if (!target) v_error(v, "schema error: cannot resolve $ref %s", cJSON_IsString(k) ? k->valuestring : "?");
-    else v_check(v, target, x, depth + 1);
-    return;
-  }
-  if ((k = crawl__get(sc, "type"))) {
-    int ok = 0;
-    char want[128] = "";
-    if (cJSON_IsString(k)) {
-      ok = type_is(x, k->valuestring);
-      snprintf(want, sizeof want, "%s", k->valuestring);
-    } else {
-      const cJSON *t;
-      cJSON_ArrayForEach(t, k) {
-        if (!cJSON_IsString(t)) continue;
-        ok |= type_is(x, t->valuestring);
-        size_t l = strlen(want);
-        snprintf(want + l, sizeof want - l, "%s%s", l ? "," : "", t->valuestring);
-      }
-    }
-    if (!ok) {
-      v_error(v, "must be %s (is %s)", want, type_of(x));
-      return; /* nothing else is meaningful */
+/* ---- keyword families: each checks x against its keywords of sc; a
+ * family returns 1 when nothing after it is meaningful (v_check stops). -- */
+static int v_kw_ref(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  const cJSON *k = crawl__get(sc, "$ref");
+  if (!k) return 0;
+  /* draft-07: siblings of $ref are ignored */
+  const cJSON *target = cJSON_IsString(k) ? v_ref(v->root, k->valuestring) : NULL;
+  if (!target) v_error(v, "schema error: cannot resolve $ref %s", cJSON_IsString(k) ? k->valuestring : "?");
+  else v_check(v, target, x, depth + 1);
+  return 1;
+}
+
+static int v_kw_type(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  const cJSON *k = crawl__get(sc, "type");
+  if (!k) return 0;
+  int ok = 0;
+  char want[128] = "";
+  if (cJSON_IsString(k)) {
+    ok = type_is(x, k->valuestring);
+    snprintf(want, sizeof want, "%s", k->valuestring);
+  } else {
+    const cJSON *t;
+    cJSON_ArrayForEach(t, k) {
+      if (!cJSON_IsString(t)) continue;
+      ok |= type_is(x, t->valuestring);
+      size_t l = strlen(want);
+      snprintf(want + l, sizeof want - l, "%s%s", l ? "," : "", t->valuestring);
     }
   }
-  if ((k = crawl__get(sc, "const")) && !json_equal(k, x)) {
+  if (ok) return 0;
+  v_error(v, "must be %s (is %s)", want, type_of(x));
+  return 1; /* nothing else is meaningful */
+}
+
+static int v_kw_const(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  const cJSON *k = crawl__get(sc, "const");
+  if (k && !json_equal(k, x)) {
     char want[160];
     v_value_text(k, want, sizeof want);
     v_error(v, "must be equal to constant %s", want);
   }
-  if ((k = crawl__get(sc, "enum"))) {
-    int ok = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, k) ok |= json_equal(e, x);
-    if (!ok) {
-      char list[200] = "", got[64];
-      cJSON_ArrayForEach(e, k) {
-        char t[64];
-        v_value_text(e, t, sizeof t);
-        size_t l = strlen(list);
-        if (l + strlen(t) + 8 >= sizeof list) { snprintf(list + l, sizeof list - l, ", ..."); break; }
-        snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", t);
-      }
-      v_value_text(x, got, sizeof got);
-      v_error(v, "must be equal to one of the allowed values: %s (is %s)", list, got);
-    }
+  return 0;
+}
+
+static int v_kw_enum(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  const cJSON *k = crawl__get(sc, "enum"), *e;
+  if (!k) return 0;
+  int ok = 0;
+  cJSON_ArrayForEach(e, k) ok |= json_equal(e, x);
+  if (ok) return 0;
+  char list[200] = "", got[64];
+  cJSON_ArrayForEach(e, k) {
+    char t[64];
+    v_value_text(e, t, sizeof t);
+    size_t l = strlen(list);
+    if (l + strlen(t) + 8 >= sizeof list) { snprintf(list + l, sizeof list - l, ", ..."); break; }
+    snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", t);
   }
+  v_value_text(x, got, sizeof got);
+  v_error(v, "must be equal to one of the allowed values: %s (is %s)", list, got);
+  return 0;
+}
+
+/* allOf, anyOf, oneOf, not */
+static int v_kw_combinators(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  const cJSON *k;
   if ((k = crawl__get(sc, "allOf"))) {
     const cJSON *s;
     cJSON_ArrayForEach(s, k) v_check(v, s, x, depth + 1);
@@ -307,77 +316,136 @@ static void v_check(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
   if ((k = crawl__get(sc, "anyOf"))) v_combine(v, k, x, depth + 1, 0);
   if ((k = crawl__get(sc, "oneOf"))) v_combine(v, k, x, depth + 1, 1);
   if ((k = crawl__get(sc, "not"))) {
-    trial *t = calloc(1, sizeof *t);
-    if (!t) abort();
+    trial *t = crawl__xcalloc(1, sizeof *t);
     v_trial(v, k, x, depth + 1, t);
     if (!t->n) v_error(v, "must NOT be valid against the schema in not");
     free(t);
   }
-  if (cJSON_IsNumber(x)) {
-    double d = x->valuedouble;
-    if ((k = crawl__get(sc, "minimum")) && cJSON_IsNumber(k) && d < k->valuedouble) v_error(v, "must be >= %g", k->valuedouble);
-    if ((k = crawl__get(sc, "maximum")) && cJSON_IsNumber(k) && d > k->valuedouble) v_error(v, "must be <= %g", k->valuedouble);
-    if ((k = crawl__get(sc, "exclusiveMinimum")) && cJSON_IsNumber(k) && d <= k->valuedouble) v_error(v, "must be > %g", k->valuedouble);
-    if ((k = crawl__get(sc, "exclusiveMaximum")) && cJSON_IsNumber(k) && d >= k->valuedouble) v_error(v, "must be < %g", k->valuedouble);
+  return 0;
+}
+
+/* minimum, maximum, exclusiveMinimum, exclusiveMaximum: x fails a bound when
+ * it lies below (or above) it, or on it for an exclusive one. */
+static const struct { const char *kw, *op; int lower, exclusive; } number_bounds[] = {
+  {"minimum", ">=", 1, 0}, {"maximum", "<=", 0, 0}, {"exclusiveMinimum", ">", 1, 1}, {"exclusiveMaximum", "<", 0, 1}};
+
+static int v_kw_number(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  if (!cJSON_IsNumber(x)) return 0;
+  double d = x->valuedouble;
+  for (size_t i = 0; i < sizeof number_bounds / sizeof *number_bounds; i++) {
+    const cJSON *k = crawl__get(sc, number_bounds[i].kw);
+    if (!cJSON_IsNumber(k)) continue;
+    double lim = k->valuedouble;
+    int fails = number_bounds[i].lower ? (number_bounds[i].exclusive ? d <= lim : d < lim)
+                                       : (number_bounds[i].exclusive ? d >= lim : d > lim);
+    if (fails) v_error(v, "must be %s %g", number_bounds[i].op, lim);
   }
-  if (cJSON_IsString(x)) {
-    size_t n = utf8_count(x->valuestring);
-    if ((k = crawl__get(sc, "minLength")) && cJSON_IsNumber(k) && n < k->valuedouble) v_error(v, "must NOT have fewer than %g characters", k->valuedouble);
-    if ((k = crawl__get(sc, "maxLength")) && cJSON_IsNumber(k) && n > k->valuedouble) v_error(v, "must NOT have more than %g characters", k->valuedouble);
-  }
-  if (cJSON_IsArray(x)) {
-    int n = cJSON_GetArraySize(x);
-    if ((k = crawl__get(sc, "minItems")) && cJSON_IsNumber(k) && n < k->valuedouble) v_error(v, "must NOT have fewer than %g items", k->valuedouble);
-    if ((k = crawl__get(sc, "maxItems")) && cJSON_IsNumber(k) && n > k->valuedouble) v_error(v, "must NOT have more than %g items", k->valuedouble);
-    if (cJSON_IsTrue(crawl__get(sc, "uniqueItems"))) {
-      int dup = 0;
-      for (const cJSON *a = x->child; a && !dup; a = a->next)
-        for (const cJSON *b = a->next; b && !dup; b = b->next) dup = json_equal(a, b);
-      if (dup) v_error(v, "must NOT have duplicate items");
+  return 0;
+}
+
+/* minLength/maxLength, minItems/maxItems, minProperties/maxProperties: n
+ * counts the unit (characters, items, properties). */
+static void v_count_bounds(vctx *v, const cJSON *sc, const char *min_kw, const char *max_kw, double n, const char *unit) {
+  const cJSON *k;
+  if ((k = crawl__get(sc, min_kw)) && cJSON_IsNumber(k) && n < k->valuedouble) v_error(v, "must NOT have fewer than %g %s", k->valuedouble, unit);
+  if ((k = crawl__get(sc, max_kw)) && cJSON_IsNumber(k) && n > k->valuedouble) v_error(v, "must NOT have more than %g %s", k->valuedouble, unit);
+}
+
+static int v_kw_string(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  if (cJSON_IsString(x)) v_count_bounds(v, sc, "minLength", "maxLength", (double)utf8_count(x->valuestring), "characters");
+  return 0;
+}
+
+/* items (one schema, or a tuple with additionalItems) */
+static void v_items(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  const cJSON *items = crawl__get(sc, "items"), *e;
+  int i = 0;
+  if (cJSON_IsArray(items)) { /* a tuple */
+    int ni = cJSON_GetArraySize(items);
+    const cJSON *extra = crawl__get(sc, "additionalItems");
+    cJSON_ArrayForEach(e, x) {
+      size_t old = v_push_index(v, i);
+      if (i < ni) v_check(v, cJSON_GetArrayItem(items, i), e, depth + 1);
+      else if (extra) v_check(v, extra, e, depth + 1);
+      v_pop(v, old);
+      i++;
     }
-    const cJSON *items = crawl__get(sc, "items");
-    int i = 0;
-    const cJSON *e;
-    if (cJSON_IsArray(items)) { /* a tuple */
-      int ni = cJSON_GetArraySize(items);
-      const cJSON *extra = crawl__get(sc, "additionalItems");
-      cJSON_ArrayForEach(e, x) {
-        size_t old = v_push_index(v, i);
-        if (i < ni) v_check(v, cJSON_GetArrayItem(items, i), e, depth + 1);
-        else if (extra) v_check(v, extra, e, depth + 1);
-        v_pop(v, old);
-        i++;
-      }
-    } else if (items) {
-      cJSON_ArrayForEach(e, x) {
-        size_t old = v_push_index(v, i++);
-        v_check(v, items, e, depth + 1);
-        v_pop(v, old);
-      }
-    }
-  }
-  if (cJSON_IsObject(x)) {
-    const cJSON *props = crawl__get(sc, "properties"), *req = crawl__get(sc, "required");
-    const cJSON *addl = crawl__get(sc, "additionalProperties"), *r, *m;
-    cJSON_ArrayForEach(r, req)
-      if (cJSON_IsString(r) && !cJSON_GetObjectItemCaseSensitive(x, r->valuestring))
-        v_error(v, "must have required property '%s'", r->valuestring);
-    int np = cJSON_GetArraySize(x);
-    if ((k = crawl__get(sc, "minProperties")) && cJSON_IsNumber(k) && np < k->valuedouble) v_error(v, "must NOT have fewer than %g properties", k->valuedouble);
-    if ((k = crawl__get(sc, "maxProperties")) && cJSON_IsNumber(k) && np > k->valuedouble) v_error(v, "must NOT have more than %g properties", k->valuedouble);
-    cJSON_ArrayForEach(m, x) {
-      const cJSON *ps = m->string ? crawl__get(props, m->string) : NULL;
-      if (!ps && !addl) continue;
-      size_t old = v_push(v, m->string ? m->string : "");
-      if (ps) v_check(v, ps, m, depth + 1);
-      else if (cJSON_IsFalse(addl)) {
-        v_pop(v, old);
-        v_error(v, "must NOT have additional properties ('%s')", m->string);
-        continue;
-      } else v_check(v, addl, m, depth + 1);
+  } else if (items) {
+    cJSON_ArrayForEach(e, x) {
+      size_t old = v_push_index(v, i++);
+      v_check(v, items, e, depth + 1);
       v_pop(v, old);
     }
   }
+}
+
+static int v_kw_array(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  if (!cJSON_IsArray(x)) return 0;
+  v_count_bounds(v, sc, "minItems", "maxItems", cJSON_GetArraySize(x), "items");
+  if (cJSON_IsTrue(crawl__get(sc, "uniqueItems"))) {
+    int dup = 0;
+    for (const cJSON *a = x->child; a && !dup; a = a->next)
+      for (const cJSON *b = a->next; b && !dup; b = b->next) dup = json_equal(a, b);
+    if (dup) v_error(v, "must NOT have duplicate items");
+  }
+  v_items(v, sc, x, depth);
+  return 0;
+}
+
+/* properties, additionalProperties (bool or schema) */
+static void v_properties(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  const cJSON *props = crawl__get(sc, "properties"), *addl = crawl__get(sc, "additionalProperties"), *m;
+  cJSON_ArrayForEach(m, x) {
+    const cJSON *ps = m->string ? crawl__get(props, m->string) : NULL;
+    if (!ps && !addl) continue;
+    size_t old = v_push(v, m->string ? m->string : "");
+    if (ps) v_check(v, ps, m, depth + 1);
+    else if (cJSON_IsFalse(addl)) {
+      v_pop(v, old);
+      v_error(v, "must NOT have additional properties ('%s')", m->string);
+      continue;
+    } else v_check(v, addl, m, depth + 1);
+    v_pop(v, old);
+  }
+}
+
+static int v_kw_object(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  if (!cJSON_IsObject(x)) return 0;
+  const cJSON *r;
+  cJSON_ArrayForEach(r, crawl__get(sc, "required"))
+    if (cJSON_IsString(r) && !cJSON_GetObjectItemCaseSensitive(x, r->valuestring))
+      v_error(v, "must have required property '%s'", r->valuestring);
+  v_count_bounds(v, sc, "minProperties", "maxProperties", cJSON_GetArraySize(x), "properties");
+  v_properties(v, sc, x, depth);
+  return 0;
+}
+
+/* The keyword families in the order they are checked (errors come out in
+ * this order). */
+static const struct {
+  const char *keywords;
+  int (*check)(vctx *v, const cJSON *sc, const cJSON *x, int depth);
+} v_families[] = {
+  {"$ref", v_kw_ref},
+  {"type", v_kw_type},
+  {"const", v_kw_const},
+  {"enum", v_kw_enum},
+  {"allOf anyOf oneOf not", v_kw_combinators},
+  {"minimum maximum exclusiveMinimum exclusiveMaximum", v_kw_number},
+  {"minLength maxLength", v_kw_string},
+  {"minItems maxItems uniqueItems items additionalItems", v_kw_array},
+  {"required minProperties maxProperties properties additionalProperties", v_kw_object},
+};
+
+static void v_check(vctx *v, const cJSON *sc, const cJSON *x, int depth) {
+  if (depth > V_MAX_DEPTH) { v_error(v, "nested too deeply (more than %d levels)", V_MAX_DEPTH); return; }
+  if (cJSON_IsBool(sc)) {
+    if (cJSON_IsFalse(sc)) v_error(v, "is not allowed here");
+    return;
+  }
+  if (!cJSON_IsObject(sc)) return;
+  for (size_t i = 0; i < sizeof v_families / sizeof *v_families; i++)
+    if (v_families[i].check(v, sc, x, depth)) return;
 }
 
 /* ---- entry points ------------------------------------------------------------------ */

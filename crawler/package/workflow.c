@@ -32,6 +32,8 @@
  */
 #include "crawl_pkg.h"
 #include "pol.h"
+#include "crawl_journal.h"
+#include "crawl_strmap.h"
 #include "crawl_util.h"
 
 #include <stdio.h>
@@ -88,59 +90,53 @@ typedef struct wf {
   const cJSON **edges;
   size_t nedges;
   cJSON **lines;             /* parsed journal lines we keep */
-  size_t nlines;
+  size_t nlines, caplines;
   wf_rec *recs;
   size_t nrecs, caprecs;
   wf_struct *ss;
   size_t nss, capss;
+  crawl__strmap st_index;    /* stateId -> index in st (the first of an id) */
+  crawl__strmap ss_index;    /* structure key -> index in ss */
+  crawl__strmap committed;   /* app actions a form or dialog commits */
 } wf;
 
-static long wf_state_index(const wf *w, const char *id) {
-  if (!id) return -1;
-  for (size_t i = 0; i < w->nst; i++)
-    if (!strcmp(w->st[i].id, id)) return (long)i;
-  return -1;
-}
+static long wf_state_index(const wf *w, const char *id) { return crawl__strmap_get(&w->st_index, id); }
 
 /* ---- reading ----------------------------------------------------------------------- */
+/* The journal reader's callback: transition and decision records, kept in
+ * w->lines (the wf_rec strings point into them). */
+static int wf_record(void *ud, const char *type, cJSON *j) {
+  wf *w = ud;
+  int tr = !strcmp(type, "transition");
+  if (w->nlines == w->caplines)
+    w->lines = crawl__xrealloc(w->lines, (w->caplines = w->caplines ? w->caplines * 2 : 64) * sizeof *w->lines);
+  w->lines[w->nlines++] = j;
+  if (w->nrecs == w->caprecs)
+    w->recs = crawl__xrealloc(w->recs, (w->caprecs = w->caprecs ? w->caprecs * 2 : 64) * sizeof *w->recs);
+  wf_rec *r = &w->recs[w->nrecs++];
+  memset(r, 0, sizeof *r);
+  const cJSON *t = crawl__get(j, "target");
+  r->transition = tr;
+  r->state = crawl__str(j, tr ? "fromStateId" : "stateId");
+  r->to = crawl__str(j, "toStateId");
+  r->action = crawl__str(j, tr ? "viaActionId" : "actionId");
+  r->role = crawl__str(t, "role");
+  r->name = crawl__str(t, "name");
+  r->stable = crawl__str(t, "stableId");
+  r->effect = crawl__str(j, "effect");
+  r->reason = crawl__str(j, "reason");
+  r->rule = crawl__str(j, "rule");
+  r->tid = crawl__str(j, "transitionId");
+  r->self_loop = cJSON_IsTrue(crawl__get(j, "selfLoop")) || (r->state && r->to && !strcmp(r->state, r->to));
+  r->signals = crawl__arr(j, "observedSignals");
+  return 1;
+}
+
+/* The journal's transition and decision records (crawl_journal.h); none
+ * when it is unreadable. */
 static void wf_journal(wf *w) {
-  char *path = crawl__xprintf("%s/journal.jsonl", w->dir);
-  size_t len;
-  int e;
-  char *text = crawl__file_read(path, CRAWL__FILE_MAX, &len, &e);
-  free(path);
-  if (!text) return;
-  size_t cap = 0;
-  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-    nl = strchr(line, '\n');
-    if (nl) *nl = 0;
-    if (!strstr(line, "\"transition\"") && !strstr(line, "\"decision\"")) continue;
-    cJSON *j = cJSON_Parse(line);
-    const char *type = crawl__str(j, "type");
-    int tr = type && !strcmp(type, "transition"), dec = type && !strcmp(type, "decision");
-    if (!tr && !dec) { cJSON_Delete(j); continue; }
-    if (w->nlines == cap) w->lines = crawl__xrealloc(w->lines, (cap = cap ? cap * 2 : 64) * sizeof *w->lines);
-    w->lines[w->nlines++] = j;
-    if (w->nrecs == w->caprecs)
-      w->recs = crawl__xrealloc(w->recs, (w->caprecs = w->caprecs ? w->caprecs * 2 : 64) * sizeof *w->recs);
-    wf_rec *r = &w->recs[w->nrecs++];
-    memset(r, 0, sizeof *r);
-    const cJSON *t = crawl__get(j, "target");
-    r->transition = tr;
-    r->state = crawl__str(j, tr ? "fromStateId" : "stateId");
-    r->to = crawl__str(j, "toStateId");
-    r->action = crawl__str(j, tr ? "viaActionId" : "actionId");
-    r->role = crawl__str(t, "role");
-    r->name = crawl__str(t, "name");
-    r->stable = crawl__str(t, "stableId");
-    r->effect = crawl__str(j, "effect");
-    r->reason = crawl__str(j, "reason");
-    r->rule = crawl__str(j, "rule");
-    r->tid = crawl__str(j, "transitionId");
-    r->self_loop = cJSON_IsTrue(crawl__get(j, "selfLoop")) || (r->state && r->to && !strcmp(r->state, r->to));
-    r->signals = crawl__arr(j, "observedSignals");
-  }
-  free(text);
+  static const char *const types[] = {"transition", "decision", NULL};
+  (void)crawl__journal_read(w->dir, types, wf_record, w, NULL, NULL, 0);
 }
 
 /* ---- the transition graph: BFS from the seeds ------------------------------------- */
@@ -164,20 +160,19 @@ static void wf_graph(wf *w) {
   const cJSON *tg = crawl__get(w->pkg, "transitionGraph");
   const cJSON *states = crawl__arr(tg, "states"), *edges = crawl__arr(tg, "edges"), *x;
   w->nst = (size_t)cJSON_GetArraySize(states);
-  w->st = calloc(w->nst ? w->nst : 1, sizeof *w->st);
-  if (!w->st) abort();
+  w->st = crawl__xcalloc(w->nst, sizeof *w->st);
   size_t i = 0;
   cJSON_ArrayForEach(x, states) {
     w->st[i].node = x;
     w->st[i].id = crawl__str(x, "stateId") ? crawl__str(x, "stateId") : "";
+    crawl__strmap_intern(&w->st_index, w->st[i].id, (long)i, NULL);
     w->st[i].route = crawl__str(x, "routeId") ? crawl__str(x, "routeId") : "unknown";
     w->st[i].dist = -1;
     w->st[i].prev_edge = -1;
     i++;
   }
   w->nedges = (size_t)cJSON_GetArraySize(edges);
-  w->edges = calloc(w->nedges ? w->nedges : 1, sizeof *w->edges);
-  if (!w->edges) abort();
+  w->edges = crawl__xcalloc(w->nedges, sizeof *w->edges);
   i = 0;
   cJSON_ArrayForEach(x, edges) w->edges[i++] = x;
   for (size_t e = 0; e < w->nedges; e++) {
@@ -190,8 +185,7 @@ static void wf_graph(wf *w) {
   for (size_t s = 0; s < w->nst; s++)
     if (w->st[s].nadj > 1) qsort_r(w->st[s].adj, w->st[s].nadj, sizeof *w->st[s].adj, cmp_edge_content, (void *)w->edges);
   /* seeds: states nothing led to (no parentStateId) */
-  size_t *queue = calloc(w->nst ? w->nst : 1, sizeof *queue), qh = 0, qt = 0;
-  if (!queue) abort();
+  size_t *queue = crawl__xcalloc(w->nst, sizeof *queue), qh = 0, qt = 0;
   for (size_t s = 0; s < w->nst; s++)
     if (!crawl__str(crawl__get(w->st[s].node, "metadata"), "parentStateId")) {
       w->st[s].dist = 0;
@@ -316,8 +310,8 @@ static void struct_free(wf_struct *s) {
  * a modal dialog loses its inert fields), then the one nearest a seed, then
  * the first in natural state order. Takes s. */
 static void wf_keep(wf *w, wf_struct *s) {
-  for (size_t i = 0; i < w->nss; i++) {
-    if (strcmp(w->ss[i].key, s->key)) continue;
+  long i = crawl__strmap_get(&w->ss_index, s->key);
+  if (i >= 0) {
     const wf_struct *o = &w->ss[i];
     int better = s->nfields != o->nfields ? s->nfields > o->nfields
                : s->dist >= 0 && (o->dist < 0 || s->dist < o->dist);
@@ -326,6 +320,7 @@ static void wf_keep(wf *w, wf_struct *s) {
     return;
   }
   if (w->nss == w->capss) w->ss = crawl__xrealloc(w->ss, (w->capss = w->capss ? w->capss * 2 : 16) * sizeof *w->ss);
+  crawl__strmap_put(&w->ss_index, s->key, (long)w->nss);
   w->ss[w->nss++] = *s;
 }
 
@@ -347,103 +342,127 @@ static int struct_scope_of(const cJSON *scopes, const char *sc) {
   return -1;
 }
 
-static void wf_state_structures(wf *w, const wf_state *st, const cJSON *g) {
-  const cJSON *scopes = crawl__arr(g, "scopes"), *elements = crawl__arr(g, "elements"), *e;
-  int nsc = cJSON_GetArraySize(scopes);
-  int *owner = NULL; /* per element: structure scope index */
-  int ne = cJSON_GetArraySize(elements);
-  owner = calloc(ne ? (size_t)ne : 1, sizeof *owner);
-  if (!owner) abort();
-  int i = 0;
-  cJSON_ArrayForEach(e, elements) owner[i++] = struct_scope_of(scopes, crawl__str(e, "scopeId"));
-  for (int si = 0; si < nsc; si++) {
-    const cJSON *sc = cJSON_GetArrayItem(scopes, si);
-    const char *kind = crawl__str(sc, "kind");
-    if (!kind || (strcmp(kind, "form") && strcmp(kind, "dialog"))) continue;
-    if (!strcmp(kind, "dialog") && crawl__get(crawl__get(sc, "state"), "open") && !el_state(sc, "open")) continue;
-    wf_struct s = {0};
-    const cJSON *commit = NULL;
-    int commit_rank = 0;
-    i = 0;
-    cJSON_ArrayForEach(e, elements) {
-      if (owner[i++] != si || !el_state(e, "visible") ||
-          (crawl__get(crawl__get(e, "state"), "enabled") && !el_state(e, "enabled")))
-        continue;
-      const char *role = crawl__str(e, "role") ? crawl__str(e, "role") : "generic";
-      int edit = el_has(e, "affordances", "edit") && !el_state(e, "readonly");
-      int toggle = !strcmp(role, "checkbox") || !strcmp(role, "switch");
-      int choose = !strcmp(role, "combobox") || !strcmp(role, "listbox") || !strcmp(role, "radio");
-      if (edit || toggle || choose) {
-        s.fields = crawl__xrealloc(s.fields, (s.nfields + 1) * sizeof *s.fields);
-        wf_field *f = &s.fields[s.nfields++];
-        memset(f, 0, sizeof *f);
-        const cJSON *sem = crawl__get(e, "semantics");
-        f->role = crawl__xstrdup(role);
-        f->name = crawl__xstrdup(crawl__str(e, "name"));
-        f->stable = crawl__xstrdup(crawl__str(e, "stableId"));
-        f->meaning = crawl__xstrdup(crawl__str(crawl__get(crawl__get(e, "targetHints"), "annotations"), "meaning"));
-        f->input_type = crawl__xstrdup(crawl__str(sem, "inputType"));
-        f->tag = crawl__xstrdup(crawl__str(sem, "tagName"));
-        f->required = el_state(e, "required");
-        f->sensitive = cJSON_IsTrue(crawl__get(crawl__get(e, "metadata"), "sensitive"));
-        f->editable = edit;
-        continue;
-      }
-      /* a commit: app action 3, submit 2, (dialog) a non-dismissive button 1 */
-      const char *app = el_app_action(e);
-      int submit = el_has(e, "affordances", "submit") || el_has(e, "supportedActions", "ui.submit");
-      int button = !strcmp(role, "button") || !strcmp(role, "link") || !strcmp(role, "menuitem");
-      int closes = is_dismissive(crawl__str(e, "name")); /* a "Close" submit of a <form method=dialog> */
-      int rank = app ? 3 : closes ? 0 : submit ? 2 : !strcmp(kind, "dialog") && button ? 1 : 0;
-      if (rank > commit_rank) { commit = e; commit_rank = rank; }
-    }
-    if (!commit || (!s.nfields && commit_rank < 2 && strcmp(kind, "dialog"))) {
-      struct_free(&s);
+/* Field f from element e (role defaulted; editable: it takes text). */
+static void field_from(wf_field *f, const cJSON *e, const char *role, int editable) {
+  const cJSON *sem = crawl__get(e, "semantics");
+  memset(f, 0, sizeof *f);
+  f->role = crawl__xstrdup(role);
+  f->name = crawl__xstrdup(crawl__str(e, "name"));
+  f->stable = crawl__xstrdup(crawl__str(e, "stableId"));
+  f->meaning = crawl__xstrdup(crawl__str(crawl__get(crawl__get(e, "targetHints"), "annotations"), "meaning"));
+  f->input_type = crawl__xstrdup(crawl__str(sem, "inputType"));
+  f->tag = crawl__xstrdup(crawl__str(sem, "tagName"));
+  f->required = el_state(e, "required");
+  f->sensitive = cJSON_IsTrue(crawl__get(crawl__get(e, "metadata"), "sensitive"));
+  f->editable = editable;
+}
+
+/* How well e commits a structure of this kind: app action 3, submit 2, (in
+ * a dialog) a button that does not just close it 1, else 0. */
+static int commit_rank(const cJSON *e, const char *kind, const char *role) {
+  const char *app = el_app_action(e);
+  int submit = el_has(e, "affordances", "submit") || el_has(e, "supportedActions", "ui.submit");
+  int button = !strcmp(role, "button") || !strcmp(role, "link") || !strcmp(role, "menuitem");
+  int closes = is_dismissive(crawl__str(e, "name")); /* a "Close" submit of a <form method=dialog> */
+  return app ? 3 : closes ? 0 : submit ? 2 : !strcmp(kind, "dialog") && button ? 1 : 0;
+}
+
+/* The fields and the best commit control among the visible, enabled
+ * elements owned by structure scope si. Returns the commit (or NULL). */
+static const cJSON *structure_members(wf_struct *s, const cJSON *elements, const int *owner, int si, const char *kind,
+                                      int *rank_out) {
+  const cJSON *commit = NULL, *e;
+  int best = 0, i = 0;
+  cJSON_ArrayForEach(e, elements) {
+    if (owner[i++] != si || !el_state(e, "visible") ||
+        (crawl__get(crawl__get(e, "state"), "enabled") && !el_state(e, "enabled")))
+      continue;
+    const char *role = crawl__str(e, "role") ? crawl__str(e, "role") : "generic";
+    int edit = el_has(e, "affordances", "edit") && !el_state(e, "readonly");
+    int toggle = !strcmp(role, "checkbox") || !strcmp(role, "switch");
+    int choose = !strcmp(role, "combobox") || !strcmp(role, "listbox") || !strcmp(role, "radio");
+    if (edit || toggle || choose) {
+      s->fields = crawl__xrealloc(s->fields, (s->nfields + 1) * sizeof *s->fields);
+      field_from(&s->fields[s->nfields++], e, role, edit);
       continue;
     }
-    s.kind = crawl__xstrdup(kind);
-    s.state = crawl__xstrdup(st->id);
-    s.route = crawl__xstrdup(st->route);
-    s.scope_stable = crawl__xstrdup(crawl__str(sc, "stableId"));
-    s.scope_name = crawl__xstrdup(crawl__str(sc, "name"));
-    s.scope = crawl__xstrdup(scope_catalog_id(w->pkg, st->route, kind, s.scope_stable, s.scope_name));
-    s.c_role = crawl__xstrdup(crawl__str(commit, "role"));
-    s.c_name = crawl__xstrdup(crawl__str(commit, "name"));
-    s.c_stable = crawl__xstrdup(crawl__str(commit, "stableId"));
-    s.c_app = crawl__xstrdup(el_app_action(commit));
-    s.c_submit = commit_rank == 2 || el_has(commit, "affordances", "submit");
-    s.c_scope = crawl__xstrdup(s.scope);
-    s.dist = st->dist;
-    crawl__buf k = {0};
-    crawl__buf_printf(&k, "%s\x1f%s\x1f%s\x1f%s", kind, s.scope_stable ? s.scope_stable : s.scope_name ? s.scope_name : "",
-                      s.c_app ? s.c_app : "", s.c_stable ? s.c_stable : s.c_name ? s.c_name : "");
-    s.key = crawl__buf_take(&k);
-    wf_keep(w, &s);
+    int rank = commit_rank(e, kind, role);
+    if (rank > best) { commit = e; best = rank; }
   }
-  /* app actions outside any structure */
+  *rank_out = best;
+  return commit;
+}
+
+/* The form or dialog scope si of state st, when it has a commit control
+ * (and fields, or a submit, or is a dialog): into w. */
+static void structure_of_scope(wf *w, const wf_state *st, const cJSON *sc, const cJSON *elements, const int *owner, int si) {
+  const char *kind = crawl__str(sc, "kind");
+  if (!kind || (strcmp(kind, "form") && strcmp(kind, "dialog"))) return;
+  if (!strcmp(kind, "dialog") && crawl__get(crawl__get(sc, "state"), "open") && !el_state(sc, "open")) return;
+  wf_struct s = {0};
+  int rank;
+  const cJSON *commit = structure_members(&s, elements, owner, si, kind, &rank);
+  if (!commit || (!s.nfields && rank < 2 && strcmp(kind, "dialog"))) {
+    struct_free(&s);
+    return;
+  }
+  s.kind = crawl__xstrdup(kind);
+  s.state = crawl__xstrdup(st->id);
+  s.route = crawl__xstrdup(st->route);
+  s.scope_stable = crawl__xstrdup(crawl__str(sc, "stableId"));
+  s.scope_name = crawl__xstrdup(crawl__str(sc, "name"));
+  s.scope = crawl__xstrdup(scope_catalog_id(w->pkg, st->route, kind, s.scope_stable, s.scope_name));
+  s.c_role = crawl__xstrdup(crawl__str(commit, "role"));
+  s.c_name = crawl__xstrdup(crawl__str(commit, "name"));
+  s.c_stable = crawl__xstrdup(crawl__str(commit, "stableId"));
+  s.c_app = crawl__xstrdup(el_app_action(commit));
+  s.c_submit = rank == 2 || el_has(commit, "affordances", "submit");
+  s.c_scope = crawl__xstrdup(s.scope);
+  s.dist = st->dist;
+  crawl__buf k = {0};
+  crawl__buf_printf(&k, "%s\x1f%s\x1f%s\x1f%s", kind, s.scope_stable ? s.scope_stable : s.scope_name ? s.scope_name : "",
+                    s.c_app ? s.c_app : "", s.c_stable ? s.c_stable : s.c_name ? s.c_name : "");
+  s.key = crawl__buf_take(&k);
+  wf_keep(w, &s);
+}
+
+/* A visible element with an app action outside any form or dialog: into w. */
+static void structure_of_action(wf *w, const wf_state *st, const cJSON *scopes, const cJSON *e, const char *app) {
+  wf_struct s = {0};
+  s.kind = crawl__xstrdup("action");
+  s.state = crawl__xstrdup(st->id);
+  s.route = crawl__xstrdup(st->route);
+  s.c_role = crawl__xstrdup(crawl__str(e, "role"));
+  s.c_name = crawl__xstrdup(crawl__str(e, "name"));
+  s.c_stable = crawl__xstrdup(crawl__str(e, "stableId"));
+  s.c_app = crawl__xstrdup(app);
+  const char *lsc = crawl__str(e, "scopeId");
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, scopes) if (lsc && crawl__str(sc, "scopeId") && !strcmp(crawl__str(sc, "scopeId"), lsc)) {
+    s.c_scope = crawl__xstrdup(scope_catalog_id(w->pkg, st->route, crawl__str(sc, "kind") ? crawl__str(sc, "kind") : "custom",
+                                                crawl__str(sc, "stableId"), crawl__str(sc, "name")));
+    break;
+  }
+  s.dist = st->dist;
+  s.key = crawl__xprintf("action\x1f%s", app);
+  wf_keep(w, &s);
+}
+
+/* The structures of state st's graph g: forms and dialogs, then app actions
+ * outside them. */
+static void wf_state_structures(wf *w, const wf_state *st, const cJSON *g) {
+  const cJSON *scopes = crawl__arr(g, "scopes"), *elements = crawl__arr(g, "elements"), *e;
+  int nsc = cJSON_GetArraySize(scopes), ne = cJSON_GetArraySize(elements);
+  int *owner = crawl__xcalloc((size_t)ne, sizeof *owner); /* per element: structure scope index */
+  int i = 0;
+  cJSON_ArrayForEach(e, elements) owner[i++] = struct_scope_of(scopes, crawl__str(e, "scopeId"));
+  for (int si = 0; si < nsc; si++) structure_of_scope(w, st, cJSON_GetArrayItem(scopes, si), elements, owner, si);
   i = 0;
   cJSON_ArrayForEach(e, elements) {
     int own = owner[i++];
     const char *app = el_app_action(e);
     if (!app || own >= 0 || !el_state(e, "visible")) continue;
-    wf_struct s = {0};
-    s.kind = crawl__xstrdup("action");
-    s.state = crawl__xstrdup(st->id);
-    s.route = crawl__xstrdup(st->route);
-    s.c_role = crawl__xstrdup(crawl__str(e, "role"));
-    s.c_name = crawl__xstrdup(crawl__str(e, "name"));
-    s.c_stable = crawl__xstrdup(crawl__str(e, "stableId"));
-    s.c_app = crawl__xstrdup(app);
-    const char *lsc = crawl__str(e, "scopeId");
-    const cJSON *sc;
-    cJSON_ArrayForEach(sc, scopes) if (lsc && crawl__str(sc, "scopeId") && !strcmp(crawl__str(sc, "scopeId"), lsc)) {
-      s.c_scope = crawl__xstrdup(scope_catalog_id(w->pkg, st->route, crawl__str(sc, "kind") ? crawl__str(sc, "kind") : "custom",
-                                                  crawl__str(sc, "stableId"), crawl__str(sc, "name")));
-      break;
-    }
-    s.dist = st->dist;
-    s.key = crawl__xprintf("action\x1f%s", app);
-    wf_keep(w, &s);
+    structure_of_action(w, st, scopes, e, app);
   }
   free(owner);
 }
@@ -488,7 +507,8 @@ static void ev_add(cJSON *ev, const char *source, const char *ref, const char *n
 
 typedef struct wf_param { char *name; int guessed; } wf_param;
 
-static wf_param param_name(const wf_field *f, cJSON *used) {
+/* A parameter name for field f, unique among used (and added to it). */
+static wf_param param_name(const wf_field *f, crawl__strmap *used) {
   char *base = NULL;
   int guessed = 0;
   if (f->meaning && *f->meaning) base = wf_slug(f->meaning);
@@ -500,16 +520,12 @@ static wf_param param_name(const wf_field *f, cJSON *used) {
   if ((!base || !*base) && f->name) { free(base); base = wf_slug(f->name); }
   if (!base || !*base) { free(base); base = wf_slug(f->role); guessed = 1; }
   char *name = crawl__xstrdup(base);
-  for (int k = 2;; k++) {
-    int taken = 0;
-    const cJSON *u;
-    cJSON_ArrayForEach(u, used) taken |= !strcmp(u->valuestring, name);
-    if (!taken) break;
+  for (int k = 2; crawl__strmap_get(used, name) >= 0; k++) {
     free(name);
     name = crawl__xprintf("%s_%d", base, k);
   }
   free(base);
-  crawl__jpush(used, cJSON_CreateString(name));
+  crawl__strmap_put(used, name, 0);
   return (wf_param){name, guessed};
 }
 
@@ -588,8 +604,7 @@ static int cmp_text(const void *a, const void *b) { return strcmp(*(char *const 
 /* Texts (canonical JSON) -> sorted array of objects. */
 static cJSON *signals_json(const cJSON *texts) {
   int n = cJSON_GetArraySize(texts);
-  char **v = calloc(n ? (size_t)n : 1, sizeof *v);
-  if (!v) abort();
+  char **v = crawl__xcalloc((size_t)n, sizeof *v);
   int i = 0;
   const cJSON *t;
   cJSON_ArrayForEach(t, texts) v[i++] = t->valuestring;
@@ -602,239 +617,295 @@ static cJSON *signals_json(const cJSON *texts) {
 
 typedef struct wf_review { const char *kind; int severity; char *desc, *remedy; } wf_review;
 
-static cJSON *wf_candidate(wf *w, const wf_struct *s, const char *id, wf_review *rv, size_t *nrv) {
-  cJSON *c = crawl__jx(cJSON_CreateObject()), *steps = crawl__jx(cJSON_CreateArray());
-  cJSON *ev = crawl__jx(cJSON_CreateArray()), *routes = crawl__jx(cJSON_CreateArray());
-  cJSON *inputs = crawl__jx(cJSON_CreateArray()), *used = crawl__jx(cJSON_CreateArray());
-  cJSON *stepmeta = crawl__jx(cJSON_CreateArray()), *not_run = crawl__jx(cJSON_CreateArray());
-  const char *commit_label = s->c_name && *s->c_name ? s->c_name : s->c_stable ? s->c_stable : s->c_role;
-  crawl__jstr(c, "id", id);
-  /* title */
+/* One candidate being built: what its sections fill in and hand on. */
+typedef struct wf_cand {
+  const wf_struct *s;
+  const char *id;
+  const char *commit_label;  /* the commit control in words */
+  const char *commit_action;
+  cJSON *c;                  /* the candidate (returned) */
+  cJSON *steps, *ev, *routes, *inputs, *stepmeta; /* linked into c at the end */
+  crawl__strmap used;        /* parameter names taken */
+  cJSON *not_run;            /* steps never executed, in words */
+  cJSON *sigtexts;           /* success signals, canonical texts */
+  int np, no_path, guessed, nsig;
+  wf_seen commit;            /* what happened to the commit control */
+} wf_cand;
+
+/* title and category */
+static void cand_title(wf_cand *k) {
+  const wf_struct *s = k->s;
   char *title;
   if (!strcmp(s->kind, "dialog") && s->scope_name && *s->scope_name && s->c_name && strcasecmp(s->scope_name, s->c_name))
     title = crawl__xprintf("%s: %s", s->scope_name, s->c_name);
-  else title = crawl__xstrdup(s->c_name && *s->c_name ? s->c_name : s->scope_name ? s->scope_name : s->c_app ? s->c_app : id);
-  crawl__jstr(c, "title", title);
+  else title = crawl__xstrdup(s->c_name && *s->c_name ? s->c_name : s->scope_name ? s->scope_name : s->c_app ? s->c_app : k->id);
+  crawl__jstr(k->c, "title", title);
   const char *texts[] = {title, s->c_app, s->scope_stable, s->scope_name, s->route};
-  const char *category = wf_category(texts, sizeof texts / sizeof *texts);
-  crawl__jstr(c, "category", category);
+  crawl__jstr(k->c, "category", wf_category(texts, sizeof texts / sizeof *texts));
   free(title);
+}
 
-  /* the path from a seed, last edge first */
+/* The shortest recorded path from a seed to the structure's state: its
+ * steps (executed), the entry condition, the routes it passes. */
+static void cand_path(wf *w, wf_cand *k) {
+  const wf_struct *s = k->s;
   long si = wf_state_index(w, s->state);
-  int path[WF_MAX_STEPS_PATH + 1], np = 0, no_path = si < 0 || w->st[si].dist < 0;
+  int path[WF_MAX_STEPS_PATH + 1], np = 0; /* last edge first */
+  k->no_path = si < 0 || w->st[si].dist < 0;
   for (long cur = si; cur >= 0 && w->st[cur].prev_edge >= 0 && np <= WF_MAX_STEPS_PATH;) {
     path[np++] = w->st[cur].prev_edge;
     cur = wf_state_index(w, crawl__str(w->edges[w->st[cur].prev_edge], "fromStateId"));
   }
+  k->np = np;
   long start = si;
   if (np) start = wf_state_index(w, crawl__str(w->edges[path[np - 1]], "fromStateId"));
-  if (start >= 0) crawl__jpush(routes, cJSON_CreateString(w->st[start].route));
-  if (start >= 0 && !no_path) {
+  if (start >= 0) crawl__jpush(k->routes, cJSON_CreateString(w->st[start].route));
+  if (start >= 0 && !k->no_path) {
     cJSON *ec = crawl__jx(cJSON_CreateArray()), *cond = crawl__jx(cJSON_CreateObject());
     crawl__jstr(cond, "kind", "route");
     crawl__jstr(cond, "routeId", w->st[start].route);
     crawl__jstr(cond, "description", "start where the crawl started (a seed state)");
     crawl__jpush(ec, cond);
-    crawl__jset(c, "entryConditions", ec);
+    crawl__jset(k->c, "entryConditions", ec);
   }
-  for (int k = np - 1; k >= 0; k--) {
-    const cJSON *e = w->edges[path[k]];
+  for (int p = np - 1; p >= 0; p--) {
+    const cJSON *e = w->edges[path[p]];
     cJSON *st = crawl__jx(cJSON_CreateObject());
     crawl__jstr(st, "type", "action");
     crawl__jstr(st, "actionId", crawl__str(e, "viaActionId"));
     if (cJSON_IsObject(crawl__get(e, "target"))) crawl__jset(st, "target", cJSON_Duplicate(crawl__get(e, "target"), 1));
-    crawl__jpush(steps, st);
+    crawl__jpush(k->steps, st);
     cJSON *m = crawl__jx(cJSON_CreateObject());
-    crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(steps) - 1));
+    crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(k->steps) - 1));
     crawl__jset(m, "executed", cJSON_CreateTrue());
     crawl__jstr(m, "transitionId", crawl__str(e, "transitionId"));
-    crawl__jpush(stepmeta, m);
-    ev_add(ev, "transition", crawl__str(e, "transitionId"), k == np - 1 ? "path from a seed" : NULL);
+    crawl__jpush(k->stepmeta, m);
+    ev_add(k->ev, "transition", crawl__str(e, "transitionId"), p == np - 1 ? "path from a seed" : NULL);
     long to = wf_state_index(w, crawl__str(e, "toStateId"));
     if (to >= 0) {
       int dup = 0;
       const cJSON *r;
-      cJSON_ArrayForEach(r, routes) dup |= !strcmp(r->valuestring, w->st[to].route);
-      if (!dup) crawl__jpush(routes, cJSON_CreateString(w->st[to].route));
+      cJSON_ArrayForEach(r, k->routes) dup |= !strcmp(r->valuestring, w->st[to].route);
+      if (!dup) crawl__jpush(k->routes, cJSON_CreateString(w->st[to].route));
     }
   }
-  if (si >= 0 && !cJSON_GetArraySize(routes)) crawl__jpush(routes, cJSON_CreateString(s->route));
-  ev_add(ev, "dom", s->state, !strcmp(s->kind, "action") ? "the control with the app action" : "the form or dialog structure");
-  if (s->scope_stable) ev_add(ev, "annotation", s->state, "data-uiap-id on the structure");
+  if (si >= 0 && !cJSON_GetArraySize(k->routes)) crawl__jpush(k->routes, cJSON_CreateString(s->route));
+  ev_add(k->ev, "dom", s->state, !strcmp(s->kind, "action") ? "the control with the app action" : "the form or dialog structure");
+  if (s->scope_stable) ev_add(k->ev, "annotation", s->state, "data-uiap-id on the structure");
+}
 
-  /* inputs */
-  int any_required = 0, guessed = 0;
+/* metadata.steps entry of the step just added: whether it ran, and the
+ * strictest gate that held it back. */
+static void cand_step_meta(wf_cand *k, int executed, const wf_rec *gate) {
+  cJSON *m = crawl__jx(cJSON_CreateObject());
+  crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(k->steps) - 1));
+  crawl__jset(m, "executed", cJSON_CreateBool(executed));
+  if (gate) {
+    char *g = crawl__xprintf("%s: %s (%s)", gate->effect, gate->reason ? gate->reason : "?", gate->rule ? gate->rule : "?");
+    crawl__jstr(m, "gate", g);
+    free(g);
+  }
+  crawl__jpush(k->stepmeta, m);
+}
+
+/* An action step on a target (parameter: NULL or the one it fills). */
+static void cand_action_step(wf_cand *k, const char *action, cJSON *target, const char *parameter) {
+  cJSON *st = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(st, "type", "action");
+  crawl__jstr(st, "actionId", action);
+  crawl__jset(st, "target", target);
+  if (parameter) {
+    cJSON *pnames = crawl__jx(cJSON_CreateArray());
+    crawl__jpush(pnames, cJSON_CreateString(parameter));
+    crawl__jset(st, "parameterNames", pnames);
+  }
+  crawl__jpush(k->steps, st);
+}
+
+/* Inputs: one parameter per field; a step per required field (every
+ * editable one when none is marked required). */
+static void cand_inputs(wf *w, wf_cand *k) {
+  const wf_struct *s = k->s;
+  int any_required = 0;
   for (size_t f = 0; f < s->nfields; f++) any_required |= s->fields[f].required;
   for (size_t f = 0; f < s->nfields; f++) {
     const wf_field *fd = &s->fields[f];
-    wf_param pn = param_name(fd, used);
-    guessed |= pn.guessed;
-    crawl__jpush(inputs, param_json(fd, pn.name));
+    wf_param pn = param_name(fd, &k->used);
+    k->guessed |= pn.guessed;
+    crawl__jpush(k->inputs, param_json(fd, pn.name));
     int in_skeleton = any_required ? fd->required : fd->editable;
     if (in_skeleton) {
-      cJSON *st = crawl__jx(cJSON_CreateObject());
       const char *act = field_action(fd);
-      crawl__jstr(st, "type", "action");
-      crawl__jstr(st, "actionId", act);
-      crawl__jset(st, "target", target_json(fd->stable, fd->role, fd->name, s->scope));
-      cJSON *pnames = crawl__jx(cJSON_CreateArray());
-      crawl__jpush(pnames, cJSON_CreateString(pn.name));
-      crawl__jset(st, "parameterNames", pnames);
-      crawl__jpush(steps, st);
+      cand_action_step(k, act, target_json(fd->stable, fd->role, fd->name, s->scope), pn.name);
       wf_seen seen = wf_seen_of(w, fd->role, fd->name, fd->stable, s->route, NULL, NULL);
-      cJSON *m = crawl__jx(cJSON_CreateObject());
-      crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(steps) - 1));
-      crawl__jset(m, "executed", cJSON_CreateBool(seen.executed > 0));
-      if (seen.gate) {
-        char *g = crawl__xprintf("%s: %s (%s)", seen.gate->effect, seen.gate->reason ? seen.gate->reason : "?",
-                                 seen.gate->rule ? seen.gate->rule : "?");
-        crawl__jstr(m, "gate", g);
-        free(g);
-      }
-      crawl__jpush(stepmeta, m);
+      cand_step_meta(k, seen.executed > 0, seen.gate);
       if (!seen.executed) {
         char *t = crawl__xprintf("%s %s", act, pn.name);
-        crawl__jpush(not_run, cJSON_CreateString(t));
+        crawl__jpush(k->not_run, cJSON_CreateString(t));
         free(t);
       }
     }
     free(pn.name);
   }
+}
 
-  /* the commit */
-  cJSON *sigtexts = crawl__jx(cJSON_CreateArray());
-  wf_seen cs = wf_seen_of(w, s->c_role, s->c_name, s->c_stable, s->route, sigtexts, ev);
-  const char *commit_action = s->c_app ? s->c_app : s->c_submit ? "ui.submit" : "ui.activate";
-  cJSON *st = crawl__jx(cJSON_CreateObject());
-  crawl__jstr(st, "type", "action");
-  crawl__jstr(st, "actionId", commit_action);
-  crawl__jset(st, "target", target_json(s->c_stable, s->c_role, s->c_name, s->c_scope));
-  crawl__jpush(steps, st);
-  cJSON *m = crawl__jx(cJSON_CreateObject());
-  crawl__jset(m, "step", cJSON_CreateNumber(cJSON_GetArraySize(steps) - 1));
-  crawl__jset(m, "executed", cJSON_CreateBool(cs.executed > 0));
-  if (cs.gate) {
-    char *g = crawl__xprintf("%s: %s (%s)", cs.gate->effect, cs.gate->reason ? cs.gate->reason : "?", cs.gate->rule ? cs.gate->rule : "?");
-    crawl__jstr(m, "gate", g);
-    free(g);
-  }
-  crawl__jpush(stepmeta, m);
-  if (!cs.executed) {
-    char *t = crawl__xprintf("%s on %s", commit_action, commit_label);
-    crawl__jpush(not_run, cJSON_CreateString(t));
+/* The commit step, and the signals seen when it ran. */
+static void cand_commit(wf *w, wf_cand *k) {
+  const wf_struct *s = k->s;
+  k->commit = wf_seen_of(w, s->c_role, s->c_name, s->c_stable, s->route, k->sigtexts, k->ev);
+  k->commit_action = s->c_app ? s->c_app : s->c_submit ? "ui.submit" : "ui.activate";
+  cand_action_step(k, k->commit_action, target_json(s->c_stable, s->c_role, s->c_name, s->c_scope), NULL);
+  cand_step_meta(k, k->commit.executed > 0, k->commit.gate);
+  if (!k->commit.executed) {
+    char *t = crawl__xprintf("%s on %s", k->commit_action, k->commit_label);
+    crawl__jpush(k->not_run, cJSON_CreateString(t));
     free(t);
   }
-  /* signals: seen when the commit ran, else the app action's */
-  if (!cJSON_GetArraySize(sigtexts) && s->c_app) {
+}
+
+/* Signals: seen when the commit ran, else the app action's; an `ensure`
+ * step when there are any. */
+static void cand_signals(wf *w, wf_cand *k) {
+  const wf_struct *s = k->s;
+  if (!cJSON_GetArraySize(k->sigtexts) && s->c_app) {
     const cJSON *a;
     cJSON_ArrayForEach(a, crawl__arr2(w->pkg, "actionCatalog", "actions")) {
       if (!crawl__str(a, "id") || strcmp(crawl__str(a, "id"), s->c_app)) continue;
       const cJSON *sg;
       cJSON_ArrayForEach(sg, crawl__arr(a, "successSignals")) {
         char *t = crawl__jtext(sg, 0);
-        crawl__jpush(sigtexts, cJSON_CreateString(t));
+        crawl__jpush(k->sigtexts, cJSON_CreateString(t));
         free(t);
       }
     }
   }
-  int nsig = cJSON_GetArraySize(sigtexts);
-  if (nsig) {
-    cJSON *ens = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(ens, "type", "ensure");
-    crawl__jset(ens, "signals", signals_json(sigtexts));
-    crawl__jpush(steps, ens);
-    crawl__jset(c, "successSignals", signals_json(sigtexts));
-    ev_add(ev, "signal", s->state, "signals observed after the commit");
-  }
-  cJSON *done = crawl__jx(cJSON_CreateObject());
-  crawl__jstr(done, "type", "complete");
-  crawl__jpush(steps, done);
+  k->nsig = cJSON_GetArraySize(k->sigtexts);
+  if (!k->nsig) return;
+  cJSON *ens = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(ens, "type", "ensure");
+  crawl__jset(ens, "signals", signals_json(k->sigtexts));
+  crawl__jpush(k->steps, ens);
+  crawl__jset(k->c, "successSignals", signals_json(k->sigtexts));
+  ev_add(k->ev, "signal", s->state, "signals observed after the commit");
+}
 
-  crawl__jset(c, "routeIds", routes);
-  if (cJSON_GetArraySize(inputs)) crawl__jset(c, "requiredInputs", inputs);
-  else cJSON_Delete(inputs);
-  crawl__jset(c, "stepSkeleton", steps);
-  crawl__jset(c, "discoveredBy", ev);
+/* The review item id of the package's missing_success_signal item for the
+ * commit's app action, when there is one (package.c: its id hashes
+ * "missing_success_signal\x1f<action>"): that item speaks for the workflow
+ * too. Caller frees. */
+static char *cand_action_item(wf *w, const wf_cand *k) {
+  if (k->nsig || !k->s->c_app) return NULL;
+  char *found = NULL;
+  char *key = crawl__xprintf("missing_success_signal\x1f%s", k->s->c_app);
+  char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
+  free(key);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, crawl__arr2(w->pkg, "reviewQueue", "items"))
+    if (crawl__str(it, "id") && !strcmp(crawl__str(it, "id"), rid)) found = crawl__xstrdup(rid);
+  free(rid);
+  return found;
+}
 
-  /* confidence (7.3) */
-  int annotated = s->scope_stable || s->c_app;
-  const char *conf = cs.with_signal >= 2 && nsig == 1 ? "high" : nsig || annotated ? "medium" : "low";
-  crawl__jstr(c, "confidence", conf);
+/* missing_success_signal: no signal seen or declared for the commit. */
+static void cand_review_signal(const wf_cand *k, wf_review *rv) {
+  rv->kind = "missing_success_signal";
+  rv->severity = 1;
+  rv->desc = k->commit.executed
+                 ? crawl__xprintf("Workflow candidate %s: its commit (%s on %s) ran %d time%s without an observable success signal.",
+                                  k->id, k->commit_action, k->commit_label, k->commit.executed, k->commit.executed == 1 ? "" : "s")
+                 : crawl__xprintf("Workflow candidate %s: its commit (%s on %s) was never executed, so no success signal was observed.",
+                                  k->id, k->commit_action, k->commit_label);
+  rv->remedy = crawl__xprintf("Declare a success signal for %s (a role=status or toast message, a dialog or route change), "
+                              "or run the workflow in a sandbox (--mode sandbox_write) and verify it manually.", k->commit_label);
+}
 
-  /* review */
-  int observed_only = cJSON_GetArraySize(not_run) > 0;
-  *nrv = 0;
-  /* the package already has a missing_success_signal item for the commit's
-   * app action (package.c: its id hashes "missing_success_signal\x1f<action>"):
-   * that item speaks for the workflow too */
-  char *action_item = NULL;
-  if (!nsig && s->c_app) {
-    char *key = crawl__xprintf("missing_success_signal\x1f%s", s->c_app);
-    char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
-    free(key);
-    const cJSON *it;
-    cJSON_ArrayForEach(it, crawl__arr2(w->pkg, "reviewQueue", "items"))
-      if (crawl__str(it, "id") && !strcmp(crawl__str(it, "id"), rid)) action_item = crawl__xstrdup(rid);
-    free(rid);
+/* workflow_uncertain: steps never executed, an unnamed input, no path. */
+static void cand_review_uncertain(const wf_cand *k, int observed_only, wf_review *rv) {
+  crawl__buf why = {0};
+  if (observed_only) {
+    crawl__buf_puts(&why, "steps never executed (synthesized from observation): ");
+    int n = 0;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, k->not_run) crawl__buf_printf(&why, "%s%s", n++ ? ", " : "", x->valuestring);
   }
-  if (!nsig && !action_item) {
-    rv[*nrv].kind = "missing_success_signal";
-    rv[*nrv].severity = 1;
-    rv[*nrv].desc = cs.executed
-                        ? crawl__xprintf("Workflow candidate %s: its commit (%s on %s) ran %d time%s without an observable success signal.",
-                                         id, commit_action, commit_label, cs.executed, cs.executed == 1 ? "" : "s")
-                        : crawl__xprintf("Workflow candidate %s: its commit (%s on %s) was never executed, so no success signal was observed.",
-                                         id, commit_action, commit_label);
-    rv[*nrv].remedy = crawl__xprintf("Declare a success signal for %s (a role=status or toast message, a dialog or route change), "
-                                     "or run the workflow in a sandbox (--mode sandbox_write) and verify it manually.", commit_label);
-    (*nrv)++;
-  }
-  if (observed_only || guessed || no_path) {
-    crawl__buf why = {0};
-    if (observed_only) {
-      crawl__buf_puts(&why, "steps never executed (synthesized from observation): ");
-      int k = 0;
-      const cJSON *x;
-      cJSON_ArrayForEach(x, not_run) crawl__buf_printf(&why, "%s%s", k++ ? ", " : "", x->valuestring);
-    }
-    if (guessed) crawl__buf_printf(&why, "%san input has no name, label or data-uiap-meaning", why.n ? "; " : "");
-    if (no_path) crawl__buf_printf(&why, "%sno recorded path leads from a seed to it", why.n ? "; " : "");
-    int risky = cs.gate && strcmp(cs.gate->effect, "skip");
-    rv[*nrv].kind = "workflow_uncertain";
-    rv[*nrv].severity = risky ? 1 : 0;
-    rv[*nrv].desc = crawl__xprintf("Workflow candidate %s (\"%s\") is uncertain: %s.", id,
-                                   crawl__str(c, "title") ? crawl__str(c, "title") : id, why.p);
-    rv[*nrv].remedy = crawl__xprintf("Review the skeleton by hand; annotate the %s and its fields (data-uiap-id, data-uiap-meaning, "
-                                     "data-uiap-action) and verify it in a sandbox environment.", !strcmp(s->kind, "action") ? "control" : s->kind);
-    crawl__buf_free(&why);
-    (*nrv)++;
-  }
-  crawl__jstr(c, "reviewState", *nrv || action_item ? "needs_review" : "candidate");
+  if (k->guessed) crawl__buf_printf(&why, "%san input has no name, label or data-uiap-meaning", why.n ? "; " : "");
+  if (k->no_path) crawl__buf_printf(&why, "%sno recorded path leads from a seed to it", why.n ? "; " : "");
+  int risky = k->commit.gate && strcmp(k->commit.gate->effect, "skip");
+  rv->kind = "workflow_uncertain";
+  rv->severity = risky ? 1 : 0;
+  rv->desc = crawl__xprintf("Workflow candidate %s (\"%s\") is uncertain: %s.", k->id,
+                            crawl__str(k->c, "title") ? crawl__str(k->c, "title") : k->id, why.p);
+  rv->remedy = crawl__xprintf("Review the skeleton by hand; annotate the %s and its fields (data-uiap-id, data-uiap-meaning, "
+                              "data-uiap-action) and verify it in a sandbox environment.",
+                              !strcmp(k->s->kind, "action") ? "control" : k->s->kind);
+  crawl__buf_free(&why);
+}
 
+static void cand_metadata(wf_cand *k, int observed_only, char *action_item /* taken */) {
   cJSON *md = crawl__jx(cJSON_CreateObject());
-  crawl__jstr(md, "source", s->kind);
-  crawl__jstr(md, "stateId", s->state);
-  crawl__jstr(md, "scopeId", s->scope);
+  crawl__jstr(md, "source", k->s->kind);
+  crawl__jstr(md, "stateId", k->s->state);
+  crawl__jstr(md, "scopeId", k->s->scope);
   crawl__jset(md, "observedOnly", cJSON_CreateBool(observed_only));
   if (observed_only) {
-    crawl__jset(md, "notExecuted", cJSON_Duplicate(not_run, 1));
+    crawl__jset(md, "notExecuted", cJSON_Duplicate(k->not_run, 1));
     crawl__jstr(md, "note", "Synthesized from observation: some steps were never executed (discovery-mapper section 13 "
                             "allows synthesis without executing risky actions). Verify before use.");
   }
-  crawl__jset(md, "steps", stepmeta);
-  crawl__jset(md, "pathLength", cJSON_CreateNumber(np));
+  crawl__jset(md, "steps", k->stepmeta);
+  crawl__jset(md, "pathLength", cJSON_CreateNumber(k->np));
   if (action_item) {
     cJSON *ri = crawl__jx(cJSON_CreateArray());
     crawl__jpush(ri, cJSON_CreateString(action_item));
     crawl__jset(md, "reviewItems", ri); /* the caller adds the workflow's own items */
     free(action_item);
   }
-  crawl__jset(c, "metadata", md);
-  cJSON_Delete(not_run);
-  cJSON_Delete(used);
-  cJSON_Delete(sigtexts);
-  return c;
+  crawl__jset(k->c, "metadata", md);
+}
+
+/* The candidate for structure s (a new object the caller owns); its own
+ * review items into rv (at most 2, *nrv of them; the caller frees their
+ * texts). */
+static cJSON *wf_candidate(wf *w, const wf_struct *s, const char *id, wf_review *rv, size_t *nrv) {
+  wf_cand k = {.s = s, .id = id};
+  k.c = crawl__jx(cJSON_CreateObject());
+  k.steps = crawl__jx(cJSON_CreateArray());
+  k.ev = crawl__jx(cJSON_CreateArray());
+  k.routes = crawl__jx(cJSON_CreateArray());
+  k.inputs = crawl__jx(cJSON_CreateArray());
+  k.stepmeta = crawl__jx(cJSON_CreateArray());
+  k.not_run = crawl__jx(cJSON_CreateArray());
+  k.sigtexts = crawl__jx(cJSON_CreateArray());
+  k.commit_label = s->c_name && *s->c_name ? s->c_name : s->c_stable ? s->c_stable : s->c_role;
+  crawl__jstr(k.c, "id", id);
+  cand_title(&k);
+  cand_path(w, &k);
+  cand_inputs(w, &k);
+  cand_commit(w, &k);
+  cand_signals(w, &k);
+  cJSON *done = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(done, "type", "complete");
+  crawl__jpush(k.steps, done);
+  crawl__jset(k.c, "routeIds", k.routes);
+  if (cJSON_GetArraySize(k.inputs)) crawl__jset(k.c, "requiredInputs", k.inputs);
+  else cJSON_Delete(k.inputs);
+  crawl__jset(k.c, "stepSkeleton", k.steps);
+  crawl__jset(k.c, "discoveredBy", k.ev);
+  /* confidence (7.3) */
+  int annotated = s->scope_stable || s->c_app;
+  crawl__jstr(k.c, "confidence", k.commit.with_signal >= 2 && k.nsig == 1 ? "high" : k.nsig || annotated ? "medium" : "low");
+  /* review */
+  int observed_only = cJSON_GetArraySize(k.not_run) > 0;
+  char *action_item = cand_action_item(w, &k);
+  *nrv = 0;
+  if (!k.nsig && !action_item) cand_review_signal(&k, &rv[(*nrv)++]);
+  if (observed_only || k.guessed || k.no_path) cand_review_uncertain(&k, observed_only, &rv[(*nrv)++]);
+  crawl__jstr(k.c, "reviewState", *nrv || action_item ? "needs_review" : "candidate");
+  cand_metadata(&k, observed_only, action_item);
+  cJSON_Delete(k.not_run);
+  crawl__strmap_release(&k.used);
+  cJSON_Delete(k.sigtexts);
+  return k.c;
 }
 
 /* ---- review items into the package ---------------------------------------------------- */
@@ -870,11 +941,90 @@ static void wf_free(wf *w) {
   free(w->recs);
   for (size_t i = 0; i < w->nss; i++) struct_free(&w->ss[i]);
   free(w->ss);
+  crawl__strmap_release(&w->st_index);
+  crawl__strmap_release(&w->ss_index);
+  crawl__strmap_release(&w->committed);
 }
 
 static int cmp_struct_id(const void *x, const void *y) {
   const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
   return crawl__natcmp(crawl__str(a, "id"), crawl__str(b, "id"));
+}
+
+/* An app action a form or dialog commits is no candidate of its own. */
+static void wf_committed(wf *w) {
+  for (size_t k = 0; k < w->nss; k++)
+    if (strcmp(w->ss[k].kind, "action") && w->ss[k].c_app) crawl__strmap_put(&w->committed, w->ss[k].c_app, 0);
+}
+static int action_covered(const wf *w, const wf_struct *s) {
+  return !strcmp(s->kind, "action") && crawl__strmap_get(&w->committed, s->c_app) >= 0;
+}
+
+/* An id that says what the candidate is about, stable across crawls, made
+ * unique against ids (and added to it). Caller frees. */
+static char *candidate_id(const wf_struct *s, crawl__strmap *ids) {
+  char *base;
+  if (s->c_app) base = crawl__xprintf("candidate.%s", s->c_app);
+  else {
+    char *slug = wf_slug(s->scope_stable ? s->scope_stable : s->c_stable ? s->c_stable : s->c_name ? s->c_name : s->scope_name);
+    base = crawl__xprintf("candidate.%s.%s", s->kind, *slug ? slug : "unnamed");
+    free(slug);
+  }
+  char *id = crawl__xstrdup(base);
+  for (int k = 2; crawl__strmap_get(ids, id) >= 0; k++) {
+    free(id);
+    id = crawl__xprintf("%s~%d", base, k);
+  }
+  free(base);
+  crawl__strmap_put(ids, id, 0);
+  return id;
+}
+
+/* Review item rv of candidate c (structure s) into the package's items, in
+ * review order; its id goes into c's metadata.reviewItems. */
+static void candidate_review_add(cJSON *items, cJSON *c, const wf_struct *s, const char *id, const wf_review *rv) {
+  char *key = crawl__xprintf("workflow\x1f%s\x1f%s", rv->kind, id);
+  char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
+  free(key);
+  cJSON *it = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(it, "id", rid);
+  crawl__jstr(it, "severity", sev_names[rv->severity]);
+  crawl__jstr(it, "kind", rv->kind);
+  crawl__jstr(it, "routeId", s->route);
+  crawl__jstr(it, "scopeId", s->scope);
+  crawl__jstr(it, "stableId", s->c_stable);
+  crawl__jstr(it, "description", rv->desc);
+  cJSON *ev = crawl__jx(cJSON_CreateArray());
+  ev_add(ev, "dom", s->state, NULL);
+  ev_add(ev, "inferred", id, "workflow candidate");
+  crawl__jset(it, "evidence", ev);
+  crawl__jstr(it, "remediation", rv->remedy);
+  review_insert(items, it);
+  cJSON *md = cJSON_GetObjectItemCaseSensitive(c, "metadata");
+  cJSON *ri = cJSON_GetObjectItemCaseSensitive(md, "reviewItems");
+  if (!ri) {
+    ri = crawl__jx(cJSON_CreateArray());
+    crawl__jset(md, "reviewItems", ri);
+  }
+  crawl__jpush(ri, cJSON_CreateString(rid));
+  free(rid);
+}
+
+/* package.workflowCandidates (the n candidates, taken, sorted by id), before
+ * reviewQueue as in the spec's interface, and the coverage counters. */
+static void candidates_place(cJSON *package, cJSON **cands, size_t n, const cJSON *items) {
+  qsort(cands, n, sizeof *cands, cmp_struct_id);
+  cJSON *cat = crawl__jx(cJSON_CreateObject()), *arr = crawl__jx(cJSON_CreateArray());
+  for (size_t i = 0; i < n; i++) crawl__jpush(arr, cands[i]);
+  crawl__jset(cat, "workflows", arr);
+  cJSON_DeleteItemFromObjectCaseSensitive(package, "workflowCandidates");
+  cat->string = crawl__xstrdup("workflowCandidates");
+  crawl__insert_before(package, cJSON_GetObjectItemCaseSensitive(package, "reviewQueue"), cat);
+  cJSON *cov = cJSON_GetObjectItemCaseSensitive(package, "coverage");
+  if (cJSON_IsObject(cov)) {
+    cJSON_ReplaceItemInObjectCaseSensitive(cov, "workflowCandidatesDiscovered", crawl__jx(cJSON_CreateNumber((double)n)));
+    if (items) cJSON_ReplaceItemInObjectCaseSensitive(cov, "reviewItems", crawl__jx(cJSON_CreateNumber(cJSON_GetArraySize(items))));
+  }
 }
 
 int crawl_workflows_add(cJSON *package, const char *dir) {
@@ -883,98 +1033,29 @@ int crawl_workflows_add(cJSON *package, const char *dir) {
   wf_graph(&w);
   wf_journal(&w);
   wf_structures(&w);
-
-  /* app actions committed by a form or dialog are not candidates of their own */
+  wf_committed(&w);
   size_t n = 0;
-  cJSON **cands = calloc(w.nss ? w.nss : 1, sizeof *cands);
-  if (!cands) abort();
-  cJSON *ids = crawl__jx(cJSON_CreateArray());
+  cJSON **cands = crawl__xcalloc(w.nss, sizeof *cands);
+  crawl__strmap ids = {0};
   cJSON *items = (cJSON *)crawl__arr2(package, "reviewQueue", "items");
-  long added_items = 0;
   for (size_t i = 0; i < w.nss; i++) {
     wf_struct *s = &w.ss[i];
-    if (!strcmp(s->kind, "action")) {
-      int covered = 0;
-      for (size_t k = 0; k < w.nss && !covered; k++)
-        covered = strcmp(w.ss[k].kind, "action") && w.ss[k].c_app && !strcmp(w.ss[k].c_app, s->c_app);
-      if (covered) continue;
-    }
-    if (s->dist > WF_MAX_STEPS_PATH) continue;
-    /* an id that says what it is about, stable across crawls */
-    char *base;
-    if (s->c_app) base = crawl__xprintf("candidate.%s", s->c_app);
-    else {
-      char *slug = wf_slug(s->scope_stable ? s->scope_stable : s->c_stable ? s->c_stable : s->c_name ? s->c_name : s->scope_name);
-      base = crawl__xprintf("candidate.%s.%s", s->kind, *slug ? slug : "unnamed");
-      free(slug);
-    }
-    char *id = crawl__xstrdup(base);
-    for (int k = 2;; k++) {
-      int taken = 0;
-      const cJSON *u;
-      cJSON_ArrayForEach(u, ids) taken |= !strcmp(u->valuestring, id);
-      if (!taken) break;
-      free(id);
-      id = crawl__xprintf("%s~%d", base, k);
-    }
-    free(base);
-    crawl__jpush(ids, cJSON_CreateString(id));
+    if (action_covered(&w, s) || s->dist > WF_MAX_STEPS_PATH) continue;
+    char *id = candidate_id(s, &ids);
     wf_review rv[2];
     size_t nrv = 0;
     cJSON *c = wf_candidate(&w, s, id, rv, &nrv);
     cands[n++] = c;
     for (size_t r = 0; r < nrv; r++) {
-      if (items) {
-        char *key = crawl__xprintf("workflow\x1f%s\x1f%s", rv[r].kind, id);
-        char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
-        free(key);
-        cJSON *it = crawl__jx(cJSON_CreateObject());
-        crawl__jstr(it, "id", rid);
-        crawl__jstr(it, "severity", sev_names[rv[r].severity]);
-        crawl__jstr(it, "kind", rv[r].kind);
-        crawl__jstr(it, "routeId", s->route);
-        crawl__jstr(it, "scopeId", s->scope);
-        crawl__jstr(it, "stableId", s->c_stable);
-        crawl__jstr(it, "description", rv[r].desc);
-        cJSON *ev = crawl__jx(cJSON_CreateArray());
-        ev_add(ev, "dom", s->state, NULL);
-        ev_add(ev, "inferred", id, "workflow candidate");
-        crawl__jset(it, "evidence", ev);
-        crawl__jstr(it, "remediation", rv[r].remedy);
-        review_insert(items, it);
-        added_items++;
-        cJSON *md = cJSON_GetObjectItemCaseSensitive(c, "metadata");
-        cJSON *ri = cJSON_GetObjectItemCaseSensitive(md, "reviewItems");
-        if (!ri) {
-          ri = crawl__jx(cJSON_CreateArray());
-          crawl__jset(md, "reviewItems", ri);
-        }
-        crawl__jpush(ri, cJSON_CreateString(rid));
-        free(rid);
-      }
+      if (items) candidate_review_add(items, c, s, id, &rv[r]);
       free(rv[r].desc);
       free(rv[r].remedy);
     }
     free(id);
   }
-  cJSON_Delete(ids);
-  qsort(cands, n, sizeof *cands, cmp_struct_id);
-
-  /* workflowCandidates goes before reviewQueue, as in the spec's interface */
-  cJSON *cat = crawl__jx(cJSON_CreateObject()), *arr = crawl__jx(cJSON_CreateArray());
-  for (size_t i = 0; i < n; i++) crawl__jpush(arr, cands[i]);
+  crawl__strmap_release(&ids);
+  candidates_place(package, cands, n, items);
   free(cands);
-  crawl__jset(cat, "workflows", arr);
-  cJSON_DeleteItemFromObjectCaseSensitive(package, "workflowCandidates");
-  cat->string = crawl__xstrdup("workflowCandidates");
-  crawl__insert_before(package, cJSON_GetObjectItemCaseSensitive(package, "reviewQueue"), cat);
-
-  cJSON *cov = cJSON_GetObjectItemCaseSensitive(package, "coverage");
-  if (cJSON_IsObject(cov)) {
-    cJSON_ReplaceItemInObjectCaseSensitive(cov, "workflowCandidatesDiscovered", crawl__jx(cJSON_CreateNumber((double)n)));
-    if (items) cJSON_ReplaceItemInObjectCaseSensitive(cov, "reviewItems", crawl__jx(cJSON_CreateNumber(cJSON_GetArraySize(items))));
-  }
-  (void)added_items;
   wf_free(&w);
   return (int)n;
 }
