@@ -40,6 +40,9 @@
   X(INVALID, 11, "validate: invalid",                                                                    \
     "`validate`: the document does not conform to the schema (the errors, with their JSON paths, are "   \
     "on stdout)")                                                                                        \
+  X(GUARD, 12, "write guard not installed",                                                              \
+    "the write guard could not be installed on a target of the page (a frame, worker or popup): the run " \
+    "stops rather than go on unguarded (a crawl still writes its package, status `failed`)")              \
   X(INTERRUPTED, 130, "SIGINT", "interrupted by SIGINT (a crawl still writes its package, status `cancelled`)") \
   X(TERMINATED, 143, "SIGTERM", "terminated by SIGTERM (likewise)")
 

@@ -22,6 +22,7 @@ int cli_exit_from_crawl(crawl_code rc) {
   case CRAWL_CRASHED: case CRAWL_CAPTURE: return CLI_EXIT_CAPTURE;
   case CRAWL_BROWSER: return CLI_EXIT_BROWSER;
   case CRAWL_IO: return CLI_EXIT_OUTPUT;
+  case CRAWL_GUARD: return CLI_EXIT_GUARD;
   default: return CLI_EXIT_INTERNAL;
   }
 }

@@ -411,6 +411,8 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
   char rerr[1024];
   if (crawl_reports_write(dir, NULL, rerr, sizeof rerr) != CRAWL_OK && x->verbosity > 0)
     fprintf(stderr, "uiap-crawl: warning: reports not written: %s\n", rerr);
+  if (sum->stopped_by && !strcmp(sum->stopped_by, "guard")) /* failed closed; the package is written */
+    return cli_fail(CLI_EXIT_GUARD, "%s", sum->error);
   if (sum->states == 0) /* the package and reports are written; they list each seed's failure */
     return cli_fail(CLI_EXIT_NAVIGATE, "no seed could be loaded%s%s", sum->error[0] ? ": " : "", sum->error);
   if (!x->fail_on) return CLI_EXIT_OK;

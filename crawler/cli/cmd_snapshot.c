@@ -157,8 +157,9 @@ static int snap_check(const snap_opts *o, char *url, size_t urllen) {
 
 /* The page opened, loaded and captured into *g (*p: the page, to close). */
 static crawl_code snap_capture(cdp_client *c, snap_opts *o, const char *url, crawl_page **p, pg_graph **g) {
+  /* loading a page to read it writes nothing: the write guard is on */
   crawl_page_opts po = {.width = o->width, .height = o->height, .nav_timeout_ms = o->timeout_ms,
-                        .settle_max_ms = o->settle_ms};
+                        .settle_max_ms = o->settle_ms, .block_writes = 1};
   crawl_code rc = crawl_page_open(c, &po, p);
   if (rc == CRAWL_OK) rc = crawl_page_goto(*p, url);
   if (rc != CRAWL_OK) return rc;

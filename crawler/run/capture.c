@@ -16,9 +16,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_FRAMES 256
 #define MAX_INFLIGHT 4096
+
+#define MAX_KIDS 256
+
+/* A target attached under the page (a frame in its own process, a worker,
+ * a service or shared worker) that the write guard covers: its requests
+ * pause in its own session. It starts paused (waitForDebuggerOnStart) and is
+ * let run only once its Fetch.enable answered (guard_service). */
+typedef struct guarded_kid {
+  char *session;
+  char *target_id;
+  char *type;
+  int fetch_id;      /* Fetch.enable sent, reply not checked yet; 0: running */
+} guarded_kid;
 
 typedef struct oopif {
   char *target_id;   /* == frameId */
@@ -33,7 +47,7 @@ struct crawl_page {
   char *target_id;
   char *binding;
   char *main_frame;
-  int subs[16];
+  int subs[20];
   int nsubs;
   /* settling */
   long long last_activity;
@@ -56,6 +70,17 @@ struct crawl_page {
   int nallowed;
   oopif oopifs[MAX_FRAMES];
   int noopifs;
+  guarded_kid kids[MAX_KIDS];
+  int nkids;
+  int guard_failed;          /* a target could not be guarded: every call fails (CRAWL_GUARD) */
+  int browser_guard;         /* service and shared workers attach to us browser-wide */
+  char *goto_url;            /* the URL asked for last (a GET the guard never reads as a write) */
+  /* WebSockets (invisible to Fetch): counted, and blocked after an action */
+  int ws_block;              /* ws:// and wss:// blocked until the next fresh load */
+  int ws_opened;             /* WebSockets refused after an action */
+  int ws_unguarded;          /* opened after an action all the same (a worker) */
+  int ws_frames;             /* frames sent after an action */
+  char *last_ws;
   char err[512];
 };
 
@@ -76,6 +101,17 @@ static crawl_code from_cdp(crawl_page *p, cdp_code rc) {
 /* ---- events ---------------------------------------------------------------- */
 static int mine(crawl_page *p, const char *session) {
   return session && p->session && !strcmp(session, p->session);
+}
+
+static int kid_index(const crawl_page *p, const char *session) {
+  for (int i = 0; session && i < p->nkids; i++)
+    if (!strcmp(p->kids[i].session, session)) return i;
+  return -1;
+}
+
+/* The page's own session or one of its guarded targets. */
+static int guarded_session(crawl_page *p, const char *session) {
+  return mine(p, session) || kid_index(p, session) >= 0;
 }
 
 static void on_request(void *ud, const char *session, const char *method, const cJSON *params) {
@@ -115,7 +151,15 @@ static void on_binding(void *ud, const char *session, const char *method, const 
   if (!mine(p, session)) return;
   const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
   const char *payload = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "payload"));
-  if (name && p->binding && !strcmp(name, p->binding) && payload && !strncmp(payload, "dialogs:", 8)) {
+  if (name && p->binding && !strcmp(name, p->binding) && payload && !strcmp(payload, "popup:")) {
+    p->popups++; /* window.open refused in the page (js/page_guard.js): no window at all */
+    crawl_log(CRAWL_LOG_INFO, "page", "refused a window.open");
+  } else if (name && p->binding && !strcmp(name, p->binding) && payload && !strncmp(payload, "ws:", 3)) {
+    p->ws_opened++; /* refused in the page (js/page_guard.js) */
+    free(p->last_ws);
+    p->last_ws = crawl__xprintf("%.1000s", payload + 3);
+    crawl_log(CRAWL_LOG_INFO, "guard", "blocked a WebSocket to %s", p->last_ws);
+  } else if (name && p->binding && !strcmp(name, p->binding) && payload && !strncmp(payload, "dialogs:", 8)) {
     long k = strtol(payload + 8, NULL, 10); /* answered in the page: not a change */
     if (k > 0) p->dialogs = k > INT_MAX - p->dialogs ? INT_MAX : p->dialogs + (int)k;
   } else if (name && p->binding && !strcmp(name, p->binding)) {
@@ -156,6 +200,108 @@ static void on_crash(void *ud, const char *session, const char *method, const cJ
   cdp_fail_session(p->c, p->session, "the page crashed");
 }
 
+/* A test knob (tests/e2e/safety.c): UIAP_TEST_GUARD_FAIL=page, or a target
+ * type ("worker", "iframe", ...), makes installing the guard there fail, to
+ * show that the run then stops instead of going on unguarded. */
+static int guard_fault(const char *where) {
+  const char *f = getenv("UIAP_TEST_GUARD_FAIL");
+  return f && where && !strcmp(f, where);
+}
+
+/* Every request of every resource type pauses here (send_guard); see
+ * on_paused. One pattern for the page and each guarded target. */
+static cJSON *fetch_patterns(void) {
+  cJSON *a = cJSON_CreateObject();
+  cJSON *pats = cJSON_AddArrayToObject(a, "patterns");
+  cJSON *pt = cJSON_CreateObject();
+  cJSON_AddStringToObject(pt, "urlPattern", "*");
+  cJSON_AddStringToObject(pt, "requestStage", "Request");
+  cJSON_AddItemToArray(pats, pt);
+  return a;
+}
+
+static cJSON *auto_attach_params(int wait) {
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddBoolToObject(a, "autoAttach", 1);
+  cJSON_AddBoolToObject(a, "waitForDebuggerOnStart", wait);
+  cJSON_AddBoolToObject(a, "flatten", 1);
+  return a;
+}
+
+static void send_forget(crawl_page *p, const char *session, const char *method, cJSON *params) {
+  int id = cdp_send(p->c, session, method, params);
+  if (id > 0) cdp_abandon(p->c, id);
+}
+
+/* Target types the guard knows how to cover, and how: frames in their own
+ * process and service and shared workers make their own requests, which
+ * pause in their own session once Fetch is enabled there; a dedicated
+ * worker's requests go through the frame that started it, whose Fetch
+ * already pauses them (Fetch is not offered in a dedicated worker). */
+static const struct { const char *type; int own_fetch; } guardable_types[] = {
+  {"iframe", 1}, {"service_worker", 1}, {"shared_worker", 1}, {"worker", 0},
+  {"page", 1}, /* a popup: guarded, let run (its opener may wait for it), closed */
+};
+
+/* 1: own Fetch, 0: covered by its parent, -1: not guardable. */
+static int guardable(const char *type) {
+  for (size_t i = 0; i < sizeof guardable_types / sizeof *guardable_types; i++)
+    if (!strcmp(type, guardable_types[i].type)) return guardable_types[i].own_fetch;
+  return -1;
+}
+
+/* A new target under the guard (attached paused): Fetch on its session, and
+ * auto-attach there too (a frame's own frames and workers, a worker's
+ * workers), all before it runs. */
+static void guard_kid(crawl_page *p, const char *sid, const char *tid, const char *type) {
+  if (p->nkids == MAX_KIDS) {
+    p->guard_failed = 1;
+    snprintf(p->err, sizeof p->err, "more than %d frames and workers: the write guard cannot follow", MAX_KIDS);
+    return; /* left paused */
+  }
+  guarded_kid *k = &p->kids[p->nkids++]; /* fetch_id: -1 fault, 0 no Fetch of its own */
+  k->session = crawl__xstrdup(sid);
+  k->target_id = crawl__xstrdup(tid);
+  k->type = crawl__xstrdup(type);
+  int own = guardable(type);
+  k->fetch_id = guard_fault(type) ? -1 : own ? cdp_send(p->c, sid, "Fetch.enable", fetch_patterns()) : 0;
+  send_forget(p, sid, "Target.setAutoAttach", auto_attach_params(1));
+  if (!strcmp(type, "iframe")) { /* its documents refuse WebSockets after input, as the page's do */
+    cJSON *a = cJSON_CreateObject();
+    char *ws = crawl__xprintf(CRAWL__JS(page_guard), p->binding);
+    cJSON_AddStringToObject(a, "source", ws);
+    free(ws);
+    send_forget(p, sid, "Page.addScriptToEvaluateOnNewDocument", a);
+  }
+  /* Let it run now: a session takes its commands in order, so Fetch is on
+   * before its first line runs (and its opener, which may wait for it in
+   * window.open, goes on). guard_service reads Fetch.enable's answer. */
+  if (k->fetch_id >= 0) send_forget(p, sid, "Runtime.runIfWaitingForDebugger", NULL);
+  if (k->fetch_id < 0 || (own && k->fetch_id == 0)) {
+    k->fetch_id = 0;
+    p->guard_failed = 1; /* it stays paused */
+    snprintf(p->err, sizeof p->err, "the write guard could not be installed in a %s target: stopping", type);
+    crawl_log(CRAWL_LOG_ERROR, "guard", "%s", p->err);
+  }
+}
+
+static void close_target(crawl_page *p, const char *tid) {
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "targetId", tid);
+  send_forget(p, NULL, "Target.closeTarget", a);
+}
+
+/* Unguarded (block_writes off): frames run at once, as before. */
+static void on_attached_open(crawl_page *p, const char *session, const char *type, const char *tid,
+                             const char *sid) {
+  if (!strcmp(type, "iframe") && mine(p, session))
+    send_forget(p, sid, "Runtime.runIfWaitingForDebugger", NULL);
+  else if (!strcmp(type, "page") && mine(p, session)) {
+    p->popups++;
+    close_target(p, tid);
+  }
+}
+
 static void on_attached(void *ud, const char *session, const char *method, const cJSON *params) {
   crawl_page *p = ud;
   const cJSON *info = cJSON_GetObjectItemCaseSensitive(params, "targetInfo");
@@ -164,30 +310,94 @@ static void on_attached(void *ud, const char *session, const char *method, const
   const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "sessionId"));
   if (!type || !tid || !sid) return;
   if (!strcmp(method, "Target.detachedFromTarget")) return;
-  if (!strcmp(type, "iframe") && mine(p, session)) {
-    if (p->noopifs < MAX_FRAMES) {
-      oopif *f = &p->oopifs[p->noopifs++];
-      f->target_id = crawl__xstrdup(tid);
-      f->session = crawl__xstrdup(sid);
-      f->url = NULL;
-    }
-    /* nothing inside is read: let it run */
-    int id = cdp_send(p->c, sid, "Runtime.runIfWaitingForDebugger", NULL);
-    if (id > 0) cdp_abandon(p->c, id);
-  } else if (!strcmp(type, "page") && mine(p, session)) {
-    /* a popup attached through auto-attach: close it */
-    p->popups++;
-    cJSON *a = cJSON_CreateObject();
-    cJSON_AddStringToObject(a, "targetId", tid);
-    int id = cdp_send(p->c, NULL, "Target.closeTarget", a);
-    if (id > 0) cdp_abandon(p->c, id);
+  int ours = guarded_session(p, session) || (!session && p->browser_guard);
+  const char *opener = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "openerId"));
+  if (!session && p->browser_guard && !strcmp(type, "page") &&
+      !(opener && p->target_id && !strcmp(opener, p->target_id))) {
+    /* a page that is no popup of ours (our own next tab, say): not ours to
+     * guard; let it go on and drop the extra session */
+    send_forget(p, sid, "Runtime.runIfWaitingForDebugger", NULL);
+    cJSON *d = cJSON_CreateObject();
+    cJSON_AddStringToObject(d, "sessionId", sid);
+    send_forget(p, NULL, "Target.detachFromTarget", d);
+    return;
   }
+  crawl_log(CRAWL_LOG_DEBUG, "guard", "attached %s %s (parent session %s, %s)", type, tid, session ? session : "browser",
+            ours ? "ours" : "not ours");
+  if (!ours) return;
+  if (!strcmp(type, "iframe") && mine(p, session) && p->noopifs < MAX_FRAMES) {
+    oopif *f = &p->oopifs[p->noopifs++];
+    f->target_id = crawl__xstrdup(tid);
+    f->session = crawl__xstrdup(sid);
+    f->url = NULL;
+  }
+  if (!p->o.block_writes) {
+    on_attached_open(p, session, type, tid, sid);
+  } else if (guardable(type) >= 0) {
+    guard_kid(p, sid, tid, type);
+  } else {
+    /* a kind of target the guard does not know: it stays paused */
+    crawl_log(CRAWL_LOG_INFO, "guard", "left a %s target paused (not guardable)", type);
+  }
+}
+
+/* Reads the answers to the guarded targets' Fetch.enable: a target whose
+ * guard failed fails the page (CRAWL_GUARD from then on, before the next
+ * action); guarded popups are closed. Called between event pumps, never
+ * from an event callback. */
+static void guard_service(crawl_page *p) {
+  for (int i = 0; i < p->nkids; i++) {
+    guarded_kid *k = &p->kids[i];
+    if (k->fetch_id <= 0) continue;
+    int id = k->fetch_id;
+    k->fetch_id = 0;
+    char *sid = crawl__xstrdup(k->session), *type = crawl__xstrdup(k->type), *tid = crawl__xstrdup(k->target_id);
+    cdp_code rc = cdp_wait(p->c, id, NULL, p->o.call_timeout_ms);
+    int gone = kid_index(p, sid) < 0; /* detached while we waited: nothing to guard */
+    if (rc == CDP_OK && !gone) {
+      if (!strcmp(type, "page")) { /* a popup: guarded now, and closed */
+        p->popups++;
+        close_target(p, tid);
+        crawl_log(CRAWL_LOG_INFO, "page", "closed a popup window (guarded)");
+      }
+    } else if (!gone && rc != CDP_CANCELLED) {
+      p->guard_failed = 1;
+      snprintf(p->err, sizeof p->err, "the write guard could not be installed in a %s target (%s): stopping",
+               type, cdp_client_errmsg(p->c));
+      crawl_log(CRAWL_LOG_ERROR, "guard", "%s", p->err);
+    }
+    free(sid);
+    free(type);
+    free(tid);
+    i = -1; /* the list may have changed while waiting: start over */
+  }
+}
+
+/* cdp_pump, then the guarded targets that wait for their guard. */
+static cdp_code pump(crawl_page *p, int timeout_ms) {
+  cdp_code rc = cdp_pump(p->c, timeout_ms);
+  guard_service(p);
+  return rc;
+}
+
+/* CRAWL_GUARD once a target could not be guarded: nothing more is done on
+ * this page (fail closed). */
+static crawl_code guard_check(crawl_page *p) {
+  guard_service(p);
+  return p->guard_failed ? CRAWL_GUARD : CRAWL_OK;
 }
 
 static void on_detached(void *ud, const char *session, const char *method, const cJSON *params) {
   crawl_page *p = ud;
   const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "sessionId"));
   if (!sid) return;
+  int k = kid_index(p, sid);
+  if (k >= 0) {
+    free(p->kids[k].session);
+    free(p->kids[k].target_id);
+    free(p->kids[k].type);
+    p->kids[k] = p->kids[--p->nkids];
+  }
   for (int i = 0; i < p->noopifs; i++)
     if (!strcmp(p->oopifs[i].session, sid)) {
       free(p->oopifs[i].target_id);
@@ -204,6 +414,7 @@ static void on_target_created(void *ud, const char *session, const char *method,
   const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "type"));
   const char *opener = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "openerId"));
   const char *tid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "targetId"));
+  if (p->o.block_writes) return; /* guarded: popups attach paused (on_attached) */
   if (type && !strcmp(type, "page") && opener && p->target_id && !strcmp(opener, p->target_id) && tid) {
     p->popups++;
     cJSON *a = cJSON_CreateObject();
@@ -270,13 +481,53 @@ static int origin_allowed(crawl_page *p, const char *url) {
   return 0;
 }
 
-/* The write guard: in the safe modes, a request that writes (any method but
- * GET/HEAD/OPTIONS, beacons excepted) or a top-level navigation off the
- * allowed origins is failed before it leaves the browser. A second line of
- * defence behind the policy: whatever a click does, nothing is written. */
+/* Static files a page loads as images, styles, fonts or media: their URL
+ * words ("delete-icon.png") say nothing about intent. */
+static int static_asset(const char *type, const char *url) {
+  static const char *const types[] = {"Image", "Stylesheet", "Font", "Media"};
+  static const char *const exts[] = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".ico", ".avif",
+                                     ".css", ".woff", ".woff2", ".ttf", ".otf", ".mp4", ".webm", ".mp3"};
+  int t = 0;
+  for (size_t i = 0; type && i < sizeof types / sizeof *types; i++) t |= !strcmp(type, types[i]);
+  if (!t || !url) return 0;
+  size_t n = strcspn(url, "?#");
+  for (size_t i = 0; i < sizeof exts / sizeof *exts; i++) {
+    size_t e = strlen(exts[i]);
+    if (n > e && !strncasecmp(url + n - e, exts[i], e)) return 1;
+  }
+  return 0;
+}
+
+/* Why the guard fails a request, or NULL to let it go: any method but
+ * GET/HEAD/OPTIONS writes (beacons, pings and keepalive requests too); a
+ * GET whose URL the policy reads as a logout, a deletion, a billing change
+ * (pol_url_intent) has write intent, unless it is the URL the crawler was
+ * asked to load or a static asset; a top-level navigation off the allowed
+ * origins leaves the app. */
+static const char *guard_reason(crawl_page *p, const char *m, const char *url, const char *type, const char *fid) {
+  if (m && strcmp(m, "GET") && strcmp(m, "HEAD") && strcmp(m, "OPTIONS")) return "a write";
+  const char *main_frame = p->main_frame ? p->main_frame : p->target_id;
+  int top_nav = type && !strcmp(type, "Document") && fid && main_frame && !strcmp(fid, main_frame);
+  if (top_nav && url && !origin_allowed(p, url)) return "off the allowed origins";
+  if (!url || (p->goto_url && !strcmp(url, p->goto_url)) || static_asset(type, url)) return NULL;
+  pol_classification cls;
+  switch (pol_url_intent(url, &cls)) {
+  case POL_SE_SECURITY_CHANGE: return "its URL reads as a logout or a security change";
+  case POL_SE_DESTRUCTIVE: return "its URL reads as a deletion";
+  case POL_SE_BILLING_CHANGE: return "its URL reads as a billing change";
+  case POL_SE_IRREVERSIBLE: return "its URL reads as irreversible";
+  default: return NULL;
+  }
+}
+
+/* The write guard: in the safe modes every request of the page and of every
+ * target under it (frames in other processes, workers, service and shared
+ * workers) pauses here, and what guard_reason names is failed before it
+ * leaves the browser. A second line of defence behind the policy: whatever a
+ * click does, nothing is written. */
 static void on_paused(void *ud, const char *session, const char *method, const cJSON *params) {
   crawl_page *p = ud;
-  if (!mine(p, session)) return;
+  if (!guarded_session(p, session)) return;
   const char *rid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "requestId"));
   const cJSON *req = cJSON_GetObjectItemCaseSensitive(params, "request");
   const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "method"));
@@ -284,28 +535,48 @@ static void on_paused(void *ud, const char *session, const char *method, const c
   const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "resourceType"));
   const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "frameId"));
   if (!rid) return;
-  int write = m && strcmp(m, "GET") && strcmp(m, "HEAD") && strcmp(m, "OPTIONS") &&
-              !(type && !strcmp(type, "Ping"));
-  /* before the first navigation commits, the main frame's id is the target's */
-  const char *main_frame = p->main_frame ? p->main_frame : p->target_id;
-  int top_nav = type && !strcmp(type, "Document") && fid && main_frame && !strcmp(fid, main_frame);
-  int off_origin = top_nav && url && !origin_allowed(p, url);
+  const char *why = guard_reason(p, m, url, type, fid);
   cJSON *a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "requestId", rid);
-  int id;
-  if (write || off_origin) {
+  if (why) {
     p->blocked++;
     free(p->last_blocked);
-    char buf[1200];
-    snprintf(buf, sizeof buf, "%s %.1000s", m ? m : "?", url ? url : "");
-    p->last_blocked = crawl__xstrdup(buf);
+    p->last_blocked = crawl__xprintf("%s %.1000s (%s)", m ? m : "?", url ? url : "", why);
     cJSON_AddStringToObject(a, "errorReason", "BlockedByClient");
-    id = cdp_send(p->c, p->session, "Fetch.failRequest", a);
-    crawl_log(CRAWL_LOG_INFO, "guard", "blocked %s", buf);
+    send_forget(p, session, "Fetch.failRequest", a);
+    crawl_log(CRAWL_LOG_INFO, "guard", "blocked %s", p->last_blocked);
   } else {
-    id = cdp_send(p->c, p->session, "Fetch.continueRequest", a);
+    send_forget(p, session, "Fetch.continueRequest", a);
   }
-  if (id > 0) cdp_abandon(p->c, id);
+}
+
+/* WebSockets do not pass Fetch. After an action (a trusted pointer or key
+ * event in the document) js/page_guard.js refuses new ones in the page
+ * and its frames and reports them (on_binding, "ws:URL"); a handshake that
+ * still happens after an action (from a worker) and frames sent then on a
+ * connection opened earlier are counted here (crawl_page_websockets). */
+static void on_websocket(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  if (!guarded_session(p, session) || !p->ws_block) return;
+  if (!strcmp(method, "Network.webSocketCreated")) {
+    const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "url"));
+    p->ws_unguarded++;
+    free(p->last_ws);
+    p->last_ws = crawl__xprintf("%.1000s", url ? url : "");
+    crawl_log(CRAWL_LOG_INFO, "guard", "a WebSocket to %s was opened after an action", p->last_ws);
+  } else if (!strcmp(method, "Network.webSocketFrameSent")) {
+    p->ws_frames++;
+  }
+}
+
+/* After an action (on), until the next fresh load (off). */
+static void ws_block_set(crawl_page *p, int on) { p->ws_block = on; }
+
+int crawl_page_websockets(const crawl_page *p, int *frames, int *unguarded, const char **last) {
+  if (frames) *frames = p->ws_frames;
+  if (unguarded) *unguarded = p->ws_unguarded;
+  if (last) *last = p->last_ws;
+  return p->ws_opened;
 }
 
 /* ---- open ------------------------------------------------------------------ */
@@ -369,6 +640,14 @@ static int send_setup(crawl_page *p, const char *js, int attached, int *ids, int
   cJSON_AddStringToObject(a, "source", js);
   if (attached) cJSON_AddBoolToObject(a, "runImmediately", 1);
   ids[n++] = cdp_send(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
+  if (p->o.block_writes) {
+    a = cJSON_CreateObject();
+    char *ws = crawl__xprintf(CRAWL__JS(page_guard), p->binding);
+    cJSON_AddStringToObject(a, "source", ws);
+    free(ws);
+    if (attached) cJSON_AddBoolToObject(a, "runImmediately", 1);
+    ids[n++] = cdp_send(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
+  }
   ids[n++] = cdp_send(p->c, p->session, "Runtime.enable", NULL);
   if (attached) {
     a = cJSON_CreateObject();
@@ -379,32 +658,51 @@ static int send_setup(crawl_page *p, const char *js, int attached, int *ids, int
   a = cJSON_CreateObject();
   cJSON_AddNumberToObject(a, "maxPostDataSize", 0);
   ids[n++] = cdp_send(p->c, p->session, "Network.enable", a);
-  a = cJSON_CreateObject();
-  cJSON_AddBoolToObject(a, "autoAttach", 1);
-  cJSON_AddBoolToObject(a, "waitForDebuggerOnStart", 0);
-  cJSON_AddBoolToObject(a, "flatten", 1);
-  ids[n++] = cdp_send(p->c, p->session, "Target.setAutoAttach", a);
+  /* guarded: every new target starts paused until its guard is in */
+  ids[n++] = cdp_send(p->c, p->session, "Target.setAutoAttach", auto_attach_params(p->o.block_writes));
   return n;
 }
 
 /* With block_writes: the allowed origins from the options after those
- * already in p->allowed, and requests paused (on_paused) for the guard. Ids
- * as send_setup. */
-static int send_guard(crawl_page *p, int *ids, int n) {
-  if (!p->o.block_writes) return n;
+ * already in p->allowed, and every request of the page paused (on_paused)
+ * for the guard. Fetch.enable is waited for: a page whose guard does not
+ * answer is not used (CRAWL_GUARD). A service worker the page registered
+ * earlier must not answer in place of the network (setBypassServiceWorker).
+ * browser_wide (a browser we launched): service and shared workers, which
+ * belong to no page, attach paused to the browser session and are guarded
+ * like the page's own targets. */
+static crawl_code send_guard(crawl_page *p, int browser_wide) {
+  if (!p->o.block_writes) return CRAWL_OK;
   for (int i = 0; p->o.allowed_origins && p->o.allowed_origins[i] && p->nallowed < 64; i++)
     p->allowed[p->nallowed++] = crawl__xstrdup(p->o.allowed_origins[i]);
-  cJSON *a = cJSON_CreateObject();
-  cJSON *pats = cJSON_AddArrayToObject(a, "patterns");
-  static const char *const types[] = {"Document", "XHR", "Fetch", "Other"};
-  for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
-    cJSON *pt = cJSON_CreateObject();
-    cJSON_AddStringToObject(pt, "resourceType", types[i]);
-    cJSON_AddStringToObject(pt, "requestStage", "Request");
-    cJSON_AddItemToArray(pats, pt);
+  if (guard_fault("page")) {
+    snprintf(p->err, sizeof p->err, "the write guard could not be installed in the page (UIAP_TEST_GUARD_FAIL)");
+    return CRAWL_GUARD;
   }
-  ids[n++] = cdp_send(p->c, p->session, "Fetch.enable", a);
-  return n;
+  cdp_code rc = cdp_call(p->c, p->session, "Fetch.enable", fetch_patterns(), NULL, p->o.call_timeout_ms);
+  if (rc == CDP_OK) {
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddBoolToObject(a, "bypass", 1);
+    rc = cdp_call(p->c, p->session, "Network.setBypassServiceWorker", a, NULL, p->o.call_timeout_ms);
+  }
+  if (rc == CDP_OK && browser_wide) {
+    cJSON *a = auto_attach_params(1);
+    cJSON *filter = cJSON_AddArrayToObject(a, "filter");
+    static const char *const types[] = {"page", "service_worker", "shared_worker"};
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+      cJSON *f = cJSON_CreateObject();
+      cJSON_AddStringToObject(f, "type", types[i]);
+      cJSON_AddItemToArray(filter, f);
+    }
+    rc = cdp_call(p->c, NULL, "Target.setAutoAttach", a, NULL, p->o.call_timeout_ms);
+    p->browser_guard = rc == CDP_OK;
+  }
+  if (rc == CDP_CANCELLED) return CRAWL_CANCELLED;
+  if (rc != CDP_OK) {
+    snprintf(p->err, sizeof p->err, "the write guard could not be installed in the page: %s", cdp_client_errmsg(p->c));
+    return CRAWL_GUARD;
+  }
+  return CRAWL_OK;
 }
 
 /* Waits for the n replies; the first failure other than a CDP error reply
@@ -446,6 +744,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
     {"Target.detachedFromTarget", on_detached}, {"Target.targetCreated", on_target_created},
     {"Page.frameNavigated", on_frame_nav},     {"Page.navigatedWithinDocument", on_frame_nav},
     {"Fetch.requestPaused", on_paused},        {"Page.domContentEventFired", on_load},
+    {"Network.webSocketCreated", on_websocket}, {"Network.webSocketFrameSent", on_websocket},
   };
   page_subscribe(p, subs, sizeof subs / sizeof *subs);
 
@@ -469,8 +768,8 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   a = cJSON_CreateObject();
   cJSON_AddBoolToObject(a, "discover", 1);
   ids[n++] = cdp_send(c, NULL, "Target.setDiscoverTargets", a);
-  n = send_guard(p, ids, n);
   crawl_code result = wait_setup(p, ids, n, -1, NULL);
+  if (result == CRAWL_OK) result = send_guard(p, 1);
   *out = p;
   return result;
 }
@@ -631,10 +930,10 @@ crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const craw
     url_origin(p->url, origin, sizeof origin);
     if (origin[0]) p->allowed[p->nallowed++] = crawl__xstrdup(origin);
   }
-  n = send_guard(p, ids, n);
   int tree = n;
   ids[n++] = cdp_send(c, p->session, "Page.getFrameTree", NULL);
   crawl_code result = wait_setup(p, ids, n, tree, &res);
+  if (result == CRAWL_OK) result = send_guard(p, 0);
   if (res) take_frame_tree(p, res); /* the reply came (the last one waited for) */
   cJSON_Delete(res);
   /* the document is there: nothing to wait for */
@@ -869,7 +1168,7 @@ static crawl_code settle_until(crawl_page *p, int navs0) {
     if (wait > deadline - now) wait = deadline - now;
     if (wait > live.next - now) wait = live.next - now;
     if (wait < 1) wait = 1;
-    cdp_code rc = cdp_pump(p->c, (int)wait);
+    cdp_code rc = pump(p, (int)wait);
     if (rc) {
       perr(p, "while waiting for the page to settle");
       return from_cdp(p, rc);
@@ -883,7 +1182,10 @@ static crawl_code settle(crawl_page *p, int navs0) {
   return rc;
 }
 
-crawl_code crawl_page_settle(crawl_page *p) { return settle(p, p->navs); }
+crawl_code crawl_page_settle(crawl_page *p) {
+  crawl_code rc = settle(p, p->navs);
+  return rc ? rc : guard_check(p);
+}
 
 int crawl_page_settled(const crawl_page *p) { return p->settled; }
 
@@ -900,7 +1202,7 @@ crawl_code crawl_page_wait_change(crawl_page *p, int timeout_ms) {
     }
     long long left = deadline - cdp_now_ms();
     if (left <= 0) return CRAWL_TIMEOUT;
-    cdp_code rc = cdp_pump(p->c, (int)left);
+    cdp_code rc = pump(p, (int)left);
     if (rc) {
       perr(p, "while waiting for a change");
       return from_cdp(p, rc);
@@ -990,7 +1292,7 @@ static crawl_code wait_load(crawl_page *p, const char *url, long long deadline, 
     if (wait > live.next - now) wait = live.next - now;
     if (wait > 200) wait = 200;
     if (wait < 1) wait = 1;
-    cdp_code r = cdp_pump(p->c, (int)wait);
+    cdp_code r = pump(p, (int)wait);
     if (r) {
       perr(p, "while loading");
       return from_cdp(p, r);
@@ -1000,7 +1302,13 @@ static crawl_code wait_load(crawl_page *p, const char *url, long long deadline, 
 }
 
 static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
+  if (guard_check(p)) return CRAWL_GUARD;
   if (p->o.block_writes) allow_origin_of(p, url);
+  if (strcmp(url, "about:blank")) {
+    free(p->goto_url);
+    p->goto_url = crawl__xstrdup(url);
+  }
+  ws_block_set(p, 0); /* a load's own WebSockets are the app's, not an action's */
   if (fresh && p->url) {
     /* the same document with another fragment would be a same-document
      * navigation, which keeps the page's state: leave it first */
@@ -1120,7 +1428,9 @@ static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph *
  * fails some calls ("Inspected target navigated or closed") or mixes two
  * documents: capture again, at most three times in all. */
 crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **out) {
-  crawl_code rc = CRAWL_OK;
+  *out = NULL;
+  crawl_code rc = guard_check(p);
+  if (rc) return rc;
   for (int attempt = 0; attempt < 3; attempt++) {
     int navs0 = p->navs;
     rc = capture_once(p, opts, out);
@@ -1131,7 +1441,7 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
     if (attempt == 2) break;
     pg_graph_free(*out);
     *out = NULL;
-    cdp_pump(p->c, 100);
+    pump(p, 100);
   }
   if (rc != CRAWL_OK) {
     snprintf(p->err, sizeof p->err, "the page kept navigating while it was captured (a redirect loop?)");
@@ -1634,6 +1944,8 @@ const char *crawl_page_url(const crawl_page *p) { return p->url; }
 
 crawl_code crawl_page_click(crawl_page *p, double x, double y) {
   static const char *const types[] = {"mouseMoved", "mousePressed", "mouseReleased"};
+  if (guard_check(p)) return CRAWL_GUARD;
+  ws_block_set(p, 1);
   int ids[3];
   for (int i = 0; i < 3; i++) {
     cJSON *a = cJSON_CreateObject();
@@ -1659,6 +1971,8 @@ crawl_code crawl_page_click(crawl_page *p, double x, double y) {
 }
 
 crawl_code crawl_page_key(crawl_page *p, const char *key) {
+  if (guard_check(p)) return CRAWL_GUARD;
+  ws_block_set(p, 1);
   static const struct { const char *key, *code; int vk; } keys[] = {
     {"Escape", "Escape", 27}, {"Enter", "Enter", 13}, {"Tab", "Tab", 9},
     {"ArrowDown", "ArrowDown", 40}, {"ArrowUp", "ArrowUp", 38},
@@ -1690,6 +2004,8 @@ crawl_code crawl_page_key(crawl_page *p, const char *key) {
 }
 
 crawl_code crawl_page_insert_text(crawl_page *p, const char *text) {
+  if (guard_check(p)) return CRAWL_GUARD;
+  ws_block_set(p, 1);
   cJSON *a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "text", text);
   crawl_code rc = call(p, "Input.insertText", a, NULL);
@@ -1737,8 +2053,26 @@ crawl_code crawl_page_screenshot(crawl_page *p, unsigned char **png, size_t *len
   return CRAWL_OK;
 }
 
+/* A guarded page leaves its document while the guard still listens: what
+ * it sends on pagehide, unload or visibilitychange (beacons, keepalive
+ * fetches) pauses and fails here, not after the session is gone. Bounded by
+ * 2 s; a page that is dead or failed closed is just closed. */
+static void leave_guarded(crawl_page *p) {
+  if (!p->o.block_writes || p->crashed || !p->session || !cdp_client_alive(p->c)) return;
+  int navs0 = p->navs;
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "url", "about:blank");
+  int id = cdp_send(p->c, p->session, "Page.navigate", a);
+  if (id <= 0) return;
+  cdp_code rc = cdp_wait(p->c, id, NULL, 2000);
+  long long deadline = cdp_now_ms() + 2000;
+  while (rc == CDP_OK && p->navs == navs0 && cdp_now_ms() < deadline) rc = pump(p, 50);
+  if (rc == CDP_OK) pump(p, 50); /* paused requests of the old document: answered */
+}
+
 void crawl_page_close(crawl_page *p) {
   if (!p) return;
+  leave_guarded(p);
   for (int i = 0; i < p->nsubs; i++) cdp_off(p->c, p->subs[i]);
   if (p->target_id && cdp_client_alive(p->c)) {
     cJSON *a = cJSON_CreateObject();
@@ -1757,6 +2091,13 @@ void crawl_page_close(crawl_page *p) {
   free(p->main_frame);
   free(p->last_blocked);
   free(p->url);
+  free(p->goto_url);
+  free(p->last_ws);
+  for (int i = 0; i < p->nkids; i++) {
+    free(p->kids[i].session);
+    free(p->kids[i].target_id);
+    free(p->kids[i].type);
+  }
   for (int i = 0; i < p->nallowed; i++) free(p->allowed[i]);
   free(p);
 }

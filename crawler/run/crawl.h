@@ -26,8 +26,17 @@ typedef struct crawl_page_opts {
   int settle_quiet_ms;        /* 0: 250; no network, no DOM mutation for this long */
   int settle_max_ms;          /* 0: 5000; hard cap on settling */
   int call_timeout_ms;        /* 0: 30000; any single CDP call */
-  int block_writes;           /* 1: fail non-GET requests (except beacons) and
-                                 top-level navigations off the allowed origins */
+  int block_writes;           /* 1: the write guard, in the page and in every
+                                 frame, worker, service and shared worker under
+                                 it, each paused until guarded: any request but
+                                 GET/HEAD/OPTIONS fails (beacons, pings and
+                                 keepalive too), so do GETs whose URL reads as a
+                                 logout, deletion or billing change, and
+                                 top-level navigations off the allowed origins;
+                                 popups are closed before they run; WebSocket
+                                 handshakes after an action are blocked. A
+                                 target that cannot be guarded fails the page:
+                                 CRAWL_GUARD from every call after it */
   const char *const *allowed_origins; /* NULL-terminated; the page's own origin
                                  at open is always allowed */
   size_t ax_full_limit;       /* snapshot nodes above which AX is fetched only for
@@ -85,8 +94,14 @@ cdp_client *crawl_page_client(const crawl_page *p);
 int crawl_page_dialogs(const crawl_page *p);
 int crawl_page_popups(const crawl_page *p);
 /* Requests the write guard failed since the page opened; the last one's
- * "METHOD url" (NULL if none). */
+ * "METHOD url (why)" (NULL if none). */
 int crawl_page_blocked(const crawl_page *p, const char **last);
+/* WebSockets the page tried to open after an action (refused by the
+ * guard); *unguarded: opened after an action all the same (from a worker,
+ * where the guard cannot refuse them); *frames: frames sent after an action
+ * on connections opened before; *last: the last one's URL (NULL if none).
+ * Pointers may be NULL. */
+int crawl_page_websockets(const crawl_page *p, int *frames, int *unguarded, const char **last);
 /* Load url as a fresh document (a same-document navigation is followed by a
  * reload), then settle. */
 crawl_code crawl_page_load(crawl_page *p, const char *url);

@@ -47,6 +47,7 @@ typedef struct run {
   char page_origin[512];
   int cancelled;
   int fatal;                /* browser gone, tab crashed or hung */
+  int guard_stop;           /* a target could not be guarded: stop, no restart */
   int restarts;
   long dialogs, popups;     /* of tabs already closed */
   char seed_err[512];       /* why the first seed that failed to load failed */
@@ -356,6 +357,10 @@ static void decide(run *r, action *a, const pg_element *e) {
     s.aria_haspopup = e->aria_haspopup;
     s.has_aria_controls = e->has_aria_controls;
     s.container_role = e->container_role;
+    s.form_action = e->submit_url;      /* formaction, else the owner form's action */
+    s.container_kind = e->container_kind; /* what a close glyph does here */
+    s.icon_classes = e->icon_classes;
+    s.icon_text = e->icon_text;
   } else {
     s.container_role = "dialog";
   }
@@ -952,6 +957,12 @@ static void note_error(run *r, crawl_code rc) {
   if (rc == CRAWL_CANCELLED || (r->o->cancel && *r->o->cancel)) {
     r->cancelled = 1;
     if (!r->stopped_by) r->stopped_by = "signal";
+  } else if (rc == CRAWL_GUARD) {
+    /* fail closed: going on (or restarting into the same page) would run
+     * something the guard does not cover */
+    r->fatal = r->guard_stop = 1;
+    r->stopped_by = "guard";
+    snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));
   } else if (rc == CRAWL_BROWSER || rc == CRAWL_CRASHED || rc == CRAWL_TIMEOUT) {
     if (!cdp_client_alive(r->c) || rc == CRAWL_CRASHED || rc == CRAWL_TIMEOUT) {
       r->fatal = 1;
@@ -966,6 +977,10 @@ static int recover(run *r) {
   int max = r->o->max_restarts > 0 ? r->o->max_restarts : 3;
   int browser_dead = !cdp_client_alive(r->c);
   if (r->cancelled) return -1;
+  if (r->guard_stop) {
+    jl_note(r, "stopped: %s", r->err);
+    return -1;
+  }
   if (r->restarts >= max) {
     jl_note(r, "stopped: %s; %d restarts already, giving up", r->err, r->restarts);
     if (!r->stopped_by) r->stopped_by = "error";
@@ -1297,9 +1312,36 @@ static void prepare_state(run *r, int si) {
 /* ---- one step -------------------------------------------------------------------------- */
 /* What the page counted before an action: its side effects are the difference. */
 typedef struct step_marks {
-  int blocked, dialogs, popups;
+  int blocked, dialogs, popups, websockets, ws_frames, ws_unguarded;
   long long t;                /* when the action started */
 } step_marks;
+
+/* What the write guard turned away during an action, as review items on
+ * the control (the request with the guard's reason: "POST url (a write)",
+ * "GET url (its URL reads as a logout ...)"), and counts on transition o. */
+static void journal_guarded(run *r, int from, const action *a, const step_marks *m, cJSON *o) {
+  const char *last = NULL, *ws_last = NULL;
+  int blocked = crawl_page_blocked(r->page, &last), frames = 0, unguarded = 0;
+  int ws = crawl_page_websockets(r->page, &frames, &unguarded, &ws_last);
+  static const char fix[] = "Annotate the control with data-uiap-risk, or give it a name that says what it does.";
+  if (blocked > m->blocked) {
+    cJSON_AddNumberToObject(o, "blockedRequests", blocked - m->blocked);
+    jl_review(r, "unsafe_action_candidate", "high", from, a, fix,
+              "Activating this control made a request the write guard blocked: %s.", last ? last : "a request");
+  }
+  if (ws > m->websockets)
+    jl_review(r, "unsafe_action_candidate", "medium", from, a, fix,
+              "Activating this control tried to open a WebSocket (%s); the write guard refused it, since "
+              "what an app sends over it cannot be read.", ws_last ? ws_last : "?");
+  if (unguarded > m->ws_unguarded)
+    jl_review(r, "unsafe_action_candidate", "high", from, a, fix,
+              "Activating this control opened a WebSocket (%s) the write guard could not refuse (from a "
+              "worker); what was sent over it is unknown.", ws_last ? ws_last : "?");
+  if (frames > m->ws_frames)
+    jl_review(r, "unsafe_action_candidate", "medium", from, a, fix,
+              "Activating this control sent %d WebSocket frame%s on a connection the page had opened "
+              "(not readable by the guard).", frames - m->ws_frames, frames - m->ws_frames == 1 ? "" : "s");
+}
 
 /* The journal's "failure" line: action a of state s could not be performed (why). */
 static void journal_failure(run *r, const state *s, const action *a, const char *why) {
@@ -1353,16 +1395,7 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
   cJSON_AddStringToObject(d, "text", a->dec.text);
   cJSON_AddBoolToObject(o, "selfLoop", to == from);
   cJSON_AddNumberToObject(o, "durationMs", (double)(cdp_now_ms() - m->t));
-  const char *blocked_last = NULL;
-  int blocked = crawl_page_blocked(r->page, &blocked_last);
-  if (blocked > m->blocked) {
-    cJSON_AddNumberToObject(o, "blockedRequests", blocked - m->blocked);
-    jl_review(r, "unsafe_action_candidate", "high", from, a,
-              "Annotate the control with data-uiap-risk, or give it a name that says what it does.",
-              "Activating this control tried to %s (%s); the write guard blocked it.",
-              blocked_last && !strncmp(blocked_last, "GET ", 4) ? "leave the allowed origins" : "write",
-              blocked_last ? blocked_last : "a request");
-  }
+  journal_guarded(r, from, a, m, o);
   jl_write(r, "transition", o);
 }
 
@@ -1374,6 +1407,7 @@ static void step(run *r, int si, int i) {
   char why[256] = "";
   step_marks m = {.blocked = crawl_page_blocked(r->page, NULL), .dialogs = crawl_page_dialogs(r->page),
                   .popups = crawl_page_popups(r->page), .t = cdp_now_ms()};
+  m.websockets = crawl_page_websockets(r->page, &m.ws_frames, &m.ws_unguarded, NULL);
   crawl_code rc = perform(r, a, why, sizeof why);
   if (rc == CRAWL_ARG) {
     journal_failure(r, &r->f.st[si], a, why);
@@ -1585,11 +1619,13 @@ static void run_open_tab(run *r) {
                             .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
                             .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
                             .allowed_origins = r->allowed};
-  if (crawl_page_open(r->c, &r->po, &r->page)) {
+  crawl_code rc = crawl_page_open(r->c, &r->po, &r->page);
+  if (rc) {
     snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));
     jl_note(r, "could not open a tab: %s", r->err);
     r->fatal = 1;
-    r->stopped_by = "error";
+    r->guard_stop = rc == CRAWL_GUARD;
+    r->stopped_by = r->guard_stop ? "guard" : "error";
   }
 }
 
@@ -1847,6 +1883,10 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   run_free(r);
   seeds_free(seeds, nseeds);
   if (prc) return prc;
+  if (r->guard_stop) { /* the package is written; the CLI exits with the guard's code */
+    snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
+    return CRAWL_OK;
+  }
   if (r->fatal) {
     snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
     return CRAWL_BROWSER;

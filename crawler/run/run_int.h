@@ -32,7 +32,8 @@
   X(live_reporter_element)    /* observe.c: %s: binding, %d: element key */     \
   X(live_reporter_off)        /* observe.c: %s x2: binding */                   \
   X(live_reporter_baseline)   /* observe.c: %s x2: binding */                   \
-  X(select_contents)          /* observe.c: selects a field's text (function) */
+  X(select_contents)          /* observe.c: selects a field's text (function) */ \
+  X(page_guard)               /* capture.c: %s: binding; refuses window.open, and WebSockets after input */
 
 #define CRAWL__PAGE_SCRIPT_DECL(name)                                          \
   extern const unsigned char crawl__js_##name[];                               \
