@@ -501,3 +501,50 @@ Test(safety, terminal_output_is_inert, .timeout = 150) {
   done(&a);
   done(&b);
 }
+
+/* ---- a target that cannot be guarded stops the run ----------------------------- */
+/* No page can make the guard fail to install, so the crawler has a test knob
+ * (UIAP_TEST_GUARD_FAIL=page or a target type, crawler/run/capture.c). With
+ * it, the run must stop with exit 12 and one line naming the guard, and
+ * nothing the page or its worker sends may reach the server: the target
+ * whose guard failed is never let run. */
+static void expect_fail_closed(const char *where, const char *cmd) {
+  char *dir = t_tmpdir(), out[700], env_fail[64], env_tmp[700];
+  snprintf(out, sizeof out, "%s/%s", dir, strcmp(cmd, "crawl") ? "graph.json" : "out");
+  snprintf(env_fail, sizeof env_fail, "UIAP_TEST_GUARD_FAIL=%s", where);
+  snprintf(env_tmp, sizeof env_tmp, "TMPDIR=%s", dir);
+  const char *argv[] = {"/usr/bin/env", env_fail, env_tmp, UIAP_BIN, cmd, page("worker.html", 0),
+                        "--max-runtime-ms", "15000", "-o", out, NULL};
+  if (strcmp(cmd, "crawl")) { /* snapshot: no budget flags */
+    argv[6] = "-o";
+    argv[7] = out;
+    argv[8] = NULL;
+  }
+  cJSON *before = t_fixture_hit_table();
+  t_run r = t_run_argv(argv, 90000);
+  usleep(300000);
+  char wrote[2048] = "";
+  long writes = t_fixture_hits_since(before, "/danger/", wrote, sizeof wrote);
+  cJSON_Delete(before);
+  cr_expect_eq(r.status, 12, "%s with the guard failing in the %s: exit %d, not 12 (stderr: %s)", cmd, where,
+               r.status, r.err);
+  cr_expect(r.err && strstr(r.err, "write guard"), "%s: the error names the write guard: %s", cmd, r.err);
+  cr_expect_eq(writes, 0, "%s with an unguarded %s: %ld requests reached /danger/: %s", cmd, where, writes, wrote);
+  if (!strcmp(cmd, "crawl")) {
+    char pkg[800];
+    snprintf(pkg, sizeof pkg, "%s/package.json", out);
+    char *text = t_read_file(pkg, NULL);
+    cr_expect(text && strstr(text, "\"failed\""), "the crawl still wrote its package, status failed");
+    free(text);
+  }
+  t_run_free(&r);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+Test(safety, unguardable_target_stops_the_run, .timeout = 240) {
+  expect_fail_closed("worker", "snapshot");
+  expect_fail_closed("worker", "crawl");
+  expect_fail_closed("page", "snapshot");
+  expect_fail_closed("page", "crawl");
+}
