@@ -10,6 +10,7 @@
  * pipelined: two round trips whatever the page size.
  */
 #include "crawl.h"
+#include "run_int.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -90,7 +91,7 @@ static void on_request(void *ud, const char *session, const char *method, const 
       if (!strcmp(p->inflight[i], id->valuestring)) return; /* a redirect */
     if (p->ninflight < MAX_INFLIGHT) {
       p->inflight_t[p->ninflight] = cdp_now_ms();
-      p->inflight[p->ninflight++] = strdup(id->valuestring);
+      p->inflight[p->ninflight++] = crawl__xstrdup(id->valuestring);
     }
   } else {
     for (int i = 0; i < p->ninflight; i++)
@@ -166,8 +167,8 @@ static void on_attached(void *ud, const char *session, const char *method, const
   if (!strcmp(type, "iframe") && mine(p, session)) {
     if (p->noopifs < MAX_FRAMES) {
       oopif *f = &p->oopifs[p->noopifs++];
-      f->target_id = strdup(tid);
-      f->session = strdup(sid);
+      f->target_id = crawl__xstrdup(tid);
+      f->session = crawl__xstrdup(sid);
       f->url = NULL;
     }
     /* nothing inside is read: let it run */
@@ -216,7 +217,7 @@ static void on_target_created(void *ud, const char *session, const char *method,
 static void set_url(crawl_page *p, const char *url) {
   if (!url) return;
   free(p->url);
-  p->url = strdup(url);
+  p->url = crawl__xstrdup(url);
 }
 
 static void on_frame_nav(void *ud, const char *session, const char *method, const cJSON *params) {
@@ -236,14 +237,12 @@ static void on_frame_nav(void *ud, const char *session, const char *method, cons
     const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id"));
     if (fid) {
       free(p->main_frame);
-      p->main_frame = strdup(fid);
+      p->main_frame = crawl__xstrdup(fid);
     }
     const char *u = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "url"));
     const char *frag = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "urlFragment"));
     if (u && frag) {
-      char *full = malloc(strlen(u) + strlen(frag) + 1);
-      strcpy(full, u);
-      strcat(full, frag);
+      char *full = crawl__xprintf("%s%s", u, frag);
       set_url(p, full);
       free(full);
     } else {
@@ -299,7 +298,7 @@ static void on_paused(void *ud, const char *session, const char *method, const c
     free(p->last_blocked);
     char buf[1200];
     snprintf(buf, sizeof buf, "%s %.1000s", m ? m : "?", url ? url : "");
-    p->last_blocked = strdup(buf);
+    p->last_blocked = crawl__xstrdup(buf);
     cJSON_AddStringToObject(a, "errorReason", "BlockedByClient");
     id = cdp_send(p->c, p->session, "Fetch.failRequest", a);
     crawl_log(CRAWL_LOG_INFO, "guard", "blocked %s", buf);
@@ -315,16 +314,8 @@ static void on_paused(void *ud, const char *session, const char *method, const c
  * (undefined, false, null), counted and reported as "dialogs:N": a script
  * that loops over dialogs stays an ordinary script (which unstick() can
  * stop) instead of a round trip per dialog. Dialogs these miss (beforeunload,
- * cross-origin frames) are dismissed over CDP (on_dialog). */
-static const char observer_js[] =
-  "(()=>{if(window.%s__on)return;window.%s__on=1;const b=window.%s;let t=0,n=0,k=0,kt=0;"
-  "const f=()=>{t=0;try{b(String(n))}catch(e){}n=0};"
-  "const g=()=>{kt=0;try{b('dialogs:'+k)}catch(e){}k=0};"
-  "for(const [m,v] of [['alert',undefined],['confirm',false],['prompt',null]])"
-  "try{Object.defineProperty(window,m,{value:function(){k++;if(!kt)kt=setTimeout(g,30);return v},"
-  "writable:true,configurable:true})}catch(e){}"
-  "try{new MutationObserver(m=>{n+=m.length;if(!t)t=setTimeout(f,30)})"
-  ".observe(document,{subtree:true,childList:true,attributes:true,characterData:true})}catch(e){}})()";
+ * cross-origin frames) are dismissed over CDP (on_dialog). The script is
+ * js/change_observer.js. */
 
 static crawl_code call(crawl_page *p, const char *method, cJSON *params, cJSON **res) {
   cdp_code rc = cdp_call(p->c, p->session, method, params, res, p->o.call_timeout_ms);
@@ -334,10 +325,9 @@ static crawl_code call(crawl_page *p, const char *method, cJSON *params, cJSON *
 
 /* ---- what open and attach share ---------------------------------------------- */
 /* A page for c with o's defaults filled in (not the viewport: only
- * crawl_page_open sets one) and a fresh binding name; NULL without memory. */
+ * crawl_page_open sets one) and a fresh binding name. */
 static crawl_page *page_new(cdp_client *c, const crawl_page_opts *o) {
-  crawl_page *p = calloc(1, sizeof *p);
-  if (!p) return NULL;
+  crawl_page *p = crawl__xcalloc(1, sizeof *p);
   p->c = c;
   if (o) p->o = *o;
   if (!p->o.nav_timeout_ms) p->o.nav_timeout_ms = 30000;
@@ -351,7 +341,7 @@ static crawl_page *page_new(cdp_client *c, const crawl_page_opts *o) {
   }
   char b[64];
   snprintf(b, sizeof b, "__uiap_%08lx", (unsigned long)(cdp_now_ms() * 2654435761u) & 0xffffffffUL);
-  p->binding = strdup(b);
+  p->binding = crawl__xstrdup(b);
   return p;
 }
 
@@ -403,7 +393,7 @@ static int send_setup(crawl_page *p, const char *js, int attached, int *ids, int
 static int send_guard(crawl_page *p, int *ids, int n) {
   if (!p->o.block_writes) return n;
   for (int i = 0; p->o.allowed_origins && p->o.allowed_origins[i] && p->nallowed < 64; i++)
-    p->allowed[p->nallowed++] = strdup(p->o.allowed_origins[i]);
+    p->allowed[p->nallowed++] = crawl__xstrdup(p->o.allowed_origins[i]);
   cJSON *a = cJSON_CreateObject();
   cJSON *pats = cJSON_AddArrayToObject(a, "patterns");
   static const char *const types[] = {"Document", "XHR", "Fetch", "Other"};
@@ -439,7 +429,6 @@ static crawl_code wait_setup(crawl_page *p, const int *ids, int n, int keep, cJS
 crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page **out) {
   *out = NULL;
   crawl_page *p = page_new(c, o);
-  if (!p) return CRAWL_NOMEM;
   if (!p->o.width) p->o.width = 1280;
   if (!p->o.height) p->o.height = 800;
   cdp_code rc = cdp_open_page(c, "about:blank", &p->session, &p->target_id, p->o.call_timeout_ms);
@@ -461,10 +450,10 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   page_subscribe(p, subs, sizeof subs / sizeof *subs);
 
   /* pipelined set-up */
-  char js[2048];
-  snprintf(js, sizeof js, observer_js, p->binding, p->binding, p->binding);
+  char *js = crawl__xprintf(CRAWL__JS(change_observer), p->binding, p->binding, p->binding);
   int ids[16];
   int n = send_setup(p, js, 0, ids, 0);
+  free(js);
   cJSON *a = cJSON_CreateObject();
   cJSON_AddNumberToObject(a, "width", p->o.width);
   cJSON_AddNumberToObject(a, "height", p->o.height);
@@ -487,17 +476,11 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
 }
 
 /* ---- attach to a page that is already open ------------------------------------ */
-/* The change observer for a page we attached to: observer_js without taking
- * over alert/confirm/prompt (the page's owner answers its dialogs), and with
- * an off switch, window.<binding>__off, that crawl_page_detach calls in every
- * frame: the owner's page keeps nothing of ours running. */
-static const char attach_observer_js[] =
-  "(()=>{const N='%s';if(window[N+'__on'])return;const b=window[N];if(typeof b!=='function')return;"
-  "let t=0,n=0;const f=()=>{t=0;try{b(String(n))}catch(e){}n=0};"
-  "try{const mo=new MutationObserver(m=>{n+=m.length;if(!t)t=setTimeout(f,30)});"
-  "mo.observe(document,{subtree:true,childList:true,attributes:true,characterData:true});window[N+'__on']=1;"
-  "Object.defineProperty(window,N+'__off',{configurable:true,value:()=>{mo.disconnect();clearTimeout(t);t=0;"
-  "delete window[N+'__off'];delete window[N+'__on']}})}catch(e){}})()";
+/* The change observer for a page we attached to (js/change_observer_attached.js):
+ * change_observer without taking over alert/confirm/prompt (the page's owner
+ * answers its dialogs), and with an off switch, window.<binding>__off, that
+ * crawl_page_detach calls in every frame (js/change_observer_off.js): the
+ * owner's page keeps nothing of ours running. */
 
 /* Only frames: a page the auto-attach reports (a prerendered page) is the
  * owner's, not a popup to close. */
@@ -574,17 +557,30 @@ static crawl_code attach_pick(crawl_page *p, const crawl_attach_opts *sel, char 
     cJSON_Delete(res);
     return CRAWL_ARG;
   }
-  *target_id = strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(hit, "targetId")));
-  *url = strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(hit, "url")));
+  *target_id = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(hit, "targetId")));
+  *url = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(hit, "url")));
   cJSON_Delete(res);
   return CRAWL_OK;
+}
+
+/* The top frame's id and URL from a Page.getFrameTree reply. */
+static void take_frame_tree(crawl_page *p, const cJSON *res) {
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "frameTree"), "frame");
+  const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id"));
+  const char *u = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "url"));
+  const char *frag = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "urlFragment"));
+  if (fid) p->main_frame = crawl__xstrdup(fid);
+  if (u) {
+    char *full = crawl__xprintf("%s%s", u, frag ? frag : "");
+    set_url(p, full);
+    free(full);
+  }
 }
 
 crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const crawl_attach_opts *sel,
                              crawl_page **out) {
   *out = NULL;
   crawl_page *p = page_new(c, o);
-  if (!p) return CRAWL_NOMEM;
   *out = p;
   /* the target: never p->target_id, so that crawl_page_close cannot close it */
   char *tid = NULL, *turl = NULL;
@@ -605,7 +601,7 @@ crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const craw
     free(turl);
     return rc;
   }
-  p->session = strdup(sid);
+  p->session = crawl__xstrdup(sid);
   cJSON_Delete(res);
   crawl_log(CRAWL_LOG_INFO, "page", "attached to the page %s (%.200s)", tid, turl);
   free(tid);
@@ -626,37 +622,21 @@ crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const craw
    * handling, nothing browser-wide; the observer runs in the frames there
    * are now (runImmediately, and the top one once more by Runtime.evaluate)
    * and in documents to come */
-  char js[2048];
-  snprintf(js, sizeof js, attach_observer_js, p->binding);
+  char *js = crawl__xprintf(CRAWL__JS(change_observer_attached), p->binding);
   int ids[16];
   int n = send_setup(p, js, 1, ids, 0);
+  free(js);
   if (p->o.block_writes) {
     char origin[512];
     url_origin(p->url, origin, sizeof origin);
-    if (origin[0]) p->allowed[p->nallowed++] = strdup(origin);
+    if (origin[0]) p->allowed[p->nallowed++] = crawl__xstrdup(origin);
   }
   n = send_guard(p, ids, n);
   int tree = n;
   ids[n++] = cdp_send(c, p->session, "Page.getFrameTree", NULL);
   crawl_code result = wait_setup(p, ids, n, tree, &res);
-  if (res) {
-    /* the reply came (the last one waited for) */
-    const cJSON *f = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "frameTree"), "frame");
-    const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id"));
-    const char *u = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "url"));
-    const char *frag = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "urlFragment"));
-    if (fid) p->main_frame = strdup(fid);
-    if (u) {
-      char *full = malloc(strlen(u) + (frag ? strlen(frag) : 0) + 1);
-      if (full) {
-        strcpy(full, u);
-        if (frag) strcat(full, frag);
-        set_url(p, full);
-        free(full);
-      }
-    }
-    cJSON_Delete(res);
-  }
+  if (res) take_frame_tree(p, res); /* the reply came (the last one waited for) */
+  cJSON_Delete(res);
   /* the document is there: nothing to wait for */
   p->loaded = p->dcl = 1;
   p->last_activity = cdp_now_ms();
@@ -669,10 +649,10 @@ void crawl_page_detach(crawl_page *p) {
   p->nsubs = 0;
   if (p->session && cdp_client_alive(p->c) && !p->crashed) {
     /* the observer off in every frame (a script run at once and withdrawn) */
-    char js[256];
-    snprintf(js, sizeof js, "window['%s__off']&&window['%s__off']()", p->binding, p->binding);
+    char *js = crawl__xprintf(CRAWL__JS(change_observer_off), p->binding, p->binding);
     cJSON *a = cJSON_CreateObject(), *res = NULL;
     cJSON_AddStringToObject(a, "source", js);
+    free(js);
     cJSON_AddBoolToObject(a, "runImmediately", 1);
     if (cdp_call(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a, &res, 2000) == CDP_OK) {
       const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "identifier"));
@@ -726,10 +706,8 @@ static int busy_requests(const crawl_page *p, long long now) {
  * location.replace/assign/href, meta refresh, link clicks; never our
  * Page.navigate), once, in the current document and in the next one. The
  * page then stays on a whole document, which is captured; the load counts as
- * not settled. The guard for new documents is dropped when settling ends. */
-static const char loop_guard_js[] =
-  "(()=>{try{const h=e=>{if(!e.cancelable)return;e.preventDefault();navigation.removeEventListener('navigate',h)};"
-  "navigation.addEventListener('navigate',h)}catch(x){}})()";
+ * not settled. The guard for new documents is dropped when settling ends.
+ * The script is js/navigation_loop_guard.js. */
 
 static void stop_loop(crawl_page *p, const char *when, int navs) {
   crawl_log(CRAWL_LOG_WARN, "page", "%s: %d top-level navigations %s (a redirect or refresh loop?); stopping it",
@@ -737,15 +715,15 @@ static void stop_loop(crawl_page *p, const char *when, int navs) {
   p->loop_stops++;
   if (!p->loop_guard) {
     cJSON *a = cJSON_CreateObject(), *res = NULL;
-    cJSON_AddStringToObject(a, "source", loop_guard_js);
+    cJSON_AddStringToObject(a, "source", CRAWL__JS(navigation_loop_guard));
     if (cdp_call(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a, &res, 2000) == CDP_OK) {
       const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "identifier"));
-      if (id) p->loop_guard = strdup(id);
+      if (id) p->loop_guard = crawl__xstrdup(id);
     }
     cJSON_Delete(res);
   }
   cJSON *a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "expression", loop_guard_js);
+  cJSON_AddStringToObject(a, "expression", CRAWL__JS(navigation_loop_guard));
   int id = cdp_send(p->c, p->session, "Runtime.evaluate", a);
   if (id > 0) cdp_abandon(p->c, id);
 }
@@ -938,34 +916,21 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh);
 crawl_code crawl_page_goto(crawl_page *p, const char *url) { return page_goto(p, url, 0); }
 crawl_code crawl_page_load(crawl_page *p, const char *url) { return page_goto(p, url, 1); }
 
-static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
-  if (p->o.block_writes) {
-    /* the seed's own origin is always allowed */
-    char o[512];
-    url_origin(url, o, sizeof o);
-    int known = 0;
-    for (int i = 0; i < p->nallowed; i++)
-      if (!strcmp(p->allowed[i], o)) known = 1;
-    if (!known && o[0] && p->nallowed < 64) p->allowed[p->nallowed++] = strdup(o);
-  }
-  if (fresh && p->url) {
-    /* the same document with another fragment would be a same-document
-     * navigation, which keeps the page's state: leave it first */
-    size_t lc = strcspn(p->url, "#"), ln = strcspn(url, "#");
-    if (lc == ln && !strncmp(p->url, url, lc)) {
-      crawl_code r0 = page_goto(p, "about:blank", 0);
-      if (r0) return r0;
-    }
-  }
+/* With block_writes: url's origin joins the allowed ones (the seed's own
+ * origin is always allowed). */
+static void allow_origin_of(crawl_page *p, const char *url) {
+  char o[512];
+  url_origin(url, o, sizeof o);
+  int known = 0;
+  for (int i = 0; i < p->nallowed; i++)
+    if (!strcmp(p->allowed[i], o)) known = 1;
+  if (!known && o[0] && p->nallowed < 64) p->allowed[p->nallowed++] = crawl__xstrdup(o);
+}
+
+/* Page.navigate to url; *same_doc: it was a same-document navigation. */
+static crawl_code navigate(crawl_page *p, const char *url, int *same_doc) {
   cJSON *a = cJSON_CreateObject(), *res = NULL;
   cJSON_AddStringToObject(a, "url", url);
-  p->loaded = p->dcl = 0;
-  p->loop_stops = p->terminated = 0;
-  clear_inflight(p);
-  /* one deadline for the response and the load: a server that never
-   * answers holds Page.navigate */
-  long long deadline = cdp_now_ms() + p->o.nav_timeout_ms;
-  int navs0 = p->navs;
   cdp_code nr = cdp_call(p->c, p->session, "Page.navigate", a, &res, p->o.nav_timeout_ms);
   if (nr == CDP_TIMEOUT && !p->crashed) {
     snprintf(p->err, sizeof p->err, "cannot load %s: no response within %d ms", url, p->o.nav_timeout_ms);
@@ -978,18 +943,25 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
   const char *frame = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "frameId"));
   if (frame) {
     free(p->main_frame);
-    p->main_frame = strdup(frame);
+    p->main_frame = crawl__xstrdup(frame);
   }
-  int same_doc = cJSON_GetObjectItemCaseSensitive(res, "loaderId") == NULL;
+  *same_doc = cJSON_GetObjectItemCaseSensitive(res, "loaderId") == NULL;
   if (err && *err) {
     snprintf(p->err, sizeof p->err, "cannot load %s: %s", url, err);
     cJSON_Delete(res);
     return CRAWL_NAVIGATE;
   }
   cJSON_Delete(res);
-  set_url(p, url);
+  return CRAWL_OK;
+}
+
+/* Wait for the load event, at most until deadline; also done when only
+ * stale requests hold it, when the page loops (stopped), or at the deadline
+ * (its running script unstuck). */
+static crawl_code wait_load(crawl_page *p, const char *url, long long deadline, int navs0) {
   liveness live = {cdp_now_ms() + PROBE_EVERY_MS, 0};
-  while (!p->loaded && !same_doc) {
+  crawl_code rc;
+  while (!p->loaded) {
     long long now = cdp_now_ms(), left = deadline - now;
     int young = 0;
     for (int i = 0; i < p->ninflight; i++) young += now - p->inflight_t[i] < LOAD_STALE_MS;
@@ -1024,78 +996,66 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
       return from_cdp(p, r);
     }
   }
+  return CRAWL_OK;
+}
+
+static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
+  if (p->o.block_writes) allow_origin_of(p, url);
+  if (fresh && p->url) {
+    /* the same document with another fragment would be a same-document
+     * navigation, which keeps the page's state: leave it first */
+    size_t lc = strcspn(p->url, "#"), ln = strcspn(url, "#");
+    if (lc == ln && !strncmp(p->url, url, lc)) {
+      crawl_code r0 = page_goto(p, "about:blank", 0);
+      if (r0) return r0;
+    }
+  }
+  p->loaded = p->dcl = 0;
+  p->loop_stops = p->terminated = 0;
+  clear_inflight(p);
+  /* one deadline for the response and the load: a server that never
+   * answers holds Page.navigate */
+  long long deadline = cdp_now_ms() + p->o.nav_timeout_ms;
+  int navs0 = p->navs, same_doc = 0;
+  crawl_code rc = navigate(p, url, &same_doc);
+  if (rc) return rc;
+  set_url(p, url);
+  if (!same_doc && (rc = wait_load(p, url, deadline, navs0))) return rc;
   return settle(p, p->loop_stops ? p->navs : navs0);
 }
 
 /* ---- capture ------------------------------------------------------------------- */
-/* The text selection (web-profile 5.11), as usel() -> {t: text, a: anchor
- * element, f: focus element} or null:
- * - a focused text field (the deepest focused element, through open shadow
- *   roots and same-origin frames) with a selection inside it: that field
- *   for both ends, and the selected part of its value -- none for a
- *   sensitive field (password, data-uiap-sensitive, card and one-time-code
- *   autocomplete). A focused field with a caret only: no selection.
- * - otherwise the DOM range of the top document, or of the focused
- *   same-origin frame when the top has none: the elements around its ends
- *   and its text (Range.toString: the light tree only, never a closed
- *   shadow root's inside); no text when an end lies in a sensitive element
- *   or the range covers one, no selection when an end lies in a shadow tree.
- * A cross-origin frame cannot be read (contentDocument is null). pg_build
- * checks the ends again against what it may publish. */
-#define SEL_FN                                                                                          \
-  "const uq='input[type=password i],[data-uiap-sensitive]:not([data-uiap-sensitive=false]),"            \
-  "[autocomplete*=\"cc-\" i],[autocomplete*=\"one-time-code\" i],[autocomplete*=\"current-password\" i]," \
-  "[autocomplete*=\"new-password\" i]';"                                                               \
-  "const us=e=>{try{return !!(e&&e.closest(uq))}catch(x){return true}};"                               \
-  "const ut=e=>!!e&&(e.tagName==='INPUT'||e.tagName==='TEXTAREA');"                                     \
-  "const ur=d=>{try{const s=d.getSelection();if(!s||!s.rangeCount||s.isCollapsed)return null;"          \
-  "const a=s.anchorNode,f=s.focusNode;if(!a||!f||a.getRootNode()!==d||f.getRootNode()!==d)return null;" \
-  "const ea=a.nodeType===1?a:a.parentElement,ef=f.nodeType===1?f:f.parentElement;"                      \
-  "if(!ea||!ef)return null;const r=s.getRangeAt(0);let t=String(r.toString()).slice(0,1000);"          \
-  "if(us(ea)||us(ef))t='';else for(const e of d.querySelectorAll(uq))if(r.intersectsNode(e)){t='';break}" \
-  "return {t,a:ea,f:ef}}catch(x){return null}};"                                                        \
-  "const usel=()=>{let ae=document.activeElement;"                                                      \
-  "for(let i=0;ae&&i<64;i++){if(ae.shadowRoot&&ae.shadowRoot.activeElement){ae=ae.shadowRoot.activeElement;continue}" \
-  "if(ae.tagName==='IFRAME'||ae.tagName==='FRAME'){let c=null;try{c=ae.contentDocument}catch(x){}"      \
-  "if(c&&c.activeElement){ae=c.activeElement;continue}}break}"                                           \
-  "if(ut(ae)){let s=null,e=null;try{s=ae.selectionStart;e=ae.selectionEnd}catch(x){}"                  \
-  "if(typeof s!=='number'||typeof e!=='number'||s===e)return null;"                                     \
-  "return {t:us(ae)?'':String(ae.value).slice(Math.min(s,e),Math.max(s,e)).slice(0,1000),a:ae,f:ae}}"   \
-  "let d=document,r=ur(d);for(let i=0;!r&&i<8;i++){const fe=d.activeElement;"                           \
-  "if(!fe||(fe.tagName!=='IFRAME'&&fe.tagName!=='FRAME'))break;let c=null;try{c=fe.contentDocument}catch(x){}" \
-  "if(!c)break;d=c;r=ur(d)}return r};"
+/* The scripts a capture evaluates in the page (js/):
+ * - selection.js: usel(), the text selection (web-profile 5.11) -> {t: text,
+ *   a: anchor element, f: focus element} or null:
+ *   - a focused text field (the deepest focused element, through open shadow
+ *     roots and same-origin frames) with a selection inside it: that field
+ *     for both ends, and the selected part of its value -- none for a
+ *     sensitive field (password, data-uiap-sensitive, card and one-time-code
+ *     autocomplete). A focused field with a caret only: no selection.
+ *   - otherwise the DOM range of the top document, or of the focused
+ *     same-origin frame when the top has none: the elements around its ends
+ *     and its text (Range.toString: the light tree only, never a closed
+ *     shadow root's inside); no text when an end lies in a sensitive element
+ *     or the range covers one, no selection when an end lies in a shadow tree.
+ *   A cross-origin frame cannot be read (contentDocument is null). pg_build
+ *   checks the ends again against what it may publish.
+ * - selection_anchor.js, selection_focus.js: the selection's anchor and focus
+ *   elements (by reference: their backend ids come from DOM.describeNode).
+ * - page_facts.js: viewport, scroll, title, URL, readyState; selection: the
+ *   selection's text; frames: URL and readyState of each same-origin frame (a
+ *   cross-origin one throws and is skipped).
+ * - shadow_hosts.js: elements inside a shadow tree that host an open shadow
+ *   root themselves (top document and same-origin frames): the flat snapshot
+ *   cannot tell their shadow children from plain children (pg_input.open_hosts).
+ * - active_element.js: the deepest focused element.
+ * - bridge_meta.js: the content of a frame document's <meta name="uiap-bridge">
+ *   (html > head > meta, as pg_snapshot_bridge_meta reads it from a
+ *   snapshot), or null. Only this string is read from a frame before it is
+ *   known to be bridged. */
 
-/* The selection's anchor and focus elements (by reference: their backend
- * ids come from DOM.describeNode). */
-static const char sel_anchor_js[] = "(()=>{" SEL_FN "const r=usel();return r?r.a:null})()";
-static const char sel_focus_js[] = "(()=>{" SEL_FN "const r=usel();return r?r.f:null})()";
-
-/* Page facts. selection: the selection's text (above). frames: URL and
- * readyState of each same-origin frame (a cross-origin one throws and is
- * skipped). */
-static const char facts_js[] =
-  "(()=>{" SEL_FN "const us0=usel(),sel=us0?us0.t:'';"
-  "const fr=[];const walk=(w,k)=>{if(k>8)return;for(let i=0;i<w.frames.length&&fr.length<256;i++){"
-  "try{const f=w.frames[i];fr.push({url:f.location.href,readyState:f.document.readyState});walk(f,k+1)}catch(e){}}};"
-  "walk(window,0);"
-  "return {vw:innerWidth,vh:innerHeight,sx:scrollX,sy:scrollY,dpr:devicePixelRatio,"
-  "title:document.title,url:location.href,readyState:document.readyState,selection:sel,frames:fr}})()";
-
-/* Elements inside a shadow tree that host an open shadow root themselves
- * (top document and same-origin frames): the flat snapshot cannot tell
- * their shadow children from plain children (pg_input.open_hosts). */
-static const char hosts_js[] =
-  "(()=>{const out=[];const visit=(root,inner,k)=>{if(k>32||out.length>=5000)return;"
-  "for(const e of root.querySelectorAll('*')){if(e.shadowRoot){if(inner)out.push(e);visit(e.shadowRoot,true,k+1)}"
-  "if(e.tagName==='IFRAME'||e.tagName==='FRAME'){let d=null;try{d=e.contentDocument}catch(x){}if(d)visit(d,false,k+1)}}};"
-  "visit(document,false,0);return out})()";
-
-static const char active_js[] =
-  "(()=>{let e=document.activeElement;for(let i=0;e&&i<64;i++){"
-  "if(e.shadowRoot&&e.shadowRoot.activeElement){e=e.shadowRoot.activeElement;continue}"
-  "if(e.tagName==='IFRAME'||e.tagName==='FRAME'){let d=null;try{d=e.contentDocument}catch(x){}"
-  "if(d&&d.activeElement&&d.activeElement!==d.body){e=d.activeElement;continue}}break}"
-  "return e&&e!==document.body&&e!==document.documentElement?e:null})()";
+/* Template (one %s) with usel() in place (caller frees). */
+static char *with_selection(const char *tmpl) { return crawl__xprintf(tmpl, CRAWL__JS(selection)); }
 
 static int send_eval_in(crawl_page *p, const char *session, const char *expr, int by_value, const char *group) {
   cJSON *a = cJSON_CreateObject();
@@ -1114,14 +1074,6 @@ static const char *result_object(const cJSON *reply) {
   return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(reply, "result"), "objectId"));
 }
-
-/* The content of a frame document's <meta name="uiap-bridge"> (html > head >
- * meta, as pg_snapshot_bridge_meta reads it from a snapshot), or null.
- * Only this string is read from a frame before it is known to be bridged. */
-static const char bridge_meta_js[] =
-  "(()=>{const h=document.head;if(!h||h.parentNode!==document.documentElement)return null;"
-  "for(const e of h.children)if(e.localName==='meta'&&(e.getAttribute('name')||'').toLowerCase()==='" PG_BRIDGE_META "')"
-  "return String(e.getAttribute('content')||'').slice(0,4096);return null})()";
 
 /* Wait for an accessibility-tree reply sent with cdp_send_raw: the text is
  * shrunk to what the builder reads (pg_ax_compact, ~40% smaller tree), then
@@ -1213,16 +1165,16 @@ static cJSON *snapshot_params(void) {
  * (at most MAX_BRIDGED), snaps and axs (the caller frees them); returns the
  * count. */
 #define MAX_BRIDGED 16
-static int capture_bridged(crawl_page *p, const pg_options *opts, const char *top_origin,
-                           const pg_frame_info *frames, int nframes,
-                           pg_subframe *subs, pg_snapshot **snaps, cJSON **axs) {
-  int by_origin = opts && opts->bridge_origins && opts->bridge_origins[0];
-  if (!opts || (!by_origin && !opts->allow_bridges)) return 0;
-  cdp_client *c = p->c;
-  int to = p->o.call_timeout_ms;
-  int info_ids[MAX_FRAMES], meta_ids[MAX_FRAMES], n = 0;
-  const pg_frame_info *cand[MAX_FRAMES];
-  const char *sessions[MAX_FRAMES];
+
+/* The candidates: out-of-process frames with an owner and a session of
+ * ours. For each, the browser is asked for its URL (by_origin) and the frame
+ * for its bridge declaration (opts->allow_bridges); the ids of those
+ * requests go to info_ids and meta_ids (0: not asked). Returns the count. */
+static int bridge_ask(crawl_page *p, const pg_options *opts, int by_origin, const pg_frame_info *frames,
+                      int nframes, const pg_frame_info **cand, const char **sessions, int *info_ids,
+                      int *meta_ids) {
+  char *meta_js = opts->allow_bridges ? crawl__xprintf(CRAWL__JS(bridge_meta), PG_BRIDGE_META) : NULL;
+  int n = 0;
   for (int i = 0; i < nframes; i++) {
     if (!frames[i].oopif || !frames[i].owner_backend_node_id) continue;
     const char *session = NULL;
@@ -1235,45 +1187,52 @@ static int capture_bridged(crawl_page *p, const pg_options *opts, const char *to
     if (by_origin) {
       cJSON *t = cJSON_CreateObject();
       cJSON_AddStringToObject(t, "targetId", frames[i].frame_id);
-      info_ids[n] = cdp_send(c, NULL, "Target.getTargetInfo", t);
+      info_ids[n] = cdp_send(p->c, NULL, "Target.getTargetInfo", t);
     }
-    if (opts->allow_bridges) meta_ids[n] = send_eval_in(p, session, bridge_meta_js, 1, NULL);
+    if (meta_js) meta_ids[n] = send_eval_in(p, session, meta_js, 1, NULL);
     n++;
   }
-  int snap_ids[MAX_BRIDGED], ax_ids[MAX_BRIDGED], nsubs = 0;
-  for (int k = 0; k < n; k++) {
-    int bridged = 0;
-    cJSON *res = NULL;
-    if (info_ids[k] > 0 && cdp_wait(c, info_ids[k], &res, to) == CDP_OK) {
-      const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-          cJSON_GetObjectItemCaseSensitive(res, "targetInfo"), "url"));
-      char o[512];
-      url_origin(url, o, sizeof o);
-      for (int b = 0; o[0] && opts->bridge_origins[b]; b++) bridged |= !strcmp(opts->bridge_origins[b], o);
-    }
-    cJSON_Delete(res);
-    res = NULL;
-    if (meta_ids[k] > 0 && cdp_wait(c, meta_ids[k], &res, to) == CDP_OK) {
-      const char *content = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-          cJSON_GetObjectItemCaseSensitive(res, "result"), "value"));
-      bridged |= pg_bridge_consents(content, top_origin);
-    }
-    cJSON_Delete(res);
-    const char *session = sessions[k];
-    if (!bridged || nsubs == MAX_BRIDGED) continue;
-    subs[nsubs] = (pg_subframe){.frame_id = cand[k]->frame_id, .session_id = session,
-                                .owner_backend_node_id = cand[k]->owner_backend_node_id};
-    snap_ids[nsubs] = cdp_send_raw(c, session, "DOMSnapshot.captureSnapshot", snapshot_params());
-    ax_ids[nsubs] = cdp_send_raw(c, session, "Accessibility.getFullAXTree", NULL);
-    nsubs++;
+  free(meta_js);
+  return n;
+}
+
+/* The replies to bridge_ask for one candidate: 1 when its origin is one the
+ * run bridges or its document declares a bridge into top_origin. */
+static int bridge_consented(crawl_page *p, const pg_options *opts, const char *top_origin, int info_id,
+                            int meta_id) {
+  int bridged = 0, to = p->o.call_timeout_ms;
+  cJSON *res = NULL;
+  if (info_id > 0 && cdp_wait(p->c, info_id, &res, to) == CDP_OK) {
+    const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(res, "targetInfo"), "url"));
+    char o[512];
+    url_origin(url, o, sizeof o);
+    for (int b = 0; o[0] && opts->bridge_origins[b]; b++) bridged |= !strcmp(opts->bridge_origins[b], o);
   }
+  cJSON_Delete(res);
+  res = NULL;
+  if (meta_id > 0 && cdp_wait(p->c, meta_id, &res, to) == CDP_OK) {
+    const char *content = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(res, "result"), "value"));
+    bridged |= pg_bridge_consents(content, top_origin);
+  }
+  cJSON_Delete(res);
+  return bridged;
+}
+
+/* The snapshot and AX replies of the nsubs bridged frames: those with a
+ * snapshot are kept, in order, in subs, snaps and axs (the caller frees
+ * those). Returns how many were kept. */
+static int bridge_collect(crawl_page *p, pg_subframe *subs, const int *snap_ids, const int *ax_ids, int nsubs,
+                          pg_snapshot **snaps, cJSON **axs) {
   int kept = 0;
   for (int k = 0; k < nsubs; k++) {
     char *text = NULL;
     size_t len = 0;
     pg_snapshot *snap = NULL;
     cJSON *ax = NULL;
-    if (cdp_wait_raw(c, snap_ids[k], &text, &len, to) == CDP_OK) pg_snapshot_parse(text, len, &snap);
+    if (cdp_wait_raw(p->c, snap_ids[k], &text, &len, p->o.call_timeout_ms) == CDP_OK)
+      pg_snapshot_parse(text, len, &snap);
     free(text);
     if (wait_ax(p, ax_ids[k], &ax) != CDP_OK) ax = NULL;
     if (!snap) {
@@ -1291,281 +1250,374 @@ static int capture_bridged(crawl_page *p, const pg_options *opts, const char *to
   return kept;
 }
 
-static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph **out) {
-  *out = NULL;
+static int capture_bridged(crawl_page *p, const pg_options *opts, const char *top_origin,
+                           const pg_frame_info *frames, int nframes,
+                           pg_subframe *subs, pg_snapshot **snaps, cJSON **axs) {
+  int by_origin = opts && opts->bridge_origins && opts->bridge_origins[0];
+  if (!opts || (!by_origin && !opts->allow_bridges)) return 0;
+  int info_ids[MAX_FRAMES], meta_ids[MAX_FRAMES];
+  const pg_frame_info *cand[MAX_FRAMES];
+  const char *sessions[MAX_FRAMES];
+  int n = bridge_ask(p, opts, by_origin, frames, nframes, cand, sessions, info_ids, meta_ids);
+  int snap_ids[MAX_BRIDGED], ax_ids[MAX_BRIDGED], nsubs = 0;
+  for (int k = 0; k < n; k++) {
+    int bridged = bridge_consented(p, opts, top_origin, info_ids[k], meta_ids[k]);
+    const char *session = sessions[k];
+    if (!bridged || nsubs == MAX_BRIDGED) continue;
+    subs[nsubs] = (pg_subframe){.frame_id = cand[k]->frame_id, .session_id = session,
+                                .owner_backend_node_id = cand[k]->owner_backend_node_id};
+    snap_ids[nsubs] = cdp_send_raw(p->c, session, "DOMSnapshot.captureSnapshot", snapshot_params());
+    ax_ids[nsubs] = cdp_send_raw(p->c, session, "Accessibility.getFullAXTree", NULL);
+    nsubs++;
+  }
+  return bridge_collect(p, subs, snap_ids, ax_ids, nsubs, snaps, axs);
+}
+
+/* One capture in flight (capture_once): the requests of each round, the
+ * replies (owned: capture_release frees them), and what is built from them.
+ * Round 1 needs nothing else: the snapshot, the frame tree, the page facts,
+ * the focused element, the selection's ends, the shadow hosts, the owners of
+ * out-of-process frames, and (pages of up to ax_full_limit nodes) the whole
+ * AX tree. Round 2 needs round 1: the AX trees of same-origin frames, the
+ * backend ids of the focused element and the selection's ends, and those of
+ * the nested open shadow hosts. */
+typedef struct capture {
+  crawl_page *p;
+  const pg_options *opts;
+  int to;                                /* the call timeout */
+  long long t0, t1, t2, t3;              /* round 1 sent, waited, AX, frames done */
+  int id_snap, id_tree, id_facts, id_active, id_sel[2], id_hosts, owner_ids[MAX_FRAMES];
+  pg_snapshot *snap;
+  cJSON *tree, *facts, *active, *hosts, *sel[2], *ax_main;
+  size_t nodes;                          /* in the snapshot */
+  int full_ax;                           /* the whole AX tree, else the candidates in view */
+  pg_frame_info frames[MAX_FRAMES];      /* out-of-process frames, then the others */
+  int nframes;
+  frame_row rows[MAX_FRAMES];            /* Page.getFrameTree, the top frame first */
+  int nrows;
+  const char *top_origin;
+  int ax_ids[MAX_FRAMES], nax_ids, id_desc, id_sel_desc[2];
+  const cJSON *ax[MAX_FRAMES + 1];       /* ax_main, ax_owned, then the partial tree */
+  cJSON *ax_owned[MAX_FRAMES];
+  size_t nax;
+  int focused, sel_ends[2];              /* backend node ids, 0 none */
+  int *open_hosts, nopen_hosts;
+  pg_subframe subs[MAX_BRIDGED];
+  pg_snapshot *sub_snaps[MAX_BRIDGED];
+  cJSON *sub_ax[MAX_BRIDGED];
+  int nsubs;
+  cJSON *partial;                        /* AX of the candidates in view (huge pages) */
+} capture;
+
+static void capture_send_first(capture *k) {
+  crawl_page *p = k->p;
   cdp_client *c = p->c;
-  int to = p->o.call_timeout_ms;
-  cJSON *a = snapshot_params();
-  /* round 1: everything that needs nothing else */
   /* raw: ~10 MB of integers on a 50k-element page, read straight into arrays */
-  int id_snap = cdp_send_raw(c, p->session, "DOMSnapshot.captureSnapshot", a);
-  int id_tree = cdp_send(c, p->session, "Page.getFrameTree", NULL);
-  int id_facts = send_eval(p, facts_js, 1);
-  int id_active = send_eval(p, active_js, 0);
-  int id_sel[2] = {send_eval_in(p, p->session, sel_anchor_js, 0, "uiap-sel"),
-                   send_eval_in(p, p->session, sel_focus_js, 0, "uiap-sel")};
+  k->id_snap = cdp_send_raw(c, p->session, "DOMSnapshot.captureSnapshot", snapshot_params());
+  k->id_tree = cdp_send(c, p->session, "Page.getFrameTree", NULL);
+  char *facts = with_selection(CRAWL__JS(page_facts));
+  k->id_facts = send_eval(p, facts, 1);
+  free(facts);
+  k->id_active = send_eval(p, CRAWL__JS(active_element), 0);
+  char *sel_anchor = with_selection(CRAWL__JS(selection_anchor)), *sel_focus = with_selection(CRAWL__JS(selection_focus));
+  k->id_sel[0] = send_eval_in(p, p->session, sel_anchor, 0, "uiap-sel");
+  k->id_sel[1] = send_eval_in(p, p->session, sel_focus, 0, "uiap-sel");
+  free(sel_anchor);
+  free(sel_focus);
   cJSON *ha = cJSON_CreateObject();
-  cJSON_AddStringToObject(ha, "expression", hosts_js);
+  cJSON_AddStringToObject(ha, "expression", CRAWL__JS(shadow_hosts));
   cJSON_AddStringToObject(ha, "objectGroup", "uiap-hosts");
   cJSON_AddBoolToObject(ha, "silent", 1);
-  int id_hosts = cdp_send(c, p->session, "Runtime.evaluate", ha);
-  int owner_ids[MAX_FRAMES];
+  k->id_hosts = cdp_send(c, p->session, "Runtime.evaluate", ha);
   for (int i = 0; i < p->noopifs; i++) {
     cJSON *f = cJSON_CreateObject();
     cJSON_AddStringToObject(f, "frameId", p->oopifs[i].target_id);
-    owner_ids[i] = cdp_send(c, p->session, "DOM.getFrameOwner", f);
+    k->owner_ids[i] = cdp_send(c, p->session, "DOM.getFrameOwner", f);
   }
-  pg_snapshot *snap = NULL;
-  cJSON *tree = NULL, *facts = NULL, *active = NULL, *ax_main = NULL;
-  crawl_code rc = CRAWL_OK;
-  cdp_code r;
-  long long t0 = cdp_now_ms();
+}
+
+/* The snapshot reply, parsed. */
+static crawl_code capture_snapshot(capture *k) {
+  crawl_page *p = k->p;
   char *snap_text = NULL;
   size_t snap_len = 0;
-  if ((r = cdp_wait_raw(c, id_snap, &snap_text, &snap_len, to))) {
+  cdp_code r = cdp_wait_raw(p->c, k->id_snap, &snap_text, &snap_len, k->to);
+  if (r) {
     perr(p, "DOMSnapshot.captureSnapshot");
-    rc = from_cdp(p, r);
-  } else {
-    long long tp = cdp_now_ms();
-    pg_code pc = pg_snapshot_parse(snap_text, snap_len, &snap);
-    free(snap_text); /* at once: the biggest block of the capture */
-    crawl_log(CRAWL_LOG_DEBUG, "capture", "snapshot reply: %zu bytes, parsed in %lld ms", snap_len,
-              cdp_now_ms() - tp);
-    if (pc) {
-      snprintf(p->err, sizeof p->err, "building the page graph: DOMSnapshot reply: %s", pg_strerror(pc));
-      rc = CRAWL_CAPTURE;
-    }
+    return from_cdp(p, r);
   }
-  /* after a failure the rest are not waited for (1 ms): one timeout, not five */
-  if ((r = cdp_wait(c, id_tree, &tree, rc ? 1 : to)) && !rc) { perr(p, "Page.getFrameTree"); rc = from_cdp(p, r); }
-  if ((r = cdp_wait(c, id_facts, &facts, rc ? 1 : to)) && !rc) { perr(p, "page facts"); rc = from_cdp(p, r); }
-  if ((r = cdp_wait(c, id_active, &active, rc ? 1 : to)) && !rc && r != CDP_REMOTE) { perr(p, "focus"); rc = from_cdp(p, r); }
-  cJSON *hosts = NULL;
-  if ((r = cdp_wait(c, id_hosts, &hosts, rc ? 1 : to)) && !rc && r != CDP_REMOTE) { perr(p, "shadow hosts"); rc = from_cdp(p, r); }
-  cJSON *sel[2] = {NULL, NULL};
-  for (int k = 0; k < 2; k++)
-    if ((r = cdp_wait(c, id_sel[k], &sel[k], rc ? 1 : to)) && !rc && r != CDP_REMOTE) { perr(p, "selection"); rc = from_cdp(p, r); }
-  long long t1 = cdp_now_ms();
-  /* Accessibility data: the whole tree on ordinary pages; on huge ones
-   * (getFullAXTree grows faster than the page) only for the candidates in
-   * view, the rest computed from the snapshot. */
-  size_t nodes = pg_snapshot_node_count(snap);
-  int full_ax = nodes <= p->o.ax_full_limit;
-  if (!rc && full_ax) {
-    r = wait_ax(p, cdp_send_raw(c, p->session, "Accessibility.getFullAXTree", NULL), &ax_main);
-    if (r && r != CDP_REMOTE) { perr(p, "Accessibility.getFullAXTree"); rc = from_cdp(p, r); }
+  long long tp = cdp_now_ms();
+  pg_code pc = pg_snapshot_parse(snap_text, snap_len, &k->snap);
+  free(snap_text); /* at once: the biggest block of the capture */
+  crawl_log(CRAWL_LOG_DEBUG, "capture", "snapshot reply: %zu bytes, parsed in %lld ms", snap_len, cdp_now_ms() - tp);
+  if (pc) {
+    snprintf(p->err, sizeof p->err, "building the page graph: DOMSnapshot reply: %s", pg_strerror(pc));
+    return CRAWL_CAPTURE;
   }
-  long long t2 = cdp_now_ms();
-  pg_frame_info frames[MAX_FRAMES];
-  int nframes = 0;
+  return CRAWL_OK;
+}
+
+/* Wait for the reply to id into *res unless an earlier one failed (*rc):
+ * then 1 ms, so that a dead page costs one timeout, not five. The first
+ * failure (a CDP error reply too, unless remote_ok) goes to *rc. */
+static void capture_wait(capture *k, int id, cJSON **res, const char *what, int remote_ok, crawl_code *rc) {
+  cdp_code r = cdp_wait(k->p->c, id, res, *rc ? 1 : k->to);
+  if (r && !*rc && !(remote_ok && r == CDP_REMOTE)) {
+    perr(k->p, what);
+    *rc = from_cdp(k->p, r);
+  }
+}
+
+/* The owners of the out-of-process frames, into k->frames. */
+static void capture_frame_owners(capture *k, crawl_code rc) {
+  crawl_page *p = k->p;
   for (int i = 0; i < p->noopifs; i++) {
     cJSON *o = NULL;
-    r = cdp_wait(c, owner_ids[i], &o, rc ? 1 : to);
-    if (r == CDP_OK) {
-      frames[nframes++] = (pg_frame_info){.frame_id = p->oopifs[i].target_id, .oopif = 1,
-        .owner_backend_node_id = cJSON_GetObjectItemCaseSensitive(o, "backendNodeId")
-                                   ? cJSON_GetObjectItemCaseSensitive(o, "backendNodeId")->valueint : 0};
+    if (cdp_wait(p->c, k->owner_ids[i], &o, rc ? 1 : k->to) == CDP_OK) {
+      const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "backendNodeId");
+      k->frames[k->nframes++] = (pg_frame_info){.frame_id = p->oopifs[i].target_id, .oopif = 1,
+                                                .owner_backend_node_id = b ? b->valueint : 0};
     }
     cJSON_Delete(o);
   }
-  if (rc) goto out;
+}
 
-  /* round 2: AX of same-origin child frames, and the focused node */
-  frame_row rows[MAX_FRAMES];
-  int nrows = 0;
-  walk_frames(cJSON_GetObjectItemCaseSensitive(tree, "frameTree"), NULL, rows, &nrows);
-  const char *top_origin = nrows ? rows[0].origin : NULL;
-  int ax_ids[MAX_FRAMES], nax_ids = 0;
-  for (int i = 1; i < nrows; i++) {
-    /* only frames whose origin equals the top's (or a bridge, named by the
-     * run or declared by the frame when the run allows it) are read */
-    int readable = top_origin && rows[i].origin && !strcmp(rows[i].origin, top_origin) && strcmp(top_origin, "null");
-    for (int k = 0; !readable && opts && opts->bridge_origins && opts->bridge_origins[k]; k++)
-      readable = rows[i].origin && !strcmp(rows[i].origin, opts->bridge_origins[k]);
-    if (!readable && opts && opts->allow_bridges && rows[i].id)
-      readable = pg_bridge_consents(pg_snapshot_bridge_meta(snap, rows[i].id), top_origin);
-    if (rows[i].url && !strncmp(rows[i].url, "about:", 6)) readable = 1; /* inherits its parent */
-    if (!readable || !full_ax) continue;
+static crawl_code capture_wait_first(capture *k) {
+  crawl_page *p = k->p;
+  crawl_code rc = capture_snapshot(k);
+  capture_wait(k, k->id_tree, &k->tree, "Page.getFrameTree", 0, &rc);
+  capture_wait(k, k->id_facts, &k->facts, "page facts", 0, &rc);
+  capture_wait(k, k->id_active, &k->active, "focus", 1, &rc);
+  capture_wait(k, k->id_hosts, &k->hosts, "shadow hosts", 1, &rc);
+  for (int j = 0; j < 2; j++) capture_wait(k, k->id_sel[j], &k->sel[j], "selection", 1, &rc);
+  k->t1 = cdp_now_ms();
+  /* Accessibility data: the whole tree on ordinary pages; on huge ones
+   * (getFullAXTree grows faster than the page) only for the candidates in
+   * view, the rest computed from the snapshot. */
+  k->nodes = pg_snapshot_node_count(k->snap);
+  k->full_ax = k->nodes <= p->o.ax_full_limit;
+  if (!rc && k->full_ax) {
+    cdp_code r = wait_ax(p, cdp_send_raw(p->c, p->session, "Accessibility.getFullAXTree", NULL), &k->ax_main);
+    if (r && r != CDP_REMOTE) { perr(p, "Accessibility.getFullAXTree"); rc = from_cdp(p, r); }
+  }
+  k->t2 = cdp_now_ms();
+  capture_frame_owners(k, rc);
+  return rc;
+}
+
+/* Whether the AX tree of frame row i may be read: only frames whose origin
+ * equals the top's, or a bridge (named by the run, or declared by the frame
+ * when the run allows it); about: frames inherit their parent's. */
+static int frame_readable(const capture *k, int i) {
+  const frame_row *row = &k->rows[i];
+  const pg_options *opts = k->opts;
+  const char *top = k->top_origin;
+  int readable = top && row->origin && !strcmp(row->origin, top) && strcmp(top, "null");
+  for (int b = 0; !readable && opts && opts->bridge_origins && opts->bridge_origins[b]; b++)
+    readable = row->origin && !strcmp(row->origin, opts->bridge_origins[b]);
+  if (!readable && opts && opts->allow_bridges && row->id)
+    readable = pg_bridge_consents(pg_snapshot_bridge_meta(k->snap, row->id), top);
+  if (row->url && !strncmp(row->url, "about:", 6)) readable = 1;
+  return readable;
+}
+
+/* DOM.describeNode of a remote object, sent; its id (0: no object). */
+static int send_describe(crawl_page *p, const char *object_id) {
+  if (!object_id) return 0;
+  cJSON *d = cJSON_CreateObject();
+  cJSON_AddStringToObject(d, "objectId", object_id);
+  return cdp_send(p->c, p->session, "DOM.describeNode", d);
+}
+
+static void capture_send_second(capture *k) {
+  crawl_page *p = k->p;
+  walk_frames(cJSON_GetObjectItemCaseSensitive(k->tree, "frameTree"), NULL, k->rows, &k->nrows);
+  k->top_origin = k->nrows ? k->rows[0].origin : NULL;
+  for (int i = 1; i < k->nrows; i++) {
+    if (!frame_readable(k, i) || !k->full_ax) continue;
     cJSON *f = cJSON_CreateObject();
-    cJSON_AddStringToObject(f, "frameId", rows[i].id);
-    ax_ids[nax_ids++] = cdp_send_raw(c, p->session, "Accessibility.getFullAXTree", f);
+    cJSON_AddStringToObject(f, "frameId", k->rows[i].id);
+    k->ax_ids[k->nax_ids++] = cdp_send_raw(p->c, p->session, "Accessibility.getFullAXTree", f);
   }
-  const char *obj = result_object(active);
-  int id_desc = 0;
-  if (obj) {
-    cJSON *d = cJSON_CreateObject();
-    cJSON_AddStringToObject(d, "objectId", obj);
-    id_desc = cdp_send(c, p->session, "DOM.describeNode", d);
+  k->id_desc = send_describe(p, result_object(k->active));
+  for (int j = 0; j < 2; j++) k->id_sel_desc[j] = send_describe(p, result_object(k->sel[j]));
+}
+
+/* The backend node id in the reply to DOM.describeNode id (0: not sent)
+ * into *backend; 1 when there was one. */
+static int wait_backend(capture *k, int id, int *backend) {
+  cJSON *d = NULL;
+  int found = 0;
+  if (id && cdp_wait(k->p->c, id, &d, k->to) == CDP_OK) {
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "node"), "backendNodeId");
+    if ((found = cJSON_IsNumber(b))) *backend = b->valueint;
   }
-  int id_sel_desc[2] = {0, 0};
-  for (int k = 0; k < 2; k++)
-    if (result_object(sel[k])) {
-      cJSON *d = cJSON_CreateObject();
-      cJSON_AddStringToObject(d, "objectId", result_object(sel[k]));
-      id_sel_desc[k] = cdp_send(c, p->session, "DOM.describeNode", d);
-    }
-  const cJSON *ax[MAX_FRAMES + 1];
-  cJSON *ax_owned[MAX_FRAMES];
-  size_t nax = 0;
-  if (ax_main) ax[nax++] = ax_main;
-  for (int i = 0; i < nax_ids; i++) {
+  cJSON_Delete(d);
+  return found;
+}
+
+/* Release, without waiting, what Runtime holds for us: an object, or
+ * (object_id NULL) an object group. */
+static void release_remote(crawl_page *p, const char *object_id, const char *group) {
+  cJSON *a = cJSON_CreateObject();
+  if (object_id) cJSON_AddStringToObject(a, "objectId", object_id);
+  else cJSON_AddStringToObject(a, "objectGroup", group);
+  int id = cdp_send(p->c, p->session, object_id ? "Runtime.releaseObject" : "Runtime.releaseObjectGroup", a);
+  if (id > 0) cdp_abandon(p->c, id);
+}
+
+static void capture_wait_second(capture *k) {
+  crawl_page *p = k->p;
+  if (k->ax_main) k->ax[k->nax++] = k->ax_main;
+  for (int i = 0; i < k->nax_ids; i++) {
     cJSON *x = NULL;
-    r = wait_ax(p, ax_ids[i], &x);
-    ax_owned[i] = x;
-    if (x) ax[nax++] = x;
+    wait_ax(p, k->ax_ids[i], &x);
+    k->ax_owned[i] = x;
+    if (x) k->ax[k->nax++] = x;
   }
-  int focused = 0;
-  if (id_desc) {
-    cJSON *d = NULL;
-    if (cdp_wait(c, id_desc, &d, to) == CDP_OK) {
-      const cJSON *b = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "node"), "backendNodeId");
-      if (cJSON_IsNumber(b)) focused = b->valueint;
-    }
-    cJSON_Delete(d);
-    cJSON *rel = cJSON_CreateObject();
-    cJSON_AddStringToObject(rel, "objectId", obj);
-    int id = cdp_send(c, p->session, "Runtime.releaseObject", rel);
-    if (id > 0) cdp_abandon(c, id);
+  if (k->id_desc) {
+    wait_backend(k, k->id_desc, &k->focused);
+    release_remote(p, result_object(k->active), NULL);
   }
-  int sel_ends[2] = {0, 0};
-  for (int k = 0; k < 2; k++) {
-    cJSON *d = NULL;
-    if (id_sel_desc[k] && cdp_wait(c, id_sel_desc[k], &d, to) == CDP_OK) {
-      const cJSON *b = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "node"), "backendNodeId");
-      if (cJSON_IsNumber(b)) sel_ends[k] = b->valueint;
-    }
-    cJSON_Delete(d);
-  }
-  if (result_object(sel[0]) || result_object(sel[1])) {
-    cJSON *rg = cJSON_CreateObject();
-    cJSON_AddStringToObject(rg, "objectGroup", "uiap-sel");
-    int id = cdp_send(c, p->session, "Runtime.releaseObjectGroup", rg);
-    if (id > 0) cdp_abandon(c, id);
-  }
-  /* nested open shadow hosts: the array's elements, then their backend ids */
-  int *open_hosts = NULL, nopen_hosts = 0;
-  const cJSON *harr = cJSON_GetObjectItemCaseSensitive(hosts, "result");
+  for (int j = 0; j < 2; j++) wait_backend(k, k->id_sel_desc[j], &k->sel_ends[j]);
+  if (result_object(k->sel[0]) || result_object(k->sel[1])) release_remote(p, NULL, "uiap-sel");
+}
+
+/* Nested open shadow hosts: the elements of the array shadow_hosts.js
+ * returned, then their backend ids (k->open_hosts). */
+static void capture_open_hosts(capture *k) {
+  crawl_page *p = k->p;
+  const cJSON *harr = cJSON_GetObjectItemCaseSensitive(k->hosts, "result");
   const char *hdesc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(harr, "description"));
   const char *hobj = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(harr, "objectId"));
   if (hobj && hdesc && strcmp(hdesc, "Array(0)")) {
     cJSON *gp = cJSON_CreateObject(), *props = NULL;
     cJSON_AddStringToObject(gp, "objectId", hobj);
     cJSON_AddBoolToObject(gp, "ownProperties", 1);
-    if (cdp_call(c, p->session, "Runtime.getProperties", gp, &props, to) == CDP_OK) {
-      const cJSON *it;
-      int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(props, "result"));
-      int *ids = calloc((size_t)n + 1, sizeof *ids);
-      open_hosts = calloc((size_t)n + 1, sizeof *open_hosts);
-      int nids = 0;
-      cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(props, "result")) {
+    if (cdp_call(p->c, p->session, "Runtime.getProperties", gp, &props, k->to) == CDP_OK) {
+      const cJSON *it, *list = cJSON_GetObjectItemCaseSensitive(props, "result");
+      int n = cJSON_GetArraySize(list), nids = 0;
+      int *ids = crawl__xcalloc((size_t)n + 1, sizeof *ids);
+      k->open_hosts = crawl__xcalloc((size_t)n + 1, sizeof *k->open_hosts);
+      cJSON_ArrayForEach(it, list) {
         const char *oid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
             cJSON_GetObjectItemCaseSensitive(it, "value"), "objectId"));
-        if (!oid || !ids || nids >= n) continue;
-        cJSON *dn = cJSON_CreateObject();
-        cJSON_AddStringToObject(dn, "objectId", oid);
-        ids[nids++] = cdp_send(c, p->session, "DOM.describeNode", dn);
+        if (oid && nids < n) ids[nids++] = send_describe(p, oid);
       }
-      for (int k = 0; k < nids; k++) {
-        cJSON *d = NULL;
-        if (cdp_wait(c, ids[k], &d, to) == CDP_OK && open_hosts) {
-          const cJSON *b = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "node"), "backendNodeId");
-          if (cJSON_IsNumber(b)) open_hosts[nopen_hosts++] = b->valueint;
-        }
-        cJSON_Delete(d);
-      }
+      for (int j = 0; j < nids; j++)
+        if (wait_backend(k, ids[j], &k->open_hosts[k->nopen_hosts])) k->nopen_hosts++;
       free(ids);
     }
     cJSON_Delete(props);
   }
-  if (hobj) {
-    cJSON *rg = cJSON_CreateObject();
-    cJSON_AddStringToObject(rg, "objectGroup", "uiap-hosts");
-    int id = cdp_send(c, p->session, "Runtime.releaseObjectGroup", rg);
-    if (id > 0) cdp_abandon(c, id);
-  }
-  for (int i = 1; i < nrows && nframes < MAX_FRAMES; i++)
-    frames[nframes++] = (pg_frame_info){.frame_id = rows[i].id, .parent_frame_id = rows[i].parent,
-                                        .url = rows[i].url, .origin = rows[i].origin};
-  pg_subframe subs[MAX_BRIDGED];
-  pg_snapshot *sub_snaps[MAX_BRIDGED];
-  cJSON *sub_ax[MAX_BRIDGED];
-  int nsubs = capture_bridged(p, opts, top_origin, frames, nframes, subs, sub_snaps, sub_ax);
-  pg_input in = {
-    .snapshot = snap,
-    .ax = ax,
-    .nax = nax,
-    .frames = frames,
-    .nframes = (size_t)nframes,
-    .page = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(facts, "result"), "value"),
-    .focused_backend_node_id = focused,
-    .selection_anchor_backend_node_id = sel_ends[0],
-    .selection_focus_backend_node_id = sel_ends[1],
-    .top_frame_id = nrows ? rows[0].id : NULL,
-    .open_hosts = open_hosts,
-    .nopen_hosts = (size_t)nopen_hosts,
-    .subframes = subs,
-    .nsubframes = (size_t)nsubs,
-  };
-  long long t3 = cdp_now_ms();
-  cJSON *partial = NULL;
-  if (!full_ax) {
-    /* pass 1 without AX picks the candidates in view; pass 2 joins their AX */
-    pg_graph *g1 = NULL;
-    pg_options o1 = opts ? *opts : (pg_options){0};
-    o1.max_nodes = 0;
-    o1.revision = 1;
-    if (pg_build(&in, &o1, &g1) == PG_OK) {
-      enum { MAX_PARTIAL = 600 };
-      int ids[MAX_PARTIAL], nids = 0;
-      for (size_t e = 0; e < g1->nelements && nids < MAX_PARTIAL; e++)
-        if (g1->elements[e].in_viewport || pg_state_is(&g1->elements[e].state, PG_ST_FOCUSED)) {
-          cJSON *a2 = cJSON_CreateObject();
-          cJSON_AddNumberToObject(a2, "backendNodeId", g1->elements[e].backend_node_id);
-          cJSON_AddBoolToObject(a2, "fetchRelatives", 0);
-          ids[nids++] = cdp_send(c, p->session, "Accessibility.getPartialAXTree", a2);
-        }
-      pg_graph_free(g1);
-      partial = cJSON_CreateObject();
-      cJSON *arr = cJSON_AddArrayToObject(partial, "nodes");
-      for (int k = 0; k < nids; k++) {
-        cJSON *x = NULL;
-        if (cdp_wait(c, ids[k], &x, to) == CDP_OK) {
-          cJSON *nodesx = cJSON_DetachItemFromObjectCaseSensitive(x, "nodes");
-          cJSON *nd;
-          while (nodesx && (nd = cJSON_DetachItemFromArray(nodesx, 0))) cJSON_AddItemToArray(arr, nd);
-          cJSON_Delete(nodesx);
-        }
-        cJSON_Delete(x);
+  if (hobj) release_remote(p, NULL, "uiap-hosts");
+}
+
+/* On a huge page: a first build without AX picks the candidates in view
+ * (and the focused element); their AX (getPartialAXTree, pipelined) joins
+ * in->ax as one more tree, k->partial. */
+static void capture_partial_ax(capture *k, pg_input *in) {
+  crawl_page *p = k->p;
+  pg_graph *g1 = NULL;
+  pg_options o1 = k->opts ? *k->opts : (pg_options){0};
+  o1.max_nodes = 0;
+  o1.revision = 1;
+  if (pg_build(in, &o1, &g1) == PG_OK) {
+    enum { MAX_PARTIAL = 600 };
+    int ids[MAX_PARTIAL], nids = 0;
+    for (size_t e = 0; e < g1->nelements && nids < MAX_PARTIAL; e++)
+      if (g1->elements[e].in_viewport || pg_state_is(&g1->elements[e].state, PG_ST_FOCUSED)) {
+        cJSON *a2 = cJSON_CreateObject();
+        cJSON_AddNumberToObject(a2, "backendNodeId", g1->elements[e].backend_node_id);
+        cJSON_AddBoolToObject(a2, "fetchRelatives", 0);
+        ids[nids++] = cdp_send(p->c, p->session, "Accessibility.getPartialAXTree", a2);
       }
-      ax[nax++] = partial;
-      in.nax = nax;
+    pg_graph_free(g1);
+    k->partial = cJSON_CreateObject();
+    cJSON *arr = cJSON_AddArrayToObject(k->partial, "nodes");
+    for (int j = 0; j < nids; j++) {
+      cJSON *x = NULL;
+      if (cdp_wait(p->c, ids[j], &x, k->to) == CDP_OK) {
+        cJSON *nodesx = cJSON_DetachItemFromObjectCaseSensitive(x, "nodes");
+        cJSON *nd;
+        while (nodesx && (nd = cJSON_DetachItemFromArray(nodesx, 0))) cJSON_AddItemToArray(arr, nd);
+        cJSON_Delete(nodesx);
+      }
+      cJSON_Delete(x);
     }
-    crawl_log(CRAWL_LOG_DEBUG, "capture", "%zu nodes: accessibility data for %d elements in view, %lld ms",
-              nodes, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(partial, "nodes")), cdp_now_ms() - t3);
+    k->ax[k->nax++] = k->partial;
+    in->nax = k->nax;
   }
-  pg_code pr = pg_build(&in, opts, out);
-  cJSON_Delete(partial);
+  crawl_log(CRAWL_LOG_DEBUG, "capture", "%zu nodes: accessibility data for %d elements in view, %lld ms",
+            k->nodes, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(k->partial, "nodes")), cdp_now_ms() - k->t3);
+}
+
+/* The frames (out-of-process ones first), the bridged frames' captures,
+ * and the graph built from everything. */
+static crawl_code capture_build(capture *k, pg_graph **out) {
+  for (int i = 1; i < k->nrows && k->nframes < MAX_FRAMES; i++)
+    k->frames[k->nframes++] = (pg_frame_info){.frame_id = k->rows[i].id, .parent_frame_id = k->rows[i].parent,
+                                              .url = k->rows[i].url, .origin = k->rows[i].origin};
+  k->nsubs = capture_bridged(k->p, k->opts, k->top_origin, k->frames, k->nframes, k->subs, k->sub_snaps, k->sub_ax);
+  pg_input in = {
+    .snapshot = k->snap,
+    .ax = k->ax,
+    .nax = k->nax,
+    .frames = k->frames,
+    .nframes = (size_t)k->nframes,
+    .page = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(k->facts, "result"), "value"),
+    .focused_backend_node_id = k->focused,
+    .selection_anchor_backend_node_id = k->sel_ends[0],
+    .selection_focus_backend_node_id = k->sel_ends[1],
+    .top_frame_id = k->nrows ? k->rows[0].id : NULL,
+    .open_hosts = k->open_hosts,
+    .nopen_hosts = (size_t)k->nopen_hosts,
+    .subframes = k->subs,
+    .nsubframes = (size_t)k->nsubs,
+  };
+  k->t3 = cdp_now_ms();
+  if (!k->full_ax) capture_partial_ax(k, &in);
+  pg_code pr = pg_build(&in, k->opts, out);
   crawl_log(CRAWL_LOG_DEBUG, "capture", "snapshot+facts %lld ms, ax %lld ms, frames %lld ms, build %lld ms",
-            t1 - t0, t2 - t1, t3 - t2, cdp_now_ms() - t3);
+            k->t1 - k->t0, k->t2 - k->t1, k->t3 - k->t2, cdp_now_ms() - k->t3);
   if (pr) {
-    snprintf(p->err, sizeof p->err, "building the page graph: %s", pg_strerror(pr));
-    rc = CRAWL_CAPTURE;
+    snprintf(k->p->err, sizeof k->p->err, "building the page graph: %s", pg_strerror(pr));
+    return CRAWL_CAPTURE;
   }
-  for (int i = 0; i < nax_ids; i++) cJSON_Delete(ax_owned[i]);
-  free(open_hosts);
-  for (int k = 0; k < nsubs; k++) {
-    pg_snapshot_free(sub_snaps[k]);
-    cJSON_Delete(sub_ax[k]);
+  return CRAWL_OK;
+}
+
+static void capture_release(capture *k) {
+  cJSON_Delete(k->partial);
+  for (int i = 0; i < k->nax_ids; i++) cJSON_Delete(k->ax_owned[i]);
+  free(k->open_hosts);
+  for (int j = 0; j < k->nsubs; j++) {
+    pg_snapshot_free(k->sub_snaps[j]);
+    cJSON_Delete(k->sub_ax[j]);
   }
-out:
-  cJSON_Delete(sel[0]);
-  cJSON_Delete(sel[1]);
-  cJSON_Delete(hosts);
-  pg_snapshot_free(snap);
-  cJSON_Delete(tree);
-  cJSON_Delete(facts);
-  cJSON_Delete(active);
-  cJSON_Delete(ax_main);
+  cJSON_Delete(k->sel[0]);
+  cJSON_Delete(k->sel[1]);
+  cJSON_Delete(k->hosts);
+  pg_snapshot_free(k->snap);
+  cJSON_Delete(k->tree);
+  cJSON_Delete(k->facts);
+  cJSON_Delete(k->active);
+  cJSON_Delete(k->ax_main);
+}
+
+static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph **out) {
+  *out = NULL;
+  capture k = {.p = p, .opts = opts, .to = p->o.call_timeout_ms};
+  capture_send_first(&k);
+  k.t0 = cdp_now_ms();
+  crawl_code rc = capture_wait_first(&k);
+  if (!rc) {
+    capture_send_second(&k);
+    capture_wait_second(&k);
+    capture_open_hosts(&k);
+    rc = capture_build(&k, out);
+  }
+  capture_release(&k);
   return rc;
 }
 
@@ -1664,7 +1716,7 @@ crawl_code crawl_page_screenshot(crawl_page *p, unsigned char **png, size_t *len
   const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "data"));
   if (d) {
     size_t n = strlen(d);
-    unsigned char *out = malloc(n / 4 * 3 + 3);
+    unsigned char *out = crawl__xrealloc(NULL, n / 4 * 3 + 3);
     size_t o = 0;
     unsigned acc = 0;
     int bits = 0;

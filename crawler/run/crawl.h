@@ -54,8 +54,8 @@ typedef struct crawl_attach_opts {
  * (crawl_page_changes) is installed into the loaded document, in every frame,
  * and into documents to come. o: width/height are not used (the page keeps
  * its size); block_writes guards the page's own origin plus allowed_origins.
- * sel may be NULL (the only page target). *out is set whenever memory
- * allowed, also on error (crawl_page_errmsg tells; release it as below):
+ * sel may be NULL (the only page target). *out is always set, also on
+ * error (crawl_page_errmsg tells; release it as below):
  * CRAWL_ARG when no page target fits, with a one-line reason that says how
  * many page targets there are and names the first three; CRAWL_BROWSER etc.
  * when CDP fails. */

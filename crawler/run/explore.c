@@ -13,7 +13,10 @@
  * decision is journaled, also for actions never taken.
  */
 #include "crawl.h"
+#include "crawl_journal.h"
+#include "crawl_strmap.h"
 #include "frontier.h"
+#include "run_int.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -29,7 +32,7 @@ typedef struct run {
   const crawl_opts *o;
   cdp_client *c;
   crawl_page *page;
-  FILE *jl;
+  crawl__journal *jl;       /* DIR/journal.jsonl, appended to */
   char dir[4096];
   frontier f;               /* states, edges, outcomes: shared by whatever drives tabs */
   long transitions, self_loops, decisions, failures, reviews;
@@ -51,7 +54,7 @@ typedef struct run {
   /* per control (action + role + name): how often it changed the state */
   struct loopstat { char *key; int self, moved, signals; action a; } *loops;
   int nloops, caploops;
-  smap by_loop;             /* index of loops */
+  crawl__strmap by_loop;    /* index of loops */
   int deviations;           /* walks that ended off their path since the last step */
   const pg_graph *before;   /* the capture before an action, while r->g is NULL */
   /* JSON of the two latest graphs asked for, by revision (unique per
@@ -63,19 +66,6 @@ typedef struct run {
 } run;
 
 /* ---- small helpers ---------------------------------------------------------- */
-
-
-
-static void iso_now(char *buf, size_t n) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  struct tm tm;
-  gmtime_r(&ts.tv_sec, &tm);
-  char base[32];
-  strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
-  snprintf(buf, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
-}
-
 /* An open dialog, or an open modal drawer (a dialog that slides in from an edge). */
 static int open_dialog(const pg_scope *sc) {
   return pg_state_is(&sc->state, PG_ST_OPEN) &&
@@ -95,7 +85,7 @@ static const cJSON *graph_json(run *r, const pg_graph *g) {
   int k = !r->gj_last;
   free(r->gjc[k].revision);
   cJSON_Delete(r->gjc[k].json);
-  r->gjc[k].revision = g->revision ? strdup(g->revision) : NULL;
+  r->gjc[k].revision = crawl__xstrdup(g->revision);
   r->gjc[k].json = pg_graph_to_json(g);
   r->gj_last = k;
   return r->gjc[k].json;
@@ -111,28 +101,8 @@ static void url_origin(const char *url, char *buf, size_t n) {
 }
 
 /* ---- journal ------------------------------------------------------------------- */
-static void jl_write(run *r, const char *type, cJSON *o) {
-  char ts[64];
-  iso_now(ts, sizeof ts);
-  cJSON *line = cJSON_CreateObject();
-  cJSON_AddStringToObject(line, "type", type);
-  cJSON_AddStringToObject(line, "at", ts);
-  cJSON *it = o ? o->child : NULL;
-  while (it) {
-    cJSON *next = it->next;
-    cJSON_AddItemToObject(line, it->string, cJSON_DetachItemViaPointer(o, it));
-    it = next;
-  }
-  cJSON_Delete(o);
-  char *text = cJSON_PrintUnformatted(line);
-  cJSON_Delete(line);
-  if (text && r->jl) {
-    fputs(text, r->jl);
-    fputc('\n', r->jl);
-    fflush(r->jl);
-  }
-  free(text);
-}
+/* One record (o consumed) into the journal; crawl_journal.h does the writing. */
+static void jl_write(run *r, const char *type, cJSON *o) { crawl__journal_write(r->jl, type, o); }
 
 static void jl_note(run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void jl_note(run *r, const char *fmt, ...) {
@@ -147,15 +117,19 @@ static void jl_note(run *r, const char *fmt, ...) {
   crawl_log(CRAWL_LOG_INFO, "crawl", "%s", buf);
 }
 
+/* Tell the caller's progress callback, if any, where the run is. */
+static void report_progress(run *r, const char *status, const char *route) {
+  if (!r->o->progress) return;
+  crawl_progress p = {.run_id = r->run_id, .status = status, .states = r->f.nst, .transitions = r->transitions,
+                      .decisions = r->decisions, .elapsed_ms = elapsed(r), .route = route};
+  r->o->progress(r->o->progress_ud, &p);
+}
+
 static void jl_status(run *r, const char *status) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "status", status);
   jl_write(r, "status", o);
-  if (r->o->progress) {
-    crawl_progress p = {.run_id = r->run_id, .status = status, .states = r->f.nst, .transitions = r->transitions,
-                        .decisions = r->decisions, .elapsed_ms = elapsed(r)};
-    r->o->progress(r->o->progress_ud, &p);
-  }
+  report_progress(r, status, NULL);
 }
 
 static cJSON *target_json(const action *a) {
@@ -211,23 +185,20 @@ static int route_count(const run *r, const char *route) {
   return n;
 }
 
-static int write_file(const char *path, const void *data, size_t len) {
-  char tmp[8500];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "wb");
-  if (!f) return -1;
-  size_t w = fwrite(data, 1, len, f);
-  if (fclose(f) != 0 || w != len || rename(tmp, path) != 0) {
-    unlink(tmp);
-    return -1;
+/* The slot for one more state, zeroed, at r->f.st[r->f.nst] (the table
+ * grows as needed; the caller fills it and counts it). */
+static state *state_slot(run *r) {
+  if (r->f.nst == r->f.capst) {
+    r->f.capst = r->f.capst ? r->f.capst * 2 : 64;
+    r->f.st = crawl__xrealloc(r->f.st, (size_t)r->f.capst * sizeof *r->f.st);
   }
-  return 0;
+  state *s = &r->f.st[r->f.nst];
+  memset(s, 0, sizeof *s);
+  return s;
 }
 
-
-/* Register the current capture as a new state. Returns its index, or -1 when
- * a budget refuses it. */
-static int add_state(run *r, int parent, const action *via, int seed, const char *route) {
+/* 1 when a budget refuses one more state on route (journaled). */
+static int state_refused(run *r, const char *route) {
   if (r->f.nst >= r->b.max_states) {
     if (!r->stopped_by) {
       r->stopped_by = "maxStates";
@@ -236,7 +207,7 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
       cJSON_AddNumberToObject(o, "limit", (double)r->b.max_states);
       jl_write(r, "budget", o);
     }
-    return -1;
+    return 1;
   }
   if (r->b.max_per_route > 0 && route_count(r, route) >= r->b.max_per_route) {
     cJSON *o = cJSON_CreateObject();
@@ -244,51 +215,38 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
     cJSON_AddNumberToObject(o, "limit", (double)r->b.max_per_route);
     cJSON_AddStringToObject(o, "routeId", route ? route : "");
     jl_write(r, "budget", o);
-    return -1;
+    return 1;
   }
-  if (r->f.nst == r->f.capst) {
-    r->f.capst = r->f.capst ? r->f.capst * 2 : 64;
-    r->f.st = realloc(r->f.st, (size_t)r->f.capst * sizeof *r->f.st);
-  }
-  state *s = &r->f.st[r->f.nst];
-  memset(s, 0, sizeof *s);
-  memcpy(s->fp, r->cur_fp, sizeof s->fp);
-  memcpy(s->cfp, r->cur_cfp, sizeof s->cfp);
-  char id[40];
-  snprintf(id, sizeof id, "s_%.16s", s->fp);
-  for (int k = 0; k < r->f.nst; k++) /* a 64-bit prefix collision: lengthen */
-    if (!strcmp(r->f.st[k].id, id)) snprintf(id, sizeof id, "s_%.32s", s->fp);
-  s->id = strdup(id);
-  s->url = fr_strdup(r->g->route_url);
-  s->route = fr_strdup(route);
-  s->title = fr_strdup(r->g->route_title);
-  s->parent = parent;
-  fr_action_copy(&s->via, via);
-  s->depth = parent >= 0 ? r->f.st[parent].depth + 1 : 0;
-  s->seed = seed;
-  s->addressable = parent < 0 ? 1 : -1;
-  int idx = r->f.nst++;
-  fr_index_state(&r->f, idx);
+  return 0;
+}
 
-  /* the state's PageGraph, then (optionally) its screenshot, then the line */
-  char path[4400], rel[200];
-  snprintf(rel, sizeof rel, "states/%s.json", s->id);
+/* The state's files: DIR/states/<id>.json (its PageGraph, path relative to
+ * DIR into rel) and, with screenshots, DIR/screenshots/<id>.png (into
+ * shot_rel, "" when there is none). */
+static void state_files(run *r, const state *s, char *rel, size_t rellen, char *shot_rel, size_t shotlen) {
+  char path[4400];
+  snprintf(rel, rellen, "states/%s.json", s->id);
   snprintf(path, sizeof path, "%s/%s", r->dir, rel);
-  char *text = cJSON_PrintUnformatted(graph_json(r, r->g));
-  if (!text || write_file(path, text, strlen(text)) != 0)
-    jl_note(r, "could not write %s: %s", rel, strerror(errno));
+  char *text = cJSON_PrintUnformatted(graph_json(r, r->g)); /* NULL: no graph JSON */
+  int e = text ? crawl__file_write(path, text, strlen(text)) : ENOMEM;
+  if (e) jl_note(r, "could not write %s: %s", rel, strerror(e));
   free(text);
-  char shot_rel[200] = "";
-  if (r->o->screenshots) {
-    unsigned char *png = NULL;
-    size_t len = 0;
-    if (crawl_page_screenshot(r->page, &png, &len) == CRAWL_OK && png) {
-      snprintf(shot_rel, sizeof shot_rel, "screenshots/%s.png", s->id);
-      snprintf(path, sizeof path, "%s/%s", r->dir, shot_rel);
-      if (write_file(path, png, len) != 0) shot_rel[0] = 0;
-    }
-    free(png);
+  shot_rel[0] = 0;
+  if (!r->o->screenshots) return;
+  unsigned char *png = NULL;
+  size_t len = 0;
+  if (crawl_page_screenshot(r->page, &png, &len) == CRAWL_OK && png) {
+    snprintf(shot_rel, shotlen, "screenshots/%s.png", s->id);
+    snprintf(path, sizeof path, "%s/%s", r->dir, shot_rel);
+    if (crawl__file_write(path, (const char *)png, len) != 0) shot_rel[0] = 0;
   }
+  free(png);
+}
+
+/* The journal's "state" line for state s (the current capture), reached by
+ * via (NULL for a seed's). */
+static void state_line(run *r, const state *s, const action *via, const char *route, const char *rel,
+                       const char *shot_rel) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "stateId", s->id);
   cJSON_AddStringToObject(o, "fingerprint", s->fp);
@@ -297,8 +255,8 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
   if (s->url) cJSON_AddStringToObject(o, "url", s->url);
   if (s->title) cJSON_AddStringToObject(o, "title", s->title);
   cJSON_AddNumberToObject(o, "depth", s->depth);
-  cJSON_AddNumberToObject(o, "seed", seed);
-  if (parent >= 0) cJSON_AddStringToObject(o, "parentStateId", r->f.st[parent].id);
+  cJSON_AddNumberToObject(o, "seed", s->seed);
+  if (s->parent >= 0) cJSON_AddStringToObject(o, "parentStateId", r->f.st[s->parent].id);
   if (via) {
     cJSON *v = cJSON_AddObjectToObject(o, "via");
     cJSON_AddStringToObject(v, "actionId", via->action_id);
@@ -318,7 +276,34 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
       cJSON_AddItemToArray(modal, cJSON_CreateString(sc->scope_id));
   }
   jl_write(r, "state", o);
-  fdatasync(fileno(r->jl));
+  crawl__journal_sync(r->jl);
+}
+
+/* Register the current capture as a new state: the table, its files, its
+ * journal line. Returns its index, or -1 when a budget refuses it. */
+static int add_state(run *r, int parent, const action *via, int seed, const char *route) {
+  if (state_refused(r, route)) return -1;
+  state *s = state_slot(r);
+  memcpy(s->fp, r->cur_fp, sizeof s->fp);
+  memcpy(s->cfp, r->cur_cfp, sizeof s->cfp);
+  char id[40];
+  snprintf(id, sizeof id, "s_%.16s", s->fp);
+  for (int k = 0; k < r->f.nst; k++) /* a 64-bit prefix collision: lengthen */
+    if (!strcmp(r->f.st[k].id, id)) snprintf(id, sizeof id, "s_%.32s", s->fp);
+  s->id = crawl__xstrdup(id);
+  s->url = crawl__xstrdup(r->g->route_url);
+  s->route = crawl__xstrdup(route);
+  s->title = crawl__xstrdup(r->g->route_title);
+  s->parent = parent;
+  fr_action_copy(&s->via, via);
+  s->depth = parent >= 0 ? r->f.st[parent].depth + 1 : 0;
+  s->seed = seed;
+  s->addressable = parent < 0 ? 1 : -1;
+  int idx = r->f.nst++;
+  fr_index_state(&r->f, idx);
+  char rel[200], shot_rel[200];
+  state_files(r, s, rel, sizeof rel, shot_rel, sizeof shot_rel);
+  state_line(r, s, via, route, rel, shot_rel);
   return idx;
 }
 
@@ -382,33 +367,27 @@ static void decide(run *r, action *a, const pg_element *e) {
 }
 
 /* Ordinal of each element among the elements before it with the same role
- * and name (caller frees): one pass with a hash table, so a page of 100,000
- * elements costs milliseconds, not n^2 string compares. */
+ * and name (caller frees): one pass with a string map from role and name
+ * to the latest ordinal, so a page of 100,000 elements costs milliseconds,
+ * not n^2 string compares. */
 static int *element_ordinals(const pg_graph *g) {
-  size_t n = g->nelements, cap = 16;
-  while (cap < n * 2) cap <<= 1;
-  size_t *slot = calloc(cap, sizeof *slot); /* 1 + the latest element with that key */
-  int *ord = calloc(n ? n : 1, sizeof *ord);
-  if (!slot || !ord) abort();
+  size_t n = g->nelements;
+  int *ord = crawl__xcalloc(n ? n : 1, sizeof *ord);
+  crawl__strmap seen = {0};
+  crawl__buf key = {0};
   for (size_t i = 0; i < n; i++) {
-    const char *role = g->elements[i].role, *name = g->elements[i].name ? g->elements[i].name : "";
-    size_t h = 5381;
-    for (const char *q = role; *q; q++) h = h * 33 + (unsigned char)*q;
-    h = h * 33 + 0x1f;
-    for (const char *q = name; *q; q++) h = h * 33 + (unsigned char)*q;
-    size_t j = h & (cap - 1);
-    for (; slot[j]; j = (j + 1) & (cap - 1)) {
-      const pg_element *o = &g->elements[slot[j] - 1];
-      if (!strcmp(o->role, role) && !strcmp(o->name ? o->name : "", name)) break;
-    }
-    if (slot[j]) ord[i] = ord[slot[j] - 1] + 1;
-    slot[j] = i + 1;
+    key.n = 0;
+    crawl__buf_puts(&key, g->elements[i].role);
+    crawl__buf_put(&key, "\x1f", 1);
+    crawl__buf_puts(&key, g->elements[i].name ? g->elements[i].name : "");
+    int added;
+    long prev = crawl__strmap_intern(&seen, key.p, 0, &added);
+    if (!added) crawl__strmap_put(&seen, key.p, ord[i] = (int)prev + 1);
   }
-  free(slot);
+  crawl__buf_free(&key);
+  crawl__strmap_release(&seen);
   return ord;
 }
-
-static const char select_fn[];
 
 /* A <select> the crawler may choose in: visible, enabled, not sensitive. */
 static int is_select(const pg_element *e) {
@@ -416,17 +395,18 @@ static int is_select(const pg_element *e) {
          pg_state_is(&e->state, PG_ST_ENABLED);
 }
 
-/* The options of every <select> of g (select_fn's value per element index,
- * NULL for the others; the caller frees with free_select_options), fetched
- * in two pipelined batches (resolve, then call) however many selects there
- * are. NULL when g has none. */
+/* The options of every <select> of g, per element index (NULL for the
+ * others; the caller frees with free_select_options): js/select_options.js
+ * gives a single-choice <select>'s selected index and its options' labels
+ * and disabled flags, {"i":N,"o":[[label,disabled],...]} (at most 64).
+ * Fetched in two pipelined batches (resolve, then call) however many
+ * selects there are. NULL when g has none. */
 static cJSON **select_options(run *r, const pg_graph *g) {
   size_t n = 0;
   for (size_t i = 0; i < g->nelements; i++) n += is_select(&g->elements[i]);
   if (!n) return NULL;
-  cJSON **out = calloc(g->nelements, sizeof *out);
-  int *ids = calloc(g->nelements, sizeof *ids);
-  if (!out || !ids) abort();
+  cJSON **out = crawl__xcalloc(g->nelements, sizeof *out);
+  int *ids = crawl__xcalloc(g->nelements, sizeof *ids);
   const char *sess = crawl_page_session(r->page);
   for (size_t i = 0; i < g->nelements; i++) {
     if (!is_select(&g->elements[i])) continue;
@@ -444,7 +424,7 @@ static cJSON **select_options(run *r, const pg_graph *g) {
     if (oid) {
       cJSON *a = cJSON_CreateObject();
       cJSON_AddStringToObject(a, "objectId", oid);
-      cJSON_AddStringToObject(a, "functionDeclaration", select_fn);
+      cJSON_AddStringToObject(a, "functionDeclaration", CRAWL__JS(select_options));
       cJSON_AddBoolToObject(a, "returnByValue", 1);
       ids[i] = cdp_send(r->c, sess, "Runtime.callFunctionOn", a);
     }
@@ -465,6 +445,19 @@ static void free_select_options(cJSON **opts, size_t n) {
   for (size_t i = 0; opts && i < n; i++) cJSON_Delete(opts[i]);
   free(opts);
 }
+
+/* Action aid on element e of g, the ordinal-th of its role and name: its
+ * identity (strings owned by a, fr_action_free), not yet decided. */
+static void action_init(action *a, const char *aid, const pg_graph *g, const pg_element *e, int ordinal) {
+  a->action_id = crawl__xstrdup(aid);
+  a->role = crawl__xstrdup(e->role);
+  a->name = crawl__xstrdup(e->name ? e->name : "");
+  a->stable_id = crawl__xstrdup(e->stable_id);
+  a->scope_id = e->scope >= 0 ? crawl__xstrdup(g->scopes[e->scope].scope_id) : NULL;
+  a->document_id = crawl__xstrdup(g->documents[e->document].document_id);
+  a->ordinal = ordinal;
+}
+
 #define MAX_OPTIONS 8
 /* ui.choose actions for a single-choice <select> e: the options other than
  * the selected one, not disabled, the first MAX_OPTIONS. Appends to
@@ -493,17 +486,11 @@ static int select_actions(run *r, int si, const pg_element *e, const cJSON *v, i
     const char *label = cJSON_GetStringValue(cJSON_GetArrayItem(o, 0));
     int idx = k++;
     if (idx == cur || cJSON_IsTrue(cJSON_GetArrayItem(o, 1)) || !label || made == MAX_OPTIONS) continue;
-    s->acts = realloc(s->acts, (size_t)(s->cap_acts += 1) * sizeof *s->acts);
+    s->acts = crawl__xrealloc(s->acts, (size_t)(s->cap_acts += 1) * sizeof *s->acts);
     action *a = &s->acts[n];
     memset(a, 0, sizeof *a);
-    a->action_id = strdup("ui.choose");
-    a->role = fr_strdup(e->role);
-    a->name = fr_strdup(e->name ? e->name : "");
-    a->stable_id = fr_strdup(e->stable_id);
-    a->scope_id = e->scope >= 0 ? fr_strdup(r->g->scopes[e->scope].scope_id) : NULL;
-    a->document_id = fr_strdup(r->g->documents[e->document].document_id);
-    a->ordinal = ordinal;
-    a->option = strdup(label);
+    action_init(a, "ui.choose", r->g, e, ordinal);
+    a->option = crawl__xstrdup(label);
     a->option_index = idx;
     a->option_from = cur;
     decide(r, a, e);
@@ -525,7 +512,7 @@ static void build_actions(run *r, int si) {
   state *s = &r->f.st[si];
   const pg_graph *g = r->g;
   s->cap_acts = (int)(g->nelements + g->nscopes + 1);
-  s->acts = calloc((size_t)s->cap_acts, sizeof *s->acts);
+  s->acts = crawl__xcalloc((size_t)s->cap_acts, sizeof *s->acts);
   int n = 0;
   int *ord = element_ordinals(g);
   cJSON **sel_opts = select_options(r, g);
@@ -550,13 +537,7 @@ static void build_actions(run *r, int si) {
     const char *aid = action_for(e);
     if (!aid) continue;
     action *a = &s->acts[n];
-    a->action_id = strdup(aid);
-    a->role = fr_strdup(e->role);
-    a->name = fr_strdup(e->name ? e->name : "");
-    a->stable_id = fr_strdup(e->stable_id);
-    a->scope_id = e->scope >= 0 ? fr_strdup(g->scopes[e->scope].scope_id) : NULL;
-    a->document_id = fr_strdup(g->documents[e->document].document_id);
-    a->ordinal = ord[i];
+    action_init(a, aid, g, e, ord[i]);
     decide(r, a, e);
     n++;
   }
@@ -567,11 +548,11 @@ static void build_actions(run *r, int si) {
     const pg_scope *sc = &g->scopes[k];
     if (!open_dialog(sc)) continue;
     action *a = &s->acts[n++];
-    a->action_id = strdup("ui.dismiss");
-    a->role = strdup("dialog");
-    a->name = fr_strdup(sc->name ? sc->name : "");
-    a->stable_id = fr_strdup(sc->stable_id);
-    a->scope_id = fr_strdup(sc->scope_id);
+    a->action_id = crawl__xstrdup("ui.dismiss");
+    a->role = crawl__xstrdup("dialog");
+    a->name = crawl__xstrdup(sc->name ? sc->name : "");
+    a->stable_id = crawl__xstrdup(sc->stable_id);
+    a->scope_id = crawl__xstrdup(sc->scope_id);
     a->escape = 1;
     decide(r, a, NULL);
     a->rank = 4; /* after its own buttons: a Close button is the natural exit */
@@ -746,7 +727,7 @@ static crawl_code act_click_(run *r, const pg_element *e, char *why, size_t whyl
   for (int attempt = 0;; attempt++) {
     if (node_point(r, e->backend_node_id, &x1, &y1)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
     a = cJSON_CreateObject();
-    cJSON_AddStringToObject(a, "expression", "new Promise(r=>requestAnimationFrame(()=>requestAnimationFrame(r)))");
+    cJSON_AddStringToObject(a, "expression", CRAWL__JS(two_animation_frames));
     cJSON_AddBoolToObject(a, "awaitPromise", 1);
     cr = cdp_call(c, sess, "Runtime.evaluate", a, NULL, 2000);
     if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
@@ -862,18 +843,12 @@ static int call_on_node(run *r, int backend, const char *fn, cJSON **out) {
   return *out ? 0 : -1;
 }
 
-/* A single-choice <select>: its selected index and its options' labels and
- * disabled flags, {"i":N,"o":[[label,disabled],...]} (at most 64). */
-static const char select_fn[] =
-  "function(){if(this.tagName!=='SELECT'||this.multiple)return null;"
-  "return {i:this.selectedIndex,o:[...this.options].slice(0,64).map(o=>[String(o.label).slice(0,200),o.disabled])}}";
-
 /* Choose option k of a <select> with real key presses: focus it, then
  * ArrowDown / ArrowUp one option at a time until it is selected (the page
  * sees the input and change events a user causes). */
 static crawl_code choose_option(run *r, const pg_element *e, int k, int from, char *why, size_t whylen) {
   cJSON *opts = NULL;
-  if (call_on_node(r, e->backend_node_id, select_fn, &opts) || !cJSON_IsObject(opts)) {
+  if (call_on_node(r, e->backend_node_id, CRAWL__JS(select_options), &opts) || !cJSON_IsObject(opts)) {
     cJSON_Delete(opts);
     snprintf(why, whylen, "the select went away");
     return CRAWL_ARG;
@@ -906,7 +881,7 @@ static crawl_code choose_option(run *r, const pg_element *e, int k, int from, ch
     crawl_code rc = crawl_page_key(r->page, step > 0 ? "ArrowDown" : "ArrowUp");
     if (rc) return rc;
     cJSON *v = NULL;
-    if (call_on_node(r, e->backend_node_id, "function(){return this.selectedIndex}", &v) || !cJSON_IsNumber(v)) {
+    if (call_on_node(r, e->backend_node_id, CRAWL__JS(selected_index), &v) || !cJSON_IsNumber(v)) {
       cJSON_Delete(v);
       snprintf(why, whylen, "the select went away");
       return CRAWL_ARG;
@@ -1092,14 +1067,14 @@ static int restore(run *r, int si) {
 /* ---- resume: rebuild the run from its journal ----------------------------------- */
 static void action_from_json(action *a, const char *action_id, const cJSON *t, const cJSON *args, int escape) {
   memset(a, 0, sizeof *a);
-  a->action_id = fr_strdup(action_id ? action_id : "ui.activate");
-  a->role = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role")));
-  a->name = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")));
-  a->stable_id = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId")));
+  a->action_id = crawl__xstrdup(action_id ? action_id : "ui.activate");
+  a->role = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role")));
+  a->name = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")));
+  a->stable_id = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId")));
   const cJSON *ord = cJSON_GetObjectItemCaseSensitive(t, "ordinal");
   a->ordinal = cJSON_IsNumber(ord) ? ord->valueint : 0;
   a->escape = escape;
-  a->option = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "option")));
+  a->option = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "option")));
   const cJSON *oi = cJSON_GetObjectItemCaseSensitive(args, "optionIndex");
   a->option_index = cJSON_IsNumber(oi) ? oi->valueint : 0;
   const cJSON *fi = cJSON_GetObjectItemCaseSensitive(args, "fromIndex");
@@ -1113,124 +1088,100 @@ static int state_by_id(const run *r, const char *id) {
 }
 
 static void add_done(state *s, const char *key) {
-  s->done = realloc(s->done, (size_t)(s->ndone + 1) * sizeof *s->done);
-  s->done[s->ndone++] = strdup(key);
+  s->done = crawl__xrealloc(s->done, (size_t)(s->ndone + 1) * sizeof *s->done);
+  s->done[s->ndone++] = crawl__xstrdup(key);
 }
 
-/* Read DIR/journal.jsonl back: states, edges, what was done, counters. A
- * torn last line (the process died while writing it) is cut off so new lines
- * start clean. Returns the number of lines read, -1 if there is no journal. */
-static int load_journal(run *r, const char *path) {
-  FILE *f = fopen(path, "r+");
-  if (!f) return -1;
-  char *text = NULL;
-  size_t len = 0, cap = 0, k;
-  char buf[65536];
-  while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
-    if (len + k + 1 > cap) text = realloc(text, cap = (len + k + 1) * 2);
-    memcpy(text + len, buf, k);
-    len += k;
-  }
-  if (!text) { fclose(f); return 0; }
-  text[len] = 0;
-  size_t keep = len;
-  while (keep > 0 && text[keep - 1] != '\n') keep--;
-  if (keep < len) {
-    if (ftruncate(fileno(f), (off_t)keep) != 0) { /* appending after garbage is still parseable line-wise */ }
-    text[keep] = 0;
-  }
-  fclose(f);
-  int lines = 0;
-  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-    nl = strchr(line, '\n');
-    if (nl) *nl = 0;
-    cJSON *j = cJSON_Parse(line);
-    if (!j) continue;
-    lines++;
-    const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "type"));
-    const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "stateId"));
-    if (!type) { cJSON_Delete(j); continue; }
-    if (!strcmp(type, "run")) {
-      const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "runId"));
-      if (id) snprintf(r->run_id, sizeof r->run_id, "%s", id);
-    } else if (!strcmp(type, "state") && sid && state_by_id(r, sid) < 0) {
-      if (r->f.nst == r->f.capst) {
-        r->f.capst = r->f.capst ? r->f.capst * 2 : 64;
-        r->f.st = realloc(r->f.st, (size_t)r->f.capst * sizeof *r->f.st);
-      }
-      state *st = &r->f.st[r->f.nst];
-      memset(st, 0, sizeof *st);
-      snprintf(st->fp, sizeof st->fp, "%s", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fingerprint")) ?: "");
-      snprintf(st->cfp, sizeof st->cfp, "%s", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "contentFingerprint")) ?: "");
-      st->id = strdup(sid);
-      st->url = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url")));
-      st->route = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "routeId")));
-      st->title = fr_strdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "title")));
-      const cJSON *d = cJSON_GetObjectItemCaseSensitive(j, "depth"), *sd = cJSON_GetObjectItemCaseSensitive(j, "seed");
-      st->depth = cJSON_IsNumber(d) ? d->valueint : 0;
-      st->seed = cJSON_IsNumber(sd) ? sd->valueint : 0;
-      st->parent = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "parentStateId")));
-      const cJSON *via = cJSON_GetObjectItemCaseSensitive(j, "via");
-      if (via)
-        action_from_json(&st->via, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(via, "actionId")),
-                         cJSON_GetObjectItemCaseSensitive(via, "target"), cJSON_GetObjectItemCaseSensitive(via, "args"),
-                         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(via, "escape")));
-      st->addressable = st->parent < 0 ? 1 : -1;
-      fr_index_state(&r->f, r->f.nst++);
-    } else if (!strcmp(type, "transition")) {
-      int from = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fromStateId")));
-      int to = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "toStateId")));
-      const char *aid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "viaActionId"));
-      const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "target");
-      r->transitions++;
-      if (from >= 0 && to >= 0) {
-        char key[1200];
-        action_key(key, sizeof key, aid, t, cJSON_GetObjectItemCaseSensitive(j, "args"), NULL);
-        add_done(&r->f.st[from], key);
-        int pk, pkr;
-        fr_outcome_keys(&r->f, key, r->f.st[from].route, &pk, &pkr);
-        fr_outcome_note(&r->f, pk, pkr, from, to);
-        if (from == to) r->self_loops++;
-        else {
-          action a;
-          const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role"));
-          action_from_json(&a, aid, t, cJSON_GetObjectItemCaseSensitive(j, "args"), aid && !strcmp(aid, "ui.dismiss") && role && !strcmp(role, "dialog"));
-          fr_add_edge(&r->f, from, to, &a);
-          fr_action_free(&a);
-        }
-      }
-    } else if (!strcmp(type, "failure")) {
-      int st = state_by_id(r, sid);
-      r->failures++;
-      if (st >= 0) {
-        char key[1200];
-        action_key(key, sizeof key, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "actionId")),
-                   cJSON_GetObjectItemCaseSensitive(j, "target"), cJSON_GetObjectItemCaseSensitive(j, "args"), NULL);
-        add_done(&r->f.st[st], key);
-      }
-    } else if (!strcmp(type, "decision")) {
-      int st = state_by_id(r, sid);
-      r->decisions++;
-      if (st >= 0) r->f.st[st].decided = 1;
-    } else if (!strcmp(type, "review")) {
-      r->reviews++;
-    }
-    cJSON_Delete(j);
-  }
-  free(text);
-  return lines;
+/* A "state" line: the state back in the table (once per id). */
+static void resume_state(run *r, const cJSON *j, const char *sid) {
+  state *st = state_slot(r);
+  snprintf(st->fp, sizeof st->fp, "%s", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fingerprint")) ?: "");
+  snprintf(st->cfp, sizeof st->cfp, "%s", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "contentFingerprint")) ?: "");
+  st->id = crawl__xstrdup(sid);
+  st->url = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url")));
+  st->route = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "routeId")));
+  st->title = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "title")));
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(j, "depth"), *sd = cJSON_GetObjectItemCaseSensitive(j, "seed");
+  st->depth = cJSON_IsNumber(d) ? d->valueint : 0;
+  st->seed = cJSON_IsNumber(sd) ? sd->valueint : 0;
+  st->parent = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "parentStateId")));
+  const cJSON *via = cJSON_GetObjectItemCaseSensitive(j, "via");
+  if (via)
+    action_from_json(&st->via, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(via, "actionId")),
+                     cJSON_GetObjectItemCaseSensitive(via, "target"), cJSON_GetObjectItemCaseSensitive(via, "args"),
+                     cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(via, "escape")));
+  st->addressable = st->parent < 0 ? 1 : -1;
+  fr_index_state(&r->f, r->f.nst++);
 }
+
+/* A "transition" line: done in its state, an outcome, an edge or a self loop. */
+static void resume_transition(run *r, const cJSON *j) {
+  int from = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fromStateId")));
+  int to = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "toStateId")));
+  const char *aid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "viaActionId"));
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "target"), *args = cJSON_GetObjectItemCaseSensitive(j, "args");
+  r->transitions++;
+  if (from < 0 || to < 0) return;
+  char key[1200];
+  action_key(key, sizeof key, aid, t, args, NULL);
+  add_done(&r->f.st[from], key);
+  int pk, pkr;
+  fr_outcome_keys(&r->f, key, r->f.st[from].route, &pk, &pkr);
+  fr_outcome_note(&r->f, pk, pkr, from, to);
+  if (from == to) {
+    r->self_loops++;
+    return;
+  }
+  action a;
+  const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role"));
+  action_from_json(&a, aid, t, args, aid && !strcmp(aid, "ui.dismiss") && role && !strcmp(role, "dialog"));
+  fr_add_edge(&r->f, from, to, &a);
+  fr_action_free(&a);
+}
+
+/* One journal record back into the run (crawl__journal_read's callback). */
+static int resume_record(void *ud, const char *type, cJSON *j) {
+  run *r = ud;
+  const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "stateId"));
+  if (!strcmp(type, "run")) {
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "runId"));
+    if (id) snprintf(r->run_id, sizeof r->run_id, "%s", id);
+  } else if (!strcmp(type, "state") && sid && state_by_id(r, sid) < 0) {
+    resume_state(r, j, sid);
+  } else if (!strcmp(type, "transition")) {
+    resume_transition(r, j);
+  } else if (!strcmp(type, "failure")) {
+    int st = state_by_id(r, sid);
+    r->failures++;
+    if (st >= 0) {
+      char key[1200];
+      action_key(key, sizeof key, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "actionId")),
+                 cJSON_GetObjectItemCaseSensitive(j, "target"), cJSON_GetObjectItemCaseSensitive(j, "args"), NULL);
+      add_done(&r->f.st[st], key);
+    }
+  } else if (!strcmp(type, "decision")) {
+    int st = state_by_id(r, sid);
+    r->decisions++;
+    if (st >= 0) r->f.st[st].decided = 1;
+  } else if (!strcmp(type, "review")) {
+    r->reviews++;
+  }
+  return 0;
+}
+
+/* The record types a resumed run reads back. */
+static const char *const resume_types[] = {"run", "state", "transition", "failure", "decision", "review", NULL};
 
 /* ---- seeds ------------------------------------------------------------------------- */
 typedef struct seed { char *url; cJSON *json; int resolved; } seed;
 
 static char *resolve_url(const char *base, const char *ref) {
   if (!ref) return NULL;
-  if (strstr(ref, "://")) return strdup(ref);
+  if (strstr(ref, "://")) return crawl__xstrdup(ref);
   if (!base) return NULL;
   char origin[512];
   url_origin(base, origin, sizeof origin);
-  char *out = malloc(strlen(base) + strlen(ref) + 2);
+  char *out = crawl__xrealloc(NULL, strlen(base) + strlen(ref) + 2);
   if (ref[0] == '/') sprintf(out, "%s%s", origin, ref);
   else if (ref[0] == '#') {
     const char *h = strchr(base, '#');
@@ -1247,16 +1198,16 @@ static char *resolve_url(const char *base, const char *ref) {
 static void count_loop(run *r, const action *a, int self, int nsignals) {
   char key[1200];
   snprintf(key, sizeof key, "%s|%s|%s", a->action_id, a->role ? a->role : "", a->name ? a->name : "");
-  int i = fr_map_get(&r->by_loop, key);
+  int i = (int)crawl__strmap_get(&r->by_loop, key);
   if (i < 0) {
     i = r->nloops;
-    fr_map_put(&r->by_loop, key, i);
+    crawl__strmap_put(&r->by_loop, key, i);
     if (r->nloops == r->caploops) {
       r->caploops = r->caploops ? r->caploops * 2 : 32;
-      r->loops = realloc(r->loops, (size_t)r->caploops * sizeof *r->loops);
+      r->loops = crawl__xrealloc(r->loops, (size_t)r->caploops * sizeof *r->loops);
     }
     memset(&r->loops[i], 0, sizeof r->loops[i]);
-    r->loops[i].key = strdup(key);
+    r->loops[i].key = crawl__xstrdup(key);
     fr_action_copy(&r->loops[i].a, a);
     r->nloops++;
   }
@@ -1283,9 +1234,8 @@ static void finish(run *r, crawl_summary *sum) {
   jl_status(r, "extracting");
   cJSON *o = cJSON_CreateObject();
   char ts[64];
-  iso_now(ts, sizeof ts);
   cJSON_AddStringToObject(o, "status", status);
-  cJSON_AddStringToObject(o, "finishedAt", ts);
+  cJSON_AddStringToObject(o, "finishedAt", crawl__time_iso(ts, sizeof ts));
   cJSON_AddStringToObject(o, "stoppedBy", r->stopped_by ? r->stopped_by : "frontier");
   jl_write(r, "end", o);
   sum->states = r->f.nst;
@@ -1344,139 +1294,144 @@ static void prepare_state(run *r, int si) {
   }
 }
 
+/* ---- one step -------------------------------------------------------------------------- */
+/* What the page counted before an action: its side effects are the difference. */
+typedef struct step_marks {
+  int blocked, dialogs, popups;
+  long long t;                /* when the action started */
+} step_marks;
 
+/* The journal's "failure" line: action a of state s could not be performed (why). */
+static void journal_failure(run *r, const state *s, const action *a, const char *why) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "stateId", s->id);
+  cJSON_AddStringToObject(o, "actionId", a->action_id);
+  cJSON_AddItemToObject(o, "target", target_json(a));
+  add_args(o, a);
+  cJSON_AddStringToObject(o, "reason", why);
+  jl_write(r, "failure", o);
+  r->failures++;
+}
 
+/* Browser side effects the page caused since m, as custom signals into sigs. */
+static void side_effect_signals(run *r, cJSON *sigs, const step_marks *m) {
+  static const char *const side[] = {"javascript dialog dismissed", "popup window closed"};
+  int counts[2] = {crawl_page_dialogs(r->page) - m->dialogs, crawl_page_popups(r->page) - m->popups};
+  for (int k = 0; k < 2; k++)
+    if (counts[k] > 0) {
+      cJSON *sg = cJSON_CreateObject();
+      cJSON_AddStringToObject(sg, "kind", "custom");
+      cJSON_AddStringToObject(sg, "text", side[k]);
+      cJSON_AddItemToArray(sigs, sg);
+    }
+}
 
-
-
+/* The journal's "transition" line: a took the page from state `from`
+ * (captured as `before`) to `to` (the current capture, on route); guarded:
+ * the write guard failed its navigation. A review when the guard blocked
+ * anything since m. */
+static void journal_transition(run *r, int from, int to, const action *a, const pg_graph *before,
+                               const char *route, int guarded, const step_marks *m) {
+  char tid[32];
+  snprintf(tid, sizeof tid, "t_%05ld", r->transitions);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "transitionId", tid);
+  cJSON_AddStringToObject(o, "fromStateId", r->f.st[from].id);
+  cJSON_AddStringToObject(o, "toStateId", r->f.st[to].id);
+  cJSON_AddStringToObject(o, "viaActionId", a->action_id);
+  cJSON_AddItemToObject(o, "target", target_json(a));
+  add_args(o, a);
+  cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
+  cJSON *sigs = guarded ? cJSON_CreateArray() : signals_between(r, before, r->f.st[from].route, r->g, route);
+  side_effect_signals(r, sigs, m);
+  count_loop(r, a, to == from, cJSON_GetArraySize(sigs));
+  cJSON_AddItemToObject(o, "observedSignals", sigs);
+  cJSON *d = cJSON_AddObjectToObject(o, "decision");
+  cJSON_AddStringToObject(d, "effect", pol_effect_name(a->dec.effect));
+  cJSON_AddStringToObject(d, "reason", pol_reason_name(a->dec.reason));
+  cJSON_AddStringToObject(d, "rule", a->cls.rule);
+  cJSON_AddStringToObject(d, "text", a->dec.text);
+  cJSON_AddBoolToObject(o, "selfLoop", to == from);
+  cJSON_AddNumberToObject(o, "durationMs", (double)(cdp_now_ms() - m->t));
+  const char *blocked_last = NULL;
+  int blocked = crawl_page_blocked(r->page, &blocked_last);
+  if (blocked > m->blocked) {
+    cJSON_AddNumberToObject(o, "blockedRequests", blocked - m->blocked);
+    jl_review(r, "unsafe_action_candidate", "high", from, a,
+              "Annotate the control with data-uiap-risk, or give it a name that says what it does.",
+              "Activating this control tried to %s (%s); the write guard blocked it.",
+              blocked_last && !strncmp(blocked_last, "GET ", 4) ? "leave the allowed origins" : "write",
+              blocked_last ? blocked_last : "a request");
+  }
+  jl_write(r, "transition", o);
+}
 
 /* Execute action i of state si (the page shows si) and record where it led. */
 static void step(run *r, int si, int i) {
-  state *s = &r->f.st[si];
-  action *a = &s->acts[i];
+  action *a = &r->f.st[si].acts[i];
   a->done = 1;
   r->deviations = 0;
-  {
-    char why[256] = "";
-    const char *blocked_last = NULL;
-    int blocked0 = crawl_page_blocked(r->page, NULL);
-    int dialogs0 = crawl_page_dialogs(r->page), popups0 = crawl_page_popups(r->page);
-    long long t_act = cdp_now_ms();
-    crawl_code rc = perform(r, a, why, sizeof why);
-    if (rc == CRAWL_ARG) {
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddStringToObject(o, "stateId", s->id);
-      cJSON_AddStringToObject(o, "actionId", a->action_id);
-      cJSON_AddItemToObject(o, "target", target_json(a));
-      add_args(o, a);
-      cJSON_AddStringToObject(o, "reason", why);
-      jl_write(r, "failure", o);
-      r->failures++;
-      return;
-    }
-    if (rc) {
-      note_error(r, rc);
-      if (r->fatal) a->done = 0; /* try it again after recovering */
-      return;
-    }
-    pg_graph *saved = r->g; /* the graph before the action, for signals */
-    r->g = NULL;
-    r->before = saved;
-    char *route = NULL;
-    int to = observe(r, &rc, &route);
-    if (rc) {
-      /* keep a graph around; the page is somewhere we do not know */
-      if (!r->g) r->g = saved;
-      else pg_graph_free(saved);
-      r->cur = -1;
-      free(route);
-      note_error(r, rc);
-      if (r->fatal) r->f.st[si].acts[i].done = 0; /* its outcome is unknown: again */
-      return;
-    }
-    int from = si;
-    /* a navigation the write guard failed shows the browser's error page:
-     * the app stayed in si (the next step restores it) */
-    int guarded = crawl_page_blocked(r->page, NULL) > blocked0 && r->g && r->g->route_url &&
-                  !strncmp(r->g->route_url, "chrome-error:", 13);
-    if (guarded) to = si;
-    if (to < 0) {
-      to = add_state(r, si, a, r->f.st[si].seed, route);
-      if (to < 0) {
-        /* a budget refused the state: we are somewhere unregistered */
-        pg_graph_free(saved);
-        free(route);
-        r->cur = -1;
-        if (r->stopped_by) return;
-        return;
-      }
-      r->cur = to;
-    }
-    s = &r->f.st[si];
-    a = &s->acts[i];
-    int self = to == from;
-    fr_outcome_note(&r->f, a->pk, a->pkr, from, to);
-    r->transitions++;
-    if (self) r->self_loops++;
-    else fr_add_edge(&r->f, from, to, a);
-    char tid[32];
-    snprintf(tid, sizeof tid, "t_%05ld", r->transitions);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "transitionId", tid);
-    cJSON_AddStringToObject(o, "fromStateId", r->f.st[from].id);
-    cJSON_AddStringToObject(o, "toStateId", r->f.st[to].id);
-    cJSON_AddStringToObject(o, "viaActionId", a->action_id);
-    cJSON_AddItemToObject(o, "target", target_json(a));
-    add_args(o, a);
-    cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
-    cJSON *sigs = guarded ? cJSON_CreateArray() : signals_between(r, saved, r->f.st[from].route, r->g, route);
-    /* browser side effects the page caused, recorded as custom signals */
-    static const char *const side[] = {"javascript dialog dismissed", "popup window closed"};
-    int counts[2] = {crawl_page_dialogs(r->page) - dialogs0, crawl_page_popups(r->page) - popups0};
-    for (int k = 0; k < 2; k++)
-      if (counts[k] > 0) {
-        cJSON *sg = cJSON_CreateObject();
-        cJSON_AddStringToObject(sg, "kind", "custom");
-        cJSON_AddStringToObject(sg, "text", side[k]);
-        cJSON_AddItemToArray(sigs, sg);
-      }
-    count_loop(r, a, self, cJSON_GetArraySize(sigs));
-    cJSON_AddItemToObject(o, "observedSignals", sigs);
-    cJSON *d = cJSON_AddObjectToObject(o, "decision");
-    cJSON_AddStringToObject(d, "effect", pol_effect_name(a->dec.effect));
-    cJSON_AddStringToObject(d, "reason", pol_reason_name(a->dec.reason));
-    cJSON_AddStringToObject(d, "rule", a->cls.rule);
-    cJSON_AddStringToObject(d, "text", a->dec.text);
-    cJSON_AddBoolToObject(o, "selfLoop", self);
-    cJSON_AddNumberToObject(o, "durationMs", (double)(cdp_now_ms() - t_act));
-    int blocked1 = crawl_page_blocked(r->page, &blocked_last);
-    if (blocked1 > blocked0) {
-      cJSON_AddNumberToObject(o, "blockedRequests", blocked1 - blocked0);
-      jl_review(r, "unsafe_action_candidate", "high", from, a,
-                "Annotate the control with data-uiap-risk, or give it a name that says what it does.",
-                "Activating this control tried to %s (%s); the write guard blocked it.",
-                blocked_last && !strncmp(blocked_last, "GET ", 4) ? "leave the allowed origins" : "write",
-                blocked_last ? blocked_last : "a request");
-    }
-    jl_write(r, "transition", o);
-    pg_graph_free(saved);
-    free(route);
-    if (r->o->progress) {
-      crawl_progress p = {.run_id = r->run_id, .status = "exploring", .states = r->f.nst, .transitions = r->transitions,
-                          .decisions = r->decisions, .elapsed_ms = elapsed(r),
-                          .route = r->cur >= 0 ? r->f.st[r->cur].route : NULL};
-      r->o->progress(r->o->progress_ud, &p);
-    }
+  char why[256] = "";
+  step_marks m = {.blocked = crawl_page_blocked(r->page, NULL), .dialogs = crawl_page_dialogs(r->page),
+                  .popups = crawl_page_popups(r->page), .t = cdp_now_ms()};
+  crawl_code rc = perform(r, a, why, sizeof why);
+  if (rc == CRAWL_ARG) {
+    journal_failure(r, &r->f.st[si], a, why);
+    return;
   }
+  if (rc) {
+    note_error(r, rc);
+    if (r->fatal) a->done = 0; /* try it again after recovering */
+    return;
+  }
+  pg_graph *saved = r->g; /* the graph before the action, for signals */
+  r->g = NULL;
+  r->before = saved;
+  char *route = NULL;
+  int to = observe(r, &rc, &route);
+  if (rc) {
+    /* keep a graph around; the page is somewhere we do not know */
+    if (!r->g) r->g = saved;
+    else pg_graph_free(saved);
+    r->cur = -1;
+    free(route);
+    note_error(r, rc);
+    if (r->fatal) r->f.st[si].acts[i].done = 0; /* its outcome is unknown: again */
+    return;
+  }
+  /* a navigation the write guard failed shows the browser's error page:
+   * the app stayed in si (the next step restores it) */
+  int guarded = crawl_page_blocked(r->page, NULL) > m.blocked && r->g && r->g->route_url &&
+                !strncmp(r->g->route_url, "chrome-error:", 13);
+  if (guarded) to = si;
+  if (to < 0) {
+    to = add_state(r, si, a, r->f.st[si].seed, route);
+    if (to < 0) {
+      /* a budget refused the state: we are somewhere unregistered */
+      pg_graph_free(saved);
+      free(route);
+      r->cur = -1;
+      return;
+    }
+    r->cur = to;
+  }
+  a = &r->f.st[si].acts[i];
+  fr_outcome_note(&r->f, a->pk, a->pkr, si, to);
+  r->transitions++;
+  if (to == si) r->self_loops++;
+  else fr_add_edge(&r->f, si, to, a);
+  journal_transition(r, si, to, a, saved, route, guarded, &m);
+  pg_graph_free(saved);
+  free(route);
+  report_progress(r, "exploring", r->cur >= 0 ? r->f.st[r->cur].route : NULL);
 }
 
-crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
-  memset(sum, 0, sizeof *sum);
-  run R = {0}, *r = &R;
-  r->o = o;
-  r->c = c;
-  r->cur = -1;
-  r->t0 = cdp_now_ms();
+/* ---- the run: open ----------------------------------------------------------------------- */
+/* Budgets with their defaults, the output folders, and the journal opened
+ * for appending (a torn last line cut off), then, when resuming, read back:
+ * states, edges, what was done, counters (*resumed: a run to continue was
+ * there). */
+static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int *resumed) {
   r->b = o->budget;
   if (r->b.max_states <= 0) r->b.max_states = 200;
   if (r->b.max_transitions <= 0) r->b.max_transitions = 2000;
@@ -1494,71 +1449,89 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     snprintf(path, sizeof path, "%s/screenshots", r->dir);
     mkdir_p(path);
   }
-  snprintf(path, sizeof path, "%s/journal.jsonl", r->dir);
-  int resumed = 0;
-  if (o->resume) {
-    int lines = load_journal(r, path);
-    if (lines < 0) {
-      snprintf(sum->error, sizeof sum->error, "nothing to resume: %.300s does not exist", path);
-      return CRAWL_IO;
-    }
-    resumed = lines > 0 && r->run_id[0];
-  }
-  r->jl = fopen(path, "a");
-  if (!r->jl) {
-    snprintf(sum->error, sizeof sum->error, "cannot write %.300s: %s", path, strerror(errno));
+  snprintf(path, sizeof path, "%s/" CRAWL__JOURNAL_FILE, r->dir);
+  *resumed = 0;
+  if (o->resume && access(path, F_OK) != 0) {
+    snprintf(sum->error, sizeof sum->error, "nothing to resume: %.300s does not exist", path);
     return CRAWL_IO;
   }
-  /* seeds: URLs from the command line and the plan */
-  const cJSON *plan = o->plan;
-  if (plan && cJSON_GetObjectItemCaseSensitive(plan, "payload")) plan = cJSON_GetObjectItemCaseSensitive(plan, "payload");
-  const cJSON *env = cJSON_GetObjectItemCaseSensitive(plan, "environment");
-  const char *base = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"));
-  seed seeds[64];
-  int nseeds = 0;
-  for (int i = 0; o->urls && o->urls[i] && nseeds < 64; i++) {
-    seeds[nseeds].url = strdup(o->urls[i]);
-    seeds[nseeds].json = cJSON_CreateObject();
-    cJSON_AddStringToObject(seeds[nseeds].json, "kind", "url");
-    cJSON_AddStringToObject(seeds[nseeds].json, "url", o->urls[i]);
-    seeds[nseeds++].resolved = 0;
+  char err[480];
+  r->jl = crawl__journal_open(r->dir, 1, err, sizeof err);
+  if (!r->jl) {
+    snprintf(sum->error, sizeof sum->error, "cannot write %s", err);
+    return CRAWL_IO;
   }
+  if (!o->resume) return CRAWL_OK;
+  crawl__journal_stats st;
+  if (crawl__journal_read(r->dir, resume_types, resume_record, r, &st, err, sizeof err)) {
+    snprintf(sum->error, sizeof sum->error, "cannot resume: %s", err);
+    return CRAWL_IO;
+  }
+  *resumed = st.records > 0 && r->run_id[0];
+  return CRAWL_OK;
+}
+
+/* ---- the run: seeds ------------------------------------------------------------------------ */
+/* A plan's payload: the plan itself, or a uiap.discovery.plan message's. */
+static const cJSON *plan_payload(const cJSON *plan) {
+  const cJSON *payload = cJSON_GetObjectItemCaseSensitive(plan, "payload");
+  return plan && payload ? payload : plan;
+}
+
+static void seed_set(seed *sd, char *url, cJSON *json) {
+  sd->url = url;
+  sd->json = json;
+  sd->resolved = 0;
+}
+
+static cJSON *url_seed_json(const char *url) {
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "kind", "url");
+  cJSON_AddStringToObject(j, "url", url);
+  return j;
+}
+
+/* The seeds, at most max: the URLs (NULL-terminated, may be NULL), then
+ * the plan's seeds (a url or route seed resolved against base; the others,
+ * without a URL, are driven after the seed pages), else base itself. Reads
+ * nothing but its arguments. The caller frees each seed's url and json
+ * (seeds_free). Returns the count. */
+static int seeds_collect(const char *const *urls, const cJSON *plan_seeds, const char *base, seed *seeds, int max) {
+  int n = 0;
+  for (int i = 0; urls && urls[i] && n < max; i++) seed_set(&seeds[n++], crawl__xstrdup(urls[i]), url_seed_json(urls[i]));
   const cJSON *sj;
-  cJSON_ArrayForEach(sj, cJSON_GetObjectItemCaseSensitive(plan, "seeds")) {
-    if (nseeds >= 64) break;
+  cJSON_ArrayForEach(sj, plan_seeds) {
+    if (n >= max) break;
     const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "kind"));
     char *url = NULL;
     if (kind && !strcmp(kind, "url")) url = resolve_url(base, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "url")));
     else if (kind && !strcmp(kind, "route")) url = resolve_url(base, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "routeId")));
-    seeds[nseeds].url = url;
-    seeds[nseeds].json = cJSON_Duplicate(sj, 1);
-    seeds[nseeds++].resolved = 0;
+    seed_set(&seeds[n++], url, cJSON_Duplicate(sj, 1));
   }
-  if (!nseeds && base) {
-    seeds[nseeds].url = strdup(base);
-    seeds[nseeds].json = cJSON_CreateObject();
-    cJSON_AddStringToObject(seeds[nseeds].json, "kind", "url");
-    cJSON_AddStringToObject(seeds[nseeds].json, "url", base);
-    seeds[nseeds++].resolved = 0;
+  if (!n && base && max > 0) seed_set(&seeds[n++], crawl__xstrdup(base), url_seed_json(base));
+  return n;
+}
+
+static void seeds_free(seed *seeds, int n) {
+  for (int i = 0; i < n; i++) {
+    free(seeds[i].url);
+    cJSON_Delete(seeds[i].json);
   }
-  const char *first_url = NULL;
-  for (int i = 0; i < nseeds && !first_url; i++) first_url = seeds[i].url;
-  if (!base) base = first_url;
+}
+
+/* The page's origin (base's) and the origins in scope: it, then allow_origins. */
+static void run_origins(run *r, const char *base) {
   url_origin(base, r->page_origin, sizeof r->page_origin);
   int na = 0;
   r->allowed[na++] = r->page_origin;
-  for (int i = 0; o->allow_origins && o->allow_origins[i] && na < 64; i++) r->allowed[na++] = o->allow_origins[i];
+  for (int i = 0; r->o->allow_origins && r->o->allow_origins[i] && na < 64; i++) r->allowed[na++] = r->o->allow_origins[i];
   r->allowed[na] = NULL;
+}
 
-  /* the run line */
-  if (!resumed) snprintf(r->run_id, sizeof r->run_id, "run_%lld_%d", (long long)time(NULL), (int)getpid());
-  char ts[64];
-  iso_now(ts, sizeof ts);
-  cJSON *rl = cJSON_CreateObject();
-  cJSON_AddStringToObject(rl, "runId", r->run_id);
-  cJSON_AddStringToObject(rl, "startedAt", ts);
-  cJSON_AddNumberToObject(rl, "journalVersion", 1);
-  cJSON_AddStringToObject(rl, "tool", "uiap-crawl");
+/* The run record's environment (caller owns): the plan's, with defaults for
+ * its id, base URL and locale, and this run's viewport, budgets and safety. */
+static cJSON *run_environment(const run *r, const cJSON *env, const char *base) {
+  const crawl_opts *o = r->o;
   cJSON *e = env ? cJSON_Duplicate(env, 1) : cJSON_CreateObject();
   if (!cJSON_GetObjectItemCaseSensitive(e, "environmentId")) cJSON_AddStringToObject(e, "environmentId", "default");
   if (!cJSON_GetObjectItemCaseSensitive(e, "baseUrl")) cJSON_AddStringToObject(e, "baseUrl", base ? base : "");
@@ -1581,161 +1554,218 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   cJSON_AddBoolToObject(sf, "allowDestructiveActions", o->policy.allow_destructive_actions);
   cJSON_AddBoolToObject(sf, "allowAuthFlows", o->policy.allow_auth_flows);
   cJSON_AddBoolToObject(sf, "allowPaymentFlows", o->policy.allow_payment_flows);
-  cJSON_AddItemToObject(rl, "environment", e);
+  return e;
+}
+
+/* The journal's "run" line (a new run id), or on a resumed run a note. */
+static void journal_run(run *r, const cJSON *env, const char *base, const seed *seeds, int nseeds, int resumed) {
+  if (resumed) {
+    jl_note(r, "resumed after an interruption: %d states, %ld transitions already recorded", r->f.nst, r->transitions);
+    return;
+  }
+  snprintf(r->run_id, sizeof r->run_id, "run_%lld_%d", (long long)time(NULL), (int)getpid());
+  char ts[64];
+  cJSON *rl = cJSON_CreateObject();
+  cJSON_AddStringToObject(rl, "runId", r->run_id);
+  cJSON_AddStringToObject(rl, "startedAt", crawl__time_iso(ts, sizeof ts));
+  cJSON_AddNumberToObject(rl, "journalVersion", 1);
+  cJSON_AddStringToObject(rl, "tool", "uiap-crawl");
+  cJSON_AddItemToObject(rl, "environment", run_environment(r, env, base));
   cJSON *sa = cJSON_AddArrayToObject(rl, "seeds");
   for (int i = 0; i < nseeds; i++) cJSON_AddItemToArray(sa, cJSON_Duplicate(seeds[i].json, 1));
-  if (resumed) {
-    cJSON_Delete(rl);
-    jl_note(r, "resumed after an interruption: %d states, %ld transitions already recorded", r->f.nst, r->transitions);
-  } else {
-    jl_write(r, "run", rl);
-  }
-  jl_status(r, "preparing");
+  jl_write(r, "run", rl);
+}
 
-  crawl_page_opts po = r->po = (crawl_page_opts){.width = o->width, .height = o->height,
-                        .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
-                        .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
-                        .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
-                        .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
-                        .allowed_origins = r->allowed};
-  crawl_code rc = crawl_page_open(c, &po, &r->page);
-  if (rc) {
+/* The tab, behind the write guard unless the run may write. */
+static void run_open_tab(run *r) {
+  const crawl_opts *o = r->o;
+  r->po = (crawl_page_opts){.width = o->width, .height = o->height,
+                            .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
+                            .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
+                            .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
+                            .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
+                            .allowed_origins = r->allowed};
+  if (crawl_page_open(r->c, &r->po, &r->page)) {
     snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));
     jl_note(r, "could not open a tab: %s", r->err);
     r->fatal = 1;
     r->stopped_by = "error";
   }
+}
 
-  jl_status(r, "seeding");
-  /* a seed that hangs the tab costs a new tab, not the other seeds */
+/* The journal's "seed" line for seed i, so (consumed), not resolved: why. */
+static void seed_unresolved(run *r, cJSON *so, const char *why) {
+  cJSON_AddBoolToObject(so, "resolved", 0);
+  cJSON_AddStringToObject(so, "reason", why);
+  jl_write(r, "seed", so);
+}
+
+/* Load URL seed i and register its state; the "seed" line says how it went. */
+static void seed_load(run *r, seed *sd, int i) {
+  cJSON *so = cJSON_CreateObject();
+  cJSON_AddNumberToObject(so, "index", i);
+  cJSON_AddItemToObject(so, "seed", cJSON_Duplicate(sd->json, 1));
+  if (!sd->url) {
+    seed_unresolved(r, so, "this kind of seed is resolved from the catalog after exploring");
+    return;
+  }
+  crawl_code rc = crawl_page_load(r->page, sd->url);
+  if (rc) {
+    note_error(r, rc);
+    seed_unresolved(r, so, crawl_page_errmsg(r->page));
+    jl_review(r, "coverage_gap", "high", -1, NULL, "Check that the seed URL is reachable from the crawler.",
+              "Seed %d (%s) could not be loaded: %s", i, sd->url, crawl_page_errmsg(r->page));
+    if (!r->seed_err[0]) snprintf(r->seed_err, sizeof r->seed_err, "%s", crawl_page_errmsg(r->page));
+    return;
+  }
+  char *route = NULL;
+  int si = observe(r, &rc, &route);
+  if (rc) {
+    note_error(r, rc);
+    free(route);
+    seed_unresolved(r, so, crawl_page_errmsg(r->page));
+    return;
+  }
+  if (si < 0) {
+    si = add_state(r, -1, NULL, i, route);
+    r->cur = si;
+  }
+  if (!crawl_page_settled(r->page))
+    jl_review(r, "custom", "medium", si, NULL,
+              "Check the page for redirect or refresh loops and for content that changes without end.",
+              "Seed %d (%s) did not settle within %d ms: it kept changing or navigating, or its script did not stop; "
+              "it was captured as it was.",
+              i, sd->url, r->po.settle_max_ms);
+  sd->resolved = 1;
+  cJSON_AddBoolToObject(so, "resolved", 1);
+  cJSON_AddStringToObject(so, "url", sd->url);
+  jl_write(r, "seed", so);
+  free(route);
+}
+
+/* A seed that hangs the tab costs a new tab, not the other seeds; a seed
+ * whose state a resumed run recorded is not loaded again. */
+static void drive_url_seeds(run *r, seed *seeds, int nseeds) {
   for (int i = 0; i < nseeds && !budget_stop(r) && !(r->fatal && recover(r) != 0); i++) {
     int have = 0;
     for (int k = 0; k < r->f.nst; k++) have |= r->f.st[k].seed == i && r->f.st[k].parent < 0;
-    if (have) continue; /* resumed: this seed's state is recorded */
-    cJSON *so = cJSON_CreateObject();
-    cJSON_AddNumberToObject(so, "index", i);
-    cJSON_AddItemToObject(so, "seed", cJSON_Duplicate(seeds[i].json, 1));
-    if (!seeds[i].url) {
-      const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "kind"));
-      cJSON_AddBoolToObject(so, "resolved", 0);
-      cJSON_AddStringToObject(so, "reason", "this kind of seed is resolved from the catalog after exploring");
-      jl_write(r, "seed", so);
-      (void)kind;
-      continue;
-    }
-    rc = crawl_page_load(r->page, seeds[i].url);
-    if (rc) {
-      note_error(r, rc);
-      cJSON_AddBoolToObject(so, "resolved", 0);
-      cJSON_AddStringToObject(so, "reason", crawl_page_errmsg(r->page));
-      jl_write(r, "seed", so);
-      jl_review(r, "coverage_gap", "high", -1, NULL, "Check that the seed URL is reachable from the crawler.",
-                "Seed %d (%s) could not be loaded: %s", i, seeds[i].url, crawl_page_errmsg(r->page));
-      if (!r->seed_err[0]) snprintf(r->seed_err, sizeof r->seed_err, "%s", crawl_page_errmsg(r->page));
-      continue;
-    }
-    char *route = NULL;
-    int si = observe(r, &rc, &route);
-    if (rc) {
-      note_error(r, rc);
-      free(route);
-      cJSON_AddBoolToObject(so, "resolved", 0);
-      cJSON_AddStringToObject(so, "reason", crawl_page_errmsg(r->page));
-      jl_write(r, "seed", so);
-      continue;
-    }
-    if (si < 0) {
-      si = add_state(r, -1, NULL, i, route);
-      r->cur = si;
-    }
-    if (!crawl_page_settled(r->page))
-      jl_review(r, "custom", "medium", si, NULL,
-                "Check the page for redirect or refresh loops and for content that changes without end.",
-                "Seed %d (%s) did not settle within %d ms: it kept changing or navigating, or its script did not stop; "
-                "it was captured as it was.",
-                i, seeds[i].url, r->po.settle_max_ms);
-    seeds[i].resolved = 1;
-    cJSON_AddBoolToObject(so, "resolved", 1);
-    cJSON_AddStringToObject(so, "url", seeds[i].url);
-    jl_write(r, "seed", so);
-    free(route);
+    if (!have) seed_load(r, &seeds[i], i);
   }
-  /* menu and action seeds: a control of a seed state with that name (a link,
-   * menu item or tab) or that data-uiap-action, driven first when the policy
-   * allows it */
+}
+
+/* The element of g a menu seed (label: a link, menu item or tab of that
+ * name) or an action seed (aid: that data-uiap-action) names, or NULL. */
+static const pg_element *seed_element(const pg_graph *g, const char *label, const char *aid) {
+  for (size_t k = 0; g && k < g->nelements; k++) {
+    const pg_element *e = &g->elements[k];
+    if (label && e->name && !strcmp(e->name, label) &&
+        (!strcmp(e->role, "link") || !strncmp(e->role, "menuitem", 8) || !strcmp(e->role, "tab")))
+      return e;
+    if (aid && e->app_action && !strcmp(e->app_action, aid)) return e;
+  }
+  return NULL;
+}
+
+/* The first action of s on element el (same role, name and stable id), or -1. */
+static int action_on(const state *s, const pg_element *el) {
+  for (int k = 0; k < s->nacts; k++) {
+    const action *ac = &s->acts[k];
+    if (!strcmp(ac->role, el->role) && !strcmp(ac->name ? ac->name : "", el->name ? el->name : "") &&
+        (!el->stable_id || (ac->stable_id && !strcmp(ac->stable_id, el->stable_id))))
+      return k;
+  }
+  return -1;
+}
+
+/* The action a menu or action seed names, in the first seed state that has
+ * it (each restored and prepared in turn): its index, its state in *si; -1
+ * when none has it. */
+static int seed_control(run *r, const cJSON *json, int *found) {
+  const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(json, "kind"));
+  const char *label = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(json, "label"));
+  const char *aid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(json, "actionId"));
+  int is_menu = kind && !strcmp(kind, "menu") && label, is_action = kind && !strcmp(kind, "action") && aid;
+  for (int si = 0; si < r->f.nst && (is_menu || is_action); si++) {
+    if (r->f.st[si].parent >= 0 || r->f.st[si].dead) continue;
+    if (r->cur != si && restore(r, si) != 0) continue;
+    if (!r->f.st[si].acts) prepare_state(r, si);
+    const pg_element *el = seed_element(r->g, is_menu ? label : NULL, is_action ? aid : NULL);
+    int k = el ? action_on(&r->f.st[si], el) : -1;
+    if (k >= 0) {
+      *found = si;
+      return k;
+    }
+  }
+  return -1;
+}
+
+/* Menu and action seeds: the control of a seed state they name, driven
+ * first when the policy allows it. */
+static void drive_control_seeds(run *r, seed *seeds, int nseeds) {
   for (int i = 0; i < nseeds && !r->cancelled && !r->fatal; i++) {
     if (seeds[i].url) continue;
     const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "kind"));
-    const char *label = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "label"));
-    const char *aid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "actionId"));
-    int is_menu = kind && !strcmp(kind, "menu") && label, is_action = kind && !strcmp(kind, "action") && aid;
-    int found_state = -1, found_act = -1;
-    for (int si = 0; si < r->f.nst && found_act < 0 && (is_menu || is_action); si++) {
-      if (r->f.st[si].parent >= 0 || r->f.st[si].dead) continue;
-      if (r->cur != si && restore(r, si) != 0) continue;
-      if (!r->f.st[si].acts) prepare_state(r, si);
-      const pg_element *el = NULL;
-      for (size_t k = 0; r->g && k < r->g->nelements && !el; k++) {
-        const pg_element *e = &r->g->elements[k];
-        if (is_menu && e->name && !strcmp(e->name, label) &&
-            (!strcmp(e->role, "link") || !strncmp(e->role, "menuitem", 8) || !strcmp(e->role, "tab")))
-          el = e;
-        if (is_action && e->app_action && !strcmp(e->app_action, aid)) el = e;
-      }
-      for (int k = 0; el && k < r->f.st[si].nacts && found_act < 0; k++) {
-        const action *ac = &r->f.st[si].acts[k];
-        if (!strcmp(ac->role, el->role) && !strcmp(ac->name ? ac->name : "", el->name ? el->name : "") &&
-            (!el->stable_id || (ac->stable_id && !strcmp(ac->stable_id, el->stable_id)))) {
-          found_state = si;
-          found_act = k;
-        }
-      }
-    }
-    if (found_act < 0) {
+    int si = -1, k = seed_control(r, seeds[i].json, &si);
+    if (k < 0) {
       jl_review(r, "coverage_gap", "high", -1, NULL, "Check the seed against the app, or add the annotation it names.",
                 "Seed %d (%s) could not be resolved: no matching control on the seed pages.", i, kind ? kind : "?");
       jl_note(r, "seed %d (%s) unresolved", i, kind ? kind : "?");
       continue;
     }
-    action *ac = &r->f.st[found_state].acts[found_act];
+    action *ac = &r->f.st[si].acts[k];
     seeds[i].resolved = 1;
     if (ac->dec.effect != POL_EFFECT_ALLOW) {
       jl_note(r, "seed %d (%s) resolved to %s \"%s\" in %s, not driven: %s", i, kind, ac->role, ac->name ? ac->name : "",
-              r->f.st[found_state].id, ac->dec.text);
+              r->f.st[si].id, ac->dec.text);
       continue;
     }
     jl_note(r, "seed %d (%s) resolved to %s \"%s\" in %s and driven first", i, kind, ac->role, ac->name ? ac->name : "",
-            r->f.st[found_state].id);
-    if (!ac->done && !budget_stop(r)) step(r, found_state, found_act);
+            r->f.st[si].id);
+    if (!ac->done && !budget_stop(r)) step(r, si, k);
   }
+}
 
-  jl_status(r, "exploring");
-  /* Greedy online exploration: go on from where the page is while the
-   * current state has untried actions; otherwise the nearest state (over
-   * known edges) that has some; otherwise the oldest, by reload and replay. */
+/* ---- the run: explore ------------------------------------------------------------------------ */
+/* Where to work next: unpredictable actions first (tier 0), wherever they
+ * are: in the current state, else the nearest state over known edges and
+ * predictable controls (path, *len hops), else the oldest (*len -1: reload
+ * and replay); then the rest (tier 1) the same way. A walk that went astray
+ * three times in a row falls back to reloading. Returns the state (-1: the
+ * frontier is empty) and its tier in *tier. */
+static int explore_target(run *r, fr_hop *path, int *len, int *tier) {
+  int target = -1, t = 0;
+  for (; t < 2 && target < 0; t++) {
+    if (r->deviations < 3) target = fr_plan_path(&r->f, r->cur, t, path, len);
+    if (target >= 0 && *len > r->f.st[target].depth + 2) *len = -1; /* a reload is cheaper */
+    for (int k = 0; k < r->f.nst && target < 0; k++)
+      if (fr_pending(&r->f, k, t)) { target = k; *len = -1; }
+  }
+  *tier = t - 1;
+  return target;
+}
+
+/* Walk the len hops of path; 1 when the page arrived at target. */
+static int walk_path(run *r, const fr_hop *path, int len, int target) {
+  for (int h = 0; h < len && !r->fatal && !r->cancelled && !budget_stop(r); h++) {
+    if (path[h].edge >= 0) walk_edge(r, &r->f.ed[path[h].edge]);
+    else step(r, path[h].from, path[h].act);
+    if (r->cur != path[h].to) { r->deviations++; break; }
+  }
+  return r->cur == target;
+}
+
+/* Greedy online exploration: go on from where the page is while the
+ * current state has untried actions; otherwise the nearest state (over
+ * known edges) that has some; otherwise the oldest, by reload and replay. */
+static void explore(run *r) {
   while (!budget_stop(r)) {
     if (r->fatal && recover(r) != 0) break;
-    /* Unpredictable actions first (tier 0), wherever they are: in the current
-     * state, else the nearest state over known edges and predictable controls,
-     * else the oldest (reload and replay); then the rest (tier 1) the same way.
-     * A walk that goes astray three times in a row falls back to reloading. */
     fr_hop path[FR_MAX_HOPS];
-    int target = -1, tier = 0, len = 0;
-    for (; tier < 2 && target < 0; tier++) {
-      if (r->deviations < 3) target = fr_plan_path(&r->f, r->cur, tier, path, &len);
-      if (target >= 0 && len > r->f.st[target].depth + 2) len = -1; /* a reload is cheaper */
-      for (int k = 0; k < r->f.nst && target < 0; k++)
-        if (fr_pending(&r->f, k, tier)) { target = k; len = -1; }
-    }
-    tier--;
+    int len = 0, tier;
+    int target = explore_target(r, path, &len, &tier);
     if (target < 0) break; /* frontier empty */
     if (len > 0) {
-      for (int h = 0; h < len && !r->fatal && !r->cancelled && !budget_stop(r); h++) {
-        if (path[h].edge >= 0) walk_edge(r, &r->f.ed[path[h].edge]);
-        else step(r, path[h].from, path[h].act);
-        if (r->cur != path[h].to) { r->deviations++; break; }
-      }
-      if (r->cur != target) continue; /* plan again from where we are */
+      if (!walk_path(r, path, len, target)) continue; /* plan again from where we are */
     } else if (r->cur != target && restore(r, target) != 0) {
       if (r->cancelled) break;
       if (r->fatal) continue; /* recover at the top */
@@ -1748,6 +1778,11 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     if (i < 0) continue;
     step(r, target, i);
   }
+}
+
+/* ---- the run: close ---------------------------------------------------------------------------- */
+/* The closing notes, the depth budget, the end line; then the package. */
+static crawl_code run_close(run *r, crawl_summary *sum) {
   if (r->stopped_by) jl_note(r, "stopped by %s", r->stopped_by);
   if (r->page) {
     r->dialogs += crawl_page_dialogs(r->page);
@@ -1768,24 +1803,56 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   finish(r, sum);
   crawl_page_close(r->page);
   pg_graph_free(r->g);
-  fclose(r->jl);
+  crawl__journal_close(r->jl);
   r->jl = NULL;
-  crawl_code prc = crawl_package_write(r->dir, sum->error, sizeof sum->error);
+  return crawl_package_write(r->dir, sum->error, sizeof sum->error);
+}
+
+static void run_free(run *r) {
+  crawl__journal_close(r->jl);
+  r->jl = NULL;
   fr_free(&r->f);
-  fr_map_free(&r->by_loop);
+  crawl__strmap_release(&r->by_loop);
   for (int k = 0; k < 2; k++) {
     free(r->gjc[k].revision);
     cJSON_Delete(r->gjc[k].json);
   }
-  for (int i = 0; i < nseeds; i++) {
-    free(seeds[i].url);
-    cJSON_Delete(seeds[i].json);
+}
+
+crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
+  memset(sum, 0, sizeof *sum);
+  run R = {.o = o, .c = c, .cur = -1, .t0 = cdp_now_ms()}, *r = &R;
+  int resumed;
+  crawl_code rc = run_open(r, o, sum, &resumed);
+  if (rc) {
+    run_free(r);
+    return rc;
   }
+  const cJSON *plan = plan_payload(o->plan);
+  const cJSON *env = cJSON_GetObjectItemCaseSensitive(plan, "environment");
+  const char *base = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"));
+  seed seeds[64];
+  int nseeds = seeds_collect(o->urls, cJSON_GetObjectItemCaseSensitive(plan, "seeds"), base, seeds, 64);
+  for (int i = 0; i < nseeds && !base; i++) base = seeds[i].url; /* else the first seed URL */
+  run_origins(r, base);
+  journal_run(r, env, base, seeds, nseeds, resumed);
+  jl_status(r, "preparing");
+  run_open_tab(r);
+  jl_status(r, "seeding");
+  drive_url_seeds(r, seeds, nseeds);
+  drive_control_seeds(r, seeds, nseeds);
+  jl_status(r, "exploring");
+  explore(r);
+  crawl_code prc = run_close(r, sum);
+  run_free(r);
+  seeds_free(seeds, nseeds);
   if (prc) return prc;
   if (r->fatal) {
     snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
     return CRAWL_BROWSER;
   }
+  /* NB: run_free emptied the table, so this always copies seed_err (""
+   * when every seed loaded), as it did before the split */
   if (!r->f.nst) snprintf(sum->error, sizeof sum->error, "%.500s", r->seed_err); /* no seed loaded: why */
   return CRAWL_OK;
 }

@@ -1,69 +1,22 @@
 /* frontier.c -- the run's shared state: states, edges, outcomes, the planner
  * (see frontier.h). */
 #include "frontier.h"
+#include "crawl_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-char *fr_strdup(const char *s) { return s ? strdup(s) : NULL; }
-
-static size_t hash_str(const char *k) {
-  size_t h = 5381;
-  for (; *k; k++) h = h * 33 + (unsigned char)*k;
-  return h;
-}
-
-int fr_map_get(const smap *m, const char *k) {
-  if (!m->cap) return -1;
-  for (size_t j = hash_str(k) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
-    if (!strcmp(m->keys[j], k)) return m->vals[j];
-  return -1;
-}
-
-void fr_map_put(smap *m, const char *k, int v) {
-  if ((m->n + 1) * 2 > m->cap) {
-    smap g = {.cap = m->cap ? m->cap * 2 : 256};
-    g.keys = calloc(g.cap, sizeof *g.keys);
-    g.vals = calloc(g.cap, sizeof *g.vals);
-    if (!g.keys || !g.vals) abort();
-    for (size_t i = 0; i < m->cap; i++) {
-      if (!m->keys[i]) continue;
-      size_t j = hash_str(m->keys[i]) & (g.cap - 1);
-      while (g.keys[j]) j = (j + 1) & (g.cap - 1);
-      g.keys[j] = m->keys[i];
-      g.vals[j] = m->vals[i];
-    }
-    g.n = m->n;
-    free(m->keys);
-    free(m->vals);
-    *m = g;
-  }
-  size_t j = hash_str(k) & (m->cap - 1);
-  for (; m->keys[j]; j = (j + 1) & (m->cap - 1))
-    if (!strcmp(m->keys[j], k)) { m->vals[j] = v; return; }
-  m->keys[j] = strdup(k);
-  m->vals[j] = v;
-  m->n++;
-}
-
-void fr_map_free(smap *m) {
-  for (size_t i = 0; i < m->cap; i++) free(m->keys[i]);
-  free(m->keys);
-  free(m->vals);
-  memset(m, 0, sizeof *m);
-}
-
 void fr_action_copy(action *dst, const action *src) {
   memset(dst, 0, sizeof *dst);
   if (!src) return;
-  dst->action_id = fr_strdup(src->action_id);
-  dst->role = fr_strdup(src->role);
-  dst->name = fr_strdup(src->name);
-  dst->stable_id = fr_strdup(src->stable_id);
+  dst->action_id = crawl__xstrdup(src->action_id);
+  dst->role = crawl__xstrdup(src->role);
+  dst->name = crawl__xstrdup(src->name);
+  dst->stable_id = crawl__xstrdup(src->stable_id);
   dst->ordinal = src->ordinal;
   dst->escape = src->escape;
-  dst->option = fr_strdup(src->option);
+  dst->option = crawl__xstrdup(src->option);
   dst->option_index = src->option_index;
   dst->option_from = src->option_from;
 }
@@ -84,15 +37,14 @@ void fr_state_free(state *s) {
 
 /* Index of the outcome record of key, created when new. */
 static int outcome_of(frontier *f, const char *key) {
-  int known = fr_map_get(&f->by_outcome, key);
+  int known = (int)crawl__strmap_get(&f->by_outcome, key);
   if (known >= 0) return known;
   if (f->nout == f->capout) {
     f->capout = f->capout ? f->capout * 2 : 128;
-    f->out = realloc(f->out, (size_t)f->capout * sizeof *f->out);
-    if (!f->out) abort();
+    f->out = crawl__xrealloc(f->out, (size_t)f->capout * sizeof *f->out);
   }
-  f->out[f->nout] = (outcome){.key = strdup(key), .move_to = -1, .self_from = -1, .first_from = -1};
-  fr_map_put(&f->by_outcome, key, f->nout);
+  f->out[f->nout] = (outcome){.key = crawl__xstrdup(key), .move_to = -1, .self_from = -1, .first_from = -1};
+  crawl__strmap_put(&f->by_outcome, key, f->nout);
   return f->nout++;
 }
 
@@ -143,12 +95,12 @@ int fr_predict(const frontier *f, const action *a, int si) {
 int fr_add_edge(frontier *f, int from, int to, const action *a) {
   char pair[32];
   snprintf(pair, sizeof pair, "%d>%d", from, to);
-  int known = fr_map_get(&f->by_pair, pair);
+  int known = (int)crawl__strmap_get(&f->by_pair, pair);
   if (known >= 0) return known;
-  fr_map_put(&f->by_pair, pair, f->ned);
+  crawl__strmap_put(&f->by_pair, pair, f->ned);
   if (f->ned == f->caped) {
     f->caped = f->caped ? f->caped * 2 : 64;
-    f->ed = realloc(f->ed, (size_t)f->caped * sizeof *f->ed);
+    f->ed = crawl__xrealloc(f->ed, (size_t)f->caped * sizeof *f->ed);
   }
   edge *e = &f->ed[f->ned];
   e->from = from;
@@ -184,14 +136,13 @@ int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
   *len = 0;
   if (cur < 0) return -1;
   int n = f->nst, found = -1;
-  int *start = calloc((size_t)n + 1, sizeof *start), *by_from = malloc((size_t)(f->ned ? f->ned : 1) * sizeof *by_from);
-  int *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
-  fr_hop *prev = malloc((size_t)n * sizeof *prev);
-  if (!start || !by_from || !dist || !queue || !prev) abort();
+  int *start = crawl__xcalloc((size_t)n + 1, sizeof *start);
+  int *by_from = crawl__xrealloc(NULL, (size_t)(f->ned ? f->ned : 1) * sizeof *by_from);
+  int *dist = crawl__xrealloc(NULL, (size_t)n * sizeof *dist), *queue = crawl__xrealloc(NULL, (size_t)n * sizeof *queue);
+  fr_hop *prev = crawl__xrealloc(NULL, (size_t)n * sizeof *prev);
   for (int k = 0; k < f->ned; k++) start[f->ed[k].from + 1]++;
   for (int k = 0; k < n; k++) start[k + 1] += start[k];
-  int *fill = malloc(((size_t)n + 1) * sizeof *fill); /* edges grouped by source */
-  if (!fill) abort();
+  int *fill = crawl__xrealloc(NULL, ((size_t)n + 1) * sizeof *fill); /* edges grouped by source */
   memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
   for (int k = 0; k < f->ned; k++) by_from[fill[f->ed[k].from]++] = k;
   free(fill);
@@ -232,9 +183,9 @@ int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
   return found;
 }
 
-int fr_find_state(const frontier *f, const char *fp) { return fr_map_get(&f->by_fp, fp); }
+int fr_find_state(const frontier *f, const char *fp) { return (int)crawl__strmap_get(&f->by_fp, fp); }
 
-void fr_index_state(frontier *f, int i) { fr_map_put(&f->by_fp, f->st[i].fp, i); }
+void fr_index_state(frontier *f, int i) { crawl__strmap_put(&f->by_fp, f->st[i].fp, i); }
 
 void fr_free(frontier *f) {
   for (int i = 0; i < f->nst; i++) fr_state_free(&f->st[i]);
@@ -243,8 +194,8 @@ void fr_free(frontier *f) {
   free(f->ed);
   for (int i = 0; i < f->nout; i++) free(f->out[i].key);
   free(f->out);
-  fr_map_free(&f->by_fp);
-  fr_map_free(&f->by_pair);
-  fr_map_free(&f->by_outcome);
+  crawl__strmap_release(&f->by_fp);
+  crawl__strmap_release(&f->by_pair);
+  crawl__strmap_release(&f->by_outcome);
   memset(f, 0, sizeof *f);
 }

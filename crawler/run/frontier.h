@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "pol.h"
+#include "crawl_strmap.h"
 
 typedef struct action {
   char *action_id;          /* ui.activate, nav.navigate, ui.toggle, ... */
@@ -56,12 +57,6 @@ typedef struct outcome {
   int first_from;           /* state of the first observation */
   int multi_route;          /* observed from states on two routes */
 } outcome;
-/* String key -> index, open addressing; keys are copied. */
-typedef struct smap { char **keys; int *vals; size_t cap, n; } smap;
-int fr_map_get(const smap *m, const char *k); /* -1 when absent */
-void fr_map_put(smap *m, const char *k, int v);
-void fr_map_free(smap *m);
-
 typedef struct frontier {
   state *st;                /* the state table */
   int nst, capst;
@@ -69,11 +64,10 @@ typedef struct frontier {
   int ned, caped;
   outcome *out;             /* outcome records */
   int nout, capout;
-  smap by_fp, by_pair, by_outcome; /* indexes: states by fingerprint, edges, outcomes */
+  crawl__strmap by_fp, by_pair, by_outcome; /* indexes: states by fingerprint, edges, outcomes */
   int max_depth;            /* states this deep are not expanded */
 } frontier;
 
-char *fr_strdup(const char *s); /* NULL stays NULL */
 void fr_action_copy(action *dst, const action *src);
 void fr_action_free(action *a);
 void fr_state_free(state *s);

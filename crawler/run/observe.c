@@ -17,11 +17,11 @@
  * events and the requests that follow them (Network events).
  */
 #include "crawl.h"
+#include "run_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- signal kinds -------------------------------------------------------------- */
@@ -70,61 +70,8 @@ static int kind_bit(const char *name) {
  * origin, never observes inside a closed shadow root, and masks the values
  * of sensitive fields (and card-like digit runs) in live-region text before
  * the text leaves the page. Reports are batched: one binding call per 20 ms
- * at most. window.<binding>_off undoes it all (uninstall). __B__ is replaced
- * by the binding name. */
-static const char reporter_js[] =
-  "(()=>{const N='__B__';if(window[N+'_on'])return;const B=window[N];if(typeof B!=='function')return;"
-  "try{for(let w=window,i=0;w!==w.top&&i<64;i++){w=w.parent;void w.location.href}}catch(e){return}"
-  "window[N+'_on']=1;"
-  "const LIVE='[role=alert],[role=status],[role=log],[aria-live=polite],[aria-live=assertive],output';"
-  "const SENS='input[type=password],[data-uiap-sensitive]:not([data-uiap-sensitive=false]),input[autocomplete^=cc-],"
-  "input[autocomplete=one-time-code],input[autocomplete=current-password],input[autocomplete=new-password]';"
-  "let q=null,t=0,seq=0,base=false,dead=false;const els=new Map(),keyOf=new WeakMap(),seen=new WeakMap(),dirty=new Set();"
-  "const key=el=>{let k=keyOf.get(el);if(!k){k=++seq;keyOf.set(el,k);els.set(k,new WeakRef(el))}return k};"
-  "window[N+'_el']=k=>{const r=els.get(k);return r?r.deref()||null:null};"
-  "const note=()=>{if(!q)q={n:0,live:[],sub:[]};if(!t)t=setTimeout(flush,20);return q};"
-  "const bump=()=>{note().n++};"
-  "const sens=()=>{const v=[];try{for(const i of document.querySelectorAll(SENS))if(i.value&&i.value.length>=3)v.push(i.value)}catch(e){}return v};"
-  "const red=s=>{for(const v of sens())s=s.split(v).join('[redacted]');return s.replace(/(?:\\d[ -]?){12,19}/g,'[redacted]')};"
-  "const vis=el=>{try{return el.checkVisibility?el.checkVisibility({visibilityProperty:true,opacityProperty:true}):!!(el.offsetWidth||el.offsetHeight)}catch(e){return true}};"
-  "const txt=el=>vis(el)?String(el.innerText||el.textContent||'').replace(/\\s+/g,' ').trim().slice(0,500):'';"
-  "const liveOf=n=>{for(let i=0;n&&i<256;i++){if(n.nodeType===1&&n.matches(LIVE))return n;n=n.parentNode||n.host||null}return null};"
-  "const mark=n=>{const r=liveOf(n);if(r)dirty.add(r)};"
-  "const markTree=n=>{if(!n||n.nodeType!==1)return;mark(n);const l=n.querySelectorAll(LIVE);for(let i=0;i<l.length&&i<256;i++)dirty.add(l[i])};"
-  "const roleOf=el=>el.getAttribute('role')||(el.tagName==='OUTPUT'?'status':'');"
-  "function scan(m){if(!base){dirty.clear();return}for(const el of dirty){if(!el.isConnected)continue;"
-  "const s=txt(el),prev=seen.get(el);seen.set(el,s);if(!s||s===prev)continue;const role=roleOf(el);"
-  "m.live.push({k:key(el),role:role,live:el.getAttribute('aria-live')||(role==='alert'?'assertive':'polite'),"
-  "text:red(s),fresh:!prev,hint:String(el.getAttribute('class')||'')+' '+String(el.getAttribute('data-type')||'')+' '+String(el.getAttribute('data-level')||'')})}"
-  "dirty.clear()}"
-  "function flush(){t=0;const m=q;q=null;if(!m||dead)return;scan(m);if(m.n||m.live.length||m.sub.length){try{B(JSON.stringify(m))}catch(e){}}}"
-  "const mo=new MutationObserver(rs=>{let shadow=0;for(const r of rs){let root=null;try{root=r.target.getRootNode()}catch(e){}"
-  "if(root&&root!==document)shadow=1;if(r.type==='childList'){mark(r.target);for(const a of r.addedNodes){markTree(a);hook(a)}}"
-  "else if(r.type==='attributes')markTree(r.target);else mark(r.target)}const m=note();if(shadow)m.n++});"
-  "const opts={subtree:true,childList:true,attributes:true,characterData:true};"
-  "const watch=r=>{try{mo.observe(r,opts)}catch(e){}};"
-  "function hook(n){if(!n||n.nodeType!==1)return;if(n.shadowRoot)watch(n.shadowRoot);"
-  "if(!n.firstElementChild)return;const w=document.createTreeWalker(n,1);let c=0,e;"
-  "while((e=w.nextNode())&&c++<4000)if(e.shadowRoot){watch(e.shadowRoot);hook(e.shadowRoot)}}"
-  "const as=Element.prototype.attachShadow,wrap=function(o){const r=as.call(this,o);"
-  "if(!dead&&o&&o.mode==='open')watch(r);return r};Element.prototype.attachShadow=wrap;"
-  "const all=root=>{const out=[];const w=document.createTreeWalker(root,1);let e,c=0;"
-  "while((e=w.nextNode())&&c++<100000){if(e.matches(LIVE))out.push(e);if(e.shadowRoot)out.push(...all(e.shadowRoot))}return out};"
-  "window[N+'_base']=()=>{try{for(const el of all(document))seen.set(el,txt(el))}catch(e){}base=true;"
-  "for(let i=0;i<frames.length;i++){try{const f=frames[i];if(f[N+'_base'])f[N+'_base']()}catch(e){}}};"
-  "watch(document);if(document.documentElement)hook(document.documentElement);"
-  "const o={capture:true,passive:true};"
-  "const EV=['focusin','focusout','input','change','toggle','close','scroll','load','transitionend','animationend','resize'];"
-  "for(const e of EV)addEventListener(e,bump,o);"
-  "const sub=e=>{const f=e.target;if(dead||!f||f.nodeType!==1)return;"
-  "try{B(JSON.stringify({n:1,live:[],sub:[{k:key(f),method:String(f.getAttribute('method')||'get').toLowerCase()}]}))}catch(x){}};"
-  "addEventListener('submit',sub,true);"
-  "window[N+'_off']=()=>{dead=true;mo.disconnect();clearTimeout(t);t=0;q=null;for(const e of EV)removeEventListener(e,bump,o);"
-  "removeEventListener('submit',sub,true);if(Element.prototype.attachShadow===wrap)Element.prototype.attachShadow=as;"
-  "for(const k of['_on','_el','_base','_off'])delete window[N+k]};"
-  "const ready=()=>{if(!base&&!dead)window[N+'_base']()};"
-  "if(document.readyState==='complete')ready();else addEventListener('load',()=>setTimeout(ready,0),{once:true})"
-  "})()";
+ * at most. window.<binding>_off undoes it all (uninstall). The script is
+ * js/live_reporter.js; __B__ in it is replaced by the binding name. */
 
 /* ---- state -------------------------------------------------------------------------- */
 #define MAX_SUBMITS 16
@@ -215,34 +162,14 @@ typedef struct obs {
 } obs;
 
 /* ---- output --------------------------------------------------------------------------- */
-static void iso_now(char *buf, size_t n) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  struct tm tm;
-  gmtime_r(&ts.tv_sec, &tm);
-  char base[32];
-  strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
-  snprintf(buf, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
-}
-
-/* Print one message; payload is consumed. */
+/* Print one message, an event in the UIAP envelope; payload is consumed. */
 static int emit(obs *s, const char *type, cJSON *payload) {
-  cJSON *m = cJSON_CreateObject();
-  char id[128], ts[64];
-  cJSON_AddStringToObject(m, "uiap", "0.1");
-  cJSON_AddStringToObject(m, "kind", "event");
-  cJSON_AddStringToObject(m, "type", type);
+  char id[128];
   snprintf(id, sizeof id, "msg_%s_%lu", s->sub, ++s->msg_seq);
-  cJSON_AddStringToObject(m, "id", id);
-  iso_now(ts, sizeof ts);
-  cJSON_AddStringToObject(m, "ts", ts);
-  cJSON *src = cJSON_AddObjectToObject(m, "source");
-  cJSON_AddStringToObject(src, "role", "runtime");
-  cJSON_AddStringToObject(src, "id", s->source_id);
-  cJSON_AddItemToObject(m, "payload", payload);
-  char *text = cJSON_PrintUnformatted(m);
+  cJSON *m = crawl__envelope(&(crawl__msg){.kind = "event", .type = type, .id = id, .source_id = s->source_id},
+                             payload);
+  char *text = crawl__jtext(m, 0);
   cJSON_Delete(m);
-  if (!text) return -1;
   int rc = fputs(text, s->out) < 0 || fputc('\n', s->out) < 0 || fflush(s->out) != 0 ? -1 : 0;
   free(text);
   s->st->messages++;
@@ -283,15 +210,12 @@ static int mine(obs *s, const char *session) {
   return session && me && !strcmp(session, me);
 }
 
-static const cJSON *jget(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
-static const char *jstr(const cJSON *o, const char *k) { return cJSON_GetStringValue(jget(o, k)); }
-
 static void submit_register(obs *s, const cJSON *item, int ctx);
 
 static void on_binding(void *ud, const char *session, const char *method, const cJSON *params) {
   obs *s = ud;
   if (!mine(s, session)) return;
-  const char *name = jstr(params, "name"), *payload = jstr(params, "payload");
+  const char *name = crawl__str(params, "name"), *payload = crawl__str(params, "payload");
   if (!name || strcmp(name, s->binding) || !payload) return;
   if (strlen(payload) > 1 << 20) return; /* untrusted: cap */
   cJSON *r = cJSON_Parse(payload);
@@ -299,10 +223,10 @@ static void on_binding(void *ud, const char *session, const char *method, const 
     cJSON_Delete(r);
     return;
   }
-  const cJSON *ctx = jget(params, "executionContextId");
+  const cJSON *ctx = crawl__get(params, "executionContextId");
   int cx = cJSON_IsNumber(ctx) ? ctx->valueint : 0;
   const cJSON *it;
-  cJSON_ArrayForEach(it, jget(r, "sub")) submit_register(s, it, cx);
+  cJSON_ArrayForEach(it, crawl__get(r, "sub")) submit_register(s, it, cx);
   cJSON_DeleteItemFromObjectCaseSensitive(r, "sub");
   cJSON_AddNumberToObject(r, "ctx", cx);
   if (cJSON_GetArraySize(s->reports) >= 256) cJSON_DeleteItemFromArray(s->reports, 0); /* untrusted: cap */
@@ -314,10 +238,10 @@ static void on_nav(void *ud, const char *session, const char *method, const cJSO
   obs *s = ud;
   if (!mine(s, session)) return;
   if (!strcmp(method, "Page.navigatedWithinDocument")) {
-    const char *fid = jstr(params, "frameId");
+    const char *fid = crawl__str(params, "frameId");
     const char *top = s->last && s->last->ndocuments ? s->last->documents[0].frame_id : NULL;
     if (fid && (!top || !strcmp(fid, top))) s->nav_same = 1;
-  } else if (!jget(jget(params, "frame"), "parentId")) {
+  } else if (!crawl__get(crawl__get(params, "frame"), "parentId")) {
     s->nav_full = 1;
   }
   s->own_dirty = 1; /* a navigation is no noise */
@@ -334,31 +258,31 @@ static void on_closed(void *ud, const char *session, const char *method, const c
     return;
   }
   /* Target.detachedFromTarget */
-  if (mine(s, jstr(params, "sessionId"))) s->closed = 1;
+  if (mine(s, crawl__str(params, "sessionId"))) s->closed = 1;
 }
 
 /* Submissions: requests that start soon after a submit belong to it. */
 static void on_network(void *ud, const char *session, const char *method, const cJSON *params) {
   obs *s = ud;
   if (!mine(s, session)) return;
-  const char *rid = jstr(params, "requestId");
+  const char *rid = crawl__str(params, "requestId");
   if (!rid) return;
   long long now = cdp_now_ms();
   if (!strcmp(method, "Network.requestWillBeSent")) {
-    const char *type = jstr(params, "type");
+    const char *type = crawl__str(params, "type");
     if (!type || (strcmp(type, "XHR") && strcmp(type, "Fetch") && strcmp(type, "Document"))) return;
     for (int i = 0; i < MAX_SUBMITS; i++) {
       submit *b = &s->submits[i];
       if (!b->active || now - b->t0 > SUBMIT_WINDOW_MS) continue;
       for (int k = 0; k < b->nreq; k++)
         if (b->req[k] && !strcmp(b->req[k], rid)) return; /* a redirect */
-      if (b->nreq < MAX_REQS) b->req[b->nreq++] = strdup(rid);
+      if (b->nreq < MAX_REQS) b->req[b->nreq++] = crawl__xstrdup(rid);
       return;
     }
     /* no submit yet: its report may still be on the way */
     recent_req *r = &s->recent[s->nrecent++ % RECENT];
     free(r->rid);
-    r->rid = strdup(rid);
+    r->rid = crawl__xstrdup(rid);
     r->t = now;
     return;
   }
@@ -368,7 +292,7 @@ static void on_network(void *ud, const char *session, const char *method, const 
     for (int k = 0; k < b->nreq; k++) {
       if (!b->req[k] || strcmp(b->req[k], rid)) continue;
       if (!strcmp(method, "Network.responseReceived")) {
-        const cJSON *st = jget(jget(params, "response"), "status");
+        const cJSON *st = crawl__get(crawl__get(params, "response"), "status");
         if (cJSON_IsNumber(st)) b->status = st->valueint;
         return;
       }
@@ -390,21 +314,21 @@ static void on_network(void *ud, const char *session, const char *method, const 
 static int resolve_key(obs *s, int ctx, int key) {
   for (int i = 0; i < s->nkeys; i++)
     if (s->keys[i].ctx == ctx && s->keys[i].key == key) return s->keys[i].backend;
-  char expr[160];
-  snprintf(expr, sizeof expr, "window['%s_el'](%d)", s->binding, key);
+  char *expr = crawl__xprintf(CRAWL__JS(live_reporter_element), s->binding, key);
   cJSON *a = cJSON_CreateObject(), *res = NULL;
   cJSON_AddStringToObject(a, "expression", expr);
+  free(expr);
   if (ctx) cJSON_AddNumberToObject(a, "contextId", ctx);
   cJSON_AddBoolToObject(a, "silent", 1);
   int backend = 0;
   const char *sess = crawl_page_session(s->p);
   if (cdp_call(s->c, sess, "Runtime.evaluate", a, &res, 5000) == CDP_OK) {
-    const char *oid = jstr(jget(res, "result"), "objectId");
+    const char *oid = crawl__str(crawl__get(res, "result"), "objectId");
     if (oid) {
       cJSON *d = cJSON_CreateObject(), *dr = NULL;
       cJSON_AddStringToObject(d, "objectId", oid);
       if (cdp_call(s->c, sess, "DOM.describeNode", d, &dr, 5000) == CDP_OK) {
-        const cJSON *b = jget(jget(dr, "node"), "backendNodeId");
+        const cJSON *b = crawl__get(crawl__get(dr, "node"), "backendNodeId");
         if (cJSON_IsNumber(b)) backend = b->valueint;
       }
       cJSON_Delete(dr);
@@ -452,11 +376,11 @@ static const char *live_level(const char *hint, const char *role, const char *li
  * changes); targets are resolved against g, the capture they go out with. */
 static void live_signals(obs *s, const cJSON *rep, int ctx, const pg_graph *g) {
   const cJSON *it;
-  cJSON_ArrayForEach(it, jget(rep, "live")) {
-    const char *role = jstr(it, "role"), *live = jstr(it, "live"), *text = jstr(it, "text");
-    const cJSON *k = jget(it, "k");
+  cJSON_ArrayForEach(it, crawl__get(rep, "live")) {
+    const char *role = crawl__str(it, "role"), *live = crawl__str(it, "live"), *text = crawl__str(it, "text");
+    const cJSON *k = crawl__get(it, "k");
     if (!text || !*text || !cJSON_IsNumber(k)) continue;
-    int fresh = cJSON_IsTrue(jget(it, "fresh"));
+    int fresh = cJSON_IsTrue(crawl__get(it, "fresh"));
     int toast = fresh || (role && !strcmp(role, "alert")) || (live && !strcmp(live, "assertive"));
     cJSON *sg = signal_new(s, toast ? "toast.shown" : "status.changed");
     const pg_element *e = element_by_backend(g, resolve_key(s, ctx, k->valueint));
@@ -470,7 +394,7 @@ static void live_signals(obs *s, const cJSON *rep, int ctx, const pg_graph *g) {
     } else if (role && *role) {
       cJSON_AddStringToObject(cJSON_AddObjectToObject(sg, "target"), "role", role);
     }
-    cJSON_AddStringToObject(sg, "level", live_level(jstr(it, "hint"), role, live));
+    cJSON_AddStringToObject(sg, "level", live_level(crawl__str(it, "hint"), role, live));
     char *clean = pg_text_clean(text, strlen(text), 300);
     if (clean) cJSON_AddStringToObject(sg, "text", clean);
     free(clean);
@@ -492,9 +416,9 @@ static void submit_register(obs *s, const cJSON *item, int ctx) {
   b->active = 1;
   b->t0 = cdp_now_ms();
   b->ctx = ctx;
-  const cJSON *k = jget(item, "k");
+  const cJSON *k = crawl__get(item, "k");
   b->key = cJSON_IsNumber(k) ? k->valueint : 0;
-  const char *m = jstr(item, "method");
+  const char *m = crawl__str(item, "method");
   snprintf(b->method, sizeof b->method, "%s", m && strlen(m) < 10 ? m : "get");
   for (int i = 0; i < RECENT; i++) {
     recent_req *r = &s->recent[i];
@@ -527,8 +451,8 @@ static void submits_resolve(obs *s) {
     const pg_scope *sc = b->key ? form_scope(g, resolve_key(s, b->ctx, b->key)) : NULL;
     cJSON *sg = signal_new(s, "submission.started");
     if (sc) {
-      b->scope_id = strdup(sc->scope_id);
-      b->document_id = strdup(g->documents[sc->document].document_id);
+      b->scope_id = crawl__xstrdup(sc->scope_id);
+      b->document_id = crawl__xstrdup(g->documents[sc->document].document_id);
       cJSON_AddStringToObject(sg, "documentId", b->document_id);
       cJSON_AddStringToObject(sg, "scopeId", b->scope_id);
       if (sc->name) cJSON_AddStringToObject(sg, "text", sc->name);
@@ -578,7 +502,7 @@ static void submits_check(obs *s, long long now, int force) {
 static void reports_take(obs *s, const pg_graph *g) {
   cJSON *r;
   while ((r = cJSON_DetachItemFromArray(s->reports, 0))) {
-    const cJSON *ctx = jget(r, "ctx");
+    const cJSON *ctx = crawl__get(r, "ctx");
     live_signals(s, r, cJSON_IsNumber(ctx) ? ctx->valueint : 0, g);
     cJSON_Delete(r);
   }
@@ -630,7 +554,7 @@ static crawl_code cycle(obs *s) {
   pg_delta_signals(s->graph, nj, s->sig_prefix, &s->sig_seq, sigs);
   cJSON *sg;
   while ((sg = cJSON_DetachItemFromArray(sigs, 0))) {
-    const char *kind = jstr(sg, "kind");
+    const char *kind = crawl__str(sg, "kind");
     if (kind && !strcmp(kind, "route.changed")) {
       cJSON *d = cJSON_GetObjectItemCaseSensitive(sg, "detail");
       if (d) cJSON_AddBoolToObject(d, "sameDocument", nav_same && !nav_full);
@@ -691,7 +615,7 @@ static int dirty(obs *s) {
 
 /* ---- the script ----------------------------------------------------------------------------- */
 static int target_matches(const pg_element *e, const cJSON *t) {
-  const char *id = jstr(t, "instanceId"), *stable = jstr(t, "stableId"), *role = jstr(t, "role"), *name = jstr(t, "name");
+  const char *id = crawl__str(t, "instanceId"), *stable = crawl__str(t, "stableId"), *role = crawl__str(t, "role"), *name = crawl__str(t, "name");
   if (id && strcmp(id, e->instance_id)) return 0;
   if (stable && (!e->stable_id || strcmp(stable, e->stable_id))) return 0;
   if (role && strcmp(role, e->role)) return 0;
@@ -700,7 +624,7 @@ static int target_matches(const pg_element *e, const cJSON *t) {
 }
 
 static const pg_element *find_target(const pg_graph *g, const cJSON *t) {
-  const cJSON *ord = jget(t, "ordinal");
+  const cJSON *ord = crawl__get(t, "ordinal");
   int want = cJSON_IsNumber(ord) ? ord->valueint : 0, seen = 0;
   for (size_t i = 0; g && i < g->nelements; i++)
     if (target_matches(&g->elements[i], t) && seen++ == want) return &g->elements[i];
@@ -717,32 +641,32 @@ int crawl_observe_script_check(const cJSON *script, char *err, size_t errlen) {
   int i = 0;
   const cJSON *st;
   cJSON_ArrayForEach(st, script) {
-    const char *name = jstr(st, "step");
+    const char *name = crawl__str(st, "step");
     int known = 0;
     for (size_t k = 0; name && k < sizeof step_names / sizeof *step_names; k++) known |= !strcmp(name, step_names[k]);
-    const cJSON *t = jget(st, "target");
+    const cJSON *t = crawl__get(st, "target");
     if (!cJSON_IsObject(st) || !known) {
       snprintf(err, errlen, "step %d: \"step\" must be one of navigate, click, type, press, wait", i);
       return -1;
     }
-    if (!strcmp(name, "navigate") && !jstr(st, "url")) {
+    if (!strcmp(name, "navigate") && !crawl__str(st, "url")) {
       snprintf(err, errlen, "step %d: navigate needs \"url\"", i);
       return -1;
     }
     if ((!strcmp(name, "click") || !strcmp(name, "type")) &&
-        (!cJSON_IsObject(t) || !(jstr(t, "stableId") || jstr(t, "instanceId") || jstr(t, "role") || jstr(t, "name")))) {
+        (!cJSON_IsObject(t) || !(crawl__str(t, "stableId") || crawl__str(t, "instanceId") || crawl__str(t, "role") || crawl__str(t, "name")))) {
       snprintf(err, errlen, "step %d: %s needs \"target\" with stableId, instanceId, or role and name", i, name);
       return -1;
     }
-    if (!strcmp(name, "type") && !jstr(st, "text")) {
+    if (!strcmp(name, "type") && !crawl__str(st, "text")) {
       snprintf(err, errlen, "step %d: type needs \"text\"", i);
       return -1;
     }
-    if (!strcmp(name, "press") && !jstr(st, "key")) {
+    if (!strcmp(name, "press") && !crawl__str(st, "key")) {
       snprintf(err, errlen, "step %d: press needs \"key\" (Enter, Escape or Tab)", i);
       return -1;
     }
-    if (!strcmp(name, "wait") && !cJSON_IsNumber(jget(st, "ms")) && !cJSON_IsObject(t)) {
+    if (!strcmp(name, "wait") && !cJSON_IsNumber(crawl__get(st, "ms")) && !cJSON_IsObject(t)) {
       snprintf(err, errlen, "step %d: wait needs \"ms\" or \"target\"", i);
       return -1;
     }
@@ -762,7 +686,7 @@ static crawl_code node_centre(obs *s, int backend, double *x, double *y) {
   cJSON_AddNumberToObject(a, "backendNodeId", backend);
   r = cdp_call(s->c, sess, "DOM.getContentQuads", a, &res, 10000);
   if (r == CDP_CANCELLED) return CRAWL_CANCELLED;
-  const cJSON *q = cJSON_GetArrayItem(jget(res, "quads"), 0);
+  const cJSON *q = cJSON_GetArrayItem(crawl__get(res, "quads"), 0);
   if (r || cJSON_GetArraySize(q) < 8) {
     cJSON_Delete(res);
     return CRAWL_ARG;
@@ -785,25 +709,23 @@ static crawl_code do_type(obs *s, const pg_element *e, const cJSON *st) {
   cdp_code r = cdp_call(s->c, sess, "DOM.focus", a, NULL, 10000);
   if (r == CDP_CANCELLED) return CRAWL_CANCELLED;
   if (r) return CRAWL_ARG;
-  if (cJSON_IsTrue(jget(st, "clear"))) {
+  if (cJSON_IsTrue(crawl__get(st, "clear"))) {
     cJSON *res = NULL;
     a = cJSON_CreateObject();
     cJSON_AddNumberToObject(a, "backendNodeId", e->backend_node_id);
     if (cdp_call(s->c, sess, "DOM.resolveNode", a, &res, 10000) == CDP_OK) {
-      const char *oid = jstr(jget(res, "object"), "objectId");
+      const char *oid = crawl__str(crawl__get(res, "object"), "objectId");
       if (oid) {
         cJSON *f = cJSON_CreateObject();
         cJSON_AddStringToObject(f, "objectId", oid);
-        cJSON_AddStringToObject(f, "functionDeclaration",
-                                "function(){if(this.select)this.select();else{const r=document.createRange();"
-                                "r.selectNodeContents(this);const s=getSelection();s.removeAllRanges();s.addRange(r)}}");
+        cJSON_AddStringToObject(f, "functionDeclaration", CRAWL__JS(select_contents));
         cdp_call(s->c, sess, "Runtime.callFunctionOn", f, NULL, 10000);
       }
     }
     cJSON_Delete(res);
   }
   a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "text", jstr(st, "text"));
+  cJSON_AddStringToObject(a, "text", crawl__str(st, "text"));
   r = cdp_call(s->c, sess, "Input.insertText", a, NULL, 10000);
   return r == CDP_CANCELLED ? CRAWL_CANCELLED : r ? CRAWL_BROWSER : CRAWL_OK;
 }
@@ -831,9 +753,9 @@ static void resolve_url(obs *s, const char *u, char *out, size_t n) {
  * waiting: s->step_waiting), an error when it failed. */
 static crawl_code step_run(obs *s, long long now) {
   const cJSON *st = cJSON_GetArrayItem(s->o->script, s->step);
-  const char *name = jstr(st, "step");
-  const cJSON *t = jget(st, "target");
-  const cJSON *tmo = jget(st, "timeoutMs");
+  const char *name = crawl__str(st, "step");
+  const cJSON *t = crawl__get(st, "target");
+  const cJSON *tmo = crawl__get(st, "timeoutMs");
   if (!s->step_waiting) {
     s->step_started = now;
     s->step_deadline = now + (cJSON_IsNumber(tmo) ? (long long)tmo->valuedouble : 10000);
@@ -841,12 +763,12 @@ static crawl_code step_run(obs *s, long long now) {
   }
   s->step_waiting = 0;
   if (!strcmp(name, "wait")) {
-    const cJSON *ms = jget(st, "ms");
+    const cJSON *ms = crawl__get(st, "ms");
     if (cJSON_IsNumber(ms) && !t) {
       if (now - s->step_started < (long long)ms->valuedouble) s->step_waiting = 1;
       return CRAWL_OK;
     }
-    int gone = cJSON_IsTrue(jget(st, "gone"));
+    int gone = cJSON_IsTrue(crawl__get(st, "gone"));
     if ((find_target(s->last, t) != NULL) == gone) {
       if (now >= s->step_deadline) {
         snprintf(s->err, sizeof s->err, "script step %d: the target %s within %lld ms", s->step,
@@ -859,11 +781,11 @@ static crawl_code step_run(obs *s, long long now) {
   }
   if (!strcmp(name, "navigate")) {
     char url[8192];
-    resolve_url(s, jstr(st, "url"), url, sizeof url);
+    resolve_url(s, crawl__str(st, "url"), url, sizeof url);
     cJSON *a = cJSON_CreateObject(), *res = NULL;
     cJSON_AddStringToObject(a, "url", url);
     cdp_code r = cdp_call(s->c, crawl_page_session(s->p), "Page.navigate", a, &res, 30000);
-    const char *e = jstr(res, "errorText");
+    const char *e = crawl__str(res, "errorText");
     if (r == CDP_CANCELLED) {
       cJSON_Delete(res);
       return CRAWL_CANCELLED;
@@ -877,8 +799,8 @@ static crawl_code step_run(obs *s, long long now) {
     return CRAWL_OK;
   }
   if (!strcmp(name, "press")) {
-    crawl_code rc = crawl_page_key(s->p, jstr(st, "key"));
-    if (rc == CRAWL_ARG) snprintf(s->err, sizeof s->err, "script step %d: unknown key %s", s->step, jstr(st, "key"));
+    crawl_code rc = crawl_page_key(s->p, crawl__str(st, "key"));
+    if (rc == CRAWL_ARG) snprintf(s->err, sizeof s->err, "script step %d: unknown key %s", s->step, crawl__str(st, "key"));
     return rc;
   }
   /* click, type: the target must be in the latest capture (auto-wait) */
@@ -911,16 +833,15 @@ static crawl_code install(obs *s) {
   snprintf(s->binding, sizeof s->binding, "__uiap_obs_%08lx",
            (unsigned long)((unsigned long long)cdp_now_ms() * 2654435761u ^ (unsigned long)getpid()) & 0xffffffffUL);
   /* the script with the binding name in place of __B__ */
-  size_t n = sizeof reporter_js + 256;
-  char *js = malloc(n);
-  if (!js) return CRAWL_NOMEM;
-  const char *src = reporter_js, *hit;
-  size_t o = 0;
+  crawl__buf b = {0};
+  const char *src = CRAWL__JS(live_reporter), *hit;
   while ((hit = strstr(src, "__B__"))) {
-    o += (size_t)snprintf(js + o, n - o, "%.*s%s", (int)(hit - src), src, s->binding);
+    crawl__buf_put(&b, src, (size_t)(hit - src));
+    crawl__buf_puts(&b, s->binding);
     src = hit + 5;
   }
-  snprintf(js + o, n - o, "%s", src);
+  crawl__buf_puts(&b, src);
+  char *js = crawl__buf_take(&b);
   cJSON *a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "name", s->binding);
   cdp_code r = cdp_call(s->c, sess, "Runtime.addBinding", a, NULL, 10000);
@@ -937,8 +858,8 @@ static crawl_code install(obs *s) {
     cJSON_Delete(res);
     return r == CDP_CANCELLED ? CRAWL_CANCELLED : CRAWL_BROWSER;
   }
-  const char *id = jstr(res, "identifier");
-  s->script_id = id ? strdup(id) : NULL;
+  const char *id = crawl__str(res, "identifier");
+  s->script_id = crawl__xstrdup(id);
   cJSON_Delete(res);
   return CRAWL_OK;
 }
@@ -956,13 +877,13 @@ static void uninstall(obs *s) {
   }
   /* run the off switch in every frame at once: a script for new documents
    * run immediately (in the frames there are), then withdrawn */
-  char js[256];
-  snprintf(js, sizeof js, "window['%s_off']&&window['%s_off']()", s->binding, s->binding);
+  char *js = crawl__xprintf(CRAWL__JS(live_reporter_off), s->binding, s->binding);
   cJSON *a = cJSON_CreateObject(), *res = NULL;
   cJSON_AddStringToObject(a, "source", js);
+  free(js);
   cJSON_AddBoolToObject(a, "runImmediately", 1);
   if (cdp_call(s->c, sess, "Page.addScriptToEvaluateOnNewDocument", a, &res, 2000) == CDP_OK) {
-    const char *id = jstr(res, "identifier");
+    const char *id = crawl__str(res, "identifier");
     if (id) {
       a = cJSON_CreateObject();
       cJSON_AddStringToObject(a, "identifier", id);
@@ -978,10 +899,10 @@ static void uninstall(obs *s) {
 /* Mark the live regions there are now as seen, so that only later changes
  * are signalled. */
 static void live_baseline(obs *s) {
-  char expr[256];
-  snprintf(expr, sizeof expr, "window['%s_base']&&window['%s_base']()", s->binding, s->binding);
+  char *expr = crawl__xprintf(CRAWL__JS(live_reporter_baseline), s->binding, s->binding);
   cJSON *a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "expression", expr);
+  free(expr);
   cJSON_AddBoolToObject(a, "silent", 1);
   cdp_call(s->c, crawl_page_session(s->p), "Runtime.evaluate", a, NULL, 5000);
 }
@@ -993,16 +914,9 @@ static void stop_message(obs *s, const char *reason) {
   s->st->stopped_by = reason;
 }
 
-crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *out, crawl_observe_stats *st) {
-  static crawl_observe_stats dummy;
-  if (!st) st = &dummy;
-  memset(st, 0, sizeof *st);
-  if (!c || !o || !out || (!o->page && !o->url)) {
-    snprintf(st->error, sizeof st->error, "observe needs a browser, options, an output, and a URL or a page");
-    return CRAWL_ARG;
-  }
-  obs *s = calloc(1, sizeof *s);
-  if (!s) return CRAWL_NOMEM;
+/* The run's state for o, printing to out, counting into st (borrowed). */
+static obs *obs_new(cdp_client *c, const crawl_observe_opts *o, FILE *out, crawl_observe_stats *st) {
+  obs *s = crawl__xcalloc(1, sizeof *s);
   s->c = c;
   s->o = o;
   s->out = out;
@@ -1015,17 +929,22 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
   if (o->subscription_id) snprintf(s->sub, sizeof s->sub, "%s", o->subscription_id);
   else snprintf(s->sub, sizeof s->sub, "sub_%d_%llx", (int)getpid(), (unsigned long long)cdp_now_ms() & 0xffffffULL);
   snprintf(s->sig_prefix, sizeof s->sig_prefix, "sig_%s_", s->sub);
-  crawl_code rc = CRAWL_OK;
-  const char *reason = "error";
+  return s;
+}
+
+/* The page (o->page, or a new tab), the events, the reporter, o->url
+ * loaded. An error goes to st->error. */
+static crawl_code obs_open(obs *s) {
+  const crawl_observe_opts *o = s->o;
+  crawl_code rc;
   if (o->page) {
     s->p = o->page;
   } else {
     crawl_page_opts po = o->page_opts;
     if (!po.settle_max_ms) po.settle_max_ms = 2000; /* what comes later is observed anyway */
-    rc = crawl_page_open(c, &po, &s->p);
-    if (rc) {
-      snprintf(st->error, sizeof st->error, "%s", crawl_page_errmsg(s->p));
-      goto done;
+    if ((rc = crawl_page_open(s->c, &po, &s->p))) {
+      snprintf(s->st->error, sizeof s->st->error, "%s", crawl_page_errmsg(s->p));
+      return rc;
     }
   }
   static const struct { const char *ev; cdp_event_cb cb; } evs[] = {
@@ -1035,16 +954,23 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
     {"Network.requestWillBeSent", on_network},  {"Network.responseReceived", on_network},
     {"Network.loadingFinished", on_network},    {"Network.loadingFailed", on_network},
   };
-  for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) s->subs[s->nsubs++] = cdp_on(c, evs[i].ev, evs[i].cb, s);
+  for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) s->subs[s->nsubs++] = cdp_on(s->c, evs[i].ev, evs[i].cb, s);
   if ((rc = install(s))) {
-    snprintf(st->error, sizeof st->error, "%s", s->err);
-    goto done;
+    snprintf(s->st->error, sizeof s->st->error, "%s", s->err);
+    return rc;
   }
   if (o->url && (rc = crawl_page_goto(s->p, o->url))) {
-    snprintf(st->error, sizeof st->error, "%s", crawl_page_errmsg(s->p));
-    goto done;
+    snprintf(s->st->error, sizeof s->st->error, "%s", crawl_page_errmsg(s->p));
+    return rc;
   }
-  /* the first revision: the snapshot (or, delta-only, the base of the first delta) */
+  return CRAWL_OK;
+}
+
+/* web.observe.started, the first capture (the first revision), the live
+ * regions there are marked as seen, and the snapshot unless delta-only. A
+ * failed capture goes to st->error. */
+static crawl_code obs_start(obs *s) {
+  const crawl_observe_opts *o = s->o;
   s->rev = pg_next_revision() - 1; /* then rev+1, rev+2, ...: ours alone */
   cJSON *p = sub_payload(s);
   char rev[48];
@@ -1057,9 +983,10 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
   s->own_dirty = 0;
   s->nav_full = s->nav_same = 0;
   pg_graph *g = NULL;
-  if ((rc = capture(s, &g))) {
-    snprintf(st->error, sizeof st->error, "%s", crawl_page_errmsg(s->p));
-    goto stopped;
+  crawl_code rc = capture(s, &g);
+  if (rc) {
+    snprintf(s->st->error, sizeof s->st->error, "%s", crawl_page_errmsg(s->p));
+    return rc;
   }
   s->seen = before;
   s->last = g;
@@ -1074,19 +1001,86 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
   }
   s->confirm_at = s->last_delta + CONFIRM_MS;
   if (o->on_capture) o->on_capture(o->on_capture_ud, s->rev, s->graph, 1);
-  long long end = o->duration_ms > 0 ? s->t_start + o->duration_ms : 0;
+  return CRAWL_OK;
+}
+
+/* 1 when observing ends now, with *reason and *rc: cancelled, the page
+ * crashed or closed, or the duration over (after a last capture). */
+static int obs_ended(obs *s, long long now, long long end, const char **reason, crawl_code *rc) {
+  if (s->o->cancel && *s->o->cancel) { *reason = "signal"; *rc = CRAWL_CANCELLED; return 1; }
+  if (s->crashed) { *reason = "crashed"; *rc = CRAWL_CRASHED; snprintf(s->err, sizeof s->err, "the page crashed"); return 1; }
+  if (s->closed || !cdp_client_alive(s->c)) { *reason = "pageClosed"; *rc = CRAWL_OK; return 1; }
+  if (end && now >= end) {
+    *reason = "duration";
+    submits_check(s, now, 0);
+    *rc = last_cycle(s);
+    return 1;
+  }
+  return 0;
+}
+
+/* A capture when one is due; a failed one (the document went away
+ * mid-capture, say) is tried again soon. */
+static crawl_code obs_cycle(obs *s) {
+  crawl_code rc = cycle(s);
+  if (rc == CRAWL_CAPTURE || rc == CRAWL_BROWSER || rc == CRAWL_TIMEOUT) {
+    crawl_log(CRAWL_LOG_DEBUG, "observe", "capture failed (%s): %s; retrying", crawl_strerror(rc),
+              crawl_page_errmsg(s->p));
+    s->own_dirty = 1;
+    s->retry_at = cdp_now_ms() + 100;
+    rc = CRAWL_OK;
+  }
+  return rc;
+}
+
+/* The script: one step at a time, each after the page went quiet (d: it
+ * is dirty); when it is done and the page quiet, observing ends. 1 when it
+ * ends (*reason, *rc). */
+static int obs_script(obs *s, long long now, int d, long long end, const char **reason, crawl_code *rc) {
+  /* Quiet: no delta for a while, and a capture since then found nothing
+   * new (a ticking clock keeps the page dirty, not changing). */
+  int quiet = !s->confirm_at && now - s->last_delta >= STEP_QUIET_MS &&
+              (!d || s->last_capture - s->last_delta >= STEP_QUIET_MS);
+  if (s->step < s->nsteps) {
+    if (s->step_waiting || quiet || now - s->prev_step_done >= STEP_MAX_WAIT_MS) {
+      *rc = step_run(s, now);
+      if (*rc) { *reason = *rc == CRAWL_CANCELLED ? "signal" : "error"; return 1; }
+      if (!s->step_waiting) {
+        s->step++;
+        s->prev_step_done = s->last_delta = cdp_now_ms();
+      }
+    }
+  } else if (s->nsteps && !end && quiet) {
+    /* the script is done and the page quiet */
+    submits_check(s, now, 1);
+    *rc = last_cycle(s);
+    *reason = "script";
+    return 1;
+  }
+  return 0;
+}
+
+/* How long to pump events before looking again. */
+static int obs_wait_ms(const obs *s, long long now, int d, int gap, long long end) {
+  int wait = 1000;
+  if (d) wait = (int)((s->retry_at > s->last_capture + gap ? s->retry_at : s->last_capture + gap) - now);
+  else if (s->confirm_at) wait = (int)(s->confirm_at - now);
+  if (s->step < s->nsteps || s->nsteps) wait = wait < 25 ? wait : 25;
+  if (end && end - now < wait) wait = (int)(end - now);
+  for (int i = 0; i < MAX_SUBMITS; i++)
+    if (s->submits[i].active) wait = wait < 50 ? wait : 50;
+  return wait < 1 ? 1 : wait;
+}
+
+/* Observe until an end (obs_ended, obs_script, the pump); *reason says
+ * which. An error goes to st->error. */
+static crawl_code obs_loop(obs *s, const char **reason) {
+  long long end = s->o->duration_ms > 0 ? s->t_start + s->o->duration_ms : 0;
   s->prev_step_done = cdp_now_ms();
+  crawl_code rc = CRAWL_OK;
   for (;;) {
     long long now = cdp_now_ms();
-    if (o->cancel && *o->cancel) { reason = "signal"; rc = CRAWL_CANCELLED; break; }
-    if (s->crashed) { reason = "crashed"; rc = CRAWL_CRASHED; snprintf(s->err, sizeof s->err, "the page crashed"); break; }
-    if (s->closed || !cdp_client_alive(c)) { reason = "pageClosed"; rc = CRAWL_OK; break; }
-    if (end && now >= end) {
-      reason = "duration";
-      submits_check(s, now, 0);
-      rc = last_cycle(s);
-      break;
-    }
+    if (obs_ended(s, now, end, reason, &rc)) break;
     submits_resolve(s);
     submits_check(s, now, 0);
     int d = dirty(s);
@@ -1094,63 +1088,28 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
     int own = s->own_dirty || cJSON_GetArraySize(s->pending) || cJSON_GetArraySize(s->reports);
     int gap = pace(s->throttle, s->noise, own || confirm);
     if ((d || confirm) && now - s->last_capture >= gap && now >= s->retry_at) {
-      rc = cycle(s);
-      if (rc == CRAWL_CAPTURE || rc == CRAWL_BROWSER || rc == CRAWL_TIMEOUT) {
-        /* e.g. the document went away mid-capture: try again soon */
-        crawl_log(CRAWL_LOG_DEBUG, "observe", "capture failed (%s): %s; retrying", crawl_strerror(rc),
-                  crawl_page_errmsg(s->p));
-        s->own_dirty = 1;
-        s->retry_at = cdp_now_ms() + 100;
-        rc = CRAWL_OK;
-      }
-      if (rc) break;
+      if ((rc = obs_cycle(s))) break;
       continue;
     }
-    /* Quiet: no delta for a while, and a capture since then found nothing
-     * new (a ticking clock keeps the page dirty, not changing). */
-    int quiet = !s->confirm_at && now - s->last_delta >= STEP_QUIET_MS &&
-                (!d || s->last_capture - s->last_delta >= STEP_QUIET_MS);
-    if (s->step < s->nsteps) {
-      /* the script: one step at a time, each after the page went quiet */
-      if (s->step_waiting || quiet || now - s->prev_step_done >= STEP_MAX_WAIT_MS) {
-        rc = step_run(s, now);
-        if (rc) { reason = rc == CRAWL_CANCELLED ? "signal" : "error"; break; }
-        if (!s->step_waiting) {
-          s->step++;
-          s->prev_step_done = s->last_delta = cdp_now_ms();
-        }
-      }
-    } else if (s->nsteps && !end && quiet) {
-      /* the script is done and the page quiet */
-      submits_check(s, now, 1);
-      rc = last_cycle(s);
-      reason = "script";
-      break;
-    }
-    int wait = 1000;
-    if (d) wait = (int)((s->retry_at > s->last_capture + gap ? s->retry_at : s->last_capture + gap) - now);
-    else if (s->confirm_at) wait = (int)(s->confirm_at - now);
-    if (s->step < s->nsteps || s->nsteps) wait = wait < 25 ? wait : 25;
-    if (end && end - now < wait) wait = (int)(end - now);
-    for (int i = 0; i < MAX_SUBMITS; i++)
-      if (s->submits[i].active) wait = wait < 50 ? wait : 50;
-    if (wait < 1) wait = 1;
-    cdp_code r = cdp_pump(c, wait);
-    if (r == CDP_CANCELLED) { reason = "signal"; rc = CRAWL_CANCELLED; break; }
-    if (r == CDP_CLOSED) { reason = "pageClosed"; rc = CRAWL_OK; break; }
+    if (obs_script(s, now, d, end, reason, &rc)) break;
+    cdp_code r = cdp_pump(s->c, obs_wait_ms(s, now, d, gap, end));
+    if (r == CDP_CANCELLED) { *reason = "signal"; rc = CRAWL_CANCELLED; break; }
+    if (r == CDP_CLOSED) { *reason = "pageClosed"; rc = CRAWL_OK; break; }
   }
-  if (rc && rc != CRAWL_CANCELLED) snprintf(st->error, sizeof st->error, "%s", s->err[0] ? s->err : crawl_page_errmsg(s->p));
-stopped:
-  if (rc == CRAWL_CANCELLED) reason = "signal";
-  stop_message(s, rc == CRAWL_CRASHED ? "crashed" : rc && rc != CRAWL_CANCELLED ? "error" : reason);
-  st->elapsed_ms = cdp_now_ms() - s->t_start;
-done:
-  for (int i = 0; i < s->nsubs; i++) cdp_off(c, s->subs[i]);
+  if (rc && rc != CRAWL_CANCELLED)
+    snprintf(s->st->error, sizeof s->st->error, "%s", s->err[0] ? s->err : crawl_page_errmsg(s->p));
+  return rc;
+}
+
+/* Events off, the reporter out of the page, the tab closed if it is ours,
+ * s freed. */
+static void obs_free(obs *s, crawl_code rc) {
+  for (int i = 0; i < s->nsubs; i++) cdp_off(s->c, s->subs[i]);
   /* a cancelled run still takes its scripts out of the page (another tool's
    * tab goes on): the client's cancel flag would fail every call, so lift it */
-  if (rc == CRAWL_CANCELLED) cdp_client_set_cancel(c, NULL);
+  if (rc == CRAWL_CANCELLED) cdp_client_set_cancel(s->c, NULL);
   if (s->p) uninstall(s);
-  if (s->p && !o->page) crawl_page_close(s->p);
+  if (s->p && !s->o->page) crawl_page_close(s->p);
   for (int i = 0; i < MAX_SUBMITS; i++) submit_free(&s->submits[i]);
   for (int i = 0; i < RECENT; i++) free(s->recent[i].rid);
   pg_graph_free(s->last);
@@ -1159,5 +1118,26 @@ done:
   cJSON_Delete(s->reports);
   free(s->script_id);
   free(s);
+}
+
+crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *out, crawl_observe_stats *st) {
+  static crawl_observe_stats dummy;
+  if (!st) st = &dummy;
+  memset(st, 0, sizeof *st);
+  if (!c || !o || !out || (!o->page && !o->url)) {
+    snprintf(st->error, sizeof st->error, "observe needs a browser, options, an output, and a URL or a page");
+    return CRAWL_ARG;
+  }
+  obs *s = obs_new(c, o, out, st);
+  crawl_code rc = obs_open(s);
+  if (!rc) {
+    const char *reason = "error";
+    rc = obs_start(s);
+    if (!rc) rc = obs_loop(s, &reason);
+    if (rc == CRAWL_CANCELLED) reason = "signal";
+    stop_message(s, rc == CRAWL_CRASHED ? "crashed" : rc && rc != CRAWL_CANCELLED ? "error" : reason);
+    st->elapsed_ms = cdp_now_ms() - s->t_start;
+  }
+  obs_free(s, rc);
   return rc;
 }

@@ -1,0 +1,1 @@
+(()=>{const h=document.head;if(!h||h.parentNode!==document.documentElement)return null;for(const e of h.children)if(e.localName==='meta'&&(e.getAttribute('name')||'').toLowerCase()==='%s')return String(e.getAttribute('content')||'').slice(0,4096);return null})()

@@ -1,0 +1,1 @@
+window['%s__off']&&window['%s__off']()

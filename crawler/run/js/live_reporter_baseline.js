@@ -1,0 +1,1 @@
+window['%s_base']&&window['%s_base']()

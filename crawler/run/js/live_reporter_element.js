@@ -1,0 +1,1 @@
+window['%s_el'](%d)

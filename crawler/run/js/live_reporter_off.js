@@ -1,0 +1,1 @@
+window['%s_off']&&window['%s_off']()

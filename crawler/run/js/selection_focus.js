@@ -1,0 +1,1 @@
+(()=>{%sconst r=usel();return r?r.f:null})()

@@ -1,0 +1,1 @@
+(()=>{const out=[];const visit=(root,inner,k)=>{if(k>32||out.length>=5000)return;for(const e of root.querySelectorAll('*')){if(e.shadowRoot){if(inner)out.push(e);visit(e.shadowRoot,true,k+1)}if(e.tagName==='IFRAME'||e.tagName==='FRAME'){let d=null;try{d=e.contentDocument}catch(x){}if(d)visit(d,false,k+1)}}};visit(document,false,0);return out})()

@@ -1,0 +1,46 @@
+/* run_int.h -- what the live side's files share and nothing else sees: the
+ * JavaScript they inject into pages. Internal to crawler/run/; never
+ * included from outside it. */
+#ifndef UIAP_RUN_INT_H
+#define UIAP_RUN_INT_H
+
+#include <stddef.h>
+
+#include "crawl_util.h"
+
+/* ---- page scripts --------------------------------------------------------------- */
+/* Each is crawler/run/js/NAME.js, compiled in at build time (CMakeLists.txt,
+ * js/embed_js.cmake) as crawl__js_NAME: NUL-terminated, byte for byte the
+ * file without its final newline. Static, never freed. A template is a printf
+ * format; its arguments are noted. */
+#define CRAWL__PAGE_SCRIPTS(X)                                                 \
+  X(change_observer)          /* capture.c: mutations, dialogs answered; %s x3: binding */ \
+  X(change_observer_attached) /* capture.c: mutations only, with an off switch; %s: binding */ \
+  X(change_observer_off)      /* capture.c: the off switch; %s x2: binding */ \
+  X(navigation_loop_guard)    /* capture.c: cancels the page's next navigation */ \
+  X(selection)                /* capture.c: usel(), for the three below (not a script) */ \
+  X(selection_anchor)         /* capture.c: %s: selection */                    \
+  X(selection_focus)          /* capture.c: %s: selection */                    \
+  X(page_facts)               /* capture.c: %s: selection */                    \
+  X(shadow_hosts)             /* capture.c */                                   \
+  X(active_element)           /* capture.c */                                   \
+  X(bridge_meta)              /* capture.c: %s: PG_BRIDGE_META */               \
+  X(select_options)           /* explore.c: a <select>'s options (function) */  \
+  X(selected_index)           /* explore.c: its selected index (function) */    \
+  X(two_animation_frames)     /* explore.c: a promise, two frames on */         \
+  X(live_reporter)            /* observe.c: __B__: binding */                   \
+  X(live_reporter_element)    /* observe.c: %s: binding, %d: element key */     \
+  X(live_reporter_off)        /* observe.c: %s x2: binding */                   \
+  X(live_reporter_baseline)   /* observe.c: %s x2: binding */                   \
+  X(select_contents)          /* observe.c: selects a field's text (function) */
+
+#define CRAWL__PAGE_SCRIPT_DECL(name)                                          \
+  extern const unsigned char crawl__js_##name[];                               \
+  extern const size_t crawl__js_##name##_len;
+CRAWL__PAGE_SCRIPTS(CRAWL__PAGE_SCRIPT_DECL)
+#undef CRAWL__PAGE_SCRIPT_DECL
+
+/* The script NAME as a C string. */
+#define CRAWL__JS(name) ((const char *)crawl__js_##name)
+
+#endif
