@@ -141,21 +141,24 @@ int cli_read_all(FILE *f, size_t stop_after, char **text, size_t *len) {
   return rc;
 }
 
+/* A command's URL operand: http(s) and file URLs as they are; any other
+ * scheme (pg_url_scheme: javascript:, data:, mailto:, ftp://...) -1, unless
+ * it names an existing file; a path to an existing file as a file:// URL;
+ * else -2. */
 int cli_url_normalize(const char *in, char *out, size_t outlen) {
-  if (!strncmp(in, "http://", 7) || !strncmp(in, "https://", 8) || !strncmp(in, "file://", 7)) {
+  char scheme[16];
+  int sl = pg_url_scheme(in, scheme, sizeof scheme);
+  if (sl > 0 && (!strcmp(scheme, "http") || !strcmp(scheme, "https") || !strcmp(scheme, "file"))) {
     snprintf(out, outlen, "%s", in);
     return 0;
   }
-  if (strstr(in, "://") || !strncmp(in, "javascript:", 11) || !strncmp(in, "data:", 5) ||
-      !strncmp(in, "about:", 6) || !strncmp(in, "mailto:", 7))
-    return -1;
   char real[PATH_MAX];
   struct stat st;
-  if (realpath(in, real) && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
+  if (realpath(in, real) && stat(real, &st) == 0 && S_ISREG(st.st_mode)) { /* "a:b.html" is a file */
     snprintf(out, outlen, "file://%s", real);
     return 0;
   }
-  return -2;
+  return sl > 0 ? -1 : -2;
 }
 
 /* ---- signals ------------------------------------------------------------------ */

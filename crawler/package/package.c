@@ -32,6 +32,7 @@
  */
 #include "crawl_pkg.h"
 #include "pol.h"
+#include "pg_url.h"
 #include "crawl_journal.h"
 #include "crawl_strmap.h"
 #include "crawl_util.h"
@@ -692,15 +693,8 @@ static void findings_opaque_frames(pk *b, pk_state *st, pk_route *rt, const cJSO
     if (!acc || strcmp(acc, "opaque")) continue;
     const char *origin = crawl__str(d, "origin");
     char buf[512] = "";
-    if (!origin && crawl__str(d, "url")) { /* scheme://host[:port] of the url */
-      const char *u = crawl__str(d, "url"), *p = strstr(u, "://");
-      if (p) {
-        const char *e = p + 3;
-        while (*e && *e != '/' && *e != '?' && *e != '#') e++;
-        snprintf(buf, sizeof buf, "%.*s", (int)(e - u), u);
-        origin = buf;
-      }
-    }
+    if (!origin && crawl__str(d, "url") && pg_url_origin(crawl__str(d, "url"), buf, sizeof buf) > 0)
+      origin = buf; /* scheme://host[:port] of the url (pg_url.h) */
     if (!origin) origin = "an unknown origin";
     strset_add(&rt->opaque_origins, origin);
     char *key = crawl__xprintf("%s\x1f%s", st->route, origin);

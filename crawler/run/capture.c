@@ -462,14 +462,10 @@ static void on_frame_nav(void *ud, const char *session, const char *method, cons
   }
 }
 
-/* origin of an absolute URL into buf ("" when it has none) */
+/* origin of an absolute URL into buf ("" when it has none): graph's one URL
+ * module (canonical: lower case, default port dropped) */
 static void url_origin(const char *url, char *buf, size_t n) {
-  buf[0] = 0;
-  const char *s = url ? strstr(url, "://") : NULL;
-  if (!s) return;
-  const char *e = s + 3;
-  while (*e && *e != '/' && *e != '?' && *e != '#') e++;
-  snprintf(buf, n, "%.*s", (int)(e - url), url);
+  if (!url || pg_url_origin(url, buf, n) < 0) buf[0] = 0;
 }
 
 static int origin_allowed(crawl_page *p, const char *url) {
@@ -673,8 +669,11 @@ static int send_setup(crawl_page *p, const char *js, int attached, int *ids, int
  * like the page's own targets. */
 static crawl_code send_guard(crawl_page *p, int browser_wide) {
   if (!p->o.block_writes) return CRAWL_OK;
-  for (int i = 0; p->o.allowed_origins && p->o.allowed_origins[i] && p->nallowed < 64; i++)
-    p->allowed[p->nallowed++] = crawl__xstrdup(p->o.allowed_origins[i]);
+  for (int i = 0; p->o.allowed_origins && p->o.allowed_origins[i] && p->nallowed < 64; i++) {
+    char o[512]; /* compared with url_origin's canonical form */
+    url_origin(p->o.allowed_origins[i], o, sizeof o);
+    p->allowed[p->nallowed++] = crawl__xstrdup(o[0] ? o : p->o.allowed_origins[i]);
+  }
   if (guard_fault("page")) {
     snprintf(p->err, sizeof p->err, "the write guard could not be installed in the page (UIAP_TEST_GUARD_FAIL)");
     return CRAWL_GUARD;

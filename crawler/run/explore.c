@@ -92,13 +92,9 @@ static const cJSON *graph_json(run *r, const pg_graph *g) {
   return r->gjc[k].json;
 }
 
+/* origin of an absolute URL into buf ("" when it has none): pg_url.h */
 static void url_origin(const char *url, char *buf, size_t n) {
-  buf[0] = 0;
-  const char *s = url ? strstr(url, "://") : NULL;
-  if (!s) return;
-  const char *e = s + 3;
-  while (*e && *e != '/' && *e != '?' && *e != '#') e++;
-  snprintf(buf, n, "%.*s", (int)(e - url), url);
+  if (!url || pg_url_origin(url, buf, n) < 0) buf[0] = 0;
 }
 
 /* ---- journal ------------------------------------------------------------------- */
@@ -1190,23 +1186,12 @@ static const char *const resume_types[] = {"run", "state", "transition", "failur
 /* ---- seeds ------------------------------------------------------------------------- */
 typedef struct seed { char *url; cJSON *json; int resolved; } seed;
 
+/* A seed's URL or route against the base URL (RFC 3986: "../", "?q", "#f",
+ * "//host" included), or NULL. Caller frees. */
 static char *resolve_url(const char *base, const char *ref) {
   if (!ref) return NULL;
-  if (strstr(ref, "://")) return crawl__xstrdup(ref);
-  if (!base) return NULL;
-  char origin[512];
-  url_origin(base, origin, sizeof origin);
-  char *out = crawl__xrealloc(NULL, strlen(base) + strlen(ref) + 2);
-  if (ref[0] == '/') sprintf(out, "%s%s", origin, ref);
-  else if (ref[0] == '#') {
-    const char *h = strchr(base, '#');
-    sprintf(out, "%.*s%s", (int)(h ? h - base : (long)strlen(base)), base, ref);
-  } else {
-    const char *slash = strrchr(base + strlen(origin), '/');
-    size_t keep = slash ? (size_t)(slash - base) + 1 : strlen(base);
-    sprintf(out, "%.*s%s%s", (int)keep, base, slash ? "" : "/", ref);
-  }
-  return out;
+  if (!base) return pg_url_normalize(ref);
+  return pg_url_resolve(base, ref);
 }
 
 /* ---- the run ------------------------------------------------------------------------- */

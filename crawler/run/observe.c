@@ -733,20 +733,9 @@ static crawl_code do_type(obs *s, const pg_element *e, const cJSON *st) {
 /* Resolve a navigate URL: absolute, or relative to the page's origin/path. */
 static void resolve_url(obs *s, const char *u, char *out, size_t n) {
   const char *cur = s->last ? s->last->route_url : NULL;
-  if (strstr(u, "://") || !cur) {
-    snprintf(out, n, "%s", u);
-    return;
-  }
-  const char *p = strstr(cur, "://");
-  p = p ? strchr(p + 3, '/') : NULL;
-  size_t origin = p ? (size_t)(p - cur) : strlen(cur);
-  if (u[0] == '/') snprintf(out, n, "%.*s%s", (int)origin, cur, u);
-  else if (u[0] == '#' || u[0] == '?') snprintf(out, n, "%.*s%s", (int)strcspn(cur, u[0] == '#' ? "#" : "?#"), cur, u);
-  else {
-    const char *slash = strrchr(cur + origin, '/');
-    size_t keep = slash ? (size_t)(slash - cur) + 1 : strlen(cur);
-    snprintf(out, n, "%.*s%s", (int)keep, cur, u);
-  }
+  char *r = cur ? pg_url_resolve(cur, u) : NULL; /* pg_url.h: RFC 3986 */
+  snprintf(out, n, "%s", r ? r : u);
+  free(r);
 }
 
 /* Run the current step. Returns CRAWL_OK when it is done (or still
