@@ -53,6 +53,8 @@ const char cli_help_observe[] =
   "  --include-non-interactive also publish non-interactive elements\n"
   "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (repeatable)\n"
   "  --allow-bridges           also frames whose document declares <meta name=\"uiap-bridge\">\n"
+  "  --allow-writes            turn the tab's write guard off (a --script that submits on\n"
+  "                            purpose); without it the tab writes nothing (docs/safety.md)\n"
   "  --subscription-id ID      subscriptionId to use (default: generated)\n"
   "  --viewport WxH            viewport size (default 1280x800; not with --connect:\n"
   "                            an attached page keeps its size)\n"
@@ -68,7 +70,7 @@ typedef struct {
   crawl_observe_opts o;
   const char *url_arg, *script_path, *out_path, *chromium, *connect, *target, *target_url;
   const char *bridges[33];
-  int nbridges, headful, width, height, verbosity;
+  int nbridges, headful, width, height, verbosity, allow_writes;
   char url[8192];               /* url_arg as a URL, or "" */
   cJSON *script;
   FILE *out;
@@ -77,7 +79,7 @@ typedef struct {
 enum {
   OPT_DURATION = 256, OPT_THROTTLE, OPT_MODE, OPT_SIGNALS, OPT_SCRIPT, OPT_HIDDEN, OPT_NON_INTERACTIVE,
   OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_SUBSCRIPTION, OPT_VIEWPORT, OPT_TIMEOUT, OPT_CHROMIUM, OPT_CONNECT,
-  OPT_TARGET, OPT_TARGET_URL, OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE,
+  OPT_TARGET, OPT_TARGET_URL, OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_ALLOW_WRITES,
 };
 
 static const struct option longopts[] = {
@@ -99,6 +101,7 @@ static const struct option longopts[] = {
   {"target", required_argument, NULL, OPT_TARGET},
   {"target-url", required_argument, NULL, OPT_TARGET_URL},
   {"headful", no_argument, NULL, OPT_HEADFUL},
+  {"allow-writes", no_argument, NULL, OPT_ALLOW_WRITES},
   {"output", required_argument, NULL, 'o'},
   {"quiet", no_argument, NULL, OPT_QUIET},
   {"verbose", no_argument, NULL, OPT_VERBOSE},
@@ -156,6 +159,7 @@ static int observe_parse(int argc, char **argv, observe_cli *x) {
     case OPT_CONNECT: x->connect = v; break;
     case OPT_TARGET: x->target = v; break;
     case OPT_TARGET_URL: x->target_url = v; break;
+    case OPT_ALLOW_WRITES: x->allow_writes = 1; break;
     case OPT_HEADFUL: x->headful = 1; break;
     case 'o': x->out_path = v; break;
     case OPT_QUIET: x->verbosity = 0; break;
@@ -262,7 +266,7 @@ static int observe_run(observe_cli *x) {
   x->o.page_opts.height = x->height;
   /* a tab of our own is guarded like a snapshot's; a tab another tool
    * drives (--connect) is its owner's: we only watch it */
-  x->o.page_opts.block_writes = !x->connect;
+  x->o.page_opts.block_writes = !x->connect && !x->allow_writes;
   x->o.url = x->connect ? NULL : x->url;
   x->o.script = x->script;
   cli_log_setup(x->verbosity);

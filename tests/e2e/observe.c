@@ -399,7 +399,8 @@ static int count_kind(const cJSON *msgs, const char *kind, int in_deltas, const 
 
 Test(observe_signals, each_kind_once_and_none_for_the_clock, .timeout = 180) {
   const char *argv[] = {UIAP_BIN, "observe", t_fixture_url(0, NULL, "/observe/signals.html"), "--script",
-                        UIAP_SRC "/tests/fixtures/observe/signals-script.json", "--signals", "all", NULL};
+                        UIAP_SRC "/tests/fixtures/observe/signals-script.json", "--signals", "all",
+                        "--allow-writes" /* its form submits on purpose */, NULL};
   t_run r;
   char path[256];
   cJSON *msgs = run_cli(argv, &r, path, sizeof path);

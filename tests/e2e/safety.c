@@ -548,3 +548,24 @@ Test(safety, unguardable_target_stops_the_run, .timeout = 240) {
   expect_fail_closed("page", "snapshot");
   expect_fail_closed("page", "crawl");
 }
+
+/* observe loads a page of its own under the same guard: reading writes
+ * nothing (the beacons of beacons.html, on load and when the tab closes). */
+Test(safety, observe_writes_nothing, .timeout = 90) {
+  char *dir = t_tmpdir(), env_tmp[700];
+  snprintf(env_tmp, sizeof env_tmp, "TMPDIR=%s", dir);
+  const char *argv[] = {"/usr/bin/env", env_tmp, UIAP_BIN, "observe", page("beacons.html", 0), "--duration-ms",
+                        "3000", NULL};
+  cJSON *before = t_fixture_hit_table();
+  t_run r = t_run_argv(argv, 60000);
+  usleep(300000);
+  char wrote[2048] = "";
+  long writes = t_fixture_hits_since(before, "/danger/", wrote, sizeof wrote);
+  cJSON_Delete(before);
+  cr_expect_eq(r.status, 0, "observe exit %d: %s", r.status, r.err);
+  cr_expect(r.out && strstr(r.out, "web.state.snapshot"), "observe printed a snapshot");
+  cr_expect_eq(writes, 0, "%ld requests reached /danger/ while observing beacons.html: %s", writes, wrote);
+  t_run_free(&r);
+  t_rm_rf(dir);
+  free(dir);
+}
