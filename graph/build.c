@@ -109,6 +109,10 @@ typedef struct {
   int sel_drop;                    /* 1: an end lies where nothing is published */
   unsigned char *controlled;       /* nodes an aria-expanded control's aria-controls names
                                       (drawer evidence; built lazily) */
+  /* pg_input.known_sensitive_*: node ids and XXH3 hashes of keys (open
+   * addressing, 0 = empty; in the arena), built in propagate */
+  int *known_nodes; size_t known_ncap;
+  uint64_t *known_keys; size_t known_kcap;
 } ctx;
 
 /* String idx of document d's snapshot; "" for -1 and out of range. */
@@ -324,7 +328,17 @@ static int index_snapshot(ctx *c) {
   return 0;
 }
 
-static int is_sensitive(ctx *c, const snode *n);
+static int is_sensitive(ctx *c, int i);
+static void known_build(ctx *c);
+
+/* Form controls: the elements whose value, not their content, is
+ * what a sensitivity withholds; what a field memory (pg_input.known_sensitive_*)
+ * applies to. */
+static int is_field(const snode *n) {
+  return n->type == 1 && (!strcasecmp(n->tag, "INPUT") || !strcasecmp(n->tag, "TEXTAREA") ||
+                          !strcasecmp(n->tag, "SELECT"));
+}
+
 
 /* Elements whose value is their content: below a sensitive one of these,
  * nothing is published (a select's options, a textarea's text). */
@@ -349,6 +363,12 @@ static int holds_value(ctx *c, const snode *n) {
  * the tree of the slot's host (assigned content; fallback content of an
  * empty slot is taken for assigned too). */
 static void propagate(ctx *c) {
+  known_build(c);
+  /* a frame's document inherits sensitivity from its iframe (documents come
+   * after the one that holds their frame) */
+  int *owner_of = calloc(c->nd ? c->nd : 1, sizeof *owner_of); /* document -> its iframe + 1 */
+  for (size_t i = 0; owner_of && i < c->nn; i++)
+    if (c->n[i].content_doc > 0 && (size_t)c->n[i].content_doc < c->nd) owner_of[c->n[i].content_doc] = (int)i + 1;
   char *is_host = NULL;
   if (c->in->open_hosts && c->in->nopen_hosts) {
     is_host = calloc(c->nn ? c->nn : 1, 1);
@@ -388,12 +408,14 @@ static void propagate(ctx *c) {
         if (!strcmp(s[0], "none")) n->vis_hidden |= 1;
         if (s[2][0] && atof(s[2]) == 0.0 && strcmp(s[2], "")) n->vis_hidden |= 1;
       }
-      n->sens_self = is_sensitive(c, n);
+      n->sens_self = is_sensitive(c, (int)i);
     }
-    n->sens_inside = n->sens_self || (p && p->sens_inside);
+    const snode *frame = !p && owner_of && owner_of[n->doc] ? &c->n[owner_of[n->doc] - 1] : NULL;
+    n->sens_inside = n->sens_self || (p && p->sens_inside) || (frame && frame->sens_inside);
     n->hide_inside = p && (p->hide_inside || (p->sens_self && holds_value(c, p)));
   }
   free(is_host);
+  free(owner_of);
   for (size_t i = c->nn; i-- > 0;) {
     snode *n = &c->n[i];
     n->n_closed += n->closed_inside;
@@ -758,9 +780,10 @@ static const char *node_role(ctx *c, const snode *n, int *from_ax) {
 
 /* Text of a subtree, with both boundaries kept: never descends into closed
  * shadow trees, nor into sensitive elements (a textarea's text, a select's
- * options, whatever a data-uiap-sensitive container holds). */
+ * options, whatever a data-uiap-sensitive container holds); nothing at all
+ * when i itself is or lies in a sensitive element. */
 static void light_text(ctx *c, int i, char *buf, size_t cap, size_t *len, int depth) {
-  if (depth > 256) return;
+  if (depth > 256 || c->n[i].sens_inside) return;
   for (int k = c->n[i].first_child; k >= 0 && *len + 1 < cap; k = c->n[k].next_sibling) {
     const snode *ch = &c->n[k];
     if (ch->closed_inside || ch->sens_self) continue;
@@ -817,13 +840,17 @@ static name_src ax_name_source(const cJSON *ax) {
 /* 1: node t, or what is under it, must not be read into a name. */
 static int ref_tainted(ctx *c, int t) {
   const snode *n = &c->n[t];
-  return n->closed_inside || n->n_closed > 0 || n->n_sens > 0;
+  return n->closed_inside || n->n_closed > 0 || n->n_sens > 0 || n->sens_inside;
 }
 
-/* What a referenced node may contribute: its aria-label, else its text. */
+/* 1: what node t gives a name is (partly) sensitive: a redaction. */
+static int ref_sensitive(ctx *c, int t) { return c->n[t].n_sens > 0 || c->n[t].sens_inside; }
+
+/* What a referenced node may contribute: its aria-label, else its text;
+ * nothing from a node that is or lies in a sensitive element. */
 static void ref_text(ctx *c, int t, char *buf, size_t cap, size_t *len) {
   const snode *n = &c->n[t];
-  if (n->closed_inside || n->sens_self || *len + 2 >= cap) return;
+  if (n->closed_inside || n->sens_inside || *len + 2 >= cap) return;
   const char *al = attr(c, n, "aria-label");
   if (al && *al) {
     size_t l = strlen(al);
@@ -963,7 +990,10 @@ static char *node_name(ctx *c, int i) {
   if (!name || !*name) return NULL;
   name_src src = ax_name_source(n->ax);
   if (src == NS_OWN) return clean(c, name, NAME_MAX_BYTES);
-  int contents_tainted = n->n_closed > 0 || n->n_sens - n->sens_self > 0;
+  /* an element that is or lies in a sensitive one, and is not a field (whose
+   * value, not its content, is the secret): its content is the secret */
+  int own_secret = n->sens_inside && !is_field(n);
+  int contents_tainted = n->n_closed > 0 || n->n_sens - n->sens_self > 0 || own_secret;
   int lb[MAXREF], nlb = idrefs(c, i, "aria-labelledby", lb, MAXREF);
   int nl[4], nnl = native_labels(c, i, nl, 4);
   if (src == NS_UNKNOWN) {
@@ -978,16 +1008,17 @@ static char *node_name(ctx *c, int i) {
   case NS_LABELLEDBY:
     tainted = any_tainted(c, lb, nlb);
     if (tainted) safe = refs_text(c, lb, nlb);
-    for (int r = 0; tainted && r < nlb; r++) sens |= c->n[lb[r]].n_sens > 0;
+    for (int r = 0; tainted && r < nlb; r++) sens |= ref_sensitive(c, lb[r]);
     break;
   case NS_NATIVE:
     tainted = any_tainted(c, nl, nnl) || contents_tainted;
     if (tainted) safe = refs_text(c, nl, nnl);
-    for (int r = 0; tainted && r < nnl; r++) sens |= c->n[nl[r]].n_sens > 0;
+    for (int r = 0; tainted && r < nnl; r++) sens |= ref_sensitive(c, nl[r]);
+    sens |= own_secret;
     break;
   default: {
     tainted = contents_tainted;
-    sens = n->n_sens - n->sens_self > 0;
+    sens = n->n_sens - n->sens_self > 0 || own_secret;
     if (tainted) {
       char buf[2048];
       size_t len = 0;
@@ -1347,13 +1378,89 @@ static int scope_of(ctx *c, int i) {
   return top;
 }
 
+/* ---- sensitive fields, also the ones that were ------------------------------ */
+static int form_owner(ctx *c, int i);
+
+/* The key of field i that survives a reload (pg_sensitive_field.key) into
+ * buf (cut to cap, the same way every time); 0 when it has neither id nor
+ * name. */
+static int field_key(ctx *c, int i, char *buf, size_t cap) {
+  const snode *n = &c->n[i];
+  const char *id = attr(c, n, "id"), *name = attr(c, n, "name");
+  int by_id = id && *id;
+  const char *v = by_id ? id : name;
+  if (!v || !*v) return 0;
+  const char *url = c->d[n->doc].url ? c->d[n->doc].url : "";
+  const char *fk = "", *fv = "";
+  int f = form_owner(c, i);
+  if (f >= 0) {
+    static const char *const form_attrs[] = {"id", "name", "action"};
+    for (size_t k = 0; k < sizeof form_attrs / sizeof *form_attrs && !*fv; k++) {
+      const char *x = attr(c, &c->n[f], form_attrs[k]);
+      if (x && *x) fk = form_attrs[k], fv = x;
+    }
+  }
+  snprintf(buf, cap, "%.*s|form%s%s%s%s|%s=%s", (int)strcspn(url, "?#"), url, *fk ? " " : "", fk, *fv ? "=" : "", fv,
+           by_id ? "id" : "name", v);
+  return 1;
+}
+
+static size_t pow2_above(size_t n) {
+  size_t cap = 16;
+  while (cap < n * 2 + 2) cap <<= 1;
+  return cap;
+}
+
+/* The sets of pg_input.known_sensitive_nodes and _keys. */
+static void known_build(ctx *c) {
+  const pg_input *in = c->in;
+  if (in->known_sensitive_nodes && in->nknown_sensitive_nodes) {
+    c->known_ncap = pow2_above(in->nknown_sensitive_nodes);
+    c->known_nodes = pg__alloc(c->a, c->known_ncap * sizeof *c->known_nodes);
+    for (size_t k = 0; k < in->nknown_sensitive_nodes; k++) {
+      int v = in->known_sensitive_nodes[k];
+      size_t m = c->known_ncap - 1, h = ((unsigned)v * 2654435761u) & m;
+      while (v && c->known_nodes[h] && c->known_nodes[h] != v) h = (h + 1) & m;
+      if (v) c->known_nodes[h] = v;
+    }
+  }
+  if (in->known_sensitive_keys && in->nknown_sensitive_keys) {
+    c->known_kcap = pow2_above(in->nknown_sensitive_keys);
+    c->known_keys = pg__alloc(c->a, c->known_kcap * sizeof *c->known_keys);
+    for (size_t k = 0; k < in->nknown_sensitive_keys; k++) {
+      const char *key = in->known_sensitive_keys[k];
+      uint64_t v = key ? XXH3_64bits(key, strlen(key)) | 1 : 0;
+      size_t m = c->known_kcap - 1, h = (size_t)v & m;
+      while (v && c->known_keys[h] && c->known_keys[h] != v) h = (h + 1) & m;
+      if (v) c->known_keys[h] = v;
+    }
+  }
+}
+
+/* 1: field i was sensitive in an earlier capture. */
+static int known_sensitive(ctx *c, int i) {
+  const snode *n = &c->n[i];
+  if (!is_field(n)) return 0;
+  if (c->known_ncap && n->backend) {
+    size_t m = c->known_ncap - 1, h = ((unsigned)n->backend * 2654435761u) & m;
+    for (; c->known_nodes[h]; h = (h + 1) & m)
+      if (c->known_nodes[h] == n->backend) return 1;
+  }
+  char key[1024];
+  if (c->known_kcap && field_key(c, i, key, sizeof key)) {
+    uint64_t v = XXH3_64bits(key, strlen(key)) | 1;
+    size_t m = c->known_kcap - 1, h = (size_t)v & m;
+    for (; c->known_keys[h]; h = (h + 1) & m)
+      if (c->known_keys[h] == v) return 1;
+  }
+  return 0;
+}
+
 /* ---- elements --------------------------------------------------------------- */
-static int is_sensitive(ctx *c, const snode *n) {
-  const char *type = attr(c, n, "type");
-  if (type && !strcasecmp(type, "password")) return 1;
-  const char *s = attr(c, n, "data-uiap-sensitive");
-  if (s && strcmp(s, "false")) return 1;
-  return pg_autocomplete_sensitive(attr(c, n, "autocomplete"));
+static int is_sensitive(ctx *c, int i) {
+  const snode *n = &c->n[i];
+  return pg_attrs_sensitive(attr(c, n, "type"), attr(c, n, "data-uiap-sensitive"), attr(c, n, "autocomplete")) ||
+         known_sensitive(c, i);
 }
 
 /* The form node i submits (HTML "form owner"): with a form attribute the
@@ -1427,7 +1534,7 @@ static char *context_text(ctx *c, int i) {
     const char *role = p->ax ? ax_str(p->ax, "role") : NULL;
     if (role && (!strcmp(role, "dialog") || !strcmp(role, "alertdialog") || !strcmp(role, "menu") ||
                  !strcmp(role, "form") || !strcmp(role, "region"))) {
-      const char *nm = ax_str(p->ax, "name");
+      const char *nm = node_name(c, k); /* closed-shadow and sensitive sources left out */
       if (nm && *nm) return clean(c, nm, 256);
     }
     int seen = 0;
@@ -2351,20 +2458,26 @@ static void apply_filters(ctx *c) {
  * hint is never copied from a sensitive field). */
 #define SECRET_MIN_BYTES 6
 
-static void add_secret(ctx *c, const char ***v, size_t *n, size_t *cap, const char *s) {
-  if (!s || strlen(s) < SECRET_MIN_BYTES) return;
-  if (*n == *cap) {
+/* One more value of a sensitive field into g->secrets (a copy in the
+ * arena; empty ones and repeats left out). */
+static void add_secret(ctx *c, size_t *cap, const char *s) {
+  pg_graph *g = c->g;
+  if (!s || !*s) return;
+  for (size_t k = 0; k < g->nsecrets; k++)
+    if (!strcmp(g->secrets[k], s)) return;
+  if (g->nsecrets == *cap) {
     *cap = *cap ? *cap * 2 : 16;
-    *v = pg__xrealloc(*v, *cap * sizeof **v);
+    g->secrets = pg__xrealloc(g->secrets, *cap * sizeof *g->secrets);
   }
-  (*v)[(*n)++] = s;
-  (void)c;
+  g->secrets[g->nsecrets++] = pg__strdup(c->a, s);
 }
 
-static int scrub(ctx *c, char **s, const char *const *secrets, size_t n, int keep_null) {
+/* Replace *s by "[redacted]" (keep_null: by NULL) when it holds one of the
+ * secrets of SECRET_MIN_BYTES or more. */
+static int scrub(ctx *c, char **s, char *const *secrets, size_t n, int keep_null) {
   if (!*s) return 0;
   for (size_t k = 0; k < n; k++)
-    if (strstr(*s, secrets[k])) {
+    if (strlen(secrets[k]) >= SECRET_MIN_BYTES && strstr(*s, secrets[k])) {
       *s = keep_null ? NULL : pg__strdup(c->a, PG_REDACTED);
       c->g->redactions++;
       return 1;
@@ -2373,14 +2486,13 @@ static int scrub(ctx *c, char **s, const char *const *secrets, size_t n, int kee
 }
 
 static void scrub_sensitive(ctx *c) {
-  const char **secrets = NULL;
-  size_t n = 0, cap = 0;
+  size_t cap = 0;
   for (size_t i = 0; i < c->nn; i++) {
     const snode *nd = &c->n[i];
     if (nd->type == 1 && nd->sens_inside) {
-      add_secret(c, &secrets, &n, &cap, nd->input_value);
-      add_secret(c, &secrets, &n, &cap, nd->text_value);
-      add_secret(c, &secrets, &n, &cap, attr(c, nd, "value"));
+      add_secret(c, &cap, nd->input_value);
+      add_secret(c, &cap, nd->text_value);
+      add_secret(c, &cap, attr(c, nd, "value"));
       if (nd->option_selected && nd->hide_inside) {
         char buf[512];
         size_t len = 0;
@@ -2390,15 +2502,17 @@ static void scrub_sensitive(ctx *c) {
             strcpy(buf + len, c->n[k].value);
             len += strlen(c->n[k].value);
           }
-        add_secret(c, &secrets, &n, &cap, clean(c, buf, 500));
+        add_secret(c, &cap, clean(c, buf, 500));
       }
     } else if (nd->type == 3 && nd->hide_inside) {
       /* a sensitive textarea's or editable's text */
-      add_secret(c, &secrets, &n, &cap, clean(c, nd->value, VALUE_MAX_BYTES));
+      add_secret(c, &cap, clean(c, nd->value, VALUE_MAX_BYTES));
     }
   }
-  if (!n) return;
   pg_graph *g = c->g;
+  char *const *secrets = g->secrets;
+  size_t n = g->nsecrets;
+  if (!n) return;
   for (size_t e = 0; e < g->nelements; e++) {
     pg_element *el = &g->elements[e];
     scrub(c, &el->name, secrets, n, 0);
@@ -2412,7 +2526,113 @@ static void scrub_sensitive(ctx *c) {
   for (size_t h = 0; h < g->nheadings; h++) scrub(c, &g->headings[h], secrets, n, 0);
   scrub(c, &g->route_title, secrets, n, 1);
   scrub(c, &g->selection_text, secrets, n, 1);
-  free(secrets);
+}
+
+/* The fields that were sensitive (pg_graph.sensitive_fields), for the
+ * caller to remember. */
+static void list_sensitive_fields(ctx *c) {
+  pg_graph *g = c->g;
+  size_t cap = 0;
+  for (size_t i = 0; i < c->nn; i++) {
+    const snode *n = &c->n[i];
+    if (!n->sens_inside || !is_field(n) || c->d[n->doc].published < 0) continue;
+    if (g->nsensitive_fields == cap) {
+      cap = cap ? cap * 2 : 16;
+      g->sensitive_fields = pg__xrealloc(g->sensitive_fields, cap * sizeof *g->sensitive_fields);
+    }
+    char key[1024];
+    g->sensitive_fields[g->nsensitive_fields++] = (pg_sensitive_field){
+      .backend_node_id = n->backend,
+      .key = field_key(c, (int)i, key, sizeof key) ? pg__strdup(c->a, key) : NULL};
+  }
+}
+
+/* ---- masks: what a screenshot must not show ---------------------------------
+ * The boundaries above, as boxes in top-level viewport px (pg_graph.masks):
+ * every layout box (text too: a sensitive container's text may overflow
+ * it) of a node that is or lies in a sensitive element, of a node in a
+ * closed shadow tree and of a closed shadow host; and the box of every
+ * frame, object or embed whose document the graph does not publish
+ * (another origin, not bridged, in process or out of it; nothing loaded).
+ * Only published documents are walked: whatever lies in another document
+ * is inside one of those frame boxes. A frame's boxes are clipped to the
+ * frame; a box inside the masked box of a masked ancestor is left out. */
+static int embeds_document(const snode *n) {
+  static const char *const tags[] = {"IFRAME", "FRAME", "OBJECT", "EMBED", "FENCEDFRAME", "PORTAL"};
+  for (size_t k = 0; k < sizeof tags / sizeof *tags; k++)
+    if (!strcasecmp(n->tag, tags[k])) return 1;
+  return 0;
+}
+
+static int withheld(ctx *c, int i) {
+  const snode *n = &c->n[i];
+  if (n->sens_inside || n->closed_inside || n->hide_inside) return 1;
+  if (n->type != 1) return 0;
+  if (embeds_document(n))
+    return n->frame_doc < 0 || c->g->documents[n->frame_doc].access == PG_ACCESS_OPAQUE;
+  return closed_host(c, i);
+}
+
+static pg_rect rect_and(pg_rect a, pg_rect b) {
+  double x0 = fmax(a.x, b.x), y0 = fmax(a.y, b.y);
+  double x1 = fmin(a.x + a.w, b.x + b.w), y1 = fmin(a.y + a.h, b.y + b.h);
+  return (pg_rect){x0, y0, x1 > x0 ? x1 - x0 : 0, y1 > y0 ? y1 - y0 : 0};
+}
+
+static int rect_inside(pg_rect in, pg_rect out) {
+  return in.x >= out.x && in.y >= out.y && in.x + in.w <= out.x + out.w && in.y + in.h <= out.y + out.h;
+}
+
+/* Where document dj can paint: its frames' boxes, intersected up to the top. */
+static pg_rect doc_clip(ctx *c, int dj) {
+  pg_rect r = {-1e9, -1e9, 2e9, 2e9};
+  for (int steps = 0; dj > 0 && c->d[dj].owner >= 0 && steps < 64; steps++) {
+    const snode *o = &c->n[c->d[dj].owner];
+    if (o->layout < 0) return (pg_rect){0, 0, 0, 0};
+    r = rect_and(r, node_rect(c, o));
+    dj = o->doc;
+  }
+  return r;
+}
+
+static void collect_masks(ctx *c) {
+  pg_graph *g = c->g;
+  size_t cap = 0;
+  int *mask_of = pg__alloc(c->a, (c->nn ? c->nn : 1) * sizeof *mask_of); /* node -> its mask + 1 */
+  for (size_t dj = 0; dj < c->nd; dj++) {
+    const sdoc *d = &c->d[dj];
+    if (d->published < 0 || d->access == PG_ACCESS_OPAQUE) continue;
+    pg_rect clip = doc_clip(c, (int)dj);
+    for (int l = 0; l < d->nlayout; l++) {
+      int ln = d->sd->layout_node[l];
+      if (ln < 0 || ln >= d->count) continue;
+      int i = d->base + ln;
+      if (!withheld(c, i)) continue;
+      pg_rect b = d->bounds[l];
+      b.x += d->ox;
+      b.y += d->oy;
+      b = rect_and(b, clip);
+      if (b.w <= 0 || b.h <= 0) continue;
+      /* inside what a masked ancestor's box covers already? */
+      int covered = 0;
+      for (int k = c->n[i].parent, steps = 0; k >= 0 && steps < 16 && withheld(c, k); k = c->n[k].parent, steps++)
+        if (mask_of[k]) {
+          covered = rect_inside(b, g->masks[mask_of[k] - 1]);
+          break;
+        }
+      if (covered) continue;
+      if (g->nmasks == PG_MASKS_MAX) {
+        g->mask_overflow = 1;
+        return;
+      }
+      if (g->nmasks == cap) {
+        cap = cap ? cap * 2 : 64;
+        g->masks = pg__xrealloc(g->masks, cap * sizeof *g->masks);
+      }
+      g->masks[g->nmasks++] = b;
+      if (!mask_of[i]) mask_of[i] = (int)g->nmasks;
+    }
+  }
 }
 
 pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
@@ -2527,6 +2747,8 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
       g->closed_shadow_hosts++;
   }
   scrub_sensitive(&c);
+  list_sensitive_fields(&c);
+  collect_masks(&c);
 
   /* parent map for hit tests */
   g->pcap = 16;
@@ -2584,6 +2806,9 @@ void pg_graph_free(pg_graph *g) {
   free(g->scopes);
   free(g->elements);
   free(g->relations);
+  free(g->masks);
+  free(g->sensitive_fields);
+  free(g->secrets);
   pg__arena_free(g->arena);
   free(g);
 }

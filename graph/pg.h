@@ -173,6 +173,27 @@ int pg_autocomplete_has(const char *ac, const char *token);
  * one-time-code, current-password or new-password (any case). */
 int pg_autocomplete_sensitive(const char *ac);
 
+/* ---- what is sensitive: the one list of rules (autofill.c) ------------------ */
+/* The autocomplete tokens of pg_autocomplete_sensitive, lower case, each with
+ * the CSS attribute operator that finds it from a page script: "~=" a whole
+ * token, "*=" a prefix (a token ending in '-'; as a substring match it also
+ * finds "occ-x" in a page: more, never less). X(token, css_operator). */
+#define PG_SENSITIVE_TOKENS(X) \
+  X("cc-", "*=") X("one-time-code", "~=") X("current-password", "~=") X("new-password", "~=")
+/* 1 when an element with these attribute values (NULL: absent) is
+ * sensitive itself: type password (any case), data-uiap-sensitive present
+ * and not "false", or a sensitive autocomplete token. pg_build withholds
+ * such a field's value, and all that such an element holds (its text, the
+ * names and descriptions computed from it, its boxes in a screenshot:
+ * pg_graph.masks). */
+int pg_attrs_sensitive(const char *type, const char *data_uiap_sensitive, const char *autocomplete);
+/* The same rules as one CSS selector list, for the page scripts that must
+ * find sensitive elements in the page (live-region text, the selection):
+ * generated from PG_SENSITIVE_TOKENS, so the two cannot drift apart. */
+#define PG__SENSITIVE_SEL(tok, op) ",[autocomplete" op "\"" tok "\" i]"
+#define PG_SENSITIVE_SELECTOR \
+  "[type=password i],[data-uiap-sensitive]:not([data-uiap-sensitive=false])" PG_SENSITIVE_TOKENS(PG__SENSITIVE_SEL)
+
 /* ---- facts for the policy (not published) --------------------------------- */
 /* Longest pg_element.submit_url kept, in bytes: a longer URL is cut to this
  * length, and the policy reads a form action that long as unknown (its
@@ -291,6 +312,21 @@ typedef struct pg_graph {
   size_t candidates;            /* elements before max_nodes */
   int redactions;               /* values masked */
   int opaque_frames, closed_shadow_hosts;
+  /* What the graph withheld, for the caller's own outputs (never published):
+   * - masks: the boxes a screenshot of this capture must not show, in
+   *   top-level viewport CSS px (see pg_build); mask_overflow: more than
+   *   PG_MASKS_MAX were needed, the list is incomplete (a screenshot must
+   *   not be written);
+   * - sensitive_fields: the fields that were sensitive (for the caller to
+   *   remember: pg_input.known_sensitive_*);
+   * - secrets: the values of sensitive fields (passwords, card numbers,
+   *   one-time codes, the text of a sensitive textarea), NUL-terminated,
+   *   each at most once, for the caller's redaction of what it writes
+   *   beside the graph (the crawler's run-wide secret list). */
+  pg_rect *masks;         size_t nmasks;
+  int mask_overflow;
+  struct pg_sensitive_field *sensitive_fields; size_t nsensitive_fields;
+  char **secrets;         size_t nsecrets;
   struct pg__arena *arena;
   /* visible h1/h2 texts of the top document, for state identity only
    * (not published) */
@@ -300,6 +336,18 @@ typedef struct pg_graph {
   int *pkeys, *pvals;
   size_t pcap;
 } pg_graph;
+
+/* A field pg_build treated as sensitive: by node, and by a key that
+ * survives a reload (NULL when the field has neither id nor name): the
+ * document's URL without query and fragment, the form owner (id, else
+ * name, else action) and the field's id (else name), e.g.
+ * "http://a.test/login|form id=f|id=pw". Strings in the graph's arena. */
+typedef struct pg_sensitive_field {
+  int backend_node_id;
+  const char *key;
+} pg_sensitive_field;
+
+#define PG_MASKS_MAX 20000
 
 /* ---- the DOMSnapshot reply ------------------------------------------------ */
 /* A DOMSnapshot.captureSnapshot reply, parsed into compact arrays (int32 per
@@ -369,6 +417,15 @@ typedef struct pg_input {
    * allows; see pg_subframe). */
   const struct pg_subframe *subframes;
   size_t nsubframes;
+  /* Fields an earlier capture of the same tab found sensitive
+   * (pg_graph.sensitive_fields), kept sensitive whatever they look like now
+   * (a "Show" toggle that turned a password into type=text): by
+   * backendNodeId (fields only: INPUT, TEXTAREA, SELECT), and by key for a
+   * reload, where the same field has a new node id. NULL: none. */
+  const int *known_sensitive_nodes;
+  size_t nknown_sensitive_nodes;
+  const char *const *known_sensitive_keys;
+  size_t nknown_sensitive_keys;
 } pg_input;
 
 /* An out-of-process frame (a separate target) captured on its own session:

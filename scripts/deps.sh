@@ -3,7 +3,7 @@
 # Run as root (CI and fresh machines are root); prints what it installs.
 set -euo pipefail
 need=()
-pkgs=(build-essential cmake pkg-config libwebsockets-dev libcjson-dev libxxhash-dev liburiparser-dev
+pkgs=(build-essential cmake pkg-config libwebsockets-dev libcjson-dev libxxhash-dev liburiparser-dev zlib1g-dev
       libcriterion-dev chromium dpkg-dev file nodejs npm clang libclang-rt-14-dev)
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")

@@ -29,6 +29,13 @@ crawl__journal *crawl__journal_open(const char *dir, int append, char *err, size
  * 0, or -1 when the line could not be written (the journal remembers it:
  * crawl__journal_failed). */
 int crawl__journal_write(crawl__journal *j, const char *type, cJSON *fields);
+/* The run's secret list (crawl_secrets.h), borrowed until the journal is
+ * closed or another one is set (NULL: none): every string value of every
+ * line written from now on passes through it, so no record -- a blocked
+ * request's URL in a review item, a state's URL -- carries a secret, nor
+ * anything the package side derives from the journal. */
+struct crawl__secrets;
+void crawl__journal_secrets(crawl__journal *j, const struct crawl__secrets *s);
 /* fdatasync: what is written survives a power loss. 0 or -1. */
 int crawl__journal_sync(crawl__journal *j);
 /* Lines that could not be written since open. */

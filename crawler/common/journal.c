@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "crawl_journal.h"
+#include "crawl_secrets.h"
 #include "crawl_util.h"
 
 const char *const crawl__journal_types[] = {
@@ -22,6 +23,7 @@ const char *const crawl__journal_types[] = {
 struct crawl__journal {
   FILE *f;
   long failed;
+  const crawl__secrets *secrets; /* borrowed: every line passes through it */
 };
 
 /* ---- writing --------------------------------------------------------------- */
@@ -64,6 +66,7 @@ int crawl__journal_write(crawl__journal *j, const char *type, cJSON *fields) {
     cJSON_AddItemToObject(line, it->string, cJSON_DetachItemViaPointer(fields, it));
   }
   cJSON_Delete(fields);
+  crawl__secrets_scrub_json(j ? j->secrets : NULL, line);
   char *text = crawl__jtext(line, 0);
   cJSON_Delete(line);
   int rc = -1;
@@ -71,6 +74,10 @@ int crawl__journal_write(crawl__journal *j, const char *type, cJSON *fields) {
   if (rc && j) j->failed++;
   free(text);
   return rc;
+}
+
+void crawl__journal_secrets(crawl__journal *j, const crawl__secrets *s) {
+  if (j) j->secrets = s;
 }
 
 int crawl__journal_sync(crawl__journal *j) {

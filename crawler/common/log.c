@@ -1,13 +1,18 @@
 /* log.c -- the crawler's log sink: library code reports through a callback
  * the CLI installs; nothing is printed here. */
 #include "crawl_common.h"
+#include "crawl_secrets.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static crawl_log_fn sink;
 static void *sink_ud;
 static crawl_log_level sink_max = CRAWL_LOG_WARN;
+static const crawl__secrets *sink_secrets; /* the running crawl's, or NULL */
+
+void crawl__log_secrets(const crawl__secrets *s) { sink_secrets = s; }
 
 static const char *const crawl__errmsgs[] = {
 #define CRAWL__MSG(name, msg) msg,
@@ -31,5 +36,11 @@ void crawl_log(crawl_log_level lvl, const char *component, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  sink(sink_ud, lvl, component, buf);
+  if (!crawl__secrets_count(sink_secrets)) {
+    sink(sink_ud, lvl, component, buf);
+    return;
+  }
+  char *clean = crawl__secrets_scrub(sink_secrets, buf, NULL);
+  sink(sink_ud, lvl, component, clean);
+  free(clean);
 }

@@ -7,9 +7,17 @@
  *
  * Capture: DOMSnapshot.captureSnapshot, Page.getFrameTree, page facts and the
  * focused element, and the accessibility tree per same-origin frame, sent
- * pipelined: two round trips whatever the page size.
+ * pipelined: two round trips whatever the page size. The tab remembers the
+ * fields any capture found sensitive and hands them to every later one (a
+ * password a "Show" toggle made type=text stays a password), and adds the
+ * values each graph redacted to the run's secret list.
+ *
+ * Screenshots: the viewport with what the graph withholds painted over
+ * (mask.c), or none at all.
  */
 #include "crawl.h"
+#include "crawl_secrets.h"
+#include "crawl_strmap.h"
 #include "run_int.h"
 
 #include <limits.h>
@@ -81,6 +89,13 @@ struct crawl_page {
   int ws_unguarded;          /* opened after an action all the same (a worker) */
   int ws_frames;             /* frames sent after an action */
   char *last_ws;
+  /* the fields any capture found sensitive (pg_graph.sensitive_fields), for
+   * every later capture (pg_input.known_sensitive_*); seen: "n<id>", "k<key>" */
+  int *sens_nodes;
+  char **sens_keys;
+  size_t nsens_nodes, nsens_keys, capsens_nodes, capsens_keys;
+  crawl__strmap sens_seen;
+  crawl__secrets *secrets;   /* the run's, borrowed (crawl__page_use_secrets) */
   char err[512];
 };
 
@@ -1361,8 +1376,67 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
  *   snapshot), or null. Only this string is read from a frame before it is
  *   known to be bridged. */
 
+char *crawl__js_sensitive(const char *js) {
+  /* a single-quoted literal: the selector has double quotes, never ' or \ */
+  _Static_assert(sizeof PG_SENSITIVE_SELECTOR > 1, "the selector");
+  crawl__buf b = {0};
+  const char *hit;
+  while ((hit = strstr(js, "__SENS__"))) {
+    crawl__buf_put(&b, js, (size_t)(hit - js));
+    crawl__buf_puts(&b, "'" PG_SENSITIVE_SELECTOR "'");
+    js = hit + 8;
+  }
+  crawl__buf_puts(&b, js);
+  return crawl__buf_take(&b);
+}
+
 /* Template (one %s) with usel() in place (caller frees). */
-static char *with_selection(const char *tmpl) { return crawl__xprintf(tmpl, CRAWL__JS(selection)); }
+static char *with_selection(const char *tmpl) {
+  char *sel = crawl__js_sensitive(CRAWL__JS(selection));
+  char *js = crawl__xprintf(tmpl, sel);
+  free(sel);
+  return js;
+}
+
+/* ---- what the tab remembers ------------------------------------------------------ */
+#define MAX_REMEMBERED 4096 /* fields, by node and by key */
+
+void crawl__page_use_secrets(crawl_page *p, crawl__secrets *s) { p->secrets = s; }
+
+/* What capture g found: its sensitive fields into the tab's memory, its
+ * redacted values into the run's secret list. */
+static void remember(crawl_page *p, const pg_graph *g) {
+  for (size_t k = 0; k < g->nsecrets; k++) crawl__secrets_add(p->secrets, g->secrets[k]);
+  for (size_t k = 0; k < g->nsensitive_fields; k++) {
+    const pg_sensitive_field *f = &g->sensitive_fields[k];
+    char id[24];
+    snprintf(id, sizeof id, "n%d", f->backend_node_id);
+    if (f->backend_node_id && p->nsens_nodes < MAX_REMEMBERED && crawl__strmap_put(&p->sens_seen, id, 0)) {
+      if (p->nsens_nodes == p->capsens_nodes) {
+        p->capsens_nodes = p->capsens_nodes ? p->capsens_nodes * 2 : 16;
+        p->sens_nodes = crawl__xrealloc(p->sens_nodes, p->capsens_nodes * sizeof *p->sens_nodes);
+      }
+      p->sens_nodes[p->nsens_nodes++] = f->backend_node_id;
+    }
+    if (!f->key || p->nsens_keys >= MAX_REMEMBERED) continue;
+    char *key = crawl__xprintf("k%s", f->key);
+    if (crawl__strmap_put(&p->sens_seen, key, 0)) {
+      if (p->nsens_keys == p->capsens_keys) {
+        p->capsens_keys = p->capsens_keys ? p->capsens_keys * 2 : 16;
+        p->sens_keys = crawl__xrealloc(p->sens_keys, p->capsens_keys * sizeof *p->sens_keys);
+      }
+      p->sens_keys[p->nsens_keys++] = crawl__xstrdup(f->key);
+    }
+    free(key);
+  }
+}
+
+static void memory_release(crawl_page *p) {
+  for (size_t k = 0; k < p->nsens_keys; k++) free(p->sens_keys[k]);
+  free(p->sens_keys);
+  free(p->sens_nodes);
+  crawl__strmap_release(&p->sens_seen);
+}
 
 static int send_eval_in(crawl_page *p, const char *session, const char *expr, int by_value, const char *group) {
   cJSON *a = cJSON_CreateObject();
@@ -1883,6 +1957,10 @@ static crawl_code capture_build(capture *k, pg_graph **out) {
     .nopen_hosts = (size_t)k->nopen_hosts,
     .subframes = k->subs,
     .nsubframes = (size_t)k->nsubs,
+    .known_sensitive_nodes = k->p->sens_nodes,
+    .nknown_sensitive_nodes = k->p->nsens_nodes,
+    .known_sensitive_keys = (const char *const *)k->p->sens_keys,
+    .nknown_sensitive_keys = k->p->nsens_keys,
   };
   k->t3 = cdp_now_ms();
   if (!k->full_ax) capture_partial_ax(k, &in);
@@ -1893,6 +1971,7 @@ static crawl_code capture_build(capture *k, pg_graph **out) {
     snprintf(k->p->err, sizeof k->p->err, "building the page graph: %s", pg_strerror(pr));
     return CRAWL_CAPTURE;
   }
+  remember(k->p, *out);
   return CRAWL_OK;
 }
 
@@ -2021,7 +2100,8 @@ static int b64val(int ch) {
   return -1;
 }
 
-crawl_code crawl_page_screenshot(crawl_page *p, unsigned char **png, size_t *len) {
+/* The viewport as Chromium paints it: PNG bytes (caller frees), unmasked. */
+static crawl_code screenshot_raw(crawl_page *p, unsigned char **png, size_t *len) {
   *png = NULL;
   *len = 0;
   cJSON *a = cJSON_CreateObject(), *res = NULL;
@@ -2049,6 +2129,12 @@ crawl_code crawl_page_screenshot(crawl_page *p, unsigned char **png, size_t *len
     *len = o;
   }
   cJSON_Delete(res);
+  if (!*png || !*len) {
+    free(*png);
+    *png = NULL;
+    snprintf(p->err, sizeof p->err, "Page.captureScreenshot returned no image");
+    return CRAWL_CAPTURE;
+  }
   return CRAWL_OK;
 }
 
@@ -2067,6 +2153,45 @@ static void leave_guarded(crawl_page *p) {
   long long deadline = cdp_now_ms() + 2000;
   while (rc == CDP_OK && p->navs == navs0 && cdp_now_ms() < deadline) rc = pump(p, 50);
   if (rc == CDP_OK) pump(p, 50); /* paused requests of the old document: answered */
+}
+
+/* The masks of a capture taken before the screenshot and of one taken right
+ * after it: what moved in between is covered where it was and where it is.
+ * Any step that fails leaves no PNG (fail closed), p->err says why. */
+crawl_code crawl_page_screenshot(crawl_page *p, const pg_graph *g, const pg_options *o, unsigned char **png,
+                                 size_t *len) {
+  *png = NULL;
+  *len = 0;
+  pg_graph *before = NULL, *after = NULL;
+  unsigned char *raw = NULL;
+  size_t rawlen = 0;
+  crawl_code rc = g ? CRAWL_OK : crawl_page_capture(p, o, &before);
+  if (!g) g = before;
+  if (!rc) rc = screenshot_raw(p, &raw, &rawlen);
+  if (!rc) rc = crawl_page_capture(p, o, &after);
+  if (rc) {
+    char why[sizeof p->err];
+    snprintf(why, sizeof why, "%s", p->err);
+    snprintf(p->err, sizeof p->err, "no mask for the screenshot: %.400s", why);
+  } else if (g->mask_overflow || after->mask_overflow) {
+    snprintf(p->err, sizeof p->err, "more than %d boxes to mask in the screenshot", PG_MASKS_MAX);
+    rc = CRAWL_CAPTURE;
+  } else {
+    size_t n = g->nmasks + after->nmasks;
+    pg_rect *rects = crawl__xmalloc((n ? n : 1) * sizeof *rects);
+    if (g->nmasks) memcpy(rects, g->masks, g->nmasks * sizeof *rects);
+    if (after->nmasks) memcpy(rects + g->nmasks, after->masks, after->nmasks * sizeof *rects);
+    char why[300];
+    if (crawl__png_mask(raw, rawlen, rects, n, after->vp_width, after->vp_height, png, len, why, sizeof why)) {
+      snprintf(p->err, sizeof p->err, "masking the screenshot: %s", why);
+      rc = CRAWL_CAPTURE;
+    }
+    free(rects);
+  }
+  free(raw);
+  pg_graph_free(before);
+  pg_graph_free(after);
+  return rc;
 }
 
 void crawl_page_close(crawl_page *p) {
@@ -2098,5 +2223,6 @@ void crawl_page_close(crawl_page *p) {
     free(p->kids[i].type);
   }
   for (int i = 0; i < p->nallowed; i++) free(p->allowed[i]);
+  memory_release(p);
   free(p);
 }

@@ -112,8 +112,18 @@ crawl_code crawl_page_click(crawl_page *p, double x, double y);
 crawl_code crawl_page_key(crawl_page *p, const char *key);
 /* Type text into the focused element (Input.insertText: input events, no keys). */
 crawl_code crawl_page_insert_text(crawl_page *p, const char *text);
-/* Screenshot of the viewport as PNG bytes (caller frees). */
-crawl_code crawl_page_screenshot(crawl_page *p, unsigned char **png, size_t *len);
+/* Screenshot of the viewport as PNG bytes (caller frees), with what the
+ * graph withholds painted over in solid black (pg_graph.masks: sensitive
+ * elements and text, closed shadow roots, frames of other origins, in
+ * every frame). The boxes are those of g -- the capture the screenshot
+ * goes with; NULL: one is taken first -- and of a capture taken right
+ * after the screenshot (with o, the run's bridges; NULL: none), so that
+ * what moved in between is covered at both places. Fails closed: when a
+ * mask cannot be made or applied (a capture fails, too many boxes, a PNG
+ * this cannot read), no PNG, CRAWL_CAPTURE or the capture's error, and
+ * crawl_page_errmsg says why. */
+crawl_code crawl_page_screenshot(crawl_page *p, const pg_graph *g, const pg_options *o, unsigned char **png,
+                                 size_t *len);
 void crawl_page_close(crawl_page *p);
 
 /* ---- discovery run ---------------------------------------------------------- */

@@ -14,6 +14,7 @@
  */
 #include "crawl.h"
 #include "crawl_journal.h"
+#include "crawl_secrets.h"
 #include "crawl_strmap.h"
 #include "frontier.h"
 #include "run_int.h"
@@ -33,6 +34,8 @@ typedef struct run {
   cdp_client *c;
   crawl_page *page;
   crawl__journal *jl;       /* DIR/journal.jsonl, appended to */
+  crawl__secrets *secrets;  /* every value a capture redacted: the journal, the
+                               state files and the log pass through it */
   char dir[4096];
   frontier f;               /* states, edges, outcomes: shared by whatever drives tabs */
   long transitions, self_loops, decisions, failures, reviews;
@@ -117,9 +120,11 @@ static void jl_note(run *r, const char *fmt, ...) {
 /* Tell the caller's progress callback, if any, where the run is. */
 static void report_progress(run *r, const char *status, const char *route) {
   if (!r->o->progress) return;
+  char *shown = crawl__secrets_scrub(r->secrets, route, NULL); /* a URL's query may hold a secret */
   crawl_progress p = {.run_id = r->run_id, .status = status, .states = r->f.nst, .transitions = r->transitions,
-                      .decisions = r->decisions, .elapsed_ms = elapsed(r), .route = route};
+                      .decisions = r->decisions, .elapsed_ms = elapsed(r), .route = shown};
   r->o->progress(r->o->progress_ud, &p);
+  free(shown);
 }
 
 static void jl_status(run *r, const char *status) {
@@ -217,14 +222,22 @@ static int state_refused(run *r, const char *route) {
   return 0;
 }
 
+static void note_error(run *r, crawl_code rc);
+
 /* The state's files: DIR/states/<id>.json (its PageGraph, path relative to
- * DIR into rel) and, with screenshots, DIR/screenshots/<id>.png (into
- * shot_rel, "" when there is none). */
+ * DIR into rel; what the graph did not redact itself but an earlier capture
+ * did -- the run's secret list -- redacted too) and, with screenshots,
+ * DIR/screenshots/<id>.png (into shot_rel, "" when there is none): masked
+ * (crawl_page_screenshot), or not written at all, with a note that says why. */
 static void state_files(run *r, const state *s, char *rel, size_t rellen, char *shot_rel, size_t shotlen) {
   char path[4400];
   snprintf(rel, rellen, "states/%s.json", s->id);
   snprintf(path, sizeof path, "%s/%s", r->dir, rel);
-  char *text = cJSON_PrintUnformatted(graph_json(r, r->g)); /* NULL: no graph JSON */
+  const cJSON *gj = graph_json(r, r->g);
+  cJSON *copy = gj ? cJSON_Duplicate(gj, 1) : NULL;
+  crawl__secrets_scrub_json(r->secrets, copy);
+  char *text = copy ? cJSON_PrintUnformatted(copy) : NULL; /* NULL: no graph JSON */
+  cJSON_Delete(copy);
   int e = text ? crawl__file_write(path, text, strlen(text)) : ENOMEM;
   if (e) jl_note(r, "could not write %s: %s", rel, strerror(e));
   free(text);
@@ -232,10 +245,18 @@ static void state_files(run *r, const state *s, char *rel, size_t rellen, char *
   if (!r->o->screenshots) return;
   unsigned char *png = NULL;
   size_t len = 0;
-  if (crawl_page_screenshot(r->page, &png, &len) == CRAWL_OK && png) {
+  pg_options go = {.bridge_origins = r->o->bridge_origins, .allow_bridges = r->o->allow_bridges};
+  crawl_code rc = crawl_page_screenshot(r->page, r->g, &go, &png, &len);
+  if (rc == CRAWL_OK) {
     snprintf(shot_rel, shotlen, "screenshots/%s.png", s->id);
     snprintf(path, sizeof path, "%s/%s", r->dir, shot_rel);
-    if (crawl__file_write(path, (const char *)png, len) != 0) shot_rel[0] = 0;
+    if ((e = crawl__file_write(path, (const char *)png, len)) != 0) {
+      jl_note(r, "could not write %s: %s", shot_rel, strerror(e));
+      shot_rel[0] = 0;
+    }
+  } else {
+    jl_note(r, "no screenshot of %s: %s", s->id, crawl_page_errmsg(r->page));
+    note_error(r, rc);
   }
   free(png);
 }
@@ -1003,6 +1024,7 @@ static int recover(run *r) {
     if (!r->stopped_by) r->stopped_by = "error";
     return -1;
   }
+  crawl__page_use_secrets(r->page, r->secrets);
   if (r->cur >= 0)
     jl_review(r, "custom", "high", r->cur, NULL, "Check the page for crashes or endless scripts.",
               "The %s while in this state (%s); it was replaced and exploring went on.",
@@ -1480,6 +1502,9 @@ static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int 
     snprintf(sum->error, sizeof sum->error, "cannot write %s", err);
     return CRAWL_IO;
   }
+  r->secrets = crawl__secrets_new();
+  crawl__journal_secrets(r->jl, r->secrets);
+  crawl__log_secrets(r->secrets);
   if (!o->resume) return CRAWL_OK;
   crawl__journal_stats st;
   if (crawl__journal_read(r->dir, resume_types, resume_record, r, &st, err, sizeof err)) {
@@ -1611,6 +1636,8 @@ static void run_open_tab(run *r) {
     r->fatal = 1;
     r->guard_stop = rc == CRAWL_GUARD;
     r->stopped_by = r->guard_stop ? "guard" : "error";
+  } else {
+    crawl__page_use_secrets(r->page, r->secrets);
   }
 }
 
@@ -1811,6 +1838,9 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
   }
   if (r->dialogs) jl_note(r, "dismissed %ld JavaScript dialogs (alert, confirm, prompt, beforeunload)", r->dialogs);
   if (r->popups) jl_note(r, "closed %ld popup windows", r->popups);
+  if (crawl__secrets_dropped(r->secrets))
+    jl_note(r, "the secret list was full (%d values): %ld more redacted values were not remembered; later "
+            "outputs may hold them", CRAWL__SECRETS_MAX, crawl__secrets_dropped(r->secrets));
   int depth_capped = 0;
   for (int si = 0; si < r->f.nst; si++) depth_capped += r->f.st[si].depth >= r->b.max_depth;
   if (depth_capped) {
@@ -1832,6 +1862,9 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
 static void run_free(run *r) {
   crawl__journal_close(r->jl);
   r->jl = NULL;
+  crawl__log_secrets(NULL);
+  crawl__secrets_free(r->secrets);
+  r->secrets = NULL;
   fr_free(&r->f);
   crawl__strmap_release(&r->by_loop);
   for (int k = 0; k < 2; k++) {

@@ -71,7 +71,9 @@ static int kind_bit(const char *name) {
  * of sensitive fields (and card-like digit runs) in live-region text before
  * the text leaves the page. Reports are batched: one binding call per 20 ms
  * at most. window.<binding>_off undoes it all (uninstall). The script is
- * js/live_reporter.js; __B__ in it is replaced by the binding name. */
+ * js/live_reporter.js; __B__ in it is replaced by the binding name, __SENS__
+ * by the graph's sensitive selector (PG_SENSITIVE_SELECTOR: password type,
+ * data-uiap-sensitive, the autocomplete tokens in any case). */
 
 /* ---- state -------------------------------------------------------------------------- */
 #define MAX_SUBMITS 16
@@ -821,15 +823,18 @@ static crawl_code install(obs *s) {
   const char *sess = crawl_page_session(s->p);
   snprintf(s->binding, sizeof s->binding, "__uiap_obs_%08lx",
            (unsigned long)((unsigned long long)cdp_now_ms() * 2654435761u ^ (unsigned long)getpid()) & 0xffffffffUL);
-  /* the script with the binding name in place of __B__ */
+  /* the script with the binding name in place of __B__ (and the graph's
+   * sensitive selector in place of __SENS__) */
   crawl__buf b = {0};
-  const char *src = CRAWL__JS(live_reporter), *hit;
+  char *with_sens = crawl__js_sensitive(CRAWL__JS(live_reporter));
+  const char *src = with_sens, *hit;
   while ((hit = strstr(src, "__B__"))) {
     crawl__buf_put(&b, src, (size_t)(hit - src));
     crawl__buf_puts(&b, s->binding);
     src = hit + 5;
   }
   crawl__buf_puts(&b, src);
+  free(with_sens);
   char *js = crawl__buf_take(&b);
   cJSON *a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "name", s->binding);

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "crawl.h"
 #include "crawl_util.h"
 
 /* ---- page scripts --------------------------------------------------------------- */
@@ -43,5 +44,25 @@ CRAWL__PAGE_SCRIPTS(CRAWL__PAGE_SCRIPT_DECL)
 
 /* The script NAME as a C string. */
 #define CRAWL__JS(name) ((const char *)crawl__js_##name)
+
+/* js with every __SENS__ replaced by PG_SENSITIVE_SELECTOR as a JavaScript
+ * string literal: the page scripts find sensitive elements by the graph's
+ * own rules (selection.js, live_reporter.js). Caller frees. (capture.c) */
+char *crawl__js_sensitive(const char *js);
+
+/* ---- what the tab withholds (capture.c, mask.c) ------------------------------------ */
+/* The run's secret list (crawl_secrets.h), borrowed while the page lives:
+ * every capture adds the values its graph redacted (pg_graph.secrets).
+ * NULL: none. */
+struct crawl__secrets;
+void crawl__page_use_secrets(crawl_page *p, struct crawl__secrets *s);
+
+/* png (len bytes, Chromium's PNG of a viewport of vw x vh CSS px) with
+ * every rect (CSS px, viewport coordinates) painted solid black, widened to
+ * whole pixels and one more on each side: a new PNG in *out (*outlen
+ * bytes; caller frees). 0, or -1 with one line in err when the PNG cannot
+ * be read or written (then nothing is in *out). */
+int crawl__png_mask(const unsigned char *png, size_t len, const pg_rect *rects, size_t n, double vw, double vh,
+                    unsigned char **out, size_t *outlen, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,58 @@
+/* crawl_secrets.h -- the run's secret list: every value the graph redacted
+ * (passwords, card numbers, one-time codes, the other sensitive fields'
+ * values: pg_graph.secrets, collected by the tab at each capture), and the
+ * one filter that keeps them out of what the crawler writes beside the
+ * graph: the journal (crawl__journal_secrets: every line, so also the
+ * package, reports, SARIF and JUnit derived from it), the state files, and
+ * the log (crawl__log_secrets). A blocked request's URL that carries a
+ * password in its query is how a secret gets there. Internal to crawler/.
+ *
+ * Matching: a secret matches as written, and also percent-encoded (any
+ * byte as %XX, either case of hex digits, mixed with plain bytes) and with
+ * '+' for a space (form encoding); each match becomes "[redacted]".
+ * Values shorter than CRAWL__SECRET_MIN_CHARS characters (not counting
+ * white space) are not secrets: "1", "on", "abc" would wipe out ordinary
+ * words and numbers everywhere. Case matters (a password's does).
+ *
+ *   crawl__secrets *s = crawl__secrets_new();
+ *   crawl__secrets_add(s, "hunter2-pw");
+ *   char *t = crawl__secrets_scrub(s, "POST /x?pw=hunter2-pw");  // "POST /x?pw=[redacted]"
+ *   free(t);
+ *   crawl__secrets_free(s);
+ */
+#ifndef UIAP_CRAWL_SECRETS_H
+#define UIAP_CRAWL_SECRETS_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#define CRAWL__SECRET_MIN_CHARS 4
+#define CRAWL__SECRET_MAX_BYTES 4096 /* a longer value is kept as its first bytes */
+#define CRAWL__SECRETS_MAX 4096      /* values kept; later ones are dropped (and counted) */
+#define CRAWL__REDACTED "[redacted]" /* PG_REDACTED, which common/ cannot include */
+
+typedef struct crawl__secrets crawl__secrets;
+
+/* An empty list; free with crawl__secrets_free (NULL is a no-op). */
+crawl__secrets *crawl__secrets_new(void);
+void crawl__secrets_free(crawl__secrets *s);
+/* Remember value (copied). 1 when it is new, 0 when it was known, too
+ * short, NULL, or the list is full (crawl__secrets_dropped counts those). */
+int crawl__secrets_add(crawl__secrets *s, const char *value);
+size_t crawl__secrets_count(const crawl__secrets *s);
+long crawl__secrets_dropped(const crawl__secrets *s);
+/* text with every match of a secret replaced by "[redacted]", longest
+ * secrets first: a new string (caller frees), also when nothing matched;
+ * NULL for NULL. s NULL or empty: a copy. *n (may be NULL): matches
+ * replaced. */
+char *crawl__secrets_scrub(const crawl__secrets *s, const char *text, int *n);
+/* Every string value in the tree at item (object keys are the crawler's
+ * own and left alone), in place. Returns the matches replaced. */
+int crawl__secrets_scrub_json(const crawl__secrets *s, cJSON *item);
+
+/* The log's filter (log.c): while set, every line crawl_log formats passes
+ * through s before it reaches the sink. Process-wide, like the sink; the
+ * run sets it while it runs and clears it (NULL) before it frees s. */
+void crawl__log_secrets(const crawl__secrets *s);
+
+#endif
