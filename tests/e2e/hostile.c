@@ -288,8 +288,9 @@ Test(hostile, off_origin, .timeout = 120) {
   crawl(&c, args, 35000);
   cr_assert(c.pkg, "crawl failed (exit %d): %s", c.run.status, c.run.err);
   cr_expect_eq(c.run.status, 0, "%s", c.run.err);
-  cr_expect(pkg_says(c.pkg, "unsafe_action_candidate", "leave the allowed origins (GET http://localhost:"),
-            "the redirect to the other origin was blocked and reported");
+  cr_expect(pkg_says(c.pkg, "unsafe_action_candidate", "blocked: GET http://localhost:") &&
+                pkg_says(c.pkg, "unsafe_action_candidate", "(off the allowed origins)"),
+            "the redirect to the other origin was blocked and reported with the guard's reason");
   cr_expect(pkg_says(c.pkg, "unsafe_action_candidate", "example.invalid"), "the redirect to an unresolvable host too");
   cr_expect_eq(journal_count(&c, "state", "chrome-error:"), 0, "the browser's error page is not a state");
   cr_expect_eq(journal_count(&c, "state", "localhost"), 0, "no state off the origin");
