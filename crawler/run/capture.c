@@ -1047,7 +1047,7 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
  *     roots and same-origin frames) with a selection inside it: that field
  *     for both ends, and the selected part of its value -- none for a
  *     sensitive field (password, data-uiap-sensitive, card and one-time-code
- *     autocomplete). A focused field with a caret only: no selection.
+ *     autocomplete: the graph's PG_SENSITIVE_SELECTOR, at __SENS__). A focused field with a caret only: no selection.
  *   - otherwise the DOM range of the top document, or of the focused
  *     same-origin frame when the top has none: the elements around its ends
  *     and its text (Range.toString: the light tree only, never a closed
@@ -1070,8 +1070,8 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
  *   known to be bridged. */
 
 char *crawl__js_sensitive(const char *js) {
-  /* a single-quoted literal: the selector has double quotes, never ' or \ */
-  _Static_assert(sizeof PG_SENSITIVE_SELECTOR > 1, "the selector");
+  /* a single-quoted literal: the selector has double quotes, never ' or \
+   * (tests/unit/graph_redaction.c checks) */
   crawl__buf b = {0};
   const char *hit;
   while ((hit = strstr(js, "__SENS__"))) {
