@@ -1096,6 +1096,28 @@ static char *with_selection(const char *tmpl) {
 
 void crawl__page_use_secrets(crawl_page *p, crawl__secrets *s) { p->secrets = s; }
 
+static void remember_key(crawl_page *p, const char *key) {
+  if (!key || p->nsens_keys >= MAX_REMEMBERED) return;
+  char *seen = crawl__xprintf("k%s", key);
+  if (crawl__strmap_put(&p->sens_seen, seen, 0)) {
+    if (p->nsens_keys == p->capsens_keys) {
+      p->capsens_keys = p->capsens_keys ? p->capsens_keys * 2 : 16;
+      p->sens_keys = crawl__xrealloc(p->sens_keys, p->capsens_keys * sizeof *p->sens_keys);
+    }
+    p->sens_keys[p->nsens_keys++] = crawl__xstrdup(key);
+  }
+  free(seen);
+}
+
+size_t crawl__page_sensitive_keys(const crawl_page *p, const char *const **keys) {
+  *keys = p ? (const char *const *)p->sens_keys : NULL;
+  return p ? p->nsens_keys : 0;
+}
+
+void crawl__page_remember_keys(crawl_page *p, const char *const *keys, size_t n) {
+  for (size_t k = 0; k < n; k++) remember_key(p, keys[k]);
+}
+
 /* What capture g found: its sensitive fields into the tab's memory, its
  * redacted values into the run's secret list. */
 static void remember(crawl_page *p, const pg_graph *g) {
@@ -1111,16 +1133,7 @@ static void remember(crawl_page *p, const pg_graph *g) {
       }
       p->sens_nodes[p->nsens_nodes++] = f->backend_node_id;
     }
-    if (!f->key || p->nsens_keys >= MAX_REMEMBERED) continue;
-    char *key = crawl__xprintf("k%s", f->key);
-    if (crawl__strmap_put(&p->sens_seen, key, 0)) {
-      if (p->nsens_keys == p->capsens_keys) {
-        p->capsens_keys = p->capsens_keys ? p->capsens_keys * 2 : 16;
-        p->sens_keys = crawl__xrealloc(p->sens_keys, p->capsens_keys * sizeof *p->sens_keys);
-      }
-      p->sens_keys[p->nsens_keys++] = crawl__xstrdup(f->key);
-    }
-    free(key);
+    remember_key(p, f->key);
   }
 }
 
