@@ -1354,7 +1354,7 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
  *     roots and same-origin frames) with a selection inside it: that field
  *     for both ends, and the selected part of its value -- none for a
  *     sensitive field (password, data-uiap-sensitive, card and one-time-code
- *     autocomplete). A focused field with a caret only: no selection.
+ *     autocomplete: the graph's PG_SENSITIVE_SELECTOR, at __SENS__). A focused field with a caret only: no selection.
  *   - otherwise the DOM range of the top document, or of the focused
  *     same-origin frame when the top has none: the elements around its ends
  *     and its text (Range.toString: the light tree only, never a closed
@@ -1377,8 +1377,8 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
  *   known to be bridged. */
 
 char *crawl__js_sensitive(const char *js) {
-  /* a single-quoted literal: the selector has double quotes, never ' or \ */
-  _Static_assert(sizeof PG_SENSITIVE_SELECTOR > 1, "the selector");
+  /* a single-quoted literal: the selector has double quotes, never ' or \
+   * (tests/unit/graph_redaction.c checks) */
   crawl__buf b = {0};
   const char *hit;
   while ((hit = strstr(js, "__SENS__"))) {
@@ -1403,6 +1403,28 @@ static char *with_selection(const char *tmpl) {
 
 void crawl__page_use_secrets(crawl_page *p, crawl__secrets *s) { p->secrets = s; }
 
+static void remember_key(crawl_page *p, const char *key) {
+  if (!key || p->nsens_keys >= MAX_REMEMBERED) return;
+  char *seen = crawl__xprintf("k%s", key);
+  if (crawl__strmap_put(&p->sens_seen, seen, 0)) {
+    if (p->nsens_keys == p->capsens_keys) {
+      p->capsens_keys = p->capsens_keys ? p->capsens_keys * 2 : 16;
+      p->sens_keys = crawl__xrealloc(p->sens_keys, p->capsens_keys * sizeof *p->sens_keys);
+    }
+    p->sens_keys[p->nsens_keys++] = crawl__xstrdup(key);
+  }
+  free(seen);
+}
+
+size_t crawl__page_sensitive_keys(const crawl_page *p, const char *const **keys) {
+  *keys = p ? (const char *const *)p->sens_keys : NULL;
+  return p ? p->nsens_keys : 0;
+}
+
+void crawl__page_remember_keys(crawl_page *p, const char *const *keys, size_t n) {
+  for (size_t k = 0; k < n; k++) remember_key(p, keys[k]);
+}
+
 /* What capture g found: its sensitive fields into the tab's memory, its
  * redacted values into the run's secret list. */
 static void remember(crawl_page *p, const pg_graph *g) {
@@ -1418,16 +1440,7 @@ static void remember(crawl_page *p, const pg_graph *g) {
       }
       p->sens_nodes[p->nsens_nodes++] = f->backend_node_id;
     }
-    if (!f->key || p->nsens_keys >= MAX_REMEMBERED) continue;
-    char *key = crawl__xprintf("k%s", f->key);
-    if (crawl__strmap_put(&p->sens_seen, key, 0)) {
-      if (p->nsens_keys == p->capsens_keys) {
-        p->capsens_keys = p->capsens_keys ? p->capsens_keys * 2 : 16;
-        p->sens_keys = crawl__xrealloc(p->sens_keys, p->capsens_keys * sizeof *p->sens_keys);
-      }
-      p->sens_keys[p->nsens_keys++] = crawl__xstrdup(f->key);
-    }
-    free(key);
+    remember_key(p, f->key);
   }
 }
 

@@ -988,6 +988,11 @@ static void note_error(run *r, crawl_code rc) {
   }
 }
 
+static void strv_free(char **v, size_t n) {
+  for (size_t k = 0; k < n; k++) free(v[k]);
+  free(v);
+}
+
 /* After the browser died or the tab crashed or hung: a new tab (or a new
  * browser), bounded. 0 when exploring can go on from a restored state. */
 static int recover(run *r) {
@@ -1009,22 +1014,32 @@ static int recover(run *r) {
     r->dialogs += crawl_page_dialogs(r->page);
     r->popups += crawl_page_popups(r->page);
   }
+  /* the fields the old tab found sensitive stay so in the new one */
+  const char *const *old_keys;
+  size_t nkeys = crawl__page_sensitive_keys(r->page, &old_keys);
+  char **keys = crawl__xcalloc(nkeys + 1, sizeof *keys);
+  for (size_t k = 0; k < nkeys; k++) keys[k] = crawl__xstrdup(old_keys[k]);
   crawl_page_close(r->page);
   r->page = NULL;
   if (browser_dead) {
     if (!r->o->relaunch || r->o->relaunch(r->o->relaunch_ud, &r->c) != CDP_OK) {
       jl_note(r, "stopped: the browser died (%s) and could not be restarted", r->err);
       if (!r->stopped_by) r->stopped_by = "error";
+      strv_free(keys, nkeys);
       return -1;
     }
   }
   crawl_code rc = crawl_page_open(r->c, &r->po, &r->page);
+  if (!rc) {
+    crawl__page_use_secrets(r->page, r->secrets);
+    crawl__page_remember_keys(r->page, (const char *const *)keys, nkeys);
+  }
+  strv_free(keys, nkeys);
   if (rc) {
     jl_note(r, "stopped: could not open a new tab: %s", crawl_page_errmsg(r->page));
     if (!r->stopped_by) r->stopped_by = "error";
     return -1;
   }
-  crawl__page_use_secrets(r->page, r->secrets);
   if (r->cur >= 0)
     jl_review(r, "custom", "high", r->cur, NULL, "Check the page for crashes or endless scripts.",
               "The %s while in this state (%s); it was replaced and exploring went on.",

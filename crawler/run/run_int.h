@@ -56,6 +56,12 @@ char *crawl__js_sensitive(const char *js);
  * NULL: none. */
 struct crawl__secrets;
 void crawl__page_use_secrets(crawl_page *p, struct crawl__secrets *s);
+/* The keys of the fields the tab found sensitive (pg_sensitive_field.key;
+ * borrowed, valid while p lives and captures nothing), and the same handed
+ * to a tab that replaces it (copied): the fields of a page stay sensitive
+ * across tabs of one run (node ids do not: they are the old renderer's). */
+size_t crawl__page_sensitive_keys(const crawl_page *p, const char *const **keys);
+void crawl__page_remember_keys(crawl_page *p, const char *const *keys, size_t n);
 
 /* png (len bytes, Chromium's PNG of a viewport of vw x vh CSS px) with
  * every rect (CSS px, viewport coordinates) painted solid black, widened to

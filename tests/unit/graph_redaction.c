@@ -462,6 +462,7 @@ Test(graph_redaction, one_list_of_rules) {
   } while (0);
   PG_SENSITIVE_TOKENS(CHECK_TOKEN)
 #undef CHECK_TOKEN
+  cr_expect(!strchr(sel, '\'') && !strchr(sel, '\\'), "the selector fits a single-quoted JavaScript literal");
   cr_expect(strstr(sel, "[type=password i]"));
   cr_expect(strstr(sel, "[data-uiap-sensitive]:not([data-uiap-sensitive=false])"));
 }
