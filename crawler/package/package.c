@@ -1406,11 +1406,13 @@ static void record_gated(pk *b, const pk_ref *rf, const pk_state *st) {
   pk_item_set(&it->scope, rf->scope);
   strset_add(&it->ev_states, st ? st->id : crawl__str(j, "stateId"));
   const char *rs = crawl__str(j, "reason"), *rule = crawl__str(j, "rule");
+  const char *why = crawl__str(j, "text"); /* the policy's sentence: "deny: destructive: removes a list item ..." */
   char label[600];
-  pk_item_text(it, crawl__xprintf("The safety gate %s %s on %s%s%s%s (reason %s, rule %s, side effect %s).",
+  pk_item_text(it, crawl__xprintf("The safety gate %s %s on %s%s%s%s (reason %s, rule %s, side effect %s)%s%s.",
                                   deny ? "denied" : "held for review", aid, ref_target_label(rf, label, sizeof label),
                                   option ? " (option \"" : "", option ? option : "", option ? "\")" : "",
-                                  rs ? rs : "?", rule ? rule : "?", se ? se : "unknown"),
+                                  rs ? rs : "?", rule ? rule : "?", se ? se : "unknown", why ? ": " : "",
+                                  why ? why : ""),
                crawl__xstrdup(deny ? "Confirm the classification and annotate the control with data-uiap-risk=\"blocked\" (or \"confirm\") "
                                      "and a data-uiap-action; exercise it only in a sandbox environment."
                                    : "Annotate the control with data-uiap-risk and a data-uiap-action so its side effect is explicit, "

@@ -323,6 +323,9 @@ Test(safety, icon_only_controls, .timeout = 90) {
   cr_expect_geq(dialog_closed_by_x(&r), 1, "the help dialog was closed by its ×: no transition by \"×\" leads "
                                             "from a state with the dialog open to one without");
   cr_expect_geq(x_in_scope(&r, "Notifications"), 1, "the toast's × (in the \"Notifications\" region) was used");
+  /* and the review queue says why a list item's × was not clicked */
+  cr_expect(r.pkg && pkg_says(r.pkg, "unsafe_action_candidate", "removes a list item"),
+            "an unsafe_action_candidate review item says the × \"removes a list item\"");
   done(&r);
 }
 
