@@ -337,8 +337,6 @@ static void on_attached(void *ud, const char *session, const char *method, const
     send_forget(p, NULL, "Target.detachFromTarget", d);
     return;
   }
-  crawl_log(CRAWL_LOG_DEBUG, "guard", "attached %s %s (parent session %s, %s)", type, tid, session ? session : "browser",
-            ours ? "ours" : "not ours");
   if (!ours) return;
   if (!strcmp(type, "iframe") && mine(p, session) && p->noopifs < MAX_FRAMES) {
     oopif *f = &p->oopifs[p->noopifs++];
