@@ -1457,11 +1457,11 @@ static int known_sensitive(ctx *c, int i) {
 }
 
 /* ---- elements --------------------------------------------------------------- */
-static int is_sensitive(ctx *c, int i) {
-  const snode *n = &c->n[i];
-  return pg_attrs_sensitive(attr(c, n, "type"), attr(c, n, "data-uiap-sensitive"), attr(c, n, "autocomplete")) ||
-         known_sensitive(c, i);
+static int attrs_sensitive(ctx *c, const snode *n) {
+  return pg_attrs_sensitive(attr(c, n, "type"), attr(c, n, "data-uiap-sensitive"), attr(c, n, "autocomplete"));
 }
+
+static int is_sensitive(ctx *c, int i) { return attrs_sensitive(c, &c->n[i]) || known_sensitive(c, i); }
 
 /* The form node i submits (HTML "form owner"): with a form attribute the
  * <form> of that id in its document, or none; else the nearest <form>
@@ -2541,9 +2541,11 @@ static void list_sensitive_fields(ctx *c) {
       g->sensitive_fields = pg__xrealloc(g->sensitive_fields, cap * sizeof *g->sensitive_fields);
     }
     char key[1024];
+    const snode *p = n->parent >= 0 ? &c->n[n->parent] : NULL;
     g->sensitive_fields[g->nsensitive_fields++] = (pg_sensitive_field){
       .backend_node_id = n->backend,
-      .key = field_key(c, (int)i, key, sizeof key) ? pg__strdup(c->a, key) : NULL};
+      .key = field_key(c, (int)i, key, sizeof key) ? pg__strdup(c->a, key) : NULL,
+      .revealed = n->sens_self && !attrs_sensitive(c, n) && !(p && p->sens_inside)};
   }
 }
 

@@ -341,10 +341,14 @@ typedef struct pg_graph {
  * survives a reload (NULL when the field has neither id nor name): the
  * document's URL without query and fragment, the form owner (id, else
  * name, else action) and the field's id (else name), e.g.
- * "http://a.test/login|form id=f|id=pw". Strings in the graph's arena. */
+ * "http://a.test/login|form id=f|id=pw". Strings in the graph's arena.
+ * revealed: 1 when only the memory (pg_input.known_sensitive_*) keeps it
+ * sensitive: its own attributes no longer say so (a "Show" toggle turned a
+ * password into type=text) and nothing around it is sensitive. */
 typedef struct pg_sensitive_field {
   int backend_node_id;
   const char *key;
+  int revealed;
 } pg_sensitive_field;
 
 #define PG_MASKS_MAX 20000

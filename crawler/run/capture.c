@@ -163,9 +163,11 @@ static void clear_inflight(crawl_page *p) {
 
 static void on_binding(void *ud, const char *session, const char *method, const cJSON *params) {
   crawl_page *p = ud;
-  if (!mine(p, session)) return;
+  if (!guarded_session(p, session)) return;
   const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
   const char *payload = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "payload"));
+  /* a frame or worker of the page says only what its guard refused */
+  if (!mine(p, session) && !(payload && !strncmp(payload, "ws:", 3))) return;
   if (name && p->binding && !strcmp(name, p->binding) && payload && !strcmp(payload, "popup:")) {
     p->popups++; /* window.open refused in the page (js/page_guard.js): no window at all */
     crawl_log(CRAWL_LOG_INFO, "page", "refused a window.open");
@@ -265,6 +267,25 @@ static int guardable(const char *type) {
   return -1;
 }
 
+/* WebSockets in a new target, before it runs: a frame's documents refuse
+ * them after input, as the page's do; a worker started after an action
+ * (ws_block) refuses every one. Each reports through the page's binding,
+ * added to its own session. Nothing when the plan allows WebSockets. */
+static void guard_kid_websockets(crawl_page *p, const char *sid, const char *type) {
+  int frame = !strcmp(type, "iframe"), worker = !frame && strcmp(type, "page");
+  if (p->o.allow_websockets || !(frame || (worker && p->ws_block))) return;
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "name", p->binding);
+  send_forget(p, sid, "Runtime.addBinding", a);
+  a = cJSON_CreateObject();
+  char *js = frame ? crawl__xprintf(CRAWL__JS(page_guard), p->binding, 0)
+                   : crawl__xprintf(CRAWL__JS(worker_guard), p->binding);
+  cJSON_AddStringToObject(a, frame ? "source" : "expression", js);
+  free(js);
+  if (!frame) cJSON_AddBoolToObject(a, "silent", 1);
+  send_forget(p, sid, frame ? "Page.addScriptToEvaluateOnNewDocument" : "Runtime.evaluate", a);
+}
+
 /* A new target under the guard (attached paused): Fetch on its session, and
  * auto-attach there too (a frame's own frames and workers, a worker's
  * workers), all before it runs. */
@@ -281,13 +302,7 @@ static void guard_kid(crawl_page *p, const char *sid, const char *tid, const cha
   int own = guardable(type);
   k->fetch_id = guard_fault(type) ? -1 : own ? cdp_send(p->c, sid, "Fetch.enable", fetch_patterns()) : 0;
   send_forget(p, sid, "Target.setAutoAttach", auto_attach_params(1));
-  if (!strcmp(type, "iframe")) { /* its documents refuse WebSockets after input, as the page's do */
-    cJSON *a = cJSON_CreateObject();
-    char *ws = crawl__xprintf(CRAWL__JS(page_guard), p->binding);
-    cJSON_AddStringToObject(a, "source", ws);
-    free(ws);
-    send_forget(p, sid, "Page.addScriptToEvaluateOnNewDocument", a);
-  }
+  guard_kid_websockets(p, sid, type);
   /* Let it run now: a session takes its commands in order, so Fetch is on
    * before its first line runs (and its opener, which may wait for it in
    * window.open, goes on). guard_service reads Fetch.enable's answer. */
@@ -651,7 +666,7 @@ static int send_setup(crawl_page *p, const char *js, int attached, int *ids, int
   ids[n++] = cdp_send(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
   if (p->o.block_writes) {
     a = cJSON_CreateObject();
-    char *ws = crawl__xprintf(CRAWL__JS(page_guard), p->binding);
+    char *ws = crawl__xprintf(CRAWL__JS(page_guard), p->binding, p->o.allow_websockets);
     cJSON_AddStringToObject(a, "source", ws);
     free(ws);
     if (attached) cJSON_AddBoolToObject(a, "runImmediately", 1);

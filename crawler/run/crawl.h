@@ -37,6 +37,10 @@ typedef struct crawl_page_opts {
                                  handshakes after an action are blocked. A
                                  target that cannot be guarded fails the page:
                                  CRAWL_GUARD from every call after it */
+  int allow_websockets;       /* 1: with block_writes, WebSockets an action opens
+                                 are let through (the plan's
+                                 environment.metadata.allowWebSockets) and
+                                 reported, not refused */
   const char *const *allowed_origins; /* NULL-terminated; the page's own origin
                                  at open is always allowed */
   size_t ax_full_limit;       /* snapshot nodes above which AX is fetched only for

@@ -51,6 +51,7 @@ typedef struct run {
   int cancelled;
   int fatal;                /* browser gone, tab crashed or hung */
   int guard_stop;           /* a target could not be guarded: stop, no restart */
+  int allow_ws;             /* the plan lets actions open WebSockets (reported, not refused) */
   int restarts;
   long dialogs, popups;     /* of tabs already closed */
   char seed_err[512];       /* why the first seed that failed to load failed */
@@ -1355,14 +1356,45 @@ static void journal_guarded(run *r, int from, const action *a, const step_marks 
     jl_review(r, "unsafe_action_candidate", "medium", from, a, fix,
               "Activating this control tried to open a WebSocket (%s); the write guard refused it, since "
               "what an app sends over it cannot be read.", ws_last ? ws_last : "?");
-  if (unguarded > m->ws_unguarded)
+  if (unguarded > m->ws_unguarded && r->allow_ws)
+    jl_review(r, "unsafe_action_candidate", "medium", from, a, fix,
+              "Activating this control opened a WebSocket (%s), allowed by the plan "
+              "(environment.metadata.allowWebSockets); what was sent over it is unknown.", ws_last ? ws_last : "?");
+  else if (unguarded > m->ws_unguarded)
     jl_review(r, "unsafe_action_candidate", "high", from, a, fix,
               "Activating this control opened a WebSocket (%s) the write guard could not refuse (from a "
-              "worker); what was sent over it is unknown.", ws_last ? ws_last : "?");
+              "worker the page started before); what was sent over it is unknown.", ws_last ? ws_last : "?");
   if (frames > m->ws_frames)
     jl_review(r, "unsafe_action_candidate", "medium", from, a, fix,
               "Activating this control sent %d WebSocket frame%s on a connection the page had opened "
               "(not readable by the guard).", frames - m->ws_frames, frames - m->ws_frames == 1 ? "" : "s");
+}
+
+/* Fields that only the tab's memory keeps secret in g (a toggle turned a
+ * password into text) and that were not so in before. */
+static int newly_revealed(const pg_graph *before, const pg_graph *g) {
+  int n = 0;
+  for (size_t k = 0; g && k < g->nsensitive_fields; k++) {
+    if (!g->sensitive_fields[k].revealed) continue;
+    int seen = 0;
+    for (size_t j = 0; before && j < before->nsensitive_fields && !seen; j++)
+      seen = before->sensitive_fields[j].revealed &&
+             before->sensitive_fields[j].backend_node_id == g->sensitive_fields[k].backend_node_id;
+    n += !seen;
+  }
+  return n;
+}
+
+/* A control that shows a password's value: the value stays withheld (the
+ * tab remembers the field), but a person should know the app does this. */
+static void journal_revealed(run *r, int from, const action *a, const pg_graph *before) {
+  int n = newly_revealed(before, r->g);
+  if (n)
+    jl_review(r, "unsafe_action_candidate", "medium", from, a,
+              "Nothing to fix if the toggle is intended; the crawler keeps the value withheld.",
+              "Activating this control revealed password field%s: %d field%s that %s a password now "
+              "show%s %s value as text (withheld in every output).", n == 1 ? "" : "s", n, n == 1 ? "" : "s",
+              n == 1 ? "was" : "were", n == 1 ? "s" : "", n == 1 ? "its" : "their");
 }
 
 /* The journal's "failure" line: action a of state s could not be performed (why). */
@@ -1418,6 +1450,7 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
   cJSON_AddBoolToObject(o, "selfLoop", to == from);
   cJSON_AddNumberToObject(o, "durationMs", (double)(cdp_now_ms() - m->t));
   journal_guarded(r, from, a, m, o);
+  if (!guarded) journal_revealed(r, from, a, before);
   jl_write(r, "transition", o);
 }
 
@@ -1635,15 +1668,24 @@ static void journal_run(run *r, const cJSON *env, const char *base, const seed *
   jl_write(r, "run", rl);
 }
 
+/* The plan lets actions open WebSockets: environment.metadata.allowWebSockets
+ * (the spec's safety policy has no word for it; docs/safety.md). */
+static int plan_allows_websockets(const cJSON *plan) {
+  const cJSON *env = cJSON_GetObjectItemCaseSensitive(plan_payload(plan), "environment");
+  return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(env, "metadata"),
+                                                       "allowWebSockets"));
+}
+
 /* The tab, behind the write guard unless the run may write. */
 static void run_open_tab(run *r) {
   const crawl_opts *o = r->o;
+  r->allow_ws = plan_allows_websockets(o->plan);
   r->po = (crawl_page_opts){.width = o->width, .height = o->height,
                             .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
                             .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
                             .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
                             .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
-                            .allowed_origins = r->allowed};
+                            .allow_websockets = r->allow_ws, .allowed_origins = r->allowed};
   crawl_code rc = crawl_page_open(r->c, &r->po, &r->page);
   if (rc) {
     snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));

@@ -34,7 +34,8 @@
   X(live_reporter_off)        /* observe.c: %s x2: binding */                   \
   X(live_reporter_baseline)   /* observe.c: %s x2: binding */                   \
   X(select_contents)          /* observe.c: selects a field's text (function) */ \
-  X(page_guard)               /* capture.c: %s: binding; refuses window.open, and WebSockets after input */
+  X(page_guard)               /* capture.c: %s: binding, %d: allow WebSockets; refuses window.open, and WebSockets after input */ \
+  X(worker_guard)             /* capture.c: %s: binding; a worker started after an action: refuses WebSockets */
 
 #define CRAWL__PAGE_SCRIPT_DECL(name)                                          \
   extern const unsigned char crawl__js_##name[];                               \

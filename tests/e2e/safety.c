@@ -249,6 +249,42 @@ Test(safety, websocket, .timeout = 90) {
   done(&r);
 }
 
+/* A worker the action starts opens the WebSocket: the page's guard is not in
+ * its scope, the worker's own must be. */
+Test(safety, websocket_from_a_worker, .timeout = 90) {
+  run_res r;
+  const char *const args[] = {page("worker-websocket.html", 0), NULL};
+  crawl(&r, args);
+  cr_expect_geq(clicks(&r, "Open live feed"), 1, "\"Open live feed\" was clicked (else this proves nothing)");
+  EXPECT_NO_WRITES(r, "crawl", "worker-websocket.html");
+  cr_expect(pkg_says(r.pkg, "unsafe_action_candidate", "refused"),
+            "a review item says the worker's WebSocket was refused");
+  done(&r);
+}
+
+/* A plan that allows WebSockets (environment.metadata.allowWebSockets): the
+ * handshake goes through and is still reported, as allowed. */
+Test(safety, websocket_allowed_by_the_plan, .timeout = 90) {
+  char *pdir = t_tmpdir(), plan_path[700], plan[1024];
+  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
+  snprintf(plan, sizeof plan,
+           "{\"environment\":{\"environmentId\":\"safety-ws\",\"baseUrl\":\"%s\","
+           "\"safety\":{\"defaultMode\":\"safe_explore\"},\"metadata\":{\"allowWebSockets\":true}},"
+           "\"seeds\":[{\"kind\":\"url\",\"url\":\"/safety/websocket.html\"}]}",
+           t_fixture_url(0, NULL, "/"));
+  cr_assert_eq(t_write_file(plan_path, plan), 0);
+  run_res r;
+  const char *const args[] = {"--plan", plan_path, NULL};
+  crawl(&r, args);
+  cr_expect_geq(clicks(&r, "Show live updates"), 1, "\"Show live updates\" was clicked");
+  cr_expect_geq(r.writes, 1, "the allowed handshake reached the server (%s)", r.wrote);
+  cr_expect(pkg_says(r.pkg, "unsafe_action_candidate", "allowed by the plan"),
+            "a review item says the WebSocket was opened, allowed by the plan");
+  done(&r);
+  t_rm_rf(pdir);
+  free(pdir);
+}
+
 /* ---- 4. GETs that write -------------------------------------------------------- */
 Test(safety, get_with_write_intent, .timeout = 90) {
   run_res r;
@@ -427,6 +463,8 @@ Test(safety, revealed_password_stays_secret, .timeout = 90) {
   const char *const args[] = {page("password.html", 0), NULL};
   crawl(&r, args);
   cr_expect_geq(clicks(&r, "Show"), 1, "the reveal toggle \"Show\" was clicked (else this test proves nothing)");
+  cr_expect(r.pkg && pkg_says(r.pkg, "unsafe_action_candidate", "revealed password field"),
+            "an unsafe_action_candidate review item says \"Show\" revealed password field");
   expect_no_secrets(&r, "the crawl of password.html", secrets);
   done(&r);
 }

@@ -319,6 +319,7 @@ Test(graph_redaction, revealed_password_stays_secret) {
   cr_assert_eq(g->nsecrets, 1, "its value is a secret (%zu)", g->nsecrets);
   cr_expect_str_eq(g->secrets[0], "hunter2-SECRET-pw");
   cr_expect(!shows(&first, "hunter2-SECRET-pw"));
+  cr_expect(!g->sensitive_fields[0].revealed, "a password field that is still one is not \"revealed\"");
 
   /* without memory the revealed value is published: what the memory is for */
   built bare = build(revealed, 5, NULL, 0, NULL, NULL);
@@ -335,6 +336,8 @@ Test(graph_redaction, revealed_password_stays_secret) {
   cr_expect(pw->sensitive && pw->redacted);
   cr_expect(!user->sensitive && !user->redacted, "the other field is not touched");
   cr_expect_str_eq(pw->name, "Password");
+  cr_assert_eq(again.g->nsensitive_fields, 1);
+  cr_expect(again.g->sensitive_fields[0].revealed, "kept secret by memory only: revealed (for the review item)");
   release(&again);
 
   /* a reload: new node ids, the same key */
