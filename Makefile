@@ -24,10 +24,13 @@ run: build
 
 # Every test in the normal build, then the unit suites and the snapshot
 # end-to-end suite again under AddressSanitizer + UBSan (the documented
-# subset: the full ASan run is `make asan-test`, ~2x slower).
+# subset: the full ASan run is `make asan-test`, ~2x slower). TEST_JOBS
+# tests at a time (each end-to-end suite waits on its browser most of the
+# time; the ones that measure time run alone: tests/CMakeLists.txt).
+TEST_JOBS ?= 2
 test: build asan-build fuzz-build
-	@cd $(BUILD) && ctest --output-on-failure -j 1
-	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j 1 -R '^(unit_|e2e_snapshot)'
+	@cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS)
+	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(TEST_JOBS) -R '^(unit_|e2e_snapshot)'
 	@bash scripts/fuzz-smoke.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 FUZZ_BUILD ?= build-fuzz

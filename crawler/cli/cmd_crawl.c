@@ -247,6 +247,9 @@ static int crawl_load_plan(crawl_cli *x) {
   if (pc != CRAWL_OK && pe.line)
     return cli_fail(CLI_EXIT_USAGE, "plan %s is not valid JSON (line %d, column %d)", path, pe.line, pe.column);
   if (pc != CRAWL_OK) return cli_fail(CLI_EXIT_USAGE, "plan %s: %s", path, pe.msg);
+  /* the plan's viewport and locale, where no flag set them */
+  if (crawl_plan_browser(x->plan, &x->co.width, &x->co.height, &x->co.locale, &pe) != CRAWL_OK)
+    return cli_fail(CLI_EXIT_USAGE, "plan %s: %s", path, pe.msg);
   return CLI_CONTINUE;
 }
 

@@ -66,6 +66,7 @@ struct crawl_page {
   int settled;
   int crashed;
   int navs, dcl;             /* top-frame navigations; DOMContentLoaded seen */
+  unsigned ndcl;             /* DOMContentLoaded events, ever */
   int loop_stops;            /* navigation loops stopped in the current load (page_goto) */
   int terminated;            /* scripts terminated in the current load */
   char *loop_guard;          /* its script for new documents, while settling */
@@ -190,6 +191,7 @@ static void on_load(void *ud, const char *session, const char *method, const cJS
   if (!mine(p, session)) return;
   if (!strcmp(method, "Page.domContentEventFired")) {
     p->dcl = 1;
+    p->ndcl++;
     return;
   }
   p->loaded = 1;
@@ -751,6 +753,29 @@ static crawl_code wait_setup(crawl_page *p, const int *ids, int n, int keep, cJS
   return result;
 }
 
+/* o.locale: Intl's locale, and navigator.language with the Accept-Language
+ * header (the browser's own user agent string kept). Headless Chromium
+ * ignores --lang for both. */
+static crawl_code set_locale(crawl_page *p) {
+  if (!p->o.locale) return CRAWL_OK;
+  cJSON *res = NULL;
+  crawl_code rc = call(p, "Browser.getVersion", NULL, &res);
+  const char *ua = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "userAgent"));
+  if (!rc && ua) {
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "userAgent", ua);
+    cJSON_AddStringToObject(a, "acceptLanguage", p->o.locale);
+    rc = call(p, "Emulation.setUserAgentOverride", a, NULL);
+  }
+  cJSON_Delete(res);
+  if (!rc) {
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "locale", p->o.locale);
+    rc = call(p, "Emulation.setLocaleOverride", a, NULL);
+  }
+  return rc;
+}
+
 crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page **out) {
   *out = NULL;
   crawl_page *p = page_new(c, o);
@@ -796,6 +821,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   cJSON_AddBoolToObject(a, "discover", 1);
   ids[n++] = cdp_send(c, NULL, "Target.setDiscoverTargets", a);
   crawl_code result = wait_setup(p, ids, n, -1, NULL);
+  if (result == CRAWL_OK) result = set_locale(p);
   if (result == CRAWL_OK) result = send_guard(p, 1);
   *out = p;
   return result;
@@ -1530,23 +1556,42 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   *out = NULL;
   crawl_code rc = guard_check(p);
   if (rc) return rc;
+  pg_graph *best = NULL; /* of the captures a navigation overtook: the fullest */
   for (int attempt = 0; attempt < 3; attempt++) {
     int navs0 = p->navs;
     rc = capture_once(p, opts, out);
     int moved = p->navs != navs0 ||
                 (rc != CRAWL_OK && strstr(p->err, "navigated or closed") && !p->crashed);
-    if (!moved || p->crashed || rc == CRAWL_CANCELLED || !cdp_client_alive(p->c)) return rc;
+    int fatal = p->crashed || rc == CRAWL_CANCELLED || !cdp_client_alive(p->c);
+    if (!moved || fatal) {
+      if (rc == CRAWL_OK || !best || fatal) {
+        pg_graph_free(best);
+        return rc;
+      }
+      pg_graph_free(*out);
+      *out = best;
+      return CRAWL_OK;
+    }
     crawl_log(CRAWL_LOG_INFO, "capture", "the page navigated while it was captured; again");
-    if (attempt == 2) break;
-    pg_graph_free(*out);
+    if (*out && (!best || (*out)->nelements > best->nelements)) {
+      pg_graph_free(best);
+      best = *out;
+    } else {
+      pg_graph_free(*out);
+    }
     *out = NULL;
-    pump(p, 100);
+    /* the next document, once its DOM is there (bounded) */
+    unsigned ndcl0 = p->ndcl;
+    for (long long end = cdp_now_ms() + 1000; attempt < 2 && p->ndcl == ndcl0 && cdp_now_ms() < end;) pump(p, 50);
   }
-  if (rc != CRAWL_OK) {
+  if (!best) {
     snprintf(p->err, sizeof p->err, "the page kept navigating while it was captured (a redirect loop?)");
     return CRAWL_NAVIGATE;
   }
-  return rc; /* the last one, whatever document it shows */
+  /* a page that keeps navigating: the fullest document it showed (a capture
+   * between two documents holds next to nothing) */
+  *out = best;
+  return CRAWL_OK;
 }
 
 /* DOMSnapshot.captureSnapshot parameters: the computed styles pg_build reads

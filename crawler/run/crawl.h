@@ -22,6 +22,8 @@
 typedef struct crawl_page crawl_page;
 typedef struct crawl_page_opts {
   int width, height;          /* viewport; 0: 1280x800 */
+  const char *locale;         /* a language tag ("de-DE"): Intl, navigator.language,
+                                 Accept-Language; NULL: the browser's */
   int nav_timeout_ms;         /* 0: 30000; the load event, after which we capture anyway */
   int settle_quiet_ms;        /* 0: 250; no network, no DOM mutation for this long */
   int settle_max_ms;          /* 0: 5000; hard cap on settling */
@@ -213,6 +215,13 @@ typedef struct crawl_plan_error {
  * be NULL) says why. */
 crawl_code crawl_plan_parse(const char *text, int keep_mode, crawl_budget *budget,
                             pol_policy *policy, cJSON **plan, crawl_plan_error *err);
+
+/* The browser a parsed plan asks for: environment.viewport fills
+ * width and height when the width is 0, environment.locale (a language tag such
+ * as "de-DE") fills *locale when it is NULL (a string inside plan). CRAWL_ARG
+ * with *err when either is malformed. */
+crawl_code crawl_plan_browser(const cJSON *plan, int *width, int *height, const char **locale,
+                              crawl_plan_error *err);
 
 /* ---- observe ---- */
 #include <stdio.h>

@@ -1680,7 +1680,7 @@ static int plan_allows_websockets(const cJSON *plan) {
 static void run_open_tab(run *r) {
   const crawl_opts *o = r->o;
   r->allow_ws = plan_allows_websockets(o->plan);
-  r->po = (crawl_page_opts){.width = o->width, .height = o->height,
+  r->po = (crawl_page_opts){.width = o->width, .height = o->height, .locale = o->locale,
                             .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
                             .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
                             .nav_timeout_ms = 15000, .call_timeout_ms = 10000,

@@ -5,6 +5,7 @@
  */
 #include "crawl.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -104,4 +105,42 @@ crawl_code crawl_plan_parse(const char *text, int keep_mode, crawl_budget *budge
 out:
   cJSON_Delete(root);
   return rc;
+}
+
+/* ---- the browser a plan asks for ------------------------------------------------ */
+static int locale_ok(const char *s) {
+  size_t n = strlen(s);
+  if (n < 2 || n > 35) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (!(isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_')) return 0;
+  return 1;
+}
+
+crawl_code crawl_plan_browser(const cJSON *plan, int *width, int *height, const char **locale,
+                              crawl_plan_error *err) {
+  crawl_plan_error scratch;
+  if (!err) err = &scratch;
+  memset(err, 0, sizeof *err);
+  const cJSON *pl = cJSON_GetObjectItemCaseSensitive(plan, "payload") ? cJSON_GetObjectItemCaseSensitive(plan, "payload") : plan;
+  const cJSON *env = cJSON_GetObjectItemCaseSensitive(pl, "environment");
+  const cJSON *vp = cJSON_GetObjectItemCaseSensitive(env, "viewport");
+  const cJSON *loc = cJSON_GetObjectItemCaseSensitive(env, "locale");
+  if (vp) {
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(vp, "width"), *h = cJSON_GetObjectItemCaseSensitive(vp, "height");
+    if (!cJSON_IsNumber(w) || !cJSON_IsNumber(h) || w->valuedouble < 100 || h->valuedouble < 100 ||
+        w->valuedouble > 10000 || h->valuedouble > 10000)
+      return invalid(err, "/environment/viewport must be {width, height}, each 100..10000");
+    if (!*width) {
+      *width = (int)w->valuedouble;
+      *height = (int)h->valuedouble;
+    }
+  }
+  if (loc) {
+    char shown[208];
+    if (!cJSON_IsString(loc)) return invalid(err, "/environment/locale must be a string");
+    printable(shown, sizeof shown, loc->valuestring);
+    if (!locale_ok(loc->valuestring)) return invalid(err, "/environment/locale: not a language tag: %s", shown);
+    if (!*locale) *locale = loc->valuestring;
+  }
+  return CRAWL_OK;
 }

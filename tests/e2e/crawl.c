@@ -176,6 +176,44 @@ Test(crawl, budgets_stop_exactly, .timeout = 200) {
   rm_rf(dir);
 }
 
+/* The plan's viewport and locale are the browser's (the page reports what
+ * it sees), and the package's environment says so. */
+Test(crawl, plan_viewport_and_locale_are_applied, .timeout = 120) {
+  char *pdir = t_tmpdir(), plan_path[700], plan[1024];
+  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
+  snprintf(plan, sizeof plan,
+           "{\"environment\":{\"environmentId\":\"browser\",\"baseUrl\":\"%s\",\"locale\":\"de-DE\","
+           "\"viewport\":{\"width\":900,\"height\":700}},"
+           "\"seeds\":[{\"kind\":\"url\",\"url\":\"/plan/browser.html\"}]}",
+           t_fixture_url(0, NULL, "/"));
+  cr_assert_eq(t_write_file(plan_path, plan), 0);
+  const char *args[] = {"--plan", plan_path, "--max-states", "1", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl --plan failed (exit %d): %s", run.status, run.err);
+  static const char *const want[] = {"width=900 height=700", "language=de-DE", "intl=de-DE", NULL};
+  char out[700], found[512];
+  snprintf(out, sizeof out, "%s/out/states", dir);
+  for (int i = 0; want[i]; i++) {
+    const char *one[] = {want[i], NULL};
+    cr_expect_gt(t_tree_grep(out, one, found, sizeof found), 0, "the page saw %s", want[i]);
+  }
+  const cJSON *env = cJSON_GetObjectItem(pkg, "environment");
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(env, "locale")), "de-DE");
+  cr_expect_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(env, "viewport"), "width")->valueint, 900);
+  t_write_file(plan_path, "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://x/\","
+                          "\"viewport\":{\"width\":5}}}");
+  t_run bad = t_run_argv((const char *[]){UIAP_BIN, "crawl", "--plan", plan_path, "-o", pdir, NULL}, 10000);
+  cr_expect_eq(bad.status, 2, "a bad viewport is a usage error: %s", bad.err);
+  cr_expect(strstr(bad.err, "/environment/viewport"), "it names the path: %s", bad.err);
+  t_run_free(&bad);
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+  rm_rf(pdir);
+}
+
 Test(crawl, directory_is_served, .timeout = 120) {
   const char *args[] = {UIAP_SRC "/tests/fixtures/spa", "--max-states", "2", NULL};
   t_run run;

@@ -68,6 +68,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (keep_mode) CHECK(p.mode == policy.mode);
   const long *v = (const long *)&b;
   for (size_t i = 0; i < sizeof b / sizeof *v; i++) CHECK(v[i] >= 0);
+  /* the browser it asks for: a viewport in range, a locale of tag bytes */
+  int w = 0, h = 0;
+  const char *loc = NULL;
+  if (crawl_plan_browser(plan, &w, &h, &loc, &e) == CRAWL_OK) {
+    CHECK((w == 0) == (h == 0) && (w == 0 || (w >= 100 && w <= 10000 && h >= 100 && h <= 10000)));
+    CHECK(!loc || (strlen(loc) >= 2 && strlen(loc) <= 35 && strspn(loc, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                   "abcdefghijklmnopqrstuvwxyz0123456789-_") == strlen(loc)));
+  } else {
+    check_error(&e, text);
+  }
+  memset(&e, 0, sizeof e);
 
   /* round trip: what we accepted, printed, is accepted the same way (but
    * cJSON prints a budget of 1e999, infinity, as null) */
