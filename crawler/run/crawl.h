@@ -85,6 +85,10 @@ void crawl_session_release(crawl_session *s);
 cJSON *crawl_session_cookie_params(const crawl_session *s);
 cJSON *crawl_session_merge_headers(const crawl_session *s, const cJSON *request_headers);
 char *crawl_session_storage_script(const crawl_session *s, const char *origin);
+/* Internal to crawler/ (crawl_secrets.h): every value of s (cookies,
+ * localStorage, headers) into the secret list sec. s NULL: nothing. */
+struct crawl__secrets;
+void crawl__session_secrets(const crawl_session *s, struct crawl__secrets *sec);
 
 /* ---- one page (tab) ------------------------------------------------------- */
 /* A page owns one CDP session on one tab: navigation, settling (network and

@@ -57,9 +57,6 @@ char *crawl__js_sensitive(const char *js);
  * NULL: none. */
 struct crawl__secrets;
 void crawl__page_use_secrets(crawl_page *p, struct crawl__secrets *s);
-/* Every value of session s (cookies, localStorage, headers) into sec
- * (session.c). s NULL: nothing. */
-void crawl__session_secrets(const crawl_session *s, struct crawl__secrets *sec);
 /* The keys of the fields the tab found sensitive (pg_sensitive_field.key;
  * borrowed, valid while p lives and captures nothing), and the same handed
  * to a tab that replaces it (copied): the fields of a page stay sensitive
