@@ -112,7 +112,7 @@ static void sign_in(const char *dir, const char *user, const char *password) {
   snprintf(state, sizeof state, "%s/state.json", dir);
   snprintf(cookies, sizeof cookies, "%s/cookies.txt", dir);
   snprintf(base, sizeof base, "http://127.0.0.1:%d", t_fixture_port(0));
-  const char *argv[] = {"node", UIAP_SRC "/tests/support/sign_in.js", base, user, password, state, cookies, NULL};
+  const char *argv[] = {"/usr/bin/env", "node", UIAP_SRC "/tests/support/sign_in.js", base, user, password, state, cookies, NULL};
   t_run r = t_run_argv(argv, 90000);
   cr_assert_eq(r.status, 0, "sign_in.js: %s", r.err);
   t_run_free(&r);
