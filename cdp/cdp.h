@@ -60,13 +60,19 @@ typedef struct cdp_launch_opts {
                                (where it cannot start with one) or
                                $UIAP_NO_SANDBOX is set (not "0"); 1: always;
                                -1: never (--no-sandbox) */
+  const char *user_data_dir; /* a browser profile to use (--user-data-dir),
+                               kept: never removed or cleaned; NULL: a fresh
+                               temporary one. Either way a temporary
+                               directory holds Chromium's log and temp files
+                               (cdp_client_profile) and is removed. */
 } cdp_launch_opts;
 
 /* Whether cdp_launch with these options starts Chromium with its sandbox
  * (1) or with --no-sandbox (0). opts may be NULL (the defaults). */
 int cdp_launch_sandboxed(const cdp_launch_opts *opts);
 
-/* Launch Chromium with a fresh temporary profile over --remote-debugging-pipe.
+/* Launch Chromium with a fresh temporary profile (or opts->user_data_dir)
+ * over --remote-debugging-pipe.
  * On success *out is a connected client; on error *out is NULL and, if errbuf
  * is given, a one-line reason is written there. */
 cdp_code cdp_launch(const cdp_launch_opts *opts, cdp_client **out,

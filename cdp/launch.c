@@ -191,7 +191,7 @@ cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_
 
   /* Build argv before fork: nothing but async-signal-safe calls after it. */
   char udd[4200], wsize[64], lang[128];
-  snprintf(udd, sizeof udd, "--user-data-dir=%s", profile);
+  snprintf(udd, sizeof udd, "--user-data-dir=%s", o->user_data_dir ? o->user_data_dir : profile);
   snprintf(wsize, sizeof wsize, "--window-size=%d,%d", o->width > 0 ? o->width : 1280,
            o->height > 0 ? o->height : 800);
   const char *argv[64];

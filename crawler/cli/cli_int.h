@@ -128,6 +128,24 @@ int cli_read_all(FILE *f, size_t stop_after, char **text, size_t *len);
  * a URL and no such file. */
 int cli_url_normalize(const char *in, char *out, size_t outlen);
 
+/* ---- a signed-in session (cli_session.c; docs/sessions.md) ------------------- */
+/* --storage-state FILE, --cookies FILE, --header 'Name: value' into *s:
+ * CLI_CONTINUE, or the exit code (CLI_EXIT_USAGE) after one line that names
+ * the file and the place in it, never a value. */
+typedef enum { CLI_SESSION_STATE, CLI_SESSION_COOKIES, CLI_SESSION_HEADER } cli_session_kind;
+struct crawl_session;
+int cli_session_arg(struct crawl_session *s, cli_session_kind kind, const char *v);
+/* --user-data-dir DIR: a directory, or nothing yet (Chromium makes it):
+ * CLI_CONTINUE, or CLI_EXIT_USAGE after the line. */
+int cli_user_data_dir_arg(const char *dir);
+/* The options' help lines, for crawl and snapshot. */
+#define CLI_SESSION_HELP                                                                  \
+  "  --storage-state FILE      sign in with a Playwright storageState (cookies, localStorage)\n" \
+  "  --cookies FILE            sign in with a Netscape cookies.txt (curl, browser exports)\n" \
+  "  --header 'Name: value'    send this header to the app's origins only (repeatable)\n" \
+  "  --user-data-dir DIR       use (and keep) this browser profile instead of a fresh one\n" \
+  "                            (their values never appear in the output: docs/sessions.md)\n"
+
 /* ---- signals ------------------------------------------------------------------ */
 /* The signal that came (SIGINT, SIGTERM), 0 before; the browser's and the
  * crawl's cancel flag. cli_signals_install: the handlers (no SA_RESTART, so

@@ -48,6 +48,7 @@ const char cli_help_crawl[] =
   "  --resume DIR              continue the run journaled in DIR (after a kill or a crash)\n"
   "  --progress jsonl          uiap.discovery.progress events as JSON lines on stdout\n"
   "                            (a live line on stderr is the default on a terminal)\n"
+  CLI_SESSION_HELP
   "  --chromium PATH, --connect URL, --headful   as for snapshot\n"
   "  --quiet, --verbose\n";
 
@@ -56,7 +57,8 @@ typedef struct {
   const char *urls[65];
   const char *allow[33], *bridge[33];
   int nurls, nallow, nbridge;
-  const char *plan_path, *chromium, *connect, *fail_on;
+  const char *plan_path, *chromium, *connect, *fail_on, *user_data_dir;
+  crawl_session session;        /* --storage-state, --cookies, --header */
   int force, headful, mode_flag, verbosity, progress_jsonl, isatty_err;
   char resume_plan[8300];       /* the plan --resume wrote, removed again */
   cJSON *plan;
@@ -77,7 +79,7 @@ typedef struct {
 enum {
   OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
-  OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE,
+  OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
 #define CRAWL__BUDGET_ENUM(opt, name, field, lo, hi) OPT_##opt,
   CRAWL_BUDGETS(CRAWL__BUDGET_ENUM)
 #undef CRAWL__BUDGET_ENUM
@@ -113,6 +115,10 @@ static const struct option longopts[] = {
   {"headful", no_argument, NULL, OPT_HEADFUL},
   {"quiet", no_argument, NULL, OPT_QUIET},
   {"verbose", no_argument, NULL, OPT_VERBOSE},
+  {"storage-state", required_argument, NULL, OPT_STORAGE_STATE},
+  {"cookies", required_argument, NULL, OPT_COOKIES},
+  {"header", required_argument, NULL, OPT_HEADER},
+  {"user-data-dir", required_argument, NULL, OPT_USER_DATA_DIR},
   {NULL, 0, NULL, 0},
 };
 
@@ -144,6 +150,19 @@ static int crawl_choice_arg(crawl_cli *x, int c, const char *v) {
     x->fail_on = v;
   }
   return CLI_CONTINUE;
+}
+
+/* A session option (cli_session.c): CLI_CONTINUE, or the usage exit code. */
+static int crawl_session_opt(crawl_cli *x, int c, const char *v) {
+  if (c == OPT_USER_DATA_DIR) {
+    x->user_data_dir = v;
+    x->co.session_reuse = 1;
+    return cli_user_data_dir_arg(v);
+  }
+  x->co.session = &x->session;
+  return cli_session_arg(&x->session, c == OPT_STORAGE_STATE ? CLI_SESSION_STATE
+                                      : c == OPT_COOKIES     ? CLI_SESSION_COOKIES
+                                                             : CLI_SESSION_HEADER, v);
 }
 
 static int crawl_parse(int argc, char **argv, crawl_cli *x) {
@@ -179,6 +198,9 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
     CRAWL_BUDGETS(CRAWL__BUDGET_CASE)
 #undef CRAWL__BUDGET_CASE
       if ((code = crawl_budget_arg(x, c, v)) != CLI_CONTINUE) return code;
+      break;
+    case OPT_STORAGE_STATE: case OPT_COOKIES: case OPT_HEADER: case OPT_USER_DATA_DIR:
+      if ((code = crawl_session_opt(x, c, v)) != CLI_CONTINUE) return code;
       break;
     case 1: if (x->nurls < 64) x->urls[x->nurls++] = v; break;
     default: return cli_bad_option(&g, c);
@@ -344,6 +366,7 @@ static void crawl_cli_release(crawl_cli *x) {
   x->server = NULL;
   cJSON_Delete(x->plan);
   x->plan = NULL;
+  crawl_session_release(&x->session);
 }
 
 /* ---- the run -------------------------------------------------------------------- */
@@ -434,7 +457,7 @@ static int crawl_execute(crawl_cli *x) {
   cdp_client *c;
   relaunch_ctx rx = {.c = &c, .connect = x->connect,
                      .lo = {.chromium = x->chromium, .headful = x->headful, .width = co->width,
-                            .height = co->height, .lang = co->locale}};
+                            .height = co->height, .lang = co->locale, .user_data_dir = x->user_data_dir}};
   int code = cli_browser_open(x->connect, 10000, &rx.lo, &c);
   if (code) {
     crawl_cli_release(x);

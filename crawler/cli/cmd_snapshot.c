@@ -4,6 +4,7 @@
  * -o FILE. */
 #include "cli_int.h"
 #include "crawl.h"
+#include "crawl_secrets.h"
 #include "crawl_util.h"
 
 #include <errno.h>
@@ -36,6 +37,7 @@ const char cli_help_snapshot[] =
   "  --connect URL             attach to a running browser (ws://... or http://HOST:PORT)\n"
   "  --headful                 show the browser window\n"
   "  --hint-attr NAME          copy attribute NAME into element metadata (debugging aid)\n"
+  CLI_SESSION_HELP
   "  -o FILE                   write to FILE instead of stdout\n"
   "  --quiet, --verbose        fewer / more messages on stderr\n";
 
@@ -47,12 +49,14 @@ typedef struct {
   const char *scopes[32], *documents[32], *bridges[32];
   int nscopes, ndocuments, nbridges;
   int width, height, timeout_ms, settle_ms;
+  crawl_session session;        /* --storage-state, --cookies, --header */
+  const char *user_data_dir;
 } snap_opts;
 
 enum {
   OPT_FORMAT = 256, OPT_ENVELOPE, OPT_HIDDEN, OPT_NON_INTERACTIVE, OPT_MAX_NODES, OPT_SCOPE, OPT_DOCUMENT,
   OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_TIMEOUT, OPT_SETTLE, OPT_CHROMIUM, OPT_CONNECT,
-  OPT_HEADFUL, OPT_HINT_ATTR, OPT_QUIET, OPT_VERBOSE,
+  OPT_HEADFUL, OPT_HINT_ATTR, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
 };
 
 static const struct option longopts[] = {
@@ -76,6 +80,10 @@ static const struct option longopts[] = {
   {"output", required_argument, NULL, 'o'},
   {"quiet", no_argument, NULL, OPT_QUIET},
   {"verbose", no_argument, NULL, OPT_VERBOSE},
+  {"storage-state", required_argument, NULL, OPT_STORAGE_STATE},
+  {"cookies", required_argument, NULL, OPT_COOKIES},
+  {"header", required_argument, NULL, OPT_HEADER},
+  {"user-data-dir", required_argument, NULL, OPT_USER_DATA_DIR},
   {NULL, 0, NULL, 0},
 };
 
@@ -94,6 +102,17 @@ static int snap_number(int c, const char *v, snap_opts *o) {
     o->settle_ms = (int)n;
   }
   return CLI_CONTINUE;
+}
+
+/* A session option (cli_session.c): CLI_CONTINUE, or the usage exit code. */
+static int snap_session_opt(snap_opts *o, int c, const char *v) {
+  if (c == OPT_USER_DATA_DIR) {
+    o->user_data_dir = v;
+    return cli_user_data_dir_arg(v);
+  }
+  return cli_session_arg(&o->session, c == OPT_STORAGE_STATE ? CLI_SESSION_STATE
+                                      : c == OPT_COOKIES     ? CLI_SESSION_COOKIES
+                                                             : CLI_SESSION_HEADER, v);
 }
 
 /* The options into *o: CLI_CONTINUE, or the exit code (0 after --help). */
@@ -126,6 +145,9 @@ static int snap_parse(int argc, char **argv, snap_opts *o) {
     case 'o': o->out = v; break;
     case OPT_QUIET: o->verbosity = 0; break;
     case OPT_VERBOSE: o->verbosity++; break;
+    case OPT_STORAGE_STATE: case OPT_COOKIES: case OPT_HEADER: case OPT_USER_DATA_DIR:
+      if ((code = snap_session_opt(o, c, v)) != CLI_CONTINUE) return code;
+      break;
     case 1:
       if (o->url) return cli_fail(CLI_EXIT_USAGE, "snapshot takes one URL (got %s and %s)", o->url, v);
       o->url = v;
@@ -159,7 +181,8 @@ static int snap_check(const snap_opts *o, char *url, size_t urllen) {
 static crawl_code snap_capture(cdp_client *c, snap_opts *o, const char *url, crawl_page **p, pg_graph **g) {
   /* loading a page to read it writes nothing: the write guard is on */
   crawl_page_opts po = {.width = o->width, .height = o->height, .nav_timeout_ms = o->timeout_ms,
-                        .settle_max_ms = o->settle_ms, .block_writes = 1};
+                        .settle_max_ms = o->settle_ms, .block_writes = 1,
+                        .session = crawl_session_any(&o->session) ? &o->session : NULL};
   crawl_code rc = crawl_page_open(c, &po, p);
   if (rc == CRAWL_OK) rc = crawl_page_goto(*p, url);
   if (rc != CRAWL_OK) return rc;
@@ -230,16 +253,22 @@ static int snap_run(snap_opts *o) {
   int code = snap_check(o, url, sizeof url);
   if (code != CLI_CONTINUE) return code;
   int total_timeout = o->timeout_ms > 0 ? o->timeout_ms : 30000;
-  cdp_launch_opts lo = {.chromium = o->chromium, .headful = o->headful, .width = o->width, .height = o->height};
+  cdp_launch_opts lo = {.chromium = o->chromium, .headful = o->headful, .width = o->width, .height = o->height,
+                        .user_data_dir = o->user_data_dir};
   cdp_client *c;
   if ((code = cli_browser_open(o->connect, total_timeout < 10000 ? total_timeout : 10000, &lo, &c))) return code;
   crawl_page *p = NULL;
   pg_graph *g = NULL;
+  crawl__secrets *sec = crawl__secrets_new(); /* the session's values: in no output, no log line */
+  crawl__session_secrets(&o->session, sec);
+  crawl__log_secrets(sec);
   crawl_code rc = snap_capture(c, o, url, &p, &g);
   if (rc != CRAWL_OK) {
     code = cli_fail(cli_exit_from_crawl(rc), "%s", rc == CRAWL_CANCELLED ? "interrupted" : crawl_page_errmsg(p));
   } else {
-    char *text = snap_render(o, p, g);
+    char *raw = snap_render(o, p, g);
+    char *text = crawl__secrets_scrub(sec, raw, NULL);
+    free(raw);
     if (!text) code = cli_fail(CLI_EXIT_INTERNAL, "out of memory");
     else if (write_output(o->out, text) != 0)
       code = cli_fail(CLI_EXIT_OUTPUT, "cannot write output to %s", o->out ? o->out : "stdout");
@@ -248,6 +277,8 @@ static int snap_run(snap_opts *o) {
   pg_graph_free(g);
   crawl_page_close(p);
   cdp_client_free(c);
+  crawl__log_secrets(NULL);
+  crawl__secrets_free(sec);
   if (o->verbosity >= 3) print_peak_rss();
   return code;
 }
@@ -255,7 +286,10 @@ static int snap_run(snap_opts *o) {
 int cli_cmd_snapshot(int argc, char **argv) {
   snap_opts o = {.verbosity = 1};
   int code = snap_parse(argc, argv, &o);
-  if (code != CLI_CONTINUE) return code;
-  cli_log_setup(o.verbosity);
-  return snap_run(&o);
+  if (code == CLI_CONTINUE) {
+    cli_log_setup(o.verbosity);
+    code = snap_run(&o);
+  }
+  crawl_session_release(&o.session);
+  return code;
 }

@@ -84,6 +84,7 @@ struct crawl_page {
   int guard_failed;          /* a target could not be guarded: every call fails (CRAWL_GUARD) */
   int browser_guard;         /* service and shared workers attach to us browser-wide */
   char *goto_url;            /* the URL asked for last (a GET the guard never reads as a write) */
+  int priming;               /* session_storage: documents get an empty page, nothing leaves */
   /* WebSockets (invisible to Fetch): counted, and blocked after an action */
   int ws_block;              /* ws:// and wss:// blocked until the next fresh load */
   int ws_opened;             /* WebSockets refused after an action */
@@ -546,6 +547,34 @@ static const char *guard_reason(crawl_page *p, const char *m, const char *url, c
   }
 }
 
+/* A request to one of the allowed origins (the session's headers go there
+ * and nowhere else; about:, data: and the like are none). */
+static int in_scope(crawl_page *p, const char *url) {
+  char o[512];
+  url_origin(url, o, sizeof o);
+  for (int i = 0; o[0] && i < p->nallowed; i++)
+    if (!strcmp(p->allowed[i], o)) return 1;
+  return 0;
+}
+
+/* While the tab sets localStorage (session_storage): a document GET gets
+ * an empty page from us, anything else fails; nothing reaches a server. */
+static void prime_reply(crawl_page *p, const char *session, cJSON *a, const char *m, const char *type) {
+  if (m && !strcmp(m, "GET") && type && !strcmp(type, "Document")) {
+    cJSON_AddNumberToObject(a, "responseCode", 200);
+    cJSON *hs = cJSON_AddArrayToObject(a, "responseHeaders");
+    cJSON *h = cJSON_CreateObject();
+    cJSON_AddStringToObject(h, "name", "Content-Type");
+    cJSON_AddStringToObject(h, "value", "text/html");
+    cJSON_AddItemToArray(hs, h);
+    cJSON_AddStringToObject(a, "body", ""); /* base64 of nothing */
+    send_forget(p, session, "Fetch.fulfillRequest", a);
+  } else {
+    cJSON_AddStringToObject(a, "errorReason", "BlockedByClient");
+    send_forget(p, session, "Fetch.failRequest", a);
+  }
+}
+
 /* The write guard: in the safe modes every request of the page and of every
  * target under it (frames in other processes, workers, service and shared
  * workers) pauses here, and what guard_reason names is failed before it
@@ -561,9 +590,13 @@ static void on_paused(void *ud, const char *session, const char *method, const c
   const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "resourceType"));
   const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "frameId"));
   if (!rid) return;
-  const char *why = guard_reason(p, m, url, type, fid);
   cJSON *a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "requestId", rid);
+  if (p->priming) {
+    prime_reply(p, session, a, m, type);
+    return;
+  }
+  const char *why = p->o.block_writes ? guard_reason(p, m, url, type, fid) : NULL;
   if (why) {
     p->blocked++;
     free(p->last_blocked);
@@ -572,6 +605,9 @@ static void on_paused(void *ud, const char *session, const char *method, const c
     send_forget(p, session, "Fetch.failRequest", a);
     crawl_log(CRAWL_LOG_INFO, "guard", "blocked %s", p->last_blocked);
   } else {
+    if (p->o.session && p->o.session->nheaders && url && in_scope(p, url))
+      cJSON_AddItemToObject(a, "headers",
+                            crawl_session_merge_headers(p->o.session, cJSON_GetObjectItemCaseSensitive(req, "headers")));
     send_forget(p, session, "Fetch.continueRequest", a);
   }
 }
@@ -698,7 +734,8 @@ static int send_setup(crawl_page *p, const char *js, int attached, int *ids, int
  * belong to no page, attach paused to the browser session and are guarded
  * like the page's own targets. */
 static crawl_code send_guard(crawl_page *p, int browser_wide) {
-  if (!p->o.block_writes) return CRAWL_OK;
+  if (!p->o.block_writes && !p->o.session) return CRAWL_OK; /* a session: Fetch for its headers */
+  browser_wide = browser_wide && p->o.block_writes;
   for (int i = 0; p->o.allowed_origins && p->o.allowed_origins[i] && p->nallowed < 64; i++) {
     char o[512]; /* compared with url_origin's canonical form */
     url_origin(p->o.allowed_origins[i], o, sizeof o);
@@ -776,6 +813,62 @@ static crawl_code set_locale(crawl_page *p) {
   return rc;
 }
 
+/* ---- a signed-in session (crawl_page_opts.session; docs/sessions.md) ---------- */
+static crawl_code navigate(crawl_page *p, const char *url, int *same_doc);
+static crawl_code wait_load(crawl_page *p, const char *url, long long deadline, int navs0);
+
+/* Load url in the tab with priming on (prime_reply answers it) and wait. */
+static crawl_code prime_load(crawl_page *p, const char *url) {
+  int same = 0;
+  p->loaded = p->dcl = 0;
+  crawl_code rc = navigate(p, url, &same);
+  if (!rc && !same) rc = wait_load(p, url, cdp_now_ms() + p->o.nav_timeout_ms, p->navs);
+  return rc;
+}
+
+/* origin's localStorage items, set as Playwright sets them: the tab opens
+ * the origin on an empty page of ours (nothing reaches the server, no app
+ * script runs), a script sets the items, the tab leaves again. */
+static crawl_code session_storage_one(crawl_page *p, const char *origin) {
+  char *js = crawl_session_storage_script(p->o.session, origin);
+  if (!js) return CRAWL_OK;
+  char *url = crawl__xprintf("%s/", origin);
+  p->priming = 1;
+  crawl_code rc = prime_load(p, url);
+  cJSON *res = NULL;
+  if (!rc) {
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "expression", js);
+    cJSON_AddBoolToObject(a, "silent", 1);
+    rc = call(p, "Runtime.evaluate", a, &res);
+  }
+  if (!rc && cJSON_GetObjectItemCaseSensitive(res, "exceptionDetails")) {
+    snprintf(p->err, sizeof p->err, "could not set the localStorage of %.400s", origin);
+    rc = CRAWL_ARG;
+  }
+  if (!rc) rc = prime_load(p, "about:blank");
+  p->priming = 0;
+  cJSON_Delete(res);
+  free(js);
+  free(url);
+  return rc;
+}
+
+/* The session's cookies (the browser's jar) and localStorage (each origin
+ * once), before the first navigation. */
+static crawl_code session_apply(crawl_page *p) {
+  const crawl_session *s = p->o.session;
+  if (!s) return CRAWL_OK;
+  cJSON *a = crawl_session_cookie_params(s);
+  crawl_code rc = a ? call(p, "Network.setCookies", a, NULL) : CRAWL_OK;
+  for (size_t i = 0; !rc && i < s->nstorage; i++) {
+    size_t k = 0;
+    while (k < i && strcmp(s->storage[k].origin, s->storage[i].origin)) k++;
+    if (k == i) rc = session_storage_one(p, s->storage[i].origin);
+  }
+  return rc;
+}
+
 crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page **out) {
   *out = NULL;
   crawl_page *p = page_new(c, o);
@@ -823,6 +916,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   crawl_code result = wait_setup(p, ids, n, -1, NULL);
   if (result == CRAWL_OK) result = set_locale(p);
   if (result == CRAWL_OK) result = send_guard(p, 1);
+  if (result == CRAWL_OK) result = session_apply(p);
   *out = p;
   return result;
 }
@@ -1356,7 +1450,7 @@ static crawl_code wait_load(crawl_page *p, const char *url, long long deadline, 
 
 static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
   if (guard_check(p)) return CRAWL_GUARD;
-  if (p->o.block_writes) allow_origin_of(p, url);
+  if (p->o.block_writes || p->o.session) allow_origin_of(p, url);
   if (strcmp(url, "about:blank")) {
     free(p->goto_url);
     p->goto_url = crawl__xstrdup(url);

@@ -15,6 +15,81 @@
 #include "crawl_common.h"
 #include "crawl_pkg.h"
 
+/* ---- a signed-in session (session.c; docs/sessions.md) ------------------- */
+/* What a crawl brings along to get behind a login: cookies (a Playwright
+ * storageState's or a Netscape cookies.txt's), localStorage per origin (a
+ * storageState's) and extra request headers (--header). The parsers are
+ * pure (no browser); the tab applies a session (crawl_page_opts.session).
+ * Zero-initialise; free what the parsers added with crawl_session_release.
+ * Every value (cookie, header, localStorage) is a secret of the run. */
+typedef struct crawl_cookie {
+  char *name, *value;
+  char *domain;               /* without a leading '.' */
+  char *path;                 /* "/" when none was given */
+  double expires;             /* seconds since the epoch; <= 0: a session cookie */
+  int host_only;              /* 1: the host itself only (no leading '.' in the file,
+                                 or include-subdomains FALSE) */
+  int http_only, secure;
+  const char *same_site;      /* static: "Strict", "Lax", "None", or NULL */
+} crawl_cookie;
+
+typedef struct crawl_storage_item {
+  char *origin;               /* "http://host:port" as given */
+  char *name, *value;
+} crawl_storage_item;
+
+typedef struct crawl_header {
+  char *name, *value;
+} crawl_header;
+
+typedef struct crawl_session {
+  crawl_cookie *cookies;
+  size_t ncookies;
+  crawl_storage_item *storage;
+  size_t nstorage;
+  crawl_header *headers;
+  size_t nheaders;
+} crawl_session;
+
+#define CRAWL_SESSION_MAX_ITEMS 10000 /* cookies, items or headers, each */
+
+/* Add what text (len bytes, NUL not needed) holds to *s. Return CRAWL_OK,
+ * or CRAWL_ARG with *s unchanged and one line in err (never a value from
+ * the text: a path in the JSON, or a line number, and what is wrong). */
+/* Playwright's storageState JSON: {"cookies":[{name, value, domain, path,
+ * expires, httpOnly, secure, sameSite}], "origins":[{origin,
+ * localStorage:[{name, value}]}]}; both arrays optional. */
+crawl_code crawl_session_storage_state(crawl_session *s, const char *text, size_t len, char *err, size_t errlen);
+/* Netscape cookies.txt (curl, browser exports): 7 tab-separated fields a
+ * line (domain, include-subdomains, path, secure, expiry, name, value);
+ * "#HttpOnly_" before the domain marks an HttpOnly cookie; other lines
+ * starting with '#', and blank ones, are skipped; CRLF is fine. */
+crawl_code crawl_session_cookies_txt(crawl_session *s, const char *text, size_t len, char *err, size_t errlen);
+/* One "Name: value" header (--header): name an HTTP token, not one the
+ * browser owns (Host, Content-Length, Connection, Transfer-Encoding),
+ * value without CR, LF or NUL, spaces around it dropped. */
+crawl_code crawl_session_header(crawl_session *s, const char *line, char *err, size_t errlen);
+/* 1 when s holds anything (the run's environment says authMode
+ * "session_reuse"). NULL: 0. */
+int crawl_session_any(const crawl_session *s);
+/* Frees what the parsers added and zeroes *s. */
+void crawl_session_release(crawl_session *s);
+
+/* For the tab (pure, unit-tested): the params of Network.setCookies for
+ * s's cookies (caller frees; NULL when there are none); the headers of a
+ * paused request (Fetch.requestPaused request.headers, an object; may be
+ * NULL) with s's added, a same-named one (any case) replaced, as the array
+ * of {name, value} Fetch.continueRequest takes (caller frees); the script
+ * that sets origin's localStorage items (caller frees; NULL when s has
+ * none for origin). */
+cJSON *crawl_session_cookie_params(const crawl_session *s);
+cJSON *crawl_session_merge_headers(const crawl_session *s, const cJSON *request_headers);
+char *crawl_session_storage_script(const crawl_session *s, const char *origin);
+/* Internal to crawler/ (crawl_secrets.h): every value of s (cookies,
+ * localStorage, headers) into the secret list sec. s NULL: nothing. */
+struct crawl__secrets;
+void crawl__session_secrets(const crawl_session *s, struct crawl__secrets *sec);
+
 /* ---- one page (tab) ------------------------------------------------------- */
 /* A page owns one CDP session on one tab: navigation, settling (network and
  * DOM quiet, with a hard cap), JavaScript dialogs dismissed, popups noted,
@@ -47,6 +122,12 @@ typedef struct crawl_page_opts {
                                  at open is always allowed */
   size_t ax_full_limit;       /* snapshot nodes above which AX is fetched only for
                                  candidates in view; 0: 20000 */
+  const crawl_session *session; /* borrowed, NULL: none. crawl_page_open sets
+                                 its cookies and localStorage before the first
+                                 navigation; its headers go on every request
+                                 to an allowed origin (the page's own and
+                                 allowed_origins), never to another. Fetch is
+                                 then on also without block_writes. */
 } crawl_page_opts;
 
 crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page **out);
@@ -167,6 +248,11 @@ typedef struct crawl_opts {
   int settle_quiet_ms;        /* 0: 200 */
   int settle_max_ms;          /* 0: 3000 */
   int resume;                 /* continue the run journaled in out_dir */
+  const crawl_session *session; /* signed in: cookies, localStorage, headers
+                                 (crawl_page_opts.session); its values are
+                                 secrets of the run; authMode "session_reuse" */
+  int session_reuse;          /* authMode "session_reuse" without a session
+                                 (a reused browser profile, --user-data-dir) */
   /* A fresh browser when the old one died: free *c, start another, store it
    * in *c. NULL: no restarts. At most max_restarts (0: 3) per run. */
   cdp_code (*relaunch)(void *ud, cdp_client **c);

@@ -1552,6 +1552,7 @@ static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int 
   }
   r->secrets = crawl__secrets_new();
   crawl__journal_secrets(r->jl, r->secrets);
+  crawl__session_secrets(o->session, r->secrets); /* cookie, header, localStorage values */
   crawl__log_secrets(r->secrets);
   if (!o->resume) return CRAWL_OK;
   crawl__journal_stats st;
@@ -1628,6 +1629,10 @@ static cJSON *run_environment(const run *r, const cJSON *env, const char *base) 
   if (!cJSON_GetObjectItemCaseSensitive(e, "environmentId")) cJSON_AddStringToObject(e, "environmentId", "default");
   if (!cJSON_GetObjectItemCaseSensitive(e, "baseUrl")) cJSON_AddStringToObject(e, "baseUrl", base ? base : "");
   if (o->locale && !cJSON_GetObjectItemCaseSensitive(e, "locale")) cJSON_AddStringToObject(e, "locale", o->locale);
+  if (crawl_session_any(o->session) || o->session_reuse) { /* signed in with what it was given */
+    cJSON_DeleteItemFromObjectCaseSensitive(e, "authMode");
+    cJSON_AddStringToObject(e, "authMode", "session_reuse");
+  }
   cJSON_DeleteItemFromObjectCaseSensitive(e, "viewport");
   cJSON *vp = cJSON_AddObjectToObject(e, "viewport");
   cJSON_AddNumberToObject(vp, "width", o->width ? o->width : 1280);
@@ -1685,7 +1690,8 @@ static void run_open_tab(run *r) {
                             .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
                             .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
                             .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
-                            .allow_websockets = r->allow_ws, .allowed_origins = r->allowed};
+                            .allow_websockets = r->allow_ws, .allowed_origins = r->allowed,
+                            .session = o->session};
   crawl_code rc = crawl_page_open(r->c, &r->po, &r->page);
   if (rc) {
     snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));

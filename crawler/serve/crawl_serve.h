@@ -25,12 +25,18 @@
 typedef struct crawl_server crawl_server;
 
 /* A request as an extension handler sees it (valid during the call only).
- * The server has already read and discarded the body. */
+ * The server has already read the body and kept its first
+ * CRAWL_SERVER_BODY_KEEP bytes. */
+#define CRAWL_SERVER_BODY_KEEP 16384
 typedef struct crawl_request {
   const char *method;      /* "GET", "HEAD", "POST", ... */
   const char *path;        /* as sent: percent-encoded, no query; starts with '/' */
   const char *query;       /* after '?', still encoded; "" when none */
-  long long body_len;      /* length of the discarded body */
+  long long body_len;      /* length of the body */
+  const char *headers;     /* the header lines as sent ("Name: v\r\n"...); read
+                              them with crawl_request_header */
+  const char *body;        /* its first body_kept bytes, NUL-terminated ("" when none) */
+  size_t body_kept;
 } crawl_request;
 
 /* The reply a handler builds with the crawl_response_* calls below. It
@@ -77,6 +83,10 @@ void crawl_server_stop(crawl_server *s);
 /* The decoded value of query parameter name ('+' is a space), "" when it
  * has no '='; NULL when absent or badly encoded. Caller frees. */
 char *crawl_request_param(const crawl_request *req, const char *name);
+
+/* The value of request header name (any case; the first one, spaces
+ * around it dropped); NULL when absent. Caller frees. */
+char *crawl_request_header(const crawl_request *req, const char *name);
 
 /* Set the status (200..599). Returns -1 (nothing changed) when out of range. */
 int crawl_response_status(crawl_response *res, int code);

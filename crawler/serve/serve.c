@@ -139,6 +139,8 @@ typedef struct serve_conn {
   /* the current request */
   char method[16];
   char *target;             /* raw request target, owned */
+  char *headers;            /* the header lines as sent, owned */
+  crawl__buf body;          /* its first CRAWL_SERVER_BODY_KEEP bytes */
   int keepalive;
   long long body_left;
   long long body_len;
@@ -526,6 +528,24 @@ static int serve_token(const char *t)
   return 1;
 }
 
+char *crawl_request_header(const crawl_request *req, const char *name)
+{
+  size_t nl = name ? strlen(name) : 0;
+  for (const char *p = req && req->headers ? req->headers : ""; nl && *p;) {
+    size_t l = strcspn(p, "\r\n");
+    if (l > nl && p[nl] == ':' && !strncasecmp(p, name, nl)) {
+      const char *v = p + nl + 1 + strspn(p + nl + 1, " \t");
+      size_t vl = l - (size_t)(v - p);
+      while (vl && (v[vl - 1] == ' ' || v[vl - 1] == '\t'))
+        vl--;
+      return serve_xstrndup(v, vl);
+    }
+    p += l;
+    p += strspn(p, "\r\n");
+  }
+  return NULL;
+}
+
 char *crawl_request_param(const crawl_request *req, const char *name)
 {
   if (!req || !req->query || !name)
@@ -613,7 +633,8 @@ static void serve_answer(crawl_server *s, serve_conn *c, const serve_req *r,
 static int serve_handle(crawl_server *s, serve_conn *c, const serve_req *r)
 {
   crawl_request q = { .method = r->method, .path = r->path, .query = r->query,
-                      .body_len = r->body_len };
+                      .body_len = r->body_len, .headers = c->headers,
+                      .body = c->body.n ? c->body.p : "", .body_kept = c->body.n };
   crawl_response res = { .status = 200 };
   int answered = s->handler(s->handler_ud, &q, &res) != 0;
   if (answered)
@@ -734,6 +755,7 @@ static int serve_parse_head(serve_conn *c, size_t hlen)
   if (vl != 8 || strncmp(ver, "HTTP/1.", 7) != 0)
     return serve_reject(c, 400), -1;
   c->target = serve_xstrndup(sp1 + 1, (size_t)(sp2 - sp1 - 1));
+  c->headers = serve_xstrndup(eol + 1, hlen - (size_t)(eol + 1 - h));
   c->keepalive = ver[7] == '1';
   c->body_left = 0;
   int have_len = 0;
@@ -811,6 +833,8 @@ static void serve_conn_free(serve_conn *c)
   serve_conn_close_file(c);
   free(c->in);
   free(c->target);
+  free(c->headers);
+  free(c->body.p);
   free(c->out.p);
   free(c);
 }
@@ -820,6 +844,9 @@ static void serve_conn_next(serve_conn *c)
 {
   free(c->target);
   c->target = NULL;
+  free(c->headers);
+  c->headers = NULL;
+  c->body.n = 0;
   c->method[0] = '\0';
   c->out.n = 0;
   c->outoff = 0;
@@ -828,6 +855,18 @@ static void serve_conn_next(serve_conn *c)
   c->st = SERVE_C_HEAD;
   c->idle_at = crawl__time_ms();
   c->head_at = c->inlen ? c->idle_at : 0; /* a pipelined request has begun */
+}
+
+/* The first CRAWL_SERVER_BODY_KEEP bytes of the body, NUL-terminated, for
+ * the handler. */
+static void serve_body_keep(serve_conn *c, const char *p, size_t n)
+{
+  size_t room = CRAWL_SERVER_BODY_KEEP - c->body.n;
+  if (n > room)
+    n = room;
+  if (n) {
+    crawl__buf_put(&c->body, p, n);
+  }
 }
 
 /* Parse as many buffered requests as possible (stops once a response is
@@ -853,6 +892,7 @@ static void serve_conn_process(crawl_server *s, serve_conn *c)
       return;
     /* body bytes already buffered */
     size_t take = c->body_left < (long long)c->inlen ? (size_t)c->body_left : c->inlen;
+    serve_body_keep(c, c->in, take);
     memmove(c->in, c->in + take, c->inlen - take);
     c->inlen -= take;
     c->body_left -= (long long)take;
@@ -890,8 +930,10 @@ static int serve_conn_read(crawl_server *s, serve_conn *c)
       if (!c->inlen)
         c->head_at = crawl__time_ms();
       c->inlen += (size_t)n;
-    } else if (c->st == SERVE_C_BODY)
+    } else if (c->st == SERVE_C_BODY) {
+      serve_body_keep(c, dst, (size_t)n);
       c->body_left -= n;
+    }
     else
       continue;  /* hang, linger: discard */
     serve_conn_process(s, c);

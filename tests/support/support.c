@@ -150,11 +150,14 @@ static const char *shared_find(const char *rel) {
 
 /* A note for the run's output at any verbosity: cr_log_warn would make the
  * run exit 1, cr_log_info and [SKIP] lines show only with --verbose. */
+static int shared_required(void);
 static void shared_note(const char *what, const char *rel) {
   const struct criterion_test *t = criterion_current_test;
   fprintf(stderr, "[----] %s::%s: %s skipped: needs %s/%s (set UIAP_SHARED)\n", t ? t->category : "?",
           t ? t->name : "?", what, shared_base(), rel);
 }
+
+int t_ci_required(void) { return shared_required(); }
 
 static int shared_required(void) {
   const char *ci = getenv("CI");
@@ -222,6 +225,9 @@ long t_fixture_hits(const char *prefix) {
   t_fixture_port(0);
   return crawl_server_hits(servers[0], prefix) + crawl_server_hits(servers[1], prefix);
 }
+
+static char *local_get(int port, const char *path);
+char *t_fixture_get(int which, const char *path) { return local_get(t_fixture_port(which), path); }
 
 /* The body of GET path from the loopback server on port, or NULL. Caller
  * frees. One request, Connection: close, 5 s at most. */

@@ -55,6 +55,12 @@ int t_validate(const char *definition, const char *path, char *msg, size_t msgle
  * crawl_server_handler; ud is unused. */
 int t_test_endpoints(void *ud, const crawl_request *req, crawl_response *res);
 
+/* The fixture sign-in app under /auth/ (auth_app.c, called by
+ * t_test_endpoints): 1 when it answered. T_AUTH_TOKEN: the X-Test-Token
+ * value that signs a request in as a viewer. */
+#define T_AUTH_TOKEN "tok-viewer-5be2c7d1"
+int t_auth_app(const crawl_request *req, crawl_response *res);
+
 /* The fixture server: tests/fixtures served on two loopback ports with the
  * test endpoints (started once per process, stopped at exit). */
 int t_fixture_port(int which /* 0 or 1 */);
@@ -65,6 +71,11 @@ const char *t_fixture_url(int which, const char *host, const char *path);
  * started on first use per root, stopped at exit. Returns the port, or -1
  * (with a message on stderr) when it cannot start. */
 int t_serve_root(const char *root);
+
+/* The body of GET path from fixture server which (0/1), or NULL. Caller frees. */
+char *t_fixture_get(int which, const char *path);
+/* 1 under CI=true, where a test that lacks a tool fails instead of skipping. */
+int t_ci_required(void);
 
 /* Requests both fixture servers saw whose path starts with prefix. */
 long t_fixture_hits(const char *prefix);

@@ -17,6 +17,7 @@
  *   /__test/echo               200 JSON {"method","path","query","body_length"}.
  *   any other /__test/ path    204 for non-GET/HEAD methods (a harmless sink
  *                              for forms and beacons), 404 for GET/HEAD.
+ * /auth/...: the sign-in app (auth_app.c).
  * And /danger/...: 204 for non-GET/HEAD methods (the fixtures' dangerous
  * actions post there; the tests count the hits); GET/HEAD serve files. */
 #include "support.h"
@@ -132,6 +133,8 @@ static const struct {
 int t_test_endpoints(void *ud, const crawl_request *req, crawl_response *res)
 {
   (void)ud;
+  if (t_auth_app(req, res))
+    return 1;
   if (!strncmp(req->path, "/danger/", 8)) {
     if (is_read(req))
       return 0;

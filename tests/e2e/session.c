@@ -1,0 +1,244 @@
+/* session.c -- end-to-end: signed-in crawls (docs/sessions.md) against the
+ * fixture sign-in app (tests/support/auth_app.c). What a user notices:
+ *  - without a session the crawl sees the login page only; with a storage
+ *    state (written by Playwright's storageState(), tests/support/sign_in.js),
+ *    a cookies.txt, or --header it gets in, and the app's own log shows the
+ *    pages it reached as that principal (admin sees Users, a viewer does not);
+ *  - the storage state's localStorage is there before the app's script runs;
+ *  - --header goes to the app's origin only, never to another (the second
+ *    fixture port);
+ *  - no cookie, header or localStorage value is in any output file, on
+ *    stdout or stderr (the app shows them on its profile page);
+ *  - a malformed session file is one line and exit 2, before any browser.
+ * Playwright: `npm ci` in tests/support (playwright-core, pinned); without it
+ * the tests that need it are skipped, and fail under CI=true. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "support.h"
+
+typedef struct {
+  t_run run;
+  char *dir, out[600];
+  int log0;                  /* entries in the app's log before the run */
+} crawl_res;
+
+static cJSON *app_log(void) {
+  char *t = t_fixture_get(0, "/auth/__log");
+  cJSON *j = t ? cJSON_Parse(t) : NULL;
+  free(t);
+  cr_assert(j, "the fixture app answers /auth/__log");
+  return j;
+}
+
+static int log_len(void) {
+  cJSON *j = app_log();
+  int n = cJSON_GetArraySize(cJSON_GetObjectItem(j, "reached"));
+  cJSON_Delete(j);
+  return n;
+}
+
+/* Entries since the run began for user via via at path (NULL: any path). */
+static int reached(const crawl_res *r, const char *user, const char *via, const char *path) {
+  cJSON *j = app_log(), *h;
+  int i = 0, n = 0;
+  cJSON_ArrayForEach(h, cJSON_GetObjectItem(j, "reached")) {
+    if (i++ < r->log0) continue;
+    const char *u = cJSON_GetStringValue(cJSON_GetObjectItem(h, "user"));
+    const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(h, "via"));
+    const char *p = cJSON_GetStringValue(cJSON_GetObjectItem(h, "path"));
+    n += !strcmp(u, user) && !strcmp(v, via) && (!path || !strcmp(p, path));
+  }
+  cJSON_Delete(j);
+  return n;
+}
+
+/* `uiap-crawl crawl SEED -o OUT` with a small budget and args. */
+static void crawl(crawl_res *r, const char *seed, const char *const *args) {
+  memset(r, 0, sizeof *r);
+  r->dir = t_tmpdir();
+  snprintf(r->out, sizeof r->out, "%s/out", r->dir);
+  const char *argv[32] = {UIAP_BIN, "crawl", seed, "-o", r->out, "--max-states", "12", "--max-runtime-ms", "40000"};
+  int n = 9;
+  for (int i = 0; args && args[i] && n < 31; i++) argv[n++] = args[i];
+  argv[n] = NULL;
+  r->log0 = log_len();
+  r->run = t_run_argv(argv, 90000);
+  cr_assert_eq(r->run.status, 0, "crawl exits 0; stderr: %s", r->run.err);
+}
+
+static void crawl_free(crawl_res *r) {
+  t_run_free(&r->run);
+  t_rm_rf(r->dir);
+  free(r->dir);
+}
+
+/* None of the secrets in the output tree, on stdout or on stderr. */
+static void no_secret_anywhere(const crawl_res *r, const char *const *secrets) {
+  char where[2048];
+  cr_expect_eq(t_tree_grep(r->out, secrets, where, sizeof where), 0, "a session value is in the output: %s", where);
+  for (int i = 0; secrets[i]; i++) {
+    cr_expect(!strstr(r->run.out, secrets[i]), "\"%s\" on stdout", secrets[i]);
+    cr_expect(!strstr(r->run.err, secrets[i]), "\"%s\" on stderr", secrets[i]);
+  }
+}
+
+static const char *auth_mode(const crawl_res *r) {
+  static char mode[64];
+  char path[700];
+  snprintf(path, sizeof path, "%s/package.json", r->out);
+  char *t = t_read_file(path, NULL);
+  cJSON *j = t ? cJSON_Parse(t) : NULL;
+  const char *m = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "environment"), "authMode"));
+  snprintf(mode, sizeof mode, "%s", m ? m : "(none)");
+  cJSON_Delete(j);
+  free(t);
+  return mode;
+}
+
+/* ---- Playwright ------------------------------------------------------------------ */
+/* Sign in as user with tests/support/sign_in.js (Playwright) into
+ * dir/state.json and dir/cookies.txt. */
+static void sign_in(const char *dir, const char *user, const char *password) {
+  struct stat st;
+  if (stat(UIAP_SRC "/tests/support/node_modules/playwright-core", &st) != 0) {
+    if (t_ci_required()) cr_assert_fail("playwright-core is missing: run npm ci in tests/support");
+    cr_skip_test("needs playwright-core (npm ci in tests/support)");
+  }
+  char state[600], cookies[600], base[128];
+  snprintf(state, sizeof state, "%s/state.json", dir);
+  snprintf(cookies, sizeof cookies, "%s/cookies.txt", dir);
+  snprintf(base, sizeof base, "http://127.0.0.1:%d", t_fixture_port(0));
+  const char *argv[] = {"/usr/bin/env", "node", UIAP_SRC "/tests/support/sign_in.js", base, user, password, state, cookies, NULL};
+  t_run r = t_run_argv(argv, 90000);
+  cr_assert_eq(r.status, 0, "sign_in.js: %s", r.err);
+  t_run_free(&r);
+}
+
+/* The value of the sid cookie and of localStorage "auth-note" in state.json. */
+static void state_secrets(const char *dir, char *sid, char *note) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/state.json", dir);
+  char *t = t_read_file(path, NULL);
+  cJSON *j = t ? cJSON_Parse(t) : NULL, *c;
+  cr_assert(j, "Playwright wrote %s", path);
+  sid[0] = note[0] = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(j, "cookies"))
+    if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(c, "name")), "sid"))
+      snprintf(sid, 64, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(c, "value")));
+  cJSON *ls = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "origins"), 0), "localStorage");
+  cJSON_ArrayForEach(c, ls)
+    if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(c, "name")), "auth-note"))
+      snprintf(note, 64, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(c, "value")));
+  cJSON_Delete(j);
+  free(t);
+  cr_assert(sid[0] && note[0], "the storage state holds the sid cookie and the auth-note item");
+}
+
+/* ---- tests ------------------------------------------------------------------------- */
+Test(session, without_a_session_only_the_login_page, .timeout = 120) {
+  crawl_res r;
+  crawl(&r, t_fixture_url(0, NULL, "/auth/app/"), NULL);
+  cr_expect_eq(reached(&r, "admin", "cookie", NULL) + reached(&r, "viewer", "cookie", NULL) +
+               reached(&r, "viewer", "header", NULL), 0, "no app page was reached");
+  cr_expect(t_fixture_hits("/auth/login") > 0, "the crawl was sent to the login page");
+  cr_expect_str_eq(auth_mode(&r), "(none)");
+  crawl_free(&r);
+}
+
+Test(session, playwright_storage_state_signs_in_as_admin, .timeout = 240) {
+  char *dir = t_tmpdir(), state[600], sid[64], note[64];
+  sign_in(dir, "admin", "admin-pass");
+  state_secrets(dir, sid, note);
+  snprintf(state, sizeof state, "%s/state.json", dir);
+  crawl_res r;
+  const char *args[] = {"--storage-state", state, NULL};
+  crawl(&r, t_fixture_url(0, NULL, "/auth/app/"), args);
+  cr_expect(reached(&r, "admin", "cookie", "/auth/app/") > 0, "the home page as admin");
+  cr_expect(reached(&r, "admin", "cookie", "/auth/app/users") > 0, "admin reaches Users");
+  cr_expect(reached(&r, "admin", "cookie", "/auth/app/profile") > 0, "and the profile (which shows the sid)");
+  cr_expect(reached(&r, "admin", "cookie", "/auth/app/note?ls=yes") > 0,
+            "the app's script found the storage state's localStorage item");
+  cr_expect_eq(reached(&r, "admin", "cookie", "/auth/app/note?ls=no"), 0);
+  cr_expect_str_eq(auth_mode(&r), "session_reuse");
+  const char *secrets[] = {sid, note, NULL};
+  no_secret_anywhere(&r, secrets);
+  crawl_free(&r);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+Test(session, cookies_txt_signs_in_as_viewer, .timeout = 240) {
+  char *dir = t_tmpdir(), cookies[600], sid[64], note[64];
+  sign_in(dir, "viewer", "viewer-pass");
+  state_secrets(dir, sid, note);
+  snprintf(cookies, sizeof cookies, "%s/cookies.txt", dir);
+  crawl_res r;
+  const char *args[] = {"--cookies", cookies, NULL};
+  crawl(&r, t_fixture_url(0, NULL, "/auth/app/"), args);
+  cr_expect(reached(&r, "viewer", "cookie", "/auth/app/profile") > 0, "the viewer's pages");
+  cr_expect_eq(reached(&r, "viewer", "cookie", "/auth/app/users"), 0, "Users is admin-only (403)");
+  cr_expect_eq(reached(&r, "viewer", "cookie", "/auth/app/billing"), 0, "Billing is not linked for a viewer");
+  cr_expect_eq(reached(&r, "admin", "cookie", NULL), 0);
+  cr_expect_str_eq(auth_mode(&r), "session_reuse");
+  const char *secrets[] = {sid, NULL};
+  no_secret_anywhere(&r, secrets);
+  crawl_free(&r);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+Test(session, header_signs_in_and_stays_on_its_origin, .timeout = 120) {
+  char seed[256];
+  snprintf(seed, sizeof seed, "/auth/app/?other=%d", t_fixture_port(1));
+  cJSON *before = t_fixture_hit_table();
+  crawl_res r;
+  const char *args[] = {"--header", "X-Test-Token: " T_AUTH_TOKEN, NULL};
+  crawl(&r, t_fixture_url(0, NULL, seed), args);
+  cr_expect(reached(&r, "viewer", "header", "/auth/app/") > 0, "the header signs the crawl in");
+  cr_expect(reached(&r, "viewer", "header", "/auth/app/profile") > 0);
+  cr_expect(t_fixture_hits_since(before, "/auth/app/other-origin", NULL, 0) > 0,
+            "the page asked the other origin for its image");
+  cr_expect_eq(reached(&r, "viewer", "header", "/auth/app/other-origin"), 0,
+               "the header never went to the other origin");
+  cr_expect_str_eq(auth_mode(&r), "session_reuse");
+  const char *secrets[] = {T_AUTH_TOKEN, NULL};
+  no_secret_anywhere(&r, secrets);
+  cJSON_Delete(before);
+  crawl_free(&r);
+}
+
+Test(session, snapshot_takes_a_header_and_prints_no_value, .timeout = 90) {
+  const char *argv[] = {UIAP_BIN, "snapshot", t_fixture_url(0, NULL, "/auth/app/profile"), "--include-non-interactive",
+                        "--format", "text", "--header", "X-Test-Token: " T_AUTH_TOKEN, NULL};
+  t_run r = t_run_argv(argv, 60000);
+  cr_assert_eq(r.status, 0, "%s", r.err);
+  cr_expect(strstr(r.out, "Profile of viewer"), "signed in: %s", r.out);
+  cr_expect(!strstr(r.out, T_AUTH_TOKEN) && !strstr(r.err, T_AUTH_TOKEN), "the token is not printed");
+  t_run_free(&r);
+}
+
+Test(session, malformed_files_exit_2_before_the_browser) {
+  char *dir = t_tmpdir(), bad[600];
+  snprintf(bad, sizeof bad, "%s/bad.json", dir);
+  t_write_file(bad, "{\"cookies\":[{\"name\":\"sid\",\"value\":\"VALUE-NOT-SHOWN\"}]}");
+  const char *argv[] = {UIAP_BIN, "crawl", "http://127.0.0.1:9/", "-o", dir, "--storage-state", bad,
+                        "--chromium", "/nonexistent", NULL};
+  t_run r = t_run_argv(argv, 10000);
+  cr_expect_eq(r.status, 2, "usage exit code (not 3: no browser was tried): %s", r.err);
+  cr_expect(strstr(r.err, "/cookies/0/domain must be a domain name"), "%s", r.err);
+  cr_expect(!strstr(r.err, "VALUE-NOT-SHOWN") && !strchr(strchr(r.err, '\n') + 1, '\n'), "one line, no value");
+  t_run_free(&r);
+  snprintf(bad, sizeof bad, "%s/bad.txt", dir);
+  t_write_file(bad, "# ok\n127.0.0.1 FALSE / FALSE 0 sid v\n");
+  const char *argv2[] = {UIAP_BIN, "snapshot", "http://127.0.0.1:9/", "--cookies", bad, "--chromium", "/nonexistent", NULL};
+  r = t_run_argv(argv2, 10000);
+  cr_expect_eq(r.status, 2, "%s", r.err);
+  cr_expect(strstr(r.err, "line 2: expected 7 tab-separated fields"), "%s", r.err);
+  t_run_free(&r);
+  t_rm_rf(dir);
+  free(dir);
+}
