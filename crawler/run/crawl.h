@@ -88,6 +88,13 @@ char *crawl_session_storage_script(const crawl_session *s, const char *origin);
 /* Internal to crawler/ (crawl_secrets.h): every value of s (cookies,
  * localStorage, headers) into the secret list sec. s NULL: nothing. */
 struct crawl__secrets;
+/* A Playwright storageState document ({cookies, origins}; caller frees) from
+ * what a sign-in left in the browser: cookies as Storage.getCookies lists
+ * them (a CDP Network.Cookie array), storage an object {origin: [[name,
+ * value], ...]} of localStorage items (session_save.c; `login --save-state`).
+ * crawl_session_storage_state reads it back. */
+cJSON *crawl_session_state_from_cdp(const cJSON *cookies, const cJSON *storage);
+
 void crawl__session_secrets(const crawl_session *s, struct crawl__secrets *sec);
 
 /* ---- one page (tab) ------------------------------------------------------- */

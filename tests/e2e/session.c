@@ -16,7 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "support.h"
 
@@ -239,6 +244,87 @@ Test(session, malformed_files_exit_2_before_the_browser) {
   cr_expect_eq(r.status, 2, "%s", r.err);
   cr_expect(strstr(r.err, "line 2: expected 7 tab-separated fields"), "%s", r.err);
   t_run_free(&r);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* ---- login --save-state (a headful browser under Xvfb) ------------------------------ */
+/* Xvfb on a display it picks (-displayfd): its pid, the display in disp. */
+static pid_t xvfb_start(char *disp, size_t cap) {
+  struct stat st;
+  if (stat("/usr/bin/Xvfb", &st) != 0) {
+    if (t_ci_required()) cr_assert_fail("Xvfb is missing (scripts/deps.sh installs xvfb)");
+    cr_skip_test("needs Xvfb (apt-get install xvfb)");
+  }
+  int fd[2];
+  cr_assert_eq(pipe(fd), 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    char num[16];
+    snprintf(num, sizeof num, "%d", fd[1]);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1), dup2(null, 2);
+    execl("/usr/bin/Xvfb", "Xvfb", "-displayfd", num, "-nolisten", "tcp", "-screen", "0", "1280x800x24", (char *)NULL);
+    _exit(127);
+  }
+  close(fd[1]);
+  struct pollfd p = {.fd = fd[0], .events = POLLIN};
+  char buf[16] = "";
+  ssize_t n = poll(&p, 1, 10000) == 1 ? read(fd[0], buf, sizeof buf - 1) : -1;
+  close(fd[0]);
+  cr_assert_gt(n, 0, "Xvfb tells its display within 10 s");
+  buf[n] = 0;
+  snprintf(disp, cap, "DISPLAY=:%d", atoi(buf));
+  return pid;
+}
+
+static void xvfb_stop(pid_t pid) {
+  kill(pid, SIGTERM);
+  waitpid(pid, NULL, 0);
+}
+
+/* A scripted sign-in (the login page's ?autofill) in the visible browser of
+ * `login`; the state it saves gets a crawl in, and holds the session only
+ * for its owner (mode 0600). Without a display: one line, exit 2. */
+Test(session, login_saves_a_state_a_crawl_can_use, .timeout = 180) {
+  char *dir = t_tmpdir(), state[600], until[256], disp[32];
+  snprintf(state, sizeof state, "%s/state.json", dir);
+  snprintf(until, sizeof until, "http://127.0.0.1:%d/auth/app/", t_fixture_port(0));
+  const char *url = t_fixture_url(0, NULL, "/auth/login?autofill=admin");
+  const char *nodisp[] = {"/usr/bin/env", "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", UIAP_BIN, "login", url,
+                          "--save-state", state, NULL};
+  t_run r = t_run_argv(nodisp, 20000);
+  cr_expect_eq(r.status, 2, "no display: exit 2 (%d): %s", r.status, r.err);
+  cr_expect(strstr(r.err, "display"), "it says a display is needed: %s", r.err);
+  t_run_free(&r);
+
+  pid_t x = xvfb_start(disp, sizeof disp);
+  const char *argv[] = {"/usr/bin/env", disp, UIAP_BIN, "login", url, "--save-state", state,
+                        "--until-url", until, "--timeout-ms", "60000", NULL};
+  r = t_run_argv(argv, 90000);
+  xvfb_stop(x);
+  cr_assert_eq(r.status, 0, "login exits 0 once signed in: %s", r.err);
+  t_run_free(&r);
+  struct stat st;
+  cr_assert_eq(stat(state, &st), 0, "the state is saved");
+  cr_expect_eq(st.st_mode & 077, 0, "only its owner may read it (mode %o)", st.st_mode & 0777);
+  char *t = t_read_file(state, NULL), sid[64] = "";
+  cJSON *j = t ? cJSON_Parse(t) : NULL, *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(j, "cookies"))
+    if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(c, "name")), "sid"))
+      snprintf(sid, sizeof sid, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(c, "value")));
+  cJSON_Delete(j);
+  free(t);
+  cr_assert(sid[0], "the saved state holds the session cookie");
+
+  crawl_res cr;
+  const char *args[] = {"--storage-state", state, NULL};
+  crawl(&cr, t_fixture_url(0, NULL, "/auth/app/"), args);
+  cr_expect_gt(reached(&cr, "admin", "cookie", "/auth/app/users"), 0, "the saved session reaches Users as admin");
+  const char *secrets[] = {sid, NULL};
+  no_secret_anywhere(&cr, secrets);
+  crawl_free(&cr);
   t_rm_rf(dir);
   free(dir);
 }

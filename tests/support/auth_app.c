@@ -1,6 +1,7 @@
 /* auth_app.c -- the fixture sign-in app under /auth/ (tests/e2e/session.c),
  * served by the fixture servers through t_test_endpoints:
- *   GET  /auth/login[?expire=N]  a form with a CSRF token (user, password)
+ *   GET  /auth/login[?expire=N]  a form with a CSRF token (user, password);
+ *                                ?autofill=USER: it signs USER in by script
  *   POST /auth/login             checks token, user and password; sets the
  *                                HttpOnly cookie sid=<random> (Path=/auth)
  *                                and 302s to /auth/app/; the session ends
@@ -67,8 +68,21 @@ static void redirect(crawl_response *res, const char *to) {
 }
 
 /* ---- sign-in ----------------------------------------------------------------- */
+/* ?autofill=USER: the page signs USER in by itself (a scripted sign-in for
+ * `login --save-state`, which needs a person otherwise). */
+static void autofill_script(const char *user, char *out, size_t cap) {
+  out[0] = 0;
+  for (size_t i = 0; user && i < sizeof users / sizeof *users; i++)
+    if (!strcmp(user, users[i].user))
+      snprintf(out, cap,
+               "<script>setTimeout(()=>{const f=document.forms[0];f.user.value='%s';"
+               "f.password.value='%s';f.submit()},300)</script>", users[i].user, users[i].password);
+}
+
 static void login_form(const crawl_request *req, crawl_response *res) {
-  char *expire = crawl_request_param(req, "expire"), page[1024];
+  char *expire = crawl_request_param(req, "expire"), *auto_user = crawl_request_param(req, "autofill");
+  char page[1536], script[256];
+  autofill_script(auto_user, script, sizeof script);
   if (ncsrf == MAX_SESSIONS) ncsrf = 0;
   random_hex(csrf[ncsrf]);
   snprintf(page, sizeof page,
@@ -76,9 +90,10 @@ static void login_form(const crawl_request *req, crawl_response *res) {
            "<form method=post action=/auth/login><input type=hidden name=csrf value=%s>"
            "<input type=hidden name=expire value=\"%d\">"
            "<label>User <input name=user></label><label>Password <input type=password name=password></label>"
-           "<button type=submit>Sign in</button></form>",
-           csrf[ncsrf++], expire ? atoi(expire) : 0);
+           "<button type=submit>Sign in</button></form>%s",
+           csrf[ncsrf++], expire ? atoi(expire) : 0, script);
   free(expire);
+  free(auto_user);
   html(res, 200, page);
 }
 

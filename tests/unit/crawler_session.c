@@ -188,3 +188,35 @@ Test(session, every_value_is_a_secret) {
   crawl__secrets_free(sec);
   crawl_session_release(&s);
 }
+
+/* login --save-state: what Storage.getCookies and the page's localStorage
+ * showed, as a storageState that the parser reads back the same. */
+Test(session, saved_state_reads_back) {
+  cJSON *cookies = cJSON_Parse(
+    "[{\"name\":\"sid\",\"value\":\"s3cr3t-sid\",\"domain\":\"127.0.0.1\",\"path\":\"/auth\",\"expires\":-1,"
+    "\"session\":true,\"httpOnly\":true,\"secure\":false,\"sameSite\":\"Lax\"},"
+    "{\"name\":\"pref\",\"value\":\"dark\",\"domain\":\".example.com\",\"path\":\"/\",\"expires\":2000000000,"
+    "\"httpOnly\":false,\"secure\":true},"
+    "{\"name\":\"broken\"}]");
+  cJSON *storage = cJSON_Parse("{\"http://127.0.0.1:8080\":[[\"auth-note\",\"note-1\"],[\"bad\"]],\"http://x.test\":[]}");
+  cJSON *doc = crawl_session_state_from_cdp(cookies, storage);
+  char *text = cJSON_PrintUnformatted(doc);
+  crawl_session s = {0};
+  char err[256] = "";
+  cr_assert_eq(crawl_session_storage_state(&s, text, strlen(text), err, sizeof err), CRAWL_OK, "%s", err);
+  cr_assert_eq(s.ncookies, 2, "the cookie without a value is dropped");
+  cr_expect_str_eq(s.cookies[0].value, "s3cr3t-sid");
+  cr_expect_str_eq(s.cookies[0].path, "/auth");
+  cr_expect(s.cookies[0].http_only && s.cookies[0].host_only && s.cookies[0].expires <= 0);
+  cr_expect_str_eq(s.cookies[1].domain, "example.com");
+  cr_expect(!s.cookies[1].host_only && s.cookies[1].secure && s.cookies[1].expires == 2000000000);
+  cr_expect_str_eq(s.cookies[1].same_site, "Lax", "an unspecified SameSite is saved as Lax");
+  cr_assert_eq(s.nstorage, 1, "one item; the broken pair and the empty origin are dropped");
+  cr_expect_str_eq(s.storage[0].origin, "http://127.0.0.1:8080");
+  cr_expect_str_eq(s.storage[0].value, "note-1");
+  crawl_session_release(&s);
+  free(text);
+  cJSON_Delete(doc);
+  cJSON_Delete(cookies);
+  cJSON_Delete(storage);
+}
