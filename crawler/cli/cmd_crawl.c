@@ -35,6 +35,9 @@ const char cli_help_crawl[] =
   "  --max-runtime-ms N        stop after N ms (default 600000)\n"
   "  --max-per-route N         at most N states per route\n"
   "  --allow-origin ORIGIN     another origin in scope (repeatable)\n"
+  "  --allow-beacon PATH       let beacons (sendBeacon, <a ping>) to PATH... on the app's\n"
+  "                            origins through the write guard: telemetry known to be\n"
+  "                            harmless, such as a test bench's (repeatable; docs/safety.md)\n"
   "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (repeatable)\n"
   "  --allow-bridges           also frames whose document declares <meta name=\"uiap-bridge\">\n"
   "  --viewport WxH            viewport (default 1280x800)\n"
@@ -55,8 +58,8 @@ const char cli_help_crawl[] =
 typedef struct {
   crawl_opts co;
   const char *urls[65];
-  const char *allow[33], *bridge[33];
-  int nurls, nallow, nbridge;
+  const char *allow[33], *bridge[33], *beacon[33];
+  int nurls, nallow, nbridge, nbeacon;
   const char *plan_path, *chromium, *connect, *fail_on, *user_data_dir;
   crawl_session session;        /* --storage-state, --cookies, --header */
   int force, headful, mode_flag, verbosity, progress_jsonl, isatty_err;
@@ -77,7 +80,7 @@ typedef struct {
   X(MAX_PER_ROUTE, "max-per-route", max_per_route, 1, 100000)
 
 enum {
-  OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
+  OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_ALLOW_BEACON, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
 #define CRAWL__BUDGET_ENUM(opt, name, field, lo, hi) OPT_##opt,
@@ -100,6 +103,7 @@ static const struct option longopts[] = {
   CRAWL_BUDGETS(CRAWL__BUDGET_OPT)
 #undef CRAWL__BUDGET_OPT
   {"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
+  {"allow-beacon", required_argument, NULL, OPT_ALLOW_BEACON},
   {"bridge-origin", required_argument, NULL, OPT_BRIDGE_ORIGIN},
   {"allow-bridges", no_argument, NULL, OPT_ALLOW_BRIDGES},
   {"viewport", required_argument, NULL, OPT_VIEWPORT},
@@ -179,6 +183,10 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
       if ((code = crawl_choice_arg(x, c, v)) != CLI_CONTINUE) return code;
       break;
     case OPT_ALLOW_ORIGIN: if (x->nallow < 32) x->allow[x->nallow++] = v; break;
+    case OPT_ALLOW_BEACON:
+      if (v[0] != '/') return cli_fail(CLI_EXIT_USAGE, "--allow-beacon takes a path that starts with /");
+      if (x->nbeacon < 32) x->beacon[x->nbeacon++] = v;
+      break;
     case OPT_BRIDGE_ORIGIN: if (x->nbridge < 32) x->bridge[x->nbridge++] = v; break;
     case OPT_ALLOW_BRIDGES: x->co.allow_bridges = 1; break;
     case OPT_VIEWPORT:
@@ -299,6 +307,8 @@ static int crawl_seeds(crawl_cli *x) {
   x->bridge[x->nbridge] = NULL;
   x->co.urls = x->urls;
   x->co.allow_origins = x->allow;
+  x->beacon[x->nbeacon] = NULL;
+  x->co.allow_beacons = x->nbeacon ? x->beacon : NULL;
   x->co.bridge_origins = x->nbridge ? x->bridge : NULL;
   x->co.plan = x->plan;
   return CLI_CONTINUE;

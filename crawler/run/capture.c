@@ -531,8 +531,21 @@ static int static_asset(const char *type, const char *url) {
  * (pol_url_intent) has write intent, unless it is the URL the crawler was
  * asked to load or a static asset; a top-level navigation off the allowed
  * origins leaves the app. */
+static int in_scope(crawl_page *p, const char *url);
+
+/* A beacon the options let through (crawl_page_opts.allow_beacons). */
+static int beacon_allowed(crawl_page *p, const char *url, const char *type) {
+  if (!p->o.allow_beacons || !url || !type || strcmp(type, "Ping") || !in_scope(p, url)) return 0;
+  const char *path = strstr(url, "://");
+  path = path ? strchr(path + 3, '/') : NULL;
+  for (int i = 0; path && p->o.allow_beacons[i]; i++)
+    if (!strncmp(path, p->o.allow_beacons[i], strlen(p->o.allow_beacons[i]))) return 1;
+  return 0;
+}
+
 static const char *guard_reason(crawl_page *p, const char *m, const char *url, const char *type, const char *fid) {
-  if (m && strcmp(m, "GET") && strcmp(m, "HEAD") && strcmp(m, "OPTIONS")) return "a write";
+  if (m && strcmp(m, "GET") && strcmp(m, "HEAD") && strcmp(m, "OPTIONS"))
+    return beacon_allowed(p, url, type) ? NULL : "a write";
   const char *main_frame = p->main_frame ? p->main_frame : p->target_id;
   int top_nav = type && !strcmp(type, "Document") && fid && main_frame && !strcmp(fid, main_frame);
   if (top_nav && url && !origin_allowed(p, url)) return "off the allowed origins";

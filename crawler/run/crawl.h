@@ -125,6 +125,10 @@ typedef struct crawl_page_opts {
                                  are let through (the plan's
                                  environment.metadata.allowWebSockets) and
                                  reported, not refused */
+  const char *const *allow_beacons; /* NULL-terminated path prefixes ("/__state"):
+                                 with block_writes, a beacon (resource type Ping:
+                                 sendBeacon, <a ping>) to an allowed origin whose
+                                 path starts with one goes through; NULL: none */
   const char *const *allowed_origins; /* NULL-terminated; the page's own origin
                                  at open is always allowed */
   size_t ax_full_limit;       /* snapshot nodes above which AX is fetched only for
@@ -246,6 +250,7 @@ typedef struct crawl_opts {
   pol_policy policy;          /* mode and allow flags */
   crawl_budget budget;
   const char *const *allow_origins; /* extra origins in scope (NULL-terminated) */
+  const char *const *allow_beacons; /* path prefixes (crawl_page_opts.allow_beacons) */
   int width, height;          /* viewport; 0: 1280x800 */
   const char *locale;
   int screenshots;            /* write screenshots/<stateId>.png */

@@ -18,6 +18,7 @@
 #include "crawl_strmap.h"
 #include "frontier.h"
 #include "run_int.h"
+#include "timing.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -52,6 +53,8 @@ typedef struct run {
   int fatal;                /* browser gone, tab crashed or hung */
   int guard_stop;           /* a target could not be guarded: stop, no restart */
   int allow_ws;             /* the plan lets actions open WebSockets (reported, not refused) */
+  crawl_timing tm;          /* where the time goes, per phase (--verbose, the "end" record) */
+  int in_restore;           /* settling and captures count as restore time */
   int restarts;
   long dialogs, popups;     /* of tabs already closed */
   char seed_err[512];       /* why the first seed that failed to load failed */
@@ -645,8 +648,14 @@ static int observe(run *r, crawl_code *rc, char **route) {
    * state. Known states cost nothing extra. */
   for (int round = 0; round < BUSY_ROUNDS; round++) {
     pg_graph *g = NULL;
+    long long t0 = cdp_now_ms();
     *rc = crawl_page_settle(r->page);
+    long long t1 = cdp_now_ms();
     if (!*rc) *rc = crawl_page_capture(r->page, &go, &g);
+    if (!r->in_restore) {
+      crawl__timing_add(&r->tm, CRAWL_PH_SETTLE, t1 - t0);
+      crawl__timing_add(&r->tm, CRAWL_PH_CAPTURE, cdp_now_ms() - t1);
+    }
     if (*rc) {
       pg_graph_free(g);
       if (!r->g) r->g = prev; /* keep a graph around, as before the call */
@@ -660,9 +669,11 @@ static int observe(run *r, crawl_code *rc, char **route) {
     rk = NULL;
     pg_fp_policy fp = r->o->fp;
     fp.base_origin = r->page_origin;
+    long long t2 = cdp_now_ms();
     pg_fingerprint(g, &fp, r->cur_fp, &rk);
     fp.ignore_route = 1;
     pg_fingerprint(g, &fp, r->cur_cfp, NULL);
+    if (!r->in_restore) crawl__timing_add(&r->tm, CRAWL_PH_FINGERPRINT, cdp_now_ms() - t2);
     r->cur = find_state(r, r->cur_fp);
     if (r->cur < 0) {
       /* A hash-routed app shows its default route at "page.html" and at
@@ -1067,8 +1078,7 @@ static int walk_edge(run *r, const edge *e) {
 /* Bring the page to state si by reloading its nearest URL-addressable
  * ancestor and replaying the recorded path (the planner has already looked
  * for a cheaper path over known edges). 0 on success. */
-static int restore(run *r, int si) {
-  if (r->cur == si) return 0;
+static int restore_path(run *r, int si) {
   crawl_code rc;
   char why[256];
   /* ancestors of si, nearest first */
@@ -1112,6 +1122,17 @@ static int restore(run *r, int si) {
   return -1;
 }
 
+
+/* restore_path, timed as a whole (its loads, clicks and captures). */
+static int restore(run *r, int si) {
+  if (r->cur == si) return 0;
+  long long t0 = cdp_now_ms();
+  r->in_restore = 1;
+  int rc = restore_path(r, si);
+  r->in_restore = 0;
+  crawl__timing_add(&r->tm, CRAWL_PH_RESTORE, cdp_now_ms() - t0);
+  return rc;
+}
 
 /* ---- resume: rebuild the run from its journal ----------------------------------- */
 static void action_from_json(action *a, const char *action_id, const cJSON *t, const cJSON *args, int escape) {
@@ -1275,7 +1296,11 @@ static void finish(run *r, crawl_summary *sum) {
   cJSON_AddStringToObject(o, "status", status);
   cJSON_AddStringToObject(o, "finishedAt", crawl__time_iso(ts, sizeof ts));
   cJSON_AddStringToObject(o, "stoppedBy", r->stopped_by ? r->stopped_by : "frontier");
+  cJSON_AddItemToObject(o, "timing", crawl__timing_json(&r->tm));
   jl_write(r, "end", o);
+  char tm[512];
+  crawl__timing_format(&r->tm, (long)r->tm.ph[CRAWL_PH_ACT].count, tm, sizeof tm);
+  crawl_log(CRAWL_LOG_INFO, "crawl", "time per action: %s", tm);
   sum->states = r->f.nst;
   sum->transitions = r->transitions;
   sum->self_loops = r->self_loops;
@@ -1464,6 +1489,7 @@ static void step(run *r, int si, int i) {
                   .popups = crawl_page_popups(r->page), .t = cdp_now_ms()};
   m.websockets = crawl_page_websockets(r->page, &m.ws_frames, &m.ws_unguarded, NULL);
   crawl_code rc = perform(r, a, why, sizeof why);
+  crawl__timing_add(&r->tm, CRAWL_PH_ACT, cdp_now_ms() - m.t);
   if (rc == CRAWL_ARG) {
     journal_failure(r, &r->f.st[si], a, why);
     return;
@@ -1690,7 +1716,8 @@ static void run_open_tab(run *r) {
                             .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
                             .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
                             .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
-                            .allow_websockets = r->allow_ws, .allowed_origins = r->allowed,
+                            .allow_websockets = r->allow_ws, .allow_beacons = o->allow_beacons,
+                            .allowed_origins = r->allowed,
                             .session = o->session};
   crawl_code rc = crawl_page_open(r->c, &r->po, &r->page);
   if (rc) {
@@ -1876,7 +1903,12 @@ static void explore(run *r) {
     int target = explore_target(r, path, &len, &tier);
     if (target < 0) break; /* frontier empty */
     if (len > 0) {
-      if (!walk_path(r, path, len, target)) continue; /* plan again from where we are */
+      long long t0 = cdp_now_ms();
+      r->in_restore = 1;
+      int walked = walk_path(r, path, len, target);
+      r->in_restore = 0;
+      crawl__timing_add(&r->tm, CRAWL_PH_RESTORE, cdp_now_ms() - t0);
+      if (!walked) continue; /* plan again from where we are */
     } else if (r->cur != target && restore(r, target) != 0) {
       if (r->cancelled) break;
       if (r->fatal) continue; /* recover at the top */
@@ -1923,6 +1955,7 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
 }
 
 static void run_free(run *r) {
+  crawl__timing_release(&r->tm);
   crawl__journal_close(r->jl);
   r->jl = NULL;
   crawl__log_secrets(NULL);

@@ -285,6 +285,24 @@ Test(safety, websocket_allowed_by_the_plan, .timeout = 90) {
   free(pdir);
 }
 
+/* --allow-beacon: beacons to that path go through, nothing else does. */
+Test(safety, allow_beacon_lets_that_beacon_only, .timeout = 90) {
+  long state0 = t_fixture_hits("/__test/bench-state"), fetch0 = t_fixture_hits("/__test/bench-state-fetch");
+  run_res r;
+  const char *const args[] = {page("telemetry.html", 0), "--allow-beacon", "/__test/bench-state", NULL};
+  crawl(&r, args);
+  long fetched = t_fixture_hits("/__test/bench-state-fetch") - fetch0;
+  long beacons = t_fixture_hits("/__test/bench-state") - state0 - fetched;
+  cr_expect_geq(beacons, 1, "the allowed beacon reached the server");
+  cr_expect_eq(fetched, 0, "a fetch POST to a path beside it did not");
+  EXPECT_NO_WRITES(r, "crawl", "telemetry.html");
+  done(&r);
+  const char *const bad[] = {UIAP_BIN, "crawl", page("telemetry.html", 0), "--allow-beacon", "bench", "-o", "/tmp/x", NULL};
+  t_run b = t_run_argv(bad, 10000);
+  cr_expect_eq(b.status, 2, "a path without / is a usage error: %s", b.err);
+  t_run_free(&b);
+}
+
 /* ---- 4. GETs that write -------------------------------------------------------- */
 Test(safety, get_with_write_intent, .timeout = 90) {
   run_res r;
