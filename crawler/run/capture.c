@@ -907,7 +907,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   page_subscribe(p, subs, sizeof subs / sizeof *subs);
 
   /* pipelined set-up */
-  char *js = crawl__xprintf(CRAWL__JS(change_observer), p->binding, p->binding, p->binding);
+  char *js = crawl__xprintf(CRAWL__JS(change_observer), p->binding, p->binding, p->binding, p->binding);
   int ids[16];
   int n = send_setup(p, js, 0, ids, 0);
   free(js);
@@ -1211,6 +1211,25 @@ static int probe(crawl_page *p, int timeout_ms) {
   return -(int)from_cdp(p, rc);
 }
 
+/* probe, asking the page what it still has pending (js/change_observer.js:
+ * timers of up to 1 s, animation frames, running animations, a mutation
+ * report not sent yet) into *pending (-1: it cannot say). */
+static int probe_pending(crawl_page *p, int timeout_ms, int *pending) {
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  char *expr = crawl__xprintf("(()=>{const f=window['%s__pending'];return f?f():-1})()", p->binding);
+  cJSON_AddStringToObject(a, "expression", expr);
+  cJSON_AddBoolToObject(a, "returnByValue", 1);
+  free(expr);
+  cdp_code rc = cdp_call(p->c, p->session, "Runtime.evaluate", a, &res, timeout_ms);
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "result"), "value");
+  *pending = rc == CDP_OK && cJSON_IsNumber(v) ? v->valueint : -1;
+  cJSON_Delete(res);
+  if (rc == CDP_OK || rc == CDP_REMOTE || p->crashed) return 1;
+  if (rc == CDP_TIMEOUT) return 0;
+  perr(p, "Runtime.evaluate");
+  return -(int)from_cdp(p, rc);
+}
+
 /* 1 when the page's main thread is running JavaScript. Performance.getMetrics
  * is one of the DevTools commands Chromium delivers by interrupting running
  * JavaScript: it is answered while a script loops, but not while the thread
@@ -1280,8 +1299,27 @@ static void unstick(crawl_page *p, liveness *l) {
 /* ---- settle ---------------------------------------------------------------------- */
 /* Settles the page; navs0: top-level navigations before the load or settle
  * (navigations beyond LOAD_MAX_NAVS from there are a loop). */
+/* Settling on evidence (crawl_page_opts.settle_early): quiet for
+ * EARLY_QUIET_MS with no request in flight, and the page says nothing is
+ * pending: settled, without waiting out the whole quiet window. Asked once
+ * per quiet spell. 1: settled early; 0: wait on; < 0: -crawl_code. */
+#define EARLY_QUIET_MS 50
+#define EARLY_PROBE_MS 500
+static int settled_early(crawl_page *p, long long deadline, long long *asked, int *off) {
+  long long now = cdp_now_ms();
+  if (!p->o.settle_early || *off || *asked == p->last_activity || busy_requests(p, now) ||
+      now - p->last_activity < EARLY_QUIET_MS || now >= deadline)
+    return 0;
+  *asked = p->last_activity;
+  int pending = -1, alive = probe_pending(p, EARLY_PROBE_MS, &pending);
+  if (alive < 0) return alive;
+  if (!alive) *off = 1; /* its main thread is busy: the liveness rules below decide */
+  return alive && pending == 0 && !p->crashed && !busy_requests(p, cdp_now_ms()) && *asked == p->last_activity;
+}
+
 static crawl_code settle_until(crawl_page *p, int navs0) {
-  long long start = cdp_now_ms(), deadline = start + p->o.settle_max_ms;
+  long long start = cdp_now_ms(), deadline = start + p->o.settle_max_ms, asked = -1;
+  int early_off = 0;
   if (p->last_activity < start - p->o.settle_quiet_ms) p->last_activity = start - p->o.settle_quiet_ms / 2;
   p->settled = 0;
   liveness live = {start + PROBE_EVERY_MS, 0};
@@ -1295,6 +1333,13 @@ static crawl_code settle_until(crawl_page *p, int navs0) {
       stop_loop(p, "while settling", p->navs - navs0);
       navs0 = p->navs;
     }
+    int early = settled_early(p, deadline, &asked, &early_off);
+    if (early < 0) return (crawl_code)-early;
+    if (early) {
+      p->settled = !p->loop_stops && !p->terminated;
+      return CRAWL_OK;
+    }
+    now = cdp_now_ms();
     if (busy_requests(p, now) == 0 && now - p->last_activity >= p->o.settle_quiet_ms && now < deadline) {
       /* quiet: and does its main thread answer? (a script that started an
        * endless loop is quiet too) */
@@ -1324,6 +1369,9 @@ static crawl_code settle_until(crawl_page *p, int navs0) {
     if (lc) return lc;
     now = cdp_now_ms();
     long long wait = p->o.settle_quiet_ms - (now - p->last_activity);
+    if (p->o.settle_early && !early_off && asked != p->last_activity &&
+        wait > EARLY_QUIET_MS - (now - p->last_activity))
+      wait = EARLY_QUIET_MS - (now - p->last_activity); /* wake for the early look */
     if (wait < 10) wait = 10;
     if (wait > deadline - now) wait = deadline - now;
     if (wait > live.next - now) wait = live.next - now;

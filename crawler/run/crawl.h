@@ -109,6 +109,10 @@ typedef struct crawl_page_opts {
   int nav_timeout_ms;         /* 0: 30000; the load event, after which we capture anyway */
   int settle_quiet_ms;        /* 0: 250; no network, no DOM mutation for this long */
   int settle_max_ms;          /* 0: 5000; hard cap on settling */
+  int settle_early;           /* 1: settled as soon as the page is quiet for 50 ms
+                                 and has no short timer, animation frame or
+                                 animation pending (its own evidence); the
+                                 quiet window is the fallback */
   int call_timeout_ms;        /* 0: 30000; any single CDP call */
   int block_writes;           /* 1: the write guard, in the page and in every
                                  frame, worker, service and shared worker under

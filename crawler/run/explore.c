@@ -1713,6 +1713,7 @@ static void run_open_tab(run *r) {
   r->allow_ws = plan_allows_websockets(o->plan);
   r->po = (crawl_page_opts){.width = o->width, .height = o->height, .locale = o->locale,
                             .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
+                            .settle_early = !o->settle_quiet_ms, /* --settle-ms: the window asked for */
                             .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
                             .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
                             .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,

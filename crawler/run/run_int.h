@@ -15,7 +15,7 @@
  * file without its final newline. Static, never freed. A template is a printf
  * format; its arguments are noted. */
 #define CRAWL__PAGE_SCRIPTS(X)                                                 \
-  X(change_observer)          /* capture.c: mutations, dialogs answered; %s x3: binding */ \
+  X(change_observer)          /* capture.c: mutations, dialogs answered; %s x4: binding; keeps the page's pending short timers, frames and animations (BINDING__pending) */ \
   X(change_observer_attached) /* capture.c: mutations only, with an off switch; %s: binding */ \
   X(change_observer_off)      /* capture.c: the off switch; %s x2: binding */ \
   X(navigation_loop_guard)    /* capture.c: cancels the page's next navigation */ \
