@@ -40,6 +40,7 @@ typedef struct guarded_kid {
   char *target_id;
   char *type;
   int fetch_id;      /* Fetch.enable sent, reply not checked yet; 0: running */
+  int paused;        /* 1: let run only once Fetch.enable answered */
 } guarded_kid;
 
 typedef struct oopif {
@@ -306,10 +307,13 @@ static void guard_kid(crawl_page *p, const char *sid, const char *tid, const cha
   k->fetch_id = guard_fault(type) ? -1 : own ? cdp_send(p->c, sid, "Fetch.enable", fetch_patterns()) : 0;
   send_forget(p, sid, "Target.setAutoAttach", auto_attach_params(1));
   guard_kid_websockets(p, sid, type);
-  /* Let it run now: a session takes its commands in order, so Fetch is on
-   * before its first line runs (and its opener, which may wait for it in
-   * window.open, goes on). guard_service reads Fetch.enable's answer. */
-  if (k->fetch_id >= 0) send_forget(p, sid, "Runtime.runIfWaitingForDebugger", NULL);
+  /* A worker or frame runs once Fetch.enable answered (guard_service): the
+   * Fetch domain lives in the browser process and the resume in the
+   * target's, so sending both at once is a race a loaded machine loses (a
+   * service worker's install POST got out). A popup runs now, as its
+   * opener may wait for it (the race stays open there: docs/safety.md). */
+  k->paused = k->fetch_id > 0 && strcmp(type, "page");
+  if (k->fetch_id >= 0 && !k->paused) send_forget(p, sid, "Runtime.runIfWaitingForDebugger", NULL);
   if (k->fetch_id < 0 || (own && k->fetch_id == 0)) {
     k->fetch_id = 0;
     p->guard_failed = 1; /* it stays paused */
@@ -386,6 +390,11 @@ static void guard_service(crawl_page *p) {
     cdp_code rc = cdp_wait(p->c, id, NULL, p->o.call_timeout_ms);
     int gone = kid_index(p, sid) < 0; /* detached while we waited: nothing to guard */
     if (rc == CDP_OK && !gone) {
+      int at = kid_index(p, sid);
+      if (p->kids[at].paused) { /* guarded now: let it run */
+        p->kids[at].paused = 0;
+        send_forget(p, sid, "Runtime.runIfWaitingForDebugger", NULL);
+      }
       if (!strcmp(type, "page")) { /* a popup: guarded now, and closed */
         p->popups++;
         close_target(p, tid);
