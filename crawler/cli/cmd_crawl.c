@@ -61,7 +61,8 @@ typedef struct {
   const char *allow[33], *bridge[33], *beacon[33];
   int nurls, nallow, nbridge, nbeacon;
   const char *plan_path, *chromium, *connect, *fail_on, *user_data_dir;
-  crawl_session session;        /* --storage-state, --cookies, --header */
+  crawl_session session;        /* --storage-state, --cookies, --header; feature flags */
+  char flag_query[4096];        /* the plan's feature flags delivered as query parameters */
   int force, headful, mode_flag, verbosity, progress_jsonl, isatty_err;
   char resume_plan[8300];       /* the plan --resume wrote, removed again */
   cJSON *plan;
@@ -280,6 +281,12 @@ static int crawl_load_plan(crawl_cli *x) {
   /* the plan's viewport and locale, where no flag set them */
   if (crawl_plan_browser(x->plan, &x->co.width, &x->co.height, &x->co.locale, &pe) != CRAWL_OK)
     return cli_fail(CLI_EXIT_USAGE, "plan %s: %s", path, pe.msg);
+  /* its feature flags, where it says how (cookie, localStorage, query) */
+  size_t had = x->session.ncookies + x->session.nstorage;
+  if (crawl_plan_feature_flags(x->plan, &x->session, x->flag_query, sizeof x->flag_query, &pe) != CRAWL_OK)
+    return cli_fail(CLI_EXIT_USAGE, "plan %s: %s", path, pe.msg);
+  if (x->session.ncookies + x->session.nstorage > had) x->co.session = &x->session;
+  if (x->flag_query[0]) x->co.seed_query = x->flag_query;
   return CLI_CONTINUE;
 }
 

@@ -31,11 +31,13 @@ typedef struct crawl_cookie {
                                  or include-subdomains FALSE) */
   int http_only, secure;
   const char *same_site;      /* static: "Strict", "Lax", "None", or NULL */
+  int public_value;           /* 1: not a secret, not a sign-in (a feature flag) */
 } crawl_cookie;
 
 typedef struct crawl_storage_item {
   char *origin;               /* "http://host:port" as given */
   char *name, *value;
+  int public_value;           /* 1: not a secret, not a sign-in (a feature flag) */
 } crawl_storage_item;
 
 typedef struct crawl_header {
@@ -255,6 +257,7 @@ typedef struct crawl_opts {
   crawl_budget budget;
   const char *const *allow_origins; /* extra origins in scope (NULL-terminated) */
   const char *const *allow_beacons; /* path prefixes (crawl_page_opts.allow_beacons) */
+  const char *seed_query;     /* "a=1&b=2" added to every seed URL (feature flags), or NULL */
   int width, height;          /* viewport; 0: 1280x800 */
   const char *locale;
   int screenshots;            /* write screenshots/<stateId>.png */
@@ -317,6 +320,17 @@ typedef struct crawl_plan_error {
  * be NULL) says why. */
 crawl_code crawl_plan_parse(const char *text, int keep_mode, crawl_budget *budget,
                             pol_policy *policy, cJSON **plan, crawl_plan_error *err);
+
+/* The plan's featureFlags, applied where environment.metadata.featureFlagDelivery
+ * says how: {"flag": {"cookie": NAME} | {"localStorage": KEY} | {"query": PARAM}}.
+ * A cookie (host-only, path /) and a localStorage item go to the baseUrl's
+ * origin through *s (public values: no secrets, no sign-in); query
+ * parameters are appended to query (cap bytes, "a=1&b=2"). Every flag is
+ * recorded in environment.metadata.featureFlagsApplied ({"flag": "cookie
+ * NAME" | "localStorage KEY" | "query PARAM" | "recorded only"}) of plan.
+ * CRAWL_ARG with *err when a delivery is malformed. */
+crawl_code crawl_plan_feature_flags(cJSON *plan, crawl_session *s, char *query, size_t cap,
+                                    crawl_plan_error *err);
 
 /* The browser a parsed plan asks for: environment.viewport fills
  * width and height when the width is 0, environment.locale (a language tag such

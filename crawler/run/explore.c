@@ -1631,6 +1631,15 @@ static int seeds_collect(const char *const *urls, const cJSON *plan_seeds, const
   return n;
 }
 
+/* url (freed) with query's parameters added, before any fragment. */
+static char *with_query(char *url, const char *query) {
+  if (!url) return NULL;
+  size_t at = strcspn(url, "#");
+  char *out = crawl__xprintf("%.*s%s%s%s", (int)at, url, memchr(url, '?', at) ? "&" : "?", query, url + at);
+  free(url);
+  return out;
+}
+
 static void seeds_free(seed *seeds, int n) {
   for (int i = 0; i < n; i++) {
     free(seeds[i].url);
@@ -1984,6 +1993,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   const char *base = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"));
   seed seeds[64];
   int nseeds = seeds_collect(o->urls, cJSON_GetObjectItemCaseSensitive(plan, "seeds"), base, seeds, 64);
+  for (int i = 0; i < nseeds && o->seed_query; i++) seeds[i].url = with_query(seeds[i].url, o->seed_query);
   for (int i = 0; i < nseeds && !base; i++) base = seeds[i].url; /* else the first seed URL */
   run_origins(r, base);
   journal_run(r, env, base, seeds, nseeds, resumed);

@@ -4,6 +4,8 @@
  * reads the file, tests/fuzz/fuzz_plan.c feeds anything.
  */
 #include "crawl.h"
+#include "crawl_util.h"
+#include "pg_url.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -142,5 +144,113 @@ crawl_code crawl_plan_browser(const cJSON *plan, int *width, int *height, const 
     if (!locale_ok(loc->valuestring)) return invalid(err, "/environment/locale: not a language tag: %s", shown);
     if (!*locale) *locale = loc->valuestring;
   }
+  return CRAWL_OK;
+}
+
+/* ---- feature flags ---------------------------------------------------------------- */
+/* A flag's value as text: true/false, a number, a string. */
+static void flag_text(const cJSON *v, char *buf, size_t cap) {
+  if (cJSON_IsBool(v)) snprintf(buf, cap, "%s", cJSON_IsTrue(v) ? "true" : "false");
+  else if (cJSON_IsNumber(v)) snprintf(buf, cap, "%.17g", v->valuedouble);
+  else snprintf(buf, cap, "%s", cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* s percent-encoded for a query (unreserved characters as they are). */
+static void query_encode(const char *s, char *buf, size_t cap) {
+  static const char hex[] = "0123456789ABCDEF";
+  size_t o = 0;
+  for (const unsigned char *c = (const unsigned char *)s; *c && o + 4 < cap; c++) {
+    if (isalnum(*c) || strchr("-._~", *c)) {
+      buf[o++] = (char)*c;
+    } else {
+      buf[o++] = '%';
+      buf[o++] = hex[*c >> 4];
+      buf[o++] = hex[*c & 15];
+    }
+  }
+  buf[o] = 0;
+}
+
+/* The host of an origin ("http://h:8080" -> "h"). */
+static void origin_host(const char *origin, char *buf, size_t cap) {
+  const char *h = strstr(origin, "://");
+  h = h ? h + 3 : origin;
+  const char *colon = strrchr(h, ':');
+  size_t n = colon && !strchr(colon, ']') ? (size_t)(colon - h) : strlen(h);
+  snprintf(buf, cap, "%.*s", (int)n, h);
+}
+
+static const char *const deliveries[] = {"cookie", "localStorage", "query"};
+
+/* Flag name with value v, delivered as kind/key: into s, or query. */
+static void flag_apply(int kind, const char *key, const char *value, const char *origin, crawl_session *s,
+                       char *query, size_t cap) {
+  if (kind == 0) {
+    s->cookies = crawl__xrealloc(s->cookies, (s->ncookies + 1) * sizeof *s->cookies);
+    char host[256];
+    origin_host(origin, host, sizeof host);
+    s->cookies[s->ncookies++] = (crawl_cookie){.name = crawl__xstrdup(key), .value = crawl__xstrdup(value),
+                                               .domain = crawl__xstrdup(host), .path = crawl__xstrdup("/"),
+                                               .host_only = 1, .public_value = 1};
+  } else if (kind == 1) {
+    s->storage = crawl__xrealloc(s->storage, (s->nstorage + 1) * sizeof *s->storage);
+    s->storage[s->nstorage++] = (crawl_storage_item){.origin = crawl__xstrdup(origin), .name = crawl__xstrdup(key),
+                                                     .value = crawl__xstrdup(value), .public_value = 1};
+  } else {
+    size_t len = strlen(query);
+    char k[600], v[3100];
+    query_encode(key, k, sizeof k);
+    query_encode(value, v, sizeof v);
+    if (len < cap) snprintf(query + len, cap - len, "%s%s=%s", len ? "&" : "", k, v);
+  }
+}
+
+/* Which delivery d names (0 cookie, 1 localStorage, 2 query) and its key;
+ * -1 when malformed. */
+static int delivery_of(const cJSON *d, const char **key) {
+  for (int i = 0; cJSON_IsObject(d) && i < 3; i++) {
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(d, deliveries[i]);
+    if (!k) continue;
+    if (!cJSON_IsString(k) || !k->valuestring[0] || cJSON_GetArraySize(d) != 1) return -1;
+    *key = k->valuestring;
+    return i;
+  }
+  return -1;
+}
+
+crawl_code crawl_plan_feature_flags(cJSON *plan, crawl_session *s, char *query, size_t cap, crawl_plan_error *err) {
+  crawl_plan_error scratch;
+  if (!err) err = &scratch;
+  memset(err, 0, sizeof *err);
+  query[0] = 0;
+  cJSON *pl = cJSON_GetObjectItemCaseSensitive(plan, "payload") ? cJSON_GetObjectItemCaseSensitive(plan, "payload") : plan;
+  cJSON *env = cJSON_GetObjectItemCaseSensitive(pl, "environment");
+  const cJSON *flags = cJSON_GetObjectItemCaseSensitive(env, "featureFlags"), *f;
+  if (!cJSON_IsObject(flags) || !cJSON_GetArraySize(flags)) return CRAWL_OK;
+  cJSON *meta = cJSON_GetObjectItemCaseSensitive(env, "metadata");
+  if (!cJSON_IsObject(meta)) meta = cJSON_AddObjectToObject(env, "metadata");
+  const cJSON *how = cJSON_GetObjectItemCaseSensitive(meta, "featureFlagDelivery");
+  char origin[512];
+  pg_url_origin(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "baseUrl")), origin, sizeof origin);
+  cJSON *rec = cJSON_CreateObject();
+  cJSON_ArrayForEach(f, flags) {
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(how, f->string);
+    const char *key = NULL;
+    int kind = d ? delivery_of(d, &key) : -2;
+    char shown[208], value[1024], what[600];
+    printable(shown, sizeof shown, f->string);
+    if (kind == -1 || (kind == 0 || kind == 1 ? !origin[0] : 0)) {
+      cJSON_Delete(rec);
+      return invalid(err, "/environment/metadata/featureFlagDelivery/%s must be {\"cookie\"|\"localStorage\"|\"query\": "
+                     "NAME} (and a cookie or localStorage needs an http(s) baseUrl)", shown);
+    }
+    flag_text(f, value, sizeof value);
+    if (kind >= 0) flag_apply(kind, key, value, origin, s, query, cap);
+    if (kind >= 0) snprintf(what, sizeof what, "%s %.500s", deliveries[kind], key);
+    else snprintf(what, sizeof what, "recorded only");
+    cJSON_AddStringToObject(rec, f->string, what);
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(meta, "featureFlagsApplied");
+  cJSON_AddItemToObject(meta, "featureFlagsApplied", rec);
   return CRAWL_OK;
 }

@@ -68,7 +68,12 @@ void crawl_session_release(crawl_session *s) {
 }
 
 int crawl_session_any(const crawl_session *s) {
-  return s && (s->ncookies || s->nstorage || s->nheaders);
+  if (!s) return 0;
+  for (size_t i = 0; i < s->ncookies; i++)
+    if (!s->cookies[i].public_value) return 1;
+  for (size_t i = 0; i < s->nstorage; i++)
+    if (!s->storage[i].public_value) return 1;
+  return s->nheaders > 0;
 }
 
 /* Appends the parsed cookies (moved) to s; the arrays are the caller's. */
@@ -170,7 +175,7 @@ static const char *state_origins(const cJSON *origins, crawl_storage_item **v, s
       if (!name || !value) return " must be an object with string name and value";
       if (*n >= CRAWL_SESSION_MAX_ITEMS) return ": too many localStorage items";
       *v = crawl__xrealloc(*v, (*n + 1) * sizeof **v);
-      (*v)[(*n)++] = (crawl_storage_item){crawl__xstrdup(origin), crawl__xstrdup(name), crawl__xstrdup(value)};
+      (*v)[(*n)++] = (crawl_storage_item){crawl__xstrdup(origin), crawl__xstrdup(name), crawl__xstrdup(value), 0};
     }
   }
   return NULL;
@@ -401,7 +406,9 @@ char *crawl_session_storage_script(const crawl_session *s, const char *origin) {
 
 /* ---- secrets ----------------------------------------------------------------------- */
 void crawl__session_secrets(const crawl_session *s, crawl__secrets *sec) {
-  for (size_t i = 0; s && i < s->ncookies; i++) crawl__secrets_add(sec, s->cookies[i].value);
-  for (size_t i = 0; s && i < s->nstorage; i++) crawl__secrets_add(sec, s->storage[i].value);
+  for (size_t i = 0; s && i < s->ncookies; i++)
+    if (!s->cookies[i].public_value) crawl__secrets_add(sec, s->cookies[i].value);
+  for (size_t i = 0; s && i < s->nstorage; i++)
+    if (!s->storage[i].public_value) crawl__secrets_add(sec, s->storage[i].value);
   for (size_t i = 0; s && i < s->nheaders; i++) crawl__secrets_add(sec, s->headers[i].value);
 }

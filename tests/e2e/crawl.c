@@ -214,6 +214,48 @@ Test(crawl, plan_viewport_and_locale_are_applied, .timeout = 120) {
   rm_rf(pdir);
 }
 
+/* featureFlags reach the app as the plan's featureFlagDelivery says (cookie,
+ * localStorage, query), each is recorded, and none of it is a sign-in. */
+Test(crawl, plan_feature_flags_are_applied, .timeout = 120) {
+  char *pdir = t_tmpdir(), plan_path[700], plan[1500];
+  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
+  snprintf(plan, sizeof plan,
+           "{\"environment\":{\"environmentId\":\"flags\",\"baseUrl\":\"%s\","
+           "\"featureFlags\":{\"newNav\":true,\"search\":\"v2\",\"beta\":3,\"untold\":true},"
+           "\"metadata\":{\"featureFlagDelivery\":{\"newNav\":{\"cookie\":\"ff_nav\"},"
+           "\"search\":{\"localStorage\":\"ff.search\"},\"beta\":{\"query\":\"ff_beta\"}}}},"
+           "\"seeds\":[{\"kind\":\"url\",\"url\":\"/plan/flags.html\"}]}",
+           t_fixture_url(0, NULL, "/"));
+  cr_assert_eq(t_write_file(plan_path, plan), 0);
+  const char *args[] = {"--plan", plan_path, "--max-states", "1", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl --plan failed (exit %d): %s", run.status, run.err);
+  char out[700], found[512];
+  snprintf(out, sizeof out, "%s/out/states", dir);
+  const char *want[] = {"nav=true search=v2 beta=3", NULL};
+  cr_expect_gt(t_tree_grep(out, want, found, sizeof found), 0, "the page saw all three flags");
+  const cJSON *env = cJSON_GetObjectItem(pkg, "environment");
+  cr_expect(!cJSON_GetObjectItem(env, "authMode"), "feature flags are no sign-in (authMode %s)",
+            cJSON_GetStringValue(cJSON_GetObjectItem(env, "authMode")));
+  const cJSON *rec = cJSON_GetObjectItem(cJSON_GetObjectItem(env, "metadata"), "featureFlagsApplied");
+  cr_assert(rec, "the package records how each flag was applied");
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(rec, "newNav")), "cookie ff_nav");
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(rec, "beta")), "query ff_beta");
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(rec, "untold")), "recorded only");
+  t_write_file(plan_path, "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://x/\","
+                          "\"featureFlags\":{\"a\":true},\"metadata\":{\"featureFlagDelivery\":{\"a\":{\"header\":\"x\"}}}}}");
+  t_run bad = t_run_argv((const char *[]){UIAP_BIN, "crawl", "--plan", plan_path, "-o", pdir, NULL}, 10000);
+  cr_expect_eq(bad.status, 2, "an unknown delivery is a usage error: %s", bad.err);
+  cr_expect(strstr(bad.err, "featureFlagDelivery/a"), "it names the flag: %s", bad.err);
+  t_run_free(&bad);
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+  rm_rf(pdir);
+}
+
 Test(crawl, directory_is_served, .timeout = 120) {
   const char *args[] = {UIAP_SRC "/tests/fixtures/spa", "--max-states", "2", NULL};
   t_run run;

@@ -79,6 +79,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_error(&e, text);
   }
   memset(&e, 0, sizeof e);
+  /* its feature flags: applied or refused with a reason, nothing secret */
+  crawl_session fs = {0};
+  char q[512];
+  if (crawl_plan_feature_flags(plan, &fs, q, sizeof q, &e) == CRAWL_OK) {
+    CHECK(strlen(q) < sizeof q && !crawl_session_any(&fs));
+  } else {
+    check_error(&e, text);
+  }
+  crawl_session_release(&fs);
+  memset(&e, 0, sizeof e);
 
   /* round trip: what we accepted, printed, is accepted the same way (but
    * cJSON prints a budget of 1e999, infinity, as null) */
