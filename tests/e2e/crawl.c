@@ -176,38 +176,55 @@ Test(crawl, budgets_stop_exactly, .timeout = 200) {
   rm_rf(dir);
 }
 
+/* ---- what a plan's environment sets in the browser ---- */
+/* `crawl --plan` of one seed with environment {environmentId, baseUrl,
+ * EXTRA}, one state: the package (asserted), the run, the output's dir. */
+static cJSON *crawl_plan_one(const char *pdir, const char *extra, const char *seed, t_run *run, char **dir) {
+  char plan_path[700], plan[2048];
+  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
+  snprintf(plan, sizeof plan,
+           "{\"environment\":{\"environmentId\":\"plan\",\"baseUrl\":\"%s\",%s},"
+           "\"seeds\":[{\"kind\":\"url\",\"url\":\"%s\"}]}", t_fixture_url(0, NULL, "/"), extra, seed);
+  cr_assert_eq(t_write_file(plan_path, plan), 0);
+  const char *args[] = {"--plan", plan_path, "--max-states", "1", NULL};
+  cJSON *pkg = crawl(args, run, dir);
+  cr_assert(pkg, "crawl --plan failed (exit %d): %s", run->status, run->err);
+  return pkg;
+}
+
+/* A plan with environment {.., EXTRA} is refused: exit 2, a line naming what. */
+static void plan_refused(const char *pdir, const char *extra, const char *what) {
+  char plan_path[700], plan[1024];
+  snprintf(plan_path, sizeof plan_path, "%s/bad.json", pdir);
+  snprintf(plan, sizeof plan, "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://x/\",%s}}", extra);
+  cr_assert_eq(t_write_file(plan_path, plan), 0);
+  t_run bad = t_run_argv((const char *[]){UIAP_BIN, "crawl", "--plan", plan_path, "-o", pdir, NULL}, 10000);
+  cr_expect_eq(bad.status, 2, "refused with a usage error: %s", bad.err);
+  cr_expect(strstr(bad.err, what), "the line names %s: %s", what, bad.err);
+  t_run_free(&bad);
+}
+
+/* 1 when a state file under DIR/out/states holds text. */
+static int states_show(const char *dir, const char *text) {
+  char out[700], found[512];
+  snprintf(out, sizeof out, "%s/out/states", dir);
+  const char *one[] = {text, NULL};
+  return t_tree_grep(out, one, found, sizeof found) > 0;
+}
+
 /* The plan's viewport and locale are the browser's (the page reports what
  * it sees), and the package's environment says so. */
 Test(crawl, plan_viewport_and_locale_are_applied, .timeout = 120) {
-  char *pdir = t_tmpdir(), plan_path[700], plan[1024];
-  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
-  snprintf(plan, sizeof plan,
-           "{\"environment\":{\"environmentId\":\"browser\",\"baseUrl\":\"%s\",\"locale\":\"de-DE\","
-           "\"viewport\":{\"width\":900,\"height\":700}},"
-           "\"seeds\":[{\"kind\":\"url\",\"url\":\"/plan/browser.html\"}]}",
-           t_fixture_url(0, NULL, "/"));
-  cr_assert_eq(t_write_file(plan_path, plan), 0);
-  const char *args[] = {"--plan", plan_path, "--max-states", "1", NULL};
+  char *pdir = t_tmpdir(), *dir;
   t_run run;
-  char *dir;
-  cJSON *pkg = crawl(args, &run, &dir);
-  cr_assert(pkg, "crawl --plan failed (exit %d): %s", run.status, run.err);
+  cJSON *pkg = crawl_plan_one(pdir, "\"locale\":\"de-DE\",\"viewport\":{\"width\":900,\"height\":700}",
+                              "/plan/browser.html", &run, &dir);
   static const char *const want[] = {"width=900 height=700", "language=de-DE", "intl=de-DE", NULL};
-  char out[700], found[512];
-  snprintf(out, sizeof out, "%s/out/states", dir);
-  for (int i = 0; want[i]; i++) {
-    const char *one[] = {want[i], NULL};
-    cr_expect_gt(t_tree_grep(out, one, found, sizeof found), 0, "the page saw %s", want[i]);
-  }
+  for (int i = 0; want[i]; i++) cr_expect(states_show(dir, want[i]), "the page saw %s", want[i]);
   const cJSON *env = cJSON_GetObjectItem(pkg, "environment");
   cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(env, "locale")), "de-DE");
   cr_expect_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(env, "viewport"), "width")->valueint, 900);
-  t_write_file(plan_path, "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://x/\","
-                          "\"viewport\":{\"width\":5}}}");
-  t_run bad = t_run_argv((const char *[]){UIAP_BIN, "crawl", "--plan", plan_path, "-o", pdir, NULL}, 10000);
-  cr_expect_eq(bad.status, 2, "a bad viewport is a usage error: %s", bad.err);
-  cr_expect(strstr(bad.err, "/environment/viewport"), "it names the path: %s", bad.err);
-  t_run_free(&bad);
+  plan_refused(pdir, "\"viewport\":{\"width\":5}", "/environment/viewport");
   cJSON_Delete(pkg);
   t_run_free(&run);
   rm_rf(dir);
@@ -217,25 +234,14 @@ Test(crawl, plan_viewport_and_locale_are_applied, .timeout = 120) {
 /* featureFlags reach the app as the plan's featureFlagDelivery says (cookie,
  * localStorage, query), each is recorded, and none of it is a sign-in. */
 Test(crawl, plan_feature_flags_are_applied, .timeout = 120) {
-  char *pdir = t_tmpdir(), plan_path[700], plan[1500];
-  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
-  snprintf(plan, sizeof plan,
-           "{\"environment\":{\"environmentId\":\"flags\",\"baseUrl\":\"%s\","
-           "\"featureFlags\":{\"newNav\":true,\"search\":\"v2\",\"beta\":3,\"untold\":true},"
-           "\"metadata\":{\"featureFlagDelivery\":{\"newNav\":{\"cookie\":\"ff_nav\"},"
-           "\"search\":{\"localStorage\":\"ff.search\"},\"beta\":{\"query\":\"ff_beta\"}}}},"
-           "\"seeds\":[{\"kind\":\"url\",\"url\":\"/plan/flags.html\"}]}",
-           t_fixture_url(0, NULL, "/"));
-  cr_assert_eq(t_write_file(plan_path, plan), 0);
-  const char *args[] = {"--plan", plan_path, "--max-states", "1", NULL};
+  char *pdir = t_tmpdir(), *dir;
   t_run run;
-  char *dir;
-  cJSON *pkg = crawl(args, &run, &dir);
-  cr_assert(pkg, "crawl --plan failed (exit %d): %s", run.status, run.err);
-  char out[700], found[512];
-  snprintf(out, sizeof out, "%s/out/states", dir);
-  const char *want[] = {"nav=true search=v2 beta=3", NULL};
-  cr_expect_gt(t_tree_grep(out, want, found, sizeof found), 0, "the page saw all three flags");
+  cJSON *pkg = crawl_plan_one(pdir,
+                              "\"featureFlags\":{\"newNav\":true,\"search\":\"v2\",\"beta\":3,\"untold\":true},"
+                              "\"metadata\":{\"featureFlagDelivery\":{\"newNav\":{\"cookie\":\"ff_nav\"},"
+                              "\"search\":{\"localStorage\":\"ff.search\"},\"beta\":{\"query\":\"ff_beta\"}}}",
+                              "/plan/flags.html", &run, &dir);
+  cr_expect(states_show(dir, "nav=true search=v2 beta=3"), "the page saw all three flags");
   const cJSON *env = cJSON_GetObjectItem(pkg, "environment");
   cr_expect(!cJSON_GetObjectItem(env, "authMode"), "feature flags are no sign-in (authMode %s)",
             cJSON_GetStringValue(cJSON_GetObjectItem(env, "authMode")));
@@ -244,12 +250,8 @@ Test(crawl, plan_feature_flags_are_applied, .timeout = 120) {
   cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(rec, "newNav")), "cookie ff_nav");
   cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(rec, "beta")), "query ff_beta");
   cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(rec, "untold")), "recorded only");
-  t_write_file(plan_path, "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://x/\","
-                          "\"featureFlags\":{\"a\":true},\"metadata\":{\"featureFlagDelivery\":{\"a\":{\"header\":\"x\"}}}}}");
-  t_run bad = t_run_argv((const char *[]){UIAP_BIN, "crawl", "--plan", plan_path, "-o", pdir, NULL}, 10000);
-  cr_expect_eq(bad.status, 2, "an unknown delivery is a usage error: %s", bad.err);
-  cr_expect(strstr(bad.err, "featureFlagDelivery/a"), "it names the flag: %s", bad.err);
-  t_run_free(&bad);
+  plan_refused(pdir, "\"featureFlags\":{\"a\":true},\"metadata\":{\"featureFlagDelivery\":{\"a\":{\"header\":\"x\"}}}",
+               "featureFlagDelivery/a");
   cJSON_Delete(pkg);
   t_run_free(&run);
   rm_rf(dir);
