@@ -700,27 +700,9 @@ static const pg_element *find_target(const pg_graph *g, const char *role, const 
   return NULL;
 }
 
-/* Quad centre of a node, after scrolling it into view. */
+/* Quad centre of a node (crawl__page_node_point). */
 static int node_point(run *r, int backend, double *x, double *y) {
-  cdp_client *c = r->c;
-  const char *sess = crawl_page_session(r->page);
-  cJSON *a = cJSON_CreateObject(), *res = NULL;
-  cJSON_AddNumberToObject(a, "backendNodeId", backend);
-  if (cdp_call(c, sess, "DOM.getContentQuads", a, &res, 10000) != CDP_OK) return -1;
-  const cJSON *q = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "quads"), 0);
-  if (cJSON_GetArraySize(q) < 8) {
-    cJSON_Delete(res);
-    return -1;
-  }
-  double sx = 0, sy = 0;
-  for (int i = 0; i < 4; i++) {
-    sx += cJSON_GetArrayItem(q, i * 2)->valuedouble;
-    sy += cJSON_GetArrayItem(q, i * 2 + 1)->valuedouble;
-  }
-  cJSON_Delete(res);
-  *x = sx / 4;
-  *y = sy / 4;
-  return 0;
+  return crawl__page_node_point(r->page, backend, x, y);
 }
 
 /* Actionability (section 11 / 13): attached, visible, enabled, in view,
