@@ -308,6 +308,12 @@ typedef struct crawl_opts {
                                  secrets of the run; authMode "session_reuse" */
   int session_reuse;          /* authMode "session_reuse" without a session
                                  (a reused browser profile, --user-data-dir) */
+  const crawl_principal *principals; /* explore as each in turn (its own browser
+                                 context, its recipe or session; session above
+                                 is then not used), then probe every route
+                                 each reached as the others (DIR/access.json);
+                                 docs/principals.md */
+  size_t nprincipals;
   /* A fresh browser when the old one died: free *c, start another, store it
    * in *c. NULL: no restarts. At most max_restarts (0: 3) per run. */
   cdp_code (*relaunch)(void *ud, cdp_client **c);

@@ -40,6 +40,7 @@ typedef struct state {
   action *acts;
   int nacts, cap_acts;
   int dead;                 /* could not be restored: not explored further */
+  int principal;            /* index in crawl_opts.principals, 0 without any */
 } state;
 
 typedef struct edge { int from, to; action a; } edge;

@@ -89,4 +89,14 @@ crawl_code crawl__login_run(crawl_page *p, const crawl_login *l, struct crawl__s
  * every target of its steps (the sign-in form where it was not). */
 int crawl__login_page(const crawl_login *l, const char *url, const pg_graph *g);
 
+/* ---- access probing (access.c) ---------------------------------------------------- */
+typedef enum { CRAWL__ACCESS_ABSENT, CRAWL__ACCESS_REACHED, CRAWL__ACCESS_DIRECT, CRAWL__ACCESS_DENIED } crawl__access;
+const char *crawl__access_name(crawl__access a); /* "absent", "reached", ... */
+/* What a route opened by URL showed: denied for an HTTP status >= 400, the
+ * sign-in page, no capture (g NULL), the browser's error page, or a title
+ * or heading that says so (forbidden, not allowed, ...); else direct. */
+crawl__access crawl__access_classify(int status, int signin_page, const pg_graph *g);
+/* The route key of access.json: url's path, without query and fragment. */
+void crawl__access_route(const char *url, char *buf, size_t n);
+
 #endif
