@@ -919,7 +919,7 @@ static crawl_code session_storage_one(crawl_page *p, const char *origin) {
  * once), before the first navigation. */
 static crawl_code session_apply(crawl_page *p) {
   const crawl_session *s = p->o.session;
-  if (!s) return CRAWL_OK;
+  if (!s || p->o.session_kept) return CRAWL_OK;
   cJSON *a = crawl_session_cookie_params(s);
   crawl_code rc = a ? call(p, "Network.setCookies", a, NULL) : CRAWL_OK;
   for (size_t i = 0; !rc && i < s->nstorage; i++) {
@@ -2431,6 +2431,15 @@ void crawl_page_close(crawl_page *p) {
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "targetId", p->target_id);
     cdp_call(p->c, NULL, "Target.closeTarget", a, NULL, 2000);
+  }
+  if (p->browser_guard && cdp_client_alive(p->c)) {
+    /* the browser-wide auto-attach is this page's: a tab opened next would
+     * attach paused to nobody (it sets its own) */
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddBoolToObject(a, "autoAttach", 0);
+    cJSON_AddBoolToObject(a, "waitForDebuggerOnStart", 0);
+    cJSON_AddBoolToObject(a, "flatten", 1);
+    cdp_call(p->c, NULL, "Target.setAutoAttach", a, NULL, 2000);
   }
   clear_inflight(p);
   for (int i = 0; i < p->noopifs; i++) {

@@ -177,6 +177,9 @@ typedef struct crawl_page_opts {
                                  to an allowed origin (the page's own and
                                  allowed_origins), never to another. Fetch is
                                  then on also without block_writes. */
+  int session_kept;           /* the session's cookies and localStorage are in the
+                                 tab's context already (an earlier tab of it set
+                                 them): only its headers are applied */
   const char *browser_context; /* Target.createBrowserContext's id: the tab opens
                                  in it (a principal's own cookies and storage);
                                  NULL: the default context */

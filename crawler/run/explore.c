@@ -62,6 +62,7 @@ typedef struct run {
   char *contexts[CRAWL__PRINCIPALS_MAX]; /* each principal's browser context */
   int signed_out;           /* the last capture was a sign-in page or a 401/419 */
   int relogins;             /* of the current principal */
+  int kept[CRAWL__PRINCIPALS_MAX]; /* its context holds its cookies and localStorage */
   crawl_page_opts po;
   /* per control (action + role + name): how often it changed the state */
   struct loopstat { char *key; int self, moved, signals; action a; } *loops;
@@ -486,6 +487,7 @@ static void action_init(action *a, const char *aid, const pg_graph *g, const pg_
   a->role = crawl__xstrdup(e->role);
   a->name = crawl__xstrdup(e->name ? e->name : "");
   a->stable_id = crawl__xstrdup(e->stable_id);
+  a->href = crawl__xstrdup(e->href);
   a->scope_id = e->scope >= 0 ? crawl__xstrdup(g->scopes[e->scope].scope_id) : NULL;
   a->document_id = crawl__xstrdup(g->documents[e->document].document_id);
   a->ordinal = ordinal;
@@ -1728,7 +1730,8 @@ static void run_open_tab(run *r) {
                             .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
                             .allow_websockets = r->allow_ws, .allowed_origins = r->allowed,
                             .session = r->pri >= 0 ? &o->principals[r->pri].session : o->session,
-                            .browser_context = r->pri >= 0 ? r->contexts[r->pri] : NULL};
+                            .browser_context = r->pri >= 0 ? r->contexts[r->pri] : NULL,
+                            .session_kept = r->pri >= 0 && r->kept[r->pri]};
   crawl_code rc = crawl_page_open(r->c, &r->po, &r->page);
   if (rc) {
     snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));
@@ -1738,6 +1741,7 @@ static void run_open_tab(run *r) {
     r->stopped_by = r->guard_stop ? "guard" : "error";
   } else {
     crawl__page_use_secrets(r->page, r->secrets);
+    if (r->pri >= 0) r->kept[r->pri] = 1; /* a principal's own context keeps them */
   }
 }
 
@@ -2026,26 +2030,35 @@ static void explore_as(run *r, int k, seed *seeds, int nseeds) {
 }
 
 /* ---- access probing ---- */
-typedef struct probe_route { char key[512]; const char *url; unsigned reached; } probe_route;
+typedef struct probe_route { char key[512]; const char *url; unsigned reached, offered; } probe_route;
 
-/* The routes the principals' states show, with who reached each. */
+/* Route url (its key) in v: reached (1) or offered (0) to principal pri. */
+static void probe_add(run *r, probe_route *v, int *n, int max, const char *url, int pri, int reached) {
+  char key[512], o[512];
+  if (!url || strncmp(url, "http", 4)) return;
+  url_origin(url, o, sizeof o);
+  if (strcmp(o, r->page_origin)) return; /* the app's own routes only */
+  crawl__access_route(url, key, sizeof key);
+  int k = 0;
+  while (k < *n && strcmp(v[k].key, key)) k++;
+  if (k == *n && *n == max) return;
+  if (k == *n) {
+    memset(&v[k], 0, sizeof v[k]);
+    snprintf(v[k].key, sizeof v[k].key, "%s", key);
+    v[k].url = url;
+    (*n)++;
+  }
+  v[k].offered |= 1u << pri;
+  if (reached) v[k].reached |= 1u << pri;
+}
+
+/* The routes the principals' states show (reached), and the same-origin
+ * links their states offer but exploring did not take (offered). */
 static int probe_routes(run *r, probe_route *v, int max) {
   int n = 0;
-  for (int i = 0; i < r->f.nst; i++) {
-    const state *s = &r->f.st[i];
-    char key[512];
-    if (!s->url || strncmp(s->url, "http", 4)) continue;
-    crawl__access_route(s->url, key, sizeof key);
-    int k = 0;
-    while (k < n && strcmp(v[k].key, key)) k++;
-    if (k == n && n == max) continue;
-    if (k == n) {
-      snprintf(v[n].key, sizeof v[n].key, "%s", key);
-      v[n].url = s->url;
-      v[n++].reached = 0;
-    }
-    v[k].reached |= 1u << s->principal;
-  }
+  for (int i = 0; i < r->f.nst; i++) probe_add(r, v, &n, max, r->f.st[i].url, r->f.st[i].principal, 1);
+  for (int i = 0; i < r->f.nst; i++)
+    for (int k = 0; k < r->f.st[i].nacts; k++) probe_add(r, v, &n, max, r->f.st[i].acts[k].href, r->f.st[i].principal, 0);
   return n;
 }
 
@@ -2118,8 +2131,10 @@ static void probe_access(run *r) {
     r->pri = (int)k;
     if (r->contexts[k]) run_open_tab(r);
     for (int i = 0; i < n; i++) {
-      crawl__access a = rts[i].reached & (1u << k) ? CRAWL__ACCESS_REACHED : CRAWL__ACCESS_ABSENT;
+      unsigned me = 1u << k;
+      crawl__access a = rts[i].reached & me ? CRAWL__ACCESS_REACHED : CRAWL__ACCESS_ABSENT;
       if (!a && r->page && !r->fatal) a = probe_one(r, rts[i].url);
+      if (a == CRAWL__ACCESS_DIRECT && (rts[i].offered & me)) a = CRAWL__ACCESS_REACHED; /* offered, shown */
       cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(routes, rts[i].key), pid, crawl__access_name(a));
       if (a == CRAWL__ACCESS_DIRECT) probe_review(r, pid, &rts[i]);
     }

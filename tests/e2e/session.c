@@ -61,8 +61,8 @@ static void crawl(crawl_res *r, const char *seed, const char *const *args) {
   memset(r, 0, sizeof *r);
   r->dir = t_tmpdir();
   snprintf(r->out, sizeof r->out, "%s/out", r->dir);
-  const char *argv[32] = {UIAP_BIN, "crawl", seed, "-o", r->out, "--max-states", "12", "--max-runtime-ms", "40000"};
-  int n = 9;
+  const char *argv[32] = {UIAP_BIN, "crawl", "-o", r->out, "--max-states", "12", "--max-runtime-ms", "40000", seed};
+  int n = seed ? 9 : 8;
   for (int i = 0; args && args[i] && n < 31; i++) argv[n++] = args[i];
   argv[n] = NULL;
   r->log0 = log_len();
@@ -241,4 +241,89 @@ Test(session, malformed_files_exit_2_before_the_browser) {
   t_run_free(&r);
   t_rm_rf(dir);
   free(dir);
+}
+
+/* ---- several principals (docs/principals.md) ------------------------------------ */
+/* Writes that reached the fixture servers since before (not GET/HEAD). */
+static long writes_since(const cJSON *before, char *list, size_t n) {
+  cJSON *after = t_fixture_hit_table(), *h;
+  long w = 0;
+  list[0] = 0;
+  cJSON_ArrayForEach(h, after) {
+    const cJSON *b = cJSON_GetObjectItem(before, h->string);
+    long d = (long)h->valuedouble - (b ? (long)b->valuedouble : 0);
+    if (d <= 0 || !strncmp(h->string, "GET ", 4) || !strncmp(h->string, "HEAD ", 5)) continue;
+    w += d;
+    snprintf(list + strlen(list), n - strlen(list), "%ldx %s; ", d, h->string);
+  }
+  cJSON_Delete(after);
+  return w;
+}
+
+static const char *access_of(const cJSON *acc, const char *route, const char *who) {
+  const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(acc, "routes"), route), who));
+  return v ? v : "(none)";
+}
+
+Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
+  char *tmp = t_tmpdir(), plan[700], state[700], base[128], sid[128], note[256];
+  sign_in(tmp, "viewer", "viewer-pass");
+  state_secrets(tmp, sid, note);
+  snprintf(state, sizeof state, "%s/state.json", tmp);
+  snprintf(base, sizeof base, "http://127.0.0.1:%d", t_fixture_port(0));
+  char *pj = NULL;
+  cr_assert(asprintf(&pj,
+      "{\"environment\":{\"environmentId\":\"auth\",\"baseUrl\":\"%s/\",\"principalProfiles\":["
+      "{\"id\":\"owner\",\"roles\":[\"admin\"]},{\"id\":\"viewer\",\"roles\":[\"viewer\"]},{\"id\":\"unused\"}],"
+      "\"metadata\":{\"principals\":{\"owner\":{\"login\":{\"url\":\"%s/auth/login?expire=6\",\"steps\":["
+      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"User\"},\"value\":\"${env:T_ADMIN_USER}\"},"
+      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"${env:T_ADMIN_PASS}\"},"
+      "{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"name\":\"Sign in\"}}],"
+      "\"success\":{\"urlPrefix\":\"%s/auth/app/\"}}},\"viewer\":{\"storageState\":\"%s\"}}}},"
+      "\"seeds\":[{\"kind\":\"url\",\"url\":\"/auth/app/\"}]}",
+      base, base, base, state) > 0);
+  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+  t_write_file(plan, pj);
+  free(pj);
+  setenv("T_ADMIN_USER", "admin", 1);
+  setenv("T_ADMIN_PASS", "admin-pass", 1);
+  cJSON *before = t_fixture_hit_table();
+  crawl_res r;
+  const char *args[] = {"--plan", plan, "--principal", "owner", "--principal", "viewer", "--verbose", NULL};
+  crawl(&r, NULL, args); /* the seeds come from the plan */
+  char list[2048];
+  long w = writes_since(before, list, sizeof list);
+  cJSON_Delete(before);
+  cr_expect(reached(&r, "admin", "cookie", "/auth/app/users") > 0, "admin reached Users");
+  cr_expect(reached(&r, "viewer", "cookie", "/auth/app/profile") > 0, "viewer reached its profile");
+  char path[700];
+  snprintf(path, sizeof path, "%s/journal.jsonl", r.out);
+  char *jl = t_read_file(path, NULL);
+  cr_assert(jl);
+  cr_expect(strstr(jl, "signed in as owner with its recipe"), "the recipe signed in");
+  cr_expect(strstr(jl, "signed in again with its recipe"), "the session expired and admin signed in again");
+  cr_expect(!strstr(jl, "\"title\":\"Sign in\""), "no sign-in page recorded as a state");
+  cr_expect(w >= 2 && w <= 4, "only sign-in POSTs reached the server: %s", list);
+  cr_expect(!strstr(list, "POST /auth/app"), "no write to the app: %s", list);
+  free(jl);
+  snprintf(path, sizeof path, "%s/access.json", r.out);
+  char *at = t_read_file(path, NULL);
+  cJSON *acc = at ? cJSON_Parse(at) : NULL;
+  cr_assert(acc, "access.json is written");
+  cr_expect_str_eq(access_of(acc, "/auth/app/users", "owner"), "reached");
+  cr_expect_str_eq(access_of(acc, "/auth/app/users", "viewer"), "denied");
+  cr_expect_str_eq(access_of(acc, "/auth/app/billing", "viewer"), "direct");
+  cJSON_Delete(acc);
+  free(at);
+  snprintf(path, sizeof path, "%s/package.json", r.out);
+  char *pk = t_read_file(path, NULL);
+  cr_expect(pk && strstr(pk, "viewer can open /auth/app/billing directly"), "a review item names the gap");
+  cr_expect(pk && !strstr(pk, "\"unused\""), "only the principals used are listed");
+  cr_expect_str_eq(auth_mode(&r), "seeded");
+  free(pk);
+  const char *secrets[] = {"admin-pass", sid, note, NULL};
+  no_secret_anywhere(&r, secrets);
+  crawl_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
 }
