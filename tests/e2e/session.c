@@ -320,7 +320,23 @@ Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   cr_expect(pk && strstr(pk, "viewer can open /auth/app/billing directly"), "a review item names the gap");
   cr_expect(pk && !strstr(pk, "\"unused\""), "only the principals used are listed");
   cr_expect_str_eq(auth_mode(&r), "seeded");
+  cJSON *pkj = pk ? cJSON_Parse(pk) : NULL, *rt;
+  int users_by_owner_only = 0, home_by_both = 0;
+  cJSON_ArrayForEach(rt, cJSON_GetObjectItem(cJSON_GetObjectItem(pkj, "routeCatalog"), "routes")) {
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(rt, "routeId"));
+    char *who = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetObjectItem(rt, "metadata"), "principals"));
+    if (id && who && !strcmp(id, "/auth/app/users")) users_by_owner_only = !strcmp(who, "[\"owner\"]");
+    if (id && who && !strcmp(id, "/auth/app/")) home_by_both = !strcmp(who, "[\"owner\",\"viewer\"]");
+    free(who);
+  }
+  cr_expect(users_by_owner_only, "the Users route says only owner saw it");
+  cr_expect(home_by_both, "the home route says both principals saw it");
+  cJSON_Delete(pkj);
   free(pk);
+  const char *vargv[] = {UIAP_BIN, "validate", path, NULL};
+  t_run v = t_run_argv(vargv, 30000);
+  cr_expect_eq(v.status, 0, "the package validates: %s %s", v.out, v.err);
+  t_run_free(&v);
   const char *secrets[] = {"admin-pass", sid, note, NULL};
   no_secret_anywhere(&r, secrets);
   crawl_free(&r);
