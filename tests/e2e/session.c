@@ -343,3 +343,43 @@ Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   t_rm_rf(tmp);
   free(tmp);
 }
+
+Test(principals, missing_variable_exits_2_before_the_browser) {
+  char *tmp = t_tmpdir(), plan[700], out[700];
+  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+  snprintf(out, sizeof out, "%s/out", tmp);
+  t_write_file(plan, "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://127.0.0.1:9/\","
+                     "\"principalProfiles\":[{\"id\":\"owner\"}],\"metadata\":{\"principals\":{\"owner\":{\"login\":"
+                     "{\"url\":\"http://127.0.0.1:9/login\",\"steps\":[{\"action\":\"ui.enterText\",\"target\":"
+                     "{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"${env:T_UNSET_PASSWORD_VAR}\"}]}}}}}}");
+  unsetenv("T_UNSET_PASSWORD_VAR");
+  const char *argv[] = {UIAP_BIN, "crawl", "--plan", plan, "-o", out, NULL};
+  t_run r = t_run_argv(argv, 20000);
+  cr_expect_eq(r.status, 2, "exit 2: %s", r.err);
+  cr_expect(strstr(r.err, "T_UNSET_PASSWORD_VAR") && strstr(r.err, "not set"), "names the variable: %s", r.err);
+  cr_expect(!strchr(r.err, '\n') || strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "one line: %s", r.err);
+  cr_expect(!strstr(r.err, "Chromium"), "before the browser starts: %s", r.err);
+  struct stat st;
+  cr_expect(stat(out, &st) != 0, "no output directory");
+  t_run_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
+}
+
+Test(principals, literal_password_in_the_plan_refused) {
+  char *tmp = t_tmpdir(), plan[700], out[700];
+  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+  snprintf(out, sizeof out, "%s/out", tmp);
+  t_write_file(plan, "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://127.0.0.1:9/\","
+                     "\"principalProfiles\":[{\"id\":\"owner\"}],\"metadata\":{\"principals\":{\"owner\":{\"login\":"
+                     "{\"url\":\"http://127.0.0.1:9/login\",\"steps\":[{\"action\":\"ui.enterText\",\"target\":"
+                     "{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"literal-secret-pw\"}]}}}}}}");
+  const char *argv[] = {UIAP_BIN, "crawl", "--plan", plan, "-o", out, NULL};
+  t_run r = t_run_argv(argv, 20000);
+  cr_expect_eq(r.status, 2, "exit 2: %s", r.err);
+  cr_expect(strstr(r.err, "/environment/metadata/principals/owner/login/steps/0/value"), "%s", r.err);
+  cr_expect(!strstr(r.err, "literal-secret-pw"), "the value is not quoted: %s", r.err);
+  t_run_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
+}
