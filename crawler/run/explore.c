@@ -2129,6 +2129,7 @@ static void probe_access(run *r) {
   for (size_t k = 0; k < r->o->nprincipals && !r->cancelled; k++) {
     const char *pid = r->o->principals[k].id;
     r->pri = (int)k;
+    r->relogins = 0;
     if (r->contexts[k]) run_open_tab(r);
     for (int i = 0; i < n; i++) {
       unsigned me = 1u << k;
