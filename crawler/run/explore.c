@@ -233,6 +233,7 @@ static int state_refused(run *r, const char *route) {
 
 static void note_error(run *r, crawl_code rc);
 static int sign_in_again(run *r);
+static int sign_in(run *r, int again);
 
 /* The state's files: DIR/states/<id>.json (its PageGraph, path relative to
  * DIR into rel; what the graph did not redact itself but an earlier capture
@@ -1802,7 +1803,10 @@ static void drive_url_seeds(run *r, seed *seeds, int nseeds) {
     int have = 0;
     for (int k = 0; k < r->f.nst; k++)
       have |= r->f.st[k].seed == i && r->f.st[k].parent < 0 && r->f.st[k].principal == (r->pri < 0 ? 0 : r->pri);
-    if (!have) seed_load(r, &seeds[i], i);
+    if (have) continue;
+    seed_load(r, &seeds[i], i);
+    /* sent to sign-in: a recipe signs in again and the seed is loaded once more */
+    if (r->signed_out && r->o->principals[r->pri].login && sign_in(r, 1) == 0) seed_load(r, &seeds[i], i);
   }
 }
 
