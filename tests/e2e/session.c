@@ -333,6 +333,12 @@ Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   cr_expect(home_by_both, "the home route says both principals saw it");
   cJSON_Delete(pkj);
   free(pk);
+  snprintf(path, sizeof path, "%s/report.html", r.out);
+  char *html = t_read_file(path, NULL);
+  cr_expect(html && strstr(html, "Access by principal") && strstr(html, "<td class=\"access-direct\">direct</td>"),
+            "the report shows the access matrix");
+  free(html);
+  snprintf(path, sizeof path, "%s/package.json", r.out);
   const char *vargv[] = {UIAP_BIN, "validate", path, NULL};
   t_run v = t_run_argv(vargv, 30000);
   cr_expect_eq(v.status, 0, "the package validates: %s %s", v.out, v.err);
