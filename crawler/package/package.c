@@ -1941,6 +1941,7 @@ static cJSON *out_state(pk *b, const pk_state *st) {
   if (cJSON_IsNumber(crawl__get(l, "seed"))) jnum(m, "seed", crawl__get(l, "seed")->valuedouble);
   crawl__jstr(m, "parentStateId", crawl__str(l, "parentStateId"));
   jnum(m, "selfLoops", st->self_loops);
+  crawl__jstr(m, "principal", crawl__str(crawl__get(l, "metadata"), "principal")); /* docs/principals.md */
   crawl__jset(o, "metadata", m);
   return o;
 }

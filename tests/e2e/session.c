@@ -340,6 +340,15 @@ Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   cr_expect(html && strstr(html, "Access by principal") && strstr(html, "<td class=\"access-direct\">direct</td>"),
             "the report shows the access matrix");
   free(html);
+  const char *dargv[] = {UIAP_BIN, "diff", r.out, "--principal", "owner", "--principal", "viewer", "--format", "json", NULL};
+  t_run d = t_run_argv(dargv, 30000);
+  cJSON *dj = cJSON_Parse(d.out ? d.out : "");
+  char *removed = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(dj, "sections"), "routes"), "removed"));
+  cr_expect_eq(d.status, 0, "diff of two principals: %s", d.err);
+  cr_expect(removed && strstr(removed, "/auth/app/users"), "viewer's view lacks the Users route: %s", d.out);
+  free(removed);
+  cJSON_Delete(dj);
+  t_run_free(&d);
   snprintf(path, sizeof path, "%s/package.json", r.out);
   const char *vargv[] = {UIAP_BIN, "validate", path, NULL};
   t_run v = t_run_argv(vargv, 30000);

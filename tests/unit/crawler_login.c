@@ -189,3 +189,23 @@ Test(login, sign_in_page_by_url_or_form) {
   cr_expect(!crawl__login_page(&l, "https://app.example.test/app/", &g));
   crawl_login_release(&l);
 }
+
+Test(login, principal_view_of_a_package) {
+  static const char pkg[] =
+    "{\"spec\":\"uiap.discovery\",\"environment\":{\"principalProfiles\":[{\"id\":\"owner\"},{\"id\":\"viewer\"}]},"
+    "\"routeCatalog\":{\"routes\":[{\"routeId\":\"/\",\"metadata\":{\"principals\":[\"owner\",\"viewer\"]}},"
+    "{\"routeId\":\"/users\",\"metadata\":{\"principals\":[\"owner\"]}},{\"routeId\":\"/plain\"}]},"
+    "\"transitionGraph\":{\"states\":[{\"stateId\":\"a\",\"metadata\":{\"principal\":\"owner\"}},"
+    "{\"stateId\":\"b\",\"metadata\":{\"principal\":\"owner\"}},{\"stateId\":\"c\",\"metadata\":{\"principal\":\"viewer\"}}],"
+    "\"edges\":[{\"fromStateId\":\"a\",\"toStateId\":\"b\"}]}}";
+  cJSON *p = cJSON_Parse(pkg);
+  cJSON *v = crawl_package_principal_view(p, "viewer");
+  cr_assert(v);
+  char *t = cJSON_PrintUnformatted(v);
+  cr_expect(strstr(t, "\"/\"") && strstr(t, "/plain") && !strstr(t, "/users"), "%s", t);
+  cr_expect(strstr(t, "\"c\"") && !strstr(t, "\"a\"") && !strstr(t, "fromStateId"), "%s", t);
+  free(t);
+  cJSON_Delete(v);
+  cr_expect_null(crawl_package_principal_view(p, "nobody"));
+  cJSON_Delete(p);
+}
