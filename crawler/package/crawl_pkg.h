@@ -95,6 +95,11 @@ crawl_code crawl_package_diff(const cJSON *old_pkg, const cJSON *new_pkg, cJSON 
  * edges between those states; entries that name no principal stay. NULL
  * when environment.principalProfiles does not list id. Caller frees. */
 cJSON *crawl_package_principal_view(const cJSON *pkg, const char *id);
+/* DIR/access.json's "actions" from DIR/package.json: {semanticKey:
+ * [principal...]}, the principals that took each action (an edge from one
+ * of their states on that target). CRAWL_IO with err when a file cannot be
+ * read or written. */
+crawl_code crawl_access_actions_write(const char *dir, char *err, size_t errlen);
 /* The diff as text for people (caller frees). color: ANSI colors. */
 char *crawl_diff_text(const cJSON *diff, int color);
 

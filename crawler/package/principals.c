@@ -3,10 +3,13 @@
  * metadata.principals names it, its states (metadata.principal) and the
  * edges between them. `diff PKG --principal A --principal B` compares two
  * such views of one package. Entries that name no principal (a run without
- * principals) stay in every view. */
+ * principals) stay in every view. And access.json's "actions": who took
+ * which action, by the package's semanticKey. */
 #include "crawl_pkg.h"
 #include "crawl_util.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int names(const cJSON *list, const char *id) {
@@ -70,4 +73,52 @@ cJSON *crawl_package_principal_view(const cJSON *pkg, const char *id) {
   filter(at(v, "transitionGraph", "states"), id);
   filter_edges(at(v, "transitionGraph", "edges"), at(v, "transitionGraph", "states"));
   return v;
+}
+
+/* The package's states: stateId -> principal (borrowed strings). */
+static const char *state_principal(const cJSON *states, const char *id) {
+  const cJSON *s;
+  cJSON_ArrayForEach(s, states) {
+    const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "stateId"));
+    if (sid && id && !strcmp(sid, id))
+      return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(s, "metadata"), "principal"));
+  }
+  return NULL;
+}
+
+/* {semanticKey: [principal...]}: who took each action (an edge from one of
+ * its states on that target). */
+static cJSON *actions_by_principal(const cJSON *pkg) {
+  cJSON *acts = cJSON_CreateObject();
+  const cJSON *states = at((cJSON *)pkg, "transitionGraph", "states"), *e;
+  cJSON_ArrayForEach(e, at((cJSON *)pkg, "transitionGraph", "edges")) {
+    const char *key = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "target"), "semanticKey"));
+    const char *who = state_principal(states, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "fromStateId")));
+    if (!key || !who) continue;
+    cJSON *list = cJSON_GetObjectItemCaseSensitive(acts, key);
+    if (!list) list = cJSON_AddArrayToObject(acts, key);
+    if (!names(list, who)) cJSON_AddItemToArray(list, cJSON_CreateString(who));
+  }
+  return acts;
+}
+
+crawl_code crawl_access_actions_write(const char *dir, char *err, size_t errlen) {
+  char *ap = crawl__xprintf("%s/access.json", dir), *pp = crawl__xprintf("%s/package.json", dir);
+  cJSON *acc = crawl__json_load(ap, err, errlen), *pkg = acc ? crawl__json_load(pp, err, errlen) : NULL;
+  crawl_code rc = acc && pkg ? CRAWL_OK : CRAWL_IO;
+  if (!rc) {
+    cJSON_DeleteItemFromObjectCaseSensitive(acc, "actions");
+    cJSON_AddItemToObject(acc, "actions", actions_by_principal(pkg));
+    char *t = cJSON_Print(acc);
+    int e = crawl__file_write(ap, t, strlen(t));
+    if (e) snprintf(err, errlen, "%s: %s", ap, strerror(e));
+    rc = e ? CRAWL_IO : CRAWL_OK;
+    free(t);
+  }
+  cJSON_Delete(acc);
+  cJSON_Delete(pkg);
+  free(ap);
+  free(pp);
+  return rc;
 }

@@ -2104,24 +2104,6 @@ static void access_write(run *r, cJSON *o) {
   free(t);
 }
 
-/* Each principal's actions taken (allowed and done): "actions" of access.json. */
-static void access_actions(run *r, cJSON *acts) {
-  for (int i = 0; i < r->f.nst; i++)
-    for (int k = 0; k < r->f.st[i].nacts; k++) {
-      const action *a = &r->f.st[i].acts[k];
-      char key[600];
-      if (!a->done || a->dec.effect != POL_EFFECT_ALLOW) continue;
-      snprintf(key, sizeof key, "%s %s \"%s\"", a->action_id, a->role, a->name ? a->name : "");
-      cJSON *who = cJSON_GetObjectItemCaseSensitive(acts, key);
-      if (!who) who = cJSON_AddArrayToObject(acts, key);
-      const char *pid = r->o->principals[r->f.st[i].principal].id;
-      const cJSON *w;
-      int have = 0;
-      cJSON_ArrayForEach(w, who) have |= !strcmp(w->valuestring, pid);
-      if (!have) cJSON_AddItemToArray(who, cJSON_CreateString(pid));
-    }
-}
-
 static void probe_access(run *r) {
   probe_route rts[256];
   int n = probe_routes(r, rts, 256);
@@ -2146,7 +2128,7 @@ static void probe_access(run *r) {
     close_tab(r);
     r->fatal = 0;
   }
-  access_actions(r, cJSON_AddObjectToObject(o, "actions"));
+  cJSON_AddObjectToObject(o, "actions"); /* by semanticKey, once the package is written */
   access_write(r, o);
   cJSON_Delete(o);
 }
@@ -2241,6 +2223,11 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     explore(r);
   }
   crawl_code prc = run_close(r, sum);
+  if (!prc && o->nprincipals && !r->cancelled && !r->guard_stop) {
+    char aerr[512];
+    if (crawl_access_actions_write(r->dir, aerr, sizeof aerr))
+      crawl_log(CRAWL_LOG_WARN, "crawl", "access.json keeps no actions: %s", aerr);
+  }
   run_free(r);
   seeds_free(seeds, nseeds);
   if (prc) return prc;

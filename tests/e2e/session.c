@@ -315,6 +315,16 @@ Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   cr_expect_str_eq(access_of(acc, "/auth/app/users", "owner"), "reached");
   cr_expect_str_eq(access_of(acc, "/auth/app/users", "viewer"), "denied");
   cr_expect_str_eq(access_of(acc, "/auth/app/billing", "viewer"), "direct");
+  const cJSON *ak;
+  int users_action = 0, profile_both = 0;
+  cJSON_ArrayForEach(ak, cJSON_GetObjectItem(acc, "actions")) {
+    char *who = cJSON_PrintUnformatted(ak);
+    users_action |= strstr(ak->string, "|link|users") && !strcmp(who, "[\"owner\"]");
+    profile_both |= strstr(ak->string, "|link|profile") && strstr(who, "owner") && strstr(who, "viewer");
+    free(who);
+  }
+  cr_expect(users_action, "access.json: only owner took the Users link (by semanticKey): %s", at);
+  cr_expect(profile_both, "access.json: both took the Profile link: %s", at);
   cJSON_Delete(acc);
   free(at);
   snprintf(path, sizeof path, "%s/package.json", r.out);
