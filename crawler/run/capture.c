@@ -935,7 +935,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   crawl_page *p = page_new(c, o);
   if (!p->o.width) p->o.width = 1280;
   if (!p->o.height) p->o.height = 800;
-  cdp_code rc = cdp_open_page_in(c, o->browser_context, "about:blank", &p->session, &p->target_id,
+  cdp_code rc = cdp_open_page_in(c, p->o.browser_context, "about:blank", &p->session, &p->target_id,
                                  p->o.call_timeout_ms);
   if (rc) {
     perr(p, "open a tab");
@@ -972,7 +972,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   ids[n++] = cdp_send(c, p->session, "Emulation.setFocusEmulationEnabled", a);
   a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "behavior", "deny");
-  if (o->browser_context) cJSON_AddStringToObject(a, "browserContextId", o->browser_context);
+  if (p->o.browser_context) cJSON_AddStringToObject(a, "browserContextId", p->o.browser_context);
   ids[n++] = cdp_send(c, NULL, "Browser.setDownloadBehavior", a);
   a = cJSON_CreateObject();
   cJSON_AddBoolToObject(a, "discover", 1);
