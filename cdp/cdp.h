@@ -158,5 +158,9 @@ long long cdp_now_ms(void);
  * session id (caller frees) and target id (caller frees; may be NULL). */
 cdp_code cdp_open_page(cdp_client *c, const char *url, char **session,
                        char **target_id, int timeout_ms);
+/* The same in browser context context_id (Target.createBrowserContext; its
+ * own cookies and storage); NULL: the default context. */
+cdp_code cdp_open_page_in(cdp_client *c, const char *context_id, const char *url, char **session,
+                          char **target_id, int timeout_ms);
 
 #endif

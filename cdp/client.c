@@ -466,10 +466,16 @@ void cdp_off(cdp_client *c, int handle) {
 
 cdp_code cdp_open_page(cdp_client *c, const char *url, char **session,
                        char **target_id, int timeout_ms) {
+  return cdp_open_page_in(c, NULL, url, session, target_id, timeout_ms);
+}
+
+cdp_code cdp_open_page_in(cdp_client *c, const char *context_id, const char *url, char **session,
+                          char **target_id, int timeout_ms) {
   *session = NULL;
   if (target_id) *target_id = NULL;
   cJSON *p = cJSON_CreateObject(), *res = NULL;
   cJSON_AddStringToObject(p, "url", url ? url : "about:blank");
+  if (context_id) cJSON_AddStringToObject(p, "browserContextId", context_id);
   cdp_code rc = cdp_call(c, NULL, "Target.createTarget", p, &res, timeout_ms);
   if (rc) return rc;
   const cJSON *tid = cJSON_GetObjectItemCaseSensitive(res, "targetId");

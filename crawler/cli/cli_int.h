@@ -135,6 +135,12 @@ int cli_url_normalize(const char *in, char *out, size_t outlen);
  * the file and the place in it, never a value. */
 typedef enum { CLI_SESSION_STATE, CLI_SESSION_COOKIES, CLI_SESSION_HEADER } cli_session_kind;
 struct crawl_session;
+/* The plan's principals (crawl_principals_parse; pick may be NULL: all),
+ * each storageState file loaded into its session. CLI_CONTINUE or the
+ * usage exit code after one line. */
+struct cJSON;
+struct crawl_principal;
+int cli_principals(const struct cJSON *plan, const char *const *pick, struct crawl_principal **v, size_t *n);
 int cli_session_arg(struct crawl_session *s, cli_session_kind kind, const char *v);
 /* --user-data-dir DIR: a directory, or nothing yet (Chromium makes it):
  * CLI_CONTINUE, or CLI_EXIT_USAGE after the line. */

@@ -57,3 +57,15 @@ int cli_user_data_dir_arg(const char *dir) {
     return cli_fail(CLI_EXIT_USAGE, "--user-data-dir %s is not a directory", dir);
   return CLI_CONTINUE;
 }
+
+int cli_principals(const struct cJSON *plan, const char *const *pick, struct crawl_principal **v, size_t *n) {
+  char err[400];
+  if (crawl_principals_parse(plan, pick, v, n, err, sizeof err) != CRAWL_OK)
+    return cli_fail(CLI_EXIT_USAGE, "plan: %s", err);
+  for (size_t k = 0; k < *n; k++) {
+    if (!(*v)[k].storage_state) continue;
+    int code = cli_session_arg(&(*v)[k].session, CLI_SESSION_STATE, (*v)[k].storage_state);
+    if (code != CLI_CONTINUE) return code;
+  }
+  return CLI_CONTINUE;
+}

@@ -28,6 +28,8 @@ const char cli_help_crawl[] =
   "\n"
   "  -o, --output DIR          output directory (required)\n"
   "  --plan FILE               DiscoveryPlanPayload or uiap.discovery.plan message\n"
+  "  --principal ID            with --plan: explore as this principal (repeatable;\n"
+  "                            default: every principal of the plan)\n"
   "  --mode MODE               observe_only | safe_explore (default) | sandbox_write\n"
   "  --max-states N            stop after N distinct states (default 200)\n"
   "  --max-transitions N       stop after N executed actions (default 2000)\n"
@@ -63,6 +65,10 @@ typedef struct {
   const char *plan_path, *chromium, *connect, *fail_on, *user_data_dir;
   crawl_session session;        /* --storage-state, --cookies, --header; feature flags */
   char flag_query[4096];        /* the plan's feature flags delivered as query parameters */
+  const char *pick[17];         /* --principal IDs */
+  int npick;
+  crawl_principal *principals;  /* the plan's (docs/principals.md) */
+  size_t nprincipals;
   int force, headful, mode_flag, verbosity, progress_jsonl, isatty_err;
   char resume_plan[8300];       /* the plan --resume wrote, removed again */
   cJSON *plan;
@@ -84,6 +90,7 @@ enum {
   OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_ALLOW_BEACON, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
+  OPT_PRINCIPAL,
 #define CRAWL__BUDGET_ENUM(opt, name, field, lo, hi) OPT_##opt,
   CRAWL_BUDGETS(CRAWL__BUDGET_ENUM)
 #undef CRAWL__BUDGET_ENUM
@@ -123,6 +130,7 @@ static const struct option longopts[] = {
   {"storage-state", required_argument, NULL, OPT_STORAGE_STATE},
   {"cookies", required_argument, NULL, OPT_COOKIES},
   {"header", required_argument, NULL, OPT_HEADER},
+  {"principal", required_argument, NULL, OPT_PRINCIPAL},
   {"user-data-dir", required_argument, NULL, OPT_USER_DATA_DIR},
   {NULL, 0, NULL, 0},
 };
@@ -210,6 +218,10 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
       break;
     case OPT_STORAGE_STATE: case OPT_COOKIES: case OPT_HEADER: case OPT_USER_DATA_DIR:
       if ((code = crawl_session_opt(x, c, v)) != CLI_CONTINUE) return code;
+      break;
+    case OPT_PRINCIPAL:
+      if (x->npick == 16) return cli_fail(CLI_EXIT_USAGE, "--principal: at most 16");
+      x->pick[x->npick++] = v;
       break;
     case 1: if (x->nurls < 64) x->urls[x->nurls++] = v; break;
     default: return cli_bad_option(&g, c);
@@ -338,7 +350,7 @@ static int remove_tree(const char *path) {
  * package and reports); anything else stays. */
 static int remove_run(const char *dir) {
   static const char *const ours[] = {"journal.jsonl", "package.json", "states", "screenshots",
-                                     "report.html", "graph.dot", "review.sarif", "junit.xml"};
+                                     "report.html", "graph.dot", "review.sarif", "junit.xml", "access.json"};
   char path[8300];
   for (size_t i = 0; i < sizeof ours / sizeof *ours; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, ours[i]);
@@ -366,6 +378,24 @@ static int crawl_prepare_out(crawl_cli *x) {
   return CLI_CONTINUE;
 }
 
+/* The plan's principals (before the browser starts: a missing variable is a
+ * usage error): explored as each when --principal picks some or a plan's
+ * principal has a recipe or a storage state. */
+static int crawl_principals(crawl_cli *x) {
+  if (x->npick && !x->plan) return cli_fail(CLI_EXIT_USAGE, "--principal needs --plan");
+  if (!x->plan) return CLI_CONTINUE;
+  x->pick[x->npick] = NULL;
+  int code = cli_principals(x->plan, x->npick ? x->pick : NULL, &x->principals, &x->nprincipals);
+  if (code != CLI_CONTINUE) return code;
+  int any = x->npick > 0;
+  for (size_t k = 0; k < x->nprincipals; k++) any |= x->principals[k].login || x->principals[k].storage_state;
+  if (!any) return CLI_CONTINUE;
+  if (x->co.session) return cli_fail(CLI_EXIT_USAGE, "the plan's principals bring their own sessions: drop --storage-state, --cookies and --header");
+  x->co.principals = x->principals;
+  x->co.nprincipals = x->nprincipals;
+  return CLI_CONTINUE;
+}
+
 static int crawl_setup(crawl_cli *x) {
   int code;
   if (!x->co.out_dir) return cli_fail(CLI_EXIT_USAGE, "crawl needs an output directory (-o DIR)");
@@ -374,6 +404,7 @@ static int crawl_setup(crawl_cli *x) {
     return cli_fail(CLI_EXIT_USAGE, "crawl needs a URL, a directory or --plan (see uiap-crawl crawl --help)");
   cli_log_setup(x->verbosity);
   if (x->plan_path && (code = crawl_load_plan(x)) != CLI_CONTINUE) return code;
+  if ((code = crawl_principals(x)) != CLI_CONTINUE) return code;
   if ((code = crawl_seeds(x)) != CLI_CONTINUE) return code;
   return crawl_prepare_out(x);
 }
@@ -384,6 +415,9 @@ static void crawl_cli_release(crawl_cli *x) {
   cJSON_Delete(x->plan);
   x->plan = NULL;
   crawl_session_release(&x->session);
+  crawl_principals_free(x->principals, x->nprincipals);
+  x->principals = NULL;
+  x->nprincipals = 0;
 }
 
 /* ---- the run -------------------------------------------------------------------- */

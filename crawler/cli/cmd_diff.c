@@ -13,23 +13,26 @@
 
 const char cli_help_diff[] =
   "usage: uiap-crawl diff OLD NEW [options]\n"
+  "       uiap-crawl diff PKG --principal A --principal B [options]\n"
   "\n"
   "Compares two Discovery Packages (a crawl directory or a package.json each):\n"
   "routes, scopes, elements (by stableId, else semanticKey), actions, states,\n"
   "transitions, review items and workflows added, removed and changed, and the\n"
-  "coverage counters.\n"
+  "coverage counters. With one package of a principals run and two --principal:\n"
+  "what A saw (OLD) against what B saw (NEW) (docs/principals.md).\n"
   "\n"
   "  --format text|json     text for people (default), JSON for machines\n"
   "  --fail-on-regression   exit 9 when a route, element or action disappeared or\n"
   "                         a high-severity review item appeared\n"
-  "  --color auto|always|never  (auto: on a terminal unless NO_COLOR is set)\n";
+  "  --color auto|always|never  (auto: on a terminal unless NO_COLOR is set)\n"
+  "  --principal ID         twice: compare two principals of one package\n";
 
 typedef struct {
-  const char *paths[2], *format, *color;
-  int npaths, fail_on_regression, verbosity;
+  const char *paths[2], *format, *color, *principals[2];
+  int npaths, fail_on_regression, verbosity, nprincipals;
 } diff_opts;
 
-enum { OPT_FORMAT = 256, OPT_COLOR, OPT_FAIL_ON_REGRESSION, OPT_QUIET };
+enum { OPT_FORMAT = 256, OPT_COLOR, OPT_FAIL_ON_REGRESSION, OPT_QUIET, OPT_PRINCIPAL };
 
 static const struct option longopts[] = {
   {"help", no_argument, NULL, 'h'},
@@ -37,6 +40,7 @@ static const struct option longopts[] = {
   {"color", required_argument, NULL, OPT_COLOR},
   {"fail-on-regression", no_argument, NULL, OPT_FAIL_ON_REGRESSION},
   {"quiet", no_argument, NULL, OPT_QUIET},
+  {"principal", required_argument, NULL, OPT_PRINCIPAL},
   {NULL, 0, NULL, 0},
 };
 
@@ -60,6 +64,10 @@ static int diff_parse(int argc, char **argv, diff_opts *o) {
       break;
     case OPT_FAIL_ON_REGRESSION: o->fail_on_regression = 1; break;
     case OPT_QUIET: o->verbosity = 0; break;
+    case OPT_PRINCIPAL:
+      if (o->nprincipals == 2) return cli_fail(CLI_EXIT_USAGE, "--principal: give it twice, not more");
+      o->principals[o->nprincipals++] = v;
+      break;
     case 1:
       if (o->npaths == 2) return cli_fail(CLI_EXIT_USAGE, "diff takes two packages");
       o->paths[o->npaths++] = v;
@@ -71,7 +79,10 @@ static int diff_parse(int argc, char **argv, diff_opts *o) {
     default: return cli_bad_option(&g, c);
     }
   }
-  if (o->npaths != 2) return cli_fail(CLI_EXIT_USAGE, "diff needs OLD and NEW (see uiap-crawl diff --help)");
+  if (o->nprincipals && (o->nprincipals != 2 || o->npaths != 1))
+    return cli_fail(CLI_EXIT_USAGE, "diff PKG --principal A --principal B: one package, two principals");
+  if (o->nprincipals) o->paths[1] = o->paths[0];
+  else if (o->npaths != 2) return cli_fail(CLI_EXIT_USAGE, "diff needs OLD and NEW (see uiap-crawl diff --help)");
   return CLI_CONTINUE;
 }
 
@@ -130,6 +141,17 @@ int cli_cmd_diff(int argc, char **argv) {
       cJSON_Delete(pk[0]);
       return cli_fail(CLI_EXIT_USAGE, "%s", err);
     }
+  for (int i = 0; i < o.nprincipals; i++) { /* one package: principal i's view in pk[i] */
+    cJSON *view = crawl_package_principal_view(pk[i], o.principals[i]);
+    if (!view) {
+      cJSON_Delete(pk[0]);
+      cJSON_Delete(pk[1]);
+      return cli_fail(CLI_EXIT_USAGE, "%s lists no principal %s (environment.principalProfiles)", o.paths[0],
+                      o.principals[i]);
+    }
+    cJSON_Delete(pk[i]);
+    pk[i] = view;
+  }
   cJSON *d = NULL;
   int regression = 0;
   crawl_code rc = crawl_package_diff(pk[0], pk[1], &d, &regression);

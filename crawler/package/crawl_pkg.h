@@ -89,6 +89,17 @@ int crawl_workflows_add(cJSON *package, const char *dir);
  * severity high appeared (new, or raised to high). *regression may be NULL.
  * Errors: CRAWL_ARG (NULL or not packages). */
 crawl_code crawl_package_diff(const cJSON *old_pkg, const cJSON *new_pkg, cJSON **diff, int *regression);
+/* Principal id's view of a package of a principals run (principals.c,
+ * docs/principals.md): a copy with only the routes, elements, actions and
+ * states it saw (their metadata.principals / metadata.principal), and the
+ * edges between those states; entries that name no principal stay. NULL
+ * when environment.principalProfiles does not list id. Caller frees. */
+cJSON *crawl_package_principal_view(const cJSON *pkg, const char *id);
+/* DIR/access.json's "actions" from DIR/package.json: {semanticKey:
+ * [principal...]}, the principals that took each action (an edge from one
+ * of their states on that target). CRAWL_IO with err when a file cannot be
+ * read or written. */
+crawl_code crawl_access_actions_write(const char *dir, char *err, size_t errlen);
 /* The diff as text for people (caller frees). color: ANSI colors. */
 char *crawl_diff_text(const cJSON *diff, int color);
 

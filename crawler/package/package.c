@@ -1561,6 +1561,20 @@ static const char *conf(conf_sum *cs, int level /* 2 high, 1 medium, 0 low */) {
   return "low";
 }
 
+/* metadata.principals: the principals whose states (ids in states) show
+ * the entry (the state line's metadata.principal; docs/principals.md),
+ * sorted; nothing when no state names one. */
+static void principals_meta(const pk *b, const strset *states, cJSON *m) {
+  strset who = {0};
+  for (size_t i = 0; i < states->n; i++) {
+    long s = strset_find(&b->state_ids, states->v[i]);
+    const char *p = s >= 0 ? crawl__str(crawl__get(b->states[s].line, "metadata"), "principal") : NULL;
+    if (p) strset_add(&who, p);
+  }
+  if (who.n) jset_list(m, "principals", &who, 0);
+  strset_free(&who);
+}
+
 static cJSON *out_routes(pk *b, conf_sum *cs) {
   cJSON *routes = crawl__jx(cJSON_CreateArray());
   char **ids = strset_sorted(&b->route_ids, cmp_nat);
@@ -1584,6 +1598,7 @@ static cJSON *out_routes(pk *b, conf_sum *cs) {
     cJSON *m = crawl__jx(cJSON_CreateObject());
     jnum(m, "states", (double)rt->states.n);
     jnum(m, "transitionsFrom", rt->explored);
+    principals_meta(b, &rt->states, m);
     crawl__jset(o, "metadata", m);
     crawl__jpush(routes, o);
   }
@@ -1723,6 +1738,7 @@ static cJSON *out_elements(pk *b, conf_sum *cs) {
     jnum(m, "states", (double)el->states.n);
     if (el->acted) jnum(m, "actedOn", el->acted);
     if (el->failures) jnum(m, "failures", el->failures);
+    principals_meta(b, &el->states, m);
     crawl__jset(o, "metadata", m);
     crawl__jpush(arr, o);
   }
@@ -1842,7 +1858,7 @@ static cJSON *action_metadata(const pk_action *ac) {
   return m;
 }
 
-static cJSON *out_action(const pk_action *ac, conf_sum *cs) {
+static cJSON *out_action(const pk *b, const pk_action *ac, conf_sum *cs) {
   cJSON *o = crawl__jx(cJSON_CreateObject());
   crawl__jstr(o, "id", ac->id);
   crawl__jstr(o, "kind", ac->primitive ? "primitive" : "domain");
@@ -1862,7 +1878,9 @@ static cJSON *out_action(const pk_action *ac, conf_sum *cs) {
   int c = ac->annotated || ac->executed_signal >= 2 ? 2 : ac->executed || ac->native ? 1 : 0;
   crawl__jstr(o, "confidence", conf(cs, c));
   crawl__jstr(o, "reviewState", action_review_state(ac));
-  crawl__jset(o, "metadata", action_metadata(ac));
+  cJSON *am = action_metadata(ac);
+  principals_meta(b, &ac->states, am);
+  crawl__jset(o, "metadata", am);
   return o;
 }
 
@@ -1870,7 +1888,7 @@ static cJSON *out_actions(pk *b, conf_sum *cs) {
   cJSON *arr = crawl__jx(cJSON_CreateArray());
   char **ids = strset_sorted(&b->action_ids, cmp_nat);
   for (size_t i = 0; i < b->action_ids.n; i++)
-    crawl__jpush(arr, out_action(&b->actions[strset_find(&b->action_ids, ids[i])], cs));
+    crawl__jpush(arr, out_action(b, &b->actions[strset_find(&b->action_ids, ids[i])], cs));
   free(ids);
   return arr;
 }
@@ -1923,6 +1941,7 @@ static cJSON *out_state(pk *b, const pk_state *st) {
   if (cJSON_IsNumber(crawl__get(l, "seed"))) jnum(m, "seed", crawl__get(l, "seed")->valuedouble);
   crawl__jstr(m, "parentStateId", crawl__str(l, "parentStateId"));
   jnum(m, "selfLoops", st->self_loops);
+  crawl__jstr(m, "principal", crawl__str(crawl__get(l, "metadata"), "principal")); /* docs/principals.md */
   crawl__jset(o, "metadata", m);
   return o;
 }

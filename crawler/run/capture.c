@@ -86,6 +86,9 @@ struct crawl_page {
   int browser_guard;         /* service and shared workers attach to us browser-wide */
   char *goto_url;            /* the URL asked for last (a GET the guard never reads as a write) */
   int priming;               /* session_storage: documents get an empty page, nothing leaves */
+  char *write_once;          /* "METHOD url-without-query": the one write a login
+                                recipe's submit may make (crawl__page_allow_write) */
+  int doc_status;            /* HTTP status of the last top-frame document (0: none) */
   /* WebSockets (invisible to Fetch): counted, and blocked after an action */
   int ws_block;              /* ws:// and wss:// blocked until the next fresh load */
   int ws_opened;             /* WebSockets refused after an action */
@@ -534,6 +537,63 @@ static int static_asset(const char *type, const char *url) {
   return 0;
 }
 
+/* The one write a login recipe opened the guard for (crawl__page_allow_write):
+ * same method, same URL up to its query. Taken once, then closed again. */
+static int write_once_takes(crawl_page *p, const char *m, const char *url) {
+  if (!p->write_once || !m || !url) return 0;
+  size_t ml = strlen(m), ul = strcspn(url, "?#");
+  const char *w = p->write_once;
+  if (strncmp(w, m, ml) || w[ml] != ' ' || strlen(w + ml + 1) != ul || strncmp(w + ml + 1, url, ul)) return 0;
+  free(p->write_once);
+  p->write_once = NULL;
+  crawl_log(CRAWL_LOG_INFO, "guard", "let the login recipe's %s through", m);
+  return 1;
+}
+
+void crawl__page_allow_write(crawl_page *p, const char *method, const char *url) {
+  free(p->write_once);
+  p->write_once = method && url ? crawl__xprintf("%s %.*s", method, (int)strcspn(url, "?#"), url) : NULL;
+}
+
+int crawl_page_status(const crawl_page *p) { return p->doc_status; }
+
+/* Quad centre of a node (run_int.h). */
+int crawl__page_node_point(crawl_page *p, int backend, double *x, double *y) {
+  cdp_client *c = p->c;
+  const char *sess = p->session;
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddNumberToObject(a, "backendNodeId", backend);
+  if (cdp_call(c, sess, "DOM.getContentQuads", a, &res, 10000) != CDP_OK) return -1;
+  const cJSON *q = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "quads"), 0);
+  if (cJSON_GetArraySize(q) < 8) {
+    cJSON_Delete(res);
+    return -1;
+  }
+  double sx = 0, sy = 0;
+  for (int i = 0; i < 4; i++) {
+    sx += cJSON_GetArrayItem(q, i * 2)->valuedouble;
+    sy += cJSON_GetArrayItem(q, i * 2 + 1)->valuedouble;
+  }
+  cJSON_Delete(res);
+  *x = sx / 4;
+  *y = sy / 4;
+  return 0;
+}
+
+
+/* The top frame's document response: its HTTP status (crawl_page_status). */
+static void on_response(void *ud, const char *session, const char *method, const cJSON *params) {
+  crawl_page *p = ud;
+  (void)method;
+  if (!mine(p, session)) return;
+  const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "type"));
+  const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "frameId"));
+  const char *main_frame = p->main_frame ? p->main_frame : p->target_id;
+  const cJSON *st = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(params, "response"), "status");
+  if (type && !strcmp(type, "Document") && fid && main_frame && !strcmp(fid, main_frame) && cJSON_IsNumber(st))
+    p->doc_status = st->valueint;
+}
+
 /* Why the guard fails a request, or NULL to let it go: any method but
  * GET/HEAD/OPTIONS writes (beacons, pings and keepalive requests too); a
  * GET whose URL the policy reads as a logout, a deletion, a billing change
@@ -553,6 +613,7 @@ static int beacon_allowed(crawl_page *p, const char *url, const char *type) {
 }
 
 static const char *guard_reason(crawl_page *p, const char *m, const char *url, const char *type, const char *fid) {
+  if (write_once_takes(p, m, url)) return NULL;
   if (m && strcmp(m, "GET") && strcmp(m, "HEAD") && strcmp(m, "OPTIONS"))
     return beacon_allowed(p, url, type) ? NULL : "a write";
   const char *main_frame = p->main_frame ? p->main_frame : p->target_id;
@@ -880,7 +941,7 @@ static crawl_code session_storage_one(crawl_page *p, const char *origin) {
  * once), before the first navigation. */
 static crawl_code session_apply(crawl_page *p) {
   const crawl_session *s = p->o.session;
-  if (!s) return CRAWL_OK;
+  if (!s || p->o.session_kept) return CRAWL_OK;
   cJSON *a = crawl_session_cookie_params(s);
   crawl_code rc = a ? call(p, "Network.setCookies", a, NULL) : CRAWL_OK;
   for (size_t i = 0; !rc && i < s->nstorage; i++) {
@@ -896,7 +957,8 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   crawl_page *p = page_new(c, o);
   if (!p->o.width) p->o.width = 1280;
   if (!p->o.height) p->o.height = 800;
-  cdp_code rc = cdp_open_page(c, "about:blank", &p->session, &p->target_id, p->o.call_timeout_ms);
+  cdp_code rc = cdp_open_page_in(c, p->o.browser_context, "about:blank", &p->session, &p->target_id,
+                                 p->o.call_timeout_ms);
   if (rc) {
     perr(p, "open a tab");
     crawl_code r = from_cdp(p, rc);
@@ -912,6 +974,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
     {"Page.frameNavigated", on_frame_nav},     {"Page.navigatedWithinDocument", on_frame_nav},
     {"Fetch.requestPaused", on_paused},        {"Page.domContentEventFired", on_load},
     {"Network.webSocketCreated", on_websocket}, {"Network.webSocketFrameSent", on_websocket},
+    {"Network.responseReceived", on_response},
   };
   page_subscribe(p, subs, sizeof subs / sizeof *subs);
 
@@ -931,6 +994,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   ids[n++] = cdp_send(c, p->session, "Emulation.setFocusEmulationEnabled", a);
   a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "behavior", "deny");
+  if (p->o.browser_context) cJSON_AddStringToObject(a, "browserContextId", p->o.browser_context);
   ids[n++] = cdp_send(c, NULL, "Browser.setDownloadBehavior", a);
   a = cJSON_CreateObject();
   cJSON_AddBoolToObject(a, "discover", 1);
@@ -2438,6 +2502,15 @@ void crawl_page_close(crawl_page *p) {
     cJSON_AddStringToObject(a, "targetId", p->target_id);
     cdp_call(p->c, NULL, "Target.closeTarget", a, NULL, 2000);
   }
+  if (p->browser_guard && cdp_client_alive(p->c)) {
+    /* the browser-wide auto-attach is this page's: a tab opened next would
+     * attach paused to nobody (it sets its own) */
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddBoolToObject(a, "autoAttach", 0);
+    cJSON_AddBoolToObject(a, "waitForDebuggerOnStart", 0);
+    cJSON_AddBoolToObject(a, "flatten", 1);
+    cdp_call(p->c, NULL, "Target.setAutoAttach", a, NULL, 2000);
+  }
   clear_inflight(p);
   for (int i = 0; i < p->noopifs; i++) {
     free(p->oopifs[i].target_id);
@@ -2450,6 +2523,7 @@ void crawl_page_close(crawl_page *p) {
   free(p->main_frame);
   free(p->last_blocked);
   free(p->url);
+  free(p->write_once);
   free(p->goto_url);
   free(p->last_ws);
   for (int i = 0; i < p->nkids; i++) {

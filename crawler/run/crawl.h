@@ -99,6 +99,55 @@ cJSON *crawl_session_state_from_cdp(const cJSON *cookies, const cJSON *storage);
 
 void crawl__session_secrets(const crawl_session *s, struct crawl__secrets *sec);
 
+/* ---- principals and login recipes (login.c; docs/principals.md) ---------- */
+/* A sign-in recipe: load url, do the steps (ui.enterText into a textbox
+ * found by role and name, ui.activate a button), and check where the page
+ * ended up. Values come only from the environment (${env:NAME}); parsed
+ * values are secrets of the run (crawl__login_secrets). */
+typedef struct crawl_login_step {
+  char *action;               /* "ui.enterText" or "ui.activate" */
+  char *role, *name;          /* the target */
+  char *value;                /* ui.enterText: the expanded value; else NULL */
+} crawl_login_step;
+
+typedef struct crawl_login {
+  char *url;                  /* the sign-in page */
+  crawl_login_step *steps;
+  size_t nsteps;
+  char *success_prefix;       /* success.urlPrefix; NULL: anywhere off the sign-in page */
+} crawl_login;
+
+/* in with every ${env:NAME} replaced by the variable's value into *out
+ * (caller frees). whole: in must be exactly one reference (a recipe's
+ * value: never literal in the plan). CRAWL_ARG with one line in err (the
+ * variable's name, never a value) when a variable is unset, a reference is
+ * malformed, or whole is broken. */
+crawl_code crawl_env_expand(const char *in, int whole, char **out, char *err, size_t errlen);
+/* A recipe ({url, steps, success?}) into *l (zeroed first; release with
+ * crawl_login_release, also after an error). err starts with the JSON path
+ * below the recipe ("/steps/1/value ..."). */
+crawl_code crawl_login_parse(const cJSON *j, crawl_login *l, char *err, size_t errlen);
+void crawl_login_release(crawl_login *l);
+
+/* A principal of the plan: environment.principalProfiles[i], with what
+ * environment.metadata.principals.<id> adds: login (a recipe) and
+ * storageState (a path the caller loads into session). */
+typedef struct crawl_principal {
+  char *id;
+  cJSON *profile;             /* the DiscoveryPrincipalProfile, a copy */
+  crawl_login *login;         /* NULL: no recipe */
+  char *storage_state;        /* NULL: none */
+  crawl_session session;      /* the caller fills it (--storage-state's parser) */
+} crawl_principal;
+
+/* The plan's principals, in plan order; pick (NULL-terminated, may be NULL:
+ * all) keeps only those ids, each of which must exist. *v and *n always
+ * set; free with crawl_principals_free. CRAWL_ARG with a JSON path in err. */
+crawl_code crawl_principals_parse(const cJSON *plan, const char *const *pick, crawl_principal **v, size_t *n,
+                                  char *err, size_t errlen);
+void crawl_principals_free(crawl_principal *v, size_t n);
+void crawl__login_secrets(const crawl_login *l, struct crawl__secrets *sec);
+
 /* ---- one page (tab) ------------------------------------------------------- */
 /* A page owns one CDP session on one tab: navigation, settling (network and
  * DOM quiet, with a hard cap), JavaScript dialogs dismissed, popups noted,
@@ -145,6 +194,12 @@ typedef struct crawl_page_opts {
                                  to an allowed origin (the page's own and
                                  allowed_origins), never to another. Fetch is
                                  then on also without block_writes. */
+  int session_kept;           /* the session's cookies and localStorage are in the
+                                 tab's context already (an earlier tab of it set
+                                 them): only its headers are applied */
+  const char *browser_context; /* Target.createBrowserContext's id: the tab opens
+                                 in it (a principal's own cookies and storage);
+                                 NULL: the default context */
 } crawl_page_opts;
 
 crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page **out);
@@ -209,6 +264,9 @@ int crawl_page_websockets(const crawl_page *p, int *frames, int *unguarded, cons
 /* Load url as a fresh document (a same-document navigation is followed by a
  * reload), then settle. */
 crawl_code crawl_page_load(crawl_page *p, const char *url);
+/* HTTP status of the last top-frame document response (a redirect's
+ * target's), 0 when none was seen. */
+int crawl_page_status(const crawl_page *p);
 /* Current URL of the top frame (as last reported), or NULL. */
 const char *crawl_page_url(const crawl_page *p);
 /* Click at a viewport point / press a key, with real input events. */
@@ -272,6 +330,12 @@ typedef struct crawl_opts {
                                  secrets of the run; authMode "session_reuse" */
   int session_reuse;          /* authMode "session_reuse" without a session
                                  (a reused browser profile, --user-data-dir) */
+  const crawl_principal *principals; /* explore as each in turn (its own browser
+                                 context, its recipe or session; session above
+                                 is then not used), then probe every route
+                                 each reached as the others (DIR/access.json);
+                                 docs/principals.md */
+  size_t nprincipals;
   /* A fresh browser when the old one died: free *c, start another, store it
    * in *c. NULL: no restarts. At most max_restarts (0: 3) per run. */
   cdp_code (*relaunch)(void *ud, cdp_client **c);

@@ -30,6 +30,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define CRAWL__PRINCIPALS_MAX 16
+#define RELOGINS_MAX 3
+
 typedef struct run {
   const crawl_opts *o;
   cdp_client *c;
@@ -58,6 +61,11 @@ typedef struct run {
   int restarts;
   long dialogs, popups;     /* of tabs already closed */
   char seed_err[512];       /* why the first seed that failed to load failed */
+  int pri;                  /* the principal exploring (index), -1: none */
+  char *contexts[CRAWL__PRINCIPALS_MAX]; /* each principal's browser context */
+  int signed_out;           /* the last capture was a sign-in page or a 401/419 */
+  int relogins;             /* of the current principal */
+  int kept[CRAWL__PRINCIPALS_MAX]; /* its context holds its cookies and localStorage */
   crawl_page_opts po;
   /* per control (action + role + name): how often it changed the state */
   struct loopstat { char *key; int self, moved, signals; action a; } *loops;
@@ -227,6 +235,8 @@ static int state_refused(run *r, const char *route) {
 }
 
 static void note_error(run *r, crawl_code rc);
+static int sign_in_again(run *r);
+static int sign_in(run *r, int again);
 
 /* The state's files: DIR/states/<id>.json (its PageGraph, path relative to
  * DIR into rel; what the graph did not redact itself but an earlier capture
@@ -286,6 +296,7 @@ static void state_line(run *r, const state *s, const action *via, const char *ro
     add_args(v, via);
     cJSON_AddBoolToObject(v, "escape", via->escape);
   }
+  if (r->pri >= 0) cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "metadata"), "principal", r->o->principals[r->pri].id);
   cJSON_AddStringToObject(o, "pageGraphRef", rel);
   if (shot_rel[0]) cJSON_AddStringToObject(o, "screenshotRef", shot_rel);
   cJSON *scopes = cJSON_AddArrayToObject(o, "scopeIds");
@@ -320,6 +331,7 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
   fr_action_copy(&s->via, via);
   s->depth = parent >= 0 ? r->f.st[parent].depth + 1 : 0;
   s->seed = seed;
+  s->principal = r->pri < 0 ? 0 : r->pri;
   s->addressable = parent < 0 ? 1 : -1;
   int idx = r->f.nst++;
   fr_index_state(&r->f, idx);
@@ -479,6 +491,7 @@ static void action_init(action *a, const char *aid, const pg_graph *g, const pg_
   a->role = crawl__xstrdup(e->role);
   a->name = crawl__xstrdup(e->name ? e->name : "");
   a->stable_id = crawl__xstrdup(e->stable_id);
+  a->href = crawl__xstrdup(e->href);
   a->scope_id = e->scope >= 0 ? crawl__xstrdup(g->scopes[e->scope].scope_id) : NULL;
   a->document_id = crawl__xstrdup(g->documents[e->document].document_id);
   a->ordinal = ordinal;
@@ -634,6 +647,32 @@ static int new_busy(const pg_graph *g, const pg_graph *before) {
   return 0;
 }
 
+/* The recipe that tells the app's sign-in page: the principal's, else the
+ * first any principal has. */
+static const crawl_login *signin_recipe(const run *r) {
+  if (r->pri >= 0 && r->o->principals[r->pri].login) return r->o->principals[r->pri].login;
+  for (size_t k = 0; k < r->o->nprincipals; k++)
+    if (r->o->principals[k].login) return r->o->principals[k].login;
+  return NULL;
+}
+
+/* Signed out: the main document said 401 or 419, or g is the sign-in page. */
+static int signed_out(const run *r, const pg_graph *g) {
+  if (r->pri < 0) return 0;
+  int st = crawl_page_status(r->page);
+  return st == 401 || st == 419 || crawl__login_page(signin_recipe(r), g->route_url, g);
+}
+
+/* States are the principal's: the same page seen by two principals is two
+ * states (fp: 32 hex digits, rewritten in place). */
+static void principal_salt(const run *r, char *fp) {
+  if (r->pri < 0) return;
+  char *a = crawl__xprintf("%s\n%s", r->o->principals[r->pri].id, fp), *b = crawl__xprintf("%s\n%s", fp, a);
+  snprintf(fp, 33, "%016llx%016llx", (unsigned long long)crawl__hash(a), (unsigned long long)crawl__hash(b));
+  free(a);
+  free(b);
+}
+
 #define BUSY_ROUNDS 8
 static int observe(run *r, crawl_code *rc, char **route) {
   pg_graph *prev = r->g;   /* ours to free once the new capture is in */
@@ -656,6 +695,7 @@ static int observe(run *r, crawl_code *rc, char **route) {
       crawl__timing_add(&r->tm, CRAWL_PH_SETTLE, t1 - t0);
       crawl__timing_add(&r->tm, CRAWL_PH_CAPTURE, cdp_now_ms() - t1);
     }
+    if (!*rc && (r->signed_out = signed_out(r, g)) != 0) *rc = CRAWL_NAVIGATE; /* not a state of the principal */
     if (*rc) {
       pg_graph_free(g);
       if (!r->g) r->g = prev; /* keep a graph around, as before the call */
@@ -674,6 +714,8 @@ static int observe(run *r, crawl_code *rc, char **route) {
     fp.ignore_route = 1;
     pg_fingerprint(g, &fp, r->cur_cfp, NULL);
     if (!r->in_restore) crawl__timing_add(&r->tm, CRAWL_PH_FINGERPRINT, cdp_now_ms() - t2);
+    principal_salt(r, r->cur_fp);
+    principal_salt(r, r->cur_cfp);
     r->cur = find_state(r, r->cur_fp);
     if (r->cur < 0) {
       /* A hash-routed app shows its default route at "page.html" and at
@@ -711,27 +753,9 @@ static const pg_element *find_target(const pg_graph *g, const char *role, const 
   return NULL;
 }
 
-/* Quad centre of a node, after scrolling it into view. */
+/* Quad centre of a node (crawl__page_node_point). */
 static int node_point(run *r, int backend, double *x, double *y) {
-  cdp_client *c = r->c;
-  const char *sess = crawl_page_session(r->page);
-  cJSON *a = cJSON_CreateObject(), *res = NULL;
-  cJSON_AddNumberToObject(a, "backendNodeId", backend);
-  if (cdp_call(c, sess, "DOM.getContentQuads", a, &res, 10000) != CDP_OK) return -1;
-  const cJSON *q = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "quads"), 0);
-  if (cJSON_GetArraySize(q) < 8) {
-    cJSON_Delete(res);
-    return -1;
-  }
-  double sx = 0, sy = 0;
-  for (int i = 0; i < 4; i++) {
-    sx += cJSON_GetArrayItem(q, i * 2)->valuedouble;
-    sy += cJSON_GetArrayItem(q, i * 2 + 1)->valuedouble;
-  }
-  cJSON_Delete(res);
-  *x = sx / 4;
-  *y = sy / 4;
-  return 0;
+  return crawl__page_node_point(r->page, backend, x, y);
 }
 
 /* Actionability (section 11 / 13): attached, visible, enabled, in view,
@@ -1095,7 +1119,7 @@ static int restore_path(run *r, int si) {
     rc = crawl_page_load(r->page, a->url);
     if (rc) { note_error(r, rc); if (r->fatal || r->cancelled) return -1; continue; }
     observe(r, &rc, NULL);
-    if (rc) { note_error(r, rc); if (r->fatal || r->cancelled) return -1; continue; }
+    if (rc) { note_error(r, rc); if (r->fatal || r->cancelled || r->signed_out) return -1; continue; }
     if (r->cur != chain[k]) {
       if (a->addressable < 0) a->addressable = 0;
       continue;
@@ -1113,7 +1137,7 @@ static int restore_path(run *r, int si) {
       if (r->cur != chain[j]) ok = 0;
     }
     if (ok) return 0;
-    if (r->fatal || r->cancelled) return -1;
+    if (r->fatal || r->cancelled || r->signed_out) return -1;
     break;
   }
   jl_review(r, "custom", "medium", si, NULL,
@@ -1511,7 +1535,7 @@ static void step(run *r, int si, int i) {
     r->cur = -1;
     free(route);
     note_error(r, rc);
-    if (r->fatal) r->f.st[si].acts[i].done = 0; /* its outcome is unknown: again */
+    if (r->fatal || r->signed_out) r->f.st[si].acts[i].done = 0; /* its outcome is unknown: again */
     return;
   }
   /* a navigation the write guard failed shows the browser's error page:
@@ -1656,6 +1680,20 @@ static void run_origins(run *r, const char *base) {
   r->allowed[na] = NULL;
 }
 
+/* The principals the run explores as (only those) and the authMode they
+ * make: seeded when one signs in with a recipe, else session_reuse. */
+static void env_principals(const crawl_opts *o, cJSON *e) {
+  int seeded = 0;
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "principalProfiles");
+  cJSON *pp = cJSON_AddArrayToObject(e, "principalProfiles");
+  for (size_t k = 0; k < o->nprincipals; k++) {
+    cJSON_AddItemToArray(pp, cJSON_Duplicate(o->principals[k].profile, 1));
+    seeded |= o->principals[k].login != NULL;
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "authMode");
+  cJSON_AddStringToObject(e, "authMode", seeded ? "seeded" : "session_reuse");
+}
+
 /* The run record's environment (caller owns): the plan's, with defaults for
  * its id, base URL and locale, and this run's viewport, budgets and safety. */
 static cJSON *run_environment(const run *r, const cJSON *env, const char *base) {
@@ -1668,6 +1706,7 @@ static cJSON *run_environment(const run *r, const cJSON *env, const char *base) 
     cJSON_DeleteItemFromObjectCaseSensitive(e, "authMode");
     cJSON_AddStringToObject(e, "authMode", "session_reuse");
   }
+  if (o->nprincipals) env_principals(o, e);
   cJSON_DeleteItemFromObjectCaseSensitive(e, "viewport");
   cJSON *vp = cJSON_AddObjectToObject(e, "viewport");
   cJSON_AddNumberToObject(vp, "width", o->width ? o->width : 1280);
@@ -1728,7 +1767,9 @@ static void run_open_tab(run *r) {
                             .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
                             .allow_websockets = r->allow_ws, .allow_beacons = o->allow_beacons,
                             .allowed_origins = r->allowed,
-                            .session = o->session};
+                            .session = r->pri >= 0 ? &o->principals[r->pri].session : o->session,
+                            .browser_context = r->pri >= 0 ? r->contexts[r->pri] : NULL,
+                            .session_kept = r->pri >= 0 && r->kept[r->pri]};
   crawl_code rc = crawl_page_open(r->c, &r->po, &r->page);
   if (rc) {
     snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));
@@ -1738,6 +1779,7 @@ static void run_open_tab(run *r) {
     r->stopped_by = r->guard_stop ? "guard" : "error";
   } else {
     crawl__page_use_secrets(r->page, r->secrets);
+    if (r->pri >= 0) r->kept[r->pri] = 1; /* a principal's own context keeps them */
   }
 }
 
@@ -1796,8 +1838,12 @@ static void seed_load(run *r, seed *sd, int i) {
 static void drive_url_seeds(run *r, seed *seeds, int nseeds) {
   for (int i = 0; i < nseeds && !budget_stop(r) && !(r->fatal && recover(r) != 0); i++) {
     int have = 0;
-    for (int k = 0; k < r->f.nst; k++) have |= r->f.st[k].seed == i && r->f.st[k].parent < 0;
-    if (!have) seed_load(r, &seeds[i], i);
+    for (int k = 0; k < r->f.nst; k++)
+      have |= r->f.st[k].seed == i && r->f.st[k].parent < 0 && r->f.st[k].principal == (r->pri < 0 ? 0 : r->pri);
+    if (have) continue;
+    seed_load(r, &seeds[i], i);
+    /* sent to sign-in: a recipe signs in again and the seed is loaded once more */
+    if (r->signed_out && r->o->principals[r->pri].login && sign_in(r, 1) == 0) seed_load(r, &seeds[i], i);
   }
 }
 
@@ -1894,7 +1940,7 @@ static int explore_target(run *r, fr_hop *path, int *len, int *tier) {
 
 /* Walk the len hops of path; 1 when the page arrived at target. */
 static int walk_path(run *r, const fr_hop *path, int len, int target) {
-  for (int h = 0; h < len && !r->fatal && !r->cancelled && !budget_stop(r); h++) {
+  for (int h = 0; h < len && !r->fatal && !r->cancelled && !r->signed_out && !budget_stop(r); h++) {
     if (path[h].edge >= 0) walk_edge(r, &r->f.ed[path[h].edge]);
     else step(r, path[h].from, path[h].act);
     if (r->cur != path[h].to) { r->deviations++; break; }
@@ -1908,6 +1954,7 @@ static int walk_path(run *r, const fr_hop *path, int len, int target) {
 static void explore(run *r) {
   while (!budget_stop(r)) {
     if (r->fatal && recover(r) != 0) break;
+    if (r->signed_out && sign_in_again(r) != 0) break;
     fr_hop path[FR_MAX_HOPS];
     int len = 0, tier;
     int target = explore_target(r, path, &len, &tier);
@@ -1921,7 +1968,7 @@ static void explore(run *r) {
       if (!walked) continue; /* plan again from where we are */
     } else if (r->cur != target && restore(r, target) != 0) {
       if (r->cancelled) break;
-      if (r->fatal) continue; /* recover at the top */
+      if (r->fatal || r->signed_out) continue; /* recover or sign in at the top */
       r->f.st[target].dead = 1;
       continue;
     }
@@ -1930,6 +1977,217 @@ static void explore(run *r) {
     if (i < 0) i = fr_next_action(&r->f, target, 1);
     if (i < 0) continue;
     step(r, target, i);
+  }
+}
+
+
+/* ---- the run: principals (docs/principals.md) ---------------------------------------------- */
+/* The principal signs in with its recipe on the current tab (again: bounded
+ * per principal). 0 when signed in. */
+static int sign_in(run *r, int again) {
+  const crawl_principal *pr = &r->o->principals[r->pri];
+  char why[512];
+  r->signed_out = 0;
+  r->cur = -1;
+  pg_graph_free(r->g);
+  r->g = NULL;
+  if (again && r->relogins >= RELOGINS_MAX) {
+    jl_note(r, "signed out as %s again; %d sign-ins already: stopped exploring as it", pr->id, RELOGINS_MAX);
+    jl_review(r, "coverage_gap", "high", -1, NULL, "Check why the app ends this principal's sessions so often.",
+              "The session of principal %s kept ending; exploring as it stopped after %d new sign-ins.", pr->id,
+              RELOGINS_MAX);
+    return -1;
+  }
+  r->relogins += again;
+  crawl_code rc = crawl__login_run(r->page, pr->login, r->secrets, why, sizeof why);
+  if (rc) {
+    note_error(r, rc);
+    jl_note(r, "signing in as %s failed: %s", pr->id, why);
+    jl_review(r, "coverage_gap", "high", -1, NULL, "Check the principal's login recipe and its environment variables.",
+              "Signing in as %s with its recipe failed: %s", pr->id, why);
+    return -1;
+  }
+  if (again) jl_note(r, "signed out as %s; signed in again with its recipe (%d of %d)", pr->id, r->relogins, RELOGINS_MAX);
+  else jl_note(r, "signed in as %s with its recipe", pr->id);
+  return 0;
+}
+
+/* Signed out while exploring: sign in again, or stop this principal. */
+static int sign_in_again(run *r) {
+  const crawl_principal *pr = &r->o->principals[r->pri];
+  if (pr->login) return sign_in(r, 1);
+  r->signed_out = 0;
+  jl_note(r, "signed out as %s, which has no login recipe: stopped exploring as it", pr->id);
+  jl_review(r, "coverage_gap", "high", -1, NULL,
+            "Give the principal a login recipe (environment.metadata.principals.<id>.login) or a fresh session.",
+            "The session of principal %s ended during the crawl; it has no login recipe, so exploring as it stopped.",
+            pr->id);
+  return -1;
+}
+
+/* A browser context of its own (its own cookie jar and storage), or NULL. */
+static char *new_context(run *r) {
+  cJSON *res = NULL;
+  if (cdp_call(r->c, NULL, "Target.createBrowserContext", cJSON_CreateObject(), &res, 10000) != CDP_OK) return NULL;
+  const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "browserContextId"));
+  char *out = id ? crawl__xstrdup(id) : NULL;
+  cJSON_Delete(res);
+  return out;
+}
+
+static void close_tab(run *r) {
+  if (r->page) {
+    r->dialogs += crawl_page_dialogs(r->page);
+    r->popups += crawl_page_popups(r->page);
+  }
+  crawl_page_close(r->page);
+  r->page = NULL;
+  pg_graph_free(r->g);
+  r->g = NULL;
+  r->cur = -1;
+}
+
+/* Explore as principal k: a fresh context, its session or its recipe, the
+ * seeds, exploring; the states of the principals before stay as they are. */
+static void explore_as(run *r, int k, seed *seeds, int nseeds) {
+  const crawl_principal *pr = &r->o->principals[k];
+  for (int i = 0; i < r->f.nst; i++) r->f.st[i].dead = 1;
+  r->pri = k;
+  r->relogins = r->signed_out = 0;
+  r->cur = -1;
+  if (!(r->contexts[k] = new_context(r))) {
+    jl_note(r, "no browser context for principal %s: %s", pr->id, cdp_client_errmsg(r->c));
+    return;
+  }
+  crawl__session_secrets(&pr->session, r->secrets);
+  crawl__login_secrets(pr->login, r->secrets);
+  jl_note(r, "exploring as principal %s (%s)", pr->id, pr->login ? "login recipe" : "session");
+  run_open_tab(r);
+  if (r->fatal || (pr->login && sign_in(r, 0))) {
+    close_tab(r);
+    r->fatal = 0;
+    return;
+  }
+  drive_url_seeds(r, seeds, nseeds);
+  drive_control_seeds(r, seeds, nseeds);
+  jl_status(r, "exploring");
+  explore(r);
+  close_tab(r);
+}
+
+/* ---- access probing ---- */
+typedef struct probe_route { char key[512]; const char *url; unsigned reached, offered; } probe_route;
+
+/* Route url (its key) in v: reached (1) or offered (0) to principal pri. */
+static void probe_add(run *r, probe_route *v, int *n, int max, const char *url, int pri, int reached) {
+  char key[512], o[512];
+  if (!url || strncmp(url, "http", 4)) return;
+  url_origin(url, o, sizeof o);
+  if (strcmp(o, r->page_origin)) return; /* the app's own routes only */
+  crawl__access_route(url, key, sizeof key);
+  int k = 0;
+  while (k < *n && strcmp(v[k].key, key)) k++;
+  if (k == *n && *n == max) return;
+  if (k == *n) {
+    memset(&v[k], 0, sizeof v[k]);
+    snprintf(v[k].key, sizeof v[k].key, "%s", key);
+    v[k].url = url;
+    (*n)++;
+  }
+  v[k].offered |= 1u << pri;
+  if (reached) v[k].reached |= 1u << pri;
+}
+
+/* The routes the principals' states show (reached), and the same-origin
+ * links their states offer but exploring did not take (offered). */
+static int probe_routes(run *r, probe_route *v, int max) {
+  int n = 0;
+  for (int i = 0; i < r->f.nst; i++) probe_add(r, v, &n, max, r->f.st[i].url, r->f.st[i].principal, 1);
+  for (int i = 0; i < r->f.nst; i++)
+    for (int k = 0; k < r->f.st[i].nacts; k++) probe_add(r, v, &n, max, r->f.st[i].acts[k].href, r->f.st[i].principal, 0);
+  return n;
+}
+
+/* Open url as the principal of the current tab; signed out on the way
+ * (a recipe principal): sign in again once and retry. */
+static crawl__access probe_one(run *r, const char *url) {
+  pol_classification cls;
+  pol_side_effect se = pol_url_intent(url, &cls);
+  if (se == POL_SE_SECURITY_CHANGE || se == POL_SE_DESTRUCTIVE || se == POL_SE_IRREVERSIBLE) return CRAWL__ACCESS_ABSENT;
+  for (int attempt = 0; attempt < 2; attempt++) {
+    pg_graph *g = NULL;
+    pg_options go = {0};
+    crawl_code rc = crawl_page_load(r->page, url);
+    if (!rc) rc = crawl_page_capture(r->page, &go, &g);
+    if (rc) return CRAWL__ACCESS_ABSENT;
+    int st = crawl_page_status(r->page);
+    int signin = crawl__login_page(signin_recipe(r), g->route_url, g) || st == 401 || st == 419;
+    crawl__access a = crawl__access_classify(st, signin, g);
+    pg_graph_free(g);
+    if (!signin || !r->o->principals[r->pri].login || attempt || sign_in(r, 1)) return a;
+  }
+  return CRAWL__ACCESS_DENIED;
+}
+
+static void probe_review(run *r, const char *pid, const probe_route *rt) {
+  jl_review(r, "custom", "high", -1, NULL,
+            "Check the route's access control: deny it on the server for principals that are not offered it.",
+            "Principal %s can open %s directly, although its navigation never offers it (likely access-control gap).",
+            pid, rt->key);
+}
+
+static void access_write(run *r, cJSON *o) {
+  char path[4400];
+  snprintf(path, sizeof path, "%s/access.json", r->dir);
+  crawl__secrets_scrub_json(r->secrets, o);
+  char *t = cJSON_Print(o);
+  int e = crawl__file_write(path, t, strlen(t));
+  if (e) jl_note(r, "could not write access.json: %s", strerror(e));
+  free(t);
+}
+
+static void probe_access(run *r) {
+  probe_route rts[256];
+  int n = probe_routes(r, rts, 256);
+  cJSON *o = cJSON_CreateObject(), *ps = cJSON_AddArrayToObject(o, "principals");
+  cJSON *routes = cJSON_AddObjectToObject(o, "routes");
+  for (size_t k = 0; k < r->o->nprincipals; k++) cJSON_AddItemToArray(ps, cJSON_CreateString(r->o->principals[k].id));
+  for (int i = 0; i < n; i++) cJSON_AddObjectToObject(routes, rts[i].key);
+  jl_note(r, "probing access: %d routes as each of %zu principals", n, r->o->nprincipals);
+  for (size_t k = 0; k < r->o->nprincipals && !r->cancelled; k++) {
+    const char *pid = r->o->principals[k].id;
+    r->pri = (int)k;
+    r->relogins = 0;
+    if (r->contexts[k]) run_open_tab(r);
+    for (int i = 0; i < n; i++) {
+      unsigned me = 1u << k;
+      crawl__access a = rts[i].reached & me ? CRAWL__ACCESS_REACHED : CRAWL__ACCESS_ABSENT;
+      if (!a && r->page && !r->fatal) a = probe_one(r, rts[i].url);
+      if (a == CRAWL__ACCESS_DIRECT && (rts[i].offered & me)) a = CRAWL__ACCESS_REACHED; /* offered, shown */
+      cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(routes, rts[i].key), pid, crawl__access_name(a));
+      if (a == CRAWL__ACCESS_DIRECT) probe_review(r, pid, &rts[i]);
+    }
+    close_tab(r);
+    r->fatal = 0;
+  }
+  cJSON_AddObjectToObject(o, "actions"); /* by semanticKey, once the package is written */
+  access_write(r, o);
+  cJSON_Delete(o);
+}
+
+/* Each principal in turn, then the access probe; the contexts go at the end. */
+static void explore_principals(run *r, seed *seeds, int nseeds) {
+  jl_status(r, "seeding");
+  for (size_t k = 0; k < r->o->nprincipals && k < CRAWL__PRINCIPALS_MAX && !r->cancelled && !r->guard_stop; k++)
+    explore_as(r, (int)k, seeds, nseeds);
+  if (!r->cancelled && !r->guard_stop) probe_access(r);
+  for (size_t k = 0; k < CRAWL__PRINCIPALS_MAX; k++) {
+    if (!r->contexts[k]) continue;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "browserContextId", r->contexts[k]);
+    cdp_call(r->c, NULL, "Target.disposeBrowserContext", a, NULL, 5000);
+    free(r->contexts[k]);
+    r->contexts[k] = NULL;
   }
 }
 
@@ -1981,7 +2239,7 @@ static void run_free(run *r) {
 
 crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   memset(sum, 0, sizeof *sum);
-  run R = {.o = o, .c = c, .cur = -1, .t0 = cdp_now_ms()}, *r = &R;
+  run R = {.o = o, .c = c, .cur = -1, .pri = -1, .t0 = cdp_now_ms()}, *r = &R;
   int resumed;
   crawl_code rc = run_open(r, o, sum, &resumed);
   if (rc) {
@@ -1998,13 +2256,22 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   run_origins(r, base);
   journal_run(r, env, base, seeds, nseeds, resumed);
   jl_status(r, "preparing");
-  run_open_tab(r);
-  jl_status(r, "seeding");
-  drive_url_seeds(r, seeds, nseeds);
-  drive_control_seeds(r, seeds, nseeds);
-  jl_status(r, "exploring");
-  explore(r);
+  if (o->nprincipals) {
+    explore_principals(r, seeds, nseeds);
+  } else {
+    run_open_tab(r);
+    jl_status(r, "seeding");
+    drive_url_seeds(r, seeds, nseeds);
+    drive_control_seeds(r, seeds, nseeds);
+    jl_status(r, "exploring");
+    explore(r);
+  }
   crawl_code prc = run_close(r, sum);
+  if (!prc && o->nprincipals && !r->cancelled && !r->guard_stop) {
+    char aerr[512];
+    if (crawl_access_actions_write(r->dir, aerr, sizeof aerr))
+      crawl_log(CRAWL_LOG_WARN, "crawl", "access.json keeps no actions: %s", aerr);
+  }
   run_free(r);
   seeds_free(seeds, nseeds);
   if (prc) return prc;

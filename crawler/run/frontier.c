@@ -17,13 +17,14 @@ void fr_action_copy(action *dst, const action *src) {
   dst->ordinal = src->ordinal;
   dst->escape = src->escape;
   dst->option = crawl__xstrdup(src->option);
+  dst->href = crawl__xstrdup(src->href);
   dst->option_index = src->option_index;
   dst->option_from = src->option_from;
 }
 
 void fr_action_free(action *a) {
   free(a->action_id); free(a->role); free(a->name); free(a->stable_id);
-  free(a->scope_id); free(a->document_id); free(a->option);
+  free(a->scope_id); free(a->document_id); free(a->option); free(a->href);
 }
 
 void fr_state_free(state *s) {

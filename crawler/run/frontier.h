@@ -23,6 +23,7 @@ typedef struct action {
   int done;                 /* executed (in this or an earlier session of this run) */
   int pk, pkr;              /* its outcome record: any route, this route (-1 none) */
   char *option;             /* ui.choose on a <select>: the option's label */
+  char *href;               /* a link's target (access probing); NULL: none */
   int option_index;         /* and its index */
   int option_from;          /* the index selected when it was decided (-1 unknown) */
 } action;
@@ -40,6 +41,7 @@ typedef struct state {
   action *acts;
   int nacts, cap_acts;
   int dead;                 /* could not be restored: not explored further */
+  int principal;            /* index in crawl_opts.principals, 0 without any */
 } state;
 
 typedef struct edge { int from, to; action a; } edge;

@@ -72,4 +72,31 @@ void crawl__page_remember_keys(crawl_page *p, const char *const *keys, size_t n)
 int crawl__png_mask(const unsigned char *png, size_t len, const pg_rect *rects, size_t n, double vw, double vh,
                     unsigned char **out, size_t *outlen, char *err, size_t errlen);
 
+/* ---- login recipes (capture.c, login.c) ------------------------------------------ */
+/* Open the write guard for exactly one request: method to url (up to its
+ * query), the submit of a login recipe; taken by the first request that
+ * matches, then the guard is closed again. NULL, NULL: closed now. */
+void crawl__page_allow_write(crawl_page *p, const char *method, const char *url);
+/* The centre of node backend's first content quad, viewport CSS px
+ * (DOM.getContentQuads; scroll it into view first). 0, or -1. */
+int crawl__page_node_point(crawl_page *p, int backend, double *x, double *y);
+/* Sign in on p with recipe l: its values join sec first, the cookies the
+ * server set after it. CRAWL_OK when the page ended where the recipe says
+ * (success.urlPrefix, else off the sign-in page); else a code and why. */
+crawl_code crawl__login_run(crawl_page *p, const crawl_login *l, struct crawl__secrets *sec, char *why,
+                            size_t whylen);
+/* 1 when url (up to its query) is the recipe's sign-in page, or g shows
+ * every target of its steps (the sign-in form where it was not). */
+int crawl__login_page(const crawl_login *l, const char *url, const pg_graph *g);
+
+/* ---- access probing (access.c) ---------------------------------------------------- */
+typedef enum { CRAWL__ACCESS_ABSENT, CRAWL__ACCESS_REACHED, CRAWL__ACCESS_DIRECT, CRAWL__ACCESS_DENIED } crawl__access;
+const char *crawl__access_name(crawl__access a); /* "absent", "reached", ... */
+/* What a route opened by URL showed: denied for an HTTP status >= 400, the
+ * sign-in page, no capture (g NULL), the browser's error page, or a title
+ * or heading that says so (forbidden, not allowed, ...); else direct. */
+crawl__access crawl__access_classify(int status, int signin_page, const pg_graph *g);
+/* The route key of access.json: url's path, without query and fragment. */
+void crawl__access_route(const char *url, char *buf, size_t n);
+
 #endif

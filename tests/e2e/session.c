@@ -66,8 +66,8 @@ static void crawl(crawl_res *r, const char *seed, const char *const *args) {
   memset(r, 0, sizeof *r);
   r->dir = t_tmpdir();
   snprintf(r->out, sizeof r->out, "%s/out", r->dir);
-  const char *argv[32] = {UIAP_BIN, "crawl", seed, "-o", r->out, "--max-states", "12", "--max-runtime-ms", "40000"};
-  int n = 9;
+  const char *argv[32] = {UIAP_BIN, "crawl", "-o", r->out, "--max-states", "12", "--max-runtime-ms", "40000", seed};
+  int n = seed ? 9 : 8;
   for (int i = 0; args && args[i] && n < 31; i++) argv[n++] = args[i];
   argv[n] = NULL;
   r->log0 = log_len();
@@ -327,4 +327,181 @@ Test(session, login_saves_a_state_a_crawl_can_use, .timeout = 180) {
   crawl_free(&cr);
   t_rm_rf(dir);
   free(dir);
+}
+
+/* ---- several principals (docs/principals.md) ------------------------------------ */
+/* Writes that reached the fixture servers since before (not GET/HEAD). */
+static long writes_since(const cJSON *before, char *list, size_t n) {
+  cJSON *after = t_fixture_hit_table(), *h;
+  long w = 0;
+  list[0] = 0;
+  cJSON_ArrayForEach(h, after) {
+    const cJSON *b = cJSON_GetObjectItem(before, h->string);
+    long d = (long)h->valuedouble - (b ? (long)b->valuedouble : 0);
+    if (d <= 0 || !strncmp(h->string, "GET ", 4) || !strncmp(h->string, "HEAD ", 5)) continue;
+    w += d;
+    snprintf(list + strlen(list), n - strlen(list), "%ldx %s; ", d, h->string);
+  }
+  cJSON_Delete(after);
+  return w;
+}
+
+static const char *access_of(const cJSON *acc, const char *route, const char *who) {
+  const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(acc, "routes"), route), who));
+  return v ? v : "(none)";
+}
+
+#define MAX_SIDS 64
+
+Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
+  char *tmp = t_tmpdir(), plan[700], state[700], base[128], sid[128], note[256];
+  sign_in(tmp, "viewer", "viewer-pass");
+  state_secrets(tmp, sid, note);
+  snprintf(state, sizeof state, "%s/state.json", tmp);
+  snprintf(base, sizeof base, "http://127.0.0.1:%d", t_fixture_port(0));
+  char *pj = NULL;
+  cr_assert(asprintf(&pj,
+      "{\"environment\":{\"environmentId\":\"auth\",\"baseUrl\":\"%s/\",\"principalProfiles\":["
+      "{\"id\":\"owner\",\"roles\":[\"admin\"]},{\"id\":\"viewer\",\"roles\":[\"viewer\"]},{\"id\":\"unused\"}],"
+      "\"metadata\":{\"principals\":{\"owner\":{\"login\":{\"url\":\"%s/auth/login?expire=6\",\"steps\":["
+      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"User\"},\"value\":\"${env:T_ADMIN_USER}\"},"
+      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"${env:T_ADMIN_PASS}\"},"
+      "{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"name\":\"Sign in\"}}],"
+      "\"success\":{\"urlPrefix\":\"%s/auth/app/\"}}},\"viewer\":{\"storageState\":\"%s\"}}}},"
+      "\"seeds\":[{\"kind\":\"url\",\"url\":\"/auth/app/\"}]}",
+      base, base, base, state) > 0);
+  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+  t_write_file(plan, pj);
+  free(pj);
+  setenv("T_ADMIN_USER", "admin", 1);
+  setenv("T_ADMIN_PASS", "admin-pass", 1);
+  cJSON *before = t_fixture_hit_table();
+  crawl_res r;
+  const char *args[] = {"--plan", plan, "--principal", "owner", "--principal", "viewer", "--verbose", NULL};
+  crawl(&r, NULL, args); /* the seeds come from the plan */
+  char list[2048];
+  long w = writes_since(before, list, sizeof list);
+  cJSON_Delete(before);
+  cr_expect(reached(&r, "admin", "cookie", "/auth/app/users") > 0, "admin reached Users");
+  cr_expect(reached(&r, "viewer", "cookie", "/auth/app/profile") > 0, "viewer reached its profile");
+  char path[700];
+  snprintf(path, sizeof path, "%s/journal.jsonl", r.out);
+  char *jl = t_read_file(path, NULL);
+  cr_assert(jl);
+  cr_expect(strstr(jl, "signed in as owner with its recipe"), "the recipe signed in");
+  cr_expect(strstr(jl, "signed in again with its recipe"), "the session expired and admin signed in again");
+  cr_expect(!strstr(jl, "\"title\":\"Sign in\""), "no sign-in page recorded as a state");
+  /* each sign-in is one POST /auth/login (the first and at least one again) */
+  char only[64];
+  snprintf(only, sizeof only, "%ldx POST /auth/login; ", w);
+  cr_expect(w >= 2 && !strcmp(list, only), "the only writes the servers saw are sign-ins: %s", list);
+  free(jl);
+  snprintf(path, sizeof path, "%s/access.json", r.out);
+  char *at = t_read_file(path, NULL);
+  cJSON *acc = at ? cJSON_Parse(at) : NULL;
+  cr_assert(acc, "access.json is written");
+  cr_expect_str_eq(access_of(acc, "/auth/app/users", "owner"), "reached");
+  cr_expect_str_eq(access_of(acc, "/auth/app/users", "viewer"), "denied");
+  cr_expect_str_eq(access_of(acc, "/auth/app/billing", "viewer"), "direct");
+  const cJSON *ak;
+  int users_action = 0, profile_both = 0;
+  cJSON_ArrayForEach(ak, cJSON_GetObjectItem(acc, "actions")) {
+    char *who = cJSON_PrintUnformatted(ak);
+    users_action |= strstr(ak->string, "|link|users") && !strcmp(who, "[\"owner\"]");
+    profile_both |= strstr(ak->string, "|link|profile") && strstr(who, "owner") && strstr(who, "viewer");
+    free(who);
+  }
+  cr_expect(users_action, "access.json: only owner took the Users link (by semanticKey): %s", at);
+  cr_expect(profile_both, "access.json: both took the Profile link: %s", at);
+  cJSON_Delete(acc);
+  free(at);
+  snprintf(path, sizeof path, "%s/package.json", r.out);
+  char *pk = t_read_file(path, NULL);
+  cr_expect(pk && strstr(pk, "viewer can open /auth/app/billing directly"), "a review item names the gap");
+  cr_expect(pk && !strstr(pk, "\"unused\""), "only the principals used are listed");
+  cr_expect_str_eq(auth_mode(&r), "seeded");
+  cJSON *pkj = pk ? cJSON_Parse(pk) : NULL, *rt;
+  int users_by_owner_only = 0, home_by_both = 0;
+  cJSON_ArrayForEach(rt, cJSON_GetObjectItem(cJSON_GetObjectItem(pkj, "routeCatalog"), "routes")) {
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(rt, "routeId"));
+    char *who = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetObjectItem(rt, "metadata"), "principals"));
+    if (id && who && !strcmp(id, "/auth/app/users")) users_by_owner_only = !strcmp(who, "[\"owner\"]");
+    if (id && who && !strcmp(id, "/auth/app/")) home_by_both = !strcmp(who, "[\"owner\",\"viewer\"]");
+    free(who);
+  }
+  cr_expect(users_by_owner_only, "the Users route says only owner saw it");
+  cr_expect(home_by_both, "the home route says both principals saw it");
+  cJSON_Delete(pkj);
+  free(pk);
+  snprintf(path, sizeof path, "%s/report.html", r.out);
+  char *html = t_read_file(path, NULL);
+  cr_expect(html && strstr(html, "Access by principal") && strstr(html, "<td class=\"access-direct\">direct</td>"),
+            "the report shows the access matrix");
+  free(html);
+  const char *dargv[] = {UIAP_BIN, "diff", r.out, "--principal", "owner", "--principal", "viewer", "--format", "json", NULL};
+  t_run d = t_run_argv(dargv, 30000);
+  cJSON *dj = cJSON_Parse(d.out ? d.out : "");
+  char *removed = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(dj, "sections"), "routes"), "removed"));
+  cr_expect_eq(d.status, 0, "diff of two principals: %s", d.err);
+  cr_expect(removed && strstr(removed, "/auth/app/users"), "viewer's view lacks the Users route: %s", d.out);
+  free(removed);
+  cJSON_Delete(dj);
+  t_run_free(&d);
+  snprintf(path, sizeof path, "%s/package.json", r.out);
+  const char *vargv[] = {UIAP_BIN, "validate", path, NULL};
+  t_run v = t_run_argv(vargv, 30000);
+  cr_expect_eq(v.status, 0, "the package validates: %s %s", v.out, v.err);
+  t_run_free(&v);
+  /* every session id the app set in this run (the owner's after each sign-in) */
+  const char *secrets[MAX_SIDS + 4] = {"admin-pass", sid, note};
+  int ns = 3;
+  cJSON *lg = app_log(), *x;
+  cJSON_ArrayForEach(x, cJSON_GetObjectItem(lg, "issued")) if (ns < MAX_SIDS + 3) secrets[ns++] = x->valuestring;
+  cr_expect(ns >= 3 + 3, "the app set sessions for the owner's sign-ins (%d)", ns - 3);
+  secrets[ns] = NULL;
+  no_secret_anywhere(&r, secrets);
+  cJSON_Delete(lg);
+  crawl_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
+}
+
+Test(principals, missing_variable_exits_2_before_the_browser) {
+  char *tmp = t_tmpdir(), plan[700], out[700];
+  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+  snprintf(out, sizeof out, "%s/out", tmp);
+  t_write_file(plan, "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://127.0.0.1:9/\","
+                     "\"principalProfiles\":[{\"id\":\"owner\"}],\"metadata\":{\"principals\":{\"owner\":{\"login\":"
+                     "{\"url\":\"http://127.0.0.1:9/login\",\"steps\":[{\"action\":\"ui.enterText\",\"target\":"
+                     "{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"${env:T_UNSET_PASSWORD_VAR}\"}]}}}}}}");
+  unsetenv("T_UNSET_PASSWORD_VAR");
+  const char *argv[] = {UIAP_BIN, "crawl", "--plan", plan, "-o", out, NULL};
+  t_run r = t_run_argv(argv, 20000);
+  cr_expect_eq(r.status, 2, "exit 2: %s", r.err);
+  cr_expect(strstr(r.err, "T_UNSET_PASSWORD_VAR") && strstr(r.err, "not set"), "names the variable: %s", r.err);
+  cr_expect(!strchr(r.err, '\n') || strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "one line: %s", r.err);
+  cr_expect(!strstr(r.err, "Chromium"), "before the browser starts: %s", r.err);
+  struct stat st;
+  cr_expect(stat(out, &st) != 0, "no output directory");
+  t_run_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
+}
+
+Test(principals, literal_password_in_the_plan_refused) {
+  char *tmp = t_tmpdir(), plan[700], out[700];
+  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+  snprintf(out, sizeof out, "%s/out", tmp);
+  t_write_file(plan, "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://127.0.0.1:9/\","
+                     "\"principalProfiles\":[{\"id\":\"owner\"}],\"metadata\":{\"principals\":{\"owner\":{\"login\":"
+                     "{\"url\":\"http://127.0.0.1:9/login\",\"steps\":[{\"action\":\"ui.enterText\",\"target\":"
+                     "{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"literal-secret-pw\"}]}}}}}}");
+  const char *argv[] = {UIAP_BIN, "crawl", "--plan", plan, "-o", out, NULL};
+  t_run r = t_run_argv(argv, 20000);
+  cr_expect_eq(r.status, 2, "exit 2: %s", r.err);
+  cr_expect(strstr(r.err, "/environment/metadata/principals/owner/login/steps/0/value"), "%s", r.err);
+  cr_expect(!strstr(r.err, "literal-secret-pw"), "the value is not quoted: %s", r.err);
+  t_run_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
 }

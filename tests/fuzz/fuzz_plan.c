@@ -10,7 +10,12 @@
  *     its budgets are >= 0, and it survives a round trip (printed and read
  *     again: accepted, same policy, the same budgets but for cJSON's
  *     rounding).
- * Seeds: corpus/plan/; dictionary plan.dict. */
+ * An accepted plan's principals and login recipes (crawl_principals_parse,
+ * crawl_login_parse, ${env:NAME} expansion: FUZZ_USER and FUZZ_PASS are
+ * set, anything else is missing) either come back, each with an id and
+ * only ui.enterText steps carrying a value, or are refused with one line
+ * that starts with a JSON path or names --principal and quotes no value.
+ * Seeds: corpus/plan/ (principals-*.json); dictionary plan.dict. */
 #include "crawl.h"
 
 #include <math.h>
@@ -39,6 +44,35 @@ static int finite_budgets(const cJSON *plan) {
   cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(env, "budgets"))
     if (cJSON_IsNumber(x) && !isfinite(x->valuedouble)) return 0;
   return 1;
+}
+
+#define FUZZ_PASS "fuzz-pass-value"
+
+/* The plan's principals and recipes: what crawl_principals_parse promises. */
+static void check_principals(const cJSON *plan, size_t size) {
+  setenv("FUZZ_USER", "fuzz-user", 1);
+  setenv("FUZZ_PASS", FUZZ_PASS, 1);
+  const char *const pick[] = {"admin", NULL};
+  crawl_principal *v = (crawl_principal *)1;
+  size_t n = 99;
+  char err[400] = "";
+  crawl_code rc = crawl_principals_parse(plan, size & 4 ? pick : NULL, &v, &n, err, sizeof err);
+  CHECK(rc == CRAWL_OK || rc == CRAWL_ARG);
+  CHECK(v != (crawl_principal *)1 && (v || n == 0));
+  if (rc) {
+    CHECK(err[0] && !strchr(err, '\n') && !strstr(err, FUZZ_PASS));
+    CHECK(err[0] == '/' || !strncmp(err, "--principal ", 12));
+  }
+  for (size_t i = 0; rc == CRAWL_OK && i < n; i++) {
+    CHECK(v[i].id && v[i].id[0] && v[i].profile);
+    for (size_t k = 0; v[i].login && k < v[i].login->nsteps; k++) {
+      const crawl_login_step *st = &v[i].login->steps[k];
+      CHECK(st->action && st->role && st->name);
+      CHECK((st->value != NULL) == !strcmp(st->action, "ui.enterText"));
+    }
+    CHECK(!v[i].login || !strncmp(v[i].login->url, "http", 4));
+  }
+  crawl_principals_free(v, n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -89,6 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   crawl_session_release(&fs);
   memset(&e, 0, sizeof e);
+  check_principals(plan, size);
 
   /* round trip: what we accepted, printed, is accepted the same way (but
    * cJSON prints a budget of 1e999, infinity, as null) */

@@ -18,8 +18,9 @@
  *                                from 127.0.0.1:PORT/auth/app/other-origin,
  *                                note?ls=yes|no (the home page's script says
  *                                whether localStorage "auth-note" was there)
- *   GET  /auth/__log             {"reached":[{"user","via","path"}...]}:
- *                                every app page a principal reached
+ *   GET  /auth/__log             {"reached":[{"user","via","path"}...],
+ *                                "issued":[sid...]}: every app page a
+ *                                principal reached, every session id set
  *   GET  /auth/__reset           forgets sessions and the log
  * Users: admin / admin-pass (admin), viewer / viewer-pass (viewer). One
  * state for both fixture ports, behind a mutex (the servers' threads). */
@@ -48,6 +49,8 @@ static char csrf[MAX_SESSIONS][33];
 static int ncsrf;
 static auth_hit hits[MAX_LOG];
 static int nhits;
+static char issued[MAX_SESSIONS][33]; /* every sid set, also after it expired */
+static int nissued;
 
 static void random_hex(char out[33]) {
   FILE *f = fopen("/dev/urandom", "rb");
@@ -119,6 +122,7 @@ static void login_post(const crawl_request *req, crawl_response *res) {
   } else {
     auth_session *s = &sessions[nsessions++];
     random_hex(s->sid);
+    if (nissued < MAX_SESSIONS) memcpy(issued[nissued++], s->sid, sizeof s->sid);
     s->user = !strcmp(role, "admin") ? "admin" : "viewer";
     s->role = role;
     s->views = 0;
@@ -218,6 +222,8 @@ static void auth_log(crawl_response *res) {
     cJSON_AddStringToObject(h, "path", hits[i].path);
     cJSON_AddItemToArray(a, h);
   }
+  cJSON *is = cJSON_AddArrayToObject(o, "issued");
+  for (int i = 0; i < nissued; i++) cJSON_AddItemToArray(is, cJSON_CreateString(issued[i]));
   char *t = cJSON_PrintUnformatted(o);
   cJSON_Delete(o);
   crawl_response_body(res, "application/json", t, strlen(t));
@@ -230,7 +236,7 @@ static void auth_route(const crawl_request *req, crawl_response *res) {
   else if (!strncmp(req->path, "/auth/app/", 10)) app_page(req, res);
   else if (!strcmp(req->path, "/auth/__log")) auth_log(res);
   else if (!strcmp(req->path, "/auth/__reset")) {
-    nsessions = nhits = ncsrf = 0;
+    nsessions = nhits = ncsrf = nissued = 0;
     html(res, 200, "reset");
   } else html(res, 404, "<p>Not found</p>");
 }
