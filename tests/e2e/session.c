@@ -505,3 +505,51 @@ Test(principals, literal_password_in_the_plan_refused) {
   t_rm_rf(tmp);
   free(tmp);
 }
+
+/* A principal whose session is gone and that has no recipe of its own (a
+ * stale storage state): it is sent to sign-in, stops exploring with a note
+ * and a review item, and no sign-in page becomes one of its states; the
+ * principal with a recipe explores as before. */
+Test(principals, stale_session_without_recipe_stops, .timeout = 240) {
+  char *tmp = t_tmpdir(), plan[700], state[700], base[128];
+  snprintf(state, sizeof state, "%s/stale.json", tmp);
+  t_write_file(state, "{\"cookies\":[{\"name\":\"sid\",\"value\":\"0000stale0000session0000\",\"domain\":\"127.0.0.1\","
+                      "\"path\":\"/auth\",\"expires\":-1,\"httpOnly\":true,\"secure\":false,\"sameSite\":\"Lax\"}],"
+                      "\"origins\":[]}");
+  snprintf(base, sizeof base, "http://127.0.0.1:%d", t_fixture_port(0));
+  char *pj = NULL;
+  cr_assert(asprintf(&pj,
+      "{\"environment\":{\"environmentId\":\"auth\",\"baseUrl\":\"%s/\",\"principalProfiles\":["
+      "{\"id\":\"owner\",\"roles\":[\"admin\"]},{\"id\":\"stale\",\"roles\":[\"viewer\"]}],"
+      "\"metadata\":{\"principals\":{\"owner\":{\"login\":{\"url\":\"%s/auth/login\",\"steps\":["
+      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"User\"},\"value\":\"${env:T_ADMIN_USER}\"},"
+      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"${env:T_ADMIN_PASS}\"},"
+      "{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"name\":\"Sign in\"}}],"
+      "\"success\":{\"urlPrefix\":\"%s/auth/app/\"}}},\"stale\":{\"storageState\":\"%s\"}}}},"
+      "\"seeds\":[{\"kind\":\"url\",\"url\":\"/auth/app/\"}]}",
+      base, base, base, state) > 0);
+  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+  t_write_file(plan, pj);
+  free(pj);
+  setenv("T_ADMIN_USER", "admin", 1);
+  setenv("T_ADMIN_PASS", "admin-pass", 1);
+  crawl_res r;
+  const char *args[] = {"--plan", plan, NULL};
+  crawl(&r, NULL, args);
+  cr_expect(reached(&r, "admin", "cookie", "/auth/app/users") > 0, "the principal with a recipe explored");
+  char path[700];
+  snprintf(path, sizeof path, "%s/journal.jsonl", r.out);
+  char *jl = t_read_file(path, NULL);
+  cr_assert(jl);
+  cr_expect(strstr(jl, "signed out as stale, which has no login recipe: stopped exploring as it"),
+            "a note says the stale principal stopped");
+  cr_expect(strstr(jl, "\"kind\":\"coverage_gap\"") && strstr(jl, "The session of principal stale ended"),
+            "a review item says so");
+  cr_expect(!strstr(jl, "\"title\":\"Sign in\""), "no sign-in page recorded as a state");
+  free(jl);
+  const char *secrets[] = {"0000stale0000session0000", "admin-pass", NULL};
+  no_secret_anywhere(&r, secrets);
+  crawl_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
+}
