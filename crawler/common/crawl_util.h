@@ -20,6 +20,10 @@ void *crawl__xmalloc(size_t n);
 void *crawl__xcalloc(size_t n, size_t size);
 void *crawl__xrealloc(void *p, size_t n);
 char *crawl__xstrdup(const char *s);                /* NULL -> NULL */
+char *crawl__xstrndup(const char *s, size_t n);     /* n bytes of s, NUL-terminated */
+/* A one-line reason into err (errlen bytes; nothing when err is NULL or
+ * errlen 0); returns code, for `return crawl__errf(err, n, CRAWL_ARG, ...)`. */
+int crawl__errf(char *err, size_t errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 char *crawl__xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A growable byte buffer, always NUL-terminated once anything was put. */

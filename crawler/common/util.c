@@ -31,6 +31,22 @@ char *crawl__xstrdup(const char *s) {
   return memcpy(crawl__xrealloc(NULL, n), s, n);
 }
 
+char *crawl__xstrndup(const char *s, size_t n) {
+  char *d = crawl__xrealloc(NULL, n + 1);
+  memcpy(d, s, n);
+  d[n] = 0;
+  return d;
+}
+
+int crawl__errf(char *err, size_t errlen, int code, const char *fmt, ...) {
+  if (!err || !errlen) return code;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
 char *crawl__xprintf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

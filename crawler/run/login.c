@@ -11,25 +11,13 @@
 #include "run_int.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static crawl_code fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static crawl_code fail(char *err, size_t errlen, const char *fmt, ...) {
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return CRAWL_ARG;
-}
+/* A one-line reason into err, and CRAWL_ARG. */
+#define fail(err, errlen, ...) crawl__errf((err), (errlen), CRAWL_ARG, __VA_ARGS__)
 
-static const char *jstr(const cJSON *o, const char *k) {
-  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
-}
 
 /* ---- ${env:NAME} -------------------------------------------------------------- */
 #define ENV_OPEN "${env:"
@@ -107,18 +95,18 @@ static int known_action(const char *a) {
 
 /* Step i of the recipe into *st; CRAWL_ARG with the path in err. */
 static crawl_code step_parse(const cJSON *j, size_t i, crawl_login_step *st, char *err, size_t errlen) {
-  const char *action = jstr(j, "action");
+  const char *action = crawl__str(j, "action");
   const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "target");
   if (!cJSON_IsObject(j)) return fail(err, errlen, "/steps/%zu must be an object", i);
   if (!known_action(action)) return fail(err, errlen, "/steps/%zu/action must be ui.enterText or ui.activate", i);
-  if (!jstr(t, "role") || !jstr(t, "name"))
+  if (!crawl__str(t, "role") || !crawl__str(t, "name"))
     return fail(err, errlen, "/steps/%zu/target must be an object with string role and name", i);
   st->action = crawl__xstrdup(action);
-  st->role = crawl__xstrdup(jstr(t, "role"));
-  st->name = crawl__xstrdup(jstr(t, "name"));
+  st->role = crawl__xstrdup(crawl__str(t, "role"));
+  st->name = crawl__xstrdup(crawl__str(t, "name"));
   if (strcmp(action, "ui.enterText")) return CRAWL_OK;
   char why[200];
-  if (crawl_env_expand(jstr(j, "value"), 1, &st->value, why, sizeof why))
+  if (crawl_env_expand(crawl__str(j, "value"), 1, &st->value, why, sizeof why))
     return fail(err, errlen, "/steps/%zu/value %s", i, why);
   return CRAWL_OK;
 }
@@ -134,7 +122,7 @@ static crawl_code url_parse(const char *in, const char *path, char **out, char *
 crawl_code crawl_login_parse(const cJSON *j, crawl_login *l, char *err, size_t errlen) {
   memset(l, 0, sizeof *l);
   if (!cJSON_IsObject(j)) return fail(err, errlen, " must be an object {url, steps, success}");
-  crawl_code rc = url_parse(jstr(j, "url"), "/url", &l->url, err, errlen);
+  crawl_code rc = url_parse(crawl__str(j, "url"), "/url", &l->url, err, errlen);
   if (rc) return rc;
   const cJSON *steps = cJSON_GetObjectItemCaseSensitive(j, "steps");
   if (!cJSON_IsArray(steps) || !cJSON_GetArraySize(steps) || cJSON_GetArraySize(steps) > 32)
@@ -208,7 +196,7 @@ static crawl_code picks_exist(const cJSON *profiles, const char *const *pick, ch
   for (size_t i = 0; pick && pick[i]; i++) {
     const cJSON *pj;
     int found = 0;
-    cJSON_ArrayForEach(pj, profiles) found |= jstr(pj, "id") && !strcmp(jstr(pj, "id"), pick[i]);
+    cJSON_ArrayForEach(pj, profiles) found |= crawl__str(pj, "id") && !strcmp(crawl__str(pj, "id"), pick[i]);
     if (!found) return fail(err, errlen, "--principal %s: the plan has no principal profile with this id", pick[i]);
   }
   return CRAWL_OK;
@@ -228,7 +216,7 @@ crawl_code crawl_principals_parse(const cJSON *plan, const char *const *pick, cr
   const cJSON *pj;
   int i = 0;
   cJSON_ArrayForEach(pj, profiles) {
-    const char *id = jstr(pj, "id");
+    const char *id = crawl__str(pj, "id");
     if (!id || !*id) return fail(err, errlen, "/environment/principalProfiles/%d/id must be a string", i);
     for (size_t k = 0; k < *n; k++)
       if (!strcmp((*v)[k].id, id)) return fail(err, errlen, "/environment/principalProfiles/%d/id repeats %s", i, id);
@@ -297,7 +285,7 @@ static void cookies_secret(crawl_page *p, struct crawl__secrets *sec) {
   cJSON_AddItemToArray(urls, cJSON_CreateString(crawl_page_url(p) ? crawl_page_url(p) : "about:blank"));
   if (cdp_call(crawl_page_client(p), crawl_page_session(p), "Network.getCookies", a, &res, 10000) != CDP_OK) return;
   const cJSON *c;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(res, "cookies")) crawl__secrets_add(sec, jstr(c, "value"));
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(res, "cookies")) crawl__secrets_add(sec, crawl__str(c, "value"));
   cJSON_Delete(res);
 }
 

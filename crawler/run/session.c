@@ -11,28 +11,13 @@
 #include "run_int.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static crawl_code fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static crawl_code fail(char *err, size_t errlen, const char *fmt, ...) {
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return CRAWL_ARG;
-}
+/* A one-line reason into err, and CRAWL_ARG. */
+#define fail(err, errlen, ...) crawl__errf((err), (errlen), CRAWL_ARG, __VA_ARGS__)
 
-static char *strndup_x(const char *s, size_t n) {
-  char *d = crawl__xmalloc(n + 1);
-  memcpy(d, s, n);
-  d[n] = 0;
-  return d;
-}
 
 static void cookie_free(crawl_cookie *c) {
   free(c->name);
@@ -121,13 +106,10 @@ static int cookie_set_domain(crawl_cookie *c, const char *d) {
 }
 
 /* ---- storageState ----------------------------------------------------------- */
-static const char *jstr(const cJSON *o, const char *k) {
-  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
-}
 
 /* Cookie i of the storageState into *c; NULL, or what is wrong with it. */
 static const char *state_cookie(const cJSON *j, crawl_cookie *c) {
-  const char *name = jstr(j, "name"), *value = jstr(j, "value"), *domain = jstr(j, "domain");
+  const char *name = crawl__str(j, "name"), *value = crawl__str(j, "value"), *domain = crawl__str(j, "domain");
   const cJSON *exp = cJSON_GetObjectItemCaseSensitive(j, "expires");
   const cJSON *ss = cJSON_GetObjectItemCaseSensitive(j, "sameSite");
   if (!cJSON_IsObject(j)) return "must be an object";
@@ -136,7 +118,7 @@ static const char *state_cookie(const cJSON *j, crawl_cookie *c) {
   if (!domain || cookie_set_domain(c, domain)) return "/domain must be a domain name";
   if (exp && !cJSON_IsNumber(exp)) return "/expires must be a number";
   if (ss && !same_site_of(cJSON_GetStringValue(ss))) return "/sameSite must be Strict, Lax or None";
-  const char *path = jstr(j, "path");
+  const char *path = crawl__str(j, "path");
   c->name = crawl__xstrdup(name);
   c->value = crawl__xstrdup(value);
   c->path = crawl__xstrdup(path && path[0] == '/' ? path : "/");
@@ -162,7 +144,7 @@ static const char *state_origins(const cJSON *origins, crawl_storage_item **v, s
   const cJSON *o;
   int i = 0;
   cJSON_ArrayForEach(o, origins) {
-    const char *origin = jstr(o, "origin");
+    const char *origin = crawl__str(o, "origin");
     const cJSON *ls = cJSON_GetObjectItemCaseSensitive(o, "localStorage"), *it;
     snprintf(path, plen, "/origins/%d", i++);
     if (!cJSON_IsObject(o)) return "must be an object";
@@ -170,7 +152,7 @@ static const char *state_origins(const cJSON *origins, crawl_storage_item **v, s
     if (ls && !cJSON_IsArray(ls)) return "/localStorage must be an array";
     int k = 0;
     cJSON_ArrayForEach(it, ls) {
-      const char *name = jstr(it, "name"), *value = jstr(it, "value");
+      const char *name = crawl__str(it, "name"), *value = crawl__str(it, "value");
       snprintf(path, plen, "/origins/%d/localStorage/%d", i - 1, k++);
       if (!name || !value) return " must be an object with string name and value";
       if (*n >= CRAWL_SESSION_MAX_ITEMS) return ": too many localStorage items";
@@ -288,7 +270,7 @@ crawl_code crawl_session_cookies_txt(crawl_session *s, const char *text, size_t 
   for (int lineno = 1; at < len; lineno++) {
     const char *nl = memchr(text + at, '\n', len - at);
     size_t ll = nl ? (size_t)(nl - text - at) : len - at;
-    char *line = strndup_x(text + at, ll);
+    char *line = crawl__xstrndup(text + at, ll);
     at += ll + (nl != NULL);
     line[strcspn(line, "\r")] = 0;
     const char *why = NULL;
@@ -332,7 +314,7 @@ crawl_code crawl_session_header(crawl_session *s, const char *line, char *err, s
   if (strpbrk(v, "\r\n")) return fail(err, errlen, "--header %.*s: the value holds a line break", (int)nl, line);
   if (s->nheaders >= CRAWL_SESSION_MAX_ITEMS) return fail(err, errlen, "too many --header options");
   s->headers = crawl__xrealloc(s->headers, (s->nheaders + 1) * sizeof *s->headers);
-  s->headers[s->nheaders++] = (crawl_header){strndup_x(line, nl), strndup_x(v, vl)};
+  s->headers[s->nheaders++] = (crawl_header){crawl__xstrndup(line, nl), crawl__xstrndup(v, vl)};
   return CRAWL_OK;
 }
 
