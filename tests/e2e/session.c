@@ -363,6 +363,23 @@ static const char *access_of(const cJSON *acc, const char *route, const char *wh
 
 #define MAX_SIDS 64
 
+/* The owner principal's login recipe ("owner":{"login":...}, static) for
+ * the fixture app at base; query goes on the login URL (?expire=N). The
+ * values come from T_ADMIN_USER and T_ADMIN_PASS, set here. */
+static const char *owner_recipe(const char *base, const char *query) {
+  static char json[1024];
+  snprintf(json, sizeof json,
+           "\"owner\":{\"login\":{\"url\":\"%s/auth/login%s\",\"steps\":["
+           "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"User\"},\"value\":\"${env:T_ADMIN_USER}\"},"
+           "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"${env:T_ADMIN_PASS}\"},"
+           "{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"name\":\"Sign in\"}}],"
+           "\"success\":{\"urlPrefix\":\"%s/auth/app/\"}}}",
+           base, query, base);
+  setenv("T_ADMIN_USER", "admin", 1);
+  setenv("T_ADMIN_PASS", "admin-pass", 1);
+  return json;
+}
+
 Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   char *tmp = t_tmpdir(), plan[700], state[700], base[128], sid[128], note[256];
   sign_in(tmp, "viewer", "viewer-pass");
@@ -373,18 +390,12 @@ Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   cr_assert(asprintf(&pj,
       "{\"environment\":{\"environmentId\":\"auth\",\"baseUrl\":\"%s/\",\"principalProfiles\":["
       "{\"id\":\"owner\",\"roles\":[\"admin\"]},{\"id\":\"viewer\",\"roles\":[\"viewer\"]},{\"id\":\"unused\"}],"
-      "\"metadata\":{\"principals\":{\"owner\":{\"login\":{\"url\":\"%s/auth/login?expire=6\",\"steps\":["
-      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"User\"},\"value\":\"${env:T_ADMIN_USER}\"},"
-      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"${env:T_ADMIN_PASS}\"},"
-      "{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"name\":\"Sign in\"}}],"
-      "\"success\":{\"urlPrefix\":\"%s/auth/app/\"}}},\"viewer\":{\"storageState\":\"%s\"}}}},"
+      "\"metadata\":{\"principals\":{%s,\"viewer\":{\"storageState\":\"%s\"}}}},"
       "\"seeds\":[{\"kind\":\"url\",\"url\":\"/auth/app/\"}]}",
-      base, base, base, state) > 0);
+      base, owner_recipe(base, "?expire=6"), state) > 0);
   snprintf(plan, sizeof plan, "%s/plan.json", tmp);
   t_write_file(plan, pj);
   free(pj);
-  setenv("T_ADMIN_USER", "admin", 1);
-  setenv("T_ADMIN_PASS", "admin-pass", 1);
   cJSON *before = t_fixture_hit_table();
   crawl_res r;
   const char *args[] = {"--plan", plan, "--principal", "owner", "--principal", "viewer", "--verbose", NULL};
@@ -476,44 +487,42 @@ Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   free(tmp);
 }
 
-Test(principals, missing_variable_exits_2_before_the_browser) {
-  char *tmp = t_tmpdir(), plan[700], out[700];
+/* `crawl --plan` whose owner recipe types value into Password: refused
+ * with exit 2, one line, before the browser starts, no output directory. */
+static t_run recipe_refused(const char *value) {
+  char *tmp = t_tmpdir(), plan[700], out[700], text[1024];
   snprintf(plan, sizeof plan, "%s/plan.json", tmp);
   snprintf(out, sizeof out, "%s/out", tmp);
-  t_write_file(plan, "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://127.0.0.1:9/\","
-                     "\"principalProfiles\":[{\"id\":\"owner\"}],\"metadata\":{\"principals\":{\"owner\":{\"login\":"
-                     "{\"url\":\"http://127.0.0.1:9/login\",\"steps\":[{\"action\":\"ui.enterText\",\"target\":"
-                     "{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"${env:T_UNSET_PASSWORD_VAR}\"}]}}}}}}");
-  unsetenv("T_UNSET_PASSWORD_VAR");
+  snprintf(text, sizeof text,
+           "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://127.0.0.1:9/\","
+           "\"principalProfiles\":[{\"id\":\"owner\"}],\"metadata\":{\"principals\":{\"owner\":{\"login\":"
+           "{\"url\":\"http://127.0.0.1:9/login\",\"steps\":[{\"action\":\"ui.enterText\",\"target\":"
+           "{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"%s\"}]}}}}}}", value);
+  t_write_file(plan, text);
   const char *argv[] = {UIAP_BIN, "crawl", "--plan", plan, "-o", out, NULL};
   t_run r = t_run_argv(argv, 20000);
   cr_expect_eq(r.status, 2, "exit 2: %s", r.err);
-  cr_expect(strstr(r.err, "T_UNSET_PASSWORD_VAR") && strstr(r.err, "not set"), "names the variable: %s", r.err);
   cr_expect(!strchr(r.err, '\n') || strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "one line: %s", r.err);
   cr_expect(!strstr(r.err, "Chromium"), "before the browser starts: %s", r.err);
   struct stat st;
   cr_expect(stat(out, &st) != 0, "no output directory");
-  t_run_free(&r);
   t_rm_rf(tmp);
   free(tmp);
+  return r;
+}
+
+Test(principals, missing_variable_exits_2_before_the_browser) {
+  unsetenv("T_UNSET_PASSWORD_VAR");
+  t_run r = recipe_refused("${env:T_UNSET_PASSWORD_VAR}");
+  cr_expect(strstr(r.err, "T_UNSET_PASSWORD_VAR") && strstr(r.err, "not set"), "names the variable: %s", r.err);
+  t_run_free(&r);
 }
 
 Test(principals, literal_password_in_the_plan_refused) {
-  char *tmp = t_tmpdir(), plan[700], out[700];
-  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
-  snprintf(out, sizeof out, "%s/out", tmp);
-  t_write_file(plan, "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://127.0.0.1:9/\","
-                     "\"principalProfiles\":[{\"id\":\"owner\"}],\"metadata\":{\"principals\":{\"owner\":{\"login\":"
-                     "{\"url\":\"http://127.0.0.1:9/login\",\"steps\":[{\"action\":\"ui.enterText\",\"target\":"
-                     "{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"literal-secret-pw\"}]}}}}}}");
-  const char *argv[] = {UIAP_BIN, "crawl", "--plan", plan, "-o", out, NULL};
-  t_run r = t_run_argv(argv, 20000);
-  cr_expect_eq(r.status, 2, "exit 2: %s", r.err);
+  t_run r = recipe_refused("literal-secret-pw");
   cr_expect(strstr(r.err, "/environment/metadata/principals/owner/login/steps/0/value"), "%s", r.err);
   cr_expect(!strstr(r.err, "literal-secret-pw"), "the value is not quoted: %s", r.err);
   t_run_free(&r);
-  t_rm_rf(tmp);
-  free(tmp);
 }
 
 /* A principal whose session is gone and that has no recipe of its own (a
@@ -531,18 +540,12 @@ Test(principals, stale_session_without_recipe_stops, .timeout = 240) {
   cr_assert(asprintf(&pj,
       "{\"environment\":{\"environmentId\":\"auth\",\"baseUrl\":\"%s/\",\"principalProfiles\":["
       "{\"id\":\"owner\",\"roles\":[\"admin\"]},{\"id\":\"stale\",\"roles\":[\"viewer\"]}],"
-      "\"metadata\":{\"principals\":{\"owner\":{\"login\":{\"url\":\"%s/auth/login\",\"steps\":["
-      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"User\"},\"value\":\"${env:T_ADMIN_USER}\"},"
-      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"${env:T_ADMIN_PASS}\"},"
-      "{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"name\":\"Sign in\"}}],"
-      "\"success\":{\"urlPrefix\":\"%s/auth/app/\"}}},\"stale\":{\"storageState\":\"%s\"}}}},"
+      "\"metadata\":{\"principals\":{%s,\"stale\":{\"storageState\":\"%s\"}}}},"
       "\"seeds\":[{\"kind\":\"url\",\"url\":\"/auth/app/\"}]}",
-      base, base, base, state) > 0);
+      base, owner_recipe(base, ""), state) > 0);
   snprintf(plan, sizeof plan, "%s/plan.json", tmp);
   t_write_file(plan, pj);
   free(pj);
-  setenv("T_ADMIN_USER", "admin", 1);
-  setenv("T_ADMIN_PASS", "admin-pass", 1);
   crawl_res r;
   const char *args[] = {"--plan", plan, NULL};
   crawl(&r, NULL, args);
