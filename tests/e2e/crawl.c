@@ -180,13 +180,7 @@ Test(crawl, budgets_stop_exactly, .timeout = 200) {
 /* `crawl --plan` of one seed with environment {environmentId, baseUrl,
  * EXTRA}, one state: the package (asserted), the run, the output's dir. */
 static cJSON *crawl_plan_one(const char *pdir, const char *extra, const char *seed, t_run *run, char **dir) {
-  char plan_path[700], plan[2048];
-  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
-  snprintf(plan, sizeof plan,
-           "{\"environment\":{\"environmentId\":\"plan\",\"baseUrl\":\"%s\",%s},"
-           "\"seeds\":[{\"kind\":\"url\",\"url\":\"%s\"}]}", t_fixture_url(0, NULL, "/"), extra, seed);
-  cr_assert_eq(t_write_file(plan_path, plan), 0);
-  const char *args[] = {"--plan", plan_path, "--max-states", "1", NULL};
+  const char *args[] = {"--plan", t_plan_write(pdir, extra, seed), "--max-states", "1", NULL};
   cJSON *pkg = crawl(args, run, dir);
   cr_assert(pkg, "crawl --plan failed (exit %d): %s", run->status, run->err);
   return pkg;

@@ -265,14 +265,9 @@ Test(safety, websocket_from_a_worker, .timeout = 90) {
 /* A plan that allows WebSockets (environment.metadata.allowWebSockets): the
  * handshake goes through and is still reported, as allowed. */
 Test(safety, websocket_allowed_by_the_plan, .timeout = 90) {
-  char *pdir = t_tmpdir(), plan_path[700], plan[1024];
-  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
-  snprintf(plan, sizeof plan,
-           "{\"environment\":{\"environmentId\":\"safety-ws\",\"baseUrl\":\"%s\","
-           "\"safety\":{\"defaultMode\":\"safe_explore\"},\"metadata\":{\"allowWebSockets\":true}},"
-           "\"seeds\":[{\"kind\":\"url\",\"url\":\"/safety/websocket.html\"}]}",
-           t_fixture_url(0, NULL, "/"));
-  cr_assert_eq(t_write_file(plan_path, plan), 0);
+  char *pdir = t_tmpdir();
+  const char *plan_path = t_plan_write(pdir, "\"safety\":{\"defaultMode\":\"safe_explore\"},"
+                                             "\"metadata\":{\"allowWebSockets\":true}", "/safety/websocket.html");
   run_res r;
   const char *const args[] = {"--plan", plan_path, NULL};
   crawl(&r, args);
@@ -388,14 +383,9 @@ Test(safety, icon_only_controls, .timeout = 90) {
  * only the policy can stop it. allowDestructiveActions belongs to
  * sandbox_write; in safe_explore it must not take effect. */
 Test(safety, allow_flag_ignored_in_safe_explore, .timeout = 90) {
-  char *pdir = t_tmpdir(), plan_path[700], plan[1024];
-  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
-  snprintf(plan, sizeof plan,
-           "{\"environment\":{\"environmentId\":\"safety-policy\",\"baseUrl\":\"%s\","
-           "\"safety\":{\"defaultMode\":\"safe_explore\",\"allowDestructiveActions\":true}},"
-           "\"seeds\":[{\"kind\":\"url\",\"url\":\"/safety/policy.html\"}]}",
-           t_fixture_url(0, NULL, "/"));
-  cr_assert_eq(t_write_file(plan_path, plan), 0);
+  char *pdir = t_tmpdir();
+  const char *plan_path = t_plan_write(pdir, "\"safety\":{\"defaultMode\":\"safe_explore\",\"allowDestructiveActions\":true}",
+                                       "/safety/policy.html");
   run_res r;
   const char *const args[] = {"--plan", plan_path, NULL};
   crawl(&r, args);

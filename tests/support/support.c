@@ -572,3 +572,15 @@ void t_chromium_start(const char *const *argv, const char *profile, pid_t *pid_o
   }
   cr_assert_fail("Chromium wrote no DevToolsActivePort within 30 s");
 }
+
+const char *t_plan_write(const char *dir, const char *env_extra, const char *seed_path) {
+  static char path[700];
+  char plan[4096];
+  snprintf(path, sizeof path, "%s/plan.json", dir);
+  snprintf(plan, sizeof plan,
+           "{\"environment\":{\"environmentId\":\"test\",\"baseUrl\":\"%s\"%s%s},"
+           "\"seeds\":[{\"kind\":\"url\",\"url\":\"%s\"}]}",
+           t_fixture_url(0, NULL, "/"), env_extra && *env_extra ? "," : "", env_extra ? env_extra : "", seed_path);
+  cr_assert_eq(t_write_file(path, plan), 0, "cannot write %s", path);
+  return path;
+}

@@ -66,6 +66,10 @@ int t_auth_app(const crawl_request *req, crawl_response *res);
 int t_fixture_port(int which /* 0 or 1 */);
 /* "http://127.0.0.1:PORT/path" for port 0/1; host may be "localhost". */
 const char *t_fixture_url(int which, const char *host, const char *path);
+/* DIR/plan.json: a DiscoveryPlanPayload whose environment is {environmentId,
+ * baseUrl (fixture port 0), ENV_EXTRA} and whose one seed is the url
+ * seed_path; its path (static). Asserts the write. */
+const char *t_plan_write(const char *dir, const char *env_extra, const char *seed_path);
 
 /* Serve any directory (read-only, loopback) with the project's own server:
  * started on first use per root, stopped at exit. Returns the port, or -1
