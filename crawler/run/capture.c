@@ -1276,14 +1276,19 @@ static void drop_loop_guard(crawl_page *p) {
  * e.g. no context during a navigation, is an answer too, and so is a
  * crash, which the caller reports); 0: no answer; -code: the call failed
  * otherwise (cancelled, the browser gone). */
-static int probe(crawl_page *p, int timeout_ms) {
-  cJSON *a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "expression", "0");
-  cdp_code rc = cdp_call(p->c, p->session, "Runtime.evaluate", a, NULL, timeout_ms);
-  if (rc == CDP_OK || rc == CDP_REMOTE || p->crashed) return 1; /* a crash: the caller's to report */
+/* A probe's answer: 1 answered (or crashed: the caller's to report), 0 no
+ * answer in time, < 0 -crawl_code. */
+static int probe_answer(crawl_page *p, cdp_code rc) {
+  if (rc == CDP_OK || rc == CDP_REMOTE || p->crashed) return 1;
   if (rc == CDP_TIMEOUT) return 0;
   perr(p, "Runtime.evaluate");
   return -(int)from_cdp(p, rc);
+}
+
+static int probe(crawl_page *p, int timeout_ms) {
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "expression", "0");
+  return probe_answer(p, cdp_call(p->c, p->session, "Runtime.evaluate", a, NULL, timeout_ms));
 }
 
 /* probe, asking the page what it still has pending (js/change_observer.js:
@@ -1299,10 +1304,7 @@ static int probe_pending(crawl_page *p, int timeout_ms, int *pending) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "result"), "value");
   *pending = rc == CDP_OK && cJSON_IsNumber(v) ? v->valueint : -1;
   cJSON_Delete(res);
-  if (rc == CDP_OK || rc == CDP_REMOTE || p->crashed) return 1;
-  if (rc == CDP_TIMEOUT) return 0;
-  perr(p, "Runtime.evaluate");
-  return -(int)from_cdp(p, rc);
+  return probe_answer(p, rc);
 }
 
 /* 1 when the page's main thread is running JavaScript. Performance.getMetrics
