@@ -4,7 +4,7 @@
 set -euo pipefail
 need=()
 pkgs=(build-essential cmake pkg-config libwebsockets-dev libcjson-dev libxxhash-dev liburiparser-dev zlib1g-dev
-      libcriterion-dev chromium dpkg-dev file nodejs npm clang libclang-rt-14-dev xvfb)
+      libcriterion-dev chromium dpkg-dev file nodejs npm clang libclang-rt-14-dev xvfb libhiredis-dev redis-server)
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
