@@ -43,6 +43,9 @@
   X(GUARD, 12, "write guard not installed",                                                              \
     "the write guard could not be installed on a target of the page (a frame, worker or popup): the run " \
     "stops rather than go on unguarded (a crawl still writes its package, status `failed`)")              \
+  X(FRONTIER, 13, "shared frontier failed",                                                              \
+    "`crawl --frontier`: the shared frontier (Redis) could not be reached, or stopped answering during "  \
+    "the run (a crawl still writes its package with what it found)")                                      \
   X(INTERRUPTED, 130, "SIGINT", "interrupted by SIGINT (a crawl still writes its package, status `cancelled`)") \
   X(TERMINATED, 143, "SIGTERM", "terminated by SIGTERM (likewise)")
 

@@ -23,6 +23,7 @@ int cli_exit_from_crawl(crawl_code rc) {
   case CRAWL_BROWSER: return CLI_EXIT_BROWSER;
   case CRAWL_IO: return CLI_EXIT_OUTPUT;
   case CRAWL_GUARD: return CLI_EXIT_GUARD;
+  case CRAWL_FRONTIER: return CLI_EXIT_FRONTIER;
   default: return CLI_EXIT_INTERNAL;
   }
 }

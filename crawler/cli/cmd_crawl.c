@@ -51,6 +51,11 @@ const char cli_help_crawl[] =
   "  --fail-on SEVERITY        exit 10 when the package has review items of SEVERITY\n"
   "                            (low | medium | high) or worse\n"
   "  --resume DIR              continue the run journaled in DIR (after a kill or a crash)\n"
+  "  --frontier URL            share the run's frontier with other workers on Redis:\n"
+  "                            redis://HOST:PORT/DB or unix:///PATH (docs/scale.md)\n"
+  "  --run-id ID               with --frontier: the run all workers share (required)\n"
+  "  --lease-ms N              with --frontier: a state a worker took is given back to\n"
+  "                            the others N ms after its last sign of life (default 30000)\n"
   "  --progress jsonl          uiap.discovery.progress events as JSON lines on stdout\n"
   "                            (a live line on stderr is the default on a terminal)\n"
   CLI_SESSION_HELP
@@ -90,7 +95,7 @@ enum {
   OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_ALLOW_BEACON, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
-  OPT_PRINCIPAL,
+  OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS,
 #define CRAWL__BUDGET_ENUM(opt, name, field, lo, hi) OPT_##opt,
   CRAWL_BUDGETS(CRAWL__BUDGET_ENUM)
 #undef CRAWL__BUDGET_ENUM
@@ -132,6 +137,9 @@ static const struct option longopts[] = {
   {"header", required_argument, NULL, OPT_HEADER},
   {"principal", required_argument, NULL, OPT_PRINCIPAL},
   {"user-data-dir", required_argument, NULL, OPT_USER_DATA_DIR},
+  {"frontier", required_argument, NULL, OPT_FRONTIER},
+  {"run-id", required_argument, NULL, OPT_RUN_ID},
+  {"lease-ms", required_argument, NULL, OPT_LEASE_MS},
   {NULL, 0, NULL, 0},
 };
 
@@ -161,6 +169,24 @@ static int crawl_choice_arg(crawl_cli *x, int c, const char *v) {
     if (strcmp(v, "low") && strcmp(v, "medium") && strcmp(v, "high"))
       return cli_fail(CLI_EXIT_USAGE, "--fail-on takes low, medium or high, not %s", v);
     x->fail_on = v;
+  }
+  return CLI_CONTINUE;
+}
+
+/* --frontier, --run-id, --lease-ms: CLI_CONTINUE, or the usage exit code. */
+static int crawl_shared_arg(crawl_cli *x, int c, const char *v) {
+  long n;
+  if (c == OPT_FRONTIER) {
+    x->co.frontier = v;
+  } else if (c == OPT_RUN_ID) {
+    size_t len = strlen(v);
+    if (!len || len > 64 || v[strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")])
+      return cli_fail(CLI_EXIT_USAGE, "--run-id takes 1 to 64 letters, digits, '.', '_' or '-'");
+    x->co.run_id = v;
+  } else {
+    if (cli_parse_long(v, 1000, 3600000, &n))
+      return cli_fail(CLI_EXIT_USAGE, "--lease-ms takes a number from 1000 to 3600000, not %s", v);
+    x->co.lease_ms = (int)n;
   }
   return CLI_CONTINUE;
 }
@@ -218,6 +244,9 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
       break;
     case OPT_STORAGE_STATE: case OPT_COOKIES: case OPT_HEADER: case OPT_USER_DATA_DIR:
       if ((code = crawl_session_opt(x, c, v)) != CLI_CONTINUE) return code;
+      break;
+    case OPT_FRONTIER: case OPT_RUN_ID: case OPT_LEASE_MS:
+      if ((code = crawl_shared_arg(x, c, v)) != CLI_CONTINUE) return code;
       break;
     case OPT_PRINCIPAL:
       if (x->npick == 16) return cli_fail(CLI_EXIT_USAGE, "--principal: at most 16");
@@ -405,6 +434,12 @@ static int crawl_setup(crawl_cli *x) {
   cli_log_setup(x->verbosity);
   if (x->plan_path && (code = crawl_load_plan(x)) != CLI_CONTINUE) return code;
   if ((code = crawl_principals(x)) != CLI_CONTINUE) return code;
+  if ((x->co.run_id || x->co.lease_ms) && !x->co.frontier)
+    return cli_fail(CLI_EXIT_USAGE, "--run-id and --lease-ms go with --frontier");
+  if (x->co.frontier && !x->co.run_id)
+    return cli_fail(CLI_EXIT_USAGE, "--frontier needs --run-id (the same on every worker of the run)");
+  if (x->co.frontier && x->co.nprincipals)
+    return cli_fail(CLI_EXIT_USAGE, "--frontier does not explore as principals yet (docs/scale.md)");
   if ((code = crawl_seeds(x)) != CLI_CONTINUE) return code;
   return crawl_prepare_out(x);
 }
@@ -484,7 +519,11 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
             "uiap-crawl: package: %s/package.json\n",
             sum->status ? sum->status : "failed", sum->states, sum->transitions, sum->self_loops, sum->decisions,
             sum->failures, sum->reviews, sum->stopped_by ? sum->stopped_by : "?", dir);
-  if (rc != CRAWL_OK) return cli_fail(rc == CRAWL_BROWSER ? CLI_EXIT_BROWSER : CLI_EXIT_INTERNAL, "%s", sum->error);
+  if (rc == CRAWL_FRONTIER && x->made) rmdir(dir); /* only when nothing was written */
+  if (rc != CRAWL_OK)
+    return cli_fail(rc == CRAWL_BROWSER    ? CLI_EXIT_BROWSER
+                    : rc == CRAWL_FRONTIER ? CLI_EXIT_FRONTIER
+                                           : CLI_EXIT_INTERNAL, "%s", sum->error);
   if (sum->status && !strcmp(sum->status, "cancelled")) return cli_exit_signal();
   char rerr[1024];
   if (crawl_reports_write(dir, NULL, rerr, sizeof rerr) != CRAWL_OK && x->verbosity > 0)

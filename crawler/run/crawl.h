@@ -336,6 +336,13 @@ typedef struct crawl_opts {
                                  each reached as the others (DIR/access.json);
                                  docs/principals.md */
   size_t nprincipals;
+  /* A frontier shared with other workers on Redis (docs/scale.md):
+   * redis://HOST:PORT/DB or unix:///PATH; NULL: this process alone. All
+   * workers of a run give the same run_id (also the journal's runId when
+   * set); leases last lease_ms (0: 30000). */
+  const char *frontier;
+  const char *run_id;
+  int lease_ms;
   /* A fresh browser when the old one died: free *c, start another, store it
    * in *c. NULL: no restarts. At most max_restarts (0: 3) per run. */
   cdp_code (*relaunch)(void *ud, cdp_client **c);

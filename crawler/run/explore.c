@@ -17,6 +17,7 @@
 #include "crawl_secrets.h"
 #include "crawl_strmap.h"
 #include "frontier.h"
+#include "shared.h"
 #include "run_int.h"
 #include "timing.h"
 
@@ -78,6 +79,8 @@ typedef struct run {
    * the signals of the steps into and out of it */
   struct { char *revision; cJSON *json; } gjc[2];
   int gj_last;              /* the slot returned last */
+  crawl__shared *sh;        /* the frontier shared with other workers (--frontier), or NULL */
+  int sh_lost;              /* the shared frontier stopped answering */
   char err[512];
 } run;
 
@@ -213,7 +216,8 @@ static state *state_slot(run *r) {
 
 /* 1 when a budget refuses one more state on route (journaled). */
 static int state_refused(run *r, const char *route) {
-  if (r->f.nst >= r->b.max_states) {
+  long n = r->sh ? crawl__shared_count(r->sh) : r->f.nst; /* shared: the run's, not this worker's */
+  if (n >= r->b.max_states) {
     if (!r->stopped_by) {
       r->stopped_by = "maxStates";
       cJSON *o = cJSON_CreateObject();
@@ -275,10 +279,10 @@ static void state_files(run *r, const state *s, char *rel, size_t rellen, char *
   free(png);
 }
 
-/* The journal's "state" line for state s (the current capture), reached by
- * via (NULL for a seed's). */
-static void state_line(run *r, const state *s, const action *via, const char *route, const char *rel,
-                       const char *shot_rel) {
+/* The journal's "state" record for state s (the current capture), reached
+ * by via (NULL for a seed's). */
+static cJSON *state_record(run *r, const state *s, const action *via, const char *route, const char *rel,
+                           const char *shot_rel) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "stateId", s->id);
   cJSON_AddStringToObject(o, "fingerprint", s->fp);
@@ -308,13 +312,32 @@ static void state_line(run *r, const state *s, const action *via, const char *ro
         pg_state_is(&sc->state, PG_ST_OPEN))
       cJSON_AddItemToArray(modal, cJSON_CreateString(sc->scope_id));
   }
+  return o;
+}
+
+/* The record o (consumed) as the journal's "state" line; with a shared
+ * frontier, also as JSON text for it (*shared, redacted as the journal
+ * line is; caller frees). */
+static void state_line(run *r, cJSON *o, char **shared) {
+  if (shared) {
+    cJSON *copy = cJSON_Duplicate(o, 1);
+    crawl__secrets_scrub_json(r->secrets, copy);
+    *shared = cJSON_PrintUnformatted(copy);
+    cJSON_Delete(copy);
+  }
   jl_write(r, "state", o);
   crawl__journal_sync(r->jl);
 }
 
+static int shared_known(run *r);
+static void shared_add(run *r, int idx, const char *record);
+
 /* Register the current capture as a new state: the table, its files, its
- * journal line. Returns its index, or -1 when a budget refuses it. */
+ * journal line (and the shared frontier's record). Returns its index, or
+ * -1 when a budget refuses it. */
 static int add_state(run *r, int parent, const action *via, int seed, const char *route) {
+  int known = r->sh ? shared_known(r) : -1; /* another worker found it first */
+  if (known >= 0) return known;
   if (state_refused(r, route)) return -1;
   state *s = state_slot(r);
   memcpy(s->fp, r->cur_fp, sizeof s->fp);
@@ -335,10 +358,24 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
   s->addressable = parent < 0 ? 1 : -1;
   int idx = r->f.nst++;
   fr_index_state(&r->f, idx);
+  char rel[200], shot_rel[200], *shared = NULL;
+  state_files(r, s, rel, sizeof rel, shot_rel, sizeof shot_rel);
+  state_line(r, state_record(r, s, via, route, rel, shot_rel), r->sh ? &shared : NULL);
+  if (shared) shared_add(r, idx, shared);
+  free(shared);
+  return idx;
+}
+
+/* A state the table has from the shared frontier, not from this worker's
+ * own capture: once the page shows it, its files and journal line, so each
+ * worker's journal names every state it worked in. */
+static void journal_mirrored(run *r, int si) {
+  state *s = &r->f.st[si];
+  if (!s->mirrored || !r->g) return;
+  s->mirrored = 0;
   char rel[200], shot_rel[200];
   state_files(r, s, rel, sizeof rel, shot_rel, sizeof shot_rel);
-  state_line(r, s, via, route, rel, shot_rel);
-  return idx;
+  state_line(r, state_record(r, s, s->parent >= 0 ? &s->via : NULL, s->route, rel, shot_rel), NULL);
 }
 
 /* ---- actions of a state ---------------------------------------------------------------- */
@@ -1554,6 +1591,7 @@ static void step(run *r, int si, int i) {
     }
     r->cur = to;
   }
+  if (r->f.st[to].mirrored && r->cur == to) journal_mirrored(r, to);
   a = &r->f.st[si].acts[i];
   fr_outcome_note(&r->f, a->pk, a->pkr, si, to);
   r->transitions++;
@@ -1734,7 +1772,8 @@ static void journal_run(run *r, const cJSON *env, const char *base, const seed *
     jl_note(r, "resumed after an interruption: %d states, %ld transitions already recorded", r->f.nst, r->transitions);
     return;
   }
-  snprintf(r->run_id, sizeof r->run_id, "run_%lld_%d", (long long)time(NULL), (int)getpid());
+  if (r->o->run_id) snprintf(r->run_id, sizeof r->run_id, "%s", r->o->run_id);
+  else snprintf(r->run_id, sizeof r->run_id, "run_%lld_%d", (long long)time(NULL), (int)getpid());
   char ts[64];
   cJSON *rl = cJSON_CreateObject();
   cJSON_AddStringToObject(rl, "runId", r->run_id);
@@ -1919,6 +1958,12 @@ static void drive_control_seeds(run *r, seed *seeds, int nseeds) {
   }
 }
 
+static int control_seeds(const seed *seeds, int nseeds) {
+  int n = 0;
+  for (int i = 0; i < nseeds; i++) n += !seeds[i].url;
+  return n;
+}
+
 /* ---- the run: explore ------------------------------------------------------------------------ */
 /* Where to work next: unpredictable actions first (tier 0), wherever they
  * are: in the current state, else the nearest state over known edges and
@@ -1978,6 +2023,222 @@ static void explore(run *r) {
     if (i < 0) continue;
     step(r, target, i);
   }
+}
+
+
+/* ---- the run: a frontier shared with other workers (docs/scale.md) ---------------------------- */
+/* The shared frontier failed (Redis gone after its one reconnect): stop. */
+static void shared_failed(run *r) {
+  if (r->sh_lost) return;
+  r->sh_lost = 1;
+  snprintf(r->err, sizeof r->err, "the shared frontier stopped answering: %s", crawl__shared_error(r->sh));
+  jl_note(r, "stopped: %s", r->err);
+  if (!r->stopped_by) r->stopped_by = "error";
+}
+
+/* State id of the shared frontier in the table, its ancestors first (from
+ * their records). -1 when the frontier does not know it. */
+static int shared_mirror(run *r, const char *id, int hops) {
+  int k = state_by_id(r, id);
+  if (k >= 0 || hops > 256) return k;
+  char *rec = crawl__shared_record(r->sh, id);
+  cJSON *j = rec ? cJSON_Parse(rec) : NULL;
+  free(rec);
+  if (!j) return -1;
+  const char *pid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "parentStateId"));
+  if (pid) shared_mirror(r, pid, hops + 1);
+  resume_state(r, j, id);
+  cJSON_Delete(j);
+  r->f.st[r->f.nst - 1].mirrored = 1;
+  return r->f.nst - 1;
+}
+
+/* The current capture is a state another worker registered: its index in
+ * the table (mirrored, and journaled here: the page shows it); -1 when it
+ * is new to the run. */
+static int shared_known(run *r) {
+  char *id = crawl__shared_known(r->sh, r->cur_fp);
+  if (!id) {
+    if (crawl__shared_error(r->sh)[0]) shared_failed(r);
+    return -1;
+  }
+  int k = shared_mirror(r, id, 0);
+  free(id);
+  if (k >= 0) journal_mirrored(r, k);
+  return k;
+}
+
+/* State idx is new to this worker: offer it to the run (queued for
+ * expansion unless at the depth budget). */
+static void shared_add(run *r, int idx, const char *record) {
+  char *winner = NULL;
+  const state *s = &r->f.st[idx];
+  if (crawl__shared_register(r->sh, s->fp, s->id, record, s->depth < r->b.max_depth, &winner) < 0) shared_failed(r);
+  free(winner); /* the same fingerprint gives the same id */
+}
+
+/* What any worker already did in state si, as done in the table. */
+static void shared_pull_done(run *r, int si) {
+  char **keys = NULL;
+  size_t n = 0;
+  if (crawl__shared_acts(r->sh, r->f.st[si].id, &keys, &n) != 0) {
+    shared_failed(r);
+    return;
+  }
+  state *s = &r->f.st[si];
+  for (size_t k = 0; k < n; k++) add_done(s, keys[k]);
+  for (int i = 0; i < s->nacts; i++) { /* prepared before: mark them here */
+    char key[1200];
+    action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
+    for (size_t k = 0; k < n && !s->acts[i].done; k++) s->acts[i].done = !strcmp(keys[k], key);
+  }
+  strv_free(keys, n);
+}
+
+/* From the current state to si over known edges (no untried action: those
+ * may be another worker's), when that is shorter than a reload and replay. */
+static void shared_walk(run *r, int si) {
+  fr_hop path[FR_MAX_HOPS];
+  int len = 0;
+  if (r->cur < 0 || r->cur == si || fr_path_to(&r->f, r->cur, si, path, &len) != si || len > r->f.st[si].depth + 1)
+    return;
+  long long t0 = cdp_now_ms();
+  r->in_restore = 1;
+  walk_path(r, path, len, si);
+  r->in_restore = 0;
+  crawl__timing_add(&r->tm, CRAWL_PH_RESTORE, cdp_now_ms() - t0);
+}
+
+/* The page shows leased state si (walked back or restored when it does
+ * not). 1 when it does, 0 when it cannot be restored (given up: dead), -1
+ * to stop. */
+static int shared_at(run *r, int si) {
+  if (!r->fatal && !r->signed_out) shared_walk(r, si);
+  while (r->cur != si) {
+    if (budget_stop(r) || r->sh_lost) return -1;
+    if (r->fatal && recover(r) != 0) return -1;
+    if (r->signed_out) return -1;
+    if (restore(r, si) == 0) break;
+    if (r->cancelled) return -1;
+    if (r->fatal) continue; /* recover, then again */
+    r->f.st[si].dead = 1;
+    return 0;
+  }
+  journal_mirrored(r, si);
+  return 1;
+}
+
+/* The states this worker holds leases on (table indices), the latest last.
+ * It takes the state it just arrived in while it holds fewer than
+ * HELD_MAX, so it goes on from where the page is, as one worker would, and
+ * leaves the rest of what it finds to the others. */
+#define HELD_MAX 2
+typedef struct held { int v[HELD_MAX + 1]; int n; } held;
+
+static int held_has(const held *h, int si) {
+  for (int k = 0; k < h->n; k++)
+    if (h->v[k] == si) return 1;
+  return 0;
+}
+
+/* Drop si from h: finished (done) or given back. */
+static void held_drop(run *r, held *h, int si, int done) {
+  const char *id = r->f.st[si].id;
+  if (done ? crawl__shared_finish(r->sh, id) < 0 : crawl__shared_release(r->sh, id) < 0) shared_failed(r);
+  int k = 0;
+  while (k < h->n && h->v[k] != si) k++;
+  for (; k + 1 < h->n; k++) h->v[k] = h->v[k + 1];
+  if (h->n) h->n--;
+}
+
+/* The held state to work in: the current one, else the latest. After an
+ * action the page is in a state nobody holds: taken when still queued. */
+static int held_pick(run *r, held *h) {
+  if (r->cur >= 0 && !held_has(h, r->cur) && h->n < HELD_MAX && !r->f.st[r->cur].dead &&
+      r->f.st[r->cur].depth < r->b.max_depth) {
+    int took = crawl__shared_take(r->sh, r->f.st[r->cur].id);
+    if (took < 0) shared_failed(r);
+    if (took == 1) h->v[h->n++] = r->cur;
+  }
+  if (r->cur >= 0 && held_has(h, r->cur)) return r->cur;
+  return h->n ? h->v[h->n - 1] : -1;
+}
+
+/* A lease from the queue into h. 1 leased, 0 to wait, -1 drained or failed. */
+static int held_lease(run *r, held *h) {
+  char *id = NULL;
+  int back = 0, what = crawl__shared_lease(r->sh, &id, &back);
+  if (back) jl_note(r, "took back %d expired lease%s of another worker", back, back == 1 ? "" : "s");
+  if (what < 0) shared_failed(r);
+  if (what != CRAWL__LEASED) return what == CRAWL__WAIT ? 0 : -1;
+  int si = shared_mirror(r, id, 0);
+  if (si < 0) {
+    jl_note(r, "state %s has no record on the shared frontier; skipped", id);
+    crawl__shared_finish(r->sh, id);
+  } else {
+    h->v[h->n++] = si;
+  }
+  free(id);
+  return 1;
+}
+
+/* One action in held state si (the page shows it, or is brought there),
+ * marked done on the shared frontier once its transition is journaled;
+ * si is finished when nothing is left in it. */
+static void held_step(run *r, held *h, int si) {
+  int at = shared_at(r, si);
+  if (at <= 0) {
+    if (at == 0) held_drop(r, h, si, 1); /* cannot be restored: given up */
+    return;
+  }
+  if (!r->f.st[si].acts) {
+    shared_pull_done(r, si);
+    prepare_state(r, si);
+  }
+  int i = fr_next_action(&r->f, si, 0);
+  if (i < 0) i = fr_next_action(&r->f, si, 1);
+  if (i < 0) {
+    held_drop(r, h, si, 1);
+    return;
+  }
+  for (int k = 0; k < h->n; k++) {
+    int mine = crawl__shared_renew(r->sh, r->f.st[h->v[k]].id);
+    if (mine < 0) shared_failed(r);
+    if (mine == 0) { /* lost it: its new holder goes on */
+      h->v[k] = h->v[--h->n];
+      k--;
+    }
+  }
+  if (!held_has(h, si)) return;
+  step(r, si, i);
+  const action *a = &r->f.st[si].acts[i];
+  char key[1200];
+  action_key(key, sizeof key, NULL, NULL, NULL, a);
+  if (a->done && crawl__shared_act_done(r->sh, r->f.st[si].id, key) < 0) shared_failed(r);
+}
+
+/* Wait ms, in slices, unless cancelled. */
+static void shared_wait(run *r, int ms) {
+  for (int t = 0; t < ms && !(r->o->cancel && *r->o->cancel); t += 50) usleep(50000);
+}
+
+/* Work in held states, leasing more from the queue, until the run's
+ * frontier is drained: nothing queued and no lease held by any worker.
+ * Whatever is still held when the worker stops goes back to the others. */
+static void explore_shared(run *r) {
+  held h = {.n = 0};
+  while (!budget_stop(r) && !r->sh_lost && !r->signed_out) {
+    if (r->fatal && recover(r) != 0) break;
+    int si = held_pick(r, &h);
+    if (si >= 0) {
+      held_step(r, &h, si);
+      continue;
+    }
+    int got = held_lease(r, &h);
+    if (got < 0) break;
+    if (!got) shared_wait(r, 200);
+  }
+  while (h.n && !r->sh_lost) held_drop(r, &h, h.v[h.n - 1], 0);
 }
 
 
@@ -2223,6 +2484,8 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
 }
 
 static void run_free(run *r) {
+  crawl__shared_close(r->sh);
+  r->sh = NULL;
   crawl__timing_release(&r->tm);
   crawl__journal_close(r->jl);
   r->jl = NULL;
@@ -2240,6 +2503,9 @@ static void run_free(run *r) {
 crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   memset(sum, 0, sizeof *sum);
   run R = {.o = o, .c = c, .cur = -1, .pri = -1, .t0 = cdp_now_ms()}, *r = &R;
+  if (o->frontier && !(r->sh = crawl__shared_open(o->frontier, o->run_id, o->lease_ms, 5000, sum->error,
+                                                   sizeof sum->error)))
+    return CRAWL_FRONTIER; /* before anything is written */
   int resumed;
   crawl_code rc = run_open(r, o, sum, &resumed);
   if (rc) {
@@ -2262,9 +2528,12 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     run_open_tab(r);
     jl_status(r, "seeding");
     drive_url_seeds(r, seeds, nseeds);
-    drive_control_seeds(r, seeds, nseeds);
+    if (!r->sh) drive_control_seeds(r, seeds, nseeds);
+    else if (control_seeds(seeds, nseeds))
+      jl_note(r, "control seeds are not driven first with a shared frontier; the workers explore from the URL seeds");
     jl_status(r, "exploring");
-    explore(r);
+    if (r->sh) explore_shared(r);
+    else explore(r);
   }
   crawl_code prc = run_close(r, sum);
   if (!prc && o->nprincipals && !r->cancelled && !r->guard_stop) {
@@ -2282,6 +2551,10 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   if (r->fatal) {
     snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
     return CRAWL_BROWSER;
+  }
+  if (r->sh_lost) { /* the package holds what this worker found */
+    snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
+    return CRAWL_FRONTIER;
   }
   /* NB: run_free emptied the table, so this always copies seed_err (""
    * when every seed loaded), as it did before the split */

@@ -130,10 +130,12 @@ int fr_pending(const frontier *f, int si, int tier) {
   return fr_next_action(f, si, tier) >= 0;
 }
 
-/* The nearest state with fr_pending actions of the tier, by breadth-first search
- * from the current state over known edges and predictable actions; its path
- * in hops (*len, 0 when it is the current state). -1 when none is reachable. */
-int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
+/* Breadth-first search from cur over known edges (and, with predictions,
+ * untried predictable actions) for the nearest state x with want(x); its
+ * path in hops into path (*len). -1 when none is reachable. */
+typedef int (*fr_want)(const frontier *f, int x, int arg);
+
+static int bfs(const frontier *f, int cur, fr_want want, int arg, int predictions, fr_hop *path, int *len) {
   *len = 0;
   if (cur < 0) return -1;
   int n = f->nst, found = -1;
@@ -153,7 +155,7 @@ int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
   queue[qt++] = cur;
   while (qh < qt && found < 0) {
     int x = queue[qh++];
-    if (fr_pending(f, x, tier)) { found = x; break; }
+    if (want(f, x, arg)) { found = x; break; }
     if (dist[x] >= FR_MAX_HOPS) continue;
     for (int j = start[x]; j < start[x + 1]; j++) {
       int t = f->ed[by_from[j]].to;
@@ -163,7 +165,7 @@ int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
       queue[qt++] = t;
     }
     const state *s = &f->st[x];
-    for (int i = 0; i < s->nacts; i++) {
+    for (int i = 0; predictions && i < s->nacts; i++) {
       const action *a = &s->acts[i];
       if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
       int t = fr_predict(f, a, x);
@@ -182,6 +184,17 @@ int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
   }
   free(start); free(by_from); free(dist); free(queue); free(prev);
   return found;
+}
+
+static int want_pending(const frontier *f, int x, int tier) { return fr_pending(f, x, tier); }
+static int want_state(const frontier *f, int x, int target) { (void)f; return x == target; }
+
+int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
+  return bfs(f, cur, want_pending, tier, 1, path, len);
+}
+
+int fr_path_to(const frontier *f, int cur, int target, fr_hop *path, int *len) {
+  return bfs(f, cur, want_state, target, 0, path, len);
 }
 
 int fr_find_state(const frontier *f, const char *fp) { return (int)crawl__strmap_get(&f->by_fp, fp); }

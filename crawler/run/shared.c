@@ -1,0 +1,351 @@
+/* shared.c -- the frontier shared on Redis (see shared.h). One connection
+ * per worker, commands with a timeout, one reconnect on a dropped socket;
+ * the steps that must be atomic are Lua scripts run with EVAL. */
+#include "shared.h"
+#include "crawl_util.h"
+
+#include <hiredis/hiredis.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { K_SEEN, K_STATES, K_QUEUE, K_LEASES, K_OWNER, K_DONE, K_N };
+static const char *const key_names[K_N] = {"seen", "states", "queue", "leases", "owner", "done"};
+
+struct crawl__shared {
+  redisContext *c;
+  crawl__redis_url u;
+  struct timeval tv;
+  char key[K_N][200];         /* uiap:{runId}:NAME (one hash slot on a cluster) */
+  char prefix[160];
+  char owner[160];            /* this worker: host:pid:random */
+  char lease_ms[16];
+  char err[256];
+};
+
+/* The server's clock in ms, so leases mean the same on every machine. */
+#define NOW_MS "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "
+
+/* KEYS queue leases owner; ARGV owner leaseMs */
+static const char lease_lua[] = NOW_MS
+  "local exp = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now) "
+  "for i = #exp, 1, -1 do redis.call('ZREM', KEYS[2], exp[i]) redis.call('HDEL', KEYS[3], exp[i]) "
+  "redis.call('LPUSH', KEYS[1], exp[i]) end "
+  "local id = redis.call('LPOP', KEYS[1]) "
+  "if id then redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), id) redis.call('HSET', KEYS[3], id, ARGV[1]) "
+  "return {1, id, #exp} end "
+  "if redis.call('ZCARD', KEYS[2]) == 0 then return {0, '', #exp} end "
+  "return {2, '', #exp}";
+/* KEYS queue leases owner; ARGV owner leaseMs id */
+static const char take_lua[] =
+  "if redis.call('LREM', KEYS[1], 1, ARGV[3]) == 0 then return 0 end " NOW_MS
+  "redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[3]) redis.call('HSET', KEYS[3], ARGV[3], ARGV[1]) "
+  "return 1";
+/* KEYS leases owner; ARGV owner leaseMs id */
+static const char renew_lua[] =
+  "if redis.call('HGET', KEYS[2], ARGV[3]) ~= ARGV[1] then return 0 end " NOW_MS
+  "redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3]) return 1";
+/* KEYS leases owner done; ARGV owner id */
+static const char finish_lua[] =
+  "if redis.call('HGET', KEYS[2], ARGV[2]) ~= ARGV[1] then return 0 end "
+  "redis.call('ZREM', KEYS[1], ARGV[2]) redis.call('HDEL', KEYS[2], ARGV[2]) redis.call('SADD', KEYS[3], ARGV[2]) "
+  "return 1";
+/* KEYS leases owner queue; ARGV owner id */
+static const char release_lua[] =
+  "if redis.call('HGET', KEYS[2], ARGV[2]) ~= ARGV[1] then return 0 end "
+  "redis.call('ZREM', KEYS[1], ARGV[2]) redis.call('HDEL', KEYS[2], ARGV[2]) redis.call('LPUSH', KEYS[3], ARGV[2]) "
+  "return 1";
+/* KEYS seen states queue; ARGV fp id record expand */
+static const char register_lua[] =
+  "local known = redis.call('HGET', KEYS[1], ARGV[1]) "
+  "if known then return {0, known} end "
+  "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) "
+  "if ARGV[4] == '1' then redis.call('RPUSH', KEYS[3], ARGV[2]) end "
+  "return {1, ARGV[2]}";
+
+/* ---- the URL ----------------------------------------------------------------- */
+static int parse_db(const char *s, int *db) {
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end || v < 0 || v > 1000000) return -1;
+  *db = (int)v;
+  return 0;
+}
+
+static int parse_unix(const char *p, crawl__redis_url *u, const char **why) {
+  const char *q = strchr(p, '?');
+  size_t n = q ? (size_t)(q - p) : strlen(p);
+  if (!n || *p != '/' || n >= sizeof u->path) { *why = "unix:// needs an absolute socket path"; return -1; }
+  memcpy(u->path, p, n);
+  if (q && (strncmp(q, "?db=", 4) || parse_db(q + 4, &u->db))) { *why = "expected ?db=N after the socket path"; return -1; }
+  return 0;
+}
+
+/* HOST[:PORT][/DB] after an optional ":PASSWORD@". */
+static int parse_tcp(const char *p, crawl__redis_url *u, const char **why) {
+  const char *at = strrchr(p, '@');
+  if (at) {
+    const char *pw = *p == ':' ? p + 1 : p; /* redis://:pw@ or redis://user:pw@ (user ignored) */
+    const char *colon = memchr(p, ':', (size_t)(at - p));
+    if (colon && *p != ':') pw = colon + 1;
+    if ((size_t)(at - pw) >= sizeof u->password) { *why = "password too long"; return -1; }
+    memcpy(u->password, pw, (size_t)(at - pw));
+    p = at + 1;
+  }
+  size_t hn = strcspn(p, ":/");
+  if (!hn || hn >= sizeof u->host) { *why = "missing host"; return -1; }
+  memcpy(u->host, p, hn);
+  p += hn;
+  u->port = 6379;
+  if (*p == ':') {
+    char *end;
+    long v = strtol(p + 1, &end, 10);
+    if (end == p + 1 || v < 1 || v > 65535) { *why = "invalid port"; return -1; }
+    u->port = (int)v;
+    p = end;
+  }
+  if (*p == '/' && p[1] && parse_db(p + 1, &u->db)) { *why = "the database must be a number"; return -1; }
+  if (*p && *p != '/') { *why = "unexpected text after the port"; return -1; }
+  return 0;
+}
+
+int crawl__redis_url_parse(const char *url, crawl__redis_url *u, const char **why) {
+  memset(u, 0, sizeof *u);
+  if (!url) { *why = "no URL"; return -1; }
+  if (!strncmp(url, "unix://", 7)) return parse_unix(url + 7, u, why);
+  if (!strncmp(url, "redis://", 8)) return parse_tcp(url + 8, u, why);
+  *why = "expected redis://HOST:PORT/DB or unix:///PATH";
+  return -1;
+}
+
+/* ---- commands ------------------------------------------------------------------ */
+static void set_err(crawl__shared *sh, const char *what, const char *detail) {
+  snprintf(sh->err, sizeof sh->err, "redis %s: %s", what, detail ? detail : "no reply");
+}
+
+static redisContext *dial(const crawl__redis_url *u, const struct timeval *tv) {
+  return u->path[0] ? redisConnectUnixWithTimeout(u->path, *tv) : redisConnectWithTimeout(u->host, u->port, *tv);
+}
+
+/* One reply of the handshake: 0 when it is no error. */
+static int hello_reply(crawl__shared *sh, const char *what, redisReply *rp) {
+  int bad = !rp || rp->type == REDIS_REPLY_ERROR;
+  if (bad) set_err(sh, what, !rp ? sh->c->errstr : !strcmp(what, "AUTH") ? "refused" : rp->str);
+  if (rp) freeReplyObject(rp);
+  return bad ? -1 : 0;
+}
+
+/* AUTH and SELECT on a new connection; 0 ok. */
+static int hello(crawl__shared *sh) {
+  redisSetTimeout(sh->c, sh->tv);
+  if (sh->u.password[0] && hello_reply(sh, "AUTH", redisCommand(sh->c, "AUTH %s", sh->u.password))) return -1;
+  if (hello_reply(sh, "SELECT", redisCommand(sh->c, "SELECT %d", sh->u.db))) return -1;
+  sh->err[0] = 0;
+  return 0;
+}
+
+static int connect_to(crawl__shared *sh) {
+  if (sh->c) redisFree(sh->c);
+  sh->c = dial(&sh->u, &sh->tv);
+  if (!sh->c || sh->c->err) {
+    set_err(sh, "connect", sh->c ? sh->c->errstr : "out of memory");
+    return -1;
+  }
+  return hello(sh);
+}
+
+/* One command (argv); on a dropped connection one reconnect and one more
+ * try. NULL (error in sh->err) or a reply that is not an error. */
+static redisReply *cmd(crawl__shared *sh, int argc, const char **argv) {
+  for (int attempt = 0; attempt < 2; attempt++) {
+    if (!sh->c || sh->c->err) {
+      if (connect_to(sh) != 0) continue;
+    }
+    redisReply *rp = redisCommandArgv(sh->c, argc, argv, NULL);
+    if (!rp) {
+      set_err(sh, argv[0], sh->c->errstr);
+      continue;
+    }
+    if (rp->type == REDIS_REPLY_ERROR) {
+      set_err(sh, argv[0], rp->str);
+      freeReplyObject(rp);
+      return NULL;
+    }
+    return rp;
+  }
+  return NULL;
+}
+
+/* EVAL script over the keys named by ks (nk of them) with args. */
+static redisReply *eval(crawl__shared *sh, const char *script, const int *ks, int nk, const char *const *args,
+                        int na) {
+  const char *argv[16];
+  char nkeys[8];
+  snprintf(nkeys, sizeof nkeys, "%d", nk);
+  int n = 0;
+  argv[n++] = "EVAL";
+  argv[n++] = script;
+  argv[n++] = nkeys;
+  for (int k = 0; k < nk; k++) argv[n++] = sh->key[ks[k]];
+  for (int k = 0; k < na; k++) argv[n++] = args[k];
+  return cmd(sh, n, argv);
+}
+
+static long int_reply(redisReply *rp) {
+  long v = rp && rp->type == REDIS_REPLY_INTEGER ? (long)rp->integer : -1;
+  if (rp) freeReplyObject(rp);
+  return v;
+}
+
+/* A bulk string reply as a new string (NULL for nil), reply freed. */
+static char *str_reply(redisReply *rp) {
+  char *s = rp && rp->type == REDIS_REPLY_STRING ? crawl__xstrndup(rp->str, rp->len) : NULL;
+  if (rp) freeReplyObject(rp);
+  return s;
+}
+
+/* ---- open, close ----------------------------------------------------------------- */
+crawl__shared *crawl__shared_open(const char *url, const char *run_id, int lease_ms, int timeout_ms, char *err,
+                                  size_t errlen) {
+  const char *why = NULL;
+  crawl__shared *sh = crawl__xcalloc(1, sizeof *sh);
+  if (crawl__redis_url_parse(url, &sh->u, &why) != 0) {
+    snprintf(err, errlen, "--frontier: %s", why);
+    free(sh);
+    return NULL;
+  }
+  int ms = timeout_ms > 0 ? timeout_ms : 5000;
+  sh->tv = (struct timeval){.tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000};
+  snprintf(sh->prefix, sizeof sh->prefix, "uiap:{%.120s}:", run_id ? run_id : "run");
+  for (int k = 0; k < K_N; k++) snprintf(sh->key[k], sizeof sh->key[k], "%s%s", sh->prefix, key_names[k]);
+  char host[64] = "";
+  gethostname(host, sizeof host - 1);
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  snprintf(sh->owner, sizeof sh->owner, "%.63s:%d:%lx", host, (int)getpid(), (unsigned long)ts.tv_nsec);
+  snprintf(sh->lease_ms, sizeof sh->lease_ms, "%d", lease_ms > 0 ? lease_ms : 30000);
+  if (connect_to(sh) != 0) {
+    snprintf(err, errlen, "--frontier %s%s: %s", sh->u.path[0] ? "unix://" : "redis://",
+             sh->u.path[0] ? sh->u.path : sh->u.host, sh->err);
+    crawl__shared_close(sh);
+    return NULL;
+  }
+  return sh;
+}
+
+void crawl__shared_close(crawl__shared *sh) {
+  if (!sh) return;
+  if (sh->c) redisFree(sh->c);
+  memset(sh->u.password, 0, sizeof sh->u.password);
+  free(sh);
+}
+
+const char *crawl__shared_error(const crawl__shared *sh) { return sh ? sh->err : ""; }
+
+/* ---- states ---------------------------------------------------------------------- */
+char *crawl__shared_known(crawl__shared *sh, const char *fp) {
+  const char *argv[] = {"HGET", sh->key[K_SEEN], fp};
+  return str_reply(cmd(sh, 3, argv));
+}
+
+char *crawl__shared_record(crawl__shared *sh, const char *id) {
+  const char *argv[] = {"HGET", sh->key[K_STATES], id};
+  return str_reply(cmd(sh, 3, argv));
+}
+
+long crawl__shared_count(crawl__shared *sh) {
+  const char *argv[] = {"HLEN", sh->key[K_SEEN]};
+  return int_reply(cmd(sh, 2, argv));
+}
+
+int crawl__shared_register(crawl__shared *sh, const char *fp, const char *id, const char *record, int expand,
+                           char **winner) {
+  static const int ks[] = {K_SEEN, K_STATES, K_QUEUE};
+  const char *args[] = {fp, id, record, expand ? "1" : "0"};
+  *winner = NULL;
+  redisReply *rp = eval(sh, register_lua, ks, 3, args, 4);
+  if (!rp || rp->type != REDIS_REPLY_ARRAY || rp->elements != 2) {
+    if (rp) set_err(sh, "register", "unexpected reply");
+    if (rp) freeReplyObject(rp);
+    return -1;
+  }
+  int fresh = rp->element[0]->integer == 1;
+  if (!fresh && rp->element[1]->type == REDIS_REPLY_STRING)
+    *winner = crawl__xstrndup(rp->element[1]->str, rp->element[1]->len);
+  freeReplyObject(rp);
+  return fresh;
+}
+
+/* ---- leases ------------------------------------------------------------------------ */
+int crawl__shared_lease(crawl__shared *sh, char **id, int *reclaimed) {
+  static const int ks[] = {K_QUEUE, K_LEASES, K_OWNER};
+  const char *args[] = {sh->owner, sh->lease_ms};
+  *id = NULL;
+  *reclaimed = 0;
+  redisReply *rp = eval(sh, lease_lua, ks, 3, args, 2);
+  if (!rp || rp->type != REDIS_REPLY_ARRAY || rp->elements != 3) {
+    if (rp) set_err(sh, "lease", "unexpected reply");
+    if (rp) freeReplyObject(rp);
+    return -1;
+  }
+  int what = (int)rp->element[0]->integer;
+  *reclaimed = (int)rp->element[2]->integer;
+  if (what == CRAWL__LEASED) *id = crawl__xstrndup(rp->element[1]->str, rp->element[1]->len);
+  freeReplyObject(rp);
+  return what;
+}
+
+int crawl__shared_take(crawl__shared *sh, const char *id) {
+  static const int ks[] = {K_QUEUE, K_LEASES, K_OWNER};
+  const char *args[] = {sh->owner, sh->lease_ms, id};
+  return (int)int_reply(eval(sh, take_lua, ks, 3, args, 3));
+}
+
+int crawl__shared_renew(crawl__shared *sh, const char *id) {
+  static const int ks[] = {K_LEASES, K_OWNER};
+  const char *args[] = {sh->owner, sh->lease_ms, id};
+  return (int)int_reply(eval(sh, renew_lua, ks, 2, args, 3));
+}
+
+int crawl__shared_finish(crawl__shared *sh, const char *id) {
+  static const int ks[] = {K_LEASES, K_OWNER, K_DONE};
+  const char *args[] = {sh->owner, id};
+  return (int)int_reply(eval(sh, finish_lua, ks, 3, args, 2));
+}
+
+int crawl__shared_release(crawl__shared *sh, const char *id) {
+  static const int ks[] = {K_LEASES, K_OWNER, K_QUEUE};
+  const char *args[] = {sh->owner, id};
+  return (int)int_reply(eval(sh, release_lua, ks, 3, args, 2));
+}
+
+/* ---- actions ------------------------------------------------------------------------ */
+int crawl__shared_act_done(crawl__shared *sh, const char *id, const char *key) {
+  char k[400];
+  snprintf(k, sizeof k, "%sacts:%s", sh->prefix, id);
+  const char *argv[] = {"SADD", k, key};
+  return (int)int_reply(cmd(sh, 3, argv));
+}
+
+int crawl__shared_acts(crawl__shared *sh, const char *id, char ***keys, size_t *n) {
+  char k[400];
+  snprintf(k, sizeof k, "%sacts:%s", sh->prefix, id);
+  const char *argv[] = {"SMEMBERS", k};
+  *keys = NULL;
+  *n = 0;
+  redisReply *rp = cmd(sh, 2, argv);
+  if (!rp || rp->type != REDIS_REPLY_ARRAY) {
+    if (rp) freeReplyObject(rp);
+    return -1;
+  }
+  *keys = crawl__xcalloc(rp->elements + 1, sizeof **keys);
+  for (size_t i = 0; i < rp->elements; i++)
+    if (rp->element[i]->type == REDIS_REPLY_STRING)
+      (*keys)[(*n)++] = crawl__xstrndup(rp->element[i]->str, rp->element[i]->len);
+  freeReplyObject(rp);
+  return 0;
+}

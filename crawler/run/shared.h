@@ -1,0 +1,82 @@
+/* shared.h -- a run's frontier shared on Redis by several worker processes
+ * (docs/scale.md): which states exist (by fingerprint), which wait to be
+ * expanded, who holds which one (a lease with an expiry, taken back when it
+ * runs out: a worker that died gives its work back), and which actions of a
+ * state are done. Nothing here talks to a browser or writes a file; the
+ * explorer (explore.c) mirrors what it needs into its own table. Internal to
+ * crawler/run/.
+ *
+ * Keys, all under "uiap:<runId>:" in the URL's database:
+ *   seen    hash    fingerprint -> stateId
+ *   states  hash    stateId -> the state's journal record (JSON)
+ *   queue   list    stateIds waiting to be expanded (oldest first)
+ *   leases  zset    stateId -> lease expiry (Redis server time, ms)
+ *   owner   hash    stateId -> the worker holding its lease
+ *   done    set     stateIds expanded
+ *   acts:ID set     keys of state ID's actions already done
+ * Every step that must not interleave with another worker's (lease, renew,
+ * release, done, register) is one Lua script, so it runs atomically. */
+#ifndef UIAP_SHARED_H
+#define UIAP_SHARED_H
+
+#include <stddef.h>
+
+typedef struct crawl__shared crawl__shared;
+
+/* Connect to url: redis://[:PASSWORD@]HOST[:PORT][/DB] or unix:///PATH[?db=N],
+ * for run run_id; leases last lease_ms (0: 30000). NULL with one line in
+ * err (never the password) when the URL is malformed or Redis does not
+ * answer within timeout_ms. */
+crawl__shared *crawl__shared_open(const char *url, const char *run_id, int lease_ms, int timeout_ms, char *err,
+                                  size_t errlen);
+void crawl__shared_close(crawl__shared *sh);
+/* The last error (one line), "" when none. */
+const char *crawl__shared_error(const crawl__shared *sh);
+
+/* The stateId known for fingerprint fp (caller frees), NULL when none (or
+ * on an error: see crawl__shared_error). */
+char *crawl__shared_known(crawl__shared *sh, const char *fp);
+/* Register state id with fingerprint fp and its record (JSON text); queued
+ * for expansion when expand. 1 registered, 0 someone else registered fp
+ * first (*winner, caller frees, gets its id), -1 error. */
+int crawl__shared_register(crawl__shared *sh, const char *fp, const char *id, const char *record, int expand,
+                           char **winner);
+/* The record of state id (caller frees), NULL when unknown or on error. */
+char *crawl__shared_record(crawl__shared *sh, const char *id);
+/* States registered so far, -1 on error. */
+long crawl__shared_count(crawl__shared *sh);
+
+/* Lease the next state to expand, taking back expired leases first.
+ * CRAWL__LEASED (*id set, caller frees), CRAWL__WAIT (the queue is empty
+ * but others hold leases: their states may add more), CRAWL__DRAINED
+ * (nothing queued, nothing leased: the run is done), or -1 on error.
+ * *reclaimed: how many expired leases were taken back. */
+enum { CRAWL__DRAINED = 0, CRAWL__LEASED = 1, CRAWL__WAIT = 2 };
+int crawl__shared_lease(crawl__shared *sh, char **id, int *reclaimed);
+/* Lease state id when it is still queued (a worker that just found it goes
+ * on from there): 1 leased, 0 someone took it already, -1 error. */
+int crawl__shared_take(crawl__shared *sh, const char *id);
+/* Extend the lease on id: 1 still ours, 0 lost (expired and taken by
+ * another worker: stop working on it), -1 error. */
+int crawl__shared_renew(crawl__shared *sh, const char *id);
+/* id is expanded: the lease ends (1), 0 when it was no longer ours. */
+int crawl__shared_finish(crawl__shared *sh, const char *id);
+/* Give the lease on id back unfinished (to the front of the queue). */
+int crawl__shared_release(crawl__shared *sh, const char *id);
+
+/* Action key of state id: mark done (1 newly, 0 already), or the keys
+ * already done (*keys, *n; caller frees each and the array). -1 error. */
+int crawl__shared_act_done(crawl__shared *sh, const char *id, const char *key);
+int crawl__shared_acts(crawl__shared *sh, const char *id, char ***keys, size_t *n);
+
+/* Split url into its parts (exposed for the unit tests). 0, or -1 with why. */
+typedef struct crawl__redis_url {
+  char host[256];
+  int port;                   /* 0 for a unix socket */
+  char path[512];             /* unix socket path, "" for TCP */
+  char password[256];
+  int db;
+} crawl__redis_url;
+int crawl__redis_url_parse(const char *url, crawl__redis_url *u, const char **why);
+
+#endif

@@ -1,0 +1,197 @@
+/* scale.c -- end-to-end: several workers share one run's frontier on a real
+ * redis-server (started here on loopback); one is SIGKILLed mid-run and
+ * replaced, and the package merged from their journals has the same states
+ * and edges as one process alone, nothing twice (docs/scale.md). */
+#include <criterion/criterion.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "shared.h"
+#include "support.h"
+
+/* A free loopback TCP port (bound, read back, released). */
+static int free_port(void) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t len = sizeof a;
+  cr_assert(bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && getsockname(fd, (struct sockaddr *)&a, &len) == 0);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+/* redis-server on 127.0.0.1:*port, answering (or the test fails). */
+static pid_t redis_start(int *port, char *url, size_t urllen) {
+  *port = free_port();
+  char ps[16];
+  snprintf(ps, sizeof ps, "%d", *port);
+  pid_t pid = fork();
+  if (pid == 0) {
+    freopen("/dev/null", "w", stdout);
+    execlp("redis-server", "redis-server", "--port", ps, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+           (char *)NULL);
+    _exit(127);
+  }
+  snprintf(url, urllen, "redis://127.0.0.1:%d/0", *port);
+  char err[300] = "";
+  for (int i = 0; i < 100; i++) {
+    crawl__shared *sh = crawl__shared_open(url, "probe", 0, 500, err, sizeof err);
+    if (sh) {
+      crawl__shared_close(sh);
+      return pid;
+    }
+    usleep(50000);
+  }
+  cr_assert_fail("redis-server did not start: %s (scripts/deps.sh installs it)", err);
+  return -1;
+}
+
+static const char *seed_url(void) { return t_fixture_url(0, NULL, "/spa/index.html#/r0"); }
+
+/* A worker: crawl URL (or --resume out) -o out on the shared frontier. */
+static pid_t worker_start(const char *url, const char *redis, const char *out, int resume) {
+  const char *seed = seed_url(); /* resolved before fork: the server runs in this process */
+  pid_t pid = fork();
+  if (pid == 0) {
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    if (resume)
+      execl(UIAP_BIN, UIAP_BIN, "crawl", "--resume", out, "--frontier", redis, "--run-id", "scale-test",
+            "--lease-ms", "3000", (char *)NULL);
+    else
+      execl(UIAP_BIN, UIAP_BIN, "crawl", url ? url : seed, "-o", out, "--frontier", redis, "--run-id",
+            "scale-test", "--lease-ms", "3000", (char *)NULL);
+    _exit(127);
+  }
+  return pid;
+}
+
+static int wait_exit(pid_t pid, int ms, int *status) {
+  for (int i = 0; i < ms / 50; i++) {
+    if (waitpid(pid, status, WNOHANG) == pid) return 1;
+    usleep(50000);
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, status, 0);
+  return 0;
+}
+
+static cJSON *package_of(const char *dir) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/package.json", dir);
+  char *text = t_read_file(path, NULL);
+  cJSON *p = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  char msg[4096];
+  cr_assert(p, "%s has a package", dir);
+  cr_expect_eq(t_validate("DiscoveryPackage", path, msg, sizeof msg), 0, "%s", msg);
+  return p;
+}
+
+static int strcmp_ptr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The package's states and edges as sorted lines ("S id", "E from to
+ * action role name ordinal"); *dups: lines seen twice. Caller frees. */
+static char *graph_lines(const cJSON *p, int *dups) {
+  const cJSON *tg = cJSON_GetObjectItem(p, "transitionGraph"), *x;
+  size_t n = 0, cap = 64;
+  char **v = malloc(cap * sizeof *v);
+  cJSON_ArrayForEach(x, cJSON_GetObjectItem(tg, "states")) {
+    if (n == cap) v = realloc(v, (cap *= 2) * sizeof *v);
+    char line[300];
+    snprintf(line, sizeof line, "S %s", cJSON_GetStringValue(cJSON_GetObjectItem(x, "stateId")));
+    v[n++] = strdup(line);
+  }
+  cJSON_ArrayForEach(x, cJSON_GetObjectItem(tg, "edges")) {
+    if (n == cap) v = realloc(v, (cap *= 2) * sizeof *v);
+    const cJSON *t = cJSON_GetObjectItem(x, "target");
+    char line[1200];
+    snprintf(line, sizeof line, "E %s %s %s %s %s %d", cJSON_GetStringValue(cJSON_GetObjectItem(x, "fromStateId")),
+             cJSON_GetStringValue(cJSON_GetObjectItem(x, "toStateId")),
+             cJSON_GetStringValue(cJSON_GetObjectItem(x, "viaActionId")), cJSON_GetStringValue(cJSON_GetObjectItem(t, "role")),
+             cJSON_GetStringValue(cJSON_GetObjectItem(t, "name")), cJSON_GetObjectItem(t, "ordinal") ? cJSON_GetObjectItem(t, "ordinal")->valueint : 0);
+    v[n++] = strdup(line);
+  }
+  qsort(v, n, sizeof *v, strcmp_ptr);
+  *dups = 0;
+  size_t len = 1;
+  for (size_t i = 0; i < n; i++) len += strlen(v[i]) + 1;
+  char *out = calloc(1, len);
+  for (size_t i = 0; i < n; i++) {
+    if (i && !strcmp(v[i], v[i - 1])) (*dups)++;
+    strcat(strcat(out, v[i]), "\n");
+    free(v[i]);
+  }
+  free(v);
+  return out;
+}
+
+/* The first line of a not in b ("" when none), into buf. */
+static const char *first_missing(const char *a, const char *b, char *buf, size_t n) {
+  buf[0] = 0;
+  for (const char *l = a, *nl; *l; l = nl + 1) {
+    nl = strchr(l, '\n');
+    char line[1300];
+    snprintf(line, sizeof line, "%.*s\n", (int)(nl - l), l);
+    if (!strstr(b, line)) {
+      snprintf(buf, n, "%s", line);
+      break;
+    }
+  }
+  return buf;
+}
+
+static t_run cli(const char *const *argv, int ms) { return t_run_argv(argv, ms); }
+
+Test(scale, redis_frontier_worker_killed_and_replaced, .timeout = 600) {
+  char *dir = t_tmpdir();
+  char single[700], w1[700], w2[700], merged[700], redis[80];
+  snprintf(single, sizeof single, "%s/single", dir);
+  snprintf(w1, sizeof w1, "%s/w1", dir);
+  snprintf(w2, sizeof w2, "%s/w2", dir);
+  snprintf(merged, sizeof merged, "%s/merged", dir);
+  const char *url = seed_url();
+  t_run one = cli((const char *[]){UIAP_BIN, "crawl", url, "-o", single, "--quiet", NULL}, 300000);
+  cr_assert_eq(one.status, 0, "one process alone: %s", one.err);
+  t_run_free(&one);
+
+  int port;
+  pid_t rs = redis_start(&port, redis, sizeof redis);
+  pid_t a = worker_start(NULL, redis, w1, 0), b = worker_start(NULL, redis, w2, 0);
+  for (int i = 0; i < 600 && t_journal_lines(w1, "transition") < 10; i++) usleep(100000);
+  cr_assert_geq(t_journal_lines(w1, "transition"), 10, "worker 1 got going");
+  kill(a, SIGKILL); /* mid-run, holding leases */
+  waitpid(a, NULL, 0);
+  int killed_at = t_journal_lines(w1, "transition");
+  pid_t c = worker_start(NULL, redis, w1, 1); /* its replacement, on the same directory */
+  int sb = 0, sc = 0;
+  cr_assert(wait_exit(b, 300000, &sb), "worker 2 finished when the frontier drained");
+  cr_assert(wait_exit(c, 300000, &sc), "the replacement finished when the frontier drained");
+  cr_expect(WIFEXITED(sb) && WEXITSTATUS(sb) == 0, "worker 2 exit %d", WEXITSTATUS(sb));
+  cr_expect(WIFEXITED(sc) && WEXITSTATUS(sc) == 0, "replacement exit %d", WEXITSTATUS(sc));
+  cr_expect_geq(t_journal_lines(w1, "transition"), killed_at, "nothing worker 1 recorded was lost");
+  kill(rs, SIGTERM);
+  waitpid(rs, NULL, 0);
+
+  t_run m = cli((const char *[]){UIAP_BIN, "merge", w1, w2, "-o", merged, NULL}, 120000);
+  cr_assert_eq(m.status, 0, "merge: %s", m.err);
+  t_run_free(&m);
+  cJSON *ps = package_of(single), *pm = package_of(merged);
+  int dup_s, dup_m;
+  char *ls = graph_lines(ps, &dup_s), *lm = graph_lines(pm, &dup_m), buf[1300];
+  cr_expect_eq(dup_m, 0, "no state or edge twice in the merged package");
+  cr_expect_str_eq(first_missing(ls, lm, buf, sizeof buf), "", "the merged package has every state and edge");
+  cr_expect_str_eq(first_missing(lm, ls, buf, sizeof buf), "", "and nothing one process did not find");
+  cr_expect_gt(strlen(ls), 100, "the single run found something");
+  free(ls);
+  free(lm);
+  cJSON_Delete(ps);
+  cJSON_Delete(pm);
+  t_rm_rf(dir);
+  free(dir);
+}
