@@ -117,8 +117,8 @@ static char *key_list(const cJSON *p, const char *which, int *dups) {
   for (int i = 0; i < n; i++) total += strlen(v[i]) + 1;
   char *out = calloc(total, 1);
   *dups = 0;
+  for (int i = 1; i < n; i++) *dups += !strcmp(v[i], v[i - 1]);
   for (int i = 0; i < n; i++) {
-    if (i && !strcmp(v[i], v[i - 1])) (*dups)++;
     strcat(strcat(out, v[i]), "\n");
     free(v[i]);
   }
