@@ -27,6 +27,8 @@ static const cli_command commands[] = {
   {"report", cli_cmd_report, "DIR",
    "rebuild DIR/package.json and write report.html, graph.dot,\n"
    "                   review.sarif and junit.xml beside it", cli_help_report},
+  {"merge", cli_cmd_merge, "DIR...", "merge the crawl directories of one run's workers (-o OUT)",
+   cli_help_merge},
   {"diff", cli_cmd_diff, "OLD NEW", "compare two packages (--fail-on-regression: exit 9)", cli_help_diff},
   {"validate", cli_cmd_validate, "FILE", "check a package, PageGraph or message against the UIAP schema",
    cli_help_validate},

@@ -29,6 +29,11 @@ crawl__journal *crawl__journal_open(const char *dir, int append, char *err, size
  * 0, or -1 when the line could not be written (the journal remembers it:
  * crawl__journal_failed). */
 int crawl__journal_write(crawl__journal *j, const char *type, cJSON *fields);
+/* Append rec, a whole record that carries its own "type" and "at" (one read
+ * from another journal: `merge` copies records), as one line and flush it.
+ * rec is borrowed; the secret list scrubs it in place. 0 or -1 (also when
+ * rec is no object with a string type), as crawl__journal_write. */
+int crawl__journal_put(crawl__journal *j, cJSON *rec);
 /* The run's secret list (crawl_secrets.h), borrowed until the journal is
  * closed or another one is set (NULL: none): every string value of every
  * line written from now on passes through it, so no record -- a blocked
@@ -64,6 +69,12 @@ typedef int (*crawl__journal_fn)(void *ud, const char *type, cJSON *rec);
  * CRAWL_IO when the file cannot be read (err: "PATH: reason"). */
 crawl_code crawl__journal_read(const char *dir, const char *const *types, crawl__journal_fn fn, void *ud,
                                crawl__journal_stats *st, char *err, size_t errlen);
+
+/* The same for every record, also those of types this version does not
+ * know (counted in st->unknown and handed over): for `merge`, which copies
+ * them through. */
+crawl_code crawl__journal_read_all(const char *dir, crawl__journal_fn fn, void *ud, crawl__journal_stats *st,
+                                   char *err, size_t errlen);
 
 /* The same on a journal's text in memory: text[len] must be writable (a
  * NUL goes there); lines are cut in place. For the fuzz target and readers

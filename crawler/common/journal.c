@@ -56,6 +56,17 @@ crawl__journal *crawl__journal_open(const char *dir, int append, char *err, size
   return j;
 }
 
+/* Scrub line, write it as one line and flush: 0 or -1 (counted). */
+static int put_line(crawl__journal *j, cJSON *line) {
+  crawl__secrets_scrub_json(j ? j->secrets : NULL, line);
+  char *text = crawl__jtext(line, 0);
+  int rc = -1;
+  if (j && j->f && fputs(text, j->f) >= 0 && fputc('\n', j->f) != EOF && fflush(j->f) == 0) rc = 0;
+  if (rc && j) j->failed++;
+  free(text);
+  return rc;
+}
+
 int crawl__journal_write(crawl__journal *j, const char *type, cJSON *fields) {
   char ts[40];
   cJSON *line = crawl__jx(cJSON_CreateObject());
@@ -66,14 +77,17 @@ int crawl__journal_write(crawl__journal *j, const char *type, cJSON *fields) {
     cJSON_AddItemToObject(line, it->string, cJSON_DetachItemViaPointer(fields, it));
   }
   cJSON_Delete(fields);
-  crawl__secrets_scrub_json(j ? j->secrets : NULL, line);
-  char *text = crawl__jtext(line, 0);
+  int rc = put_line(j, line);
   cJSON_Delete(line);
-  int rc = -1;
-  if (j && j->f && fputs(text, j->f) >= 0 && fputc('\n', j->f) != EOF && fflush(j->f) == 0) rc = 0;
-  if (rc && j) j->failed++;
-  free(text);
   return rc;
+}
+
+int crawl__journal_put(crawl__journal *j, cJSON *rec) {
+  if (!cJSON_IsObject(rec) || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(rec, "type"))) {
+    if (j) j->failed++;
+    return -1;
+  }
+  return put_line(j, rec);
 }
 
 void crawl__journal_secrets(crawl__journal *j, const crawl__secrets *s) {
@@ -112,9 +126,18 @@ static int quick_type(const char *line, const char **t, size_t *n) {
   return 1;
 }
 
+/* What one read asks for: the wanted types (NULL: every known one), and
+ * whether records of unknown types are handed over too. */
+typedef struct {
+  const char *const *types;
+  int unknown_too;
+  crawl__journal_fn fn;
+  void *ud;
+} read_req;
+
 /* One line: -1 stop, 0 go on. */
-static int read_line(char *line, int last, const char *const *types, crawl__journal_fn fn, void *ud,
-                     crawl__journal_stats *st) {
+static int read_line(char *line, int last, const read_req *q, crawl__journal_stats *st) {
+  const char *const *types = q->types;
   while (*line == ' ' || *line == '\t' || *line == '\r') line++;
   if (!*line) return 0;
   const char *qt;
@@ -129,10 +152,11 @@ static int read_line(char *line, int last, const char *const *types, crawl__jour
     else st->malformed++;
     return 0;
   }
-  if (!listed(crawl__journal_types, type, strlen(type))) st->unknown++;
-  else if (!types || listed(types, type, strlen(type))) {
+  int known = listed(crawl__journal_types, type, strlen(type));
+  if (!known) st->unknown++;
+  if ((known && (!types || listed(types, type, strlen(type)))) || (!known && q->unknown_too)) {
     st->records++;
-    int keep = fn(ud, type, j);
+    int keep = q->fn(q->ud, type, j);
     if (keep == 1) return 0;
     cJSON_Delete(j);
     return keep < 0 ? -1 : 0;
@@ -141,8 +165,7 @@ static int read_line(char *line, int last, const char *const *types, crawl__jour
   return 0;
 }
 
-void crawl__journal_parse(char *text, size_t len, const char *const *types, crawl__journal_fn fn, void *ud,
-                          crawl__journal_stats *st) {
+static void parse_text(char *text, size_t len, const read_req *q, crawl__journal_stats *st) {
   crawl__journal_stats local;
   if (!st) st = &local;
   memset(st, 0, sizeof *st);
@@ -152,12 +175,17 @@ void crawl__journal_parse(char *text, size_t len, const char *const *types, craw
     char *line = text + pos;
     text[end] = 0; /* text[len] is the caller's spare byte */
     pos = end + 1;
-    if (read_line(line, !nl, types, fn, ud, st) < 0) break;
+    if (read_line(line, !nl, q, st) < 0) break;
   }
 }
 
-crawl_code crawl__journal_read(const char *dir, const char *const *types, crawl__journal_fn fn, void *ud,
-                               crawl__journal_stats *st, char *err, size_t errlen) {
+void crawl__journal_parse(char *text, size_t len, const char *const *types, crawl__journal_fn fn, void *ud,
+                          crawl__journal_stats *st) {
+  read_req q = {.types = types, .fn = fn, .ud = ud};
+  parse_text(text, len, &q, st);
+}
+
+static crawl_code read_file(const char *dir, const read_req *q, crawl__journal_stats *st, char *err, size_t errlen) {
   if (st) memset(st, 0, sizeof *st);
   char *path = crawl__xprintf("%s/" CRAWL__JOURNAL_FILE, dir);
   size_t len = 0;
@@ -169,7 +197,19 @@ crawl_code crawl__journal_read(const char *dir, const char *const *types, crawl_
     return CRAWL_IO;
   }
   free(path);
-  crawl__journal_parse(text, len, types, fn, ud, st);
+  parse_text(text, len, q, st);
   free(text);
   return CRAWL_OK;
+}
+
+crawl_code crawl__journal_read(const char *dir, const char *const *types, crawl__journal_fn fn, void *ud,
+                               crawl__journal_stats *st, char *err, size_t errlen) {
+  read_req q = {.types = types, .fn = fn, .ud = ud};
+  return read_file(dir, &q, st, err, errlen);
+}
+
+crawl_code crawl__journal_read_all(const char *dir, crawl__journal_fn fn, void *ud, crawl__journal_stats *st,
+                                   char *err, size_t errlen) {
+  read_req q = {.unknown_too = 1, .fn = fn, .ud = ud};
+  return read_file(dir, &q, st, err, errlen);
 }

@@ -31,6 +31,36 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
  * fsync, rename). Errors as crawl_package_build, CRAWL_IO when writing. */
 crawl_code crawl_package_write(const char *dir, char *err, size_t errlen);
 
+/* ---- merge ---- */
+/* One crawl directory out of the directories of several workers of one run
+ * that shared a frontier (docs/merge.md): out gets one journal -- the first
+ * directory's `run` record, every state once (the first by time), every
+ * transition once (renumbered t_00001... in time order, viaTransitionId
+ * rewritten), decisions, failures, reviews, seeds, budgets, statuses and
+ * notes once, one `end` -- the state files and screenshots of the states
+ * kept, and out/package.json (crawl_package_write). Reports are the
+ * caller's (crawl_reports_write). dirs[0..n-1] must each hold a
+ * journal.jsonl with a `run` record, all with the same runId; out must be
+ * new or empty and none of the inputs.
+ *
+ * o may be NULL (defaults); st (may be NULL) gets the counts. Errors:
+ * CRAWL_ARG (an input without a journal or a run record, runIds that
+ * differ, out one of the inputs, a directory given twice), CRAWL_IO (out
+ * not empty, or a file in out not writable, or the package not written);
+ * err gets one line (may be NULL). */
+typedef struct crawl_merge_opts {
+  int force;                 /* merge different runIds; write into a non-empty out */
+} crawl_merge_opts;
+typedef struct crawl_merge_stats {
+  long dirs;                 /* directories merged */
+  long states, transitions;  /* records in out/journal.jsonl */
+  long dup_states, dup_transitions; /* dropped: another worker's copy is kept */
+  long dup_other;            /* other records dropped as duplicates (status, seed, ...) */
+  long unended;              /* inputs without an `end` record (a stopped worker) */
+} crawl_merge_stats;
+crawl_code crawl_merge(const char *const *dirs, int n, const char *out, const crawl_merge_opts *o,
+                       crawl_merge_stats *st, char *err, size_t errlen);
+
 /* ---- reports ---- */
 /* What people and CI systems read beside DIR/package.json; see
  * docs/reports.md. All of it is derived from the package (plus the journal's
