@@ -177,6 +177,14 @@ Test(scale, redis_frontier_worker_killed_and_replaced, .timeout = 600) {
   cr_expect_geq(t_journal_lines(w1, "transition"), killed_at, "nothing worker 1 recorded was lost");
   kill(rs, SIGTERM);
   waitpid(rs, NULL, 0);
+  char j1[800], j2[800];
+  snprintf(j1, sizeof j1, "%s/journal.jsonl", w1);
+  snprintf(j2, sizeof j2, "%s/journal.jsonl", w2);
+  char *t1 = t_read_file(j1, NULL), *t2 = t_read_file(j2, NULL);
+  cr_expect((t1 && strstr(t1, "took back")) || (t2 && strstr(t2, "took back")),
+            "the killed worker's leases ran out and were taken back");
+  free(t1);
+  free(t2);
 
   t_run m = cli((const char *[]){UIAP_BIN, "merge", w1, w2, "-o", merged, NULL}, 120000);
   cr_assert_eq(m.status, 0, "merge: %s", m.err);
