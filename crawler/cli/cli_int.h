@@ -157,6 +157,26 @@ int cli_user_data_dir_arg(const char *dir);
   "  --user-data-dir DIR       use (and keep) this browser profile instead of a fresh one\n" \
   "                            (their values never appear in the output: docs/sessions.md)\n"
 
+/* ---- crawl --workers N (cli_workers.c) ------------------------------------------ */
+/* N workers of this binary (exe) on a private redis-server, each crawling
+ * the seed urls with the crawl command's own options (argv, parsed with
+ * longopts; its output, --workers, --progress, --fail-on, --quiet,
+ * --verbose, --force are its own) into OUT/workers/wK, then the package
+ * merged into out. CRAWL_OK with the merged counts in *sum (sum->error:
+ * workers that failed); CRAWL_FRONTIER when redis-server does not start. */
+struct crawl_summary;
+typedef struct cli_workers {
+  int n;
+  const char *out, *exe, *run_id;
+  int argc;
+  char **argv;
+  const struct option *longopts;
+  const char *const *urls;
+  int nurls;
+  const char *frontier;       /* set by cli_workers_run */
+} cli_workers;
+int cli_workers_run(const cli_workers *w, struct crawl_summary *sum);
+
 /* ---- signals ------------------------------------------------------------------ */
 /* The signal that came (SIGINT, SIGTERM), 0 before; the browser's and the
  * crawl's cancel flag. cli_signals_install: the handlers (no SA_RESTART, so

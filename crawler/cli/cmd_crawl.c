@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 const char cli_help_crawl[] =
@@ -56,6 +57,8 @@ const char cli_help_crawl[] =
   "  --run-id ID               with --frontier: the run all workers share (required)\n"
   "  --lease-ms N              with --frontier: a state a worker took is given back to\n"
   "                            the others N ms after its last sign of life (default 30000)\n"
+  "  --workers N               N worker processes on one run (a private redis-server,\n"
+  "                            then one merged package; default 1: docs/scale.md)\n"
   "  --progress jsonl          uiap.discovery.progress events as JSON lines on stdout\n"
   "                            (a live line on stderr is the default on a terminal)\n"
   CLI_SESSION_HELP
@@ -75,6 +78,9 @@ typedef struct {
   crawl_principal *principals;  /* the plan's (docs/principals.md) */
   size_t nprincipals;
   int force, headful, mode_flag, verbosity, progress_jsonl, isatty_err;
+  int workers;                  /* --workers N (> 1: cli_workers.c) */
+  int argc;                     /* the command's own argv, for the workers */
+  char **argv;
   char resume_plan[8300];       /* the plan --resume wrote, removed again */
   cJSON *plan;
   crawl_server *server;         /* serving the directory seed */
@@ -95,7 +101,7 @@ enum {
   OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_ALLOW_BEACON, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
-  OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS,
+  OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS, OPT_WORKERS,
 #define CRAWL__BUDGET_ENUM(opt, name, field, lo, hi) OPT_##opt,
   CRAWL_BUDGETS(CRAWL__BUDGET_ENUM)
 #undef CRAWL__BUDGET_ENUM
@@ -140,6 +146,7 @@ static const struct option longopts[] = {
   {"frontier", required_argument, NULL, OPT_FRONTIER},
   {"run-id", required_argument, NULL, OPT_RUN_ID},
   {"lease-ms", required_argument, NULL, OPT_LEASE_MS},
+  {"workers", required_argument, NULL, OPT_WORKERS},
   {NULL, 0, NULL, 0},
 };
 
@@ -183,6 +190,9 @@ static int crawl_shared_arg(crawl_cli *x, int c, const char *v) {
     if (!len || len > 64 || v[strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")])
       return cli_fail(CLI_EXIT_USAGE, "--run-id takes 1 to 64 letters, digits, '.', '_' or '-'");
     x->co.run_id = v;
+  } else if (c == OPT_WORKERS) {
+    if (cli_parse_long(v, 1, 16, &n)) return cli_fail(CLI_EXIT_USAGE, "--workers takes a number from 1 to 16, not %s", v);
+    x->workers = (int)n;
   } else {
     if (cli_parse_long(v, 1000, 3600000, &n))
       return cli_fail(CLI_EXIT_USAGE, "--lease-ms takes a number from 1000 to 3600000, not %s", v);
@@ -245,7 +255,7 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
     case OPT_STORAGE_STATE: case OPT_COOKIES: case OPT_HEADER: case OPT_USER_DATA_DIR:
       if ((code = crawl_session_opt(x, c, v)) != CLI_CONTINUE) return code;
       break;
-    case OPT_FRONTIER: case OPT_RUN_ID: case OPT_LEASE_MS:
+    case OPT_FRONTIER: case OPT_RUN_ID: case OPT_LEASE_MS: case OPT_WORKERS:
       if ((code = crawl_shared_arg(x, c, v)) != CLI_CONTINUE) return code;
       break;
     case OPT_PRINCIPAL:
@@ -438,6 +448,8 @@ static int crawl_setup(crawl_cli *x) {
     return cli_fail(CLI_EXIT_USAGE, "--run-id and --lease-ms go with --frontier");
   if (x->co.frontier && !x->co.run_id)
     return cli_fail(CLI_EXIT_USAGE, "--frontier needs --run-id (the same on every worker of the run)");
+  if (x->workers > 1 && (x->co.frontier || x->co.resume || x->co.nprincipals || x->connect))
+    return cli_fail(CLI_EXIT_USAGE, "--workers runs its own frontier: not with --frontier, --resume, --connect or principals");
   if (x->co.frontier && x->co.nprincipals)
     return cli_fail(CLI_EXIT_USAGE, "--frontier does not explore as principals yet (docs/scale.md)");
   if ((code = crawl_seeds(x)) != CLI_CONTINUE) return code;
@@ -542,7 +554,25 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
   return CLI_EXIT_OK;
 }
 
+/* --workers N: the run in N processes, merged (cli_workers.c). */
+static int crawl_execute_workers(crawl_cli *x) {
+  char exe[4096], run_id[64];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return cli_fail(CLI_EXIT_INTERNAL, "--workers: cannot find this program (/proc/self/exe)");
+  exe[n] = 0;
+  snprintf(run_id, sizeof run_id, "run_%lld_%d", (long long)time(NULL), (int)getpid());
+  cli_workers w = {.n = x->workers, .out = x->co.out_dir, .exe = exe, .run_id = run_id, .argc = x->argc,
+                   .argv = x->argv, .longopts = longopts, .urls = x->urls, .nurls = x->nurls};
+  crawl_summary sum;
+  crawl_code rc = cli_workers_run(&w, &sum);
+  if (!rc && sum.error[0] && x->verbosity > 0) fprintf(stderr, "uiap-crawl: warning: %s\n", sum.error);
+  sum.error[0] = rc ? sum.error[0] : 0;
+  crawl_cli_release(x);
+  return crawl_verdict(x, rc, &sum);
+}
+
 static int crawl_execute(crawl_cli *x) {
+  if (x->workers > 1) return crawl_execute_workers(x);
   crawl_opts *co = &x->co;
   cdp_client *c;
   relaunch_ctx rx = {.c = &c, .connect = x->connect,
@@ -569,7 +599,7 @@ static int crawl_execute(crawl_cli *x) {
 }
 
 int cli_cmd_crawl(int argc, char **argv) {
-  crawl_cli x = {.verbosity = 1};
+  crawl_cli x = {.verbosity = 1, .argc = argc, .argv = argv};
   int code = crawl_parse(argc, argv, &x);
   if (code == CLI_CONTINUE) code = crawl_setup(&x);
   if (code == CLI_CONTINUE) code = crawl_execute(&x);

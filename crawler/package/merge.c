@@ -86,6 +86,14 @@ static const mg_kind *kind_of(const char *type) {
   return &unknown_kind;
 }
 
+/* A target's identity across workers: role, name, stableId, ordinal. Its
+ * scopeId, documentId and instanceId come from backend node ids, which
+ * differ between page loads and so between workers (caller frees). */
+static char *target_key(const cJSON *t) {
+  return crawl__xprintf("%s\x1e%s\x1e%s\x1e%d", crawl__str(t, "role") ?: "", crawl__str(t, "name") ?: "",
+                        crawl__str(t, "stableId") ?: "", cJSON_IsNumber(crawl__get(t, "ordinal")) ? crawl__get(t, "ordinal")->valueint : 0);
+}
+
 /* The record's dedupe key (caller frees): its type, then the key fields. */
 static char *mg_key(const mg_kind *k, const mg_rec *r) {
   crawl__buf b = {0};
@@ -101,7 +109,10 @@ static char *mg_key(const mg_kind *k, const mg_rec *r) {
   }
   for (size_t f = 0; f < sizeof k->fields / sizeof *k->fields && k->fields[f]; f++) {
     const cJSON *v = crawl__get(r->j, k->fields[f]);
-    char *t = !v ? crawl__xstrdup("") : cJSON_IsString(v) ? crawl__xstrdup(v->valuestring) : crawl__jtext(v, 0);
+    char *t = !v                             ? crawl__xstrdup("")
+              : !strcmp(k->fields[f], "target") ? target_key(v)
+              : cJSON_IsString(v)             ? crawl__xstrdup(v->valuestring)
+                                              : crawl__jtext(v, 0);
     crawl__buf_printf(&b, "\x1f%s", t);
     free(t);
   }

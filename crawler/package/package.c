@@ -813,6 +813,34 @@ static void rn_count_build(rn_count *rc, const cJSON *g) {
   }
 }
 
+/* The graph-local scopeId of g's element with role and name that is the
+ * ordinal-th of its kind in its scope: the target's scope when its own
+ * scopeId is from another capture of the state (backend node ids differ
+ * between page loads and between workers). NULL when none. */
+static const char *element_scope(const cJSON *g, const char *role, const char *name, int ordinal) {
+  const cJSON *e;
+  strset seen = {0};
+  const char *found = NULL;
+  cJSON_ArrayForEach(e, crawl__get(g, "elements")) {
+    const char *r = crawl__str(e, "role"), *n = crawl__str(e, "name"), *sc = crawl__str(e, "scopeId");
+    if (!r || !sc || strcmp(r, role) || strcmp(n ? n : "", name ? name : "")) continue;
+    int k = 0; /* its index among same role+name in its scope */
+    char *key = crawl__xprintf("%s\x1f%d", sc, k);
+    while (strset_find(&seen, key) >= 0) {
+      free(key);
+      key = crawl__xprintf("%s\x1f%d", sc, ++k);
+    }
+    strset_add(&seen, key);
+    free(key);
+    if (k == ordinal) {
+      found = sc;
+      break;
+    }
+  }
+  strset_free(&seen);
+  return found;
+}
+
 static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, const strset *local_ids,
                         const long *local_el, const rn_count *rn) {
   const cJSON *t = crawl__get(rf->line, "target");
@@ -820,6 +848,10 @@ static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, c
   const char *role = crawl__str(t, "role"), *name = crawl__str(t, "name");
   rf->element = -1;
   if (st) rf->scope = crawl__xstrdup(state_scope(b, st, crawl__str(t, "scopeId")));
+  if (st && !rf->scope && g && role && crawl__str(t, "scopeId")) {
+    const cJSON *ord = crawl__get(t, "ordinal");
+    rf->scope = crawl__xstrdup(state_scope(b, st, element_scope(g, role, name, cJSON_IsNumber(ord) ? ord->valueint : 0)));
+  }
   if (st && iid) {
     long li = strset_find(local_ids, iid);
     if (li >= 0) rf->element = local_el[li];

@@ -96,7 +96,7 @@ static cJSON *package_of(const char *dir) {
 static int strcmp_ptr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* The package's states and edges as sorted lines ("S id", "E from to
- * action role name ordinal"); *dups: lines seen twice. Caller frees. */
+ * action scope role name ordinal"); *dups: lines seen twice. Caller frees. */
 static char *graph_lines(const cJSON *p, int *dups) {
   const cJSON *tg = cJSON_GetObjectItem(p, "transitionGraph"), *x;
   size_t n = 0, cap = 64;
@@ -111,9 +111,10 @@ static char *graph_lines(const cJSON *p, int *dups) {
     if (n == cap) v = realloc(v, (cap *= 2) * sizeof *v);
     const cJSON *t = cJSON_GetObjectItem(x, "target");
     char line[1200];
-    snprintf(line, sizeof line, "E %s %s %s %s %s %d", cJSON_GetStringValue(cJSON_GetObjectItem(x, "fromStateId")),
+    snprintf(line, sizeof line, "E %s %s %s %s %s %s %d", cJSON_GetStringValue(cJSON_GetObjectItem(x, "fromStateId")),
              cJSON_GetStringValue(cJSON_GetObjectItem(x, "toStateId")),
-             cJSON_GetStringValue(cJSON_GetObjectItem(x, "viaActionId")), cJSON_GetStringValue(cJSON_GetObjectItem(t, "role")),
+             cJSON_GetStringValue(cJSON_GetObjectItem(x, "viaActionId")), cJSON_GetStringValue(cJSON_GetObjectItem(t, "scopeId")),
+             cJSON_GetStringValue(cJSON_GetObjectItem(t, "role")),
              cJSON_GetStringValue(cJSON_GetObjectItem(t, "name")), cJSON_GetObjectItem(t, "ordinal") ? cJSON_GetObjectItem(t, "ordinal")->valueint : 0);
     v[n++] = strdup(line);
   }

@@ -1,0 +1,193 @@
+/* cli_workers.c -- crawl --workers N on one machine (docs/scale.md): a
+ * private redis-server on a unix socket in OUT/workers/, N worker processes
+ * of this binary sharing its frontier (crawl --frontier unix://...), each
+ * into OUT/workers/wK, then one package merged into OUT (crawl_merge). The
+ * same run as on several machines, with the scheduling done here. */
+#include "cli_int.h"
+#include "crawl.h"
+#include "crawl_pkg.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WORKERS_MAX 16
+
+/* Options of the parent that are not passed to the workers: each gets its
+ * own output, and the parent reports and judges the merged result. */
+static const char *const own[] = {"output", "workers", "progress", "fail-on", "quiet", "verbose", "force", NULL};
+
+static int is_own(const char *name, size_t n) {
+  for (int k = 0; own[k]; k++)
+    if (strlen(own[k]) == n && !strncmp(own[k], name, n)) return 1;
+  return 0;
+}
+
+/* The long option name..n of longopts: 1 when it takes a value. */
+static int takes_value(const struct option *lo, const char *name, size_t n) {
+  for (; lo->name; lo++)
+    if (strlen(lo->name) == n && !strncmp(lo->name, name, n)) return lo->has_arg != no_argument;
+  return 0;
+}
+
+/* The worker's argv: crawl, the seed URLs (already resolved: a served
+ * directory keeps one origin), the parent's options but its own, then the
+ * frontier, run id and output. */
+static char **worker_argv(const cli_workers *w, int k, char *out, size_t outlen) {
+  char **v = calloc((size_t)w->argc + (size_t)w->nurls + 16, sizeof *v);
+  int n = 0;
+  v[n++] = "uiap-crawl";
+  v[n++] = "crawl";
+  for (int i = 0; i < w->nurls; i++) v[n++] = (char *)w->urls[i];
+  for (int i = 1; i < w->argc; i++) {
+    const char *a = w->argv[i];
+    if (strncmp(a, "--", 2)) { /* a seed, or -o DIR / -oDIR: skipped */
+      if (!strcmp(a, "-o")) i++;
+      continue;
+    }
+    const char *eq = strchr(a, '=');
+    size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+    int val = !eq && takes_value(w->longopts, a + 2, len);
+    if (!is_own(a + 2, len)) {
+      v[n++] = (char *)a;
+      if (val && i + 1 < w->argc) v[n++] = w->argv[i + 1];
+    }
+    if (val) i++;
+  }
+  snprintf(out, outlen, "%s/workers/w%d", w->out, k + 1);
+  v[n++] = "--frontier";
+  v[n++] = (char *)w->frontier;
+  v[n++] = "--run-id";
+  v[n++] = (char *)w->run_id;
+  v[n++] = "--quiet";
+  v[n++] = "-o";
+  v[n++] = out;
+  return v;
+}
+
+/* Start argv as a child with stderr into log. */
+static pid_t spawn(char *const *argv, const char *exe, const char *log) {
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  freopen("/dev/null", "r", stdin);
+  freopen(log, "w", stderr);
+  freopen("/dev/null", "w", stdout);
+  execvp(exe, argv);
+  fprintf(stderr, "uiap-crawl: cannot start %s: %s\n", exe, strerror(errno));
+  _exit(127);
+}
+
+/* The private redis-server answers PING on sock within ms. */
+static int redis_ready(const char *sock, int ms) {
+  for (int t = 0; t < ms; t += 50) {
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    memcpy(a.sun_path, sock, strlen(sock) + 1); /* short: under /tmp */
+    char buf[16] = "";
+    int ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0 && write(fd, "PING\r\n", 6) == 6 &&
+             read(fd, buf, sizeof buf - 1) > 0 && !strncmp(buf, "+PONG", 5);
+    close(fd);
+    if (ok) return 1;
+    usleep(50000);
+  }
+  return 0;
+}
+
+/* Wait for every worker; a signal to the parent goes on to them (each
+ * writes its package). *failed: how many did not exit 0. */
+static void wait_all(pid_t *pids, int n, int *failed) {
+  int left = n, told = 0;
+  *failed = 0;
+  while (left > 0) {
+    if (cli_signal && !told) {
+      for (int k = 0; k < n; k++)
+        if (pids[k] > 0) kill(pids[k], cli_signal);
+      told = 1;
+    }
+    int st;
+    pid_t p = waitpid(-1, &st, 0);
+    if (p < 0 && errno == EINTR) continue;
+    if (p < 0) break;
+    for (int k = 0; k < n; k++)
+      if (pids[k] == p) {
+        pids[k] = -1;
+        left--;
+        *failed += !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+      }
+  }
+}
+
+static void stop_redis(pid_t rs, const char *sockdir, const char *sock) {
+  if (rs > 0) {
+    kill(rs, SIGTERM);
+    waitpid(rs, NULL, 0);
+  }
+  unlink(sock);
+  rmdir(sockdir);
+}
+
+/* Merge the workers' directories into OUT; the summary in sum. */
+static crawl_code merge_workers(const cli_workers *w, crawl_summary *sum) {
+  char dirs[WORKERS_MAX][4400];
+  const char *dv[WORKERS_MAX];
+  for (int k = 0; k < w->n; k++) {
+    snprintf(dirs[k], sizeof dirs[k], "%s/workers/w%d", w->out, k + 1);
+    dv[k] = dirs[k];
+  }
+  crawl_merge_opts mo = {.force = 1}; /* OUT holds workers/ */
+  crawl_merge_stats st;
+  crawl_code rc = crawl_merge(dv, w->n, w->out, &mo, &st, sum->error, sizeof sum->error);
+  if (rc) return rc;
+  sum->states = st.states;
+  sum->transitions = st.transitions;
+  sum->status = st.unended ? "failed" : "completed";
+  sum->stopped_by = "frontier";
+  return CRAWL_OK;
+}
+
+int cli_workers_run(const cli_workers *w, crawl_summary *sum) {
+  memset(sum, 0, sizeof *sum);
+  char dir[4200], sock[4300], log[4400], url[4400];
+  snprintf(dir, sizeof dir, "%s/workers", w->out);
+  char sockdir[] = "/tmp/uiap-redis-XXXXXX"; /* a unix socket path has 108 bytes at most */
+  if ((mkdir(dir, 0700) != 0 && errno != EEXIST) || !mkdtemp(sockdir)) {
+    snprintf(sum->error, sizeof sum->error, "cannot create %.400s: %s", dir, strerror(errno));
+    return CRAWL_IO;
+  }
+  snprintf(sock, sizeof sock, "%s/redis.sock", sockdir);
+  snprintf(log, sizeof log, "%s/redis.log", dir);
+  char *rargv[] = {"redis-server", "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700", "--save", "",
+                   "--appendonly", "no", NULL};
+  pid_t rs = spawn(rargv, "redis-server", log);
+  if (!redis_ready(sock, 5000)) {
+    stop_redis(rs, sockdir, sock);
+    snprintf(sum->error, sizeof sum->error, "--workers needs redis-server (Debian: redis-server); see %.300s", log);
+    return CRAWL_FRONTIER;
+  }
+  snprintf(url, sizeof url, "unix://%s", sock);
+  cli_workers ww = *w;
+  ww.frontier = url;
+  pid_t pids[WORKERS_MAX];
+  for (int k = 0; k < w->n; k++) {
+    char out[4400];
+    char **argv = worker_argv(&ww, k, out, sizeof out);
+    snprintf(log, sizeof log, "%s/w%d.log", dir, k + 1);
+    pids[k] = spawn(argv, w->exe, log);
+    free(argv);
+  }
+  int failed;
+  wait_all(pids, w->n, &failed);
+  stop_redis(rs, sockdir, sock);
+  crawl_code rc = merge_workers(w, sum);
+  if (!rc && failed) snprintf(sum->error, sizeof sum->error, "%d of %d workers failed (logs in %.300s)", failed, w->n, dir);
+  if (!rc && cli_signal) sum->status = "cancelled";
+  return rc;
+}
