@@ -35,7 +35,8 @@
   X(PROTO,     "malformed message from the browser")                         \
   X(REMOTE,    "the browser returned an error")                              \
   X(CANCELLED, "cancelled by signal")                                        \
-  X(CRASHED,   "the page crashed")
+  X(CRASHED,   "the page crashed")                                          \
+  X(BUSY,      "the browser pool is at its concurrency limit")
 
 typedef enum {
 #define CDP__ENUM(name, msg) CDP_##name,
@@ -82,6 +83,41 @@ cdp_code cdp_launch(const cdp_launch_opts *opts, cdp_client **out,
  * http://HOST:PORT (the endpoint is read from /json/version). */
 cdp_code cdp_connect(const char *url, int timeout_ms, cdp_client **out,
                      char *errbuf, size_t errlen);
+
+/* Options for cdp_connect_ex; zero means the default. */
+typedef struct cdp_connect_opts {
+  int attempt_ms;     /* one attempt (/json/version, the WebSocket handshake,
+                         Browser.getVersion); 0: 10000 */
+  int busy_ms;        /* while the endpoint answers HTTP 429 or 503 (a pool at
+                         its concurrency limit), keep trying for this long
+                         overall, with exponential backoff and jitter (500 ms
+                         doubling to 10 s, at least its Retry-After); 0: do
+                         not retry (CDP_BUSY at once) */
+  void (*on_busy)(void *ud, int status, int attempt, int wait_ms); /* before each wait */
+  void *ud;
+  volatile sig_atomic_t *cancel; /* a wait ends early (CDP_CANCELLED) when non-zero */
+  const cdp_client *previous; /* a reconnect: the targets this dead connection
+                         created and did not close (and their popups) are
+                         closed if the browser still has them */
+} cdp_connect_opts;
+
+/* What cdp_connect_ex went through; zero-initialised by it. */
+typedef struct cdp_connect_report {
+  int busy;             /* answers of 429 or 503 */
+  int last_status;      /* the last of them */
+  long long waited_ms;  /* spent waiting between attempts */
+  int stale_closed;     /* targets of `previous` closed */
+} cdp_connect_report;
+
+/* cdp_connect, retrying while the endpoint is busy (o->busy_ms). Both the
+ * HTTP GET of /json/version (an http:// endpoint, re-read on every attempt:
+ * a pool hands out a new WebSocket URL per session) and the WebSocket
+ * upgrade count: their status is read from the answer. Other failures
+ * (refused, not a browser) are not retried. CDP_BUSY when the deadline
+ * passed while busy (err says for how long and how often). o and rep may be
+ * NULL; rep is filled on success and failure. */
+cdp_code cdp_connect_ex(const char *url, const cdp_connect_opts *o, cdp_client **out,
+                        cdp_connect_report *rep, char *errbuf, size_t errlen);
 
 /* Close the connection. A launched browser is terminated (its whole process
  * group), reaped, and its temporary profile removed. NULL is a no-op. */

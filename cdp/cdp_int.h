@@ -60,6 +60,8 @@ typedef struct cdp__sub {
   struct cdp__sub *next;
 } cdp__sub;
 
+#define CDP__OWN_MAX 64
+
 struct cdp_client {
   const cdp__transport *tp;
   void *impl;
@@ -72,9 +74,14 @@ struct cdp_client {
   volatile sig_atomic_t *cancel;
   char errmsg[512];
   int remote_code;
+  char *own[CDP__OWN_MAX];  /* targets this connection created (Target.createTarget),
+                               until it closes them; oldest dropped when full */
+  int nown;
 };
 
 cdp_client *cdp__client_new(const cdp__transport *tp, void *impl);
+/* 1 when target_id is one of the targets c created and has not closed. */
+int cdp__client_owns(const cdp_client *c, const char *target_id);
 void cdp__set_err(cdp_client *c, const char *fmt, ...)
   __attribute__((format(printf, 2, 3)));
 
@@ -118,7 +125,20 @@ void cdp__wsrx_release(cdp__wsrx *rx);
 /* Transports. */
 void *cdp__pipe_new(int wfd, int rfd);
 extern const cdp__transport cdp__pipe_transport;
-void *cdp__ws_new(const char *ws_url, int timeout_ms, char *err, size_t errlen);
+/* How a WebSocket upgrade was refused: the HTTP status (0: no answer, e.g.
+ * refused or timed out) and Retry-After in ms (-1: none). */
+typedef struct cdp__ws_refusal {
+  int status;
+  int retry_after_ms;
+} cdp__ws_refusal;
+/* Connect to ws_url; the transport, or NULL with the reason in err and,
+ * when the server answered the upgrade with a status other than 101, that
+ * status in *refused (may be NULL). */
+void *cdp__ws_new(const char *ws_url, int timeout_ms, cdp__ws_refusal *refused, char *err,
+                  size_t errlen);
+/* A Retry-After value (delta-seconds or an HTTP-date) in ms from now; -1
+ * when it is neither (connect.c). */
+int cdp__retry_after_ms(const char *v);
 extern const cdp__transport cdp__ws_transport;
 
 /* Remove a directory tree (the temp profile; launch.c). */

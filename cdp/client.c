@@ -49,6 +49,37 @@ cdp_client *cdp__client_new(const cdp__transport *tp, void *impl) {
   return c;
 }
 
+/* ---- the targets this connection opened (closed on a reconnect: connect.c) ---- */
+static void own_add(cdp_client *c, const char *target_id) {
+  char *id = strdup(target_id);
+  if (!id) return;
+  if (c->nown == CDP__OWN_MAX) { /* the oldest is most likely long closed */
+    free(c->own[0]);
+    memmove(c->own, c->own + 1, (CDP__OWN_MAX - 1) * sizeof *c->own);
+    c->nown--;
+  }
+  c->own[c->nown++] = id;
+}
+
+/* A Target.closeTarget being sent: that target is no longer ours to close. */
+static void own_forget(cdp_client *c, const char *method, const cJSON *params) {
+  if (strcmp(method, "Target.closeTarget") != 0) return;
+  const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "targetId"));
+  for (int i = 0; id && i < c->nown; i++)
+    if (!strcmp(c->own[i], id)) {
+      free(c->own[i]);
+      memmove(c->own + i, c->own + i + 1, (size_t)(c->nown - i - 1) * sizeof *c->own);
+      c->nown--;
+      return;
+    }
+}
+
+int cdp__client_owns(const cdp_client *c, const char *target_id) {
+  for (int i = 0; c && target_id && i < c->nown; i++)
+    if (!strcmp(c->own[i], target_id)) return 1;
+  return 0;
+}
+
 const char *cdp_client_errmsg(const cdp_client *c) { return c ? c->errmsg : ""; }
 int cdp_client_remote_code(const cdp_client *c) { return c ? c->remote_code : 0; }
 /* A launched browser belongs to its transport (launch.c); ask it. */
@@ -272,6 +303,7 @@ static int send_call(cdp_client *c, const char *session, const char *method, cJS
     free(r);
     return -CDP_NOMEM;
   }
+  own_forget(c, method, params);
   int id = c->next_id++;
   cJSON_AddNumberToObject(msg, "id", id);
   cJSON_AddStringToObject(msg, "method", method);
@@ -486,6 +518,7 @@ cdp_code cdp_open_page_in(cdp_client *c, const char *context_id, const char *url
   }
   char *target = strdup(tid->valuestring);
   cJSON_Delete(res);
+  if (target) own_add(c, target);
   p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "targetId", target);
   cJSON_AddBoolToObject(p, "flatten", 1);
@@ -523,5 +556,6 @@ void cdp_client_free(cdp_client *c) {
     free(s->method);
     free(s);
   }
+  for (int i = 0; i < c->nown; i++) free(c->own[i]);
   free(c);
 }

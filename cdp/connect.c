@@ -5,6 +5,13 @@
  * read from /json/version with a tiny HTTP/1.1 GET over a plain socket. The
  * whole attach -- HTTP, WebSocket handshake, first Browser.getVersion -- runs
  * against one deadline.
+ *
+ * cdp_connect_ex adds what a browser pool (browserless, Selenium Grid's
+ * se:cdp) needs: an answer of 429 or 503, to the GET or to the WebSocket
+ * upgrade (its status and Retry-After read from the headers lws keeps,
+ * transport_ws.c), means "wait and try again", on the backoff schedule
+ * below, until an overall deadline; and a reconnect closes the targets the
+ * dead connection left behind.
  */
 #include "cdp_int.h"
 
@@ -16,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define VERSION_REPLY_MAX (256 * 1024)
@@ -24,7 +32,8 @@ typedef struct {
   char scheme[8];     /* "ws" or "http" */
   char host[256];     /* without brackets */
   char port[8];
-  const char *path;   /* points into the URL; "" when absent */
+  const char *path;   /* points into the URL: "", "/..." or "?..." (a pool's
+                         token, e.g. browserless's ?token=) */
 } cdp__url;
 
 /* Split scheme://host[:port][/path]; 0 ok, -1 malformed (reason in why). */
@@ -68,7 +77,7 @@ static int url_parse(const char *url, cdp__url *u, const char **why) {
     p++;
     size_t n = strspn(p, "0123456789");
     long v = n && n < 6 ? strtol(p, NULL, 10) : 0;
-    if (v < 1 || v > 65535 || (p[n] && p[n] != '/')) {
+    if (v < 1 || v > 65535 || (p[n] && p[n] != '/' && p[n] != '?')) {
       *why = "invalid port";
       return -1;
     }
@@ -77,7 +86,7 @@ static int url_parse(const char *url, cdp__url *u, const char **why) {
   } else {
     snprintf(u->port, sizeof u->port, "80");
   }
-  if (*p && *p != '/') {
+  if (*p && *p != '/' && *p != '?') {
     *why = "unexpected characters after the host";
     return -1;
   }
@@ -130,16 +139,36 @@ static int tcp_connect(const cdp__url *u, long long deadline, char *why, size_t 
   return fd;
 }
 
-/* GET /json/version and return the webSocketDebuggerUrl (caller frees). */
-static char *fetch_ws_url(const cdp__url *u, long long deadline, char *why, size_t whylen) {
+/* The Retry-After header of an HTTP reply in buf (NUL-terminated), or -1. */
+static int reply_retry_after(const char *buf) {
+  const char *body = strstr(buf, "\r\n\r\n");
+  const char *h = strcasestr(buf, "\r\nretry-after:");
+  if (!h || (body && h > body)) return -1;
+  char v[64];
+  h += 14;
+  size_t n = strcspn(h, "\r\n");
+  snprintf(v, sizeof v, "%.*s", (int)(n < sizeof v ? n : sizeof v - 1), h);
+  return cdp__retry_after_ms(v);
+}
+
+/* GET /json/version and return the webSocketDebuggerUrl (caller frees); a
+ * reply other than 200 leaves its status and Retry-After in *refused. */
+static char *fetch_ws_url(const cdp__url *u, long long deadline, cdp__ws_refusal *refused, char *why,
+                          size_t whylen) {
   int fd = tcp_connect(u, deadline, why, whylen);
   if (fd < 0) return NULL;
-  char req[512];
+  const char *query = strchr(u->path, '?'); /* a pool's token goes along */
+  char req[2048];
   int rl = snprintf(req, sizeof req,
-                    "GET /json/version HTTP/1.1\r\nHost: %s%s%s:%s\r\n"
+                    "GET /json/version%s HTTP/1.1\r\nHost: %s%s%s:%s\r\n"
                     "Accept: application/json\r\nConnection: close\r\n\r\n",
-                    strchr(u->host, ':') ? "[" : "", u->host, strchr(u->host, ':') ? "]" : "",
-                    u->port);
+                    query ? query : "", strchr(u->host, ':') ? "[" : "", u->host,
+                    strchr(u->host, ':') ? "]" : "", u->port);
+  if (rl < 0 || (size_t)rl >= sizeof req || (query && query[strcspn(query, " \t\r\n")])) {
+    snprintf(why, whylen, "the URL's query is too long or holds a space");
+    close(fd);
+    return NULL;
+  }
   char *buf = malloc(VERSION_REPLY_MAX + 1);
   char *ws = NULL;
   size_t got = 0, sent = 0;
@@ -193,6 +222,7 @@ static char *fetch_ws_url(const cdp__url *u, long long deadline, char *why, size
   }
   if (status != 200) {
     snprintf(why, whylen, "/json/version answered HTTP %d", status);
+    *refused = (cdp__ws_refusal){status, reply_retry_after(buf)};
     goto out;
   }
   char *body = strstr(buf, "\r\n\r\n");
@@ -207,27 +237,42 @@ out:
   return ws;
 }
 
-cdp_code cdp_connect(const char *url, int timeout_ms, cdp_client **out, char *err,
-                     size_t errlen) {
-  if (out) *out = NULL;
-  if (!url || !out) {
-    if (err) snprintf(err, errlen, "cdp_connect: no URL given");
-    return CDP_ARG;
+int cdp__retry_after_ms(const char *v) {
+  while (*v == ' ' || *v == '\t') v++;
+  if (*v >= '0' && *v <= '9') {
+    long n = strtol(v, NULL, 10);
+    return n > 86400 ? 86400 * 1000 : (int)n * 1000;
   }
-  long long deadline = cdp_now_ms() + (timeout_ms > 0 ? timeout_ms : 20000);
-  cdp__url u;
-  const char *bad = NULL;
-  if (url_parse(url, &u, &bad) < 0) {
-    if (err) snprintf(err, errlen, "invalid browser URL '%s': %s", url, bad);
-    return CDP_ARG;
-  }
+  struct tm tm;
+  memset(&tm, 0, sizeof tm);
+  const char *end = strptime(v, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  if (!end) return -1;
+  double d = difftime(timegm(&tm), time(NULL));
+  return d <= 0 ? 0 : d > 86400 ? 86400 * 1000 : (int)(d * 1000);
+}
+
+/* A pool at its concurrency limit answers one of these. */
+static int is_busy(int status) { return status == 429 || status == 503; }
+
+/* One attempt at url: /json/version when it is http://, the WebSocket
+ * handshake, Browser.getVersion, all before the deadline. A refusal with a
+ * status (429, 503, ...) is left in *refused. */
+static cdp_code connect_once(const char *url, const cdp__url *u, long long deadline, cdp_client **out,
+                             cdp__ws_refusal *refused, char *err, size_t errlen) {
   char why[300] = "";
   char *ws_url = NULL;
-  if (strcmp(u.scheme, "http") == 0) {
-    ws_url = fetch_ws_url(&u, deadline, why, sizeof why);
+  *refused = (cdp__ws_refusal){0, -1};
+  if (strcmp(u->scheme, "http") == 0) {
+    ws_url = fetch_ws_url(u, deadline, refused, why, sizeof why);
     if (!ws_url) {
       if (err) snprintf(err, errlen, "cannot connect to %s: %s", url, why);
       return CDP_CONNECT;
+    }
+  } else if (u->path[0] == '?') { /* ws://HOST:PORT?token=...: the path is "/" */
+    if (asprintf(&ws_url, "%.*s/%s", (int)(u->path - url), url, u->path) < 0) ws_url = NULL;
+    if (!ws_url) {
+      if (err) snprintf(err, errlen, "out of memory");
+      return CDP_NOMEM;
     }
   } else {
     ws_url = strdup(url);
@@ -237,14 +282,18 @@ cdp_code cdp_connect(const char *url, int timeout_ms, cdp_client **out, char *er
     }
   }
   int left = ms_left(deadline);
-  void *impl = left > 0 ? cdp__ws_new(ws_url, left, why, sizeof why) : NULL;
+  void *impl = left > 0 ? cdp__ws_new(ws_url, left, refused, why, sizeof why) : NULL;
   if (!impl) {
     if (err) {
       if (left <= 0) snprintf(err, errlen, "cannot connect to %s: timed out", url);
       else if (strcmp(ws_url, url) == 0)
-        snprintf(err, errlen, "%s%s", why, strstr(why, "not 101")
+        snprintf(err, errlen, "%s%s", why, strstr(why, "not 101") && !is_busy(refused->status)
                  ? " (the path must be /devtools/browser/ID; or pass http://HOST:PORT)" : "");
       else snprintf(err, errlen, "%s (from %s)", why, url);
+      if (refused->status) {
+        size_t n = strlen(err);
+        snprintf(err + n, errlen - n, " (HTTP %d)", refused->status);
+      }
     }
     free(ws_url);
     return CDP_CONNECT;
@@ -272,4 +321,115 @@ cdp_code cdp_connect(const char *url, int timeout_ms, cdp_client **out, char *er
   free(ws_url);
   *out = c;
   return CDP_OK;
+}
+
+/* ---- a busy pool: wait and try again ----------------------------------------------- */
+/* The wait before attempt n+1 (n = 0 after the first refusal): the base,
+ * then a random 50..100% of it (so that many crawlers refused at once do
+ * not come back at once). The last row repeats. */
+static const int busy_backoff_ms[] = {500, 1000, 2000, 4000, 8000, 10000};
+#define BUSY_ROWS ((int)(sizeof busy_backoff_ms / sizeof *busy_backoff_ms))
+
+static int busy_wait(int n, int retry_after_ms, unsigned *seed) {
+  int base = busy_backoff_ms[n < BUSY_ROWS ? n : BUSY_ROWS - 1];
+  int w = base / 2 + (int)(rand_r(seed) % (unsigned)(base / 2 + 1));
+  return retry_after_ms > w ? retry_after_ms : w;
+}
+
+/* Sleep ms, in slices, unless *cancel becomes non-zero: 0, or -1 cancelled. */
+static int nap(int ms, volatile sig_atomic_t *cancel) {
+  for (long long end = cdp_now_ms() + ms; cdp_now_ms() < end;) {
+    if (cancel && *cancel) return -1;
+    long long l = end - cdp_now_ms();
+    struct timespec ts = {0, (l > 100 ? 100 : l > 0 ? l : 0) * 1000000L};
+    nanosleep(&ts, NULL);
+  }
+  return cancel && *cancel ? -1 : 0;
+}
+
+/* ---- a reconnect: the dead connection's targets ------------------------------------ */
+/* Close every target of the browser that `prev` created and did not close,
+ * and the popups they opened; how many. */
+static int close_stale(cdp_client *c, const cdp_client *prev, int timeout_ms) {
+  if (!prev || !prev->nown) return 0;
+  cJSON *res = NULL;
+  if (cdp_call(c, NULL, "Target.getTargets", NULL, &res, timeout_ms) != CDP_OK) {
+    cJSON_Delete(res);
+    return 0;
+  }
+  int n = 0;
+  const cJSON *ti;
+  cJSON_ArrayForEach(ti, cJSON_GetObjectItemCaseSensitive(res, "targetInfos")) {
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ti, "targetId"));
+    const char *opener = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ti, "openerId"));
+    if (!id || !(cdp__client_owns(prev, id) || cdp__client_owns(prev, opener))) continue;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "targetId", id);
+    n += cdp_call(c, NULL, "Target.closeTarget", a, NULL, timeout_ms) == CDP_OK;
+  }
+  cJSON_Delete(res);
+  return n;
+}
+
+/* The line for a deadline that passed while the pool stayed busy. */
+static void busy_error(char *err, size_t errlen, const char *url, const cdp_connect_report *r,
+                       long long spent_ms) {
+  if (err) snprintf(err, errlen,
+                    "the browser pool at %s stayed at its concurrency limit (HTTP %d, %d answer%s) "
+                    "for %.1f s; gave up", url, r->last_status, r->busy, r->busy == 1 ? "" : "s",
+                    (double)spent_ms / 1000.0);
+}
+
+cdp_code cdp_connect_ex(const char *url, const cdp_connect_opts *o, cdp_client **out,
+                        cdp_connect_report *rep, char *err, size_t errlen) {
+  static const cdp_connect_opts none;
+  cdp_connect_report mine;
+  if (!o) o = &none;
+  if (!rep) rep = &mine;
+  memset(rep, 0, sizeof *rep);
+  if (out) *out = NULL;
+  if (!url || !out) {
+    if (err) snprintf(err, errlen, "cdp_connect: no URL given");
+    return CDP_ARG;
+  }
+  cdp__url u;
+  const char *bad = NULL;
+  if (url_parse(url, &u, &bad) < 0) {
+    if (err) snprintf(err, errlen, "invalid browser URL '%s': %s", url, bad);
+    return CDP_ARG;
+  }
+  int attempt_ms = o->attempt_ms > 0 ? o->attempt_ms : 10000;
+  long long t0 = cdp_now_ms(), deadline = t0 + (o->busy_ms > 0 ? o->busy_ms : attempt_ms);
+  unsigned seed = (unsigned)t0 ^ (unsigned)getpid();
+  for (int n = 0;; n++) {
+    long long end = cdp_now_ms() + attempt_ms; /* this attempt's deadline */
+    cdp__ws_refusal ref;
+    cdp_code rc = connect_once(url, &u, end < deadline ? end : deadline, out, &ref, err, errlen);
+    if (rc == CDP_OK) {
+      rep->stale_closed = close_stale(*out, o->previous, attempt_ms);
+      return CDP_OK;
+    }
+    if (!is_busy(ref.status)) return rc;
+    rep->busy++;
+    rep->last_status = ref.status;
+    /* give up as soon as the next wait would end past the deadline */
+    int left = ms_left(deadline), w = busy_wait(n, ref.retry_after_ms, &seed);
+    if (o->busy_ms <= 0) return CDP_BUSY; /* err has the answer */
+    if (w >= left) {
+      busy_error(err, errlen, url, rep, cdp_now_ms() - t0);
+      return CDP_BUSY;
+    }
+    if (o->on_busy) o->on_busy(o->ud, ref.status, n + 1, w);
+    if (nap(w, o->cancel) < 0) {
+      if (err) snprintf(err, errlen, "cancelled while waiting for the browser pool at %s", url);
+      return CDP_CANCELLED;
+    }
+    rep->waited_ms += w;
+  }
+}
+
+cdp_code cdp_connect(const char *url, int timeout_ms, cdp_client **out, char *err,
+                     size_t errlen) {
+  cdp_connect_opts o = {.attempt_ms = timeout_ms > 0 ? timeout_ms : 20000};
+  return cdp_connect_ex(url, &o, out, NULL, err, errlen);
 }

@@ -39,6 +39,7 @@ typedef struct {
   ws_msg *out_head, *out_tail;  /* queued output */
   cdp__wsrx rx;                     /* the message being reassembled */
   ws_msg *done_head, *done_tail;    /* complete incoming messages */
+  cdp__ws_refusal refused;          /* the upgrade's status when it was not 101 */
   char err[256];
 } ws_tp;
 
@@ -147,6 +148,18 @@ static int tx_some(ws_tp *t, struct lws *wsi) {
   return 0;
 }
 
+/* The upgrade was answered with something other than 101: its status and
+ * Retry-After, read from the response headers lws still holds (a pool at
+ * its concurrency limit answers 429 or 503). 0 when there was no response. */
+static void read_refusal(ws_tp *t, struct lws *wsi) {
+  char v[64];
+  if (!wsi || lws_hdr_copy(wsi, v, sizeof v, WSI_TOKEN_HTTP) <= 0) return;
+  t->refused.status = atoi(v);
+  t->refused.retry_after_ms = -1;
+  if (lws_hdr_copy(wsi, v, sizeof v, WSI_TOKEN_HTTP_RETRY_AFTER) > 0)
+    t->refused.retry_after_ms = cdp__retry_after_ms(v);
+}
+
 static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
                        void *in, size_t len) {
   ws_tp *t = lws_context_user(lws_get_context(wsi));
@@ -158,6 +171,7 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
     if (t->out_head) lws_callback_on_writable(wsi);
     break;
   case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+    read_refusal(t, wsi);
     set_err(t, "connection failed", in ? (const char *)in : NULL);
     t->closed = 1;
     t->wsi = NULL;
@@ -228,8 +242,10 @@ static int got_msg_or_closed(ws_tp *t) { return t->done_head || t->closed; }
 
 static void ws_close(void *impl);
 
-void *cdp__ws_new(const char *ws_url, int timeout_ms, char *err, size_t errlen) {
+void *cdp__ws_new(const char *ws_url, int timeout_ms, cdp__ws_refusal *refused, char *err,
+                  size_t errlen) {
   if (err && errlen) err[0] = '\0';
+  if (refused) *refused = (cdp__ws_refusal){0, -1};
   if (!ws_url) {
     if (err) snprintf(err, errlen, "no WebSocket URL");
     return NULL;
@@ -302,6 +318,7 @@ void *cdp__ws_new(const char *ws_url, int timeout_ms, char *err, size_t errlen) 
     if (err) snprintf(err, errlen, "cannot connect to %s: %s", ws_url,
                       t->closed ? (t->err[0] ? t->err : "connection failed")
                                 : "timed out during the WebSocket handshake");
+    if (refused && t->refused.status) *refused = t->refused;
     ws_close(t);
     return NULL;
   }

@@ -27,7 +27,9 @@
     "blocked, ...); `crawl`: no seed could be loaded (the package is still written, each seed a "        \
     "`coverage_gap` review item)")                                                                       \
   X(TIMEOUT, 5, "timeout", "timeout (`snapshot`: the main document did not answer within `--timeout-ms`)") \
-  X(CONNECT, 6, "--connect failed", "`--connect` failed")                                                \
+  X(CONNECT, 6, "--connect failed",                                                                      \
+    "`--connect` failed (`crawl`: also a browser pool that stayed at its concurrency limit, HTTP 429 or " \
+    "503, past `--connect-timeout-ms`)")                                                                 \
   X(OUTPUT, 7, "output not writable",                                                                    \
     "output not writable, or the output directory holds another run (use `--force`)")                    \
   X(CAPTURE, 8, "capture failed", "capture failed (the page crashed)")                                   \

@@ -63,6 +63,10 @@ const char cli_help_crawl[] =
   "                            (a live line on stderr is the default on a terminal)\n"
   CLI_SESSION_HELP
   "  --chromium PATH, --connect URL, --headful   as for snapshot\n"
+  "  --connect-timeout-ms N    --connect to a browser pool: keep trying this long while\n"
+  "                            it answers HTTP 429 or 503 (default 60000; docs/pools.md)\n"
+  "  --max-reconnects N        --connect: reconnect a dropped connection at most N times\n"
+  "                            per run (default 10; 0: never)\n"
   "  --quiet, --verbose\n";
 
 typedef struct {
@@ -81,6 +85,8 @@ typedef struct {
   int workers;                  /* --workers N (> 1: cli_workers.c) */
   int argc;                     /* the command's own argv, for the workers */
   char **argv;
+  long connect_timeout_ms;      /* --connect-timeout-ms (0: 60000) */
+  long max_reconnects;          /* --max-reconnects (-1: not given, 10) */
   char resume_plan[8300];       /* the plan --resume wrote, removed again */
   cJSON *plan;
   crawl_server *server;         /* serving the directory seed */
@@ -97,6 +103,11 @@ typedef struct {
   X(MAX_RUNTIME, "max-runtime-ms", max_runtime_ms, 1000, 86400000) \
   X(MAX_PER_ROUTE, "max-per-route", max_per_route, 1, 100000)
 
+/* Options that take a number and are no budget: option, spelling, crawl_cli field, range. */
+#define CRAWL_NUMBERS(X)                                                          \
+  X(CONNECT_TIMEOUT, "connect-timeout-ms", connect_timeout_ms, 1000, 3600000)    \
+  X(MAX_RECONNECTS, "max-reconnects", max_reconnects, 0, 1000)
+
 enum {
   OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_ALLOW_BEACON, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
@@ -104,6 +115,7 @@ enum {
   OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS, OPT_WORKERS,
 #define CRAWL__BUDGET_ENUM(opt, name, field, lo, hi) OPT_##opt,
   CRAWL_BUDGETS(CRAWL__BUDGET_ENUM)
+  CRAWL_NUMBERS(CRAWL__BUDGET_ENUM)
 #undef CRAWL__BUDGET_ENUM
 };
 
@@ -120,6 +132,7 @@ static const struct option longopts[] = {
   {"mode", required_argument, NULL, OPT_MODE},
 #define CRAWL__BUDGET_OPT(opt, name, field, lo, hi) {name, required_argument, NULL, OPT_##opt},
   CRAWL_BUDGETS(CRAWL__BUDGET_OPT)
+  CRAWL_NUMBERS(CRAWL__BUDGET_OPT)
 #undef CRAWL__BUDGET_OPT
   {"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
   {"allow-beacon", required_argument, NULL, OPT_ALLOW_BEACON},
@@ -159,6 +172,25 @@ static int crawl_budget_arg(crawl_cli *x, int c, const char *v) {
       return cli_fail(CLI_EXIT_USAGE, "--%s takes a number from %ld to %ld, not %s", budgets[i].name, budgets[i].lo,
                       budgets[i].hi, v);
     *(long *)((char *)&x->co.budget + budgets[i].off) = n;
+  }
+  return CLI_CONTINUE;
+}
+
+/* --connect-timeout-ms, --max-reconnects into their crawl_cli field:
+ * CLI_CONTINUE, or the usage exit code. */
+static int crawl_number_arg(crawl_cli *x, int c, const char *v) {
+  static const struct { int opt; const char *name; size_t off; long lo, hi; } numbers[] = {
+#define CRAWL__NUMBER_ROW(opt, name, field, lo, hi) {OPT_##opt, name, offsetof(crawl_cli, field), lo, hi},
+    CRAWL_NUMBERS(CRAWL__NUMBER_ROW)
+#undef CRAWL__NUMBER_ROW
+  };
+  for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++) {
+    long n;
+    if (numbers[i].opt != c) continue;
+    if (cli_parse_long(v, numbers[i].lo, numbers[i].hi, &n))
+      return cli_fail(CLI_EXIT_USAGE, "--%s takes a number from %ld to %ld, not %s", numbers[i].name, numbers[i].lo,
+                      numbers[i].hi, v);
+    *(long *)((char *)x + numbers[i].off) = n;
   }
   return CLI_CONTINUE;
 }
@@ -251,6 +283,11 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
     CRAWL_BUDGETS(CRAWL__BUDGET_CASE)
 #undef CRAWL__BUDGET_CASE
       if ((code = crawl_budget_arg(x, c, v)) != CLI_CONTINUE) return code;
+      break;
+#define CRAWL__NUMBER_CASE(opt, name, field, lo, hi) case OPT_##opt:
+    CRAWL_NUMBERS(CRAWL__NUMBER_CASE)
+#undef CRAWL__NUMBER_CASE
+      if ((code = crawl_number_arg(x, c, v)) != CLI_CONTINUE) return code;
       break;
     case OPT_STORAGE_STATE: case OPT_COOKIES: case OPT_HEADER: case OPT_USER_DATA_DIR:
       if ((code = crawl_session_opt(x, c, v)) != CLI_CONTINUE) return code;
@@ -498,24 +535,76 @@ static void progress_line(void *ud, const crawl_progress *p) {
   fflush(stderr);
 }
 
-/* A new browser after the old one died (crawl_opts.relaunch). */
+/* ---- the browser: a pool behind --connect ---------------------------------------------- */
+/* cdp_connect_opts.on_busy: each refusal, at --verbose. */
+static void pool_busy(void *ud, int status, int attempt, int wait_ms) {
+  (void)ud;
+  crawl_log(CRAWL_LOG_INFO, "browser", "the browser pool answered HTTP %d (try %d); trying again in %d ms", status,
+            attempt, wait_ms);
+}
+
+/* Connect to the browser (pool) at url, waiting while it answers 429 or 503
+ * for up to timeout_ms overall; previous: the dead connection, on a
+ * reconnect (its tabs still open are closed). A warning when the pool made
+ * the run wait. */
+static cdp_code pool_connect(const char *url, long timeout_ms, const cdp_client *previous, cdp_client **c, char *err,
+                             size_t errlen) {
+  cdp_connect_opts o = {.attempt_ms = 10000, .busy_ms = timeout_ms > 0 ? (int)timeout_ms : 60000,
+                        .on_busy = pool_busy, .cancel = &cli_signal, .previous = previous};
+  cdp_connect_report rep;
+  cdp_code rc = cdp_connect_ex(url, &o, c, &rep, err, errlen);
+  if (rc != CDP_OK) return rc;
+  if (rep.busy)
+    crawl_log(CRAWL_LOG_WARN, "browser", "the browser pool was at its concurrency limit (HTTP %d, %d answer%s): "
+              "the run was slowed by %.1f s", rep.last_status, rep.busy, rep.busy == 1 ? "" : "s",
+              (double)rep.waited_ms / 1000.0);
+  if (rep.stale_closed)
+    crawl_log(CRAWL_LOG_INFO, "browser", "closed %d tab%s the dropped connection left open", rep.stale_closed,
+              rep.stale_closed == 1 ? "" : "s");
+  cdp_client_set_cancel(*c, &cli_signal);
+  return CDP_OK;
+}
+
+/* The first connection to --connect: CLI_EXIT_OK, or the exit code after one line. */
+static int crawl_connect(const crawl_cli *x, cdp_client **c) {
+  char err[1024] = "";
+  cdp_code rc = pool_connect(x->connect, x->connect_timeout_ms, NULL, c, err, sizeof err);
+  if (rc == CDP_OK) return CLI_EXIT_OK;
+  if (rc == CDP_CANCELLED) return cli_exit_signal();
+  if (rc == CDP_BUSY)
+    return cli_fail(CLI_EXIT_CONNECT, "%s (--connect-timeout-ms %ld)", err,
+                    x->connect_timeout_ms > 0 ? x->connect_timeout_ms : 60000L);
+  return cli_fail(rc == CDP_ARG ? CLI_EXIT_USAGE : CLI_EXIT_CONNECT, "%s", err);
+}
+
+/* A new browser after the old one died, or a new connection to --connect
+ * after it dropped (crawl_opts.relaunch). */
 typedef struct {
   cdp_client **c;
   cdp_launch_opts lo;
   const char *connect;
+  long connect_timeout_ms;
 } relaunch_ctx;
 
 static cdp_code relaunch(void *ud, cdp_client **c) {
   relaunch_ctx *x = ud;
-  cdp_client_free(*c); /* reaps the dead one and removes its profile */
+  cdp_client *old = *c;
   *c = NULL;
   char err[1024];
-  cdp_code rc = x->connect ? cdp_connect(x->connect, 10000, c, err, sizeof err) : cdp_launch(&x->lo, c, err, sizeof err);
+  cdp_code rc;
+  if (x->connect) {
+    rc = pool_connect(x->connect, x->connect_timeout_ms, old, c, err, sizeof err);
+    cdp_client_free(old);
+  } else {
+    cdp_client_free(old); /* reaps the dead one and removes its profile */
+    rc = cdp_launch(&x->lo, c, err, sizeof err);
+    if (!rc) cdp_client_set_cancel(*c, &cli_signal);
+  }
   if (rc) {
-    crawl_log(CRAWL_LOG_ERROR, "crawl", "restarting the browser failed: %s", err);
+    crawl_log(CRAWL_LOG_ERROR, "crawl", "%s failed: %s", x->connect ? "reconnecting to the browser" : "restarting the browser",
+              err);
     return rc;
   }
-  cdp_client_set_cancel(*c, &cli_signal);
   *x->c = *c;
   return CDP_OK;
 }
@@ -575,10 +664,10 @@ static int crawl_execute(crawl_cli *x) {
   if (x->workers > 1) return crawl_execute_workers(x);
   crawl_opts *co = &x->co;
   cdp_client *c;
-  relaunch_ctx rx = {.c = &c, .connect = x->connect,
+  relaunch_ctx rx = {.c = &c, .connect = x->connect, .connect_timeout_ms = x->connect_timeout_ms,
                      .lo = {.chromium = x->chromium, .headful = x->headful, .width = co->width,
                             .height = co->height, .lang = co->locale, .user_data_dir = x->user_data_dir}};
-  int code = cli_browser_open(x->connect, 10000, &rx.lo, &c);
+  int code = x->connect ? crawl_connect(x, &c) : cli_browser_open(NULL, 0, &rx.lo, &c);
   if (code) {
     crawl_cli_release(x);
     if (x->made) rmdir(co->out_dir);
@@ -587,6 +676,8 @@ static int crawl_execute(crawl_cli *x) {
   co->cancel = &cli_signal;
   co->relaunch = relaunch;
   co->relaunch_ud = &rx;
+  co->reconnect = x->connect != NULL;
+  co->max_reconnects = x->max_reconnects < 0 ? 0 : x->max_reconnects == 0 ? -1 : (int)x->max_reconnects;
   x->isatty_err = isatty(2);
   co->progress = progress_line;
   co->progress_ud = x;
@@ -599,7 +690,7 @@ static int crawl_execute(crawl_cli *x) {
 }
 
 int cli_cmd_crawl(int argc, char **argv) {
-  crawl_cli x = {.verbosity = 1, .argc = argc, .argv = argv};
+  crawl_cli x = {.verbosity = 1, .argc = argc, .argv = argv, .max_reconnects = -1};
   int code = crawl_parse(argc, argv, &x);
   if (code == CLI_CONTINUE) code = crawl_setup(&x);
   if (code == CLI_CONTINUE) code = crawl_execute(&x);

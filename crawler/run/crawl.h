@@ -348,6 +348,12 @@ typedef struct crawl_opts {
   cdp_code (*relaunch)(void *ud, cdp_client **c);
   void *relaunch_ud;
   int max_restarts;
+  int reconnect;              /* the browser is a --connect endpoint (a pool):
+                                 a dead connection is a dropped socket, which
+                                 relaunch reconnects; a journal note, no review
+                                 item; counted against max_reconnects (0: 10
+                                 per run; negative: none), not max_restarts */
+  int max_reconnects;
   volatile sig_atomic_t *cancel;
   void (*progress)(void *ud, const crawl_progress *p);
   void *progress_ud;

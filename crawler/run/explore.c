@@ -60,6 +60,7 @@ typedef struct run {
   crawl_timing tm;          /* where the time goes, per phase (--verbose, the "end" record) */
   int in_restore;           /* settling and captures count as restore time */
   int restarts;
+  int reconnects;           /* --connect: dropped connections reconnected (recover) */
   long dialogs, popups;     /* of tabs already closed */
   char seed_err[512];       /* why the first seed that failed to load failed */
   int pri;                  /* the principal exploring (index), -1: none */
@@ -1067,21 +1068,28 @@ static void strv_free(char **v, size_t n) {
 }
 
 /* After the browser died or the tab crashed or hung: a new tab (or a new
- * browser), bounded. 0 when exploring can go on from a restored state. */
+ * browser), bounded. Under --connect (o->reconnect) a dead connection is a
+ * dropped socket, not a crash: a pool closes long sessions. It is
+ * reconnected, bounded by max_reconnects apart from max_restarts, noted in
+ * the journal, not a review item. 0 when exploring can go on from a
+ * restored state. */
 static int recover(run *r) {
-  int max = r->o->max_restarts > 0 ? r->o->max_restarts : 3;
-  int browser_dead = !cdp_client_alive(r->c);
+  int browser_dead = !cdp_client_alive(r->c), dropped = browser_dead && r->o->reconnect;
+  int mr = r->o->max_reconnects, max = dropped ? (mr > 0 ? mr : mr < 0 ? 0 : 10)
+                                                : (r->o->max_restarts > 0 ? r->o->max_restarts : 3);
+  int *count = dropped ? &r->reconnects : &r->restarts;
+  const char *what = dropped ? "the connection to the browser pool dropped" : "the browser died";
   if (r->cancelled) return -1;
   if (r->guard_stop) {
     jl_note(r, "stopped: %s", r->err);
     return -1;
   }
-  if (r->restarts >= max) {
-    jl_note(r, "stopped: %s; %d restarts already, giving up", r->err, r->restarts);
+  if (*count >= max) {
+    jl_note(r, "stopped: %s; %d %s already, giving up", r->err, *count, dropped ? "reconnects" : "restarts");
     if (!r->stopped_by) r->stopped_by = "error";
     return -1;
   }
-  r->restarts++;
+  (*count)++;
   long long t0 = cdp_now_ms();
   if (r->page) {
     r->dialogs += crawl_page_dialogs(r->page);
@@ -1096,7 +1104,7 @@ static int recover(run *r) {
   r->page = NULL;
   if (browser_dead) {
     if (!r->o->relaunch || r->o->relaunch(r->o->relaunch_ud, &r->c) != CDP_OK) {
-      jl_note(r, "stopped: the browser died (%s) and could not be restarted", r->err);
+      jl_note(r, "stopped: %s (%s) and %s", what, r->err, dropped ? "reconnecting failed" : "could not be restarted");
       if (!r->stopped_by) r->stopped_by = "error";
       strv_free(keys, nkeys);
       return -1;
@@ -1113,12 +1121,13 @@ static int recover(run *r) {
     if (!r->stopped_by) r->stopped_by = "error";
     return -1;
   }
-  if (r->cur >= 0)
+  if (r->cur >= 0 && !dropped)
     jl_review(r, "custom", "high", r->cur, NULL, "Check the page for crashes or endless scripts.",
               "The %s while in this state (%s); it was replaced and exploring went on.",
               browser_dead ? "browser died" : "tab crashed or stopped answering", r->err);
-  jl_note(r, "%s (%s); %s in %lld ms (restart %d of %d)", browser_dead ? "the browser died" : "the tab crashed or hung",
-          r->err, browser_dead ? "started a new browser" : "opened a new tab", cdp_now_ms() - t0, r->restarts, max);
+  jl_note(r, "%s (%s); %s in %lld ms (%s %d of %d)", browser_dead ? what : "the tab crashed or hung", r->err,
+          dropped ? "reconnected" : browser_dead ? "started a new browser" : "opened a new tab", cdp_now_ms() - t0,
+          dropped ? "reconnect" : "restart", *count, max);
   r->fatal = 0;
   r->cur = -1;
   pg_graph_free(r->g);

@@ -197,8 +197,24 @@ Test(scale, redis_frontier_worker_killed_and_replaced, .timeout = 600) {
   cr_expect_str_eq(first_missing(ls, lm, buf, sizeof buf), "", "the merged package has every state and edge");
   cr_expect_str_eq(first_missing(lm, ls, buf, sizeof buf), "", "and nothing one process did not find");
   cr_expect_gt(strlen(ls), 100, "the single run found something");
-  free(ls);
   free(lm);
+
+  /* --workers 2: the same on one machine, its redis-server its own */
+  char wk[700];
+  snprintf(wk, sizeof wk, "%s/workers", dir);
+  t_run w = cli((const char *[]){UIAP_BIN, "crawl", url, "-o", wk, "--workers", "2", NULL}, 300000);
+  cr_assert_eq(w.status, 0, "--workers 2: %s", w.err);
+  cr_expect(strstr(w.err, "package:"), "the summary names the merged package: %s", w.err);
+  t_run_free(&w);
+  cJSON *pw = package_of(wk);
+  int dup_w;
+  char *lw = graph_lines(pw, &dup_w);
+  cr_expect_eq(dup_w, 0, "--workers: no state or edge twice");
+  cr_expect_str_eq(first_missing(ls, lw, buf, sizeof buf), "", "--workers finds every state and edge");
+  cr_expect_str_eq(first_missing(lw, ls, buf, sizeof buf), "", "and nothing one process did not find");
+  free(lw);
+  cJSON_Delete(pw);
+  free(ls);
   cJSON_Delete(ps);
   cJSON_Delete(pm);
   t_rm_rf(dir);

@@ -1,0 +1,227 @@
+/* pool.c -- end-to-end: `crawl --connect` to a browser pool (docs/pools.md).
+ * The pool is a Chromium of the test's own on --remote-debugging-port=0
+ * behind the proxy of tests/support/pool_proxy.c, which answers some
+ * connections 429 Too Many Requests (Retry-After: 1) and drops the crawl's
+ * WebSocket mid-run. The crawl of the fixture SPA must carry on: exit 0, the
+ * same package as a run straight to the browser, a "reconnected" note and
+ * no "browser died" review item, a note that the pool slowed the run, and
+ * no tab left behind in the pool's browser. A pool that stays busy fails
+ * the run after --connect-timeout-ms: exit 6 and one line on stderr. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cdp.h"
+#include "pool_proxy.h"
+#include "support.h"
+
+/* ---- the pool's browser ------------------------------------------------------------ */
+static struct { pid_t pid; char profile[256]; int port; } br;
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+  (void)sb; (void)flag; (void)ftw;
+  remove(path);
+  return 0;
+}
+
+static void browser_stop(void) {
+  if (br.pid > 0) {
+    kill(-br.pid, SIGKILL);
+    kill(br.pid, SIGKILL);
+    waitpid(br.pid, NULL, 0);
+    br.pid = 0;
+  }
+  for (int i = 0; br.profile[0] && i < 5 && access(br.profile, F_OK) == 0; i++) {
+    nftw(br.profile, rm_entry, 16, FTW_DEPTH | FTW_PHYS); /* renderers may write for a moment after the kill */
+    if (access(br.profile, F_OK) == 0) usleep(100000);
+  }
+  br.profile[0] = 0;
+}
+
+static void browser_start(void) {
+  memset(&br, 0, sizeof br);
+  snprintf(br.profile, sizeof br.profile, "/tmp/uiap-test-pool-XXXXXX");
+  cr_assert_not_null(mkdtemp(br.profile), "mkdtemp: %s", strerror(errno));
+  char udd[300];
+  snprintf(udd, sizeof udd, "--user-data-dir=%s", br.profile);
+  const char *bin = getenv("UIAP_CHROMIUM") && *getenv("UIAP_CHROMIUM") ? getenv("UIAP_CHROMIUM") : "chromium";
+  const char *argv[] = {bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                        "--remote-debugging-port=0", udd, "about:blank", NULL};
+  t_chromium_start(argv, br.profile, &br.pid, &br.port, NULL);
+}
+
+/* The page targets the pool's browser has open. */
+static int page_targets(void) {
+  char url[64], err[512] = "";
+  snprintf(url, sizeof url, "http://127.0.0.1:%d", br.port);
+  cdp_client *c = NULL;
+  cr_assert_eq(cdp_connect(url, 10000, &c, err, sizeof err), CDP_OK, "the test connects: %s", err);
+  cJSON *res = NULL;
+  cr_assert_eq(cdp_call(c, NULL, "Target.getTargets", NULL, &res, 10000), CDP_OK);
+  int n = 0;
+  const cJSON *t;
+  cJSON_ArrayForEach(t, cJSON_GetObjectItem(res, "targetInfos"))
+    n += !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(t, "type")) ?: "", "page");
+  cJSON_Delete(res);
+  cdp_client_free(c);
+  return n;
+}
+
+TestSuite(pool, .fini = browser_stop, .timeout = 300);
+
+/* ---- running a crawl --------------------------------------------------------------- */
+/* `crawl SPA --connect endpoint --max-depth 2 -o dir/out EXTRA...`. */
+static t_run crawl_via(const char *endpoint, const char *dir, const char *const *extra) {
+  char out[700];
+  snprintf(out, sizeof out, "%s/out", dir);
+  const char *argv[32] = {UIAP_BIN, "crawl", t_fixture_url(0, NULL, "/spa/index.html"), "--connect", endpoint,
+                          "--max-depth", "2", "-o", out};
+  int n = 9;
+  for (int i = 0; extra && extra[i] && n < 31; i++) argv[n++] = extra[i];
+  argv[n] = NULL;
+  return t_run_argv(argv, 240000);
+}
+
+static cJSON *package_of(const char *dir) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/out/package.json", dir);
+  char *text = t_read_file(path, NULL);
+  cJSON *p = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  char msg[4096];
+  if (p) cr_expect_eq(t_validate("DiscoveryPackage", path, msg, sizeof msg), 0, "%s", msg);
+  return p;
+}
+
+static int count_of(const cJSON *pkg, const char *what) {
+  return cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), what));
+}
+
+/* Review items of severity whose description holds needle. */
+static int reviews_saying(const cJSON *pkg, const char *severity, const char *needle) {
+  int n = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "reviewQueue"), "items")) {
+    const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(it, "severity"));
+    const char *d = cJSON_GetStringValue(cJSON_GetObjectItem(it, "description"));
+    n += s && !strcmp(s, severity) && d && strstr(d, needle);
+  }
+  return n;
+}
+
+static char *journal_of(const char *dir) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/out/journal.jsonl", dir);
+  return t_read_file(path, NULL);
+}
+
+/* The proxy's drop rule: once the crawl has recorded this many states. */
+typedef struct { char out[700]; int states; } mid_run;
+static int reached(void *ud) {
+  const mid_run *m = ud;
+  return t_journal_lines(m->out, "state") >= m->states;
+}
+
+static void rm_dir(char *dir) {
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* ---- the pool drops the crawl's socket, and is busy now and then ------------------- */
+/* Busy: the first GET of /json/version, the first WebSocket upgrade (the
+ * first connect waits twice, once for each kind of refusal), and the third
+ * upgrade, which is the reconnect after the drop (it waits too). */
+Test(pool, dropped_socket_is_reconnected_and_busy_pool_slows_the_run) {
+  browser_start();
+  char direct[64];
+  snprintf(direct, sizeof direct, "http://127.0.0.1:%d", br.port);
+  /* the same crawl straight to the browser: what a complete package holds */
+  char *ref = t_tmpdir();
+  t_run r0 = crawl_via(direct, ref, NULL);
+  cr_assert_eq(r0.status, 0, "the direct crawl exits 0: %s", r0.err);
+  cJSON *p0 = package_of(ref);
+  cr_assert(p0, "the direct crawl wrote a package");
+  int want_states = count_of(p0, "states"), want_edges = count_of(p0, "edges");
+  cr_assert_gt(want_states, 6, "the direct crawl found a state space worth dropping into (%d states)", want_states);
+  cr_expect_eq(page_targets(), 1, "the direct crawl closed its own tab");
+
+  char *dir = t_tmpdir();
+  mid_run m = {.states = 4};
+  snprintf(m.out, sizeof m.out, "%s/out", dir);
+  t_pool_proxy_opts po = {.upstream_port = br.port, .busy_http = 1u << 0, .busy_ws = 1u << 0 | 1u << 2,
+                          .retry_after_s = 1, .drop_when = reached, .drop_ud = &m};
+  t_pool_proxy *px = t_pool_proxy_start(&po);
+  cr_assert(px, "the pool proxy starts");
+  char endpoint[64];
+  snprintf(endpoint, sizeof endpoint, "http://127.0.0.1:%d", t_pool_proxy_port(px));
+  t_run r = crawl_via(endpoint, dir, NULL);
+  t_pool_proxy_stats st = t_pool_proxy_stats_get(px);
+  t_pool_proxy_stop(px);
+
+  cr_expect_eq(st.dropped, 1, "the proxy dropped the crawl's WebSocket mid-run");
+  cr_expect_eq(st.busy, 3, "the pool refused 3 connections (%d)", st.busy);
+  cr_assert_eq(r.status, 0, "the crawl through the pool exits 0 (%d): %s", r.status, r.err);
+  cr_expect(strstr(r.err, "concurrency limit") && strstr(r.err, "the run was slowed"),
+            "stderr says the pool slowed the run: %s", r.err);
+  cJSON *p = package_of(dir);
+  cr_assert(p, "the crawl through the pool wrote a package");
+  cr_expect_eq(count_of(p, "states"), want_states, "states: %d, the direct crawl found %d", count_of(p, "states"),
+               want_states);
+  cr_expect_eq(count_of(p, "edges"), want_edges, "transitions: %d, the direct crawl found %d", count_of(p, "edges"),
+               want_edges);
+  char *j = journal_of(dir);
+  cr_assert(j);
+  cr_expect(strstr(j, "the connection to the browser pool dropped") && strstr(j, "reconnected in"),
+            "the journal notes the reconnect");
+  cr_expect(!strstr(j, "browser died"), "the drop is no crash in the journal");
+  cr_expect_eq(reviews_saying(p, "high", "died"), 0, "no \"browser died\" review item");
+  cr_expect_eq(page_targets(), 1, "no tab left behind in the pool's browser (the dropped one was closed)");
+  free(j);
+  cJSON_Delete(p);
+  cJSON_Delete(p0);
+  t_run_free(&r);
+  t_run_free(&r0);
+  rm_dir(dir);
+  rm_dir(ref);
+}
+
+/* ---- the pool stays busy ----------------------------------------------------------- */
+/* Both kinds of endpoint: the GET of /json/version answered 429, and (a
+ * ws:// endpoint) the WebSocket upgrade answered 429. Each is retried until
+ * --connect-timeout-ms, then exit 6 with one line; no output is left. */
+Test(pool, always_busy_fails_after_its_deadline) {
+  static const char *const paths[] = {"", "/devtools/browser/pool"};
+  for (size_t k = 0; k < sizeof paths / sizeof *paths; k++) {
+    t_pool_proxy_opts po = {.upstream_port = 9, .busy_always = 1, .retry_after_s = 1};
+    t_pool_proxy *px = t_pool_proxy_start(&po);
+    cr_assert(px, "the pool proxy starts");
+    char endpoint[128];
+    snprintf(endpoint, sizeof endpoint, "%s://127.0.0.1:%d%s", k ? "ws" : "http", t_pool_proxy_port(px), paths[k]);
+    char *dir = t_tmpdir();
+    const char *extra[] = {"--connect-timeout-ms", "3000", NULL};
+    t_run r = crawl_via(endpoint, dir, extra);
+    t_pool_proxy_stats st = t_pool_proxy_stats_get(px);
+    t_pool_proxy_stop(px);
+    cr_expect_eq(r.status, 6, "%s: exit 6, --connect failed (%d): %s", endpoint, r.status, r.err);
+    const char *nl = strchr(r.err, '\n');
+    cr_expect(nl && !nl[1], "%s: one line on stderr: %s", endpoint, r.err);
+    cr_expect(strstr(r.err, "uiap-crawl: ") == r.err && strstr(r.err, "concurrency limit") &&
+              strstr(r.err, "HTTP 429") && strstr(r.err, "--connect-timeout-ms 3000"),
+              "%s: the line says why: %s", endpoint, r.err);
+    cr_expect_geq(st.busy, 2, "%s: retried (%d attempts)", endpoint, st.busy);
+    cr_expect(r.ms >= 1500 && r.ms < 8000, "%s: gave up at its deadline (%lld ms)", endpoint, r.ms);
+    char out[700];
+    snprintf(out, sizeof out, "%s/out", dir);
+    cr_expect_neq(access(out, F_OK), 0, "%s: no output directory is left", endpoint);
+    t_run_free(&r);
+    rm_dir(dir);
+  }
+}
