@@ -841,13 +841,25 @@ static const char *element_scope(const cJSON *g, const char *role, const char *n
   return found;
 }
 
+/* g has an element with role and name in its scope sc. */
+static int scope_holds(const cJSON *g, const char *sc, const char *role, const char *name) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, crawl__get(g, "elements")) {
+    const char *r = crawl__str(e, "role"), *n = crawl__str(e, "name"), *es = crawl__str(e, "scopeId");
+    if (r && es && !strcmp(es, sc) && !strcmp(r, role) && !strcmp(n ? n : "", name ? name : "")) return 1;
+  }
+  return 0;
+}
+
 static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, const strset *local_ids,
                         const long *local_el, const rn_count *rn) {
   const cJSON *t = crawl__get(rf->line, "target");
   const char *iid = crawl__str(t, "instanceId"), *stable = crawl__str(t, "stableId");
   const char *role = crawl__str(t, "role"), *name = crawl__str(t, "name");
   rf->element = -1;
-  if (st) rf->scope = crawl__xstrdup(state_scope(b, st, crawl__str(t, "scopeId")));
+  const char *tsc = crawl__str(t, "scopeId");
+  if (g && role && tsc && !scope_holds(g, tsc, role, name)) tsc = NULL; /* an id of another capture */
+  if (st) rf->scope = crawl__xstrdup(state_scope(b, st, tsc));
   if (st && !rf->scope && g && role && crawl__str(t, "scopeId")) {
     const cJSON *ord = crawl__get(t, "ordinal");
     rf->scope = crawl__xstrdup(state_scope(b, st, element_scope(g, role, name, cJSON_IsNumber(ord) ? ord->valueint : 0)));
