@@ -1549,8 +1549,10 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
   jl_write(r, "transition", o);
 }
 
+static void shared_did(run *r, int si, int i);
+
 /* Execute action i of state si (the page shows si) and record where it led. */
-static void step(run *r, int si, int i) {
+static void step_(run *r, int si, int i) {
   action *a = &r->f.st[si].acts[i];
   a->done = 1;
   r->deviations = 0;
@@ -1610,6 +1612,13 @@ static void step(run *r, int si, int i) {
   pg_graph_free(saved);
   free(route);
   report_progress(r, "exploring", r->cur >= 0 ? r->f.st[r->cur].route : NULL);
+}
+
+/* step_, then, on a shared frontier, the action is done for every worker
+ * (after its journal line: a worker killed before that has it redone). */
+static void step(run *r, int si, int i) {
+  step_(r, si, i);
+  if (r->sh && r->f.st[si].acts[i].done) shared_did(r, si, i);
 }
 
 /* ---- the run: open ----------------------------------------------------------------------- */
@@ -2005,14 +2014,21 @@ static int walk_path(run *r, const fr_hop *path, int len, int target) {
 /* Greedy online exploration: go on from where the page is while the
  * current state has untried actions; otherwise the nearest state (over
  * known edges) that has some; otherwise the oldest, by reload and replay. */
+static int shared_more(run *r);
+static int shared_hold(run *r, int si);
+static void shared_settle(run *r, int si);
+static void shared_release_all(run *r);
+
 static void explore(run *r) {
-  while (!budget_stop(r)) {
+  while (!budget_stop(r) && !r->sh_lost) {
     if (r->fatal && recover(r) != 0) break;
     if (r->signed_out && sign_in_again(r) != 0) break;
     fr_hop path[FR_MAX_HOPS];
     int len = 0, tier;
     int target = explore_target(r, path, &len, &tier);
-    if (target < 0) break; /* frontier empty */
+    if (target < 0 && (!r->sh || shared_more(r) < 0)) break; /* frontier empty (shared: drained) */
+    if (target < 0) continue;                                  /* leased one, or waited */
+    if (r->sh && !shared_hold(r, target)) continue;            /* another worker's: plan again */
     if (len > 0) {
       long long t0 = cdp_now_ms();
       r->in_restore = 1;
@@ -2024,14 +2040,17 @@ static void explore(run *r) {
       if (r->cancelled) break;
       if (r->fatal || r->signed_out) continue; /* recover or sign in at the top */
       r->f.st[target].dead = 1;
+      if (r->sh) shared_settle(r, target);
       continue;
     }
+    if (r->sh && r->f.st[target].mirrored) journal_mirrored(r, target);
     if (!r->f.st[target].acts) prepare_state(r, target);
     int i = fr_next_action(&r->f, target, tier);
     if (i < 0) i = fr_next_action(&r->f, target, 1);
-    if (i < 0) continue;
-    step(r, target, i);
+    if (i >= 0) step(r, target, i);
+    if (r->sh) shared_settle(r, target);
   }
+  if (r->sh) shared_release_all(r);
 }
 
 
@@ -2104,126 +2123,60 @@ static void shared_pull_done(run *r, int si) {
   strv_free(keys, n);
 }
 
-/* From the current state to si over known edges (no untried action: those
- * may be another worker's), when that is shorter than a reload and replay. */
-static void shared_walk(run *r, int si) {
-  fr_hop path[FR_MAX_HOPS];
-  int len = 0;
-  if (r->cur < 0 || r->cur == si || fr_path_to(&r->f, r->cur, si, path, &len) != si || len > r->f.st[si].depth + 1)
-    return;
-  long long t0 = cdp_now_ms();
-  r->in_restore = 1;
-  walk_path(r, path, len, si);
-  r->in_restore = 0;
-  crawl__timing_add(&r->tm, CRAWL_PH_RESTORE, cdp_now_ms() - t0);
-}
-
-/* The page shows leased state si (walked back or restored when it does
- * not). 1 when it does, 0 when it cannot be restored (given up: dead), -1
- * to stop. */
-static int shared_at(run *r, int si) {
-  if (!r->fatal && !r->signed_out) shared_walk(r, si);
-  while (r->cur != si) {
-    if (budget_stop(r) || r->sh_lost) return -1;
-    if (r->fatal && recover(r) != 0) return -1;
-    if (r->signed_out) return -1;
-    if (restore(r, si) == 0) break;
-    if (r->cancelled) return -1;
-    if (r->fatal) continue; /* recover, then again */
-    r->f.st[si].dead = 1;
-    return 0;
-  }
-  journal_mirrored(r, si);
-  return 1;
-}
-
-/* The states this worker holds leases on (table indices), the latest last.
- * It takes the state it just arrived in while it holds fewer than
- * HELD_MAX, so it goes on from where the page is, as one worker would, and
- * leaves the rest of what it finds to the others. */
-#define HELD_MAX 2
-typedef struct held { int v[HELD_MAX + 1]; int n; } held;
-
-static int held_has(const held *h, int si) {
-  for (int k = 0; k < h->n; k++)
-    if (h->v[k] == si) return 1;
-  return 0;
-}
-
-/* Drop si from h: finished (done) or given back. */
-static void held_drop(run *r, held *h, int si, int done) {
-  const char *id = r->f.st[si].id;
-  if (done ? crawl__shared_finish(r->sh, id) < 0 : crawl__shared_release(r->sh, id) < 0) shared_failed(r);
-  int k = 0;
-  while (k < h->n && h->v[k] != si) k++;
-  for (; k + 1 < h->n; k++) h->v[k] = h->v[k + 1];
-  if (h->n) h->n--;
-}
-
-/* The held state to work in: the current one, else the latest. After an
- * action the page is in a state nobody holds: taken when still queued. */
-static int held_pick(run *r, held *h) {
-  if (r->cur >= 0 && !held_has(h, r->cur) && h->n < HELD_MAX && !r->f.st[r->cur].dead &&
-      r->f.st[r->cur].depth < r->b.max_depth) {
-    int took = crawl__shared_take(r->sh, r->f.st[r->cur].id);
-    if (took < 0) shared_failed(r);
-    if (took == 1) h->v[h->n++] = r->cur;
-  }
-  if (r->cur >= 0 && held_has(h, r->cur)) return r->cur;
-  return h->n ? h->v[h->n - 1] : -1;
-}
-
-/* A lease from the queue into h. 1 leased, 0 to wait, -1 drained or failed. */
-static int held_lease(run *r, held *h) {
-  char *id = NULL;
-  int back = 0, what = crawl__shared_lease(r->sh, &id, &back);
-  if (back) jl_note(r, "took back %d expired lease%s of another worker", back, back == 1 ? "" : "s");
-  if (what < 0) shared_failed(r);
-  if (what != CRAWL__LEASED) return what == CRAWL__WAIT ? 0 : -1;
-  int si = shared_mirror(r, id, 0);
-  if (si < 0) {
-    jl_note(r, "state %s has no record on the shared frontier; skipped", id);
-    crawl__shared_finish(r->sh, id);
-  } else {
-    h->v[h->n++] = si;
-  }
-  free(id);
-  return 1;
-}
-
-/* One action in held state si (the page shows it, or is brought there),
- * marked done on the shared frontier once its transition is journaled;
- * si is finished when nothing is left in it. */
-static void held_step(run *r, held *h, int si) {
-  int at = shared_at(r, si);
-  if (at <= 0) {
-    if (at == 0) held_drop(r, h, si, 1); /* cannot be restored: given up */
-    return;
-  }
-  if (!r->f.st[si].acts) {
-    shared_pull_done(r, si);
-    prepare_state(r, si);
-  }
-  int i = fr_next_action(&r->f, si, 0);
-  if (i < 0) i = fr_next_action(&r->f, si, 1);
-  if (i < 0) {
-    held_drop(r, h, si, 1);
-    return;
-  }
-  for (int k = 0; k < h->n; k++) {
-    int mine = crawl__shared_renew(r->sh, r->f.st[h->v[k]].id);
-    if (mine < 0) shared_failed(r);
-    if (mine == 0) { /* lost it: its new holder goes on */
-      h->v[k] = h->v[--h->n];
-      k--;
-    }
-  }
-  if (!held_has(h, si)) return;
-  step(r, si, i);
-  const action *a = &r->f.st[si].acts[i];
+/* Action i of state si was done here: so on the shared frontier (step()). */
+static void shared_did(run *r, int si, int i) {
   char key[1200];
-  action_key(key, sizeof key, NULL, NULL, NULL, a);
-  if (a->done && crawl__shared_act_done(r->sh, r->f.st[si].id, key) < 0) shared_failed(r);
+  action_key(key, sizeof key, NULL, NULL, NULL, &r->f.st[si].acts[i]);
+  if (crawl__shared_act_done(r->sh, r->f.st[si].id, key) < 0) shared_failed(r);
+}
+
+/* Give up the lease on si: finished when nothing is left in it (or it is
+ * dead), else back to the front of the queue for whoever is free. */
+static void shared_let_go(run *r, int si) {
+  state *s = &r->f.st[si];
+  if (!s->held) return;
+  s->held = 0;
+  int rc = s->dead || !fr_pending(&r->f, si, 1) ? crawl__shared_finish(r->sh, s->id) : crawl__shared_release(r->sh, s->id);
+  if (rc < 0) shared_failed(r);
+}
+
+/* The planner picked si: work in it only under our lease, taken from the
+ * queue when nobody holds it (then what others did there is pulled in).
+ * The leases held elsewhere are renewed; one lost, or one that can not be
+ * taken, is another worker's (foreign: not planned again unless leased). */
+static int shared_hold(run *r, int si) {
+  state *s = &r->f.st[si];
+  if (!s->held) {
+    int took = crawl__shared_take(r->sh, s->id);
+    if (took < 0) shared_failed(r);
+    if (took != 1) {
+      s->foreign = 1;
+      return 0;
+    }
+    s->held = 1;
+    shared_pull_done(r, si);
+  }
+  for (int k = 0; k < r->f.nst; k++) {
+    state *h = &r->f.st[k];
+    if (!h->held) continue;
+    if (k != si && !fr_pending(&r->f, k, 0)) { /* left with only predictable work: let others have it */
+      shared_let_go(r, k);
+      continue;
+    }
+    int mine = crawl__shared_renew(r->sh, h->id);
+    if (mine < 0) shared_failed(r);
+    if (mine == 0) h->held = 0, h->foreign = 1;
+  }
+  return s->held;
+}
+
+/* After working in si: finished when nothing is left in it. */
+static void shared_settle(run *r, int si) {
+  if (r->f.st[si].held && (r->f.st[si].dead || !fr_pending(&r->f, si, 1))) shared_let_go(r, si);
+}
+
+static void shared_release_all(run *r) {
+  for (int k = 0; k < r->f.nst && !r->sh_lost; k++) shared_let_go(r, k);
 }
 
 /* Wait ms, in slices, unless cancelled. */
@@ -2231,23 +2184,26 @@ static void shared_wait(run *r, int ms) {
   for (int t = 0; t < ms && !(r->o->cancel && *r->o->cancel); t += 50) usleep(50000);
 }
 
-/* Work in held states, leasing more from the queue, until the run's
- * frontier is drained: nothing queued and no lease held by any worker.
- * Whatever is still held when the worker stops goes back to the others. */
-static void explore_shared(run *r) {
-  held h = {.n = 0};
-  while (!budget_stop(r) && !r->sh_lost && !r->signed_out) {
-    if (r->fatal && recover(r) != 0) break;
-    int si = held_pick(r, &h);
-    if (si >= 0) {
-      held_step(r, &h, si);
-      continue;
-    }
-    int got = held_lease(r, &h);
-    if (got < 0) break;
-    if (!got) shared_wait(r, 200);
+/* Nothing to do here: lease the next queued state (1), wait while others
+ * hold leases (0: their states may add more), or -1: drained, or failed. */
+static int shared_more(run *r) {
+  char *id = NULL;
+  int back = 0, what = crawl__shared_lease(r->sh, &id, &back);
+  if (back) jl_note(r, "took back %d expired lease%s of another worker", back, back == 1 ? "" : "s");
+  if (what < 0) shared_failed(r);
+  if (what == CRAWL__WAIT) shared_wait(r, 200);
+  if (what != CRAWL__LEASED) return what == CRAWL__WAIT ? 0 : -1;
+  int si = shared_mirror(r, id, 0);
+  if (si < 0) {
+    jl_note(r, "state %s has no record on the shared frontier; skipped", id);
+    crawl__shared_finish(r->sh, id);
+  } else {
+    r->f.st[si].held = 1;
+    r->f.st[si].foreign = 0;
+    shared_pull_done(r, si);
   }
-  while (h.n && !r->sh_lost) held_drop(r, &h, h.v[h.n - 1], 0);
+  free(id);
+  return 1;
 }
 
 
@@ -2541,8 +2497,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     else if (control_seeds(seeds, nseeds))
       jl_note(r, "control seeds are not driven first with a shared frontier; the workers explore from the URL seeds");
     jl_status(r, "exploring");
-    if (r->sh) explore_shared(r);
-    else explore(r);
+    explore(r);
   }
   crawl_code prc = run_close(r, sum);
   if (!prc && o->nprincipals && !r->cancelled && !r->guard_stop) {

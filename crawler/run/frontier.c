@@ -125,17 +125,17 @@ int fr_next_action(const frontier *f, int si, int tier) {
 
 int fr_pending(const frontier *f, int si, int tier) {
   const state *s = &f->st[si];
-  if (s->dead || s->depth >= f->max_depth) return 0;
+  if (s->dead || s->foreign || s->depth >= f->max_depth) return 0;
   if (!s->acts) return 1; /* never prepared: everything is untried */
   return fr_next_action(f, si, tier) >= 0;
 }
 
-/* Breadth-first search from cur over known edges (and, with predictions,
- * untried predictable actions) for the nearest state x with want(x); its
- * path in hops into path (*len). -1 when none is reachable. */
+/* Breadth-first search from cur over known edges and untried predictable
+ * actions for the nearest state x with want(x, arg); its path in hops into
+ * path (*len). -1 when none is reachable. */
 typedef int (*fr_want)(const frontier *f, int x, int arg);
 
-static int bfs(const frontier *f, int cur, fr_want want, int arg, int predictions, fr_hop *path, int *len) {
+static int bfs(const frontier *f, int cur, fr_want want, int arg, fr_hop *path, int *len) {
   *len = 0;
   if (cur < 0) return -1;
   int n = f->nst, found = -1;
@@ -165,7 +165,7 @@ static int bfs(const frontier *f, int cur, fr_want want, int arg, int prediction
       queue[qt++] = t;
     }
     const state *s = &f->st[x];
-    for (int i = 0; predictions && i < s->nacts; i++) {
+    for (int i = 0; i < s->nacts; i++) {
       const action *a = &s->acts[i];
       if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
       int t = fr_predict(f, a, x);
@@ -187,14 +187,9 @@ static int bfs(const frontier *f, int cur, fr_want want, int arg, int prediction
 }
 
 static int want_pending(const frontier *f, int x, int tier) { return fr_pending(f, x, tier); }
-static int want_state(const frontier *f, int x, int target) { (void)f; return x == target; }
 
 int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
-  return bfs(f, cur, want_pending, tier, 1, path, len);
-}
-
-int fr_path_to(const frontier *f, int cur, int target, fr_hop *path, int *len) {
-  return bfs(f, cur, want_state, target, 0, path, len);
+  return bfs(f, cur, want_pending, tier, path, len);
 }
 
 int fr_find_state(const frontier *f, const char *fp) { return (int)crawl__strmap_get(&f->by_fp, fp); }

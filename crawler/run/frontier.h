@@ -43,6 +43,8 @@ typedef struct state {
   int dead;                 /* could not be restored: not explored further */
   int principal;            /* index in crawl_opts.principals, 0 without any */
   int mirrored;             /* from the shared frontier's record: not yet in this worker's journal */
+  int held;                 /* shared frontier: this worker holds its lease */
+  int foreign;              /* shared frontier: another worker's (held or finished): not planned */
 } state;
 
 typedef struct edge { int from, to; action a; } edge;
@@ -103,9 +105,6 @@ typedef struct fr_hop { int from, to, edge, act; } fr_hop;
  * from state cur over known edges and predictable actions; its path in hops
  * (*len, 0 when it is cur; at most FR_MAX_HOPS). -1 when none is reachable. */
 int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len);
-/* The shortest path from cur to target over known edges only (no untried
- * action): target, or -1 when it is not reachable within FR_MAX_HOPS. */
-int fr_path_to(const frontier *f, int cur, int target, fr_hop *path, int *len);
 
 void fr_free(frontier *f);
 

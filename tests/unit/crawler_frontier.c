@@ -132,31 +132,6 @@ Test(frontier, the_planner_walks_known_edges_and_predictable_controls) {
   fr_free(&f);
 }
 
-Test(frontier, a_way_back_uses_known_edges_only) {
-  /* 0 -> 1 -> 2 and 2 -> 0 known; Nav in 1 predicts 3 but is untried: a
-   * worker returning to a state it holds walks known edges, never an
-   * untried action (someone else's work on a shared frontier) */
-  static const char *const routes[] = {"/a", "/a", "/a", "/n", "/b", "/c"};
-  static const char *const acts[] = {"Open", "Nav", "Close", "", "Nav", "Nav"};
-  frontier f;
-  make(&f, 6, routes, acts);
-  took(&f, 0, "Open", 1);
-  took(&f, 1, "Nav", 2);
-  took(&f, 2, "Close", 0);
-  took(&f, 4, "Nav", 3);
-  took(&f, 5, "Nav", 3);
-  fr_hop path[FR_MAX_HOPS];
-  int len = -1;
-  cr_assert_eq(fr_path_to(&f, 2, 1, path, &len), 1, "2 -> 0 -> 1");
-  cr_expect_eq(len, 2);
-  cr_expect(path[0].edge >= 0 && path[1].edge >= 0, "both hops are known edges");
-  cr_expect_eq(path[1].to, 1);
-  cr_expect_eq(fr_path_to(&f, 1, 3, path, &len), -1, "3 only by an untried action: no way back");
-  cr_expect_eq(fr_path_to(&f, 1, 1, path, &len), 1, "already there");
-  cr_expect_eq(len, 0);
-  fr_free(&f);
-}
-
 Test(frontier, known_edges_are_kept_once_per_pair) {
   static const char *const routes[] = {"/a", "/a"};
   static const char *const acts[] = {"X,Y", ""};
