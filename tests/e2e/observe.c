@@ -804,40 +804,9 @@ Test(observe_measure, idle_cpu, .timeout = 400) {
 /* A Chromium of the test's own on --remote-debugging-port=0 (the port read
  * from DevToolsActivePort), reached by observe over --connect and by the
  * test over a second CDP connection that plays the other tool. */
-static struct { pid_t pid; char profile[256]; int port; } ext;
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-  (void)sb; (void)flag; (void)ftw;
-  remove(path);
-  return 0;
-}
-
-static void ext_stop(void) {
-  if (ext.pid > 0) {
-    kill(-ext.pid, SIGKILL);
-    kill(ext.pid, SIGKILL);
-    waitpid(ext.pid, NULL, 0);
-    ext.pid = 0;
-  }
-  for (int i = 0; ext.profile[0] && i < 5 && access(ext.profile, F_OK) == 0; i++) {
-    nftw(ext.profile, rm_entry, 16, FTW_DEPTH | FTW_PHYS); /* renderers may write for a moment after the kill */
-    if (access(ext.profile, F_OK) == 0) usleep(100000);
-  }
-  ext.profile[0] = 0;
-}
-
-static void ext_start(void) {
-  memset(&ext, 0, sizeof ext);
-  snprintf(ext.profile, sizeof ext.profile, "/tmp/uiap-test-connect-XXXXXX");
-  cr_assert_not_null(mkdtemp(ext.profile), "mkdtemp: %s", strerror(errno));
-  char udd[300];
-  snprintf(udd, sizeof udd, "--user-data-dir=%s", ext.profile);
-  const char *bin = getenv("UIAP_CHROMIUM") && *getenv("UIAP_CHROMIUM") ? getenv("UIAP_CHROMIUM") : "chromium";
-  const char *argv[] = {bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        "--disable-dev-shm-usage", "--remote-debugging-port=0", udd, "about:blank", NULL};
-  t_chromium_start(argv, ext.profile, &ext.pid, &ext.port, NULL);
-}
+static t_browser ext;
+static void ext_start(void) { t_browser_start(&ext, "connect"); }
+static void ext_stop(void) { t_browser_stop(&ext); }
 
 static const char *ext_endpoint(void) {
   static char u[64];

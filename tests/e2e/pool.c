@@ -23,40 +23,9 @@
 #include "support.h"
 
 /* ---- the pool's browser ------------------------------------------------------------ */
-static struct { pid_t pid; char profile[256]; int port; } br;
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-  (void)sb; (void)flag; (void)ftw;
-  remove(path);
-  return 0;
-}
-
-static void browser_stop(void) {
-  if (br.pid > 0) {
-    kill(-br.pid, SIGKILL);
-    kill(br.pid, SIGKILL);
-    waitpid(br.pid, NULL, 0);
-    br.pid = 0;
-  }
-  for (int i = 0; br.profile[0] && i < 5 && access(br.profile, F_OK) == 0; i++) {
-    nftw(br.profile, rm_entry, 16, FTW_DEPTH | FTW_PHYS); /* renderers may write for a moment after the kill */
-    if (access(br.profile, F_OK) == 0) usleep(100000);
-  }
-  br.profile[0] = 0;
-}
-
-static void browser_start(void) {
-  memset(&br, 0, sizeof br);
-  snprintf(br.profile, sizeof br.profile, "/tmp/uiap-test-pool-XXXXXX");
-  cr_assert_not_null(mkdtemp(br.profile), "mkdtemp: %s", strerror(errno));
-  char udd[300];
-  snprintf(udd, sizeof udd, "--user-data-dir=%s", br.profile);
-  const char *bin = getenv("UIAP_CHROMIUM") && *getenv("UIAP_CHROMIUM") ? getenv("UIAP_CHROMIUM") : "chromium";
-  const char *argv[] = {bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        "--remote-debugging-port=0", udd, "about:blank", NULL};
-  t_chromium_start(argv, br.profile, &br.pid, &br.port, NULL);
-}
+static t_browser br;
+static void browser_start(void) { t_browser_start(&br, "pool"); }
+static void browser_stop(void) { t_browser_stop(&br); }
 
 /* The page targets the pool's browser has open. */
 static int page_targets(void) {
@@ -93,12 +62,7 @@ static t_run crawl_via(const char *endpoint, const char *dir, const char *const 
 static cJSON *package_of(const char *dir) {
   char path[700];
   snprintf(path, sizeof path, "%s/out/package.json", dir);
-  char *text = t_read_file(path, NULL);
-  cJSON *p = text ? cJSON_Parse(text) : NULL;
-  free(text);
-  char msg[4096];
-  if (p) cr_expect_eq(t_validate("DiscoveryPackage", path, msg, sizeof msg), 0, "%s", msg);
-  return p;
+  return t_package_read(path);
 }
 
 static int count_of(const cJSON *pkg, const char *what) {

@@ -30,23 +30,10 @@ static pid_t start_crawl(const char *tmp, const char *out, const char *extra) {
   return pid;
 }
 
-static int wait_exit(pid_t pid, int ms, int *status) {
-  for (int i = 0; i < ms / 50; i++) {
-    if (waitpid(pid, status, WNOHANG) == pid) return 1;
-    usleep(50000);
-  }
-  return 0;
-}
-
 static cJSON *package_of(const char *out) {
-  char path[700];
+  char path[800];
   snprintf(path, sizeof path, "%s/package.json", out);
-  char *text = t_read_file(path, NULL);
-  cJSON *p = text ? cJSON_Parse(text) : NULL;
-  free(text);
-  char msg[4096];
-  if (p) cr_expect_eq(t_validate("DiscoveryPackage", path, msg, sizeof msg), 0, "%s", msg);
-  return p;
+  return t_package_read(path);
 }
 
 /* no (from, action, target) executed twice */
@@ -109,7 +96,7 @@ Test(reliability, chromium_killed_mid_crawl, .timeout = 240) {
   snprintf(cmd, sizeof cmd, "pkill -9 -f -- '--user-data-dir=%s'", tmp);
   (void)!system(cmd);
   int st = 0;
-  cr_assert(wait_exit(pid, 200000, &st), "the crawl finished");
+  cr_assert(t_wait_exit(pid, 200000, &st), "the crawl finished");
   cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exit %d", WEXITSTATUS(st));
   char path[800];
   snprintf(path, sizeof path, "%s/journal.jsonl", out);
@@ -133,7 +120,7 @@ Test(reliability, sigkill_then_resume, .timeout = 240) {
   int before = t_journal_lines(out, "state");
   pid = start_crawl(tmp, out, "resume");
   int st = 0;
-  cr_assert(wait_exit(pid, 200000, &st), "the resumed crawl finished");
+  cr_assert(t_wait_exit(pid, 200000, &st), "the resumed crawl finished");
   cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exit %d", WEXITSTATUS(st));
   cr_expect_geq(t_journal_lines(out, "state"), before, "no recorded state lost");
   expect_complete(out);
@@ -148,7 +135,7 @@ Test(reliability, sigint_finalizes, .timeout = 120) {
   for (int i = 0; i < 200 && t_journal_lines(out, "state") < 3; i++) usleep(100000);
   kill(pid, SIGINT);
   int st = 0;
-  cr_assert(wait_exit(pid, 5000, &st), "stopped within 5 s of SIGINT");
+  cr_assert(t_wait_exit(pid, 5000, &st), "stopped within 5 s of SIGINT");
   cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 130, "exit 130");
   cJSON *p = package_of(out);
   cr_assert(p, "a package was written");

@@ -71,25 +71,11 @@ static pid_t worker_start(const char *url, const char *redis, const char *out, i
   return pid;
 }
 
-static int wait_exit(pid_t pid, int ms, int *status) {
-  for (int i = 0; i < ms / 50; i++) {
-    if (waitpid(pid, status, WNOHANG) == pid) return 1;
-    usleep(50000);
-  }
-  kill(pid, SIGKILL);
-  waitpid(pid, status, 0);
-  return 0;
-}
-
 static cJSON *package_of(const char *dir) {
   char path[700];
   snprintf(path, sizeof path, "%s/package.json", dir);
-  char *text = t_read_file(path, NULL);
-  cJSON *p = text ? cJSON_Parse(text) : NULL;
-  free(text);
-  char msg[4096];
+  cJSON *p = t_package_read(path);
   cr_assert(p, "%s has a package", dir);
-  cr_expect_eq(t_validate("DiscoveryPackage", path, msg, sizeof msg), 0, "%s", msg);
   return p;
 }
 
@@ -171,8 +157,8 @@ Test(scale, redis_frontier_worker_killed_and_replaced, .timeout = 600) {
   int killed_at = t_journal_lines(w1, "transition");
   pid_t c = worker_start(NULL, redis, w1, 1); /* its replacement, on the same directory */
   int sb = 0, sc = 0;
-  cr_assert(wait_exit(b, 300000, &sb), "worker 2 finished when the frontier drained");
-  cr_assert(wait_exit(c, 300000, &sc), "the replacement finished when the frontier drained");
+  cr_assert(t_wait_exit(b, 300000, &sb), "worker 2 finished when the frontier drained");
+  cr_assert(t_wait_exit(c, 300000, &sc), "the replacement finished when the frontier drained");
   cr_expect(WIFEXITED(sb) && WEXITSTATUS(sb) == 0, "worker 2 exit %d", WEXITSTATUS(sb));
   cr_expect(WIFEXITED(sc) && WEXITSTATUS(sc) == 0, "replacement exit %d", WEXITSTATUS(sc));
   cr_expect_geq(t_journal_lines(w1, "transition"), killed_at, "nothing worker 1 recorded was lost");

@@ -584,3 +584,51 @@ const char *t_plan_write(const char *dir, const char *env_extra, const char *see
   cr_assert_eq(t_write_file(path, plan), 0, "cannot write %s", path);
   return path;
 }
+
+/* ---- a browser of the test's own, child processes, packages ------------------------- */
+
+void t_browser_stop(t_browser *b) {
+  if (b->pid > 0) {
+    kill(-b->pid, SIGKILL);
+    kill(b->pid, SIGKILL);
+    waitpid(b->pid, NULL, 0);
+    b->pid = 0;
+  }
+  for (int i = 0; b->profile[0] && i < 5 && access(b->profile, F_OK) == 0; i++) {
+    nftw(b->profile, rm_entry, 16, FTW_DEPTH | FTW_PHYS); /* renderers may write for a moment after the kill */
+    if (access(b->profile, F_OK) == 0) usleep(100000);
+  }
+  b->profile[0] = 0;
+}
+
+void t_browser_start(t_browser *b, const char *tag) {
+  memset(b, 0, sizeof *b);
+  snprintf(b->profile, sizeof b->profile, "/tmp/uiap-test-%s-XXXXXX", tag);
+  cr_assert_not_null(mkdtemp(b->profile), "mkdtemp: %s", strerror(errno));
+  char udd[300];
+  snprintf(udd, sizeof udd, "--user-data-dir=%s", b->profile);
+  const char *bin = getenv("UIAP_CHROMIUM") && *getenv("UIAP_CHROMIUM") ? getenv("UIAP_CHROMIUM") : "chromium";
+  const char *argv[] = {bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                        "--disable-dev-shm-usage", "--remote-debugging-port=0", udd, "about:blank", NULL};
+  t_chromium_start(argv, b->profile, &b->pid, &b->port, NULL);
+}
+
+int t_wait_exit(pid_t pid, int ms, int *status) {
+  for (int i = 0; i < ms / 50; i++) {
+    if (waitpid(pid, status, WNOHANG) == pid) return 1;
+    usleep(50000);
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, status, 0);
+  return 0;
+}
+
+cJSON *t_package_read(const char *path) {
+  char *text = t_read_file(path, NULL);
+  cJSON *p = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  char msg[4096];
+  if (p) cr_expect_eq(t_validate("DiscoveryPackage", path, msg, sizeof msg), 0, "%s", msg);
+  return p;
+}

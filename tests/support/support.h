@@ -143,3 +143,16 @@ int t_journal_lines(const char *out_dir, const char *type);
  * (/devtools/browser/ID). Fails the test when Chromium exits or writes no
  * port in time. */
 void t_chromium_start(const char *const *argv, const char *profile, pid_t *pid, int *port, char *ws_path);
+/* A headless Chromium of the test's own on --remote-debugging-port=0 with
+ * a fresh profile /tmp/uiap-test-TAG-XXXXXX (UIAP_CHROMIUM, else
+ * "chromium"); stop kills its process group and removes the profile. */
+typedef struct { pid_t pid; char profile[256]; int port; } t_browser;
+void t_browser_start(t_browser *b, const char *tag);
+void t_browser_stop(t_browser *b);
+
+/* Wait up to ms for pid to exit (*status); 0 when it did not (then it is
+ * SIGKILLed and reaped, so no test leaves it behind). */
+int t_wait_exit(pid_t pid, int ms, int *status);
+/* The package at path, parsed, with an expectation that it validates as a
+ * DiscoveryPackage; NULL when it is missing or no JSON. */
+cJSON *t_package_read(const char *path);
