@@ -2459,10 +2459,10 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
   pk_aggregate(&b);
   pk_review_derive(&b);
   cJSON *p = pk_emit(&b);
+  pk_free(&b); /* p holds copies: the journal's records go before workflow.c reads it again */
   /* workflow candidates (6.7, 11.7): placed before reviewQueue, with their
    * review items and coverage.workflowCandidatesDiscovered (workflow.c) */
   crawl_workflows_add(p, dir);
-  pk_free(&b);
   *package = p;
   return CRAWL_OK;
 }

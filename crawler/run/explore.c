@@ -2442,9 +2442,20 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
   jl_status(r, "reviewing");
   finish(r, sum);
   crawl_page_close(r->page);
+  r->page = NULL;
   pg_graph_free(r->g);
+  r->g = NULL;
   crawl__journal_close(r->jl);
   r->jl = NULL;
+  /* the package comes from the journal and the state files alone: the
+   * run's tables go first, so its build reuses their memory (docs/performance.md) */
+  fr_free(&r->f);
+  for (int k = 0; k < 2; k++) {
+    free(r->gjc[k].revision);
+    cJSON_Delete(r->gjc[k].json);
+    r->gjc[k].revision = NULL;
+    r->gjc[k].json = NULL;
+  }
   return crawl_package_write(r->dir, sum->error, sizeof sum->error);
 }
 
