@@ -252,8 +252,12 @@ static void state_diff(crawl__buf *b, const cJSON *was, const cJSON *now) {
     free(a);
     free(c);
   }
-  const char *na = crawl__str(was, "name"), *nb = crawl__str(now, "name");
-  if (na && nb && strcmp(na, nb)) crawl__buf_printf(b, " name: \"%s\" -> \"%s\"", na, nb);
+  static const char *const texts[] = {"name", "textValue"};
+  for (size_t k = 0; k < 2; k++) {
+    const char *a = crawl__str(was, texts[k]), *c = crawl__str(now, texts[k]);
+    if ((a || c) && (!a || !c || strcmp(a, c)))
+      crawl__buf_printf(b, " %s: \"%s\" -> \"%s\"", texts[k], a ? a : "", c ? c : "");
+  }
 }
 
 /* One line for an op on an element or scope: "+", "~" or "-", what, how. */
