@@ -158,6 +158,7 @@ crawl_mcp *crawl_mcp_new(const crawl_mcp_opts *o) {
   crawl_mcp *m = crawl__xcalloc(1, sizeof *m);
   m->o = *o;
   m->secrets = crawl__secrets_new();
+  crawl__log_secrets(m->secrets); /* page text in a log line is scrubbed too */
   int n = 0;
   for (int i = 0; o->allow_origins && o->allow_origins[i] && n < MCP__ORIGINS_MAX; i++)
     m->allowed[n++] = o->allow_origins[i];
@@ -168,6 +169,7 @@ crawl_mcp *crawl_mcp_new(const crawl_mcp_opts *o) {
 void crawl_mcp_free(crawl_mcp *m) {
   if (!m) return;
   mcp__session_close(m);
+  crawl__log_secrets(NULL);
   cJSON_Delete(m->snap);
   crawl__secrets_free(m->secrets);
   free(m);

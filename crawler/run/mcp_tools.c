@@ -496,6 +496,7 @@ static int t_crawl(crawl_mcp *m, const cJSON *args, mcp__result *r) {
                    .width = m->o.width, .height = m->o.height};
   crawl_summary sum = {0};
   crawl_code rc = crawl_run(m->c, &co, &sum);
+  crawl__log_secrets(m->secrets); /* the run set its own list and cleared it */
   if (rc) return fail(r, "crawl failed: %s", sum.error[0] ? sum.error : crawl_strerror(rc));
   say(r, "crawl %s: %ld states, %ld transitions, %ld decisions, %ld review items; stopped by %s\n", sum.status,
       sum.states, sum.transitions, sum.decisions, sum.reviews, sum.stopped_by);
