@@ -487,17 +487,24 @@ static int t_crawl(crawl_mcp *m, const cJSON *args, mcp__result *r) {
   if (!url) return bad(r, "crawl needs url (a string)");
   if (states < 1 || states > 10000) return bad(r, "maxStates is 1..10000");
   if (ms < 1000 || ms > 3600000) return bad(r, "maxRuntimeMs is 1000..3600000");
-  if (origin_check(m, url, r) || need_browser(m, r)) return 0;
-  char dir[4096];
+  if (origin_check(m, url, r)) return 0;
+  char dir[4096], err[512] = "no browser configured";
   if (crawl_dir(m, dir, sizeof dir)) return fail(r, "cannot make a directory for the package under %s", dir);
+  /* a browser of its own: the session's tab would take the run's tab for
+   * a popup and close it, and the run starts from no cookies of the session */
+  cdp_client *c = NULL;
+  if (!m->o.browser || m->o.browser(m->o.browser_ud, &c, err, sizeof err) || !c)
+    return fail(r, "cannot start a browser for the crawl: %s", err);
   const char *urls[] = {url, NULL};
-  crawl_opts co = {.out_dir = dir, .urls = urls, .policy = m->o.policy, .allow_origins = m->allowed + 1,
+  crawl_opts co = {.out_dir = dir, .urls = urls, .policy = m->o.policy, .allow_origins = m->allowed,
                    .budget = {.max_states = (long)states, .max_runtime_ms = (long)ms},
                    .width = m->o.width, .height = m->o.height};
   crawl_summary sum = {0};
-  crawl_code rc = crawl_run(m->c, &co, &sum);
+  crawl_code rc = crawl_run(c, &co, &sum);
+  cdp_client_free(c);
   crawl__log_secrets(m->secrets); /* the run set its own list and cleared it */
   if (rc) return fail(r, "crawl failed: %s", sum.error[0] ? sum.error : crawl_strerror(rc));
+  if (!sum.states || strcmp(sum.status, "completed")) r->is_error = 1; /* the package says why */
   say(r, "crawl %s: %ld states, %ld transitions, %ld decisions, %ld review items; stopped by %s\n", sum.status,
       sum.states, sum.transitions, sum.decisions, sum.reviews, sum.stopped_by);
   say(r, "package: %s/package.json\n", dir);

@@ -11,6 +11,8 @@
  * sensitive values) is in any reply; crawl returns a package that
  * validates.
  *
+ * observe_only: --mode observe_only refuses that toggle; nothing changes.
+ *
  * protocol: raw JSON-RPC lines without a browser: a parse error, an
  * unknown method, bad params, a notification (no reply), ping.
  */
@@ -144,7 +146,7 @@ Test(mcp, session, .timeout = 300) {
   /* crawl: a package that validates */
   int err;
   const char *t = result_text(out, 12, &err);
-  cr_expect(!err && strstr(t, "states"), "crawl: %s", t);
+  cr_expect(!err && !strncmp(t, "crawl completed: ", 17) && strncmp(t + 17, "0 states", 8), "crawl: %s", t);
   char pkg[1024];
   cr_assert_eq(package_path(t, pkg, sizeof pkg), 0, "crawl names no package: %s", t);
   cr_expect(!strncmp(pkg, root, strlen(root)), "the package %s is not under --output-root %s", pkg, root);
@@ -156,6 +158,32 @@ Test(mcp, session, .timeout = 300) {
   t_run_free(&r);
   t_rm_rf(root);
   free(root);
+}
+
+/* --mode observe_only: the toggle a safe_explore session may do is refused,
+ * and the page does not change. */
+Test(mcp, observe_only, .timeout = 120) {
+  need_sdk();
+  char steps[2048];
+  snprintf(steps, sizeof steps,
+           "[{\"tool\":\"navigate\",\"args\":{\"url\":\"%s\"}},{\"tool\":\"snapshot\"},"
+           "{\"tool\":\"act\",\"args\":{\"action\":\"ui.toggle\",\"target\":{\"role\":\"checkbox\","
+           "\"name\":\"Dark mode\"}}},{\"tool\":\"changes\"}]",
+           t_fixture_url(0, NULL, "/mcp/settings.html"));
+  const char *argv[] = {"/usr/bin/env", "node", CLIENT, UIAP_BIN, steps, "--mode", "observe_only", "--quiet", NULL};
+  t_run r = t_run_argv(argv, 110000);
+  cr_assert_eq(r.status, 0, "mcp_client.mjs: exit %d\n%s\n%s", r.status, r.out, r.err);
+  cJSON *out = cJSON_Parse(r.out);
+  cr_assert(out, "not JSON: %s", r.out);
+  EXPECT_OK(out, 1, "- checkbox \"Dark mode\" [");
+  int err;
+  const char *snap = result_text(out, 1, &err);
+  cr_expect(!strstr(snap, "- checkbox \"Dark mode\" [allowed]"), "observe_only allows the toggle:\n%s", snap);
+  EXPECT_ERR(out, 2, "refused: ");
+  EXPECT_ERR(out, 2, "Nothing was done.");
+  EXPECT_OK(out, 3, "no changes");
+  cJSON_Delete(out);
+  t_run_free(&r);
 }
 
 /* Raw lines on stdin; the server's stdout. */
