@@ -11,6 +11,8 @@
  * sensitive values) is in any reply; crawl returns a package that
  * validates.
  *
+ * choose: ui.choose on a <select>, with the crawler's per-option decisions.
+ *
  * observe_only: --mode observe_only refuses that toggle; nothing changes.
  *
  * protocol: raw JSON-RPC lines without a browser: a parse error, an
@@ -183,6 +185,38 @@ Test(mcp, observe_only, .timeout = 120) {
   EXPECT_ERR(out, 2, "Nothing was done.");
   EXPECT_OK(out, 3, "no changes");
   cJSON_Delete(out);
+  t_run_free(&r);
+}
+
+/* ui.choose on a <select>: a filter option is chosen (and shows in the
+ * reply); a destructive option, and an option the arrow keys reach only by
+ * passing over it, are refused as the crawler refuses them; nothing at
+ * /danger/. */
+Test(mcp, choose, .timeout = 120) {
+  need_sdk();
+  char steps[2048];
+  const char *sel = "\"target\":{\"role\":\"combobox\",\"name\":";
+  snprintf(steps, sizeof steps,
+           "[{\"tool\":\"navigate\",\"args\":{\"url\":\"%s\"}},"
+           "{\"tool\":\"act\",\"args\":{\"action\":\"ui.choose\",%s\"Status\"},\"option\":\"Closed\"}},"
+           "{\"tool\":\"act\",\"args\":{\"action\":\"ui.choose\",%s\"Bulk action\"},\"option\":\"Delete selected\"}},"
+           "{\"tool\":\"act\",\"args\":{\"action\":\"ui.choose\",%s\"Bulk action\"},\"option\":\"Group by day\"}},"
+           "{\"tool\":\"act\",\"args\":{\"action\":\"ui.choose\",%s\"Status\"},\"option\":\"No such\"}}]",
+           t_fixture_url(0, NULL, "/select/index.html"), sel, sel, sel, sel);
+  cJSON *hits0 = t_fixture_hit_table();
+  const char *argv[] = {"/usr/bin/env", "node", CLIENT, UIAP_BIN, steps, "--quiet", NULL};
+  t_run r = t_run_argv(argv, 110000);
+  cr_assert_eq(r.status, 0, "mcp_client.mjs: exit %d\n%s\n%s", r.status, r.out, r.err);
+  cJSON *out = cJSON_Parse(r.out);
+  cr_assert(out, "not JSON: %s", r.out);
+  EXPECT_OK(out, 1, "done: ui.choose combobox \"Status\" -> Closed");
+  EXPECT_ERR(out, 2, "refused: deny destructive");
+  EXPECT_ERR(out, 3, "the arrow keys pass over option 2 on the way");
+  EXPECT_ERR(out, 4, "no option \"No such\"");
+  char list[512];
+  cr_expect_eq(t_fixture_hits_since(hits0, "/danger/", list, sizeof list), 0, "requests reached /danger/: %s", list);
+  cJSON_Delete(out);
+  cJSON_Delete(hits0);
   t_run_free(&r);
 }
 
