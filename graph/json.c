@@ -249,9 +249,14 @@ static void sb_add(sbuf *s, const char *fmt, ...) {
   }
 }
 
-static void text_element(sbuf *s, const pg_element *e, int depth) {
-  sb_add(s, "%*s- %s", depth * 2, "", e->role);
-  if (e->name) sb_add(s, " \"%s\"", e->name);
+typedef struct {
+  sbuf s;
+  const pg_graph *g;
+  const pg_text_opts *o;
+  size_t shown, left;         /* element lines written, and those max_elements left out */
+} text_ctx;
+
+static void text_states(sbuf *s, const pg_element *e) {
   static const pg_state_key shown[] = {PG_ST_FOCUSED, PG_ST_CHECKED, PG_ST_SELECTED, PG_ST_EXPANDED,
                                        PG_ST_PRESSED, PG_ST_REQUIRED, PG_ST_INVALID, PG_ST_READONLY};
   int any = 0;
@@ -264,36 +269,70 @@ static void text_element(sbuf *s, const pg_element *e, int depth) {
   if (!pg_state_is(&e->state, PG_ST_VISIBLE)) { sb_add(s, "%shidden", any ? ", " : " ["); any = 1; }
   if (e->obscured) { sb_add(s, "%sobscured", any ? ", " : " ["); any = 1; }
   if (any) sb_add(s, "]");
+}
+
+static void text_element(text_ctx *t, size_t i, int depth) {
+  const pg_element *e = &t->g->elements[i];
+  if (t->o->max_elements && t->shown >= t->o->max_elements) { t->left++; return; }
+  t->shown++;
+  sbuf *s = &t->s;
+  sb_add(s, "%*s- %s", depth * 2, "", e->role);
+  if (e->name) sb_add(s, " \"%s\"", e->name);
+  text_states(s, e);
+  char note[256];
+  if (t->o->note && t->o->note(t->o->ud, t->g, i, note, sizeof note) > 0) sb_add(s, " [%s]", note);
   if (e->text_value) sb_add(s, " = \"%s\"", e->text_value);
   if (e->stable_id) sb_add(s, " {%s}", e->stable_id);
   sb_add(s, "\n");
 }
 
-static void text_scope(sbuf *s, const pg_graph *g, int scope, int depth) {
+static void text_scope(text_ctx *t, int scope, int depth) {
+  const pg_graph *g = t->g;
   const pg_scope *sc = &g->scopes[scope];
+  sbuf *s = &t->s;
   sb_add(s, "%*s%s", depth * 2, "", scope_names[sc->kind]);
   if (sc->name) sb_add(s, " \"%s\"", sc->name);
   if (sc->stable_id) sb_add(s, " {%s}", sc->stable_id);
   if (sc->kind == PG_SCOPE_IFRAME_ROOT || sc->node < 0) sb_add(s, " (%s)", g->documents[sc->document].document_id);
+  if (t->o->scope_ids) sb_add(s, " <%s>", sc->scope_id);
   sb_add(s, "\n");
   for (size_t e = 0; e < g->nelements; e++)
-    if (g->elements[e].scope == scope) text_element(s, &g->elements[e], depth + 1);
+    if (g->elements[e].scope == scope) text_element(t, e, depth + 1);
   for (size_t k = 0; k < g->nscopes; k++)
-    if (g->scopes[k].parent == scope) text_scope(s, g, (int)k, depth + 1);
+    if (g->scopes[k].parent == scope) text_scope(t, (int)k, depth + 1);
 }
 
 char *pg_graph_to_text(const pg_graph *g) {
-  sbuf s = {pg__xmalloc(4096), 0, 4096};
-  s.b[0] = 0;
-  sb_add(&s, "%s  %s  (%s)\n", g->route_title ? g->route_title : "", g->route_url ? g->route_url : "", g->revision);
+  pg_text_opts o = {0};
+  return pg_graph_to_text_opts(g, &o);
+}
+
+/* The top scopes (or the one o->scope_id names), their elements, the
+ * elements outside any scope, the opaque frames. */
+static void text_body(text_ctx *t) {
+  const pg_graph *g = t->g;
+  if (t->o->scope_id) {
+    for (size_t k = 0; k < g->nscopes; k++)
+      if (!strcmp(g->scopes[k].scope_id, t->o->scope_id)) text_scope(t, (int)k, 0);
+    return;
+  }
   for (size_t k = 0; k < g->nscopes; k++)
-    if (g->scopes[k].parent < 0) text_scope(&s, g, (int)k, 0);
+    if (g->scopes[k].parent < 0) text_scope(t, (int)k, 0);
   for (size_t e = 0; e < g->nelements; e++)
-    if (g->elements[e].scope < 0) text_element(&s, &g->elements[e], 0);
+    if (g->elements[e].scope < 0) text_element(t, e, 0);
   for (size_t d = 0; d < g->ndocuments; d++)
     if (g->documents[d].access == PG_ACCESS_OPAQUE)
-      sb_add(&s, "opaque frame %s%s\n", g->documents[d].origin ? g->documents[d].origin : "",
-             g->documents[d].url ? "" : "");
+      sb_add(&t->s, "opaque frame %s\n", g->documents[d].origin ? g->documents[d].origin : "");
+}
+
+char *pg_graph_to_text_opts(const pg_graph *g, const pg_text_opts *o) {
+  text_ctx t = {.s = {pg__xmalloc(4096), 0, 4096}, .g = g, .o = o};
+  sbuf s;
+  t.s.b[0] = 0;
+  sb_add(&t.s, "%s  %s  (%s)\n", g->route_title ? g->route_title : "", g->route_url ? g->route_url : "", g->revision);
+  text_body(&t);
+  if (t.left) sb_add(&t.s, "... %zu more elements not shown (maxNodes %zu)\n", t.left, o->max_elements);
+  s = t.s;
   s.n = pg_text_terminal_safe(s.b); /* titles, URLs, ids: page data */
   return s.b;
 }

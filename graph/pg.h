@@ -486,6 +486,18 @@ int pg_graph_contains(const pg_graph *g, int ancestor, int node);
 cJSON *pg_graph_to_json(const pg_graph *g);
 /* A text tree for people: scope > element: role "name" [states] {stableId}. */
 char *pg_graph_to_text(const pg_graph *g);
+/* The same with choices (zero: as pg_graph_to_text). note: called for each
+ * element shown; writes a note (NUL-terminated, at most n bytes) printed
+ * in brackets after the states, returns > 0 to show it. */
+typedef struct pg_text_opts {
+  const char *scope_id;         /* only this scope and what is inside it; NULL: all */
+  size_t max_elements;          /* at most this many element lines, then a line
+                                   saying how many were left out; 0: all */
+  int scope_ids;                /* 1: each scope line ends with <scopeId> */
+  int (*note)(void *ud, const pg_graph *g, size_t element, char *buf, size_t n);
+  void *ud;
+} pg_text_opts;
+char *pg_graph_to_text_opts(const pg_graph *g, const pg_text_opts *o);
 
 /* Next revision number of this process (monotonic). */
 unsigned long long pg_next_revision(void);

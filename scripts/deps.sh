@@ -23,7 +23,7 @@ fi
 # Test-only npm clients (playwright-core, run by Debian's node against
 # Debian's chromium), pinned in tests/support/package-lock.json.
 here=$(cd "$(dirname "$0")/.." && pwd)
-if [ -f "$here/tests/support/package-lock.json" ] && [ ! -d "$here/tests/support/node_modules/playwright-core" ]; then
+if [ -f "$here/tests/support/package-lock.json" ] && { [ ! -d "$here/tests/support/node_modules/playwright-core" ] || [ ! -d "$here/tests/support/node_modules/@modelcontextprotocol/sdk" ]; }; then
   echo "deps: npm ci in tests/support" >&2
   (cd "$here/tests/support" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi

@@ -7,8 +7,6 @@
 
 #include <string.h>
 
-#define UIAP_VERSION "0.1.0"
-
 typedef struct {
   const char *name;
   int (*run)(int argc, char **argv); /* argv[0]: the command name */
@@ -36,6 +34,8 @@ static const cli_command commands[] = {
    cli_help_observe},
   {"login", cli_cmd_login, "URL", "sign in by hand in a visible browser; save the session (--save-state)",
    cli_help_login},
+  {"mcp", cli_cmd_mcp, "", "an MCP server on stdio: navigate, snapshot, act, changes, crawl\n"
+   "                   behind the safety gate (docs/mcp.md)", cli_help_mcp},
   {"help", cli_cmd_help, "[COMMAND]", "show help", NULL},
   {"version", cli_cmd_version, "", "print the version", NULL},
 };

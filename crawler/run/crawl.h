@@ -416,6 +416,38 @@ crawl_code crawl_plan_feature_flags(cJSON *plan, crawl_session *s, char *query, 
 crawl_code crawl_plan_browser(const cJSON *plan, int *width, int *height, const char **locale,
                               crawl_plan_error *err);
 
+/* ---- MCP server (mcp.c, mcp_tools.c; docs/mcp.md) ------------------------- */
+/* The Model Context Protocol over one tab: an agent navigates, reads a
+ * compact snapshot marked with the safety policy's decisions, acts through
+ * the crawler's own decision and click, reads what changed, and runs a
+ * bounded crawl. The library handles one JSON-RPC message at a time; the
+ * caller owns the transport (stdio: cmd_mcp.c). Every reply passes through
+ * the session's redaction. Zero-initialise the options. */
+typedef struct crawl_mcp crawl_mcp;
+typedef struct crawl_mcp_opts {
+  pol_policy policy;          /* --mode; the tab is behind the write guard unless
+                                 sandbox_write with destructive actions allowed */
+  const char *const *allow_origins; /* besides the first URL's origin (NULL-terminated;
+                                 borrowed while the server lives) */
+  const char *output_root;    /* crawl packages go into fresh directories under it;
+                                 NULL: $TMPDIR, else /tmp */
+  int width, height;          /* viewport; 0: 1280x800 */
+  const char *version;        /* serverInfo.version */
+  /* The browser, started on the first tool call that needs it: 0 with *c
+   * set (the server frees it), or nonzero with why in err. */
+  int (*browser)(void *ud, cdp_client **c, char *err, size_t errlen);
+  void *browser_ud;
+} crawl_mcp_opts;
+
+crawl_mcp *crawl_mcp_new(const crawl_mcp_opts *o);
+/* One message (len bytes, a JSON-RPC request or notification) in; the
+ * reply (one line of JSON, no newline; caller frees) or NULL when none is
+ * due (a notification). Malformed input gets an error reply, never an
+ * abort. */
+char *crawl_mcp_handle(crawl_mcp *m, const char *msg, size_t len);
+/* Closes the tab and the browser. NULL is a no-op. */
+void crawl_mcp_free(crawl_mcp *m);
+
 /* ---- observe ---- */
 #include <stdio.h>
 

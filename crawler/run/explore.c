@@ -20,6 +20,7 @@
 #include "shared.h"
 #include "run_int.h"
 #include "timing.h"
+#include "act.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -381,20 +382,7 @@ static void journal_mirrored(run *r, int si) {
 
 /* ---- actions of a state ---------------------------------------------------------------- */
 
-static const char *action_for(const pg_element *e) {
-  const char *role = e->role;
-  if (!strcmp(role, "link")) return "nav.navigate";
-  if (!strcmp(role, "checkbox") || !strcmp(role, "switch") || !strcmp(role, "menuitemcheckbox")) return "ui.toggle";
-  if (!strcmp(role, "radio") || !strcmp(role, "menuitemradio") || !strcmp(role, "option")) return "ui.choose";
-  /* choosing a value is form entry, not navigation of the UI: comboboxes,
-   * listboxes and sliders are not driven (yet); opening a native <select>
-   * popup is not an app state */
-  if (!strcmp(role, "combobox") || !strcmp(role, "listbox") || !strcmp(role, "slider")) return NULL;
-  if (pg_state_has(&e->state, PG_ST_EXPANDED))
-    return pg_state_is(&e->state, PG_ST_EXPANDED) ? "ui.collapse" : "ui.expand";
-  if (!strcmp(role, "textbox") || !strcmp(role, "searchbox") || !strcmp(role, "spinbutton")) return "ui.enterText";
-  return "ui.activate";
-}
+static const char *action_for(const pg_element *e) { return crawl__act_for(e); }
 
 static int cmp_action(const void *a, const void *b) {
   const action *x = a, *y = b;
@@ -402,44 +390,7 @@ static int cmp_action(const void *a, const void *b) {
 }
 
 static void decide(run *r, action *a, const pg_element *e) {
-  /* choosing "Delete all" in a select is as dangerous as a button of that name */
-  char named[1200];
-  if (a->option) snprintf(named, sizeof named, "%s: %s", a->name ? a->name : "", a->option);
-  pol_subject s = {
-    .role = a->role, .name = a->option ? named : a->name, .action = a->action_id,
-    .page_origin = r->page_origin, .allowed_origins = r->allowed,
-  };
-  size_t na = 0;
-  while (r->allowed[na]) na++;
-  s.n_allowed_origins = na;
-  if (e) {
-    s.tag = e->tag;
-    s.input_type = e->input_type;
-    s.href = e->href;
-    s.form_method = e->form_method;
-    s.is_submit = e->is_submit;
-    s.has_download = e->has_download;
-    s.autocomplete = e->autocomplete;
-    s.risk = e->risk_attr; /* the policy reads it with pg_risk_parse */
-    s.app_action = e->app_action;
-    s.sensitive = e->sensitive ? "true" : NULL;
-    s.context = e->context;
-    s.has_aria_expanded = pg_state_has(&e->state, PG_ST_EXPANDED);
-    s.aria_haspopup = e->aria_haspopup;
-    s.has_aria_controls = e->has_aria_controls;
-    s.container_role = e->container_role;
-    s.form_action = e->submit_url;      /* formaction, else the owner form's action */
-    s.container_kind = e->container_kind; /* what a close glyph does here */
-    s.icon_classes = e->icon_classes;
-    s.icon_text = e->icon_text;
-  } else {
-    s.container_role = "dialog";
-  }
-  pol_classify(&s, &a->cls);
-  pol_decide(&r->o->policy, &s, &a->cls, &a->dec);
-  /* priority (section 11.5): app actions and local UI first, then navigation */
-  a->rank = a->cls.side_effect == POL_SE_LOCAL_UI ? (e && e->app_action ? 0 : 1)
-          : a->cls.side_effect == POL_SE_NAVIGATION ? 3 : 2;
+  crawl__act_decide(&r->o->policy, r->page_origin, r->allowed, a, e);
 }
 
 /* Ordinal of each element among the elements before it with the same role
@@ -775,83 +726,6 @@ static int observe(run *r, crawl_code *rc, char **route) {
   return r->cur;
 }
 
-static int elem_matches(const pg_element *e, const char *role, const char *name, const char *stable_id) {
-  if (stable_id) return e->stable_id && !strcmp(e->stable_id, stable_id) && !strcmp(e->role, role);
-  return !strcmp(e->role, role) && !strcmp(e->name ? e->name : "", name ? name : "");
-}
-
-static const pg_element *find_target(const pg_graph *g, const char *role, const char *name,
-                                     const char *stable_id, int ordinal) {
-  int seen = 0;
-  for (size_t i = 0; i < g->nelements; i++) {
-    const pg_element *e = &g->elements[i];
-    if (!elem_matches(e, role, name, stable_id)) continue;
-    if (stable_id || seen++ == ordinal) return e;
-  }
-  return NULL;
-}
-
-/* Quad centre of a node (crawl__page_node_point). */
-static int node_point(run *r, int backend, double *x, double *y) {
-  return crawl__page_node_point(r->page, backend, x, y);
-}
-
-/* Actionability (section 11 / 13): attached, visible, enabled, in view,
- * stable across two animation frames, and the hit test at the click point
- * lands on the element (not on an overlay). Then a real click. */
-static crawl_code act_click_(run *r, const pg_element *e, char *why, size_t whylen);
-
-/* A failed check is "not actionable" only while the browser is fine. */
-static crawl_code act_click(run *r, const pg_element *e, char *why, size_t whylen) {
-  crawl_code rc = act_click_(r, e, why, whylen);
-  if (rc == CRAWL_ARG && !cdp_client_alive(r->c)) return CRAWL_BROWSER;
-  if (rc == CRAWL_ARG && strstr(why, "crashed")) return CRAWL_CRASHED;
-  return rc;
-}
-
-static crawl_code act_click_(run *r, const pg_element *e, char *why, size_t whylen) {
-  if (!pg_state_is(&e->state, PG_ST_VISIBLE)) { snprintf(why, whylen, "not visible"); return CRAWL_ARG; }
-  if (!pg_state_is(&e->state, PG_ST_ENABLED)) { snprintf(why, whylen, "disabled"); return CRAWL_ARG; }
-  cdp_client *c = r->c;
-  const char *sess = crawl_page_session(r->page);
-  cJSON *a = cJSON_CreateObject();
-  cJSON_AddNumberToObject(a, "backendNodeId", e->backend_node_id);
-  cdp_code cr = cdp_call(c, sess, "DOM.scrollIntoViewIfNeeded", a, NULL, 10000);
-  if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
-  if (cr) { snprintf(why, whylen, "detached (%s)", cdp_client_errmsg(c)); return CRAWL_ARG; }
-  double x1, y1, x2, y2;
-  for (int attempt = 0;; attempt++) {
-    if (node_point(r, e->backend_node_id, &x1, &y1)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
-    a = cJSON_CreateObject();
-    cJSON_AddStringToObject(a, "expression", CRAWL__JS(two_animation_frames));
-    cJSON_AddBoolToObject(a, "awaitPromise", 1);
-    cr = cdp_call(c, sess, "Runtime.evaluate", a, NULL, 2000);
-    if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
-    if (node_point(r, e->backend_node_id, &x2, &y2)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
-    if (abs((int)(x1 - x2)) <= 1 && abs((int)(y1 - y2)) <= 1) break;
-    if (attempt == 2) { snprintf(why, whylen, "not stable (still moving)"); return CRAWL_ARG; }
-    usleep(100000);
-  }
-  if (x2 < 0 || y2 < 0 || x2 >= r->g->vp_width || y2 >= r->g->vp_height) {
-    snprintf(why, whylen, "outside the viewport after scrolling");
-    return CRAWL_ARG;
-  }
-  a = cJSON_CreateObject();
-  cJSON *res = NULL;
-  cJSON_AddNumberToObject(a, "x", (int)x2);
-  cJSON_AddNumberToObject(a, "y", (int)y2);
-  cr = cdp_call(c, sess, "DOM.getNodeForLocation", a, &res, 5000);
-  if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
-  const cJSON *hit = cJSON_GetObjectItemCaseSensitive(res, "backendNodeId");
-  int hit_id = cJSON_IsNumber(hit) ? hit->valueint : 0;
-  cJSON_Delete(res);
-  if (!hit_id || !pg_graph_contains(r->g, e->backend_node_id, hit_id)) {
-    snprintf(why, whylen, "obscured: the hit test at (%d,%d) lands on another element", (int)x2, (int)y2);
-    return CRAWL_ARG;
-  }
-  return crawl_page_click(r->page, (int)x2, (int)y2);
-}
-
 /* Observed signals of a transition (SuccessSignal), from the graphs before
  * and after: route, dialog and validation changes come from the machinery
  * observe publishes with (pg_delta_signals); a status or alert element that
@@ -900,123 +774,11 @@ static cJSON *signals_between(run *r, const pg_graph *a, const char *route_a, co
   return arr;
 }
 
-/* Draft values for form entry in sandbox_write, by input type, then by
- * data-uiap-meaning. Obviously fake, never a credential. */
-static const struct { const char *key, *value; } draft_values[] = {
-  {"email", "uiap.draft@example.invalid"}, {"tel", "+1 555 0100"}, {"url", "https://example.invalid/"},
-  {"number", "42"}, {"date", "2026-01-15"}, {"time", "12:00"}, {"datetime-local", "2026-01-15T12:00"},
-  {"month", "2026-01"}, {"week", "2026-W03"}, {"search", "test"}, {"color", "#336699"},
-  {"title", "Draft title (uiap)"}, {"name", "Draft Name"}, {"description", "Draft text written by uiap-crawl."},
-};
-
-static const char *draft_value(const pg_element *e) {
-  for (size_t i = 0; i < sizeof draft_values / sizeof *draft_values; i++) {
-    if (e->input_type && !strcmp(e->input_type, draft_values[i].key)) return draft_values[i].value;
-    if (e->meaning && !strcmp(e->meaning, draft_values[i].key)) return draft_values[i].value;
-  }
-  return "Draft (uiap)";
-}
-
-/* Call fn on the node (returnByValue); *out gets the result's value
- * (the caller frees). 0 on success. */
-static int call_on_node(run *r, int backend, const char *fn, cJSON **out) {
-  cdp_client *c = r->c;
-  const char *sess = crawl_page_session(r->page);
-  cJSON *a = cJSON_CreateObject(), *res = NULL;
-  cJSON_AddNumberToObject(a, "backendNodeId", backend);
-  if (cdp_call(c, sess, "DOM.resolveNode", a, &res, 5000) != CDP_OK) return -1;
-  const char *oid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "object"), "objectId"));
-  if (!oid) { cJSON_Delete(res); return -1; }
-  a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "objectId", oid);
-  cJSON_Delete(res);
-  res = NULL;
-  cJSON_AddStringToObject(a, "functionDeclaration", fn);
-  cJSON_AddBoolToObject(a, "returnByValue", 1);
-  if (cdp_call(c, sess, "Runtime.callFunctionOn", a, &res, 5000) != CDP_OK) return -1;
-  *out = cJSON_DetachItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "result"), "value");
-  cJSON_Delete(res);
-  return *out ? 0 : -1;
-}
-
-/* Choose option k of a <select> with real key presses: focus it, then
- * ArrowDown / ArrowUp one option at a time until it is selected (the page
- * sees the input and change events a user causes). */
-static crawl_code choose_option(run *r, const pg_element *e, int k, int from, char *why, size_t whylen) {
-  cJSON *opts = NULL;
-  if (call_on_node(r, e->backend_node_id, CRAWL__JS(select_options), &opts) || !cJSON_IsObject(opts)) {
-    cJSON_Delete(opts);
-    snprintf(why, whylen, "the select went away");
-    return CRAWL_ARG;
-  }
-  const cJSON *list = cJSON_GetObjectItemCaseSensitive(opts, "o"), *si = cJSON_GetObjectItemCaseSensitive(opts, "i");
-  int cur = cJSON_IsNumber(si) ? si->valueint : -1, n = cJSON_GetArraySize(list);
-  char disabled[64] = {0};
-  for (int j = 0; j < n && j < 64; j++) disabled[j] = cJSON_IsTrue(cJSON_GetArrayItem(cJSON_GetArrayItem(list, j), 1));
-  cJSON_Delete(opts);
-  /* the policy allowed the options between `from` and k, not others */
-  if (from >= 0 && cur != from) {
-    snprintf(why, whylen, "the select shows option %d, not %d as when choosing was decided", cur, from);
-    return CRAWL_ARG;
-  }
-  if (k < 0 || k >= n || k >= 64 || disabled[k]) {
-    snprintf(why, whylen, "option %d is not there or disabled", k);
-    return CRAWL_ARG;
-  }
-  cJSON *a = cJSON_CreateObject();
-  cJSON_AddNumberToObject(a, "backendNodeId", e->backend_node_id);
-  cdp_code cr = cdp_call(r->c, crawl_page_session(r->page), "DOM.focus", a, NULL, 5000);
-  if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
-  if (cr) { snprintf(why, whylen, "cannot focus the select"); return CRAWL_ARG; }
-  /* one key press per enabled option on the way; after each, the select
-   * must show where the press went, or -- on the last press -- the page may
-   * have acted on the change and reset it (an action menu) */
-  while (cur != k) {
-    int step = cur < k ? 1 : -1, next = cur + step;
-    while (next != k && disabled[next]) next += step;
-    crawl_code rc = crawl_page_key(r->page, step > 0 ? "ArrowDown" : "ArrowUp");
-    if (rc) return rc;
-    cJSON *v = NULL;
-    if (call_on_node(r, e->backend_node_id, CRAWL__JS(selected_index), &v) || !cJSON_IsNumber(v)) {
-      cJSON_Delete(v);
-      snprintf(why, whylen, "the select went away");
-      return CRAWL_ARG;
-    }
-    int now = v->valueint;
-    cJSON_Delete(v);
-    if (now != next) {
-      if (next == k) return CRAWL_OK; /* the page took option k and reset the select */
-      snprintf(why, whylen, "the page changed the select on the way to option %d (it acts on every change)", k);
-      return CRAWL_ARG;
-    }
-    cur = now;
-  }
-  return CRAWL_OK;
-}
-
-/* Perform action a on the current page. */
+/* Perform action a on the current page (act.c). */
 static crawl_code perform(run *r, const action *a, char *why, size_t whylen) {
-  if (a->escape) return crawl_page_key(r->page, "Escape");
-  const pg_element *e = find_target(r->g, a->role, a->name, a->stable_id, a->ordinal);
-  if (!e) {
-    snprintf(why, whylen, "target not found in the current state");
-    return CRAWL_ARG;
-  }
-  if (a->option) {
-    if (!pg_state_is(&e->state, PG_ST_VISIBLE) || !pg_state_is(&e->state, PG_ST_ENABLED)) {
-      snprintf(why, whylen, "not visible or disabled");
-      return CRAWL_ARG;
-    }
-    return choose_option(r, e, a->option_index, a->option_from, why, whylen);
-  }
-  crawl_code rc = act_click(r, e, why, whylen);
-  if (rc || !a->action_id || strcmp(a->action_id, "ui.enterText")) return rc;
-  if (e->sensitive) { /* the policy denies these; never type into one */
-    snprintf(why, whylen, "sensitive field");
-    return CRAWL_ARG;
-  }
-  return crawl_page_insert_text(r->page, draft_value(e));
+  return crawl__act_perform(r->page, r->g, a, NULL, why, whylen);
 }
+
 
 static int budget_stop(run *r) {
   if (r->o->cancel && *r->o->cancel) {

@@ -1,0 +1,43 @@
+/* act.h -- one action, decided and performed (act.c): what the discovery
+ * run and the MCP server share, so both take the same decision and the
+ * same click. Internal to crawler/run/. */
+#ifndef UIAP_ACT_H
+#define UIAP_ACT_H
+
+#include <stddef.h>
+
+#include "crawl.h"
+#include "frontier.h"
+
+/* The action the crawler takes on e by default ("nav.navigate" for a link,
+ * "ui.toggle", "ui.choose", "ui.expand"/"ui.collapse", "ui.enterText",
+ * "ui.activate"), or NULL when it drives none (combobox, listbox, slider).
+ * Static. */
+const char *crawl__act_for(const pg_element *e);
+
+/* Classify and decide a (its action_id, role, name, option) on element e
+ * (NULL: a dialog's Escape) under policy, on a page of page_origin with
+ * allowed (NULL-terminated, may be NULL) also in scope: fills a->cls,
+ * a->dec and a->rank (exploration priority). */
+void crawl__act_decide(const pol_policy *policy, const char *page_origin, const char *const *allowed, action *a,
+                       const pg_element *e);
+
+/* The element of g a names: by stable_id (and role) when set, else the
+ * ordinal-th (0-based) with this role and name. NULL: none. Points into g. */
+const pg_element *crawl__act_find(const pg_graph *g, const char *role, const char *name, const char *stable_id,
+                                  int ordinal);
+
+/* Do a on p, whose capture g holds its target: Escape (a->escape), the
+ * option a->option_index of a <select> (a->option), else an actionable
+ * click, then for ui.enterText the text value (NULL: a draft value by the
+ * field's type; a sensitive field is never typed into). CRAWL_ARG with why
+ * when the target is missing or not actionable; CRAWL_BROWSER/CRAWL_CRASHED
+ * when the browser is gone. The caller decided a first. */
+crawl_code crawl__act_perform(crawl_page *p, const pg_graph *g, const action *a, const char *value, char *why,
+                              size_t whylen);
+
+/* Call fn (a function declaration) on node backend of p, returnByValue:
+ * *out the value (caller frees). 0, or -1. */
+int crawl__act_call(crawl_page *p, int backend, const char *fn, cJSON **out);
+
+#endif
