@@ -15,6 +15,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Runs going in this process: one at a time (crawl_run keeps the run's
+ * secret list in the process-wide log sink, and two browsers exploring on
+ * two shared cores only slow each other down). */
+static int runs_active;
+
 /* Seed kinds the crawler drives, and what each needs. */
 typedef struct {
   const char *kind, *field;
@@ -164,6 +169,7 @@ static void *run_main(void *ud) {
   snprintf(r->status, sizeof r->status, "%s", pkg && sum.status ? sum.status : "failed");
   r->finished = 1;
   pthread_mutex_unlock(&r->s->mu);
+  __atomic_store_n(&runs_active, 0, __ATOMIC_SEQ_CST);
   if (!pkg) {
     lsn__error(r->s, NULL, "run_failed", "run %s: %s", r->id, rc == CRAWL_BROWSER ? err : sum.error[0] ? sum.error : crawl_strerror(rc));
     return NULL;
@@ -195,10 +201,16 @@ void lsn__disc_start(lsn_session *s, const char *req, const cJSON *payload) {
     lsn__error(s, req, "internal", "cannot create %s: %s", s->runs_dir, strerror(errno));
     return;
   }
+  int idle = 0;
+  if (!__atomic_compare_exchange_n(&runs_active, &idle, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    lsn__error(s, req, "busy", "another discovery run is going in this process; start %s when it ends", r->id);
+    return;
+  }
   r->started = 1;
   run_reply(s, req, "uiap.discovery.started", r, "preparing");
   if (pthread_create(&r->th, NULL, run_main, r)) {
     r->started = 0;
+    __atomic_store_n(&runs_active, 0, __ATOMIC_SEQ_CST);
     lsn__error(s, req, "internal", "cannot start a thread");
   }
 }

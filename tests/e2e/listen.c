@@ -206,6 +206,7 @@ static void check_discovery(const cJSON *r) {
   double p1 = cJSON_GetArrayItem(ps, 1) ? cJSON_GetArrayItem(ps, 1)->valuedouble : -2;
   cr_expect(p0 >= 1 && p0 == p1, "no state is visited while paused (%g then %g)", p0, p1);
   cr_expect(!yes(r, "discovery.resultWhilePaused"), "a paused run does not finish");
+  cr_expect_str_eq(str(r, "discovery.busy.code"), "busy", "one run at a time: a second start while one is paused");
   cr_expect_str_eq(str(r, "discovery.resumed.status"), "exploring");
   cr_expect(yes(r, "discovery.resultAfterResume"));
   cr_expect_str_eq(str(r, "discovery.resultStatus"), "completed");

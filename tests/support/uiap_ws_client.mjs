@@ -138,13 +138,15 @@ async function main() {
   const st = await request(c, "uiap.discovery.start", { runId });
   await waitFor(c, (x) => x.type === "uiap.discovery.progress" && isRun(x) && x.payload.visitedStates >= 1, 60000, "a first state");
   const paused = await request(c, "uiap.discovery.pause", { runId, reason: "test" });
-  await sleep(1000);
+  await sleep(1500); // a step under way when the pause came ends first
   const statesAt = (t) => Math.max(0, ...c.inbox.filter((x) => x.type === "uiap.discovery.progress" && isRun(x) && x.__at <= t)
     .map((x) => x.payload.visitedStates ?? 0));
   const t1 = Date.now();
   await sleep(2500);
   const t2 = Date.now();
   disc.pausedStates = [statesAt(t1), statesAt(t2)];
+  const early = await request(c, "uiap.discovery.plan", plan([{ kind: "url", url: "index.html" }], { maxStates: 2 }));
+  disc.busy = brief(await request(c, "uiap.discovery.start", { runId: early.payload?.runId }));
   disc.resultWhilePaused = c.inbox.some((x) => x.type === "uiap.discovery.result" && isRun(x));
   const resumed = await request(c, "uiap.discovery.resume", { runId });
   const result = await waitFor(c, (x) => x.type === "uiap.discovery.result" && isRun(x), 150000, "the result");
