@@ -45,7 +45,9 @@ struct lsn_session {
   cdp_client *c;
   crawl_page *page;
   /* web.observe */
-  int obs_on;
+  int obs_on;                   /* a thread was started and not joined */
+  int obs_done;                 /* ... and it has ended (atomic) */
+  int stop_answered;            /* its web.observe.stopped answered stop_req (under mu) */
   pthread_t obs_th;
   volatile sig_atomic_t obs_cancel;
   char sub[96], obs_req[128], stop_req[128];

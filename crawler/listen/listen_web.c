@@ -91,7 +91,10 @@ static void observe_line(lsn_session *s, const char *line, size_t len) {
   const char *corr = NULL;
   if (!strcmp(type, "web.observe.started")) corr = s->obs_req;
   pthread_mutex_lock(&s->mu);
-  if (!strcmp(type, "web.observe.stopped") && s->stop_req[0]) corr = s->stop_req;
+  if (!strcmp(type, "web.observe.stopped") && s->stop_req[0]) {
+    corr = s->stop_req;
+    s->stop_answered = 1;
+  }
   pthread_mutex_unlock(&s->mu);
   crawl__msg env = {.kind = corr ? "response" : "event", .type = type, .id = id, .correlation_id = corr,
                     .session_id = s->id};
@@ -117,13 +120,12 @@ static ssize_t observe_write(void *ud, const char *buf, size_t n) {
   return (ssize_t)n;
 }
 
-static void *observe_main(void *ud) {
-  lsn_session *s = ud;
+static void observe_watch(lsn_session *s) {
   char err[512];
   cdp_client *c = NULL;
   if (cdp_launch(&s->o->launch, &c, err, sizeof err)) {
     lsn__error(s, s->obs_req, "browser_failed", "%s", err);
-    return NULL;
+    return;
   }
   cdp_client_set_cancel(c, &s->obs_cancel);
   FILE *f = fopencookie(s, "w", (cookie_io_functions_t){.write = observe_write});
@@ -134,6 +136,12 @@ static void *observe_main(void *ud) {
     lsn__error(s, s->obs_req, "observe_failed", "%s", st.error[0] ? st.error : crawl_strerror(rc));
   cdp_client_set_cancel(c, NULL);
   cdp_client_free(c);
+}
+
+static void *observe_main(void *ud) {
+  lsn_session *s = ud;
+  observe_watch(s);
+  __atomic_store_n(&s->obs_done, 1, __ATOMIC_SEQ_CST);
   return NULL;
 }
 
@@ -182,6 +190,7 @@ static void observe_end(lsn_session *s) {
 
 void lsn__web_observe_start(lsn_session *s, const char *req, const cJSON *payload) {
   static unsigned long counter;
+  if (s->obs_on && __atomic_load_n(&s->obs_done, __ATOMIC_SEQ_CST)) observe_end(s); /* it ended by itself */
   if (s->obs_on) {
     lsn__error(s, req, "conflict", "subscription %s is running; stop it first", s->sub);
     return;
@@ -196,6 +205,7 @@ void lsn__web_observe_start(lsn_session *s, const char *req, const cJSON *payloa
   snprintf(s->obs_req, sizeof s->obs_req, "%s", req);
   s->stop_req[0] = 0;
   s->obs_cancel = 0;
+  s->obs_done = 0;
   s->nline = 0;
   if (pthread_create(&s->obs_th, NULL, observe_main, s)) {
     lsn__error(s, req, "internal", "cannot start a thread");
@@ -216,8 +226,15 @@ void lsn__web_observe_stop(lsn_session *s, const char *req, const cJSON *payload
   }
   pthread_mutex_lock(&s->mu);
   snprintf(s->stop_req, sizeof s->stop_req, "%s", req);
+  s->stop_answered = 0;
   pthread_mutex_unlock(&s->mu);
   observe_end(s);
+  if (s->stop_answered) return;
+  /* it had ended by itself (the page closed, an error): stopped already
+   * went out as an event; the request still gets its response */
+  cJSON *p = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(p, "subscriptionId", s->sub);
+  lsn__reply(s, req, "web.observe.stopped", p);
 }
 
 void lsn__web_release(lsn_session *s) {
