@@ -3,7 +3,7 @@
  * one whole session: the token, path and Origin refusals, errors for
  * malformed messages and for requests before session.initialize (the
  * session stays usable), initialize, web.state.get, web.observe with
- * deltas whose bases chain, a discovery plan with accepted and rejected
+ * deltas whose bases chain and a status.changed web.signal, a discovery plan with accepted and rejected
  * seeds, start / pause / resume / result / package.get, and a cancelled
  * run. Every message the server sent is validated with ajv against
  * shared/spec/schema.json: the envelope as UiapMessage, the payload by its
@@ -107,7 +107,7 @@ static void validate_all(const char *path, const char *dir) {
   cr_expect_eq(t_validate("UiapMessage", path, msg, sizeof msg), 0, "every envelope is a UiapMessage:\n%s", msg);
   for (size_t i = 0; i < NDEFS; i++) {
     if (!f[i]) {
-      cr_expect(!strcmp(payload_defs[i].type, "web.signal"), "the session sent a %s", payload_defs[i].type);
+      cr_expect_fail("the session sent no %s", payload_defs[i].type);
       continue;
     }
     fclose(f[i]);
@@ -163,6 +163,7 @@ static void check_session(const cJSON *r) {
   EXPECT_ERROR(r, "notRequest", "bad_message", "m_event");
   EXPECT_ERROR(r, "initTwice", "already_initialized", NULL);
   EXPECT_ERROR(r, "badGet", "bad_request", NULL);
+  EXPECT_ERROR(r, "badSignals", "bad_request", NULL);
   EXPECT_ERROR(r, "observeTwice", "conflict", NULL);
   EXPECT_ERROR(r, "stopUnknown", "not_found", NULL);
   /* initialize */
@@ -184,6 +185,8 @@ static void check_session(const cJSON *r) {
   cr_expect_geq(num(r, "observe.deltas"), 1, "deltas follow the snapshot while the page changes");
   cr_expect(yes(r, "observe.chain"), "each delta's baseRevision is the revision before it");
   cr_expect_eq(cJSON_GetArraySize(at(r, "observe.sessionIds")), 1);
+  cr_expect_str_eq(str(r, "observe.signal.kind"), "event", "a status.changed web.signal, as asked");
+  cr_expect_str_eq(str(r, "observe.signal.sessionId"), sid);
   cr_expect_str_eq(str(r, "observe.stopped.kind"), "response");
   cr_expect_str_eq(str(r, "observe.stoppedSub"), str(r, "observe.subscriptionId"));
 }

@@ -103,14 +103,16 @@ async function main() {
   report.snapshot = { ...brief(snap), elements: snap.payload?.graph?.elements?.length ?? -1,
                       names: (snap.payload?.graph?.elements ?? []).map((e) => e.name ?? "") };
   report.errors.badGet = brief(await request(c, "web.state.get", { maxNodes: "many" }));
+  report.errors.badSignals = brief(await request(c, "web.observe.start", { signals: ["no.such"] }));
 
   // observe: started, the snapshot, deltas while the ticker adds buttons
-  const started = await request(c, "web.observe.start", { throttleMs: 100 });
+  const started = await request(c, "web.observe.start", { throttleMs: 100, signals: ["status.changed"] });
   const sub = started.payload?.subscriptionId;
   const isSub = (x) => x.payload?.subscriptionId === sub;
   const osnap = await waitFor(c, (x) => x.type === "web.state.snapshot" && !x.correlationId, 30000, "the observe snapshot");
   await waitFor(c, (x) => x.type === "web.state.delta" && isSub(x) &&
     JSON.stringify(x.payload.ops).includes("Item 3"), 30000, "a delta with Item 3");
+  const signal = await waitFor(c, (x) => x.type === "web.signal" && x.payload?.signal?.kind === "status.changed", 30000, "a status.changed signal");
   report.errors.observeTwice = brief(await request(c, "web.observe.start", {}));
   report.errors.stopUnknown = brief(await request(c, "web.observe.stop", { subscriptionId: "nope" }));
   const stopped = await request(c, "web.observe.stop", { subscriptionId: sub });
@@ -120,7 +122,7 @@ async function main() {
   report.observe = { started: brief(started), subscriptionId: sub ?? null, initialRevision: started.payload?.initialRevision ?? null,
                      snapshotRevision: osnap.payload?.graph?.revision ?? null, deltas: deltas.length, chain,
                      sessionIds: [...new Set(deltas.map((d) => d.sessionId))], stopped: brief(stopped),
-                     stoppedSub: stopped.payload?.subscriptionId ?? null };
+                     stoppedSub: stopped.payload?.subscriptionId ?? null, signal: brief(signal) };
 
   // discovery: plan, start, pause, resume, result, package.get
   const planned = await request(c, "uiap.discovery.plan", plan([
