@@ -32,7 +32,8 @@ const char *pg_strerror(pg_code c) {
 }
 
 static unsigned long long revision_counter;
-unsigned long long pg_next_revision(void) { return ++revision_counter; }
+/* atomic: `listen` captures in several threads (a session's tab, observe, runs) */
+unsigned long long pg_next_revision(void) { return __atomic_add_fetch(&revision_counter, 1, __ATOMIC_RELAXED); }
 
 /* ---- the indexed snapshot ---------------------------------------------- */
 typedef struct snode {

@@ -73,6 +73,7 @@ int cli_cmd_report(int argc, char **argv);
 int cli_cmd_diff(int argc, char **argv);
 int cli_cmd_validate(int argc, char **argv);
 int cli_cmd_observe(int argc, char **argv);
+int cli_cmd_listen(int argc, char **argv);
 int cli_cmd_login(int argc, char **argv);
 int cli_cmd_merge(int argc, char **argv);
 int cli_cmd_mcp(int argc, char **argv);
@@ -81,7 +82,8 @@ int cli_cmd_mcp(int argc, char **argv);
 
 /* Their --help texts (`uiap-crawl help COMMAND`), beside each command. */
 extern const char cli_help_snapshot[], cli_help_crawl[], cli_help_serve[], cli_help_report[],
-  cli_help_diff[], cli_help_validate[], cli_help_observe[], cli_help_login[], cli_help_merge[], cli_help_mcp[];
+  cli_help_diff[], cli_help_validate[], cli_help_observe[], cli_help_listen[], cli_help_login[], cli_help_merge[],
+  cli_help_mcp[];
 
 /* ---- errors and logs on stderr ---------------------------------------------- */
 /* "uiap-crawl: <message>" on stderr; returns code (the exit code). */

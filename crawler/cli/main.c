@@ -32,6 +32,8 @@ static const cli_command commands[] = {
    cli_help_validate},
   {"observe", cli_cmd_observe, "URL", "print snapshots, deltas and signals as the page changes (JSON Lines)",
    cli_help_observe},
+  {"listen", cli_cmd_listen, "URL", "serve UIAP sessions over a WebSocket on loopback (web profile, discovery)",
+   cli_help_listen},
   {"login", cli_cmd_login, "URL", "sign in by hand in a visible browser; save the session (--save-state)",
    cli_help_login},
   {"mcp", cli_cmd_mcp, "", "an MCP server on stdio: navigate, snapshot, act, changes, crawl\n"

@@ -1086,7 +1086,7 @@ static void pk_refs_sort(pk *b, const long *rank) {
     snprintf(rf->order + n, len - (size_t)n, "%s", t ? t : "");
     free(t);
   }
-  qsort(b->refs, b->nrefs, sizeof *b->refs, cmp_ref);
+  if (b->nrefs) qsort(b->refs, b->nrefs, sizeof *b->refs, cmp_ref); /* NULL with none: UB for qsort */
 }
 
 /* ---- aggregation after all states are folded --------------------------------------- */

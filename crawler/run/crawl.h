@@ -355,6 +355,10 @@ typedef struct crawl_opts {
                                  per run; negative: none), not max_restarts */
   int max_reconnects;
   volatile sig_atomic_t *cancel;
+  /* While *pause is nonzero the run waits (its browser and frontier kept)
+   * before its next step, checking cancel every 50 ms; NULL: never. The
+   * time paused counts against maxRuntimeMs. */
+  volatile sig_atomic_t *pause;
   void (*progress)(void *ud, const crawl_progress *p);
   void *progress_ud;
 } crawl_opts;

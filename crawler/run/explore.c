@@ -781,6 +781,7 @@ static crawl_code perform(run *r, const action *a, char *why, size_t whylen) {
 
 
 static int budget_stop(run *r) {
+  while (r->o->pause && *r->o->pause && !(r->o->cancel && *r->o->cancel)) usleep(50000);
   if (r->o->cancel && *r->o->cancel) {
     r->cancelled = 1;
     if (!r->stopped_by) r->stopped_by = "signal";
