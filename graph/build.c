@@ -1710,6 +1710,7 @@ static void icon_facts(ctx *c, int i, pg_element *e) {
 /* why a node is published besides section 8 (wanted) */
 enum { WANT_RULE = 1, WANT_HOST = 2, WANT_ENDPOINT = 4, WANT_SELECTION = 8 };
 
+static int click_proxy(ctx *c, int i);
 static void make_element(ctx *c, int i, const char *role, int visible, int from_ax, int why) {
   snode *n = &c->n[i];
   const sdoc *d = &c->d[n->doc];
@@ -1822,11 +1823,14 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
     }
   }
 
-  /* geometry */
-  if (n->layout >= 0) {
-    e->bbox = node_rect(c, n);
+  /* geometry: its own box, or the one a click goes to */
+  int proxy = click_proxy(c, i);
+  const snode *box = proxy >= 0 ? &c->n[proxy] : n;
+  if (proxy >= 0) e->click_backend_node_id = box->backend;
+  if (box->layout >= 0) {
+    e->bbox = node_rect(c, box);
     e->has_bbox = 1;
-    e->z = d->paint[n->layout];
+    e->z = c->d[box->doc].paint[box->layout];
     e->in_viewport = visible && e->bbox.x < c->g->vp_width && e->bbox.y < c->g->vp_height &&
                      e->bbox.x + e->bbox.w > 0 && e->bbox.y + e->bbox.h > 0;
   }
@@ -1917,7 +1921,7 @@ static void compute_obscured(ctx *c) {
   for (size_t ei = 0; ei < g->nelements; ei++) {
     pg_element *e = &g->elements[ei];
     if (!e->has_bbox || !e->in_viewport) continue;
-    int self = hget(c, e->backend_node_id);
+    int self = hget(c, pg_element_click_node(e));
     if (self < 0) continue;
     const snode *sn = &c->n[self];
     int my_paint = c->d[sn->doc].paint[sn->layout];
@@ -2159,6 +2163,38 @@ static void build_relations(ctx *c) {
  * only then), the focused element even when hidden, invalid fields even
  * when out of view; never text, nothing of a closed tree or an opaque
  * frame, nothing below a sensitive value holder. */
+/* ---- visually hidden native inputs ------------------------------------ */
+/* Design-system switches, checkboxes and radios keep the real <input>
+ * clipped, 1 px or at opacity 0 behind a styled label or host; the user
+ * clicks that. A box smaller than this is "visually hidden". */
+#define PROXY_MIN_PX 4.0
+
+static int box_usable(ctx *c, const snode *n) {
+  if (n->layout < 0 || !node_visible(c, n)) return 0;
+  pg_rect b = c->d[n->doc].bounds[n->layout];
+  return b.w >= PROXY_MIN_PX && b.h >= PROXY_MIN_PX;
+}
+
+static int is_toggle_input(ctx *c, const snode *n) {
+  if (n->type != 1 || strcasecmp(n->tag, "INPUT")) return 0;
+  const char *t = attr(c, n, "type");
+  return t && (!strcasecmp(t, "checkbox") || !strcasecmp(t, "radio"));
+}
+
+/* The node whose box stands for input i: a checkbox or radio that has a box
+ * and an accessible node but is not usable itself, and a visible label
+ * (label[for] or a wrapping one), else the visible open shadow host of the
+ * tree it lies in. -1: none (the input is what it looks like). */
+static int click_proxy(ctx *c, int i) {
+  const snode *n = &c->n[i];
+  if (!is_toggle_input(c, n) || n->layout < 0 || !n->ax || ax_ignored(n->ax) || box_usable(c, n)) return -1;
+  int refs[4], nrefs = native_labels(c, i, refs, 4);
+  for (int r = 0; r < nrefs; r++)
+    if (!strcasecmp(c->n[refs[r]].tag, "LABEL") && box_usable(c, &c->n[refs[r]])) return refs[r];
+  int h = n->shadow == 1 ? n->shadow_host : -1;
+  return h >= 0 && !c->n[h].closed_inside && box_usable(c, &c->n[h]) ? h : -1;
+}
+
 static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *from_ax) {
   snode *n = &c->n[i];
   *role_out = NULL;
@@ -2176,7 +2212,7 @@ static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *f
     role = "generic";
   }
   const pg__role_info *ri = pg__role_lookup(role);
-  int visible = node_visible(c, n);
+  int visible = node_visible(c, n) || click_proxy(c, i) >= 0;
   *role_out = role;
   *visible_out = visible;
   if (focused) return 1;
