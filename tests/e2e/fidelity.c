@@ -973,3 +973,62 @@ Test(fidelity_inclusion, section_8) {
     DONE(g);
   }
 }
+
+/* ---- 8. what real apps showed (#16) ------------------------------------------------- */
+/* A visually hidden native control (clipped, 1 px, opacity 0) behind a styled
+ * label or host: published, visible, with the label's or host's box; the hit
+ * test at its centre lands in that box, and a click there toggles it. */
+static void expect_hidden_input_clickable(lib *l, const char *role, const char *name, const char *now) {
+  pg_graph *g = lib_capture(l, NULL);
+  const pg_element *e = lib_element(g, role, name);
+  cr_assert(e, "the visually hidden %s \"%s\" is published", role, name);
+  cr_expect(pg_state_is(&e->state, PG_ST_VISIBLE), "%s is visible (through its label or host)", name);
+  cr_expect(e->has_bbox && e->bbox.w >= 20 && e->bbox.h >= 10, "%s: the box of its label or host (%.0fx%.0f)", name,
+            e->bbox.w, e->bbox.h);
+  cr_expect(e->click_backend_node_id && e->click_backend_node_id != e->backend_node_id,
+            "%s: a click aims at its label or host", name);
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  double x = e->bbox.x + e->bbox.w / 2, y = e->bbox.y + e->bbox.h / 2;
+  cJSON_AddNumberToObject(a, "x", (int)x);
+  cJSON_AddNumberToObject(a, "y", (int)y);
+  cr_assert_eq(cdp_call(l->c, crawl_page_session(l->p), "DOM.getNodeForLocation", a, &res, 10000), CDP_OK);
+  int hit = item(res, "backendNodeId") ? item(res, "backendNodeId")->valueint : 0;
+  cJSON_Delete(res);
+  cr_expect(pg_graph_contains(g, pg_element_click_node(e), hit), "%s: the hit test lands in its label/host (%d)", name,
+            hit);
+  cr_assert_eq(crawl_page_click(l->p, x, y), CRAWL_OK);
+  pg_graph_free(g);
+  g = lib_capture(l, NULL);
+  e = lib_element(g, role, name);
+  cr_assert(e);
+  cr_expect(pg_state_is(&e->state, PG_ST_CHECKED), "a click at %s's box checks it", name);
+  if (now) {
+    const pg_element *o = lib_element(g, role, now);
+    cr_expect(o && !pg_state_is(&o->state, PG_ST_CHECKED), "and unchecks %s", now);
+  }
+  pg_graph_free(g);
+}
+
+Test(fidelity_real_apps, visually_hidden_inputs) {
+  const char *const args[] = {NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/hidden-inputs.html"), args);
+  const cJSON *sw = t_element(g, "switch", "Dark mode");
+  cr_assert(sw, "the web-component switch (open shadow root, clipped input) is published");
+  cr_expect(t_state(sw, "visible") == 1 && t_state(sw, "checked") == 0);
+  cr_expect(t_has(sw, "supportedActions", "ui.toggle"), "the switch can be toggled");
+  const cJSON *cb = t_element(g, "checkbox", "Accept terms");
+  cr_assert(cb, "the Bootstrap-style .form-check-input (opacity 0, 1 px) is published");
+  cr_expect(t_state(cb, "visible") == 1 && t_state(cb, "checked") == 0);
+  cr_expect(item(item(cb, "bbox"), "width")->valuedouble >= 100, "with its label's box");
+  const cJSON *r1 = t_element(g, "radio", "Free plan"), *r2 = t_element(g, "radio", "Pro plan");
+  cr_assert(r1 && r2, "both Material-like radios are published");
+  cr_expect(t_state(r1, "checked") == 1 && t_state(r2, "checked") == 0, "with their checked state from AX");
+  DONE(g);
+
+  lib l = {0};
+  lib_open(&l, t_fixture_url(0, NULL, "/fidelity/hidden-inputs.html"));
+  expect_hidden_input_clickable(&l, "switch", "Dark mode", NULL);
+  expect_hidden_input_clickable(&l, "checkbox", "Accept terms", NULL);
+  expect_hidden_input_clickable(&l, "radio", "Pro plan", "Free plan");
+  lib_close(&l);
+}
