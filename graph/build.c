@@ -1707,6 +1707,23 @@ static void icon_facts(ctx *c, int i, pg_element *e) {
   e->icon_text = acc.lig[0] ? pg__strdup(c->a, acc.lig) : NULL;
 }
 
+/* An icon-only control whose name is only icon-font glyphs (private-use
+ * code points): its title, else its description (a tooltip), else --
+ * marked inferred -- what its icon classes name (fa-search: "Search"). */
+static void icon_name(ctx *c, int i, pg_element *e) {
+  if (!pg__text_is_glyphs(e->name)) return;
+  const char *title = attr(c, &c->n[i], "title");
+  char *better = title && !pg__text_is_glyphs(title) ? clean(c, title, NAME_MAX_BYTES) : NULL;
+  if (!better && e->description && !pg__text_is_glyphs(e->description)) better = e->description;
+  if (!better && !e->sensitive && pg__icon_class_name(e->icon_classes)) {
+    better = pg__strdup(c->a, pg__icon_class_name(e->icon_classes));
+    e->sources |= 1u << PG_SRC_INFERRED;
+  }
+  e->name = better; /* a glyph names nothing a user reads */
+  e->sources &= ~(1u << PG_SRC_TEXT);
+  if (e->name && e->description && !strcmp(e->name, e->description)) e->description = NULL;
+}
+
 /* why a node is published besides section 8 (wanted) */
 enum { WANT_RULE = 1, WANT_HOST = 2, WANT_ENDPOINT = 4, WANT_SELECTION = 8 };
 
@@ -1842,6 +1859,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   e->has_aria_controls = attr(c, n, "aria-controls") != NULL;
   e->container_kind = n->parent >= 0 ? container_kind(c, n->parent) : NULL;
   icon_facts(c, i, e);
+  icon_name(c, i, e);
   for (int k = n->parent, steps = 0; k >= 0 && steps < 32; k = c->n[k].parent, steps++) {
     const snode *q = &c->n[k];
     const char *qr = q->ax ? ax_str(q->ax, "role") : attr(c, q, "role");
