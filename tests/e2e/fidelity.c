@@ -1032,3 +1032,51 @@ Test(fidelity_real_apps, visually_hidden_inputs) {
   expect_hidden_input_clickable(&l, "radio", "Pro plan", "Free plan");
   lib_close(&l);
 }
+
+/* 1: s holds a private-use code point (U+E000..U+F8FF: EE 80 80..EF A3 BF). */
+static int has_pua(const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
+    if ((p[0] == 0xEE || (p[0] == 0xEF && p[1] >= 0x80 && p[1] <= 0xA3)) && p[1] >= 0x80) return 1;
+  return 0;
+}
+
+/* Icon-only controls named by an icon font's private-use glyphs: their
+ * title, else -- marked inferred -- what their fa-* class names; a trash
+ * can so named is destructive to the policy. */
+Test(fidelity_real_apps, icon_font_names) {
+  const char *const args[] = {NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/icon-font.html"), args);
+  struct { const char *name; int inferred; } want[] = {{"Menu", 1}, {"Search", 1}, {"Preferences", 0}, {"Delete", 1}};
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    const cJSON *e = t_element(g, "button", want[k].name);
+    cr_expect(e, "the icon-font button is named \"%s\"", want[k].name);
+    if (!e) continue;
+    cr_expect(t_has(item(e, "semantics"), "sources", "inferred") == want[k].inferred,
+              "%s: the name is %s", want[k].name, want[k].inferred ? "marked inferred" : "the page's own (title)");
+    cr_expect(!t_has(item(e, "semantics"), "sources", "visible-text"), "%s: not from visible text", want[k].name);
+  }
+  const cJSON *menu = t_element(g, "button", "Menu");
+  cr_expect(menu && t_state(menu, "expanded") == 0 && t_has(menu, "supportedActions", "ui.expand"),
+            "the menu toggle can be expanded");
+  const cJSON *e;
+  cJSON_ArrayForEach(e, item(g, "elements"))
+    cr_expect(!has_pua(str(e, "name")), "no name is a bare icon-font glyph (%s)", str(e, "instanceId"));
+  DONE(g);
+
+  lib l = {0};
+  lib_open(&l, t_fixture_url(0, NULL, "/fidelity/icon-font.html"));
+  pg_graph *pg = lib_capture(&l, NULL);
+  const pg_element *trash = lib_element(pg, "button", "Delete");
+  cr_assert(trash, "the trash can is named Delete");
+  pol_subject s = {.role = trash->role, .name = trash->name, .tag = trash->tag, .icon_classes = trash->icon_classes,
+                   .icon_text = trash->icon_text, .container_kind = trash->container_kind};
+  pol_classification cls;
+  cr_assert_eq(pol_classify(&s, &cls), POL_OK);
+  cr_expect_eq(cls.side_effect, POL_SE_DESTRUCTIVE, "a trash can named Delete is destructive (rule %s)", cls.rule);
+  pol_subject bare = {.role = "button", .name = "Delete"};
+  pol_classification bcls;
+  pol_classify(&bare, &bcls);
+  cr_expect_eq(bcls.side_effect, POL_SE_DESTRUCTIVE, "its name alone says so (rule %s)", bcls.rule);
+  pg_graph_free(pg);
+  lib_close(&l);
+}
