@@ -1852,8 +1852,13 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
                      e->bbox.x + e->bbox.w > 0 && e->bbox.y + e->bbox.h > 0;
   }
   e->attached = 1;
-  if (n->shadow == 1 && n->shadow_host >= 0 && !c->n[n->shadow_host].closed_inside)
-    e->shadow_host_id = node_id(c, n->shadow_host, "el");
+  /* the nearest published open host (a wrapper host may be left out) */
+  for (int h = n->shadow == 1 ? n->shadow_host : -1; h >= 0 && !c->n[h].closed_inside;
+       h = c->n[h].shadow == 1 ? c->n[h].shadow_host : -1)
+    if (c->n[h].elem >= 0) {
+      e->shadow_host_id = node_id(c, h, "el");
+      break;
+    }
   const char *hp = attr(c, n, "aria-haspopup");
   e->aria_haspopup = hp && strcmp(hp, "false") ? pg__strdup(c->a, hp) : NULL;
   e->has_aria_controls = attr(c, n, "aria-controls") != NULL;
@@ -2213,6 +2218,28 @@ static int click_proxy(ctx *c, int i) {
   return h >= 0 && !c->n[h].closed_inside && box_usable(c, &c->n[h]) ? h : -1;
 }
 
+/* ---- noise: wrappers of component frameworks -------------------------- */
+/* Attributes that give a custom element or slot a state, an action or an id
+ * a caller can hold on to. */
+static const char *const keep_attrs[] = {
+  "id", "data-uiap-id", "data-uiap-action", "tabindex", "aria-label", "aria-labelledby", "aria-expanded",
+  "aria-pressed", "aria-checked", "aria-selected", "aria-current", "aria-disabled", "aria-live", "contenteditable",
+};
+
+/* 1: node i is a custom-element host (a '-' in its tag) or a <slot> that is
+ * only a wrapper: role generic, no name, no state or action, no stable id. */
+static int wrapper_noise(ctx *c, int i, const char *role) {
+  const snode *n = &c->n[i];
+  if (strcmp(role, "generic") || (!strchr(n->tag, '-') && strcasecmp(n->tag, "SLOT"))) return 0;
+  if (n->clickable || closed_host(c, i)) return 0;
+  for (size_t k = 0; k < sizeof keep_attrs / sizeof *keep_attrs; k++)
+    if (attr(c, n, keep_attrs[k])) return 0;
+  for (size_t k = 0; n->ax && k < sizeof ax_bool_states / sizeof *ax_bool_states; k++)
+    if (cJSON_IsTrue(ax_prop(n->ax, ax_bool_states[k].prop))) return 0;
+  const char *name = n->ax ? ax_str(n->ax, "name") : NULL;
+  return !name || !*name;
+}
+
 static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *from_ax) {
   snode *n = &c->n[i];
   *role_out = NULL;
@@ -2245,7 +2272,7 @@ static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *f
   }
   if (!interesting && attr(c, n, "aria-live") && strcmp(attr(c, n, "aria-live"), "off")) interesting = 1;
   if (c->opt->include_non_interactive && !(f & PG__R_TEXT)) interesting = 1;
-  if (!interesting) return 0;
+  if (!interesting || wrapper_noise(c, i, role)) return 0;
   if (!visible && !c->opt->include_hidden) {
     /* invalid fields of the current flow stay, even when scrolled away or hidden */
     const char *inv = attr(c, n, "aria-invalid");
@@ -2314,10 +2341,13 @@ static void select_elements(ctx *c) {
   for (size_t i = 0; i < nn; i++) {
     if (!(why[i] & WANT_RULE)) continue;
     const snode *n = &c->n[i];
+    /* a wrapper host (wrapper_noise) only for a control or status in it */
+    const pg__role_info *ri = roles[i] ? pg__role_lookup(roles[i]) : NULL;
+    int control = ri && (ri->flags & (PG__R_INTERACTIVE | PG__R_STATUS));
     for (int h = n->shadow == 1 ? n->shadow_host : -1; h >= 0;
          h = c->n[h].shadow == 1 ? c->n[h].shadow_host : -1) {
       if (why[h] || c->n[h].closed_inside) break;
-      why[h] = WANT_HOST;
+      if (control || !wrapper_noise(c, h, "generic")) why[h] = WANT_HOST;
     }
     static const char *const pointers[] = {"aria-errormessage", "aria-describedby"};
     for (size_t a = 0; a < 2; a++) {
