@@ -1080,3 +1080,33 @@ Test(fidelity_real_apps, icon_font_names) {
   pg_graph_free(pg);
   lib_close(&l);
 }
+
+/* Wrappers of component frameworks -- custom-element hosts and slots with no
+ * role, name, state, action or stable id -- are left out; one with a stable
+ * id or a state stays, and so does the host of a control's shadow tree. */
+Test(fidelity_real_apps, wrapper_noise) {
+  const char *const args[] = {"--include-non-interactive", NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/noise.html"), args);
+  const cJSON *e, *tools = NULL;
+  int panels = 0;
+  cJSON_ArrayForEach(e, item(g, "elements")) {
+    const char *tag = str(item(e, "semantics"), "tagName");
+    cr_expect(!str_is(item(e, "semantics"), "tagName", "slot"), "no <slot> is published (%s)", id_of(e));
+    cr_expect(!tag || (strcmp(tag, "x-layout") && strcmp(tag, "x-stack")), "no wrapper %s is published", tag);
+    if (tag && !strcmp(tag, "x-panel")) {
+      panels++;
+      cr_expect(str_is(e, "stableId", "panel-main"), "only the x-panel with a stable id is published");
+    }
+    if (tag && !strcmp(tag, "x-tools")) tools = e;
+  }
+  cr_expect_eq(panels, 1, "one x-panel of two");
+  cr_expect(t_element(g, "button", "Real action") && t_element(g, "button", "Panel action"),
+            "the controls the wrappers hold are published");
+  const cJSON *tab = NULL;
+  cJSON_ArrayForEach(e, item(g, "elements")) if (str_is(item(e, "semantics"), "tagName", "x-tab")) tab = e;
+  cr_expect(tab, "a custom element with a state and tabindex stays");
+  const cJSON *tool = t_element(g, "button", "Shadow tool");
+  cr_assert(tool && tools, "the host of a control's shadow tree stays");
+  cr_expect(str_is(item(tool, "semantics"), "shadowHostId", id_of(tools)), "and shadowHostId names it");
+  DONE(g);
+}
