@@ -1110,3 +1110,55 @@ Test(fidelity_real_apps, wrapper_noise) {
   cr_expect(str_is(item(tool, "semantics"), "shadowHostId", id_of(tools)), "and shadowHostId names it");
   DONE(g);
 }
+
+/* A crawl of fixture page: its journal (caller frees), NULL when it failed. */
+static cJSON *crawl_journal(const char *page) {
+  char *dir = t_tmpdir(), out[600], tmpenv[600];
+  char *tmp = t_tmpdir();
+  snprintf(tmpenv, sizeof tmpenv, "TMPDIR=%s", tmp);
+  snprintf(out, sizeof out, "%s/out", dir);
+  const char *argv[] = {"/usr/bin/env", tmpenv, UIAP_BIN, "crawl", t_fixture_url(0, NULL, page), "-o", out, NULL};
+  t_run r = t_run_argv(argv, 300000);
+  cr_expect_eq(r.status, 0, "crawl of %s: %s", page, r.err);
+  t_run_free(&r);
+  char path[700];
+  snprintf(path, sizeof path, "%s/journal.jsonl", out);
+  char *text = t_read_file(path, NULL);
+  cJSON *lines = cJSON_CreateArray();
+  for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+    cJSON *j = cJSON_Parse(line);
+    if (j) cJSON_AddItemToArray(lines, j);
+  }
+  free(text);
+  free(dir);
+  free(tmp);
+  return lines;
+}
+
+/* 1: the journal holds a record of type whose action and target name match
+ * (for a decision, effect too when not NULL). */
+static int journal_has(const cJSON *lines, const char *type, const char *action, const char *name, const char *effect) {
+  const cJSON *j;
+  cJSON_ArrayForEach(j, lines) {
+    if (!str_is(j, "type", type) || !str_is(item(j, "target"), "name", name)) continue;
+    const char *a = str(j, !strcmp(type, "transition") ? "viaActionId" : "actionId");
+    if (a && !strcmp(a, action) && (!effect || str_is(j, "effect", effect))) return 1;
+  }
+  return 0;
+}
+
+/* What the crawler does with them: the hidden switch and radios are
+ * toggled through their labels and hosts, the menu and search toggles
+ * named from their icons explored, the trash can so named refused. */
+Test(fidelity_real_apps, crawled) {
+  cJSON *j = crawl_journal("/fidelity/hidden-inputs.html");
+  cr_expect(journal_has(j, "transition", "ui.toggle", "Dark mode", NULL), "the hidden switch was toggled");
+  cr_expect(journal_has(j, "transition", "ui.choose", "Pro plan", NULL), "a hidden radio was chosen");
+  cJSON_Delete(j);
+  j = crawl_journal("/fidelity/icon-font.html");
+  cr_expect(journal_has(j, "transition", "ui.expand", "Menu", NULL), "the icon-font menu toggle was explored");
+  cr_expect(journal_has(j, "transition", "ui.activate", "Search", NULL), "the search toggle was explored");
+  cr_expect(journal_has(j, "decision", "ui.activate", "Delete", "deny"), "the trash can named Delete was refused");
+  cr_expect(!journal_has(j, "transition", "ui.activate", "Delete", NULL), "and never clicked");
+  cJSON_Delete(j);
+}
