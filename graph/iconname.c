@@ -45,13 +45,15 @@ int pg__text_is_glyphs(const char *s) {
   return glyphs > 0;
 }
 
-/* Icon-set prefixes of a class token, then what the rest of it names. */
+/* Icon-set prefixes of a class token, then what the rest of it names. No
+ * close (fa-times, fa-xmark) or minus: what those do depends on where they
+ * sit (a dialog's dismiss, a row's removal), which the policy reads from the
+ * icon and its container (policy/icons.c); a name "Close" would read as a
+ * safe word anywhere. */
 static const char *const prefixes[] = {"fa-", "bi-", "mdi-", "icon-", "glyphicon-", "ti-", "ion-", "la-"};
 static const struct { const char *icon, *name; } icon_names[] = {
   {"search", "Search"}, {"magnifying-glass", "Search"}, {"bars", "Menu"}, {"navicon", "Menu"},
-  {"reorder", "Menu"}, {"menu", "Menu"}, {"list", "Menu"}, {"times", "Close"}, {"xmark", "Close"},
-  {"close", "Close"}, {"x", "Close"}, {"x-lg", "Close"}, {"times-circle", "Close"}, {"circle-xmark", "Close"},
-  {"trash", "Delete"}, {"trash-o", "Delete"}, {"trash-alt", "Delete"}, {"trash-can", "Delete"},
+  {"reorder", "Menu"}, {"menu", "Menu"}, {"list", "Menu"}, {"trash", "Delete"}, {"trash-o", "Delete"}, {"trash-alt", "Delete"}, {"trash-can", "Delete"},
   {"trash3", "Delete"}, {"delete", "Delete"}, {"cog", "Settings"}, {"cogs", "Settings"}, {"gear", "Settings"},
   {"gears", "Settings"}, {"settings", "Settings"}, {"plus", "Add"}, {"add", "Add"}, {"plus-circle", "Add"},
   {"pen", "Edit"}, {"pencil", "Edit"}, {"edit", "Edit"}, {"pen-to-square", "Edit"}, {"pencil-square-o", "Edit"},

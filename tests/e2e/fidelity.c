@@ -728,7 +728,8 @@ Test(fidelity_structure, drawers) {
     cr_expect(str_is(dr, "parentScopeId", "scope_route"));
     expect_in_scope(g, "link", "Drawer home", dr);
     expect_in_scope(g, "link", "Drawer settings", dr);
-    const cJSON *menu = t_element(g, "button", "Menu");
+    cr_expect(!t_element(g, NULL, "Close"), "a close icon without context gets no name: the policy reads it by where it is");
+  const cJSON *menu = t_element(g, "button", "Menu");
     cr_assert(menu);
     cr_expect(has_relation(g, "opens", id_of(menu), str(dr, "scopeId")), "its disclosure button opens it");
     /* closed drawers */
@@ -1055,6 +1056,7 @@ Test(fidelity_real_apps, icon_font_names) {
               "%s: the name is %s", want[k].name, want[k].inferred ? "marked inferred" : "the page's own (title)");
     cr_expect(!t_has(item(e, "semantics"), "sources", "visible-text"), "%s: not from visible text", want[k].name);
   }
+  cr_expect(!t_element(g, NULL, "Close"), "a close icon without context gets no name: the policy reads it by where it is");
   const cJSON *menu = t_element(g, "button", "Menu");
   cr_expect(menu && t_state(menu, "expanded") == 0 && t_has(menu, "supportedActions", "ui.expand"),
             "the menu toggle can be expanded");
@@ -1160,5 +1162,10 @@ Test(fidelity_real_apps, crawled) {
   cr_expect(journal_has(j, "transition", "ui.activate", "Search", NULL), "the search toggle was explored");
   cr_expect(journal_has(j, "decision", "ui.activate", "Delete", "deny"), "the trash can named Delete was refused");
   cr_expect(!journal_has(j, "transition", "ui.activate", "Delete", NULL), "and never clicked");
+  int close_review = 0;
+  const cJSON *rec;
+  cJSON_ArrayForEach(rec, j) close_review |= str_is(rec, "type", "decision") && str_is(rec, "rule", "icon.close.no_context") &&
+                                             str_is(rec, "effect", "review");
+  cr_expect(close_review, "the close icon without context still goes to review (icon.close.no_context)");
   cJSON_Delete(j);
 }
