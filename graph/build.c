@@ -2181,11 +2181,6 @@ static void build_relations(ctx *c) {
 }
 
 /* ---- selection of elements -------------------------------------------------- */
-/* Section 8: visible interactive and status elements (all non-text ones with
- * include_non_interactive, decorative ones -- role none or presentation --
- * only then), the focused element even when hidden, invalid fields even
- * when out of view; never text, nothing of a closed tree or an opaque
- * frame, nothing below a sensitive value holder. */
 /* ---- visually hidden native inputs ------------------------------------ */
 /* Design-system switches, checkboxes and radios keep the real <input>
  * clipped, 1 px or at opacity 0 behind a styled label or host; the user
@@ -2240,6 +2235,18 @@ static int wrapper_noise(ctx *c, int i, const char *role) {
   return !name || !*name;
 }
 
+/* wrapper_noise for a shadow host, whatever its role. */
+static int host_noise(ctx *c, int h) {
+  int from_ax;
+  const char *role = node_role(c, &c->n[h], &from_ax);
+  return wrapper_noise(c, h, !role || !strcmp(role, "none") || !strcmp(role, "presentation") ? "generic" : role);
+}
+
+/* Section 8: visible interactive and status elements (all non-text ones with
+ * include_non_interactive, decorative ones -- role none or presentation --
+ * only then), the focused element even when hidden, invalid fields even
+ * when out of view; never text, nothing of a closed tree or an opaque
+ * frame, nothing below a sensitive value holder. */
 static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *from_ax) {
   snode *n = &c->n[i];
   *role_out = NULL;
@@ -2347,7 +2354,7 @@ static void select_elements(ctx *c) {
     for (int h = n->shadow == 1 ? n->shadow_host : -1; h >= 0;
          h = c->n[h].shadow == 1 ? c->n[h].shadow_host : -1) {
       if (why[h] || c->n[h].closed_inside) break;
-      if (control || !wrapper_noise(c, h, "generic")) why[h] = WANT_HOST;
+      if (control || !host_noise(c, h)) why[h] = WANT_HOST;
     }
     static const char *const pointers[] = {"aria-errormessage", "aria-describedby"};
     for (size_t a = 0; a < 2; a++) {
