@@ -1708,9 +1708,27 @@ static void icon_facts(ctx *c, int i, pg_element *e) {
   e->icon_text = acc.lig[0] ? pg__strdup(c->a, acc.lig) : NULL;
 }
 
+/* An icon-only control whose name is only icon-font glyphs (private-use
+ * code points): its title, else its description (a tooltip), else --
+ * marked inferred -- what its icon classes name (fa-search: "Search"). */
+static void icon_name(ctx *c, int i, pg_element *e) {
+  if (!pg__text_is_glyphs(e->name)) return;
+  const char *title = attr(c, &c->n[i], "title");
+  char *better = title && !pg__text_is_glyphs(title) ? clean(c, title, NAME_MAX_BYTES) : NULL;
+  if (!better && e->description && !pg__text_is_glyphs(e->description)) better = e->description;
+  if (!better && !e->sensitive && pg__icon_class_name(e->icon_classes)) {
+    better = pg__strdup(c->a, pg__icon_class_name(e->icon_classes));
+    e->sources |= 1u << PG_SRC_INFERRED;
+  }
+  e->name = better; /* a glyph names nothing a user reads */
+  e->sources &= ~(1u << PG_SRC_TEXT);
+  if (e->name && e->description && !strcmp(e->name, e->description)) e->description = NULL;
+}
+
 /* why a node is published besides section 8 (wanted) */
 enum { WANT_RULE = 1, WANT_HOST = 2, WANT_ENDPOINT = 4, WANT_SELECTION = 8 };
 
+static int click_proxy(ctx *c, int i);
 static void make_element(ctx *c, int i, const char *role, int visible, int from_ax, int why) {
   snode *n = &c->n[i];
   const sdoc *d = &c->d[n->doc];
@@ -1823,22 +1841,31 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
     }
   }
 
-  /* geometry */
-  if (n->layout >= 0) {
-    e->bbox = node_rect(c, n);
+  /* geometry: its own box, or the one a click goes to */
+  int proxy = click_proxy(c, i);
+  const snode *box = proxy >= 0 ? &c->n[proxy] : n;
+  if (proxy >= 0) e->click_backend_node_id = box->backend;
+  if (box->layout >= 0) {
+    e->bbox = node_rect(c, box);
     e->has_bbox = 1;
-    e->z = d->paint[n->layout];
+    e->z = c->d[box->doc].paint[box->layout];
     e->in_viewport = visible && e->bbox.x < c->g->vp_width && e->bbox.y < c->g->vp_height &&
                      e->bbox.x + e->bbox.w > 0 && e->bbox.y + e->bbox.h > 0;
   }
   e->attached = 1;
-  if (n->shadow == 1 && n->shadow_host >= 0 && !c->n[n->shadow_host].closed_inside)
-    e->shadow_host_id = node_id(c, n->shadow_host, "el");
+  /* the nearest published open host (a wrapper host may be left out) */
+  for (int h = n->shadow == 1 ? n->shadow_host : -1; h >= 0 && !c->n[h].closed_inside;
+       h = c->n[h].shadow == 1 ? c->n[h].shadow_host : -1)
+    if (c->n[h].elem >= 0) {
+      e->shadow_host_id = node_id(c, h, "el");
+      break;
+    }
   const char *hp = attr(c, n, "aria-haspopup");
   e->aria_haspopup = hp && strcmp(hp, "false") ? pg__strdup(c->a, hp) : NULL;
   e->has_aria_controls = attr(c, n, "aria-controls") != NULL;
   e->container_kind = n->parent >= 0 ? container_kind(c, n->parent) : NULL;
   icon_facts(c, i, e);
+  icon_name(c, i, e);
   for (int k = n->parent, steps = 0; k >= 0 && steps < 32; k = c->n[k].parent, steps++) {
     const snode *q = &c->n[k];
     const char *qr = q->ax ? ax_str(q->ax, "role") : attr(c, q, "role");
@@ -1918,7 +1945,7 @@ static void compute_obscured(ctx *c) {
   for (size_t ei = 0; ei < g->nelements; ei++) {
     pg_element *e = &g->elements[ei];
     if (!e->has_bbox || !e->in_viewport) continue;
-    int self = hget(c, e->backend_node_id);
+    int self = hget(c, pg_element_click_node(e));
     if (self < 0) continue;
     const snode *sn = &c->n[self];
     int my_paint = c->d[sn->doc].paint[sn->layout];
@@ -2155,6 +2182,67 @@ static void build_relations(ctx *c) {
 }
 
 /* ---- selection of elements -------------------------------------------------- */
+/* ---- visually hidden native inputs ------------------------------------ */
+/* Design-system switches, checkboxes and radios keep the real <input>
+ * clipped, 1 px or at opacity 0 behind a styled label or host; the user
+ * clicks that. A box smaller than this is "visually hidden". */
+#define PROXY_MIN_PX 4.0
+
+static int box_usable(ctx *c, const snode *n) {
+  if (n->layout < 0 || !node_visible(c, n)) return 0;
+  pg_rect b = c->d[n->doc].bounds[n->layout];
+  return b.w >= PROXY_MIN_PX && b.h >= PROXY_MIN_PX;
+}
+
+static int is_toggle_input(ctx *c, const snode *n) {
+  if (n->type != 1 || strcasecmp(n->tag, "INPUT")) return 0;
+  const char *t = attr(c, n, "type");
+  return t && (!strcasecmp(t, "checkbox") || !strcasecmp(t, "radio"));
+}
+
+/* The node whose box stands for input i: a checkbox or radio that has a box
+ * and an accessible node but is not usable itself, and a visible label
+ * (label[for] or a wrapping one), else the visible open shadow host of the
+ * tree it lies in. -1: none (the input is what it looks like). */
+static int click_proxy(ctx *c, int i) {
+  const snode *n = &c->n[i];
+  if (!is_toggle_input(c, n) || n->layout < 0 || !n->ax || ax_ignored(n->ax) || box_usable(c, n)) return -1;
+  int refs[4], nrefs = native_labels(c, i, refs, 4);
+  for (int r = 0; r < nrefs; r++)
+    if (!strcasecmp(c->n[refs[r]].tag, "LABEL") && box_usable(c, &c->n[refs[r]])) return refs[r];
+  int h = n->shadow == 1 ? n->shadow_host : -1;
+  return h >= 0 && !c->n[h].closed_inside && box_usable(c, &c->n[h]) ? h : -1;
+}
+
+/* ---- noise: wrappers of component frameworks -------------------------- */
+/* Attributes that give a custom element or slot a state, an action or an id
+ * a caller can hold on to. */
+static const char *const keep_attrs[] = {
+  "id", "data-uiap-id", "data-uiap-action", "tabindex", "aria-label", "aria-labelledby", "aria-expanded",
+  "aria-pressed", "aria-checked", "aria-selected", "aria-current", "aria-disabled", "aria-live", "contenteditable",
+};
+
+/* 1: node i is a custom-element host (a '-' in its tag) or a <slot> that is
+ * only a wrapper: role generic, no name, no state or action, no stable id. */
+static int wrapper_noise(ctx *c, int i, const char *role) {
+  const snode *n = &c->n[i];
+  if (strcmp(role, "generic") || (!strchr(n->tag, '-') && strcasecmp(n->tag, "SLOT"))) return 0;
+  if (n->clickable || closed_host(c, i)) return 0;
+  for (size_t k = 0; k < sizeof keep_attrs / sizeof *keep_attrs; k++)
+    if (attr(c, n, keep_attrs[k])) return 0;
+  for (size_t k = 0; n->ax && k < sizeof ax_bool_states / sizeof *ax_bool_states; k++)
+    if (cJSON_IsTrue(ax_prop(n->ax, ax_bool_states[k].prop))) return 0;
+  const char *name = n->ax ? ax_str(n->ax, "name") : NULL;
+  return !name || !*name;
+}
+
+/* wrapper_noise for a shadow host, whatever its role. */
+static int host_noise(ctx *c, int h) {
+  int from_ax;
+  const char *role = node_role(c, &c->n[h], &from_ax);
+  return wrapper_noise(c, h, !role || !strcmp(role, "none") || !strcmp(role, "presentation") ? "generic" : role);
+}
+
 /* Section 8: visible interactive and status elements (all non-text ones with
  * include_non_interactive, decorative ones -- role none or presentation --
  * only then), the focused element even when hidden, invalid fields even
@@ -2177,7 +2265,7 @@ static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *f
     role = "generic";
   }
   const pg__role_info *ri = pg__role_lookup(role);
-  int visible = node_visible(c, n);
+  int visible = node_visible(c, n) || click_proxy(c, i) >= 0;
   *role_out = role;
   *visible_out = visible;
   if (focused) return 1;
@@ -2192,7 +2280,7 @@ static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *f
   }
   if (!interesting && attr(c, n, "aria-live") && strcmp(attr(c, n, "aria-live"), "off")) interesting = 1;
   if (c->opt->include_non_interactive && !(f & PG__R_TEXT)) interesting = 1;
-  if (!interesting) return 0;
+  if (!interesting || wrapper_noise(c, i, role)) return 0;
   if (!visible && !c->opt->include_hidden) {
     /* invalid fields of the current flow stay, even when scrolled away or hidden */
     const char *inv = attr(c, n, "aria-invalid");
@@ -2261,10 +2349,13 @@ static void select_elements(ctx *c) {
   for (size_t i = 0; i < nn; i++) {
     if (!(why[i] & WANT_RULE)) continue;
     const snode *n = &c->n[i];
+    /* a wrapper host (wrapper_noise) only for a control or status in it */
+    const pg__role_info *ri = roles[i] ? pg__role_lookup(roles[i]) : NULL;
+    int control = ri && (ri->flags & (PG__R_INTERACTIVE | PG__R_STATUS));
     for (int h = n->shadow == 1 ? n->shadow_host : -1; h >= 0;
          h = c->n[h].shadow == 1 ? c->n[h].shadow_host : -1) {
       if (why[h] || c->n[h].closed_inside) break;
-      why[h] = WANT_HOST;
+      if (control || !host_noise(c, h)) why[h] = WANT_HOST;
     }
     static const char *const pointers[] = {"aria-errormessage", "aria-describedby"};
     for (size_t a = 0; a < 2; a++) {

@@ -284,7 +284,17 @@ typedef struct pg_element {
   int live;                     /* inside a live region / status / timer: noise for fingerprints */
   int selection_only;           /* published only because the text selection lies in it */
   int backend_node_id;
+  int click_backend_node_id;    /* the node a click aims at and a hit test may
+                                   land in, when not the element itself: the
+                                   label or open shadow host of a visually
+                                   hidden native checkbox/radio/switch (its
+                                   bbox is that node's box); 0: the element */
 } pg_element;
+
+/* The node to click for e: click_backend_node_id, else backend_node_id. */
+static inline int pg_element_click_node(const pg_element *e) {
+  return e->click_backend_node_id ? e->click_backend_node_id : e->backend_node_id;
+}
 
 typedef struct pg_relation {
   char *type;                   /* "labels", "controls", ... */

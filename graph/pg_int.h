@@ -42,6 +42,12 @@ int pg__tag_container(const char *tag, pg__ckind *out);
 int pg__class_container(const char *class_attr, pg__ckind *out);
 /* 1 when an element of this tag draws an icon inside a control. */
 int pg__icon_tag(const char *tag);
+/* 1: s is only private-use code points (an icon font's glyphs) and blanks,
+ * at least one glyph. */
+int pg__text_is_glyphs(const char *s);
+/* What the first icon class token of classes (space separated: "fa
+ * fa-search") names ("Search"), static; NULL: none known. */
+const char *pg__icon_class_name(const char *classes);
 /* 1 when s (blanks around it ignored) reads like an icon font ligature:
  * 1..PG_ICON_TEXT_MAX of [a-z0-9_], copied into buf (cap bytes). */
 int pg__ligature_text(const char *s, char *buf, size_t cap);

@@ -118,20 +118,21 @@ static crawl_code act_click_(act_ctx *r, const pg_element *e, char *why, size_t 
   if (!pg_state_is(&e->state, PG_ST_ENABLED)) { snprintf(why, whylen, "disabled"); return CRAWL_ARG; }
   cdp_client *c = r->c;
   const char *sess = crawl_page_session(r->page);
+  int target = pg_element_click_node(e); /* a hidden input's label or host */
   cJSON *a = cJSON_CreateObject();
-  cJSON_AddNumberToObject(a, "backendNodeId", e->backend_node_id);
+  cJSON_AddNumberToObject(a, "backendNodeId", target);
   cdp_code cr = cdp_call(c, sess, "DOM.scrollIntoViewIfNeeded", a, NULL, 10000);
   if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
   if (cr) { snprintf(why, whylen, "detached (%s)", cdp_client_errmsg(c)); return CRAWL_ARG; }
   double x1, y1, x2, y2;
   for (int attempt = 0;; attempt++) {
-    if (node_point(r, e->backend_node_id, &x1, &y1)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
+    if (node_point(r, target, &x1, &y1)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
     a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "expression", CRAWL__JS(two_animation_frames));
     cJSON_AddBoolToObject(a, "awaitPromise", 1);
     cr = cdp_call(c, sess, "Runtime.evaluate", a, NULL, 2000);
     if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
-    if (node_point(r, e->backend_node_id, &x2, &y2)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
+    if (node_point(r, target, &x2, &y2)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
     if (abs((int)(x1 - x2)) <= 1 && abs((int)(y1 - y2)) <= 1) break;
     if (attempt == 2) { snprintf(why, whylen, "not stable (still moving)"); return CRAWL_ARG; }
     usleep(100000);
@@ -149,7 +150,7 @@ static crawl_code act_click_(act_ctx *r, const pg_element *e, char *why, size_t 
   const cJSON *hit = cJSON_GetObjectItemCaseSensitive(res, "backendNodeId");
   int hit_id = cJSON_IsNumber(hit) ? hit->valueint : 0;
   cJSON_Delete(res);
-  if (!hit_id || !pg_graph_contains(r->g, e->backend_node_id, hit_id)) {
+  if (!hit_id || (!pg_graph_contains(r->g, target, hit_id) && !pg_graph_contains(r->g, e->backend_node_id, hit_id))) {
     snprintf(why, whylen, "obscured: the hit test at (%d,%d) lands on another element", (int)x2, (int)y2);
     return CRAWL_ARG;
   }

@@ -267,7 +267,7 @@ static crawl_code do_step(crawl_page *p, const pg_graph *g, const crawl_login_st
   const pg_element *e = find_el(g, st->role, st->name);
   double x, y;
   if (!e) return fail(why, whylen, "step %zu: no %s \"%s\" on the sign-in page", i, st->role, st->name);
-  if (crawl__page_node_point(p, e->backend_node_id, &x, &y))
+  if (crawl__page_node_point(p, pg_element_click_node(e), &x, &y))
     return fail(why, whylen, "step %zu: %s \"%s\" has no box", i, st->role, st->name);
   if (!st->value) open_for_submit(p, e);
   crawl_code rc = crawl_page_click(p, (int)x, (int)y);

@@ -812,7 +812,7 @@ static crawl_code step_run(obs *s, long long now) {
     return rc;
   }
   double x, y;
-  crawl_code rc = node_centre(s, e->backend_node_id, &x, &y);
+  crawl_code rc = node_centre(s, pg_element_click_node(e), &x, &y);
   if (rc == CRAWL_OK) rc = crawl_page_click(s->p, x, y);
   if (rc && rc != CRAWL_CANCELLED) snprintf(s->err, sizeof s->err, "script step %d: cannot click %s", s->step, e->instance_id);
   return rc;

@@ -728,7 +728,8 @@ Test(fidelity_structure, drawers) {
     cr_expect(str_is(dr, "parentScopeId", "scope_route"));
     expect_in_scope(g, "link", "Drawer home", dr);
     expect_in_scope(g, "link", "Drawer settings", dr);
-    const cJSON *menu = t_element(g, "button", "Menu");
+    cr_expect(!t_element(g, NULL, "Close"), "a close icon without context gets no name: the policy reads it by where it is");
+  const cJSON *menu = t_element(g, "button", "Menu");
     cr_assert(menu);
     cr_expect(has_relation(g, "opens", id_of(menu), str(dr, "scopeId")), "its disclosure button opens it");
     /* closed drawers */
@@ -972,4 +973,199 @@ Test(fidelity_inclusion, section_8) {
     if (v == 1) cr_expect(t_element(g, NULL, "Company logo"), "a named image is content");
     DONE(g);
   }
+}
+
+/* ---- 8. what real apps showed (#16) ------------------------------------------------- */
+/* A visually hidden native control (clipped, 1 px, opacity 0) behind a styled
+ * label or host: published, visible, with the label's or host's box; the hit
+ * test at its centre lands in that box, and a click there toggles it. */
+static void expect_hidden_input_clickable(lib *l, const char *role, const char *name, const char *now) {
+  pg_graph *g = lib_capture(l, NULL);
+  const pg_element *e = lib_element(g, role, name);
+  cr_assert(e, "the visually hidden %s \"%s\" is published", role, name);
+  cr_expect(pg_state_is(&e->state, PG_ST_VISIBLE), "%s is visible (through its label or host)", name);
+  cr_expect(e->has_bbox && e->bbox.w >= 20 && e->bbox.h >= 10, "%s: the box of its label or host (%.0fx%.0f)", name,
+            e->bbox.w, e->bbox.h);
+  cr_expect(e->click_backend_node_id && e->click_backend_node_id != e->backend_node_id,
+            "%s: a click aims at its label or host", name);
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  double x = e->bbox.x + e->bbox.w / 2, y = e->bbox.y + e->bbox.h / 2;
+  cJSON_AddNumberToObject(a, "x", (int)x);
+  cJSON_AddNumberToObject(a, "y", (int)y);
+  cr_assert_eq(cdp_call(l->c, crawl_page_session(l->p), "DOM.getNodeForLocation", a, &res, 10000), CDP_OK);
+  int hit = item(res, "backendNodeId") ? item(res, "backendNodeId")->valueint : 0;
+  cJSON_Delete(res);
+  cr_expect(pg_graph_contains(g, pg_element_click_node(e), hit), "%s: the hit test lands in its label/host (%d)", name,
+            hit);
+  cr_assert_eq(crawl_page_click(l->p, x, y), CRAWL_OK);
+  pg_graph_free(g);
+  g = lib_capture(l, NULL);
+  e = lib_element(g, role, name);
+  cr_assert(e);
+  cr_expect(pg_state_is(&e->state, PG_ST_CHECKED), "a click at %s's box checks it", name);
+  if (now) {
+    const pg_element *o = lib_element(g, role, now);
+    cr_expect(o && !pg_state_is(&o->state, PG_ST_CHECKED), "and unchecks %s", now);
+  }
+  pg_graph_free(g);
+}
+
+Test(fidelity_real_apps, visually_hidden_inputs) {
+  const char *const args[] = {NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/hidden-inputs.html"), args);
+  const cJSON *sw = t_element(g, "switch", "Dark mode");
+  cr_assert(sw, "the web-component switch (open shadow root, clipped input) is published");
+  cr_expect(t_state(sw, "visible") == 1 && t_state(sw, "checked") == 0);
+  cr_expect(t_has(sw, "supportedActions", "ui.toggle"), "the switch can be toggled");
+  const cJSON *cb = t_element(g, "checkbox", "Accept terms");
+  cr_assert(cb, "the Bootstrap-style .form-check-input (opacity 0, 1 px) is published");
+  cr_expect(t_state(cb, "visible") == 1 && t_state(cb, "checked") == 0);
+  cr_expect(item(item(cb, "bbox"), "width")->valuedouble >= 100, "with its label's box");
+  const cJSON *r1 = t_element(g, "radio", "Free plan"), *r2 = t_element(g, "radio", "Pro plan");
+  cr_assert(r1 && r2, "both Material-like radios are published");
+  cr_expect(t_state(r1, "checked") == 1 && t_state(r2, "checked") == 0, "with their checked state from AX");
+  DONE(g);
+
+  lib l = {0};
+  lib_open(&l, t_fixture_url(0, NULL, "/fidelity/hidden-inputs.html"));
+  expect_hidden_input_clickable(&l, "switch", "Dark mode", NULL);
+  expect_hidden_input_clickable(&l, "checkbox", "Accept terms", NULL);
+  expect_hidden_input_clickable(&l, "radio", "Pro plan", "Free plan");
+  lib_close(&l);
+}
+
+/* 1: s holds a private-use code point (U+E000..U+F8FF: EE 80 80..EF A3 BF). */
+static int has_pua(const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
+    if ((p[0] == 0xEE || (p[0] == 0xEF && p[1] >= 0x80 && p[1] <= 0xA3)) && p[1] >= 0x80) return 1;
+  return 0;
+}
+
+/* Icon-only controls named by an icon font's private-use glyphs: their
+ * title, else -- marked inferred -- what their fa-* class names; a trash
+ * can so named is destructive to the policy. */
+Test(fidelity_real_apps, icon_font_names) {
+  const char *const args[] = {NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/icon-font.html"), args);
+  struct { const char *name; int inferred; } want[] = {{"Menu", 1}, {"Search", 1}, {"Preferences", 0}, {"Delete", 1}};
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    const cJSON *e = t_element(g, "button", want[k].name);
+    cr_expect(e, "the icon-font button is named \"%s\"", want[k].name);
+    if (!e) continue;
+    cr_expect(t_has(item(e, "semantics"), "sources", "inferred") == want[k].inferred,
+              "%s: the name is %s", want[k].name, want[k].inferred ? "marked inferred" : "the page's own (title)");
+    cr_expect(!t_has(item(e, "semantics"), "sources", "visible-text"), "%s: not from visible text", want[k].name);
+  }
+  cr_expect(!t_element(g, NULL, "Close"), "a close icon without context gets no name: the policy reads it by where it is");
+  const cJSON *menu = t_element(g, "button", "Menu");
+  cr_expect(menu && t_state(menu, "expanded") == 0 && t_has(menu, "supportedActions", "ui.expand"),
+            "the menu toggle can be expanded");
+  const cJSON *e;
+  cJSON_ArrayForEach(e, item(g, "elements"))
+    cr_expect(!has_pua(str(e, "name")), "no name is a bare icon-font glyph (%s)", str(e, "instanceId"));
+  DONE(g);
+
+  lib l = {0};
+  lib_open(&l, t_fixture_url(0, NULL, "/fidelity/icon-font.html"));
+  pg_graph *pg = lib_capture(&l, NULL);
+  const pg_element *trash = lib_element(pg, "button", "Delete");
+  cr_assert(trash, "the trash can is named Delete");
+  pol_subject s = {.role = trash->role, .name = trash->name, .tag = trash->tag, .icon_classes = trash->icon_classes,
+                   .icon_text = trash->icon_text, .container_kind = trash->container_kind};
+  pol_classification cls;
+  cr_assert_eq(pol_classify(&s, &cls), POL_OK);
+  cr_expect_eq(cls.side_effect, POL_SE_DESTRUCTIVE, "a trash can named Delete is destructive (rule %s)", cls.rule);
+  pol_subject bare = {.role = "button", .name = "Delete"};
+  pol_classification bcls;
+  pol_classify(&bare, &bcls);
+  cr_expect_eq(bcls.side_effect, POL_SE_DESTRUCTIVE, "its name alone says so (rule %s)", bcls.rule);
+  pg_graph_free(pg);
+  lib_close(&l);
+}
+
+/* Wrappers of component frameworks -- custom-element hosts and slots with no
+ * role, name, state, action or stable id -- are left out; one with a stable
+ * id or a state stays, and so does the host of a control's shadow tree. */
+Test(fidelity_real_apps, wrapper_noise) {
+  const char *const args[] = {"--include-non-interactive", NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/noise.html"), args);
+  const cJSON *e, *tools = NULL;
+  int panels = 0;
+  cJSON_ArrayForEach(e, item(g, "elements")) {
+    const char *tag = str(item(e, "semantics"), "tagName");
+    cr_expect(!str_is(item(e, "semantics"), "tagName", "slot"), "no <slot> is published (%s)", id_of(e));
+    cr_expect(!tag || (strcmp(tag, "x-layout") && strcmp(tag, "x-stack")), "no wrapper %s is published", tag);
+    if (tag && !strcmp(tag, "x-panel")) {
+      panels++;
+      cr_expect(str_is(e, "stableId", "panel-main"), "only the x-panel with a stable id is published");
+    }
+    if (tag && !strcmp(tag, "x-tools")) tools = e;
+  }
+  cr_expect_eq(panels, 1, "one x-panel of two");
+  cr_expect(t_element(g, "button", "Real action") && t_element(g, "button", "Panel action"),
+            "the controls the wrappers hold are published");
+  const cJSON *tab = NULL;
+  cJSON_ArrayForEach(e, item(g, "elements")) if (str_is(item(e, "semantics"), "tagName", "x-tab")) tab = e;
+  cr_expect(tab, "a custom element with a state and tabindex stays");
+  const cJSON *tool = t_element(g, "button", "Shadow tool");
+  cr_assert(tool && tools, "the host of a control's shadow tree stays");
+  cr_expect(str_is(item(tool, "semantics"), "shadowHostId", id_of(tools)), "and shadowHostId names it");
+  DONE(g);
+}
+
+/* A crawl of fixture page: its journal (caller frees), NULL when it failed. */
+static cJSON *crawl_journal(const char *page) {
+  char *dir = t_tmpdir(), out[600], tmpenv[600];
+  char *tmp = t_tmpdir();
+  snprintf(tmpenv, sizeof tmpenv, "TMPDIR=%s", tmp);
+  snprintf(out, sizeof out, "%s/out", dir);
+  const char *argv[] = {"/usr/bin/env", tmpenv, UIAP_BIN, "crawl", t_fixture_url(0, NULL, page), "-o", out, NULL};
+  t_run r = t_run_argv(argv, 300000);
+  cr_expect_eq(r.status, 0, "crawl of %s: %s", page, r.err);
+  t_run_free(&r);
+  char path[700];
+  snprintf(path, sizeof path, "%s/journal.jsonl", out);
+  char *text = t_read_file(path, NULL);
+  cJSON *lines = cJSON_CreateArray();
+  for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+    cJSON *j = cJSON_Parse(line);
+    if (j) cJSON_AddItemToArray(lines, j);
+  }
+  free(text);
+  free(dir);
+  free(tmp);
+  return lines;
+}
+
+/* 1: the journal holds a record of type whose action and target name match
+ * (for a decision, effect too when not NULL). */
+static int journal_has(const cJSON *lines, const char *type, const char *action, const char *name, const char *effect) {
+  const cJSON *j;
+  cJSON_ArrayForEach(j, lines) {
+    if (!str_is(j, "type", type) || !str_is(item(j, "target"), "name", name)) continue;
+    const char *a = str(j, !strcmp(type, "transition") ? "viaActionId" : "actionId");
+    if (a && !strcmp(a, action) && (!effect || str_is(j, "effect", effect))) return 1;
+  }
+  return 0;
+}
+
+/* What the crawler does with them: the hidden switch and radios are
+ * toggled through their labels and hosts, the menu and search toggles
+ * named from their icons explored, the trash can so named refused. */
+Test(fidelity_real_apps, crawled) {
+  cJSON *j = crawl_journal("/fidelity/hidden-inputs.html");
+  cr_expect(journal_has(j, "transition", "ui.toggle", "Dark mode", NULL), "the hidden switch was toggled");
+  cr_expect(journal_has(j, "transition", "ui.choose", "Pro plan", NULL), "a hidden radio was chosen");
+  cJSON_Delete(j);
+  j = crawl_journal("/fidelity/icon-font.html");
+  cr_expect(journal_has(j, "transition", "ui.expand", "Menu", NULL), "the icon-font menu toggle was explored");
+  cr_expect(journal_has(j, "transition", "ui.activate", "Search", NULL), "the search toggle was explored");
+  cr_expect(journal_has(j, "decision", "ui.activate", "Delete", "deny"), "the trash can named Delete was refused");
+  cr_expect(!journal_has(j, "transition", "ui.activate", "Delete", NULL), "and never clicked");
+  int close_review = 0;
+  const cJSON *rec;
+  cJSON_ArrayForEach(rec, j) close_review |= str_is(rec, "type", "decision") && str_is(rec, "rule", "icon.close.no_context") &&
+                                             str_is(rec, "effect", "review");
+  cr_expect(close_review, "the close icon without context still goes to review (icon.close.no_context)");
+  cJSON_Delete(j);
 }
