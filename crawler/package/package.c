@@ -813,56 +813,75 @@ static void rn_count_build(rn_count *rc, const cJSON *g) {
   }
 }
 
-/* The graph-local scopeId of g's element with role and name that is the
- * ordinal-th of its kind in its scope: the target's scope when its own
- * scopeId is from another capture of the state (backend node ids differ
- * between page loads and between workers). NULL when none. */
-static const char *element_scope(const cJSON *g, const char *role, const char *name, int ordinal) {
+/* Where a target sits in a state's graph, indexed once per state (a state
+ * of 50,000 controls has as many decisions): per scope, role and name how
+ * many elements there are ("sc\x1frole\x1fname"), and the scope of the
+ * first element that is the k-th of its role and name in its scope
+ * ("role\x1fname\x1fk" -> index into sc). Keys and scopes borrow from g. */
+typedef struct scope_index {
+  crawl__strmap count, kth;
+  const char **sc;
+  size_t n;
+} scope_index;
+
+static void scope_index_build(scope_index *x, const cJSON *g) {
   const cJSON *e;
-  strset seen = {0};
-  const char *found = NULL;
   cJSON_ArrayForEach(e, crawl__get(g, "elements")) {
     const char *r = crawl__str(e, "role"), *n = crawl__str(e, "name"), *sc = crawl__str(e, "scopeId");
-    if (!r || !sc || strcmp(r, role) || strcmp(n ? n : "", name ? name : "")) continue;
-    int k = 0; /* its index among same role+name in its scope */
-    char *key = crawl__xprintf("%s\x1f%d", sc, k);
-    while (strset_find(&seen, key) >= 0) {
-      free(key);
-      key = crawl__xprintf("%s\x1f%d", sc, ++k);
-    }
-    strset_add(&seen, key);
-    free(key);
-    if (k == ordinal) {
-      found = sc;
-      break;
-    }
+    if (!r || !sc) continue;
+    char *k1 = crawl__xprintf("%s\x1f%s\x1f%s", sc, r, n ? n : "");
+    long k = crawl__strmap_get(&x->count, k1);
+    k = k < 0 ? 0 : k;
+    crawl__strmap_put(&x->count, k1, k + 1);
+    free(k1);
+    char *k2 = crawl__xprintf("%s\x1f%s\x1f%ld", r, n ? n : "", k);
+    int added;
+    crawl__strmap_intern(&x->kth, k2, (long)x->n, &added);
+    free(k2);
+    if (!added) continue;
+    x->sc = crawl__xrealloc(x->sc, (x->n + 1) * sizeof *x->sc);
+    x->sc[x->n++] = sc;
   }
-  strset_free(&seen);
-  return found;
+}
+
+static void scope_index_free(scope_index *x) {
+  crawl__strmap_release(&x->count);
+  crawl__strmap_release(&x->kth);
+  free(x->sc);
+  memset(x, 0, sizeof *x);
 }
 
 /* g has an element with role and name in its scope sc. */
-static int scope_holds(const cJSON *g, const char *sc, const char *role, const char *name) {
-  const cJSON *e;
-  cJSON_ArrayForEach(e, crawl__get(g, "elements")) {
-    const char *r = crawl__str(e, "role"), *n = crawl__str(e, "name"), *es = crawl__str(e, "scopeId");
-    if (r && es && !strcmp(es, sc) && !strcmp(r, role) && !strcmp(n ? n : "", name ? name : "")) return 1;
-  }
-  return 0;
+static int scope_holds(const scope_index *x, const char *sc, const char *role, const char *name) {
+  char *k = crawl__xprintf("%s\x1f%s\x1f%s", sc, role, name ? name : "");
+  long n = crawl__strmap_get(&x->count, k);
+  free(k);
+  return n > 0;
+}
+
+/* The graph-local scopeId of the element with role and name that is the
+ * ordinal-th of its kind in its scope: the target's scope when its own
+ * scopeId is from another capture of the state (backend node ids differ
+ * between page loads and between workers). NULL when none. */
+static const char *element_scope(const scope_index *x, const char *role, const char *name, int ordinal) {
+  char *k = crawl__xprintf("%s\x1f%s\x1f%d", role, name ? name : "", ordinal);
+  long i = crawl__strmap_get(&x->kth, k);
+  free(k);
+  return i >= 0 ? x->sc[i] : NULL;
 }
 
 static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, const strset *local_ids,
-                        const long *local_el, const rn_count *rn) {
+                        const long *local_el, const rn_count *rn, const scope_index *sx) {
   const cJSON *t = crawl__get(rf->line, "target");
   const char *iid = crawl__str(t, "instanceId"), *stable = crawl__str(t, "stableId");
   const char *role = crawl__str(t, "role"), *name = crawl__str(t, "name");
   rf->element = -1;
   const char *tsc = crawl__str(t, "scopeId");
-  if (g && role && tsc && !scope_holds(g, tsc, role, name)) tsc = NULL; /* an id of another capture */
+  if (g && role && tsc && !scope_holds(sx, tsc, role, name)) tsc = NULL; /* an id of another capture */
   if (st) rf->scope = crawl__xstrdup(state_scope(b, st, tsc));
   if (st && !rf->scope && g && role && crawl__str(t, "scopeId")) {
     const cJSON *ord = crawl__get(t, "ordinal");
-    rf->scope = crawl__xstrdup(state_scope(b, st, element_scope(g, role, name, cJSON_IsNumber(ord) ? ord->valueint : 0)));
+    rf->scope = crawl__xstrdup(state_scope(b, st, element_scope(sx, role, name, cJSON_IsNumber(ord) ? ord->valueint : 0)));
   }
   if (st && iid) {
     long li = strset_find(local_ids, iid);
@@ -939,9 +958,14 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
     fold_state_findings(b, st, rt, g);
   }
   rn_count rn = {0};
-  if (g && nby_state[si]) rn_count_build(&rn, g);
+  scope_index sx = {0};
+  if (g && nby_state[si]) {
+    rn_count_build(&rn, g);
+    scope_index_build(&sx, g);
+  }
   for (size_t k = 0; k < nby_state[si]; k++)
-    resolve_ref(b, &b->refs[by_state[si][k]], st, g, &local_ids, local_el, &rn);
+    resolve_ref(b, &b->refs[by_state[si][k]], st, g, &local_ids, local_el, &rn, &sx);
+  scope_index_free(&sx);
   strset_free(&rn.keys);
   free(rn.count);
   strset_free(&local_ids);
@@ -2333,7 +2357,7 @@ static void pk_fold_states(pk *b) {
     long s = sid ? strset_find(&b->state_ids, sid) : -1;
     b->refs[i].state = s;
     if (s < 0) {
-      resolve_ref(b, &b->refs[i], NULL, NULL, NULL, NULL, NULL);
+      resolve_ref(b, &b->refs[i], NULL, NULL, NULL, NULL, NULL, NULL);
       continue;
     }
     PK_GROW(by_state[s], nby[s], capby[s]);
