@@ -653,6 +653,14 @@ static void expect_reach(const char *fixture, const reach_case *cs, size_t n) {
       cr_expect_str_eq(decided(&r, cs[i].name), "deny", "%s: \"%s\" was seen and denied", fixture, cs[i].name);
     }
   }
+  /* what the gate cost: in the package and on stderr */
+  const cJSON *g = cJSON_GetObjectItem(cJSON_GetObjectItem(r.pkg, "metadata"), "gate");
+  cr_expect(g, "%s: the package has metadata.gate", fixture);
+  cr_expect_geq(cJSON_GetNumberValue(cJSON_GetObjectItem(g, "allow")), 1, "%s: metadata.gate.allow counts the clicks", fixture);
+  cr_expect_geq(cJSON_GetNumberValue(cJSON_GetObjectItem(g, "deny")), 1, "%s: metadata.gate.deny counts the denials", fixture);
+  cr_expect_geq(cJSON_GetArraySize(cJSON_GetObjectItem(g, "byRule")), 1, "%s: metadata.gate.byRule names the rules", fixture);
+  cr_expect(r.run.err && strstr(r.run.err, "uiap-crawl: gate: ") && strstr(r.run.err, " denied ("),
+            "%s: stderr has the gate line: %s", fixture, r.run.err ? r.run.err : "");
   done(&r);
 }
 
