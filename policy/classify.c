@@ -23,9 +23,9 @@
  *      no href, no submission, no data-uiap-risk, no app action, no hard
  *      fact of step 1, no trash icon (rules signal.summary, signal.expanded,
  *      signal.haspopup, as in step 7). What they reveal is judged on its own.
- *      A plain same-origin link (role link, no download, not in a dialog or
- *      menu) is judged by its own name and href: the nearby text is not
- *      read, nor channel words ("call") in its name
+ *      A plain same-origin link (role link, no download, no target=_blank,
+ *      not in a dialog or menu) is judged by its own name and href: the
+ *      nearby text is not read, nor channel words ("call") in its name
  *   4. keyword lexicons (lexicon.c) over the accessible name, an app action
  *      id, and the nearby text (skipped when the name is a plain local-UI
  *      word such as "Cancel", so a dialog titled "Delete project?" does not
@@ -466,7 +466,7 @@ static const char *const telling_containers[] = {"dialog", "alertdialog", "menu"
  * words of its group or neighbours. */
 static int plain_link(const pol_subject *s, int act, int submit, int same_origin_link)
 {
-  if (!same_origin_link || submit || s->has_download ||
+  if (!same_origin_link || submit || s->has_download || s->opens_window ||
       (act != ACT_ACTIVATE && act != ACT_NAVIGATE) ||
       !(pol__attr_eq(s->role, "link") || pol__attr_eq(s->tag, "a")))
     return 0;

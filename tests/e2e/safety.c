@@ -688,7 +688,7 @@ Test(safety, reach_plain_links, .timeout = 90) {
   static const reach_case cs[] = {
     {"404 Page", 1}, {"Blank Page", 1},
     {"Am I a good boy? Call me whenever you can, I need to know.", 1},
-    {"Login", 0}, {"Register", 0}, {"Call support", 0},
+    {"Login", 0}, {"Register", 0}, {"Call support", 0}, {"Blank Page in a new window", 0},
   };
   expect_reach("reach-context.html", cs, sizeof cs / sizeof *cs);
 }

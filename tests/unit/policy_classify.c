@@ -514,6 +514,9 @@ static const tcase reach[] = {
   {"cross-origin link keeps context", {.role = "link", .name = "Docs",
    .href = "https://example.com/docs", .page_origin = O, .context = "Login"},
    "security_change", "lexicon.en.login", "deny"},
+  {"link opening a window keeps context", {.role = "link", .name = "404 Page", .href = O "/404.html",
+   .page_origin = O, .opens_window = 1, .context = "Login Screens:"},
+   "security_change", "lexicon.en.login", "deny"},
   {"download link keeps context", {.role = "link", .name = "Report", .href = O "/r.csv",
    .page_origin = O, .has_download = 1}, "external_effect", "native.download", "deny"},
 };
