@@ -1499,6 +1499,11 @@ static void submit_facts(ctx *c, int i, pg_element *e) {
   free(url);
 }
 
+/* 1: a target attribute that names another browsing context. */
+static int other_window(const char *t) {
+  return t && *t && strcasecmp(t, "_self") && strcasecmp(t, "_parent") && strcasecmp(t, "_top");
+}
+
 static int in_form(ctx *c, const snode *n) {
   if (attr(c, n, "form")) return 1;
   for (int k = n->parent; k >= 0; k = c->n[k].parent)
@@ -1767,6 +1772,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   e->is_submit = is_submit_button(c, n);
   if (e->is_submit) submit_facts(c, i, e);
   e->has_download = attr(c, n, "download") != NULL;
+  e->opens_window = other_window(attr(c, n, "target"));
   e->autocomplete = pg__strdup(c->a, attr(c, n, "autocomplete"));
   e->sensitive = n->sens_inside;
   e->context = context_text(c, i);

@@ -265,6 +265,9 @@ typedef struct pg_element {
                                    Markup, not a field value; never published */
   int is_submit;
   int has_download;
+  int opens_window;             /* target= names another browsing context
+                                   (_blank, a window name): not _self,
+                                   _parent, _top or empty; for policy */
   char *autocomplete;
   char *context;                /* nearest heading / dialog name, for policy */
   char *aria_haspopup;          /* aria-haspopup value, for policy */

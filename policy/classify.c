@@ -13,7 +13,19 @@
  *      words say billing/security/external/irreversible); safe -> trusted,
  *      the role's class without any lexicon; confirm -> at least write
  *   3. fixed cases: text entry -> draft; dismissing a dialog -> local_ui;
- *      a tab -> local_ui (a tab only switches panels, whatever its label)
+ *      a tab -> local_ui (a tab only switches panels, whatever its label);
+ *      the control's own semantics before the words of its label (table
+ *      own_semantics): a <summary>, or a button with aria-expanded (an
+ *      accordion header "DELETE /pets/{petId} Delete a pet") only discloses;
+ *      a button with aria-expanded and aria-haspopup menu|listbox|dialog
+ *      whose own name names no side effect only opens its popup ("Project
+ *      actions" under a "Delete project" heading) -- only for a plain click:
+ *      no href, no submission, no data-uiap-risk, no app action, no hard
+ *      fact of step 1, no trash icon (rules signal.summary, signal.expanded,
+ *      signal.haspopup, as in step 7). What they reveal is judged on its own.
+ *      A plain same-origin link (role link, no download, no target=_blank,
+ *      not in a dialog or menu) is judged by its own name and href: the
+ *      nearby text is not read, nor channel words ("call") in its name
  *   4. keyword lexicons (lexicon.c) over the accessible name, an app action
  *      id, and the nearby text (skipped when the name is a plain local-UI
  *      word such as "Cancel", so a dialog titled "Delete project?" does not
@@ -397,6 +409,74 @@ static void finish(const cand *c, pol_classification *out)
   out->inferred = c->inferred;
 }
 
+/* ---- the control's own semantics (step 3) --------------------------------- */
+
+/* aria-haspopup values whose popup only shows more controls (ARIA: "true"
+ * is a menu). "tree" and "grid" are left to the words. */
+static const char *const popup_kinds[] = {"menu", "true", "listbox", "dialog"};
+
+static int popup_kind(const char *v)
+{
+  for (size_t i = 0; i < sizeof popup_kinds / sizeof popup_kinds[0]; i++)
+    if (pol__attr_eq(v, popup_kinds[i]))
+      return 1;
+  return 0;
+}
+
+enum { SEM_NONE, SEM_SUMMARY, SEM_DISCLOSURE, SEM_POPUP };
+
+static const struct { const char *rule; const char *where; const char *explain; } sem_rules[] = {
+  [SEM_SUMMARY] = {"signal.summary", "role", "opens or closes its <details>: it only shows content"},
+  [SEM_DISCLOSURE] = {"signal.expanded", "attribute",
+                      "a disclosure (aria-expanded): it only shows or hides a panel"},
+  [SEM_POPUP] = {"signal.haspopup", "attribute",
+                 "opens its menu, listbox or dialog (aria-haspopup, aria-expanded)"},
+};
+
+/* What the control's own markup says a click does. A popup trigger whose
+ * own name names a side effect ("Delete" with a menu) is left to the
+ * words. */
+static int own_semantics(const pol_subject *s, const pol__scan *name_scan)
+{
+  if (pol__attr_eq(s->tag, "summary"))
+    return SEM_SUMMARY;
+  if (!pol__attr_eq(s->role, "button") || !s->has_aria_expanded)
+    return SEM_NONE;
+  if (!has(s->aria_haspopup) || pol__attr_eq(s->aria_haspopup, "false"))
+    return SEM_DISCLOSURE;
+  return popup_kind(s->aria_haspopup) && !name_scan->risky ? SEM_POPUP : SEM_NONE;
+}
+
+/* A click and nothing else: no link, no submission, no annotation, no app
+ * action, no hard fact (step 1), no trash icon. */
+static int plain_click(const pol_subject *s, int act, int submit, int app,
+                       pol_risk_level risk, const cand *c, const pol__icon *ic)
+{
+  return (act == ACT_ACTIVATE || act == ACT_DISCLOSE) && !submit && !app &&
+         risk == POL_RISK_NONE && !has(s->href) && !c->set &&
+         ic->meaning != POL__ICON_DELETE && !pol__attr_eq(s->input_type, "submit") &&
+         !pol__attr_eq(s->input_type, "image");
+}
+
+/* Containers whose name says what their links do ("Delete project?" over
+ * a "Yes" link): their text still counts for a link. */
+static const char *const telling_containers[] = {"dialog", "alertdialog", "menu", "popover"};
+
+/* A plain same-origin link: judged by its own name and href, not by the
+ * words of its group or neighbours. */
+static int plain_link(const pol_subject *s, int act, int submit, int same_origin_link)
+{
+  if (!same_origin_link || submit || s->has_download || s->opens_window ||
+      (act != ACT_ACTIVATE && act != ACT_NAVIGATE) ||
+      !(pol__attr_eq(s->role, "link") || pol__attr_eq(s->tag, "a")))
+    return 0;
+  for (size_t i = 0; i < sizeof telling_containers / sizeof telling_containers[0]; i++)
+    if (pol__attr_eq(s->container_role, telling_containers[i]) ||
+        pol__attr_eq(s->container_kind, telling_containers[i]))
+      return 0;
+  return 1;
+}
+
 /* ---- form submissions (step 6) ------------------------------------------- */
 
 /* The method of a submission (the control's formmethod, else its form's).
@@ -529,8 +609,9 @@ pol_code pol_classify(const pol_subject *s, pol_classification *out)
 
   /* Lexicon scans (used from step 2 on). */
   pol__scan name_scan, ctx_scan, app_scan, act_scan;
-  pol__lexicon_scan(s->name, scan_flags, &name_scan);
-  pol__lexicon_scan(s->context, scan_flags, &ctx_scan);
+  int link = plain_link(s, act, submit, same_origin_link) && !app;
+  pol__lexicon_scan(s->name, scan_flags | (link ? POL__SCAN_LINK : 0), &name_scan);
+  pol__lexicon_scan(link ? NULL : s->context, scan_flags, &ctx_scan);
   pol__lexicon_scan(s->app_action, POL__SCAN_CAMEL, &app_scan);
   pol__lexicon_scan(act == ACT_APP ? s->action : NULL, POL__SCAN_CAMEL, &act_scan);
   icon_view iv;
@@ -580,6 +661,12 @@ pol_code pol_classify(const pol_subject *s, pol_classification *out)
   }
   if (pol__attr_eq(s->role, "tab") && !app) {
     offer(&c, POL_SE_LOCAL_UI, "role.tab", NULL, "role");
+    goto done;
+  }
+  int sem = own_semantics(s, &name_scan);
+  if (sem != SEM_NONE && plain_click(s, act, submit, app, out->risk, &c, &iv.ic)) {
+    offer_ex(&c, POL_SE_LOCAL_UI, sem_rules[sem].rule, NULL, sem_rules[sem].where,
+             sem_rules[sem].explain, 0);
     goto done;
   }
 

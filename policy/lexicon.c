@@ -46,6 +46,7 @@
 #define W (POL__LX_SAFE | POL__LX_WHOLE)
 #define WD (POL__LX_SAFE | POL__LX_WHOLE | POL__LX_DIALOG)
 #define F POL__LX_FILLER
+#define C POL__LX_CHANNEL
 
 const pol__lex_entry pol__lexicon[] = {
   /* --- IRREVERSIBLE: the text says the effect cannot be taken back, or the
@@ -184,7 +185,7 @@ const pol__lex_entry pol__lexicon[] = {
   EN("approve", EXTERNAL_EFFECT, 0), EN("reject", EXTERNAL_EFFECT, 0),
   EN("decline", EXTERNAL_EFFECT, 0), EN("accept", EXTERNAL_EFFECT, 0),
   EN("report abuse", EXTERNAL_EFFECT, 0), EN("report spam", EXTERNAL_EFFECT, 0),
-  EN("call", EXTERNAL_EFFECT, 0), EN("tweet", EXTERNAL_EFFECT, 0),
+  EN("call", EXTERNAL_EFFECT, C), EN("tweet", EXTERNAL_EFFECT, 0),
   DE("senden", EXTERNAL_EFFECT, 0), DE("versenden", EXTERNAL_EFFECT, 0),
   DE("sende", EXTERNAL_EFFECT, 0), DE("veröffentlichen", EXTERNAL_EFFECT, 0),
   DE("einladen", EXTERNAL_EFFECT, 0), DE("teilen", EXTERNAL_EFFECT, 0),
@@ -195,7 +196,7 @@ const pol__lex_entry pol__lexicon[] = {
   DE("verbinden", EXTERNAL_EFFECT, 0), DE("trennen", EXTERNAL_EFFECT, 0),
   DE("genehmigen", EXTERNAL_EFFECT, 0), DE("ablehnen", EXTERNAL_EFFECT, 0),
   DE("annehmen", EXTERNAL_EFFECT, 0), DE("akzeptieren", EXTERNAL_EFFECT, 0),
-  DE("melden", EXTERNAL_EFFECT, 0), DE("anrufen", EXTERNAL_EFFECT, 0),
+  DE("melden", EXTERNAL_EFFECT, 0), DE("anrufen", EXTERNAL_EFFECT, C),
 
   /* --- WRITE: app data changes inside the app. */
   EN("save", WRITE, 0), EN("create", WRITE, 0), EN("add", WRITE, 0),
@@ -455,6 +456,8 @@ void pol__lexicon_scan(const char *text, int flags, pol__scan *out)
   for (size_t i = 0; i < pol__lexicon_len && nh < MAX_HITS; i++) {
     const pol__lex_entry *e = &pol__lexicon[i];
     if (url && !(e->flags & POL__LX_URL))
+      continue;
+    if ((flags & POL__SCAN_LINK) && (e->flags & POL__LX_CHANNEL))
       continue;
     size_t plen = pol__normalize(e->phrase, 0, pat, sizeof pat);
     if (plen <= 2)

@@ -122,6 +122,10 @@ typedef struct pol_subject {
                                 whatever the button says */
   int is_submit;             /* activating it submits its form */
   int has_download;          /* `download` attribute present */
+  int opens_window;          /* target= names another browsing context
+                                (_blank, a window name): a link that opens
+                                a window is no plain link (its nearby
+                                text still counts) */
   const char *autocomplete;  /* autocomplete attribute (tokens) */
   const char *risk;          /* data-uiap-risk (read by pg_risk_parse) */
   const char *app_action;    /* data-uiap-action, e.g. "project.delete" */

@@ -27,8 +27,11 @@ enum {
   POL__LX_DIALOG = 1 << 2, /* (SAFE) counts only inside a dialog or for
                               ui.dismiss: "Cancel" */
   POL__LX_URL    = 1 << 3, /* also matched against URL path/query/fragment */
-  POL__LX_FILLER = 1 << 4  /* neutral word that may sit next to a WHOLE safe
+  POL__LX_FILLER = 1 << 4, /* neutral word that may sit next to a WHOLE safe
                               word ("Close dialog", "Alle schließen") */
+  POL__LX_CHANNEL = 1 << 5 /* names a contact channel ("call"): on a plain
+                              same-origin link the href says where it goes,
+                              so it does not count (POL__SCAN_LINK) */
 };
 
 typedef struct pol__lex_entry {
@@ -64,7 +67,9 @@ typedef struct pol__scan {
 enum {
   POL__SCAN_URL    = 1 << 0, /* only POL__LX_URL entries; implies CAMEL */
   POL__SCAN_CAMEL  = 1 << 1, /* split camelCase words (ids, URLs) */
-  POL__SCAN_DIALOG = 1 << 2  /* inside a dialog: POL__LX_DIALOG words count */
+  POL__SCAN_DIALOG = 1 << 2, /* inside a dialog: POL__LX_DIALOG words count */
+  POL__SCAN_LINK   = 1 << 3  /* a plain same-origin link's name:
+                                POL__LX_CHANNEL words do not count */
 };
 
 /* Scan text against the lexicon with POL__SCAN_* flags. Matching rules:

@@ -620,6 +620,9 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
             "uiap-crawl: package: %s/package.json\n",
             sum->status ? sum->status : "failed", sum->states, sum->transitions, sum->self_loops, sum->decisions,
             sum->failures, sum->reviews, sum->stopped_by ? sum->stopped_by : "?", dir);
+  char gate[1024];
+  if (x->verbosity > 0 && rc != CRAWL_FRONTIER && crawl_gate_line(dir, gate, sizeof gate, NULL, 0) == CRAWL_OK)
+    fprintf(stderr, "uiap-crawl: %s\n", gate);
   if (rc == CRAWL_FRONTIER && x->made) rmdir(dir); /* only when nothing was written */
   if (rc != CRAWL_OK)
     return cli_fail(rc == CRAWL_BROWSER    ? CLI_EXIT_BROWSER

@@ -95,6 +95,13 @@ crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char
  * `crawl --fail-on`. Errors: CRAWL_ARG (bad severity), CRAWL_IO. */
 crawl_code crawl_review_count(const char *dir, const char *min_severity, long *count, char *err, size_t errlen);
 
+/* What the safety gate cost, from metadata.gate of DIR/package.json (or
+ * the package file dir names), as one line into line (n bytes, cut to
+ * fit): "gate: 120 allowed, 14 denied (destructive 9, billing_change 3),
+ * 6 held (unknown 6), 3 skipped (write 3)" -- actions counted once per
+ * state. Errors: CRAWL_ARG, CRAWL_IO. */
+crawl_code crawl_gate_line(const char *dir, char *line, size_t n, char *err, size_t errlen);
+
 /* Workflow candidates (discovery-mapper 6.7, 11.7), synthesized from the
  * package's transition graph and the forms and dialogs of the state files in
  * dir: each form or dialog with a commit control, and each app action

@@ -77,6 +77,7 @@ static const mg_kind kinds[] = {
   {"budget", {"budget", "limit", "routeId"}, 0},
   {"status", {"status"}, 0},
   {"note", {"text"}, 0},
+  {"gate", {"stateId"}, 0}, /* one per state; the package counts a state once */
 };
 static const mg_kind unknown_kind = {"", {NULL}, 0};
 

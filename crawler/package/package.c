@@ -363,6 +363,8 @@ typedef struct pk {
   pk_ref *refs; size_t nrefs, caprefs;
   strset item_keys; pk_item *items;
   long nfailures, nreplays, nself, ndecisions[4];
+  long nallowed;                /* gate records: actions allowed, summed once per state */
+  strset gated_states;
   int opaque_regions;
 } pk;
 
@@ -1033,6 +1035,14 @@ static void collect_state(pk *b, const cJSON *j) {
   b->states[s].fingerprint = crawl__str(j, "fingerprint");
 }
 
+/* A gate record: how many actions the safety gate allowed in a state (the
+ * others are decision records). A state counts once. */
+static void collect_gate(pk *b, const cJSON *j) {
+  int added;
+  strset_put(&b->gated_states, crawl__str(j, "stateId"), &added);
+  if (added) b->nallowed += (long)crawl__num(j, "allowed", 0);
+}
+
 /* transition, decision, failure: records that target an element (pk_ref). */
 static void collect_ref(pk *b, const cJSON *j) {
   const char *type = crawl__str(j, "type"), *id = crawl__str(j, "transitionId");
@@ -1060,6 +1070,7 @@ static const struct {
   {"run", collect_run}, {"status", collect_status}, {"end", collect_end}, {"note", collect_note},
   {"budget", collect_budget}, {"seed", collect_seed}, {"review", collect_review}, {"state", collect_state},
   {"transition", collect_ref}, {"decision", collect_ref}, {"failure", collect_ref},
+  {"gate", collect_gate},
 };
 
 /* The journal reader's callback: every record is kept in b->lines (the
@@ -2324,6 +2335,7 @@ static void pk_free(pk *b) {
   free(b->actions);
   strset_free(&b->action_ids);
   strset_free(&b->transition_ids);
+  strset_free(&b->gated_states);
   for (size_t i = 0; i < b->nrefs; i++) {
     free(b->refs[i].scope);
     free(b->refs[i].semkey);
@@ -2416,6 +2428,69 @@ static cJSON *out_coverage(pk *b, const conf_sum *cs, char *stopped_by) {
   return cov;
 }
 
+/* ---- what the gate cost -------------------------------------------------------- */
+/* metadata.gate: the actions the safety gate allowed, skipped, held for
+ * review and denied (each counted once per state); those it did not allow
+ * by effect and side-effect class ({"deny": {"destructive": 9}}), and by
+ * effect and rule, most first. */
+typedef struct { const char *effect, *rule; long n; } gate_rule;
+
+static int cmp_gate_rule(const void *x, const void *y) {
+  const gate_rule *a = x, *b = y;
+  int e = strcmp(a->effect, b->effect);
+  if (e) return e;
+  if (a->n != b->n) return a->n < b->n ? 1 : -1;
+  return strcmp(a->rule, b->rule);
+}
+
+static cJSON *out_gate_rules(pk *b, cJSON *by_class) {
+  strset keys = {0};
+  gate_rule *v = NULL;
+  for (size_t i = 0; i < b->nrefs; i++) {
+    const cJSON *j = b->refs[i].line;
+    const char *effect = crawl__str(j, "effect"), *rule = crawl__str(j, "rule"), *se = crawl__str(j, "sideEffectClass");
+    if (strcmp(b->refs[i].type, "decision") || !effect ||
+        pk_index((const char *const[]){"skip", "review", "deny"}, 3, effect) < 0) continue;
+    if (se_rank(se) < 0) se = NULL;
+    char *key = crawl__xprintf("%s\x1f%s", effect, rule ? rule : "?");
+    int added;
+    long k = PK_ENTRY(keys, v, key, &added);
+    free(key);
+    if (added) v[k] = (gate_rule){effect, rule ? rule : "?", 0};
+    v[k].n++;
+    cJSON *per = cJSON_GetObjectItemCaseSensitive(by_class, effect);
+    if (!per) crawl__jset(by_class, effect, per = crawl__jx(cJSON_CreateObject()));
+    cJSON *c = cJSON_GetObjectItemCaseSensitive(per, se ? se : "unknown");
+    if (c) cJSON_SetNumberValue(c, c->valuedouble + 1);
+    else jnum(per, se ? se : "unknown", 1);
+  }
+  if (keys.n) qsort(v, keys.n, sizeof *v, cmp_gate_rule);
+  cJSON *a = crawl__jx(cJSON_CreateArray());
+  for (size_t k = 0; k < keys.n; k++) {
+    cJSON *o = crawl__jx(cJSON_CreateObject());
+    crawl__jstr(o, "effect", v[k].effect);
+    crawl__jstr(o, "rule", v[k].rule);
+    jnum(o, "count", (double)v[k].n);
+    crawl__jpush(a, o);
+  }
+  free(v);
+  strset_free(&keys);
+  return a;
+}
+
+static cJSON *out_gate(pk *b) {
+  cJSON *g = crawl__jx(cJSON_CreateObject());
+  jnum(g, "allow", (double)b->nallowed);
+  jnum(g, "skip", (double)b->ndecisions[1]);
+  jnum(g, "review", (double)b->ndecisions[2]);
+  jnum(g, "deny", (double)b->ndecisions[3]);
+  cJSON *by_class = crawl__jx(cJSON_CreateObject());
+  cJSON *by_rule = out_gate_rules(b, by_class);
+  crawl__jset(g, "byClass", by_class);
+  crawl__jset(g, "byRule", by_rule);
+  return g;
+}
+
 static cJSON *out_metadata(pk *b) {
   cJSON *m = crawl__jx(cJSON_CreateObject());
   crawl__jstr(m, "generator", "uiap-crawl");
@@ -2430,6 +2505,7 @@ static cJSON *out_metadata(pk *b) {
   jnum(dec, "review", (double)b->ndecisions[2]);
   jnum(dec, "deny", (double)b->ndecisions[3]);
   crawl__jset(m, "decisions", dec);
+  crawl__jset(m, "gate", out_gate(b));
   jnum(m, "failures", (double)b->nfailures);
   return m;
 }

@@ -1342,6 +1342,29 @@ static const h_col safety_cols[] = {
   H_TEXT("Explanation", "text"),
 };
 
+/* What the gate cost (metadata.gate): actions by effect, then by rule. */
+static void html_gate(crawl__buf *b, const rp *r) {
+  static const char *const effects[][2] = {{"allow", "allowed"}, {"deny", "denied"},
+                                           {"review", "held for review"}, {"skip", "skipped"}};
+  const cJSON *g = crawl__get(crawl__get(r->pkg, "metadata"), "gate"), *x;
+  if (!g) return;
+  crawl__buf_puts(b, "<h3>What the gate cost</h3><p>Actions the safety gate allowed, denied, held for review and "
+                     "skipped, each counted once per state, and the rules that did not allow them.</p>"
+                     "<table id=\"gate-table\"><thead><tr><th>Effect</th><th>Actions</th></tr></thead><tbody>");
+  for (size_t k = 0; k < sizeof effects / sizeof *effects; k++)
+    crawl__buf_printf(b, "<tr><td>%s</td><td>%.0f</td></tr>", effects[k][1], crawl__num(g, effects[k][0], 0));
+  crawl__buf_puts(b, "</tbody></table><table id=\"gate-rules\"><thead><tr><th>Effect</th><th>Rule</th>"
+                     "<th>Actions</th></tr></thead><tbody>");
+  cJSON_ArrayForEach(x, crawl__get(g, "byRule")) {
+    crawl__buf_puts(b, "<tr><td>");
+    h(b, crawl__str(x, "effect"));
+    crawl__buf_puts(b, "</td><td>");
+    h_code(b, crawl__str(x, "rule"));
+    crawl__buf_printf(b, "</td><td>%.0f</td></tr>", crawl__num(x, "count", 0));
+  }
+  crawl__buf_puts(b, "</tbody></table>");
+}
+
 static void html_safety(crawl__buf *b, const rp *r) {
   static const char *const effects[] = {"skip", "review", "deny"};
   crawl__buf_puts(b, "<section id=\"safety\"><h2>Safety decisions: what was not executed, and why</h2>");
@@ -1352,6 +1375,7 @@ static void html_safety(crawl__buf *b, const rp *r) {
   if (md) crawl__buf_printf(b, ". Actions denied: %.0f, held for review: %.0f, skipped: %.0f (each counted once per state).",
                             crawl__num(md, "deny", 0), crawl__num(md, "review", 0), crawl__num(md, "skip", 0));
   crawl__buf_puts(b, " None of these controls was clicked.</p>");
+  html_gate(b, r);
   if (!r->decisions) {
     crawl__buf_puts(b, "<p class=\"muted\">The journal is not available; see the unsafe_action_candidate items of the review queue.</p></section>\n");
     return;
@@ -1696,6 +1720,42 @@ crawl_code crawl_review_count(const char *dir, const char *min_severity, long *c
   if (!p) return CRAWL_IO;
   const cJSON *it;
   cJSON_ArrayForEach(it, crawl__arr2(p, "reviewQueue", "items")) *count += sev_rank(crawl__str(it, "severity")) >= min;
+  cJSON_Delete(p);
+  return CRAWL_OK;
+}
+
+/* ---- the gate's cost in one line ------------------------------------------------ */
+/* ", destructive 9, billing_change 3" of one effect's classes, into b. */
+static void gate_classes(crawl__buf *b, const cJSON *per) {
+  const cJSON *c;
+  int first = 1;
+  cJSON_ArrayForEach(c, per) {
+    crawl__buf_printf(b, "%s%s %.0f", first ? " (" : ", ", c->string, c->valuedouble);
+    first = 0;
+  }
+  if (!first) crawl__buf_puts(b, ")");
+}
+
+crawl_code crawl_gate_line(const char *dir, char *line, size_t n, char *err, size_t errlen) {
+  static const char *const effects[][2] = {{"allow", "allowed"}, {"deny", "denied"},
+                                           {"review", "held"}, {"skip", "skipped"}};
+  char dummy[8];
+  if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
+  err[0] = 0;
+  if (!dir || !line || !n) return CRAWL_ARG;
+  line[0] = 0;
+  cJSON *p = crawl__package_load(dir, err, errlen);
+  if (!p) return CRAWL_IO;
+  const cJSON *g = crawl__get(crawl__get(p, "metadata"), "gate");
+  crawl__buf b = {0};
+  crawl__buf_puts(&b, "gate:");
+  for (size_t k = 0; g && k < sizeof effects / sizeof *effects; k++) {
+    crawl__buf_printf(&b, "%s %.0f %s", k ? "," : "", crawl__num(g, effects[k][0], 0), effects[k][1]);
+    if (k) gate_classes(&b, crawl__get(crawl__get(g, "byClass"), effects[k][0]));
+  }
+  if (!g) crawl__buf_puts(&b, " not recorded");
+  snprintf(line, n, "%s", b.p ? b.p : "");
+  crawl__buf_free(&b);
   cJSON_Delete(p);
   return CRAWL_OK;
 }

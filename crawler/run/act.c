@@ -55,6 +55,7 @@ void crawl__act_decide(const pol_policy *policy, const char *page_origin, const 
     s.form_method = e->form_method;
     s.is_submit = e->is_submit;
     s.has_download = e->has_download;
+    s.opens_window = e->opens_window;
     s.autocomplete = e->autocomplete;
     s.risk = e->risk_attr; /* the policy reads it with pg_risk_parse */
     s.app_action = e->app_action;

@@ -1171,9 +1171,10 @@ static void prepare_state(run *r, int si) {
   }
   if (s->decided) return; /* a resumed run journaled them already */
   s->decided = 1;
+  long allowed = 0;
   for (int i = 0; i < s->nacts; i++) {
     action *a = &s->acts[i];
-    if (a->dec.effect == POL_EFFECT_ALLOW) continue;
+    if (a->dec.effect == POL_EFFECT_ALLOW) { allowed++; continue; }
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "stateId", s->id);
     cJSON_AddStringToObject(o, "actionId", a->action_id);
@@ -1188,6 +1189,11 @@ static void prepare_state(run *r, int si) {
     jl_write(r, "decision", o);
     r->decisions++;
   }
+  /* what the gate let through here (the package's metadata.gate) */
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "stateId", s->id);
+  cJSON_AddNumberToObject(o, "allowed", (double)allowed);
+  jl_write(r, "gate", o);
 }
 
 /* ---- one step -------------------------------------------------------------------------- */

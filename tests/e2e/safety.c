@@ -618,3 +618,77 @@ Test(safety, observe_writes_nothing, .timeout = 90) {
   t_rm_rf(dir);
   free(dir);
 }
+
+/* ---- 9. denials that cost reach (issue #16) ------------------------------------ */
+/* The effect of the first decision journaled for a control of this name
+ * ("" if none: allowed, or never seen). Only non-allow decisions are
+ * journaled. */
+static char decided_buf[32];
+static const char *decided(const run_res *r, const char *name) {
+  cJSON *ds = journal(r, "decision");
+  const cJSON *d;
+  decided_buf[0] = 0;
+  cJSON_ArrayForEach(d, ds)
+    if (!strcmp(jstr(cJSON_GetObjectItem(d, "target"), "name"), name)) {
+      snprintf(decided_buf, sizeof decided_buf, "%s", jstr(d, "effect"));
+      break;
+    }
+  cJSON_Delete(ds);
+  return decided_buf;
+}
+
+typedef struct { const char *name; int clicked; } reach_case; /* clicked 0: must stay denied */
+
+static void expect_reach(const char *fixture, const reach_case *cs, size_t n) {
+  run_res r;
+  const char *const args[] = {page(fixture, 0), NULL};
+  crawl(&r, args);
+  EXPECT_NO_WRITES(r, "crawl", fixture);
+  for (size_t i = 0; i < n; i++) {
+    if (cs[i].clicked) {
+      cr_expect_geq(clicks(&r, cs[i].name), 1, "%s: \"%s\" was clicked (a transition by it; decision: \"%s\")",
+                    fixture, cs[i].name, decided(&r, cs[i].name));
+    } else {
+      cr_expect_eq(clicks(&r, cs[i].name), 0, "%s: \"%s\" was not clicked", fixture, cs[i].name);
+      cr_expect_str_eq(decided(&r, cs[i].name), "deny", "%s: \"%s\" was seen and denied", fixture, cs[i].name);
+    }
+  }
+  /* what the gate cost: in the package and on stderr */
+  const cJSON *g = cJSON_GetObjectItem(cJSON_GetObjectItem(r.pkg, "metadata"), "gate");
+  cr_expect(g, "%s: the package has metadata.gate", fixture);
+  cr_expect_geq(cJSON_GetNumberValue(cJSON_GetObjectItem(g, "allow")), 1, "%s: metadata.gate.allow counts the clicks", fixture);
+  cr_expect_geq(cJSON_GetNumberValue(cJSON_GetObjectItem(g, "deny")), 1, "%s: metadata.gate.deny counts the denials", fixture);
+  cr_expect_geq(cJSON_GetArraySize(cJSON_GetObjectItem(g, "byRule")), 1, "%s: metadata.gate.byRule names the rules", fixture);
+  cr_expect(r.run.err && strstr(r.run.err, "uiap-crawl: gate: ") && strstr(r.run.err, " denied ("),
+            "%s: stderr has the gate line: %s", fixture, r.run.err ? r.run.err : "");
+  done(&r);
+}
+
+/* API-docs accordion headers and an FAQ <summary> only disclose; what they
+ * reveal is judged on its own. */
+Test(safety, reach_disclosures, .timeout = 90) {
+  static const reach_case cs[] = {
+    {"DELETE /pets/{petId} Delete a pet", 1}, {"POST /store/orders/{id}/pay Pay an order", 1},
+    {"What formats can I upload?", 1},
+    {"Delete pet", 0}, {"Pay order", 0}, {"Delete my uploads", 0},
+  };
+  expect_reach("reach-disclosure.html", cs, sizeof cs / sizeof *cs);
+}
+
+/* A menu trigger with an unknown name under a risky heading opens its menu;
+ * the menu's "Delete project" stays denied. */
+Test(safety, reach_menu_trigger, .timeout = 90) {
+  static const reach_case cs[] = {{"Project actions", 1}, {"Delete project", 0}};
+  expect_reach("reach-menu.html", cs, sizeof cs / sizeof *cs);
+}
+
+/* In-app links next to Login/Register and message links that say "call
+ * me" are followed; Login, Register and the tel: link are not. */
+Test(safety, reach_plain_links, .timeout = 90) {
+  static const reach_case cs[] = {
+    {"404 Page", 1}, {"Blank Page", 1},
+    {"Am I a good boy? Call me whenever you can, I need to know.", 1},
+    {"Login", 0}, {"Register", 0}, {"Call support", 0}, {"Blank Page in a new window", 0},
+  };
+  expect_reach("reach-context.html", cs, sizeof cs / sizeof *cs);
+}

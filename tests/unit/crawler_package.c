@@ -604,3 +604,42 @@ Test(package, write_is_atomic_and_matches_build) {
   t_rm_rf(dir);
   free(dir);
 }
+
+/* ---- what the gate cost (issue #16) -------------------------------------------- */
+/* gate records add up the allowed actions (a state once: a resumed run may
+ * repeat one); the decisions give the rest, by class and by rule; the CLI's
+ * line says the same. */
+Test(package, gate_counts_what_the_gate_cost) {
+  char *text = t_read_file(FIXTURES "/normal/journal.jsonl", NULL);
+  cr_assert(text);
+  static const char gates[] =
+    "{\"type\":\"gate\",\"at\":\"2026-01-05T10:00:02.300Z\",\"stateId\":\"s1\",\"allowed\":4}\n"
+    "{\"type\":\"gate\",\"at\":\"2026-01-05T10:00:03.200Z\",\"stateId\":\"s2\",\"allowed\":2}\n"
+    "{\"type\":\"gate\",\"at\":\"2026-01-05T10:00:08.200Z\",\"stateId\":\"s1\",\"allowed\":9}\n";
+  size_t n = strlen(text) + sizeof gates;
+  char *journal = malloc(n);
+  cr_assert(journal);
+  snprintf(journal, n, "%s%s", text, gates);
+  free(text);
+  char *dir = t_journal_dir("normal", journal);
+  free(journal);
+  cJSON *p = build(dir);
+  validate_package(p, dir);
+  cr_expect_eq(num(p, "metadata.gate.allow"), 6);
+  cr_expect_eq(num(p, "metadata.gate.deny"), num(p, "metadata.decisions.deny"));
+  cr_expect_eq(num(p, "metadata.gate.review"), num(p, "metadata.decisions.review"));
+  cr_expect_eq(num(p, "metadata.gate.skip"), num(p, "metadata.decisions.skip"));
+  cr_expect_eq(num(p, "metadata.gate.byClass.deny.destructive"), 2);
+  const cJSON *first = cJSON_GetArrayItem(get(p, "metadata.gate.byRule"), 0);
+  cr_expect_str_eq(str(first, "effect"), "deny");
+  cr_expect_str_eq(str(first, "rule"), "lexicon.en.delete");
+  cr_expect_eq(num(first, "count"), 2);
+  cJSON_Delete(p);
+  char err[256] = "", line[512];
+  cr_assert_eq(crawl_package_write(dir, err, sizeof err), CRAWL_OK, "%s", err);
+  cr_assert_eq(crawl_gate_line(dir, line, sizeof line, err, sizeof err), CRAWL_OK, "%s", err);
+  cr_expect(!strncmp(line, "gate: 6 allowed, 3 denied (destructive 2, ", 42), "%s", line);
+  cr_expect(strstr(line, " held (write 1)") && strstr(line, " skipped (draft 1)"), "%s", line);
+  t_rm_rf(dir);
+  free(dir);
+}

@@ -147,6 +147,7 @@ static void verdict(const pg_element *e, pol_classification *c, pol_decision *d)
     .role = e->role, .name = e->name, .tag = e->tag, .input_type = e->input_type,
     .href = e->href, .page_origin = ORIGIN, .form_method = e->form_method,
     .form_action = e->submit_url, .is_submit = e->is_submit, .has_download = e->has_download,
+    .opens_window = e->opens_window,
     .autocomplete = e->autocomplete, .risk = e->risk_attr, .app_action = e->app_action,
     .sensitive = e->sensitive ? "true" : NULL, .context = e->context,
     .has_aria_expanded = pg_state_has(&e->state, PG_ST_EXPANDED), .aria_haspopup = e->aria_haspopup,
