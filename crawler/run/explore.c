@@ -112,6 +112,16 @@ static const cJSON *graph_json(run *r, const pg_graph *g) {
   return r->gjc[k].json;
 }
 
+/* Empty graph_json's cache. */
+static void graph_json_drop(run *r) {
+  for (int k = 0; k < 2; k++) {
+    free(r->gjc[k].revision);
+    cJSON_Delete(r->gjc[k].json);
+    r->gjc[k].revision = NULL;
+    r->gjc[k].json = NULL;
+  }
+}
+
 /* origin of an absolute URL into buf ("" when it has none): pg_url.h */
 static void url_origin(const char *url, char *buf, size_t n) {
   if (!url || pg_url_origin(url, buf, n) < 0) buf[0] = 0;
@@ -2219,12 +2229,7 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
   /* the package comes from the journal and the state files alone: the
    * run's tables go first, so its build reuses their memory (docs/performance.md) */
   fr_free(&r->f);
-  for (int k = 0; k < 2; k++) {
-    free(r->gjc[k].revision);
-    cJSON_Delete(r->gjc[k].json);
-    r->gjc[k].revision = NULL;
-    r->gjc[k].json = NULL;
-  }
+  graph_json_drop(r);
   return crawl_package_write(r->dir, sum->error, sizeof sum->error);
 }
 
@@ -2239,10 +2244,7 @@ static void run_free(run *r) {
   r->secrets = NULL;
   fr_free(&r->f);
   crawl__strmap_release(&r->by_loop);
-  for (int k = 0; k < 2; k++) {
-    free(r->gjc[k].revision);
-    cJSON_Delete(r->gjc[k].json);
-  }
+  graph_json_drop(r);
 }
 
 crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
