@@ -6,9 +6,10 @@ set -u
 R=$1; LABEL=$2; shift 2; [ "$1" = "--" ] && shift
 B=${BENCH_DIR:-/tmp/bench}
 [ -d $B/synth-r$R ] || python3 ${SHARED:-../shared}/bench/synthapp/gen.py --routes $R --out $B/synth-r$R >/dev/null
-if [ ! -f $B/port ]; then
+if [ ! -s $B/port ] || ! curl -sf http://127.0.0.1:$(cat $B/port)/__hits >/dev/null; then
   (python3 ${SHARED:-../shared}/bench/serve.py --root $B --port 0 > $B/serve.out 2>/dev/null &)
-  sleep 1; head -1 $B/serve.out > $B/port
+  for _ in $(seq 50); do [ -s $B/serve.out ] && break; sleep 0.1; done
+  head -1 $B/serve.out | grep -o '[0-9]*$' > $B/port
 fi
 P=$(cat $B/port)
 curl -s http://127.0.0.1:$P/__reset >/dev/null

@@ -114,18 +114,21 @@ static crawl_code act_click(act_ctx *r, const pg_element *e, char *why, size_t w
   return rc;
 }
 
-static crawl_code act_click_(act_ctx *r, const pg_element *e, char *why, size_t whylen) {
-  if (!pg_state_is(&e->state, PG_ST_VISIBLE)) { snprintf(why, whylen, "not visible"); return CRAWL_ARG; }
-  if (!pg_state_is(&e->state, PG_ST_ENABLED)) { snprintf(why, whylen, "disabled"); return CRAWL_ARG; }
+static int in_viewport(const act_ctx *r, double x, double y) {
+  return x >= 0 && y >= 0 && x < r->g->vp_width && y < r->g->vp_height;
+}
+
+/* Scrolls the target into view and waits until its box stays put across two
+ * animation frames (three looks at most). 0, or CRAWL_ARG with why. */
+static crawl_code settle_box(act_ctx *r, int target, double *x, double *y, char *why, size_t whylen) {
   cdp_client *c = r->c;
   const char *sess = crawl_page_session(r->page);
-  int target = pg_element_click_node(e); /* a hidden input's label or host */
   cJSON *a = cJSON_CreateObject();
   cJSON_AddNumberToObject(a, "backendNodeId", target);
   cdp_code cr = cdp_call(c, sess, "DOM.scrollIntoViewIfNeeded", a, NULL, 10000);
   if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
   if (cr) { snprintf(why, whylen, "detached (%s)", cdp_client_errmsg(c)); return CRAWL_ARG; }
-  double x1, y1, x2, y2;
+  double x1, y1;
   for (int attempt = 0;; attempt++) {
     if (node_point(r, target, &x1, &y1)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
     a = cJSON_CreateObject();
@@ -133,29 +136,55 @@ static crawl_code act_click_(act_ctx *r, const pg_element *e, char *why, size_t 
     cJSON_AddBoolToObject(a, "awaitPromise", 1);
     cr = cdp_call(c, sess, "Runtime.evaluate", a, NULL, 2000);
     if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
-    if (node_point(r, target, &x2, &y2)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
-    if (abs((int)(x1 - x2)) <= 1 && abs((int)(y1 - y2)) <= 1) break;
+    if (node_point(r, target, x, y)) { snprintf(why, whylen, "no box (detached or hidden)"); return CRAWL_ARG; }
+    if (abs((int)(x1 - *x)) <= 1 && abs((int)(y1 - *y)) <= 1) break;
     if (attempt == 2) { snprintf(why, whylen, "not stable (still moving)"); return CRAWL_ARG; }
     usleep(100000);
   }
-  if (x2 < 0 || y2 < 0 || x2 >= r->g->vp_width || y2 >= r->g->vp_height) {
+  if (!in_viewport(r, *x, *y)) {
     snprintf(why, whylen, "outside the viewport after scrolling");
     return CRAWL_ARG;
   }
-  a = cJSON_CreateObject();
-  cJSON *res = NULL;
-  cJSON_AddNumberToObject(a, "x", (int)x2);
-  cJSON_AddNumberToObject(a, "y", (int)y2);
-  cr = cdp_call(c, sess, "DOM.getNodeForLocation", a, &res, 5000);
-  if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
+  return CRAWL_OK;
+}
+
+/* 1 when the hit test at (x, y) lands on the element or inside it; < 0:
+ * -CRAWL_CANCELLED. */
+static int hits(act_ctx *r, const pg_element *e, int target, double x, double y) {
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddNumberToObject(a, "x", (int)x);
+  cJSON_AddNumberToObject(a, "y", (int)y);
+  cdp_code cr = cdp_call(r->c, crawl_page_session(r->page), "DOM.getNodeForLocation", a, &res, 5000);
+  if (cr == CDP_CANCELLED) return -CRAWL_CANCELLED;
   const cJSON *hit = cJSON_GetObjectItemCaseSensitive(res, "backendNodeId");
   int hit_id = cJSON_IsNumber(hit) ? hit->valueint : 0;
   cJSON_Delete(res);
-  if (!hit_id || (!pg_graph_contains(r->g, target, hit_id) && !pg_graph_contains(r->g, e->backend_node_id, hit_id))) {
-    snprintf(why, whylen, "obscured: the hit test at (%d,%d) lands on another element", (int)x2, (int)y2);
+  return hit_id && (pg_graph_contains(r->g, target, hit_id) || pg_graph_contains(r->g, e->backend_node_id, hit_id));
+}
+
+/* The fast path: a page that settled on evidence and has not moved since
+ * (crawl_page_still) with the target's centre in the viewport needs no
+ * scrolling and no second look; a failed hit test there takes the full path
+ * (an overflow container may clip it). */
+static crawl_code act_click_(act_ctx *r, const pg_element *e, char *why, size_t whylen) {
+  if (!pg_state_is(&e->state, PG_ST_VISIBLE)) { snprintf(why, whylen, "not visible"); return CRAWL_ARG; }
+  if (!pg_state_is(&e->state, PG_ST_ENABLED)) { snprintf(why, whylen, "disabled"); return CRAWL_ARG; }
+  int target = pg_element_click_node(e); /* a hidden input's label or host */
+  double x, y;
+  if (crawl_page_still(r->page) && !node_point(r, target, &x, &y) && in_viewport(r, x, y)) {
+    int h = hits(r, e, target, x, y);
+    if (h < 0) return (crawl_code)-h;
+    if (h) return crawl_page_click(r->page, (int)x, (int)y);
+  }
+  crawl_code rc = settle_box(r, target, &x, &y, why, whylen);
+  if (rc) return rc;
+  int h = hits(r, e, target, x, y);
+  if (h < 0) return (crawl_code)-h;
+  if (!h) {
+    snprintf(why, whylen, "obscured: the hit test at (%d,%d) lands on another element", (int)x, (int)y);
     return CRAWL_ARG;
   }
-  return crawl_page_click(r->page, (int)x2, (int)y2);
+  return crawl_page_click(r->page, (int)x, (int)y);
 }
 
 /* Draft values for form entry in sandbox_write, by input type, then by

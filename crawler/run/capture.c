@@ -66,6 +66,8 @@ struct crawl_page {
   int ninflight;
   int loaded;
   int settled;
+  int still;                 /* the last settle was on evidence: nothing pending, */
+  long long still_at;        /* ... and last_activity was this then */
   int crashed;
   int navs, dcl;             /* top-frame navigations; DOMContentLoaded seen */
   unsigned ndcl;             /* DOMContentLoaded events, ever */
@@ -1380,7 +1382,7 @@ static void unstick(crawl_page *p, liveness *l) {
  * EARLY_QUIET_MS with no request in flight, and the page says nothing is
  * pending: settled, without waiting out the whole quiet window. Asked once
  * per quiet spell. 1: settled early; 0: wait on; < 0: -crawl_code. */
-#define EARLY_QUIET_MS 50
+#define EARLY_QUIET_MS 30
 #define EARLY_PROBE_MS 500
 static int settled_early(crawl_page *p, long long deadline, long long *asked, int *off) {
   long long now = cdp_now_ms();
@@ -1398,7 +1400,7 @@ static crawl_code settle_until(crawl_page *p, int navs0) {
   long long start = cdp_now_ms(), deadline = start + p->o.settle_max_ms, asked = -1;
   int early_off = 0;
   if (p->last_activity < start - p->o.settle_quiet_ms) p->last_activity = start - p->o.settle_quiet_ms / 2;
-  p->settled = 0;
+  p->settled = p->still = 0;
   liveness live = {start + PROBE_EVERY_MS, 0};
   for (;;) {
     long long now = cdp_now_ms();
@@ -1414,6 +1416,8 @@ static crawl_code settle_until(crawl_page *p, int navs0) {
     if (early < 0) return (crawl_code)-early;
     if (early) {
       p->settled = !p->loop_stops && !p->terminated;
+      p->still = p->settled;
+      p->still_at = p->last_activity;
       return CRAWL_OK;
     }
     now = cdp_now_ms();
@@ -1473,6 +1477,10 @@ crawl_code crawl_page_settle(crawl_page *p) {
 }
 
 int crawl_page_settled(const crawl_page *p) { return p->settled; }
+
+int crawl_page_still(const crawl_page *p) {
+  return p->still && p->last_activity == p->still_at && !p->ninflight && !p->crashed;
+}
 
 unsigned long crawl_page_changes(const crawl_page *p) { return p->changes; }
 

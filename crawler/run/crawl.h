@@ -244,6 +244,11 @@ crawl_code crawl_page_goto(crawl_page *p, const char *url);
  * that did not yield. */
 crawl_code crawl_page_settle(crawl_page *p);
 int crawl_page_settled(const crawl_page *p);
+/* 1 when the page settled on evidence (no timer, animation frame, idle
+ * callback or running animation pending, no request in flight) and nothing
+ * happened since: what is on screen is not moving, so an element's box needs
+ * no second look two animation frames later. */
+int crawl_page_still(const crawl_page *p);
 /* Capture the current state into a new graph (caller frees). */
 crawl_code crawl_page_capture(crawl_page *p, const pg_options *o, pg_graph **out);
 const char *crawl_page_errmsg(const crawl_page *p);
