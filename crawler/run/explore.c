@@ -60,6 +60,7 @@ typedef struct run {
   int allow_ws;             /* the plan lets actions open WebSockets (reported, not refused) */
   crawl_timing tm;          /* where the time goes, per phase (--verbose, the "end" record) */
   int in_restore;           /* settling and captures count as restore time */
+  int hops_ok, hops_bad;    /* hash_hop: same-document restores that landed / did not */
   int restarts;
   int reconnects;           /* --connect: dropped connections reconnected (recover) */
   long dialogs, popups;     /* of tabs already closed */
@@ -918,6 +919,27 @@ static int walk_edge(run *r, const edge *e) {
   return r->cur == e->to ? 0 : -1;
 }
 
+/* The cheapest way back to a hash-routed state: a same-document navigation
+ * from the page that is there (the app's router draws the route), kept only
+ * when the capture is that state; otherwise the caller loads it afresh. An
+ * app whose router does not answer hash changes stops being asked after a
+ * few misses. 1: the page is in state si. */
+static int hash_hop(run *r, int si) {
+  const char *cur = r->page ? crawl_page_url(r->page) : NULL, *url = r->f.st[si].url;
+  if (!cur || !url || (r->hops_bad >= 4 && r->hops_bad > 2 * r->hops_ok)) return 0;
+  size_t lc = strcspn(cur, "#"), lu = strcspn(url, "#");
+  if (lc != lu || strncmp(cur, url, lc) || !url[lu] || !strcmp(cur, url)) return 0;
+  crawl_code rc = crawl_page_goto(r->page, url);
+  if (!rc) observe(r, &rc, NULL);
+  if (rc) {
+    note_error(r, rc);
+    return 0;
+  }
+  if (r->cur == si) r->hops_ok++;
+  else r->hops_bad++;
+  return r->cur == si;
+}
+
 /* Bring the page to state si by reloading its nearest URL-addressable
  * ancestor and replaying the recorded path (the planner has already looked
  * for a cheaper path over known edges). 0 on success. */
@@ -935,15 +957,17 @@ static int restore_path(run *r, int si) {
       a->addressable = 0; /* same URL as its parent: not URL-addressable */
       continue;
     }
-    rc = crawl_page_load(r->page, a->url);
-    if (rc) { note_error(r, rc); if (r->fatal || r->cancelled) return -1; continue; }
-    observe(r, &rc, NULL);
+    int hopped = hash_hop(r, chain[k]);
+    if (r->fatal || r->cancelled || r->signed_out) return -1;
+    if (hopped) rc = CRAWL_OK;
+    else if ((rc = crawl_page_load(r->page, a->url)) == CRAWL_OK) observe(r, &rc, NULL);
+    else { note_error(r, rc); if (r->fatal || r->cancelled) return -1; continue; }
     if (rc) { note_error(r, rc); if (r->fatal || r->cancelled || r->signed_out) return -1; continue; }
     if (r->cur != chain[k]) {
       if (a->addressable < 0) a->addressable = 0;
       continue;
     }
-    a->addressable = 1;
+    if (!hopped) a->addressable = 1; /* a load showed it (a hop proves nothing about loads) */
     /* replay down the chain */
     int ok = 1;
     for (int j = k - 1; j >= 0 && ok; j--) {
