@@ -92,6 +92,25 @@ char *crawl__jtext(const cJSON *x, int pretty);
  * child `before`, or at the end when before is NULL. */
 void crawl__insert_before(cJSON *parent, cJSON *before, cJSON *item);
 
+/* ---- frozen JSON: read-only copies that cost little ------------------------ */
+/* A reader that keeps many parsed records (the package keeps the journal's)
+ * keeps frozen copies: the same members in the same order with the same
+ * values, read with the usual getters, but carved out of one arena, each
+ * distinct string stored once: about a third of a cJSON tree's memory.
+ * A frozen tree lives until crawl__jarena_release; never cJSON_Delete it,
+ * change it or link it into another tree (cJSON_Duplicate of it gives an
+ * ordinary tree). Zero is an empty arena. */
+typedef struct crawl__jslot { char *s; uint64_t h; } crawl__jslot;
+typedef struct crawl__jarena {
+  struct crawl__jblock *blocks;
+  crawl__jslot *slot;         /* interned strings */
+  size_t cap, n;
+  size_t bytes;               /* held in blocks */
+} crawl__jarena;
+/* A frozen copy of src (not of its siblings); NULL for NULL. */
+const cJSON *crawl__jfreeze(crawl__jarena *a, const cJSON *src);
+void crawl__jarena_release(crawl__jarena *a);
+
 /* ---- time -------------------------------------------------------------- */
 /* Now as RFC 3339 UTC with milliseconds ("2026-12-01T09:37:37.123Z") into
  * buf (32 bytes are enough); returns buf. */

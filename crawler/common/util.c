@@ -338,3 +338,109 @@ void crawl__insert_before(cJSON *parent, cJSON *before, cJSON *item) {
   else item->prev->next = item;
   before->prev = item;
 }
+
+/* ---- frozen JSON ----------------------------------------------------------------- */
+/* Nodes and strings are carved out of 64 KiB blocks (a string bigger than a
+ * quarter block gets a block of its own); each distinct string is stored
+ * once, found again through an open-addressing table of (hash, pointer). */
+enum { JA_BLOCK = 64 * 1024 };
+
+struct crawl__jblock {
+  struct crawl__jblock *next;
+  size_t used, cap;
+  _Alignas(16) char data[];
+};
+
+static void *ja_alloc(crawl__jarena *a, size_t n, size_t align) {
+  struct crawl__jblock *b = a->blocks;
+  size_t off = b ? (b->used + align - 1) & ~(align - 1) : 0;
+  if (b && off + n <= b->cap) {
+    b->used = off + n;
+    return b->data + off;
+  }
+  size_t cap = n > JA_BLOCK / 4 ? n : JA_BLOCK - sizeof *b;
+  struct crawl__jblock *nb = crawl__xmalloc(sizeof *nb + cap);
+  nb->cap = cap;
+  nb->used = n;
+  if (cap == n && b) { /* a big one: the current block stays the one carved from */
+    nb->next = b->next;
+    b->next = nb;
+  } else {
+    nb->next = b;
+    a->blocks = nb;
+  }
+  a->bytes += sizeof *nb + cap;
+  return nb->data;
+}
+
+static void ja_grow(crawl__jarena *a) {
+  size_t cap = a->cap ? a->cap * 2 : 1024;
+  crawl__jslot *s = crawl__xcalloc(cap, sizeof *s);
+  for (size_t i = 0; i < a->cap; i++) {
+    if (!a->slot[i].s) continue;
+    size_t k = (size_t)a->slot[i].h & (cap - 1);
+    while (s[k].s) k = (k + 1) & (cap - 1);
+    s[k] = a->slot[i];
+  }
+  free(a->slot);
+  a->slot = s;
+  a->cap = cap;
+}
+
+static char *ja_intern(crawl__jarena *a, const char *str) {
+  if (2 * (a->n + 1) > a->cap) ja_grow(a);
+  uint64_t h = crawl__hash(str);
+  size_t k = (size_t)h & (a->cap - 1);
+  for (; a->slot[k].s; k = (k + 1) & (a->cap - 1))
+    if (a->slot[k].h == h && !strcmp(a->slot[k].s, str)) return a->slot[k].s;
+  size_t n = strlen(str) + 1;
+  char *d = memcpy(ja_alloc(a, n, 1), str, n);
+  a->slot[k].s = d;
+  a->slot[k].h = h;
+  a->n++;
+  return d;
+}
+
+static cJSON *ja_list(crawl__jarena *a, const cJSON *first);
+static cJSON *ja_node(crawl__jarena *a, const cJSON *s) {
+  cJSON *n = ja_alloc(a, sizeof *n, _Alignof(cJSON));
+  memset(n, 0, sizeof *n);
+  n->type = s->type & ~(cJSON_IsReference | cJSON_StringIsConst);
+  n->valueint = s->valueint;
+  n->valuedouble = s->valuedouble;
+  if (s->valuestring) n->valuestring = ja_intern(a, s->valuestring);
+  if (s->string) n->string = ja_intern(a, s->string);
+  n->child = ja_list(a, s->child);
+  return n;
+}
+
+/* A copy of the siblings from first on, linked as cJSON links them (the
+ * first's prev is the last). */
+static cJSON *ja_list(crawl__jarena *a, const cJSON *first) {
+  cJSON *head = NULL, *prev = NULL;
+  for (const cJSON *s = first; s; s = s->next) {
+    cJSON *n = ja_node(a, s);
+    n->prev = prev;
+    if (prev) prev->next = n;
+    else head = n;
+    prev = n;
+  }
+  if (head) head->prev = prev;
+  return head;
+}
+
+const cJSON *crawl__jfreeze(crawl__jarena *a, const cJSON *src) {
+  if (!src) return NULL;
+  cJSON *n = ja_node(a, src);
+  n->string = NULL; /* a root, as cJSON_Parse gives it */
+  return n;
+}
+
+void crawl__jarena_release(crawl__jarena *a) {
+  for (struct crawl__jblock *b = a->blocks, *next; b; b = next) {
+    next = b->next;
+    free(b);
+  }
+  free(a->slot);
+  memset(a, 0, sizeof *a);
+}

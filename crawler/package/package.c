@@ -343,9 +343,9 @@ typedef struct pk {
   const char *dir;
   char *err;
   size_t errlen;
-  /* journal */
-  cJSON **lines;
-  size_t nlines, caplines;
+  /* journal: frozen copies of its records (crawl__jfreeze), read-only */
+  crawl__jarena jar;
+  size_t nlines;
   long malformed;
   int torn;
   const cJSON *run, *end, *last_status;
@@ -977,7 +977,7 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
 
 /* ---- collecting the journal ------------------------------------------------------- */
 /* One collector per record type: what the package needs of a record of
- * that type (pointers into b->lines, which lives as long as b). */
+ * that type (pointers into b->jar, which lives as long as b). */
 static void collect_run(pk *b, const cJSON *j) {
   if (!b->run) b->run = j;
 }
@@ -1073,15 +1073,16 @@ static const struct {
   {"gate", collect_gate},
 };
 
-/* The journal reader's callback: every record is kept in b->lines (the
- * model points into them) and collected in file order. */
+/* The journal reader's callback: every record is kept as a frozen copy in
+ * b->jar (the model points into them; a third of the parsed tree's memory)
+ * and collected in file order. The parsed record goes back to the reader. */
 static int pk_record(void *ud, const char *type, cJSON *rec) {
   pk *b = ud;
-  PK_GROW(b->lines, b->nlines, b->caplines);
-  b->lines[b->nlines++] = rec;
+  const cJSON *j = crawl__jfreeze(&b->jar, rec);
+  b->nlines++;
   for (size_t k = 0; k < PK_COUNT(collectors); k++)
-    if (!strcmp(type, collectors[k].type)) collectors[k].collect(b, rec);
-  return 1;
+    if (!strcmp(type, collectors[k].type)) collectors[k].collect(b, j);
+  return 0;
 }
 
 /* Read and collect DIR/journal.jsonl (crawl_journal.h: the one reader and
@@ -2278,8 +2279,7 @@ static cJSON *out_environment(pk *b) {
 
 /* ---- entry points --------------------------------------------------------------------- */
 static void pk_free(pk *b) {
-  for (size_t i = 0; i < b->nlines; i++) cJSON_Delete(b->lines[i]);
-  free(b->lines);
+  crawl__jarena_release(&b->jar);
   for (size_t i = 0; i < b->nnotes; i++) free(b->note_v[i]);
   free(b->note_v);
   free(b->seed_lines);

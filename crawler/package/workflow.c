@@ -89,8 +89,7 @@ typedef struct wf {
   size_t nst;
   const cJSON **edges;
   size_t nedges;
-  cJSON **lines;             /* parsed journal lines we keep */
-  size_t nlines, caplines;
+  crawl__jarena jar;         /* frozen copies of the journal lines we keep */
   wf_rec *recs;
   size_t nrecs, caprecs;
   wf_struct *ss;
@@ -103,14 +102,12 @@ typedef struct wf {
 static long wf_state_index(const wf *w, const char *id) { return crawl__strmap_get(&w->st_index, id); }
 
 /* ---- reading ----------------------------------------------------------------------- */
-/* The journal reader's callback: transition and decision records, kept in
- * w->lines (the wf_rec strings point into them). */
-static int wf_record(void *ud, const char *type, cJSON *j) {
+/* The journal reader's callback: transition and decision records, kept as
+ * frozen copies in w->jar (the wf_rec strings point into them). */
+static int wf_record(void *ud, const char *type, cJSON *rec) {
   wf *w = ud;
   int tr = !strcmp(type, "transition");
-  if (w->nlines == w->caplines)
-    w->lines = crawl__xrealloc(w->lines, (w->caplines = w->caplines ? w->caplines * 2 : 64) * sizeof *w->lines);
-  w->lines[w->nlines++] = j;
+  const cJSON *j = crawl__jfreeze(&w->jar, rec);
   if (w->nrecs == w->caprecs)
     w->recs = crawl__xrealloc(w->recs, (w->caprecs = w->caprecs ? w->caprecs * 2 : 64) * sizeof *w->recs);
   wf_rec *r = &w->recs[w->nrecs++];
@@ -129,7 +126,7 @@ static int wf_record(void *ud, const char *type, cJSON *j) {
   r->tid = crawl__str(j, "transitionId");
   r->self_loop = cJSON_IsTrue(crawl__get(j, "selfLoop")) || (r->state && r->to && !strcmp(r->state, r->to));
   r->signals = crawl__arr(j, "observedSignals");
-  return 1;
+  return 0;
 }
 
 /* The journal's transition and decision records (crawl_journal.h); none
@@ -936,8 +933,7 @@ static void wf_free(wf *w) {
   for (size_t i = 0; i < w->nst; i++) free(w->st[i].adj);
   free(w->st);
   free(w->edges);
-  for (size_t i = 0; i < w->nlines; i++) cJSON_Delete(w->lines[i]);
-  free(w->lines);
+  crawl__jarena_release(&w->jar);
   free(w->recs);
   for (size_t i = 0; i < w->nss; i++) struct_free(&w->ss[i]);
   free(w->ss);
