@@ -310,7 +310,7 @@ typedef struct pk_action {
 /* A journal record that targets an element, resolved against its state. */
 typedef struct pk_ref {
   const cJSON *line;
-  char *order;                  /* canonical sort key (see pk_refs_sort) */
+  char *order;                  /* canonical sort key (see pk_refs_sort; NULL after it) */
   const char *type;             /* "transition", "decision", "failure" */
   long state;                   /* index into states, -1 unknown */
   long element;                 /* index into elements, -1 unresolved */
@@ -1123,6 +1123,10 @@ static void pk_refs_sort(pk *b, const long *rank) {
     free(t);
   }
   if (b->nrefs) qsort(b->refs, b->nrefs, sizeof *b->refs, cmp_ref); /* NULL with none: UB for qsort */
+  for (size_t i = 0; i < b->nrefs; i++) { /* the keys served the sort only */
+    free(b->refs[i].order);
+    b->refs[i].order = NULL;
+  }
 }
 
 /* ---- aggregation after all states are folded --------------------------------------- */
