@@ -8,6 +8,9 @@
  * decision and the same click. */
 #include "act.h"
 #include "run_int.h"
+#include "crawl_strmap.h"
+
+#include <pthread.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +39,26 @@ const char *crawl__act_for(const pg_element *e) {
   if (!strcmp(role, "textbox") || !strcmp(role, "searchbox") || !strcmp(role, "spinbutton")) return "ui.enterText";
   return "ui.activate";
 }
+static pthread_mutex_t texts_lock = PTHREAD_MUTEX_INITIALIZER;
+static crawl__strmap texts_index; /* sentence -> index in texts */
+static char **texts;
+static size_t ntexts, captexts;
+
+const char *crawl__act_text(const char *text) {
+  if (!text) return NULL;
+  pthread_mutex_lock(&texts_lock);
+  long i = crawl__strmap_get(&texts_index, text);
+  if (i < 0) {
+    if (ntexts == captexts) texts = crawl__xrealloc(texts, (captexts = captexts ? captexts * 2 : 32) * sizeof *texts);
+    texts[ntexts] = crawl__xstrdup(text);
+    crawl__strmap_put(&texts_index, text, (long)ntexts);
+    i = (long)ntexts++;
+  }
+  const char *t = texts[i];
+  pthread_mutex_unlock(&texts_lock);
+  return t;
+}
+
 void crawl__act_decide(const pol_policy *policy, const char *page_origin, const char *const *allowed, action *a,
                        const pg_element *e) {
   /* choosing "Delete all" in a select is as dangerous as a button of that name */
@@ -73,7 +96,9 @@ void crawl__act_decide(const pol_policy *policy, const char *page_origin, const 
     s.container_role = "dialog";
   }
   pol_classify(&s, &a->cls);
-  pol_decide(policy, &s, &a->cls, &a->dec);
+  pol_decision d;
+  pol_decide(policy, &s, &a->cls, &d);
+  a->dec = (act_decision){.effect = d.effect, .reason = d.reason, .text = crawl__act_text(d.text)};
   /* priority (section 11.5): app actions and local UI first, then navigation */
   a->rank = a->cls.side_effect == POL_SE_LOCAL_UI ? (e && e->app_action ? 0 : 1)
           : a->cls.side_effect == POL_SE_NAVIGATION ? 3 : 2;

@@ -22,6 +22,10 @@ const char *crawl__act_for(const pg_element *e);
 void crawl__act_decide(const pol_policy *policy, const char *page_origin, const char *const *allowed, action *a,
                        const pg_element *e);
 
+/* text, kept once for the process (thread-safe): the decision sentences
+ * actions point at. Never freed; a run meets a few dozen. */
+const char *crawl__act_text(const char *text);
+
 /* The element of g a names: by stable_id (and role) when set, else the
  * ordinal-th (0-based) with this role and name. NULL: none. Points into g. */
 const pg_element *crawl__act_find(const pg_graph *g, const char *role, const char *name, const char *stable_id,

@@ -508,7 +508,7 @@ static int select_actions(run *r, int si, const pg_element *e, const cJSON *v, i
   /* The arrow keys select every enabled option between the selected one and
    * the target, and the page sees a change for each: choosing k is allowed
    * only when every option on the way is. blocked[j]: option j is denied. */
-  pol_decision blocked[64];
+  act_decision blocked[64];
   for (int j = 0; j < nopt && j < 64; j++) {
     const cJSON *oj = cJSON_GetArrayItem(opts, j);
     blocked[j].effect = POL_EFFECT_ALLOW;
@@ -535,10 +535,12 @@ static int select_actions(run *r, int si, const pg_element *e, const cJSON *v, i
     decide(r, a, e);
     for (int j = cur < idx ? cur + 1 : idx + 1; a->dec.effect == POL_EFFECT_ALLOW && j < (cur < idx ? idx : cur) && j < 64; j++)
       if (blocked[j].effect != POL_EFFECT_ALLOW) {
+        char why[384];
         a->dec = blocked[j];
-        snprintf(a->dec.text, sizeof a->dec.text,
+        snprintf(why, sizeof why,
                  "%s: the arrow keys pass over option %d on the way, which the policy does not allow", 
                  pol_effect_name(blocked[j].effect), j);
+        a->dec.text = crawl__act_text(why);
       }
     n++;
     made++;
@@ -599,6 +601,10 @@ static void build_actions(run *r, int si) {
   }
   s->nacts = n;
   qsort(s->acts, (size_t)n, sizeof *s->acts, cmp_action);
+  /* room was made for every element; the table keeps what it holds (an
+   * action is ~600 bytes, a state has a few actionable elements of many) */
+  s->acts = crawl__xrealloc(s->acts, (size_t)(n ? n : 1) * sizeof *s->acts);
+  s->cap_acts = n;
 }
 
 /* Identity of an action within its state, as the journal records it. */
@@ -1219,7 +1225,7 @@ static void prepare_state(run *r, int si) {
     cJSON_AddStringToObject(o, "reason", pol_reason_name(a->dec.reason));
     cJSON_AddStringToObject(o, "rule", a->cls.rule);
     if (a->cls.keyword) cJSON_AddStringToObject(o, "keyword", a->cls.keyword);
-    cJSON_AddStringToObject(o, "text", a->dec.text);
+    cJSON_AddStringToObject(o, "text", a->dec.text ? a->dec.text : "");
     jl_write(r, "decision", o);
     r->decisions++;
   }
@@ -1344,7 +1350,7 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
   cJSON_AddStringToObject(d, "effect", pol_effect_name(a->dec.effect));
   cJSON_AddStringToObject(d, "reason", pol_reason_name(a->dec.reason));
   cJSON_AddStringToObject(d, "rule", a->cls.rule);
-  cJSON_AddStringToObject(d, "text", a->dec.text);
+  cJSON_AddStringToObject(d, "text", a->dec.text ? a->dec.text : "");
   cJSON_AddBoolToObject(o, "selfLoop", to == from);
   cJSON_AddNumberToObject(o, "durationMs", (double)(cdp_now_ms() - m->t));
   journal_guarded(r, from, a, m, o);
@@ -1770,7 +1776,7 @@ static void drive_control_seeds(run *r, seed *seeds, int nseeds) {
     seeds[i].resolved = 1;
     if (ac->dec.effect != POL_EFFECT_ALLOW) {
       jl_note(r, "seed %d (%s) resolved to %s \"%s\" in %s, not driven: %s", i, kind, ac->role, ac->name ? ac->name : "",
-              r->f.st[si].id, ac->dec.text);
+              r->f.st[si].id, ac->dec.text ? ac->dec.text : "");
       continue;
     }
     jl_note(r, "seed %d (%s) resolved to %s \"%s\" in %s and driven first", i, kind, ac->role, ac->name ? ac->name : "",

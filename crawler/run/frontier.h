@@ -12,13 +12,23 @@
 #include "pol.h"
 #include "crawl_strmap.h"
 
+/* A decision as an action keeps it: pol_decision without its 384-byte
+ * sentence buffer (a state of a big app has a hundred actions, a run a
+ * thousand states). text is one of the process's shared sentences
+ * (crawl__act_text in act.c), never freed; NULL: not decided. */
+typedef struct act_decision {
+  pol_effect effect;
+  pol_reason reason;
+  const char *text;
+} act_decision;
+
 typedef struct action {
   char *action_id;          /* ui.activate, nav.navigate, ui.toggle, ... */
   char *role, *name, *stable_id, *scope_id, *document_id;
   int ordinal;              /* among same role+name in the graph */
   int escape;               /* ui.dismiss by the Escape key */
   pol_classification cls;
-  pol_decision dec;
+  act_decision dec;
   int rank;                 /* exploration priority, lower first */
   int done;                 /* executed (in this or an earlier session of this run) */
   int pk, pkr;              /* its outcome record: any route, this route (-1 none) */

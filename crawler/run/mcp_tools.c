@@ -378,10 +378,11 @@ static int act_select(crawl_mcp *m, const pg_element *e, const char *label, acti
     if (!t.option || cJSON_IsTrue(cJSON_GetArrayItem(cJSON_GetArrayItem(opts, j), 1))) continue;
     crawl__act_decide(&m->o.policy, m->first_origin, m->allowed, &t, e);
     if (t.dec.effect != POL_EFFECT_ALLOW) {
+      char why[384];
       a->dec = t.dec;
-      snprintf(a->dec.text, sizeof a->dec.text,
-               "%s: the arrow keys pass over option %d on the way, which the policy does not allow",
+      snprintf(why, sizeof why, "%s: the arrow keys pass over option %d on the way, which the policy does not allow",
                pol_effect_name(t.dec.effect), j);
+      a->dec.text = crawl__act_text(why);
     }
   }
   cJSON_Delete(v);
@@ -443,7 +444,7 @@ static int act_decided(crawl_mcp *m, pg_graph *g, const pg_element *e, const pg_
   }
   if (a.dec.effect != POL_EFFECT_ALLOW)
     return fail(r, "refused: %s %s (side effect %s): %s Nothing was done.", pol_effect_name(a.dec.effect),
-                pol_reason_name(a.dec.reason), pol_side_effect_name(a.cls.side_effect), a.dec.text);
+                pol_reason_name(a.dec.reason), pol_side_effect_name(a.cls.side_effect), a.dec.text ? a.dec.text : "");
   if (value && strcmp(a.action_id, "ui.enterText")) return fail(r, "value is for ui.enterText only");
   a.ordinal = (int)crawl__num(crawl__get(args, "target"), "ordinal", 0);
   cJSON *before = pg_graph_to_json(g);
