@@ -366,6 +366,7 @@ typedef struct pk {
   long nallowed;                /* gate records: actions allowed, summed once per state */
   strset gated_states;
   int opaque_regions;
+  int park;                     /* the package is only written: see pk_park */
 } pk;
 
 static void pk_note(pk *b, const char *text) {
@@ -2521,6 +2522,22 @@ static cJSON *out_catalog(const char *key, cJSON *array) {
   return c;
 }
 
+/* A section nothing reads once it is built (the workflow finder reads
+ * transitionGraph, scopeCatalog, actionCatalog, reviewQueue and coverage),
+ * when the package is only written (crawl_package_write): printed at once
+ * and kept as its text, a cJSON raw item that prints verbatim, so the
+ * biggest sections never sit as trees beside the model. The same bytes
+ * come out (a test compares crawl_package_write with crawl_package_build). */
+static cJSON *pk_park(const pk *b, cJSON *section) {
+  if (!b->park) return section;
+  char *text = crawl__jtext(section, 0);
+  cJSON_Delete(section);
+  cJSON *raw = crawl__jx(cJSON_CreateRaw(""));
+  cJSON_free(raw->valuestring);
+  raw->valuestring = text; /* both from cJSON's allocator */
+  return raw;
+}
+
 /* The package, in the spec's member order (workflow candidates are added
  * afterwards by crawl_workflows_add). */
 static cJSON *pk_emit(pk *b) {
@@ -2531,19 +2548,19 @@ static cJSON *pk_emit(pk *b) {
   crawl__jset(p, "run", out_run(b, &stopped_by));
   crawl__jset(p, "environment", out_environment(b));
   conf_sum cs = {0};
-  crawl__jset(p, "routeCatalog", out_catalog("routes", out_routes(b, &cs)));
+  crawl__jset(p, "routeCatalog", pk_park(b, out_catalog("routes", out_routes(b, &cs))));
   crawl__jset(p, "scopeCatalog", out_catalog("scopes", out_scopes(b, &cs)));
-  crawl__jset(p, "elementCatalog", out_catalog("elements", out_elements(b, &cs)));
+  crawl__jset(p, "elementCatalog", pk_park(b, out_catalog("elements", out_elements(b, &cs))));
   crawl__jset(p, "actionCatalog", out_catalog("actions", out_actions(b, &cs)));
   crawl__jset(p, "transitionGraph", out_graph(b));
   crawl__jset(p, "reviewQueue", out_review(b));
   crawl__jset(p, "coverage", out_coverage(b, &cs, stopped_by));
-  crawl__jset(p, "evidenceIndex", out_evidence(b));
+  crawl__jset(p, "evidenceIndex", pk_park(b, out_evidence(b)));
   crawl__jset(p, "metadata", out_metadata(b));
   return p;
 }
 
-crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size_t errlen) {
+static crawl_code package_build(const char *dir, cJSON **package, char *err, size_t errlen, int park) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
   err[0] = 0;
@@ -2552,7 +2569,7 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
     snprintf(err, errlen, "crawl_package_build: dir and package are required");
     return CRAWL_ARG;
   }
-  pk b = {.dir = dir, .err = err, .errlen = errlen};
+  pk b = {.dir = dir, .err = err, .errlen = errlen, .park = park};
   if (pk_journal_read(&b) != 0) { pk_free(&b); return CRAWL_IO; }
   if (!b.run) {
     snprintf(err, errlen, "%s/journal.jsonl has no run record", dir);
@@ -2571,11 +2588,15 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
   return CRAWL_OK;
 }
 
+crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size_t errlen) {
+  return package_build(dir, package, err, errlen, 0);
+}
+
 crawl_code crawl_package_write(const char *dir, char *err, size_t errlen) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
   cJSON *p = NULL;
-  crawl_code rc = crawl_package_build(dir, &p, err, errlen);
+  crawl_code rc = package_build(dir, &p, err, errlen, 1); /* sections parked as text: only printed */
   if (rc) return rc;
   char *text = crawl__jtext(p, 0);
   cJSON_Delete(p);
