@@ -110,6 +110,10 @@ typedef struct crawl__jarena {
 /* A frozen copy of src (not of its siblings); NULL for NULL. */
 const cJSON *crawl__jfreeze(crawl__jarena *a, const cJSON *src);
 void crawl__jarena_release(crawl__jarena *a);
+/* text (len bytes) parsed straight into frozen nodes, no tree in between:
+ * what cJSON_ParseWithLengthOpts(text, len, NULL, 0) gives, frozen; NULL
+ * when that fails (parse with cJSON then, for where). */
+const cJSON *crawl__jarena_parse(crawl__jarena *a, const char *text, size_t len);
 
 /* ---- time -------------------------------------------------------------- */
 /* Now as RFC 3339 UTC with milliseconds ("2026-12-01T09:37:37.123Z") into

@@ -3,6 +3,7 @@
 #include "crawl_util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -443,4 +444,182 @@ void crawl__jarena_release(crawl__jarena *a) {
   }
   free(a->slot);
   memset(a, 0, sizeof *a);
+}
+
+/* ---- parsing straight into an arena --------------------------------------------- */
+/* What cJSON_ParseWithLengthOpts(text, len, NULL, 0) accepts, with the same
+ * values (its number and string rules are followed to the letter), but no
+ * intermediate tree: the nodes are frozen ones as they are read. */
+typedef struct jp {
+  const char *p, *end;
+  crawl__jarena *a;
+  int depth;
+  char *buf;                  /* a string being decoded */
+  size_t cap;
+} jp;
+
+static void jp_ws(jp *j) {
+  while (j->p < j->end && (unsigned char)*j->p <= 32) j->p++;
+}
+
+static int jp_hex4(const char *s, unsigned *out) {
+  unsigned v = 0;
+  for (int i = 0; i < 4; i++) {
+    char c = s[i];
+    v <<= 4;
+    if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
+    else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
+    else return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+/* \uXXXX (and its low surrogate) at s (the backslash) to UTF-8 in out;
+ * the bytes of input used, 0 when invalid (cJSON's utf16_literal_to_utf8). */
+static size_t jp_utf16(const char *s, const char *end, char *out, size_t *n) {
+  unsigned first, cp;
+  size_t used = 6;
+  if (end - s < 6 || jp_hex4(s + 2, &first)) return 0;
+  if (first >= 0xDC00 && first <= 0xDFFF) return 0;
+  if (first >= 0xD800 && first <= 0xDBFF) {
+    unsigned second;
+    if (end - s < 12 || s[6] != '\\' || s[7] != 'u' || jp_hex4(s + 8, &second)) return 0;
+    if (second < 0xDC00 || second > 0xDFFF) return 0;
+    cp = 0x10000 + (((first & 0x3FF) << 10) | (second & 0x3FF));
+    used = 12;
+  } else {
+    cp = first;
+  }
+  size_t len = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  static const unsigned char lead[] = {0x00, 0x00, 0xC0, 0xE0, 0xF0};
+  for (size_t i = len - 1; i > 0; i--) {
+    out[i] = (char)((cp | 0x80) & 0xBF);
+    cp >>= 6;
+  }
+  out[0] = (char)(len > 1 ? (cp | lead[len]) & 0xFF : cp);
+  *n = len;
+  return used;
+}
+
+/* A string at j->p (the opening quote), interned; NULL when invalid. */
+static char *jp_string(jp *j) {
+  if (j->p >= j->end || *j->p != '"') return NULL;
+  const char *s = j->p + 1, *q = s;
+  while (q < j->end && *q != '"') q += *q == '\\' ? 2 : 1;
+  if (q >= j->end) return NULL;
+  size_t need = (size_t)(q - s) + 1;
+  if (need > j->cap) j->buf = crawl__xrealloc(j->buf, j->cap = need * 2);
+  char *o = j->buf;
+  while (s < q) {
+    if (*s != '\\') { *o++ = *s++; continue; }
+    if (q - s < 1) return NULL;
+    static const char esc[] = "b\bf\fn\nr\rt\t\"\"\\\\//";
+    const char *e = s[1] ? strchr(esc, s[1]) : NULL;
+    if (e && (e - esc) % 2 == 0) { *o++ = e[1]; s += 2; continue; }
+    if (s[1] != 'u') return NULL;
+    size_t n, used = jp_utf16(s, q, o, &n);
+    if (!used) return NULL;
+    o += n;
+    s += used;
+  }
+  *o = 0;
+  j->p = q + 1;
+  return ja_intern(j->a, j->buf);
+}
+
+/* cJSON's parse_number: the run of [0-9+-eE.] (at most 63), strtod. */
+static int jp_number(jp *j, cJSON *n) {
+  char num[64], *after;
+  size_t i = 0;
+  while (i < sizeof num - 1 && j->p + i < j->end && strchr("0123456789+-eE.", j->p[i]) && j->p[i]) {
+    num[i] = j->p[i];
+    i++;
+  }
+  num[i] = 0;
+  double d = strtod(num, &after);
+  if (after == num) return -1;
+  n->type = cJSON_Number;
+  n->valuedouble = d;
+  n->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
+  j->p += after - num;
+  return 0;
+}
+
+static cJSON *jp_value(jp *j);
+/* The members or elements up to close (']' or '}'), j->p after the opener. */
+static int jp_items(jp *j, cJSON *parent, char close) {
+  if (++j->depth > CJSON_NESTING_LIMIT) return -1;
+  jp_ws(j);
+  if (j->p < j->end && *j->p == close) {
+    j->p++;
+    j->depth--;
+    return 0;
+  }
+  cJSON *prev = NULL;
+  for (;;) {
+    char *key = NULL;
+    jp_ws(j);
+    if (close == '}') {
+      if (!(key = jp_string(j))) return -1;
+      jp_ws(j);
+      if (j->p >= j->end || *j->p != ':') return -1;
+      j->p++;
+    }
+    jp_ws(j);
+    cJSON *v = jp_value(j);
+    if (!v) return -1;
+    v->string = key;
+    v->prev = prev;
+    if (prev) prev->next = v;
+    else parent->child = v;
+    prev = v;
+    parent->child->prev = v;
+    jp_ws(j);
+    if (j->p >= j->end) return -1;
+    if (*j->p == ',') { j->p++; continue; }
+    if (*j->p != close) return -1;
+    j->p++;
+    j->depth--;
+    return 0;
+  }
+}
+
+static cJSON *jp_value(jp *j) {
+  if (j->p >= j->end) return NULL;
+  cJSON *n = ja_alloc(j->a, sizeof *n, _Alignof(cJSON));
+  memset(n, 0, sizeof *n);
+  static const struct { const char *word; int type, valueint; } words[] = {
+    {"null", cJSON_NULL, 0}, {"false", cJSON_False, 0}, {"true", cJSON_True, 1}};
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+    size_t wl = strlen(words[i].word);
+    if ((size_t)(j->end - j->p) >= wl && !strncmp(j->p, words[i].word, wl)) {
+      n->type = words[i].type;
+      n->valueint = words[i].valueint;
+      j->p += wl;
+      return n;
+    }
+  }
+  char c = *j->p;
+  if (c == '"') {
+    n->type = cJSON_String;
+    return (n->valuestring = jp_string(j)) ? n : NULL;
+  }
+  if (c == '-' || (c >= '0' && c <= '9')) return jp_number(j, n) ? NULL : n;
+  if (c == '[' || c == '{') {
+    n->type = c == '[' ? cJSON_Array : cJSON_Object;
+    j->p++;
+    return jp_items(j, n, c == '[' ? ']' : '}') ? NULL : n;
+  }
+  return NULL;
+}
+
+const cJSON *crawl__jarena_parse(crawl__jarena *a, const char *text, size_t len) {
+  jp j = {.p = text, .end = text + len, .a = a};
+  if (len >= 3 && !strncmp(text, "\xEF\xBB\xBF", 3)) j.p += 3; /* cJSON skips a UTF-8 BOM */
+  jp_ws(&j);
+  const cJSON *v = jp_value(&j);
+  free(j.buf);
+  return v; /* on failure, what was carved stays in the arena until it is released */
 }

@@ -94,7 +94,8 @@ typedef struct rp_edge { int from, to, count; const cJSON *first; } rp_edge; /* 
 typedef struct rp {
   const char *dir;
   const crawl_report_opts *o;
-  cJSON *pkg;
+  const cJSON *pkg;          /* frozen (crawl__jfreeze) into jar: read only */
+  crawl__jarena jar;
   rp_state *st;
   size_t nst;
   rp_edge *ed;
@@ -174,6 +175,23 @@ static void rp_model(rp *r) {
     crawl__strmap_intern(&r->st_index, s->id, (long)(i - 1), NULL);
   }
   rp_drawn_edges(r, edges);
+}
+
+/* DIR/package.json parsed straight into frozen nodes (crawl__jarena_parse):
+ * the reports read it, never change it, and a tree of it would take three
+ * times the memory. Text cJSON reads differently from the arena parser (or
+ * not at all) goes through cJSON, for the error's place. */
+static const cJSON *rp_load(crawl__jarena *jar, const char *path, char *err, size_t errlen) {
+  size_t len;
+  int e;
+  char *text = crawl__file_read(path, CRAWL__FILE_MAX, &len, &e);
+  const cJSON *p = text ? crawl__jarena_parse(jar, text, len) : NULL;
+  free(text);
+  if (p) return p;
+  cJSON *parsed = crawl__json_load(path, err, errlen);
+  p = crawl__jfreeze(jar, parsed);
+  cJSON_Delete(parsed);
+  return p;
 }
 
 /* The journal reader's callback: a decision record into r->decisions. */
@@ -1646,12 +1664,15 @@ crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char
   }
   rp r = {.dir = dir, .o = o, .err = err, .errlen = errlen};
   char *path = crawl__xprintf("%s/package.json", dir);
-  r.pkg = crawl__json_load(path, err, errlen);
+  r.pkg = rp_load(&r.jar, path, err, errlen);
   free(path);
-  if (!r.pkg) return CRAWL_IO;
+  if (!r.pkg) {
+    crawl__jarena_release(&r.jar);
+    return CRAWL_IO;
+  }
   if (!crawl__str(r.pkg, "spec") || strcmp(crawl__str(r.pkg, "spec"), "uiap.discovery")) {
     snprintf(err, errlen, "%s/package.json is not a UIAP Discovery Package (no \"spec\": \"uiap.discovery\")", dir);
-    cJSON_Delete(r.pkg);
+    crawl__jarena_release(&r.jar);
     return CRAWL_IO;
   }
   rp_model(&r);
@@ -1702,7 +1723,7 @@ crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char
   crawl__strmap_release(&r.st_index);
   cJSON_Delete(r.decisions);
   cJSON_Delete(r.access);
-  cJSON_Delete(r.pkg);
+  crawl__jarena_release(&r.jar);
   return rc;
 }
 

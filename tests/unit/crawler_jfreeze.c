@@ -153,3 +153,82 @@ Test(jfreeze, strings_are_stored_once_and_blocks_grow) {
   free(big);
   crawl__jarena_release(&ar);
 }
+
+/* ---- crawl__jarena_parse: straight into the arena ---------------------------- */
+/* text parsed both ways: the same result, node by node (or both fail). */
+static int parse_both(crawl__jarena *ar, const char *text, size_t len) {
+  cJSON *p = cJSON_ParseWithLength(text, len);
+  const cJSON *f = crawl__jarena_parse(ar, text, len);
+  cr_assert_eq(!p, !f, "cJSON %s, the arena %s: %.80s", p ? "parses" : "fails", f ? "parses" : "fails", text);
+  if (p) same(p, f);
+  cJSON_Delete(p);
+  return p != NULL;
+}
+
+static long parse_tree(crawl__jarena *ar, const char *dir) {
+  long n = 0;
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    size_t l = strlen(e->d_name);
+    if (e->d_type == DT_DIR) { n += parse_tree(ar, path); continue; }
+    if (l < 5 || (strcmp(e->d_name + l - 5, ".json") && strcmp(e->d_name + l - 6, ".jsonl"))) continue;
+    size_t len;
+    int err;
+    char *text = crawl__file_read(path, CRAWL__FILE_MAX, &len, &err);
+    if (!text) continue;
+    if (!strcmp(e->d_name + l - 5, ".json")) n += parse_both(ar, text, len);
+    else
+      for (char *line = text, *nl; line < text + len; line = nl + 1) {
+        nl = memchr(line, '\n', (size_t)(text + len - line));
+        if (!nl) nl = text + len;
+        n += parse_both(ar, line, (size_t)(nl - line));
+      }
+    free(text);
+  }
+  closedir(d);
+  return n;
+}
+
+/* Every JSON file and JSON line under tests/fixtures (packages, PageGraphs,
+ * journals, CDP replies): the same as cJSON's parse, frozen. */
+Test(jarena_parse, every_fixture_reads_as_cjson_reads_it, .timeout = 120) {
+  crawl__jarena ar = {0};
+  long n = parse_tree(&ar, FIXTURES);
+  cr_assert_gt(n, 100, "documents parsed: %ld", n);
+  crawl__jarena_release(&ar);
+}
+
+/* The corners of cJSON's rules: escapes, surrogate pairs, numbers, nesting,
+ * what it refuses, what it leaves after the value. */
+Test(jarena_parse, the_corners_of_the_grammar) {
+  static const char *const ok[] = {
+    "\xEF\xBB\xBF {\"a\" : [ 1 , -2.5e3 , 0.1 , 1E400 , -1e-400, 2147483648, -2147483649 ] }",
+    "\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\u4e2d\\ud83d\\ude00\"",
+    "[]", "{}", "[[[]]]", "  true ", "false", "null", "12 trailing", "[1,2]xyz",
+    "{\"k\":1,\"k\":2}", "\"a\\u0000b\"", "-0", "1.5.5", "[1e5,1e+5,1E-5]", "\"tab\there\"",
+  };
+  static const char *const bad[] = {
+    "", "   ", "[1,", "[1 2]", "{\"a\" 1}", "{a:1}", "\"open", "\"\\x\"", "\"\\ud83d\"", "\"\\ude00\"",
+    "tru", "-", "+1", "[,]", "{\"a\":}", "{\"a\":1,}",
+  };
+  crawl__jarena ar = {0};
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) cr_assert(parse_both(&ar, ok[i], strlen(ok[i])), "%s", ok[i]);
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) cr_assert_not(parse_both(&ar, bad[i], strlen(bad[i])), "%s", bad[i]);
+  /* nesting: cJSON's limit, on both sides */
+  char deep[2 * 1002 + 1];
+  for (int depth = 1000; depth <= 1001; depth++) {
+    memset(deep, '[', (size_t)depth);
+    memset(deep + depth, ']', (size_t)depth);
+    parse_both(&ar, deep, 2 * (size_t)depth);
+  }
+  /* only len bytes are read */
+  cr_assert(parse_both(&ar, "[1,2]", 5));
+  cr_assert_not(parse_both(&ar, "[1,2]", 4));
+  cr_assert(parse_both(&ar, "123456", 3));
+  crawl__jarena_release(&ar);
+}
