@@ -1750,6 +1750,7 @@ static cJSON *names_json(const strset *raw) {
   return a;
 }
 
+static cJSON *pk_park(const pk *b, cJSON *section);
 static int cmp_affordance(const void *x, const void *y) {
   const char *a = *(const char *const *)x, *b = *(const char *const *)y;
   int ia = pk_index(affordance_order, PK_COUNT(affordance_order), a);
@@ -1825,7 +1826,7 @@ static cJSON *out_elements(pk *b, conf_sum *cs) {
     if (el->failures) jnum(m, "failures", el->failures);
     principals_meta(b, &el->states, m);
     crawl__jset(o, "metadata", m);
-    crawl__jpush(arr, o);
+    crawl__jpush(arr, pk_park(b, o));
   }
   free(keys);
   return arr;
@@ -2522,11 +2523,12 @@ static cJSON *out_catalog(const char *key, cJSON *array) {
   return c;
 }
 
-/* A section nothing reads once it is built (the workflow finder reads
- * transitionGraph, scopeCatalog, actionCatalog, reviewQueue and coverage),
- * when the package is only written (crawl_package_write): printed at once
- * and kept as its text, a cJSON raw item that prints verbatim, so the
- * biggest sections never sit as trees beside the model. The same bytes
+/* A section (or an element of one) nothing reads once it is built (the
+ * workflow finder reads transitionGraph, scopeCatalog, actionCatalog,
+ * reviewQueue and coverage), when the package is only written
+ * (crawl_package_write): printed at once and kept as its text, a cJSON raw
+ * item that prints verbatim, so the biggest sections never sit as trees
+ * beside the model. The same bytes
  * come out (a test compares crawl_package_write with crawl_package_build). */
 static cJSON *pk_park(const pk *b, cJSON *section) {
   if (!b->park) return section;
@@ -2550,7 +2552,7 @@ static cJSON *pk_emit(pk *b) {
   conf_sum cs = {0};
   crawl__jset(p, "routeCatalog", pk_park(b, out_catalog("routes", out_routes(b, &cs))));
   crawl__jset(p, "scopeCatalog", out_catalog("scopes", out_scopes(b, &cs)));
-  crawl__jset(p, "elementCatalog", pk_park(b, out_catalog("elements", out_elements(b, &cs))));
+  crawl__jset(p, "elementCatalog", out_catalog("elements", out_elements(b, &cs))); /* parked one by one */
   crawl__jset(p, "actionCatalog", out_catalog("actions", out_actions(b, &cs)));
   crawl__jset(p, "transitionGraph", out_graph(b));
   crawl__jset(p, "reviewQueue", out_review(b));
