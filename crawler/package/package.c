@@ -2133,13 +2133,14 @@ static cJSON *out_edge(pk *b, const pk_ref *rf, long reps) {
 static cJSON *out_graph(pk *b) {
   cJSON *tg = crawl__jx(cJSON_CreateObject()), *states = crawl__jx(cJSON_CreateArray()), *edges = crawl__jx(cJSON_CreateArray());
   char **ids = strset_sorted(&b->state_ids, cmp_nat);
-  for (size_t i = 0; i < b->state_ids.n; i++) crawl__jpush(states, out_state(b, &b->states[strset_find(&b->state_ids, ids[i])]));
+  for (size_t i = 0; i < b->state_ids.n; i++)
+    crawl__jpush(states, pk_park(b, out_state(b, &b->states[strset_find(&b->state_ids, ids[i])])));
   free(ids);
   edge_set es = {0};
   edge_set_build(b, &es);
   for (size_t x = 0; x < es.ne; x++) {
     size_t ri = es.order[x].ref;
-    crawl__jpush(edges, out_edge(b, &b->refs[ri], es.reps[strset_find(&es.sig, es.keys[ri])]));
+    crawl__jpush(edges, pk_park(b, out_edge(b, &b->refs[ri], es.reps[strset_find(&es.sig, es.keys[ri])])));
   }
   edge_set_free(&es, b->nrefs);
   crawl__jset(tg, "states", states);
@@ -2524,8 +2525,9 @@ static cJSON *out_catalog(const char *key, cJSON *array) {
 }
 
 /* A section (or an element of one) nothing reads once it is built (the
- * workflow finder reads transitionGraph, scopeCatalog, actionCatalog,
- * reviewQueue and coverage), when the package is only written
+ * workflow finder reads transitionGraph, whose states and edges it reads
+ * back from their text, scopeCatalog, actionCatalog, reviewQueue and
+ * coverage), when the package is only written
  * (crawl_package_write): printed at once and kept as its text, a cJSON raw
  * item that prints verbatim, so the biggest sections never sit as trees
  * beside the model. The same bytes

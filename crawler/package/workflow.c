@@ -153,6 +153,15 @@ static int cmp_edge_content(const void *x, const void *y, void *ud) {
   return 0;
 }
 
+/* A state or an edge of the package; crawl_package_write hands them over
+ * parked (printed as soon as they were built, a raw item: package.c
+ * pk_park), so those are read back from their text, frozen. */
+static const cJSON *wf_item(wf *w, const cJSON *x) {
+  if (!cJSON_IsRaw(x) || !x->valuestring) return x;
+  const cJSON *f = crawl__jarena_parse(&w->jar, x->valuestring, strlen(x->valuestring));
+  return f ? f : x;
+}
+
 static void wf_graph(wf *w) {
   const cJSON *tg = crawl__get(w->pkg, "transitionGraph");
   const cJSON *states = crawl__arr(tg, "states"), *edges = crawl__arr(tg, "edges"), *x;
@@ -160,10 +169,10 @@ static void wf_graph(wf *w) {
   w->st = crawl__xcalloc(w->nst, sizeof *w->st);
   size_t i = 0;
   cJSON_ArrayForEach(x, states) {
-    w->st[i].node = x;
-    w->st[i].id = crawl__str(x, "stateId") ? crawl__str(x, "stateId") : "";
+    const cJSON *n = w->st[i].node = wf_item(w, x); /* x walks the array */
+    w->st[i].id = crawl__str(n, "stateId") ? crawl__str(n, "stateId") : "";
     crawl__strmap_intern(&w->st_index, w->st[i].id, (long)i, NULL);
-    w->st[i].route = crawl__str(x, "routeId") ? crawl__str(x, "routeId") : "unknown";
+    w->st[i].route = crawl__str(n, "routeId") ? crawl__str(n, "routeId") : "unknown";
     w->st[i].dist = -1;
     w->st[i].prev_edge = -1;
     i++;
@@ -171,7 +180,7 @@ static void wf_graph(wf *w) {
   w->nedges = (size_t)cJSON_GetArraySize(edges);
   w->edges = crawl__xcalloc(w->nedges, sizeof *w->edges);
   i = 0;
-  cJSON_ArrayForEach(x, edges) w->edges[i++] = x;
+  cJSON_ArrayForEach(x, edges) w->edges[i++] = wf_item(w, x);
   for (size_t e = 0; e < w->nedges; e++) {
     long f = wf_state_index(w, crawl__str(w->edges[e], "fromStateId"));
     if (f < 0) continue;
