@@ -2524,14 +2524,14 @@ static cJSON *out_catalog(const char *key, cJSON *array) {
   return c;
 }
 
-/* A section (or an element of one) nothing reads once it is built (the
- * workflow finder reads transitionGraph, whose states and edges it reads
- * back from their text, scopeCatalog, actionCatalog, reviewQueue and
- * coverage), when the package is only written
- * (crawl_package_write): printed at once and kept as its text, a cJSON raw
- * item that prints verbatim, so the biggest sections never sit as trees
- * beside the model. The same bytes
- * come out (a test compares crawl_package_write with crawl_package_build). */
+/* When the package is only written (crawl_package_write), a section or an
+ * entry of one is printed as soon as it is built and kept as its text, a
+ * cJSON raw item that prints verbatim: the biggest sections never sit as
+ * trees beside the model. Only what nothing reads afterwards is parked; the
+ * workflow finder reads transitionGraph's states and edges back from their
+ * text (workflow.c wf_item) and scopeCatalog, actionCatalog, reviewQueue
+ * and coverage as trees. The same bytes come out: the growth test compares
+ * what report wrote with crawl_package_build's package. */
 static cJSON *pk_park(const pk *b, cJSON *section) {
   if (!b->park) return section;
   char *text = crawl__jtext(section, 0);
