@@ -937,6 +937,8 @@ static int hash_hop(run *r, int si) {
   }
   if (r->cur == si) r->hops_ok++;
   else r->hops_bad++;
+  crawl_log(CRAWL_LOG_DEBUG, "restore", "state %s by a hash change: %s", r->f.st[si].id,
+            r->cur == si ? "landed" : "landed elsewhere; loading it");
   return r->cur == si;
 }
 
@@ -993,6 +995,7 @@ static int restore_path(run *r, int si) {
 /* restore_path, timed as a whole (its loads, clicks and captures). */
 static int restore(run *r, int si) {
   if (r->cur == si) return 0;
+  crawl_log(CRAWL_LOG_DEBUG, "restore", "state %s from %s", r->f.st[si].id, r->cur >= 0 ? r->f.st[r->cur].id : "an unknown state");
   long long t0 = cdp_now_ms();
   r->in_restore = 1;
   int rc = restore_path(r, si);
