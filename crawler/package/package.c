@@ -25,7 +25,8 @@
  *   actions    ui.* and nav.* are primitive, any other id (data-uiap-action)
  *              domain; ui.activate/ui.submit on an element also exercise its
  *              app action. Domain: most severe side effect seen, "unsafe"
- *              once denied, "verified" once executed with a signal.
+ *              once denied, else "candidate": "verified" only from a
+ *              reviewer's decisions (DIR/reviewed.json, reviewed.c).
  *              Primitive: a side effect only when all uses agree.
  *   review     journal items as written, plus the items of sections 6.8,
  *              15.5 and 16 (see pk_review_derive); ids hash kind and key.
@@ -1811,7 +1812,8 @@ static cJSON *out_elements(pk *b, conf_sum *cs) {
      * one successful use or several semantic indicators: medium */
     int c = annotated || el->acted_ok >= 2 ? 2 : el->inferred_only ? 0 : el->acted_ok || sem_kinds >= 2 ? 1 : 0;
     crawl__jstr(o, "confidence", conf(cs, c));
-    crawl__jstr(o, "reviewState", el->inferred_only ? "needs_review" : el->stable_id && el->acted_ok ? "verified" : "candidate");
+    /* never "verified": that is a reviewer's word (crawl_reviewed_apply) */
+    crawl__jstr(o, "reviewState", el->inferred_only ? "needs_review" : "candidate");
     cJSON *m = crawl__jx(cJSON_CreateObject());
     jnum(m, "occurrences", (double)el->occurrences);
     jnum(m, "states", (double)el->states.n);
@@ -1916,9 +1918,11 @@ static cJSON *action_evidence(const pk_action *ac) {
   return ev;
 }
 
+/* The crawler's strongest word is "candidate" (with its confidence);
+ * "verified" comes from a reviewer only (crawl_reviewed_apply). */
 static const char *action_review_state(const pk_action *ac) {
-  if (!ac->primitive) return ac->denied ? "unsafe" : ac->executed_signal ? "verified" : "candidate";
-  return ac->executed_signal ? "verified" : ac->denied && !ac->executed ? "unsafe" : "candidate";
+  if (!ac->primitive) return ac->denied ? "unsafe" : "candidate";
+  return ac->denied && !ac->executed ? "unsafe" : "candidate";
 }
 
 static cJSON *action_metadata(const pk_action *ac) {
@@ -2563,6 +2567,8 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
   /* workflow candidates (6.7, 11.7): placed before reviewQueue, with their
    * review items and coverage.workflowCandidatesDiscovered (workflow.c) */
   crawl_workflows_add(p, dir);
+  /* "verified" only from a reviewer's decisions (reviewed.c) */
+  crawl_reviewed_apply(p, dir);
   *package = p;
   return CRAWL_OK;
 }
