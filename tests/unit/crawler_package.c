@@ -798,3 +798,56 @@ Test(package, cli_report_reviewed) {
   t_rm_rf(dir);
   free(dir);
 }
+
+/* ---- every seed gets a state or a review item (mapper 11.2, issue #16) --------- */
+/* The normal run with four more seeds: a workflow seed naming a synthesized
+ * candidate (note.create), one naming none (checkout), a documentation seed
+ * that led to a state met before (s3), and one the crawler could not open
+ * (its planning review line). Each is visited or has a review item that
+ * says why; coverage counts the visited ones; the package stays valid. */
+Test(package, workflow_and_documentation_seeds_are_resolved_or_reported) {
+  char *text = t_read_file(FIXTURES "/normal/journal.jsonl", NULL);
+  cr_assert(text);
+  static const char old[] = "{\"kind\":\"url\",\"url\":\"http://127.0.0.1:8000/missing.html\"}]";
+  static const char more[] =
+    "{\"kind\":\"url\",\"url\":\"http://127.0.0.1:8000/missing.html\"},{\"kind\":\"workflow\",\"workflowId\":\"note.create\"},"
+    "{\"kind\":\"workflow\",\"workflowId\":\"checkout\"},{\"kind\":\"documentation\",\"ref\":\"/settings.html\"},"
+    "{\"kind\":\"documentation\",\"ref\":\"guide.pdf\"}]";
+  static const char lines[] =
+    "{\"type\":\"seed\",\"at\":\"2026-01-05T10:00:02.010Z\",\"index\":4,\"seed\":{\"kind\":\"documentation\",\"ref\":\"/settings.html\"},"
+    "\"resolved\":true,\"url\":\"http://127.0.0.1:8000/settings.html\",\"stateId\":\"s3\"}\n"
+    "{\"type\":\"seed\",\"at\":\"2026-01-05T10:00:00.150Z\",\"index\":5,\"seed\":{\"kind\":\"documentation\",\"ref\":\"guide.pdf\"},"
+    "\"resolved\":false,\"reason\":\"the ref guide.pdf names no page of the app\"}\n"
+    "{\"type\":\"review\",\"at\":\"2026-01-05T10:00:00.160Z\",\"kind\":\"coverage_gap\",\"severity\":\"medium\","
+    "\"description\":\"Seed 5 (documentation) could not be resolved: the ref guide.pdf names no page of the app.\"}\n";
+  char *at = strstr(text, old);
+  cr_assert(at);
+  size_t n = strlen(text) + sizeof more + sizeof lines;
+  char *j = malloc(n);
+  snprintf(j, n, "%.*s%s%s%s", (int)(at - text), text, more, at + strlen(old), lines);
+  free(text);
+  char *dir = t_journal_dir("normal", j);
+  free(j);
+  cJSON *p = build(dir);
+  validate_package(p, dir);
+  cr_expect_eq(num(p, "coverage.seedsTotal"), 6);
+  /* seed 0 (home), seed 2 (the note form candidate), seed 4 (s3) */
+  cr_expect_eq(num(p, "coverage.seedsVisited"), 3);
+  const cJSON *wf = find(p, "workflowCandidates.workflows", "id", "candidate.note.create");
+  cr_assert(wf);
+  cr_expect(cJSON_IsNumber(cJSON_GetArrayItem(get(wf, "metadata.seeds"), 0)) &&
+            cJSON_GetArrayItem(get(wf, "metadata.seeds"), 0)->valueint == 2, "the candidate names its seed");
+  cr_expect_null(item(p, "coverage_gap", "Seed 2 "));
+  cr_expect(item(p, "coverage_gap", "Seed 3 (workflow checkout) could not be resolved: no workflow candidate"));
+  cr_expect_null(item(p, "coverage_gap", "Seed 4 "), "the documentation seed reached s3");
+  cr_expect_eq(count_kind(p, "coverage_gap") >= 1, 1);
+  int seed5 = 0;
+  const cJSON *x;
+  cJSON_ArrayForEach(x, get(p, "reviewQueue.items")) seed5 += strstr(str(x, "description"), "Seed 5 ") != NULL;
+  cr_expect_eq(seed5, 1, "the unopenable documentation seed has one review item, with its reason");
+  cr_expect(item(p, "coverage_gap", "guide.pdf names no page"));
+  cr_expect_eq(num(p, "coverage.reviewItems"), len(p, "reviewQueue.items"));
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
