@@ -1730,6 +1730,59 @@ static void icon_name(ctx *c, int i, pg_element *e) {
   if (e->name && e->description && !strcmp(e->name, e->description)) e->description = NULL;
 }
 
+/* ---- what decided an element's semantics (web profile 5.9) -------------- */
+/* ARIA roles the accessibility tree names otherwise (role="img" is "image"
+ * in Chromium's tree, "presentation" is "none"). */
+static const struct { const char *attr, *ax; } role_aliases[] = {{"img", "image"}, {"presentation", "none"}};
+
+static int role_token_is(const char *tok, size_t len, const char *role) {
+  if (len == strlen(role) && !strncasecmp(tok, role, len)) return 1;
+  for (size_t k = 0; k < sizeof role_aliases / sizeof *role_aliases; k++)
+    if (len == strlen(role_aliases[k].attr) && !strncasecmp(tok, role_aliases[k].attr, len) &&
+        !strcmp(role, role_aliases[k].ax))
+      return 1;
+  return 0;
+}
+
+/* 1: the element's role attribute decided role: one of its tokens is role
+ * (a fallback list "switch checkbox" included), or role is not what the tag
+ * means natively (the attribute is all that can have made it). An invalid
+ * or unsupported token the browser passed over decided nothing. */
+static int aria_decided(ctx *c, const snode *n, const char *role) {
+  const char *ar = attr(c, n, "role");
+  if (!ar || !*ar || !role) return 0;
+  for (const char *p = ar; *p;) {
+    p += strspn(p, " \t\n\r\f");
+    size_t l = strcspn(p, " \t\n\r\f");
+    if (l && role_token_is(p, l, role)) return 1;
+    p += l;
+  }
+  const char *native = pg__role_from_tag(n->tag, attr(c, n, "type"), attr(c, n, "href") != NULL);
+  return native && strcmp(native, role) && strcmp(role, "generic");
+}
+
+/* Native form controls: their state, value and editing are the tag's,
+ * whatever role the attribute gives them. */
+static int native_control(const snode *n) {
+  static const char *const tags[] = {"INPUT", "SELECT", "TEXTAREA", "BUTTON"};
+  for (size_t k = 0; k < sizeof tags / sizeof *tags; k++)
+    if (!strcasecmp(n->tag, tags[k])) return 1;
+  return 0;
+}
+
+/* The role's source: aria when the role attribute decided it, native-html
+ * when the tag's semantics did (or the tag is a native control: its states
+ * are the tag's); a generic element a click listener makes activatable is a
+ * heuristic's call: inferred. */
+static uint32_t role_sources(ctx *c, const snode *n, const char *role) {
+  uint32_t src = 0;
+  int aria = aria_decided(c, n, role);
+  if (aria) src |= 1u << PG_SRC_ARIA;
+  if (!aria || native_control(n)) src |= 1u << PG_SRC_NATIVE;
+  if (!strcmp(role, "generic") && n->clickable) src |= 1u << PG_SRC_INFERRED;
+  return src;
+}
+
 /* why a node is published besides section 8 (wanted) */
 enum { WANT_RULE = 1, WANT_HOST = 2, WANT_ENDPOINT = 4, WANT_SELECTION = 8 };
 
@@ -1786,9 +1839,8 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   if (c->in->focused_backend_node_id && n->backend == c->in->focused_backend_node_id && n->frame_doc < 0)
     pg_state_set(&e->state, PG_ST_FOCUSED, 1);
 
-  /* sources */
-  e->sources |= 1u << PG_SRC_NATIVE;
-  if (ar && *ar) e->sources |= 1u << PG_SRC_ARIA;
+  /* sources: what decided the role, then the name */
+  e->sources |= role_sources(c, n, role);
   if (attr(c, n, "aria-label") || attr(c, n, "aria-labelledby")) e->sources |= 1u << PG_SRC_ARIA;
   if (n->ax) {
     const cJSON *lb = ax_prop(n->ax, "labelledby");
@@ -1806,7 +1858,6 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
     }
   }
   if (sid || act || meaning || e->risk_attr) e->sources |= 1u << PG_SRC_ANNOTATION;
-  if (!from_ax && !strcmp(role, "generic") && n->clickable) e->sources |= 1u << PG_SRC_INFERRED;
 
   /* value, redacted */
   const char *val = NULL;

@@ -25,7 +25,8 @@
  *   actions    ui.* and nav.* are primitive, any other id (data-uiap-action)
  *              domain; ui.activate/ui.submit on an element also exercise its
  *              app action. Domain: most severe side effect seen, "unsafe"
- *              once denied, "verified" once executed with a signal.
+ *              once denied, else "candidate": "verified" only from a
+ *              reviewer's decisions (DIR/reviewed.json, reviewed.c).
  *              Primitive: a side effect only when all uses agree.
  *   review     journal items as written, plus the items of sections 6.8,
  *              15.5 and 16 (see pk_review_derive); ids hash kind and key.
@@ -1537,9 +1538,12 @@ static const cJSON *seed_last_line(const pk *b, int s) {
   return last;
 }
 
-/* Whether some state was reached from seed s. */
+/* Whether some state was reached from seed s: a state it entered, or the
+ * state its last seed line names (a seed can lead to a state met before). */
 static int seed_visited(const pk *b, int s) {
-  int visited = 0;
+  const cJSON *last = seed_last_line(b, s);
+  int visited = last && cJSON_IsTrue(crawl__get(last, "resolved")) && crawl__str(last, "stateId") &&
+                strset_find(&b->state_ids, crawl__str(last, "stateId")) >= 0;
   for (size_t k = 0; k < b->state_ids.n && !visited; k++) {
     const cJSON *sd = crawl__get(b->states[k].line, "seed");
     visited = cJSON_IsNumber(sd) && (int)sd->valuedouble == s;
@@ -1561,7 +1565,7 @@ static int seed_reported(const pk *b, int s) {
   return reported;
 }
 
-/* coverage_gap: url/route seeds never visited, unless the journal already
+/* coverage_gap: url/route/documentation seeds never visited, unless the journal already
  * reported them; an unresolved one is also a run note. */
 static void review_seeds(pk *b) {
   const cJSON *seeds = crawl__get(b->run, "seeds");
@@ -1569,8 +1573,11 @@ static void review_seeds(pk *b) {
   for (int s = 0; s < nseeds; s++) {
     const cJSON *last = seed_last_line(b, s), *seed = cJSON_GetArrayItem(seeds, s);
     const char *kind = crawl__str(seed, "kind");
-    if (seed_visited(b, s) || !kind || (strcmp(kind, "url") && strcmp(kind, "route"))) continue;
-    const char *what = crawl__str(seed, "url") ? crawl__str(seed, "url") : crawl__str(seed, "routeId") ? crawl__str(seed, "routeId") : kind;
+    if (seed_visited(b, s) || !kind || (strcmp(kind, "url") && strcmp(kind, "route") && strcmp(kind, "documentation"))) continue;
+    const char *what = crawl__str(seed, "url")       ? crawl__str(seed, "url")
+                       : crawl__str(seed, "routeId") ? crawl__str(seed, "routeId")
+                       : crawl__str(seed, "ref")     ? crawl__str(seed, "ref")
+                                                     : kind;
     int unresolved = last && cJSON_IsFalse(crawl__get(last, "resolved"));
     const char *reason = crawl__str(last, "reason") ? crawl__str(last, "reason") : "no reason given";
     if (unresolved) {
@@ -1811,7 +1818,8 @@ static cJSON *out_elements(pk *b, conf_sum *cs) {
      * one successful use or several semantic indicators: medium */
     int c = annotated || el->acted_ok >= 2 ? 2 : el->inferred_only ? 0 : el->acted_ok || sem_kinds >= 2 ? 1 : 0;
     crawl__jstr(o, "confidence", conf(cs, c));
-    crawl__jstr(o, "reviewState", el->inferred_only ? "needs_review" : el->stable_id && el->acted_ok ? "verified" : "candidate");
+    /* never "verified": that is a reviewer's word (crawl_reviewed_apply) */
+    crawl__jstr(o, "reviewState", el->inferred_only ? "needs_review" : "candidate");
     cJSON *m = crawl__jx(cJSON_CreateObject());
     jnum(m, "occurrences", (double)el->occurrences);
     jnum(m, "states", (double)el->states.n);
@@ -1916,9 +1924,11 @@ static cJSON *action_evidence(const pk_action *ac) {
   return ev;
 }
 
+/* The crawler's strongest word is "candidate" (with its confidence);
+ * "verified" comes from a reviewer only (crawl_reviewed_apply). */
 static const char *action_review_state(const pk_action *ac) {
-  if (!ac->primitive) return ac->denied ? "unsafe" : ac->executed_signal ? "verified" : "candidate";
-  return ac->executed_signal ? "verified" : ac->denied && !ac->executed ? "unsafe" : "candidate";
+  if (!ac->primitive) return ac->denied ? "unsafe" : "candidate";
+  return ac->denied && !ac->executed ? "unsafe" : "candidate";
 }
 
 static cJSON *action_metadata(const pk_action *ac) {
@@ -2394,19 +2404,10 @@ static void pk_fold_states(pk *b) {
 /* coverage (takes stopped_by). */
 static cJSON *out_coverage(pk *b, const conf_sum *cs, char *stopped_by) {
   cJSON *cov = crawl__jx(cJSON_CreateObject());
-  int nseeds = cJSON_GetArraySize(crawl__get(b->run, "seeds"));
-  strset visited = {0};
-  for (size_t i = 0; i < b->state_ids.n; i++) {
-    const cJSON *sd = crawl__get(b->states[i].line, "seed");
-    if (cJSON_IsNumber(sd) && sd->valuedouble >= 0 && sd->valuedouble < nseeds) {
-      char buf[32];
-      snprintf(buf, sizeof buf, "%d", (int)sd->valuedouble);
-      strset_add(&visited, buf);
-    }
-  }
+  int nseeds = cJSON_GetArraySize(crawl__get(b->run, "seeds")), visited = 0;
+  for (int s = 0; s < nseeds; s++) visited += seed_visited(b, s); /* workflow seeds: workflow.c */
   jnum(cov, "seedsTotal", nseeds);
-  jnum(cov, "seedsVisited", (double)visited.n);
-  strset_free(&visited);
+  jnum(cov, "seedsVisited", visited);
   jnum(cov, "routesDiscovered", (double)b->route_ids.n);
   jnum(cov, "scopesDiscovered", (double)b->scope_keys.n);
   jnum(cov, "elementsDiscovered", (double)b->element_keys.n);
@@ -2563,6 +2564,8 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
   /* workflow candidates (6.7, 11.7): placed before reviewQueue, with their
    * review items and coverage.workflowCandidatesDiscovered (workflow.c) */
   crawl_workflows_add(p, dir);
+  /* "verified" only from a reviewer's decisions (reviewed.c) */
+  crawl_reviewed_apply(p, dir);
   *package = p;
   return CRAWL_OK;
 }

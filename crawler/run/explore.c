@@ -84,6 +84,7 @@ typedef struct run {
   int gj_last;              /* the slot returned last */
   crawl__shared *sh;        /* the frontier shared with other workers (--frontier), or NULL */
   int sh_lost;              /* the shared frontier stopped answering */
+  int phase;                /* the lifecycle step reached (run_phases), -1: none yet */
   char err[512];
 } run;
 
@@ -155,7 +156,25 @@ static void report_progress(run *r, const char *status, const char *route) {
   free(shown);
 }
 
+/* The run's lifecycle in the mapper's order (10.1, 10.2): plan, prepare the
+ * environment, resolve the seeds, explore, then extract, synthesize
+ * workflow candidates, review. "completed", "failed" and "cancelled" are
+ * the end record's. */
+static const char *const run_phases[] = {"planning", "preparing", "seeding", "exploring",
+                                         "extracting", "synthesizing", "reviewing"};
+#define RUN_NPHASES ((int)(sizeof run_phases / sizeof run_phases[0]))
+
+/* The step the run is in, for progress reports between status lines. */
+static const char *run_phase(const run *r) { return run_phases[r->phase < 0 ? 0 : r->phase]; }
+
+/* A status line when the run reaches step `status`; a step reached already
+ * (the next principal seeding, exploring again) or passed is not repeated,
+ * so the journal and the progress reports go in the lifecycle's order. */
 static void jl_status(run *r, const char *status) {
+  int k = 0;
+  while (k < RUN_NPHASES && strcmp(run_phases[k], status)) k++;
+  if (k == RUN_NPHASES || k <= r->phase) return;
+  r->phase = k;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "status", status);
   jl_write(r, "status", o);
@@ -1113,7 +1132,21 @@ static int resume_record(void *ud, const char *type, cJSON *j) {
 static const char *const resume_types[] = {"run", "state", "transition", "failure", "decision", "review", NULL};
 
 /* ---- seeds ------------------------------------------------------------------------- */
-typedef struct seed { char *url; cJSON *json; int resolved; } seed;
+typedef struct seed {
+  char *url;
+  cJSON *json;
+  int resolved;
+  int settled;   /* its seed line is written at planning (an unusable documentation seed) */
+} seed;
+
+static const char *seed_kind(const seed *sd) {
+  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sd->json, "kind"));
+}
+/* Menu and action seeds name a control on the seed pages. */
+static int is_control_seed(const seed *sd) {
+  const char *k = seed_kind(sd);
+  return !sd->url && k && (!strcmp(k, "menu") || !strcmp(k, "action"));
+}
 
 /* A seed's URL or route against the base URL (RFC 3986: "../", "?q", "#f",
  * "//host" included), or NULL. Caller frees. */
@@ -1146,7 +1179,8 @@ static void count_loop(run *r, const action *a, int self, int nsignals) {
 }
 
 static void finish(run *r, crawl_summary *sum) {
-  /* controls that never changed anything: the spec wants a review item */
+  /* controls that never changed anything: the spec wants a review item
+   * (this is the live side of "reviewing"; the package build derives the rest) */
   for (int i = 0; i < r->nloops; i++) {
     struct loopstat *l = &r->loops[i];
     if (!l->moved && l->self && !l->signals)
@@ -1160,7 +1194,6 @@ static void finish(run *r, crawl_summary *sum) {
   r->loops = NULL;
   r->nloops = 0;
   const char *status = r->cancelled ? "cancelled" : r->fatal ? "failed" : "completed";
-  jl_status(r, "extracting");
   cJSON *o = cJSON_CreateObject();
   char ts[64];
   cJSON_AddStringToObject(o, "status", status);
@@ -1417,7 +1450,7 @@ static void step_(run *r, int si, int i) {
   journal_transition(r, si, to, a, saved, route, guarded, &m);
   pg_graph_free(saved);
   free(route);
-  report_progress(r, "exploring", r->cur >= 0 ? r->f.st[r->cur].route : NULL);
+  report_progress(r, run_phase(r), r->cur >= 0 ? r->f.st[r->cur].route : NULL);
 }
 
 /* step_, then, on a shared frontier, the action is done for every worker
@@ -1487,6 +1520,17 @@ static void seed_set(seed *sd, char *url, cJSON *json) {
   sd->url = url;
   sd->json = json;
   sd->resolved = 0;
+  sd->settled = 0;
+}
+
+/* A documentation seed's page: a ref that is a URL or a path (from "/")
+ * against the base URL; another ref (a document name, "guide.pdf") is
+ * none (NULL). Caller frees. */
+static char *doc_url(const char *base, const char *ref) {
+  if (!ref || !ref[0]) return NULL;
+  if (ref[0] == '/' && ref[1] != '/') return resolve_url(base, ref);
+  if (!strncmp(ref, "http://", 7) || !strncmp(ref, "https://", 8)) return resolve_url(base, ref);
+  return NULL;
 }
 
 static cJSON *url_seed_json(const char *url) {
@@ -1497,8 +1541,10 @@ static cJSON *url_seed_json(const char *url) {
 }
 
 /* The seeds, at most max: the URLs (NULL-terminated, may be NULL), then
- * the plan's seeds (a url or route seed resolved against base; the others,
- * without a URL, are driven after the seed pages), else base itself. Reads
+ * the plan's seeds (a url or route seed resolved against base, a
+ * documentation seed too when its ref is a URL or a path; menu and action
+ * seeds, without a URL, are driven after the seed pages, workflow seeds
+ * resolved by the package), else base itself. Reads
  * nothing but its arguments. The caller frees each seed's url and json
  * (seeds_free). Returns the count. */
 static int seeds_collect(const char *const *urls, const cJSON *plan_seeds, const char *base, seed *seeds, int max) {
@@ -1511,6 +1557,7 @@ static int seeds_collect(const char *const *urls, const cJSON *plan_seeds, const
     char *url = NULL;
     if (kind && !strcmp(kind, "url")) url = resolve_url(base, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "url")));
     else if (kind && !strcmp(kind, "route")) url = resolve_url(base, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "routeId")));
+    else if (kind && !strcmp(kind, "documentation")) url = doc_url(base, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "ref")));
     seed_set(&seeds[n++], url, cJSON_Duplicate(sj, 1));
   }
   if (!n && base && max > 0) seed_set(&seeds[n++], crawl__xstrdup(base), url_seed_json(base));
@@ -1540,6 +1587,70 @@ static void run_origins(run *r, const char *base) {
   r->allowed[na++] = r->page_origin;
   for (int i = 0; r->o->allow_origins && r->o->allow_origins[i] && na < 64; i++) r->allowed[na++] = r->o->allow_origins[i];
   r->allowed[na] = NULL;
+}
+
+/* The journal's "seed" line for seed i, so (consumed), not resolved: why. */
+static void seed_unresolved(run *r, cJSON *so, const char *why) {
+  cJSON_AddBoolToObject(so, "resolved", 0);
+  cJSON_AddStringToObject(so, "reason", why);
+  jl_write(r, "seed", so);
+}
+
+/* Seed kinds (discovery-mapper 9.1) and the field each names its target by. */
+static const struct { const char *kind, *field; } seed_kinds[] = {
+  {"url", "url"}, {"route", "routeId"}, {"menu", "label"}, {"action", "actionId"},
+  {"workflow", "workflowId"}, {"documentation", "ref"}};
+
+/* Why seed sd cannot be used at all (into buf), or NULL: an unknown kind, a
+ * missing target, a documentation ref that is no page of the run's origins. */
+static const char *seed_problem(const run *r, const seed *sd, char *buf, size_t n) {
+  const char *kind = seed_kind(sd);
+  size_t k = 0;
+  while (k < sizeof seed_kinds / sizeof *seed_kinds && (!kind || strcmp(seed_kinds[k].kind, kind))) k++;
+  if (k == sizeof seed_kinds / sizeof *seed_kinds) {
+    snprintf(buf, n, "seed kind %.100s is not one of the mapper's (url, route, menu, action, workflow, documentation)",
+             kind ? kind : "(none)");
+    return buf;
+  }
+  const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sd->json, seed_kinds[k].field));
+  if (!v || !v[0]) {
+    snprintf(buf, n, "a %s seed needs a non-empty %s", kind, seed_kinds[k].field);
+    return buf;
+  }
+  if (strcmp(kind, "documentation")) return NULL;
+  if (!sd->url) {
+    snprintf(buf, n, "the ref %.300s names no page of the app (a URL or a path from \"/\"); the crawler reads "
+             "documentation only as pages on the run's origins", v);
+    return buf;
+  }
+  char o[512];
+  url_origin(sd->url, o, sizeof o);
+  for (int i = 0; r->allowed[i]; i++)
+    if (!strcmp(o, r->allowed[i])) return NULL;
+  snprintf(buf, n, "%.300s is outside the run's origins (add its origin with --allow-origin)", sd->url);
+  return buf;
+}
+
+/* Planning: each seed that cannot be used gets its seed line and a
+ * coverage_gap with the reason now, and is not loaded. */
+static void plan_seeds(run *r, seed *seeds, int nseeds) {
+  char why[900];
+  for (int i = 0; i < nseeds; i++) {
+    const char *reason = seed_problem(r, &seeds[i], why, sizeof why);
+    if (!reason) continue;
+    const char *kind = seed_kind(&seeds[i]);
+    cJSON *so = cJSON_CreateObject();
+    cJSON_AddNumberToObject(so, "index", i);
+    cJSON_AddItemToObject(so, "seed", cJSON_Duplicate(seeds[i].json, 1));
+    seed_unresolved(r, so, reason);
+    jl_review(r, "coverage_gap", "medium", -1, NULL,
+              "Give the seed a target the crawler can open: a URL or path on the app's origins, a route, a menu "
+              "label, an action or workflow id.",
+              "Seed %d (%s) could not be resolved: %s.", i, kind ? kind : "?", reason);
+    free(seeds[i].url);
+    seeds[i].url = NULL;
+    seeds[i].settled = 1;
+  }
 }
 
 /* The principals the run explores as (only those) and the authMode they
@@ -1646,20 +1757,14 @@ static void run_open_tab(run *r) {
   }
 }
 
-/* The journal's "seed" line for seed i, so (consumed), not resolved: why. */
-static void seed_unresolved(run *r, cJSON *so, const char *why) {
-  cJSON_AddBoolToObject(so, "resolved", 0);
-  cJSON_AddStringToObject(so, "reason", why);
-  jl_write(r, "seed", so);
-}
-
 /* Load URL seed i and register its state; the "seed" line says how it went. */
 static void seed_load(run *r, seed *sd, int i) {
   cJSON *so = cJSON_CreateObject();
   cJSON_AddNumberToObject(so, "index", i);
   cJSON_AddItemToObject(so, "seed", cJSON_Duplicate(sd->json, 1));
   if (!sd->url) {
-    seed_unresolved(r, so, "this kind of seed is resolved from the catalog after exploring");
+    seed_unresolved(r, so, is_control_seed(sd) ? "a menu or action seed is resolved on the seed pages once they are loaded"
+                           : "a workflow seed is resolved against the workflow candidates synthesized from the run");
     return;
   }
   crawl_code rc = crawl_page_load(r->page, sd->url);
@@ -1692,6 +1797,7 @@ static void seed_load(run *r, seed *sd, int i) {
   sd->resolved = 1;
   cJSON_AddBoolToObject(so, "resolved", 1);
   cJSON_AddStringToObject(so, "url", sd->url);
+  if (si >= 0) cJSON_AddStringToObject(so, "stateId", r->f.st[si].id); /* new or met before */
   jl_write(r, "seed", so);
   free(route);
 }
@@ -1703,7 +1809,7 @@ static void drive_url_seeds(run *r, seed *seeds, int nseeds) {
     int have = 0;
     for (int k = 0; k < r->f.nst; k++)
       have |= r->f.st[k].seed == i && r->f.st[k].parent < 0 && r->f.st[k].principal == (r->pri < 0 ? 0 : r->pri);
-    if (have) continue;
+    if (have || seeds[i].settled) continue;
     seed_load(r, &seeds[i], i);
     /* sent to sign-in: a recipe signs in again and the seed is loaded once more */
     if (r->signed_out && r->o->principals[r->pri].login && sign_in(r, 1) == 0) seed_load(r, &seeds[i], i);
@@ -1760,7 +1866,7 @@ static int seed_control(run *r, const cJSON *json, int *found) {
  * first when the policy allows it. */
 static void drive_control_seeds(run *r, seed *seeds, int nseeds) {
   for (int i = 0; i < nseeds && !r->cancelled && !r->fatal; i++) {
-    if (seeds[i].url) continue;
+    if (!is_control_seed(&seeds[i])) continue; /* workflow seeds: the package's */
     const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "kind"));
     int si = -1, k = seed_control(r, seeds[i].json, &si);
     if (k < 0) {
@@ -1784,7 +1890,7 @@ static void drive_control_seeds(run *r, seed *seeds, int nseeds) {
 
 static int control_seeds(const seed *seeds, int nseeds) {
   int n = 0;
-  for (int i = 0; i < nseeds; i++) n += !seeds[i].url;
+  for (int i = 0; i < nseeds; i++) n += is_control_seed(&seeds[i]);
   return n;
 }
 
@@ -2244,6 +2350,10 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
     cJSON_AddNumberToObject(bo, "limit", (double)r->b.max_depth);
     jl_write(r, "budget", bo);
   }
+  /* 5.-7.: the catalogs, the workflow candidates and the review queue come
+   * from the journal (crawl_package_write, right after the end record);
+   * the statuses say so in the lifecycle's order */
+  jl_status(r, "extracting");
   jl_status(r, "synthesizing");
   jl_status(r, "reviewing");
   finish(r, sum);
@@ -2276,7 +2386,7 @@ static void run_free(run *r) {
 
 crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   memset(sum, 0, sizeof *sum);
-  run R = {.o = o, .c = c, .cur = -1, .pri = -1, .t0 = cdp_now_ms()}, *r = &R;
+  run R = {.o = o, .c = c, .cur = -1, .pri = -1, .phase = -1, .t0 = cdp_now_ms()}, *r = &R;
   if (o->frontier && !(r->sh = crawl__shared_open(o->frontier, o->run_id, o->lease_ms, 5000, sum->error,
                                                    sizeof sum->error)))
     return CRAWL_FRONTIER; /* before anything is written */
@@ -2295,6 +2405,8 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   for (int i = 0; i < nseeds && !base; i++) base = seeds[i].url; /* else the first seed URL */
   run_origins(r, base);
   journal_run(r, env, base, seeds, nseeds, resumed);
+  jl_status(r, "planning");
+  plan_seeds(r, seeds, nseeds);
   jl_status(r, "preparing");
   if (o->nprincipals) {
     explore_principals(r, seeds, nseeds);

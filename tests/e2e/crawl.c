@@ -448,6 +448,129 @@ Test(crawl, plan_seeds_menu_and_action_driven_first, .timeout = 120) {
   free(pdir);
 }
 
+/* The journal's records of one type, parsed, in order (caller deletes). */
+static cJSON *journal_records(const char *out, const char *type) {
+  char path[800];
+  snprintf(path, sizeof path, "%s/journal.jsonl", out);
+  char *text = t_read_file(path, NULL), *save = NULL;
+  cJSON *arr = cJSON_CreateArray();
+  for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+    cJSON *j = cJSON_Parse(line);
+    const char *t = cJSON_GetStringValue(cJSON_GetObjectItem(j, "type"));
+    if (t && !strcmp(t, type)) cJSON_AddItemToArray(arr, j);
+    else cJSON_Delete(j);
+  }
+  free(text);
+  return arr;
+}
+
+/* statuses (strings, in order) follow the mapper's lifecycle (10.1, 10.2):
+ * each later than the one before, from planning to reviewing. */
+static void expect_lifecycle(const char *const *statuses, int n, const char *where) {
+  static const char *const order[] = {"planning", "preparing", "seeding", "exploring", "extracting", "synthesizing", "reviewing"};
+  int last = -1;
+  for (int i = 0; i < n; i++) {
+    int k = 0;
+    while (k < 7 && strcmp(order[k], statuses[i])) k++;
+    if (k == 7) continue; /* completed / failed / cancelled: the end */
+    cr_expect(k > last, "%s: %s after %s", where, statuses[i], last >= 0 ? order[last] : "nothing");
+    last = k;
+  }
+  cr_expect(n > 0 && !strcmp(statuses[0], "planning"), "%s: the first status is planning (%s)", where, n ? statuses[0] : "none");
+  cr_expect_eq(last, 6, "%s: reviewing is the last step", where);
+}
+
+/* Issue #16: the lifecycle in the spec's order in the journal and in the
+ * progress events; a plan with workflow and documentation seeds gives each
+ * seed a state (its seed line names one), a workflow candidate, or a review
+ * item with the reason; --reviewed makes exactly the reviewed action
+ * verified, nothing else is. */
+Test(crawl, lifecycle_seed_kinds_and_reviewed, .timeout = 180) {
+  char *pdir = t_tmpdir(), plan_path[700], dec_path[700], plan[2048];
+  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
+  snprintf(dec_path, sizeof dec_path, "%s/decisions.json", pdir);
+  snprintf(plan, sizeof plan,
+           "{\"environment\":{\"environmentId\":\"seeds\",\"baseUrl\":\"%s\"},\"seeds\":["
+           "{\"kind\":\"route\",\"routeId\":\"seeds/index.html\"},"
+           "{\"kind\":\"workflow\",\"workflowId\":\"filters.open\"},"
+           "{\"kind\":\"workflow\",\"workflowId\":\"checkout\"},"
+           "{\"kind\":\"documentation\",\"ref\":\"/seeds/help.html\"},"
+           "{\"kind\":\"documentation\",\"ref\":\"https://docs.example.invalid/guide\"},"
+           "{\"kind\":\"documentation\",\"ref\":\"guide.pdf\"}]}",
+           t_fixture_url(0, NULL, "/"));
+  cr_assert_eq(t_write_file(plan_path, plan), 0);
+  cr_assert_eq(t_write_file(dec_path, "{\"reviewDecisions\":[{\"catalog\":\"actions\",\"key\":\"filters.open\",\"decision\":\"verified\"}]}"), 0);
+  const char *args[] = {"--plan", plan_path, "--max-transitions", "4", "--progress", "jsonl", "--reviewed", dec_path, NULL};
+  t_run run;
+  char *dir, out[700];
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  snprintf(out, sizeof out, "%s/out", dir);
+  /* the journal's status lines */
+  cJSON *sts = journal_records(out, "status"), *x;
+  const char *js[32];
+  int nj = 0;
+  cJSON_ArrayForEach(x, sts) if (nj < 32) js[nj++] = cJSON_GetStringValue(cJSON_GetObjectItem(x, "status"));
+  expect_lifecycle(js, nj, "journal");
+  /* the progress events on stdout */
+  const char *ps[512];
+  int np = 0;
+  char *save = NULL;
+  cJSON *events = cJSON_CreateArray();
+  for (char *line = strtok_r(run.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    cJSON *m = cJSON_Parse(line);
+    const char *st = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "payload"), "status"));
+    if (st && np < 512 && (!np || strcmp(ps[np - 1], st))) ps[np++] = st;
+    cJSON_AddItemToArray(events, m ? m : cJSON_CreateNull());
+  }
+  expect_lifecycle(ps, np, "progress");
+  /* each seed: a state, a workflow candidate, or a review item with the reason */
+  cJSON *seeds = journal_records(out, "seed");
+  for (int i = 0; i < 6; i++) {
+    int state = 0;
+    cJSON_ArrayForEach(x, seeds)
+      state |= cJSON_GetObjectItem(x, "index")->valueint == i && cJSON_IsTrue(cJSON_GetObjectItem(x, "resolved")) &&
+               cJSON_GetStringValue(cJSON_GetObjectItem(x, "stateId"));
+    int cand = 0;
+    const cJSON *w, *k;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "workflowCandidates"), "workflows"))
+      cJSON_ArrayForEach(k, cJSON_GetObjectItem(cJSON_GetObjectItem(w, "metadata"), "seeds")) cand |= k->valueint == i;
+    char needle[32];
+    snprintf(needle, sizeof needle, "Seed %d (", i);
+    int review = review_mentions(pkg, "coverage_gap", needle);
+    cr_expect(state + cand + review == 1, "seed %d: state %d, candidate %d, review %d (exactly one)", i, state, cand, review);
+  }
+  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 2 (workflow checkout) could not be resolved: no workflow candidate"));
+  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 4 (documentation) could not be resolved: https://docs.example.invalid/guide is outside the run's origins"));
+  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 5 (documentation) could not be resolved: the ref guide.pdf names no page"));
+  cr_expect(!review_mentions(pkg, "coverage_gap", "no matching control"), "a workflow seed is no control seed");
+  const cJSON *cov = cJSON_GetObjectItem(pkg, "coverage");
+  cr_expect_eq(cJSON_GetObjectItem(cov, "seedsTotal")->valueint, 6);
+  cr_expect_eq(cJSON_GetObjectItem(cov, "seedsVisited")->valueint, 3, "the route, the workflow and the help page");
+  /* --reviewed: exactly the reviewed action is verified */
+  int verified = 0;
+  static const char *const cats[][2] = {{"elementCatalog", "elements"}, {"actionCatalog", "actions"}, {"workflowCandidates", "workflows"}};
+  for (int c = 0; c < 3; c++)
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, cats[c][0]), cats[c][1])) {
+      const char *rs = cJSON_GetStringValue(cJSON_GetObjectItem(x, "reviewState"));
+      if (rs && !strcmp(rs, "verified")) {
+        verified++;
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(x, "id")), "filters.open");
+      }
+    }
+  cr_expect_eq(verified, 1, "only the reviewed action is verified");
+  cJSON_Delete(events);
+  cJSON_Delete(seeds);
+  cJSON_Delete(sts);
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+  remove(plan_path);
+  remove(dec_path);
+  rmdir(pdir);
+  free(pdir);
+}
+
 /* Bridges reach the crawl too: --allow-bridges publishes the two frames that
  * declare <meta name="uiap-bridge"> in each recorded state, and nothing from
  * the two that do not (canaries ZQX...) is written anywhere in the run's

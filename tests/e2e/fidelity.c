@@ -1083,6 +1083,40 @@ Test(fidelity_real_apps, icon_font_names) {
   lib_close(&l);
 }
 
+/* semantics.sources say what decided (web profile 5.9; issue #16): aria for
+ * a role attribute, native-html only when the tag's semantics did (or the
+ * tag is a native control whose states are its own), inferred where a
+ * heuristic did -- a plain div a click listener makes activatable. */
+Test(fidelity_sources, what_decided) {
+  const char *const args[] = {NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/sources.html"), args);
+  static const struct { const char *role, *name; int native, aria, inferred; } want[] = {
+    {"button", "Save", 1, 0, 0},
+    {"button", "Open panel", 0, 1, 0},
+    {"checkbox", "Remember me", 0, 1, 0},
+    {"button", "More actions", 0, 1, 0},
+    {"switch", "Wifi", 1, 1, 0},
+    {"button", "Print", 1, 0, 0},
+    {"generic", NULL, 1, 0, 1}, /* the div: a generic element has no name from its text */
+  };
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    const cJSON *e = t_element(g, want[k].role, want[k].name);
+    cr_expect(e, "%s \"%s\" is published", want[k].role, want[k].name ? want[k].name : "");
+    if (!e) continue;
+    const cJSON *sem = item(e, "semantics");
+    const char *label = want[k].name ? want[k].name : "the listener's div";
+    cr_expect_eq(t_has(sem, "sources", "native-html"), want[k].native, "%s: native-html %s", label,
+                 want[k].native ? "expected" : "not expected");
+    cr_expect_eq(t_has(sem, "sources", "aria"), want[k].aria, "%s: aria %s", label, want[k].aria ? "expected" : "not expected");
+    cr_expect_eq(t_has(sem, "sources", "inferred"), want[k].inferred, "%s: inferred %s", label,
+                 want[k].inferred ? "expected" : "not expected");
+    cr_expect_gt(cJSON_GetArraySize(item(sem, "sources")), 0, "%s: at least one source", label);
+  }
+  const cJSON *refresh = t_element(g, "generic", NULL);
+  cr_expect(refresh && t_has(refresh, "supportedActions", "ui.activate"), "the listener's div can be activated");
+  DONE(g);
+}
+
 /* Wrappers of component frameworks -- custom-element hosts and slots with no
  * role, name, state, action or stable id -- are left out; one with a stable
  * id or a state stays, and so does the host of a control's shadow tree. */
