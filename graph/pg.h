@@ -246,6 +246,8 @@ typedef struct pg_element {
   char *href;                   /* resolved link target, for navigation */
   char *shadow_host_id;         /* instanceId of the open shadow host */
   int in_viewport, obscured, interactable, attached;
+  int inert;                    /* under an inert attribute or outside an open
+                                   modal dialog: no actions (web 5.7) */
   int redacted;                 /* 1: a value was masked */
   int sensitive;                /* password / data-uiap-sensitive / payment / otp */
   char *hint_attr;              /* value of opts.hint_attr, if asked for */
