@@ -168,6 +168,7 @@ static cJSON *target_json(const action *a) {
   cJSON_AddStringToObject(t, "name", a->name ? a->name : "");
   if (a->scope_id) cJSON_AddStringToObject(t, "scopeId", a->scope_id);
   if (a->document_id) cJSON_AddStringToObject(t, "documentId", a->document_id);
+  if (a->scope_key) cJSON_AddStringToObject(t, "scopeKey", a->scope_key);
   cJSON_AddNumberToObject(t, "ordinal", a->ordinal);
   return t;
 }
@@ -492,6 +493,7 @@ static void action_init(action *a, const char *aid, const pg_graph *g, const pg_
   a->stable_id = crawl__xstrdup(e->stable_id);
   a->href = crawl__xstrdup(e->href);
   a->scope_id = e->scope >= 0 ? crawl__xstrdup(g->scopes[e->scope].scope_id) : NULL;
+  a->scope_key = crawl__act_scope_key(g, e->scope);
   a->document_id = crawl__xstrdup(g->documents[e->document].document_id);
   a->ordinal = ordinal;
 }
@@ -984,6 +986,7 @@ static void action_from_json(action *a, const char *action_id, const cJSON *t, c
   a->role = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role")));
   a->name = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")));
   a->stable_id = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId")));
+  a->scope_key = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "scopeKey")));
   const cJSON *ord = cJSON_GetObjectItemCaseSensitive(t, "ordinal");
   a->ordinal = cJSON_IsNumber(ord) ? ord->valueint : 0;
   a->escape = escape;

@@ -568,3 +568,59 @@ Test(crawl, loading_screen_is_not_a_state, .timeout = 120) {
   t_run_free(&run);
   rm_rf(dir);
 }
+
+/* The state of pkg with id `id`, or NULL. */
+static const cJSON *state_with_id(const cJSON *pkg, const char *id) {
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), "states"))
+    if (id && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(s, "stateId")), id)) return s;
+  return NULL;
+}
+
+/* 1: state st lists a scope whose id contains part. */
+static int state_has_scope(const cJSON *st, const char *part) {
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItem(st, "scopeIds"))
+    if (cJSON_IsString(sc) && strstr(sc->valuestring, part)) return 1;
+  return 0;
+}
+
+/* Target resolution by scope (web 3.2, mapper 11.5): two cards each hold an
+ * "Open details" button; opening one moves its card to the end, so after
+ * the first the ordinal names the other card's button. The crawler finds
+ * the button again by role, name and scope: each card's button leads to
+ * its own card's dialog, and both dialogs are found. */
+Test(crawl, target_is_found_again_by_its_scope, .timeout = 150) {
+  const char *args[] = {t_fixture_url(0, NULL, "/scope/index.html"), "--max-runtime-ms", "90000", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  static const char *const cards[][2] = {{"alpha card", "details of alpha"}, {"beta card", "details of beta"}};
+  int opened[2] = {0, 0};
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), "edges")) {
+    const cJSON *t = cJSON_GetObjectItem(e, "target");
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(t, "name"));
+    const char *scope = cJSON_GetStringValue(cJSON_GetObjectItem(t, "scopeId"));
+    if (!name || strcmp(name, "Open details") || !scope) continue;
+    const cJSON *to = state_with_id(pkg, cJSON_GetStringValue(cJSON_GetObjectItem(e, "toStateId")));
+    for (int k = 0; k < 2; k++) {
+      if (!strstr(scope, cards[k][0])) continue;
+      opened[k]++;
+      cr_expect(to && state_has_scope(to, cards[k][1]), "Open details in the %s opened its own dialog (%s)",
+                cards[k][0], cards[k][1]);
+      cr_expect(to && !state_has_scope(to, cards[1 - k][1]), "Open details in the %s opened the other card's dialog",
+                cards[k][0]);
+    }
+  }
+  cr_expect(opened[0] > 0 && opened[1] > 0, "both cards' buttons were tried (%d, %d)", opened[0], opened[1]);
+  int beta = 0;
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "scopeCatalog"), "scopes"))
+    beta += strstr(cJSON_GetStringValue(cJSON_GetObjectItem(sc, "scopeId")), "details of beta") != NULL;
+  cr_expect_eq(beta, 1, "the Beta card's dialog was reached");
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
