@@ -1614,6 +1614,10 @@ static void contradiction_item(pk *b, const pk_seen *s, size_t c) {
                crawl__xstrdup(contradictions[c].remedy));
 }
 
+/* Primitive actions whose effect is the target's own state (checked,
+ * selected): the new state is their observable signal. */
+static const char *const self_evident_actions[] = {"ui.toggle", "ui.choose"};
+
 /* missing_success_signal (15.5): a primitive transition into another state
  * with no observed signal. */
 static void silent_transition_item(pk *b, const pk_seen *s) {
@@ -1638,7 +1642,8 @@ static void review_behaviour(pk *b) {
     seen_of(b, &b->refs[i], &s);
     for (size_t c = 0; c < PK_COUNT(contradictions); c++)
       if (contradictions[c].test(&s)) contradiction_item(b, &s, c);
-    if (!s.self_loop && !s.nsignals && s.to && is_primitive(s.action)) silent_transition_item(b, &s);
+    if (!s.self_loop && !s.nsignals && s.to && is_primitive(s.action) && !PK_IN(self_evident_actions, s.action))
+      silent_transition_item(b, &s);
   }
 }
 

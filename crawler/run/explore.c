@@ -741,12 +741,14 @@ static int observe(run *r, crawl_code *rc, char **route) {
 /* Observed signals of a transition (SuccessSignal), from the graphs before
  * and after: route, dialog and validation changes come from the machinery
  * observe publishes with (pg_delta_signals); a status or alert element that
- * appeared with text is a toast (observe sees those as live-region events). */
+ * appeared with text is a toast (observe sees those as live-region events);
+ * on the same route, collection counts and elements that appeared or went
+ * (pg_change_signals). */
 static cJSON *signals_between(run *r, const pg_graph *a, const char *route_a, const pg_graph *b, const char *route_b) {
   cJSON *arr = cJSON_CreateArray(), *ws = cJSON_CreateArray();
   unsigned long seq = 0;
-  const cJSON *ja = graph_json(r, a);
-  pg_delta_signals(ja, graph_json(r, b), "sig_", &seq, ws); /* b takes the other slot: ja stays */
+  const cJSON *ja = graph_json(r, a), *jb = graph_json(r, b); /* b takes the other slot: ja stays */
+  pg_delta_signals(ja, jb, "sig_", &seq, ws);
   const cJSON *w;
   int routed = 0;
   cJSON_ArrayForEach(w, ws) {
@@ -783,6 +785,7 @@ static cJSON *signals_between(run *r, const pg_graph *a, const char *route_a, co
       break;
     }
   }
+  if (route_a && route_b && !strcmp(route_a, route_b)) pg_change_signals(ja, jb, arr);
   return arr;
 }
 
