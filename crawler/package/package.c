@@ -861,6 +861,18 @@ static int scope_holds(const scope_index *x, const char *sc, const char *role, c
   return n > 0;
 }
 
+/* 1: the crawler found the target by its scope (target.scopeKey) and its
+ * scope sc of g holds no other element with its role and name: the scope,
+ * not the ordinal, told it apart (web 3.2). */
+static int told_apart_by_scope(const scope_index *x, const cJSON *t, const char *sc, const char *role,
+                               const char *name) {
+  if (!sc || !crawl__str(t, "scopeKey")) return 0;
+  char *k = crawl__xprintf("%s\x1f%s\x1f%s", sc, role, name ? name : "");
+  long n = crawl__strmap_get(&x->count, k);
+  free(k);
+  return n == 1;
+}
+
 /* The graph-local scopeId of the element with role and name that is the
  * ordinal-th of its kind in its scope: the target's scope when its own
  * scopeId is from another capture of the state (backend node ids differ
@@ -910,7 +922,7 @@ static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, c
     char *k = rn_key(role, name);
     long j = strset_find(&rn->keys, k), same = j >= 0 ? rn->count[j] : 0;
     free(k);
-    rf->ambiguous = same > 1;
+    rf->ambiguous = same > 1 && !told_apart_by_scope(sx, t, tsc, role, name);
     rf->same_name = same;
   }
 }

@@ -620,6 +620,8 @@ Test(crawl, target_is_found_again_by_its_scope, .timeout = 150) {
   cJSON_ArrayForEach(sc, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "scopeCatalog"), "scopes"))
     beta += strstr(cJSON_GetStringValue(cJSON_GetObjectItem(sc, "scopeId")), "details of beta") != NULL;
   cr_expect_eq(beta, 1, "the Beta card's dialog was reached");
+  cr_expect(!review_mentions(pkg, "ambiguous_target", "\"Open details\""),
+            "each card's button is unique in its card: told apart by scope, not by position");
   cJSON_Delete(pkg);
   t_run_free(&run);
   rm_rf(dir);
