@@ -1127,13 +1127,35 @@ static void node_state(ctx *c, const snode *n, const pg__role_info *ri, pg_state
 }
 
 /* ---- affordances and actions (discovery-mapper 15.4) -------------------- */
+/* Tags that take focus natively (html "focusable area"), with what they need. */
+static const struct { const char *tag; int needs_href; } focus_tags[] = {
+  {"BUTTON", 0}, {"INPUT", 0}, {"SELECT", 0}, {"TEXTAREA", 0}, {"SUMMARY", 0},
+  {"IFRAME", 0}, {"A", 1}, {"AREA", 1},
+};
+
+/* 1: e can take focus (web 5.7: ui.focus only where it works). The
+ * accessibility tree says so when the node has one; without it, a native
+ * focusable tag, a tabindex or contenteditable. A role alone (a div with
+ * role=button and no tabindex) does not make an element focusable. */
+static int takes_focus(ctx *c, const snode *n, const pg_element *e) {
+  if (n->ax) return pg_state_is(&e->state, PG_ST_FOCUSABLE);
+  const char *ti = attr(c, n, "tabindex"), *ce = attr(c, n, "contenteditable");
+  if (ti && *ti) return 1;
+  if (ce && strcasecmp(ce, "false")) return 1;
+  const char *type = attr(c, n, "type");
+  if (!strcasecmp(n->tag, "INPUT") && type && !strcasecmp(type, "hidden")) return 0;
+  for (size_t k = 0; k < sizeof focus_tags / sizeof *focus_tags; k++)
+    if (!strcasecmp(n->tag, focus_tags[k].tag)) return !focus_tags[k].needs_href || attr(c, n, "href");
+  return 0;
+}
+
 #define AF(x) (1u << PG_AF_##x)
 #define AC(x) (1u << PG_AC_##x)
 static void derive_actions(ctx *c, const snode *n, pg_element *e, const pg__role_info *ri) {
   uint32_t af = AF(READ), ac = 0;
   int enabled = pg_state_is(&e->state, PG_ST_ENABLED);
   unsigned f = ri ? ri->flags : 0;
-  if (pg_state_is(&e->state, PG_ST_FOCUSABLE) || (f & PG__R_INTERACTIVE)) { af |= AF(FOCUS); ac |= AC(FOCUS); }
+  if (takes_focus(c, n, e)) { af |= AF(FOCUS); ac |= AC(FOCUS); }
   if (f & PG__R_ACTIVATE) { af |= AF(ACTIVATE); ac |= AC(ACTIVATE); }
   if (f & PG__R_NAVLINK) { af |= AF(NAVIGATE); ac |= AC(NAVIGATE); }
   if (f & PG__R_CHECKABLE) {
@@ -2442,29 +2464,50 @@ static void select_elements(ctx *c) {
   free(fax);
 }
 
-/* 1: node k is anc or below it, across frame boundaries (a frame's
- * document continues at its iframe element). */
-static int below(ctx *c, int k, int anc) {
+/* 1: node k or an ancestor (across frame boundaries) carries the inert
+ * attribute. */
+static int inert_attr(ctx *c, int k) {
   for (int steps = 0; k >= 0 && steps < 100000; steps++) {
-    if (k == anc) return 1;
+    if (c->n[k].type == 1 && attr(c, &c->n[k], "inert")) return 1;
     k = c->n[k].parent >= 0 ? c->n[k].parent : c->d[c->n[k].doc].owner;
   }
   return 0;
 }
 
-/* A <dialog> opened with showModal() makes the rest of the page inert:
- * nothing outside it takes a click. Those elements stay published (they are
- * on screen) but are not interactable. */
+/* 1: scope s or one of its ancestors is scope anc. */
+static int scope_below(const pg_graph *g, int s, int anc) {
+  for (int steps = 0; s >= 0 && steps < 4096; s = g->scopes[s].parent, steps++)
+    if (s == anc) return 1;
+  return 0;
+}
+
+/* 1: element e lies outside an open modal dialog (a <dialog> opened with
+ * showModal(), a dialog or drawer with aria-modal="true"): the modal makes
+ * it inert. */
+static int outside_modal(const pg_graph *g, const pg_element *e) {
+  for (size_t s = 0; s < g->nscopes; s++) {
+    const pg_scope *sc = &g->scopes[s];
+    if (sc->kind != PG_SCOPE_DIALOG && sc->kind != PG_SCOPE_DRAWER) continue;
+    if (!pg_state_is(&sc->state, PG_ST_OPEN) || !pg_state_is(&sc->state, PG_ST_MODAL)) continue;
+    if (!scope_below(g, e->scope, (int)s)) return 1;
+  }
+  return 0;
+}
+
+/* Web 5.7: what is inert -- under an inert attribute, or outside an open
+ * modal dialog -- stays published (it is on screen) but takes no action:
+ * it reads, nothing else, and is not interactable. Runs once scopes are
+ * known. */
 static void mark_inert(ctx *c) {
-  for (size_t i = 0; i < c->nn; i++) {
-    const snode *n = &c->n[i];
-    if (n->type != 1 || strcasecmp(n->tag, "DIALOG") || n->closed_inside || !n->ax) continue;
-    const cJSON *m = ax_prop(n->ax, "modal");
-    if (!cJSON_IsTrue(m) || !attr(c, n, "open") || !node_visible(c, n)) continue;
-    for (size_t e = 0; e < c->g->nelements; e++) {
-      int k = hget(c, c->g->elements[e].backend_node_id);
-      if (k >= 0 && !below(c, k, (int)i)) c->g->elements[e].interactable = 0;
-    }
+  pg_graph *g = c->g;
+  for (size_t i = 0; i < g->nelements; i++) {
+    pg_element *e = &g->elements[i];
+    int k = hget(c, e->backend_node_id);
+    if (!(k >= 0 && inert_attr(c, k)) && !outside_modal(g, e)) continue;
+    e->inert = 1;
+    e->interactable = 0;
+    e->actions = 0;
+    e->affordances &= 1u << PG_AF_READ;
   }
 }
 
@@ -2830,7 +2873,6 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
 
   select_elements(&c);
   compute_obscured(&c);
-  mark_inert(&c);
   /* the innermost scope of each element */
   for (size_t e = 0; e < g->nelements; e++) {
     int ni = hget(&c, g->elements[e].backend_node_id);
@@ -2855,6 +2897,7 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   }
   for (size_t dj = 1; dj < c.nd; dj++) doc_scope(&c, (int)dj);
   prune_scopes(&c);
+  mark_inert(&c);
   build_relations(&c);
   /* focus */
   if (in->focused_backend_node_id) {

@@ -92,7 +92,7 @@ static cJSON *element_json(const pg_graph *g, const pg_element *e) {
   cJSON_AddItemToObject(o, "state", state_json(&e->state));
   cJSON_AddItemToObject(o, "affordances", bits_json(e->affordances, affordance_names, PG_AF__COUNT));
   cJSON *acts = bits_json(e->actions, action_names, PG_AC__COUNT);
-  if (e->app_action && pg_state_is(&e->state, PG_ST_ENABLED)) cJSON_AddItemToArray(acts, cJSON_CreateString(e->app_action));
+  if (e->app_action && pg_state_is(&e->state, PG_ST_ENABLED) && !e->inert) cJSON_AddItemToArray(acts, cJSON_CreateString(e->app_action));
   cJSON_AddItemToObject(o, "supportedActions", acts);
   if (e->has_bbox) cJSON_AddItemToObject(o, "bbox", rect_json(e->bbox));
   if (e->z) cJSON_AddNumberToObject(o, "zIndexHint", e->z);
@@ -137,9 +137,10 @@ static cJSON *element_json(const pg_graph *g, const pg_element *e) {
     cJSON_AddStringToObject(r, "level", pg_risk_name(risk));
     cJSON_AddStringToObject(r, "reason", "data-uiap-risk");
   }
-  if (e->redacted || e->hint_attr || e->sensitive) {
+  if (e->redacted || e->hint_attr || e->sensitive || e->inert) {
     cJSON *m = cJSON_AddObjectToObject(o, "metadata");
     if (e->redacted) cJSON_AddBoolToObject(m, "redacted", 1);
+    if (e->inert) cJSON_AddBoolToObject(m, "inert", 1);
     if (e->sensitive) cJSON_AddBoolToObject(m, "sensitive", 1);
     if (e->hint_attr) cJSON_AddStringToObject(m, "hintAttr", e->hint_attr);
   }

@@ -246,6 +246,8 @@ typedef struct pg_element {
   char *href;                   /* resolved link target, for navigation */
   char *shadow_host_id;         /* instanceId of the open shadow host */
   int in_viewport, obscured, interactable, attached;
+  int inert;                    /* under an inert attribute or outside an open
+                                   modal dialog: no actions (web 5.7) */
   int redacted;                 /* 1: a value was masked */
   int sensitive;                /* password / data-uiap-sensitive / payment / otp */
   char *hint_attr;              /* value of opts.hint_attr, if asked for */
@@ -582,6 +584,20 @@ pg_code pg_delta_compute(const cJSON *old_graph, const cJSON *new_graph, cJSON *
  * Live regions and submissions are not in the graph: the observer adds them. */
 int pg_delta_signals(const cJSON *old_graph, const cJSON *new_graph, const char *id_prefix,
                      unsigned long *seq, cJSON *signals);
+
+/* Success signals (discovery-mapper 15.5, SuccessSignal objects: kind,
+ * scopeId, target, text) of one step within a page, appended to the array
+ * signals: collection.count_changed (a collection or rowgroup scope of both
+ * captures -- the same scopeId, else kind, name and stableId -- holds another
+ * number of elements), element.appeared / element.disappeared (visible
+ * elements, told apart by role, name and stableId, that one capture has
+ * more of; not statuses, spinners, a dialog's contents or a collection's
+ * rows, which have signals of their own), at most PG_CHANGE_SIGNALS_MAX of
+ * each kind, in document order. Targets carry role, name and stableId, no
+ * per-capture ids. A change of route makes everything new: the caller
+ * leaves this out then. Returns how many were added. */
+#define PG_CHANGE_SIGNALS_MAX 4
+int pg_change_signals(const cJSON *old_graph, const cJSON *new_graph, cJSON *signals);
 
 #define PG_DELTA_ERRNO_MAP(X)                                \
   X(OK,      "applied")                                      \

@@ -862,6 +862,18 @@ static int scope_holds(const scope_index *x, const char *sc, const char *role, c
   return n > 0;
 }
 
+/* 1: the crawler found the target by its scope (target.scopeKey) and its
+ * scope sc of g holds no other element with its role and name: the scope,
+ * not the ordinal, told it apart (web 3.2). */
+static int told_apart_by_scope(const scope_index *x, const cJSON *t, const char *sc, const char *role,
+                               const char *name) {
+  if (!sc || !crawl__str(t, "scopeKey")) return 0;
+  char *k = crawl__xprintf("%s\x1f%s\x1f%s", sc, role, name ? name : "");
+  long n = crawl__strmap_get(&x->count, k);
+  free(k);
+  return n == 1;
+}
+
 /* The graph-local scopeId of the element with role and name that is the
  * ordinal-th of its kind in its scope: the target's scope when its own
  * scopeId is from another capture of the state (backend node ids differ
@@ -911,7 +923,7 @@ static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, c
     char *k = rn_key(role, name);
     long j = strset_find(&rn->keys, k), same = j >= 0 ? rn->count[j] : 0;
     free(k);
-    rf->ambiguous = same > 1;
+    rf->ambiguous = same > 1 && !told_apart_by_scope(sx, t, tsc, role, name);
     rf->same_name = same;
   }
 }
@@ -1530,6 +1542,191 @@ static void review_actions(pk *b) {
   }
 }
 
+/* ---- review duties on observed behaviour (mapper 15.5, 16) ---------------------------- */
+/* What a transition record observed, for the checks below. */
+typedef struct pk_seen {
+  const pk_ref *rf;
+  const pk_state *from, *to;
+  const pk_element *el;           /* its element in the catalog, or NULL */
+  const char *role, *action;
+  int self_loop, nsignals, dialog_opened;
+} pk_seen;
+
+static int seen_route_changed(const pk_seen *s) {
+  return s->from && s->to && s->from->route && s->to->route && strcmp(s->from->route, s->to->route);
+}
+
+static const char *const toggle_roles[] = {"checkbox", "switch", "menuitemcheckbox"};
+
+/* A button that leaves its route (a submit button may: a form's result is a page). */
+static int button_navigates(const pk_seen *s) {
+  return !strcmp(s->role, "button") && seen_route_changed(s) &&
+         !(s->el && strset_find(&s->el->affordances, "submit") >= 0);
+}
+/* A link that opens a dialog on its own route. */
+static int link_opens_dialog(const pk_seen *s) {
+  return !strcmp(s->role, "link") && s->dialog_opened && !seen_route_changed(s);
+}
+/* A toggle (checkbox, switch, aria-pressed) whose use changed nothing. */
+static int toggle_does_nothing(const pk_seen *s) {
+  int pressed = s->el && (s->el->state_keys >> pk_index(state_keys, PK_COUNT(state_keys), "pressed") & 1u);
+  int toggle = !strcmp(s->action, "ui.toggle") || PK_IN(toggle_roles, s->role) || pressed;
+  return toggle && s->self_loop && !s->nsignals;
+}
+
+/* Semantics that contradict what was observed (mapper 16): the check, what
+ * it says (role, name, route) and what to do. */
+static const struct {
+  const char *id;
+  int (*test)(const pk_seen *s);
+  const char *says, *remedy;
+} contradictions[] = {
+  {"button-navigates", button_navigates,
+   "The %s \"%s\" on route %s navigated to another route: its role says it acts in place, the app treats it as a link.",
+   "Use a link (<a href>) for navigation, or keep the button on its route; then check the mapped transition."},
+  {"link-opens-dialog", link_opens_dialog,
+   "The %s \"%s\" on route %s opened a dialog without navigating: its role says navigation, the app treats it as a button.",
+   "Use a button (with aria-haspopup=\"dialog\") to open dialogs; then check the mapped transition."},
+  {"toggle-does-nothing", toggle_does_nothing,
+   "The %s \"%s\" on route %s was toggled but nothing observable changed: its semantics promise a state change.",
+   "Check that the toggle works and exposes its state (checked / aria-pressed), or remove the toggle semantics."},
+};
+
+static void seen_of(pk *b, const pk_ref *rf, pk_seen *s) {
+  const cJSON *j = rf->line, *sg;
+  memset(s, 0, sizeof *s);
+  s->rf = rf;
+  s->from = rf->state >= 0 ? &b->states[rf->state] : state_of(b, crawl__str(j, "fromStateId"));
+  s->to = state_of(b, crawl__str(j, "toStateId"));
+  s->el = rf->element >= 0 ? &b->elements[rf->element] : NULL;
+  s->role = crawl__str(crawl__get(j, "target"), "role");
+  s->action = crawl__str(j, "viaActionId");
+  if (!s->role) s->role = "";
+  if (!s->action) s->action = "";
+  const char *fid = crawl__str(j, "fromStateId"), *tid = crawl__str(j, "toStateId");
+  s->self_loop = cJSON_IsTrue(crawl__get(j, "selfLoop")) || (fid && tid && !strcmp(fid, tid));
+  cJSON_ArrayForEach(sg, crawl__get(j, "observedSignals")) {
+    const char *k = crawl__str(sg, "kind");
+    s->nsignals += PK_IN(signal_kinds, k);
+    s->dialog_opened |= k && !strcmp(k, "dialog.opened");
+  }
+}
+
+static void contradiction_item(pk *b, const pk_seen *s, size_t c) {
+  const char *route = s->from ? s->from->route : NULL, *name = crawl__str(crawl__get(s->rf->line, "target"), "name");
+  const char *tkey = crawl__str(crawl__get(s->rf->line, "target"), "stableId");
+  if (!tkey) tkey = s->rf->semkey ? s->rf->semkey : name;
+  char *key = crawl__xprintf("contradiction\x1f%s\x1f%s\x1f%s", contradictions[c].id, route ? route : "", tkey ? tkey : "");
+  pk_item *it = pk_item_get(b, "custom", key, 1, route);
+  free(key);
+  pk_item_set(&it->stable, crawl__str(crawl__get(s->rf->line, "target"), "stableId"));
+  pk_item_set(&it->scope, s->rf->scope);
+  strset_add(&it->ev_states, s->from ? s->from->id : NULL);
+  strset_add(&it->ev_transitions, crawl__str(s->rf->line, "transitionId"));
+  pk_item_text(it, crawl__xprintf(contradictions[c].says, s->role, name ? name : "", route ? route : "?"),
+               crawl__xstrdup(contradictions[c].remedy));
+}
+
+/* Primitive actions whose effect is the target's own state (checked,
+ * selected): the new state is their observable signal. */
+static const char *const self_evident_actions[] = {"ui.toggle", "ui.choose"};
+
+/* missing_success_signal (15.5): a primitive transition into another state
+ * with no observed signal. */
+static void silent_transition_item(pk *b, const pk_seen *s) {
+  const char *route = s->from ? s->from->route : NULL, *name = crawl__str(crawl__get(s->rf->line, "target"), "name");
+  char *key = crawl__xprintf("primitive\x1f%s\x1f%s\x1f%s", s->action, route ? route : "",
+                             s->rf->semkey ? s->rf->semkey : name ? name : "");
+  pk_item *it = pk_item_get(b, "missing_success_signal", key, 0, route);
+  free(key);
+  pk_item_set(&it->stable, crawl__str(crawl__get(s->rf->line, "target"), "stableId"));
+  pk_item_set(&it->scope, s->rf->scope);
+  strset_add(&it->ev_transitions, crawl__str(s->rf->line, "transitionId"));
+  pk_item_text(it, crawl__xprintf("%s on %s \"%s\" on route %s led to another state without an observable success signal.",
+                                  s->action, s->role, name ? name : "", route ? route : "?"),
+               crawl__xstrdup("Give the change an observable signal (a status message, a dialog, a route, a counted list) or verify it manually."));
+}
+
+/* Per transition record: contradicting semantics, silent primitive transitions. */
+static void review_behaviour(pk *b) {
+  for (size_t i = 0; i < b->nrefs; i++) {
+    if (strcmp(b->refs[i].type, "transition")) continue;
+    pk_seen s;
+    seen_of(b, &b->refs[i], &s);
+    for (size_t c = 0; c < PK_COUNT(contradictions); c++)
+      if (contradictions[c].test(&s)) contradiction_item(b, &s, c);
+    if (!s.self_loop && !s.nsignals && s.to && is_primitive(s.action) && !PK_IN(self_evident_actions, s.action))
+      silent_transition_item(b, &s);
+  }
+}
+
+/* Security- and billing-related flows (mapper 16): the side effect class of
+ * their controls and the data classes of their fields. */
+static const struct {
+  const char *what, *side_effect, *data_classes[2];
+} sensitive_flows[] = {
+  {"security", "security_change", {"credential", "secret"}},
+  {"billing", "billing_change", {"payment", NULL}},
+};
+
+/* The controls (decision and transition records) and fields of flow f on
+ * route rt into names; evidence into it. 1 when one was executed. */
+static int flow_touches(pk *b, size_t f, const pk_route *rt, strset *names, pk_item *it) {
+  int executed = 0;
+  for (size_t i = 0; i < b->nrefs; i++) {
+    const pk_ref *rf = &b->refs[i];
+    const pk_state *st = rf->state >= 0 ? &b->states[rf->state] : NULL;
+    const char *se = crawl__str(rf->line, "sideEffectClass");
+    if (!st || !st->route || strcmp(st->route, rt->id) || !se || strcmp(se, sensitive_flows[f].side_effect)) continue;
+    if (strcmp(rf->type, "decision") && strcmp(rf->type, "transition")) continue;
+    strset_add(names, crawl__str(crawl__get(rf->line, "target"), "name"));
+    strset_add(&it->ev_states, st->id);
+    if (!strcmp(rf->type, "transition")) {
+      executed = 1;
+      strset_add(&it->ev_transitions, crawl__str(rf->line, "transitionId"));
+    }
+  }
+  for (size_t e = 0; e < b->element_keys.n; e++) {
+    const pk_element *el = &b->elements[e];
+    if (strset_find(&el->routes, rt->id) < 0) continue;
+    int hit = 0;
+    for (size_t k = 0; k < 2 && sensitive_flows[f].data_classes[k]; k++)
+      hit |= strset_find(&el->data_classes, sensitive_flows[f].data_classes[k]) >= 0;
+    if (!hit) continue;
+    strset_add(names, strset_min(&el->names));
+    strset_addall(&it->ev_states, &el->states);
+  }
+  return executed;
+}
+
+static void review_sensitive_flows(pk *b) {
+  for (size_t r = 0; r < b->route_ids.n; r++) {
+    const pk_route *rt = &b->routes[r];
+    for (size_t f = 0; f < PK_COUNT(sensitive_flows); f++) {
+      pk_item probe = {0};
+      strset names = {0};
+      int executed = flow_touches(b, f, rt, &names, &probe);
+      if (probe.ev_states.n || names.n) {
+        char *key = crawl__xprintf("flow\x1f%s\x1f%s", sensitive_flows[f].what, rt->id);
+        pk_item *it = pk_item_get(b, "custom", key, executed ? 2 : 1, rt->id);
+        free(key);
+        strset_addall(&it->ev_states, &probe.ev_states);
+        strset_addall(&it->ev_transitions, &probe.ev_transitions);
+        char *list = quoted_list(&names);
+        pk_item_text(it, crawl__xprintf("A %s-related flow was touched on route %s (%s%s)%s.", sensitive_flows[f].what,
+                                        rt->id, list, names.n > PK_LIST_NAMES ? ", ..." : "",
+                                        executed ? " and exercised" : ""),
+                     crawl__xprintf("Review this %s flow by hand: what discovery mapped for it is a proposal until a person confirms it.",
+                                    sensitive_flows[f].what));
+        free(list);
+      }
+      strset_free(&names);
+      strset_free(&probe.ev_states);
+      strset_free(&probe.ev_transitions);
+    }
+  }
+}
+
 /* The last `seed` line of seed s, or NULL. */
 static const cJSON *seed_last_line(const pk *b, int s) {
   const cJSON *last = NULL;
@@ -1606,6 +1803,8 @@ static const struct {
   {"inferred_only per element", review_inferred},
   {"ambiguous_target, unsafe_action_candidate per record", review_records},
   {"missing_success_signal per domain action", review_actions},
+  {"contradicting semantics, silent primitive transitions per transition", review_behaviour},
+  {"security- and billing-related flows per route", review_sensitive_flows},
   {"coverage_gap per unvisited seed", review_seeds},
 };
 

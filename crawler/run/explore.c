@@ -188,6 +188,7 @@ static cJSON *target_json(const action *a) {
   cJSON_AddStringToObject(t, "name", a->name ? a->name : "");
   if (a->scope_id) cJSON_AddStringToObject(t, "scopeId", a->scope_id);
   if (a->document_id) cJSON_AddStringToObject(t, "documentId", a->document_id);
+  if (a->scope_key) cJSON_AddStringToObject(t, "scopeKey", a->scope_key);
   cJSON_AddNumberToObject(t, "ordinal", a->ordinal);
   return t;
 }
@@ -512,6 +513,7 @@ static void action_init(action *a, const char *aid, const pg_graph *g, const pg_
   a->stable_id = crawl__xstrdup(e->stable_id);
   a->href = crawl__xstrdup(e->href);
   a->scope_id = e->scope >= 0 ? crawl__xstrdup(g->scopes[e->scope].scope_id) : NULL;
+  a->scope_key = crawl__act_scope_key(g, e->scope);
   a->document_id = crawl__xstrdup(g->documents[e->document].document_id);
   a->ordinal = ordinal;
 }
@@ -759,12 +761,14 @@ static int observe(run *r, crawl_code *rc, char **route) {
 /* Observed signals of a transition (SuccessSignal), from the graphs before
  * and after: route, dialog and validation changes come from the machinery
  * observe publishes with (pg_delta_signals); a status or alert element that
- * appeared with text is a toast (observe sees those as live-region events). */
+ * appeared with text is a toast (observe sees those as live-region events);
+ * on the same route, collection counts and elements that appeared or went
+ * (pg_change_signals). */
 static cJSON *signals_between(run *r, const pg_graph *a, const char *route_a, const pg_graph *b, const char *route_b) {
   cJSON *arr = cJSON_CreateArray(), *ws = cJSON_CreateArray();
   unsigned long seq = 0;
-  const cJSON *ja = graph_json(r, a);
-  pg_delta_signals(ja, graph_json(r, b), "sig_", &seq, ws); /* b takes the other slot: ja stays */
+  const cJSON *ja = graph_json(r, a), *jb = graph_json(r, b); /* b takes the other slot: ja stays */
+  pg_delta_signals(ja, jb, "sig_", &seq, ws);
   const cJSON *w;
   int routed = 0;
   cJSON_ArrayForEach(w, ws) {
@@ -801,6 +805,7 @@ static cJSON *signals_between(run *r, const pg_graph *a, const char *route_a, co
       break;
     }
   }
+  if (route_a && route_b && !strcmp(route_a, route_b)) pg_change_signals(ja, jb, arr);
   return arr;
 }
 
@@ -1030,6 +1035,7 @@ static void action_from_json(action *a, const char *action_id, const cJSON *t, c
   a->role = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role")));
   a->name = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")));
   a->stable_id = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId")));
+  a->scope_key = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "scopeKey")));
   const cJSON *ord = cJSON_GetObjectItemCaseSensitive(t, "ordinal");
   a->ordinal = cJSON_IsNumber(ord) ? ord->valueint : 0;
   a->escape = escape;

@@ -16,6 +16,7 @@ typedef struct action {
   char *action_id;          /* ui.activate, nav.navigate, ui.toggle, ... */
   char *role, *name, *stable_id, *scope_id, *document_id;
   int ordinal;              /* among same role+name in the graph */
+  char *scope_key;          /* its scope across captures (crawl__act_scope_key), NULL none */
   int escape;               /* ui.dismiss by the Escape key */
   pol_classification cls;
   pol_decision dec;

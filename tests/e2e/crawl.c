@@ -691,3 +691,131 @@ Test(crawl, loading_screen_is_not_a_state, .timeout = 120) {
   t_run_free(&run);
   rm_rf(dir);
 }
+
+/* The state of pkg with id `id`, or NULL. */
+static const cJSON *state_with_id(const cJSON *pkg, const char *id) {
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), "states"))
+    if (id && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(s, "stateId")), id)) return s;
+  return NULL;
+}
+
+/* 1: state st lists a scope whose id contains part. */
+static int state_has_scope(const cJSON *st, const char *part) {
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItem(st, "scopeIds"))
+    if (cJSON_IsString(sc) && strstr(sc->valuestring, part)) return 1;
+  return 0;
+}
+
+/* Target resolution by scope (web 3.2, mapper 11.5): two cards each hold an
+ * "Open details" button; opening one moves its card to the end, so after
+ * the first the ordinal names the other card's button. The crawler finds
+ * the button again by role, name and scope: each card's button leads to
+ * its own card's dialog, and both dialogs are found. */
+Test(crawl, target_is_found_again_by_its_scope, .timeout = 150) {
+  const char *args[] = {t_fixture_url(0, NULL, "/scope/index.html"), "--max-runtime-ms", "90000", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  static const char *const cards[][2] = {{"alpha card", "details of alpha"}, {"beta card", "details of beta"}};
+  int opened[2] = {0, 0};
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), "edges")) {
+    const cJSON *t = cJSON_GetObjectItem(e, "target");
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(t, "name"));
+    const char *scope = cJSON_GetStringValue(cJSON_GetObjectItem(t, "scopeId"));
+    if (!name || strcmp(name, "Open details") || !scope) continue;
+    const cJSON *to = state_with_id(pkg, cJSON_GetStringValue(cJSON_GetObjectItem(e, "toStateId")));
+    for (int k = 0; k < 2; k++) {
+      if (!strstr(scope, cards[k][0])) continue;
+      opened[k]++;
+      cr_expect(to && state_has_scope(to, cards[k][1]), "Open details in the %s opened its own dialog (%s)",
+                cards[k][0], cards[k][1]);
+      cr_expect(to && !state_has_scope(to, cards[1 - k][1]), "Open details in the %s opened the other card's dialog",
+                cards[k][0]);
+    }
+  }
+  cr_expect(opened[0] > 0 && opened[1] > 0, "both cards' buttons were tried (%d, %d)", opened[0], opened[1]);
+  int beta = 0;
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "scopeCatalog"), "scopes"))
+    beta += strstr(cJSON_GetStringValue(cJSON_GetObjectItem(sc, "scopeId")), "details of beta") != NULL;
+  cr_expect_eq(beta, 1, "the Beta card's dialog was reached");
+  cr_expect(!review_mentions(pkg, "ambiguous_target", "\"Open details\""),
+            "each card's button is unique in its card: told apart by scope, not by position");
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
+
+/* 1: edge e carries a signal of kind whose target has role and name (any
+ * target when role is NULL). */
+static int edge_signal(const cJSON *e, const char *kind, const char *role, const char *name) {
+  const cJSON *sg;
+  cJSON_ArrayForEach(sg, cJSON_GetObjectItem(e, "observedSignals")) {
+    const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(sg, "kind"));
+    const cJSON *t = cJSON_GetObjectItem(sg, "target");
+    if (!k || strcmp(k, kind)) continue;
+    if (!role) return 1;
+    const char *r = cJSON_GetStringValue(cJSON_GetObjectItem(t, "role")), *n = cJSON_GetStringValue(cJSON_GetObjectItem(t, "name"));
+    if (r && n && !strcmp(r, role) && !strcmp(n, name)) return 1;
+  }
+  return 0;
+}
+
+/* Success signals (mapper 15.5) beyond route, dialog and validation: on a
+ * page where nothing else shows it, "Load more" changes how many rows the
+ * results table holds (collection.count_changed, though the state stays
+ * the same), "Show filters" brings up a checkbox and goes away
+ * (element.appeared / element.disappeared), "Show less" removes the tip. */
+Test(crawl, collection_counts_and_elements_are_signals, .timeout = 150) {
+  const char *args[] = {t_fixture_url(0, NULL, "/signals/index.html"), "--max-runtime-ms", "90000", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  int shown = 0, hidden = 0;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), "edges")) {
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "target"), "name"));
+    if (name && !strcmp(name, "Show filters")) {
+      shown++;
+      cr_expect(edge_signal(e, "element.appeared", "checkbox", "Only mine"), "Show filters: the checkbox appeared");
+      cr_expect(edge_signal(e, "element.disappeared", "button", "Show filters"), "Show filters: the button went");
+    }
+    if (name && !strcmp(name, "Show less")) {
+      hidden++;
+      cr_expect(edge_signal(e, "element.disappeared", "link", "Read the help"), "Show less: the tip's link went");
+      cr_expect(!edge_signal(e, "element.appeared", NULL, NULL), "nothing appeared");
+    }
+  }
+  cr_expect(shown > 0 && hidden > 0, "both disclosures were explored (%d, %d)", shown, hidden);
+  /* Load more stays in its state (7 and 10 rows share a fingerprint): the journal's transition */
+  char jpath[700];
+  snprintf(jpath, sizeof jpath, "%s/out/journal.jsonl", dir);
+  char *journal = t_read_file(jpath, NULL);
+  int counted = 0;
+  for (char *line = journal, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+    nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    if (strstr(line, "\"type\":\"transition\"") && strstr(line, "\"name\":\"Load more\""))
+      counted += strstr(line, "\"kind\":\"collection.count_changed\"") != NULL;
+  }
+  free(journal);
+  cr_expect_gt(counted, 0, "Load more carries collection.count_changed");
+  const cJSON *a;
+  int in_catalog = 0;
+  cJSON_ArrayForEach(a, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "actionCatalog"), "actions")) {
+    const cJSON *sg;
+    cJSON_ArrayForEach(sg, cJSON_GetObjectItem(a, "successSignals")) {
+      const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(sg, "kind"));
+      in_catalog += k && !strcmp(k, "collection.count_changed");
+    }
+  }
+  cr_expect_gt(in_catalog, 0, "the action catalog lists collection.count_changed as a success signal");
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}

@@ -710,6 +710,66 @@ Test(fidelity_structure, modal_dialog) {
   DONE(g);
 }
 
+/* Web 5.7: supportedActions only what is really allowed. What an inert
+ * attribute or an open modal dialog (showModal(), aria-modal="true") makes
+ * inert reads, nothing else; ui.focus only where focus can go. */
+static int has_action(const cJSON *el, const char *action) {
+  const cJSON *a;
+  cJSON_ArrayForEach(a, item(el, "supportedActions"))
+    if (cJSON_IsString(a) && !strcmp(a->valuestring, action)) return 1;
+  return 0;
+}
+
+/* el is published, inert: no actions, only the read affordance, not interactable */
+static void expect_inert(const cJSON *el, const char *what) {
+  cr_expect(el, "%s is published", what);
+  if (!el) return;
+  cr_expect_eq(cJSON_GetArraySize(item(el, "supportedActions")), 0, "%s (inert) offers no action", what);
+  const cJSON *af = item(el, "affordances");
+  cr_expect(cJSON_GetArraySize(af) == 1 && !strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(af, 0)) ?: "", "read"),
+            "%s (inert) only reads", what);
+  cr_expect(cJSON_IsFalse(item(item(el, "semantics"), "interactable")), "%s (inert) is not interactable", what);
+  cr_expect(cJSON_IsTrue(item(item(el, "metadata"), "inert")), "%s says it is inert", what);
+}
+
+static void expect_live(const cJSON *el, const char *action, const char *what) {
+  cr_expect(el && has_action(el, action), "%s offers %s", what, action);
+  cr_expect(el && !item(el, "metadata"), "%s is not inert", what);
+}
+
+Test(fidelity_structure, inert_and_focus) {
+  {
+    const char *const args[] = {NULL};
+    SNAP(g, t_fixture_url(0, NULL, "/fidelity/inert.html"), args);
+    expect_live(t_element(g, "button", "Save draft"), "ui.activate", "a plain button");
+    expect_live(t_element(g, "button", "Save draft"), "ui.focus", "a plain button");
+    expect_inert(t_element(g, "button", "Frozen action"), "a button in an inert section");
+    expect_inert(t_element(g, "link", "Frozen link"), "a link in an inert section");
+    expect_inert(t_element(g, "textbox", "Frozen field"), "a field in an inert section");
+    const cJSON *fake = t_element(g, "button", "Fake button"), *span = t_element(g, "button", "Focusable span");
+    cr_assert(fake && span);
+    cr_expect(has_action(fake, "ui.activate"), "role=button with a click handler activates");
+    cr_expect(!has_action(fake, "ui.focus"), "a div with role=button and no tabindex cannot take focus: no ui.focus");
+    cr_expect(has_action(span, "ui.focus"), "with tabindex=0 it can");
+    const cJSON *el;
+    cJSON_ArrayForEach(el, item(g, "elements"))
+      if (str_is(el, "role", "generic")) cr_expect(!has_action(el, "ui.focus"), "a clickable div without tabindex: no ui.focus");
+    DONE(g);
+  }
+  static const char *const modes[][2] = {{"native", "Native OK"}, {"aria", "Aria OK"}};
+  for (size_t m = 0; m < 2; m++) {
+    char path[96];
+    snprintf(path, sizeof path, "/fidelity/inert.html?modal=%s", modes[m][0]);
+    const char *const args[] = {NULL};
+    SNAP(g, t_fixture_url(0, NULL, path), args);
+    expect_live(t_element(g, "button", modes[m][1]), "ui.activate", "the modal's own button");
+    expect_inert(t_element(g, "button", "Save draft"), "a button behind the modal");
+    expect_inert(t_element(g, "link", "Next page"), "a link behind the modal");
+    expect_inert(t_element(g, "button", "Focusable span"), "a focusable span behind the modal");
+    DONE(g);
+  }
+}
+
 /* Drawers (5.6): an off-canvas container a disclosure control opens, or a
  * dialog laid out that way. Closed ones -- moved out of view, hidden -- are
  * no scope; permanent sidebars, icon rails and centred dialogs are no

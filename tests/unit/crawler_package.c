@@ -9,6 +9,9 @@
  *              an unresolved seed, journal review lines, a budget line.
  * interrupted: no end record, a malformed line, an unknown record type, a
  *              pageGraphRef leaving the directory, a torn last line.
+ * behaviour:   transitions whose outcome contradicts the target's semantics,
+ *              a silent primitive transition, billing controls executed and
+ *              denied (review duties, mapper 15.5 and 16).
  */
 #include <criterion/criterion.h>
 
@@ -394,7 +397,8 @@ Test(package, review_queue_has_every_derived_kind) {
 
   cr_expect_eq(count_kind(p, "closed_shadow"), 1);
 
-  /* 15.5: every domain action without a signal, none for primitives */
+  /* 15.5: every domain action without a signal; the primitives here each
+   * have a signal or stay put */
   cr_expect_eq(count_kind(p, "missing_success_signal"), 2);
   cr_expect(item(p, "missing_success_signal", "note.create"));
   it = item(p, "missing_success_signal", "settings.save");
@@ -443,6 +447,87 @@ Test(package, review_queue_has_every_derived_kind) {
     cJSON_ArrayForEach(y, get(p, "reviewQueue.items")) same += !strcmp(str(x, "id"), str(y, "id"));
     cr_expect_eq(same, 1);
   }
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* ---- review duties on observed behaviour (mapper 15.5, 16) --------------------------- */
+
+/* 1: item x cites evidence ref (any source). */
+static int cites(const cJSON *x, const char *ref) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "evidence"))
+    if (!strcmp(str(e, "refId"), ref)) return 1;
+  return 0;
+}
+
+Test(package, semantics_contradicting_behaviour_are_review_items) {
+  char *dir = t_journal_dir("behaviour", NULL);
+  cJSON *p = build(dir);
+  validate_package(p, dir);
+  const cJSON *it = item(p, "custom", "The button \"Open help\"");
+  cr_assert(it, "a button that navigated to another route is a review item");
+  cr_expect(strstr(str(it, "description"), "navigated to another route"));
+  cr_expect(cites(it, "t1"));
+  cr_expect_str_eq(str(it, "stableId"), "notes.open");
+  it = item(p, "custom", "The link \"Settings\"");
+  cr_assert(it, "a link that opened a dialog is a review item");
+  cr_expect(strstr(str(it, "description"), "opened a dialog"));
+  cr_expect(cites(it, "t2"));
+  it = item(p, "custom", "The checkbox \"Remember me\"");
+  cr_assert(it, "a toggle that changed nothing is a review item");
+  cr_expect(cites(it, "t3"));
+  cr_expect_str_eq(str(it, "routeId"), "/settings.html");
+  /* a submit button's form may lead to another page: not a contradiction */
+  cr_expect(!item(p, "custom", "\"Save note\""));
+  cr_expect(!item(p, "custom", "\"Upgrade plan\" on route"), "a link that navigates does what it says");
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+Test(package, silent_primitive_transition_is_missing_success_signal) {
+  char *dir = t_journal_dir("behaviour", NULL);
+  cJSON *p = build(dir);
+  const cJSON *it = item(p, "missing_success_signal", "ui.activate on button \"Edit\"");
+  cr_assert(it, "a primitive transition to another state without a signal is missing_success_signal");
+  cr_expect(cites(it, "t4"));
+  cr_expect_str_eq(str(it, "severity"), "low");
+  /* the toggle stayed put (its own item above), the others had signals */
+  cr_expect(!item(p, "missing_success_signal", "\"Remember me\""));
+  cr_expect(!item(p, "missing_success_signal", "\"Open help\""));
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+Test(package, security_and_billing_flows_touched_are_review_items) {
+  char *dir = t_journal_dir("behaviour", NULL);
+  cJSON *p = build(dir);
+  const cJSON *it = item(p, "custom", "billing-related flow was touched on route /settings.html");
+  cr_assert(it, "an exercised billing control is a review item");
+  cr_expect_str_eq(str(it, "severity"), "high", "exercised: high");
+  cr_expect(strstr(str(it, "description"), "\"Upgrade plan\""));
+  cr_expect(cites(it, "t5"));
+  it = item(p, "custom", "billing-related flow was touched on route /home.html");
+  cr_assert(it, "a denied billing control is still a touched billing flow");
+  cr_expect_str_eq(str(it, "severity"), "medium");
+  cr_expect(strstr(str(it, "description"), "\"Pay now\""));
+  it = item(p, "custom", "security-related flow was touched on route /settings.html");
+  cr_assert(it, "a route with credential fields touches a security flow");
+  cr_expect(strstr(str(it, "description"), "\"Password\""));
+  cr_expect(strstr(str(it, "remediation"), "by hand"));
+  cr_expect(!item(p, "custom", "security-related flow was touched on route /home.html"));
+  cJSON_Delete(p);
+  /* the normal run: a denied security control and a password field */
+  t_rm_rf(dir);
+  free(dir);
+  dir = t_journal_dir("normal", NULL);
+  p = build(dir);
+  it = item(p, "custom", "security-related flow was touched on route /settings.html");
+  cr_assert(it);
+  cr_expect(strstr(str(it, "description"), "\"Revoke API keys\""));
   cJSON_Delete(p);
   t_rm_rf(dir);
   free(dir);
