@@ -304,10 +304,23 @@ typedef struct pg_relation {
   char *from, *to;              /* instanceIds or scopeIds */
 } pg_relation;
 
+/* A name and a value (route parameters and query). */
+typedef struct pg_kv { char *key, *value; } pg_kv;
+
+enum { PG_ROUTE_URL, PG_ROUTE_ANNOTATION };
+
 typedef struct pg_graph {
   char *revision;
   char *root_document_id;
-  char *route_url, *route_pathname, *route_title, *route_id;
+  char *route_url, *route_pathname, *route_title;
+  /* RouteContext.routeId: the page's data-uiap-route, else the template of
+   * the URL (pg_route_template); route_source says which */
+  char *route_id;
+  int route_source;             /* PG_ROUTE_URL, PG_ROUTE_ANNOTATION */
+  /* RouteContext.params (what the template took out of the URL) and
+   * .query (the URL's query, volatile keys dropped: pg_route_key) */
+  pg_kv *route_params;    size_t nroute_params;
+  pg_kv *route_query;     size_t nroute_query;
   double vp_width, vp_height, vp_scroll_x, vp_scroll_y, vp_dpr;
   pg_document *documents; size_t ndocuments;
   pg_scope *scopes;       size_t nscopes;
