@@ -2674,7 +2674,8 @@ static void route_context(ctx *c, const char *url) {
   const char *q = key ? strchr(key, '?') : NULL;
   if (q && (!strchr(key, '#') || q < strchr(key, '#'))) route_query(c, q + 1, strcspn(q + 1, "#"));
   char *annot = route_annotation(c);
-  g->route_id = annot ? annot : pg__strdup(c->a, tpl);
+  g->route_template = pg__strdup(c->a, tpl);
+  g->route_id = annot ? annot : g->route_template;
   g->route_source = annot ? PG_ROUTE_ANNOTATION : PG_ROUTE_URL;
   free(tpl);
   free(key);

@@ -316,6 +316,7 @@ typedef struct pg_graph {
   /* RouteContext.routeId: the page's data-uiap-route, else the template of
    * the URL (pg_route_template); route_source says which */
   char *route_id;
+  char *route_template;         /* the URL's template, also when annotated */
   int route_source;             /* PG_ROUTE_URL, PG_ROUTE_ANNOTATION */
   /* RouteContext.params (what the template took out of the URL) and
    * .query (the URL's query, volatile keys dropped: pg_route_key) */
