@@ -2660,7 +2660,7 @@ static void route_query(ctx *c, const char *s, size_t n) {
 
 /* routeId, params and query of the page at url: the route key relative to
  * its own origin, its template (pg_route_template) and what that took out;
- * the page's data-uiap-route wins for the routeId. */
+ * the page's data-uiap-route, else its router's route, wins for the routeId. */
 static void route_context(ctx *c, const char *url) {
   pg_graph *g = c->g;
   char origin[PG_URL_MAX + 1];
@@ -2673,10 +2673,10 @@ static void route_context(ctx *c, const char *url) {
   pg_route_params_free(p, np);
   const char *q = key ? strchr(key, '?') : NULL;
   if (q && (!strchr(key, '#') || q < strchr(key, '#'))) route_query(c, q + 1, strcspn(q + 1, "#"));
-  char *annot = route_annotation(c);
+  char *annot = route_annotation(c), *router = clean(c, get_str(c->in->page, "router"), NAME_MAX_BYTES);
   g->route_template = pg__strdup(c->a, tpl);
-  g->route_id = annot ? annot : g->route_template;
-  g->route_source = annot ? PG_ROUTE_ANNOTATION : PG_ROUTE_URL;
+  g->route_id = annot ? annot : router ? router : g->route_template;
+  g->route_source = annot ? PG_ROUTE_ANNOTATION : router ? PG_ROUTE_ROUTER : PG_ROUTE_URL;
   free(tpl);
   free(key);
 }

@@ -249,8 +249,9 @@ cJSON *pg_graph_to_json(const pg_graph *g) {
   }
   cJSON *m = cJSON_AddObjectToObject(o, "metadata");
   cJSON_AddStringToObject(m, "generator", "uiap-crawl");
-  if (g->route_id) cJSON_AddStringToObject(m, "routeSource", g->route_source == PG_ROUTE_ANNOTATION ? "annotation" : "url");
-  if (g->route_source == PG_ROUTE_ANNOTATION) add_str(m, "routeTemplate", g->route_template);
+  static const char *const route_sources[] = {"url", "annotation", "router"};
+  if (g->route_id) cJSON_AddStringToObject(m, "routeSource", route_sources[g->route_source]);
+  if (g->route_source != PG_ROUTE_URL) add_str(m, "routeTemplate", g->route_template);
   cJSON_AddNumberToObject(m, "elementCandidates", (double)g->candidates);
   cJSON_AddBoolToObject(m, "truncated", g->truncated);
   cJSON_AddNumberToObject(m, "redactions", g->redactions);

@@ -269,6 +269,7 @@ typedef struct pk_route {
   char *id;
   strset urls, titles, scopes, states, entry_actions, entry_tr, exit_signals;
   strset annot_states;  /* states whose graph names this routeId itself */
+  strset router_states; /* states whose app router names it (routeSource "router") */
   strset opaque_origins;
   strset observed;      /* "p|q \x1f name \x1f value": RouteContext params and query seen */
   strset templates;     /* URL templates seen (routeId from data-uiap-route) */
@@ -922,7 +923,8 @@ static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, c
 /* A RouteContext (route) seen on route rt: its url, title, params and
  * query; in a state's graph (st, meta: the graph's metadata), also whether
  * the page named the route (metadata.routeSource "annotation"; a graph
- * without routeSource that names the state's routeId, as before it). */
+ * without routeSource that names the state's routeId, as before it) or
+ * the app's router did ("router"). */
 static void route_context_fold(pk_route *rt, const cJSON *route, const cJSON *meta, const pk_state *st) {
   static const struct { const char *member, *tag; } parts[] = {{"params", "p"}, {"query", "q"}};
   for (size_t k = 0; k < PK_COUNT(parts); k++) {
@@ -939,7 +941,8 @@ static void route_context_fold(pk_route *rt, const cJSON *route, const cJSON *me
   }
   if (!st) return;
   const char *gr = crawl__str(route, "routeId"), *src = crawl__str(meta, "routeSource");
-  if (gr && !strcmp(gr, st->route) && (src ? !strcmp(src, "annotation") : 1)) strset_add(&rt->annot_states, st->id);
+  if (gr && !strcmp(gr, st->route) && (!src || !strcmp(src, "annotation"))) strset_add(&rt->annot_states, st->id);
+  if (gr && !strcmp(gr, st->route) && src && !strcmp(src, "router")) strset_add(&rt->router_states, st->id);
   const char *tpl = crawl__str(meta, "routeTemplate");
   if (tpl && strcmp(tpl, rt->id)) strset_add(&rt->templates, tpl);
 }
@@ -1454,7 +1457,7 @@ static void route_unexplored(pk *b, pk_route *rt) {
 }
 
 /* missing_stable_id (mapper 16: "a route without stable identity"): a
- * route no page names (data-uiap-route) whose id is a template the crawler
+ * route neither a page (data-uiap-route) nor the app's router names, whose id is a template the crawler
  * derived from URLs that differ in their parameters. A route at one fixed
  * URL has a stable URL structure (15.1) and no item. */
 static void route_unstable(pk *b, pk_route *rt) {
@@ -1467,7 +1470,7 @@ static void route_unstable(pk *b, pk_route *rt) {
     free(n);
     strset_add(&values, value + 1);
   }
-  if (!rt->annot_states.n && names.n) {
+  if (!rt->annot_states.n && !rt->router_states.n && names.n) {
     char *key = crawl__xprintf("route\x1f%s", rt->id);
     pk_item *it = pk_item_get(b, "missing_stable_id", key, 0, rt->id);
     free(key);
@@ -1770,6 +1773,7 @@ static cJSON *out_routes(pk *b, conf_sum *cs) {
     jset_list(o, "scopes", &rt->scopes, 0);
     cJSON *ev = crawl__jx(cJSON_CreateArray());
     if (rt->annot_states.n) ev_push(ev, "annotation", rt->annot_states.v[0], "the page names this route");
+    if (rt->router_states.n) ev_push(ev, "app_registry", rt->router_states.v[0], "the app's router names this route");
     ev_push_set(ev, "dom", rt->states.n ? &rt->states : &rt->folded_into);
     strset tr = {0};
     strset_addall(&tr, &rt->entry_tr);
@@ -1778,9 +1782,11 @@ static cJSON *out_routes(pk *b, conf_sum *cs) {
     strset_free(&tr);
     if (!rt->loaded && rt->states.n) ev_push(ev, "inferred", rt->states.v[0], "no page graph could be read");
     crawl__jset(o, "discoveredBy", ev);
-    /* 7.3: annotation or several states: high; one state, or visited but
-     * folded into an equal state of another route: medium; no graph: low */
-    crawl__jstr(o, "confidence", conf(cs, !rt->states.n ? 1 : !rt->loaded ? 0 : rt->annot_states.n || rt->states.n > 1 ? 2 : 1));
+    /* 7.3: annotation, the app's router or several states: high; one state,
+     * or visited but folded into an equal state of another route: medium;
+     * no graph: low */
+    int named = rt->annot_states.n || rt->router_states.n;
+    crawl__jstr(o, "confidence", conf(cs, !rt->states.n ? 1 : !rt->loaded ? 0 : named || rt->states.n > 1 ? 2 : 1));
     jset_list(o, "entryActions", &rt->entry_actions, 0);
     if (rt->exit_signals.n) crawl__jset(o, "exitSignals", strset_json_objects(&rt->exit_signals));
     cJSON *m = crawl__jx(cJSON_CreateObject());
@@ -2406,7 +2412,7 @@ static void pk_free(pk *b) {
     pk_route *r = &b->routes[i];
     strset *sets[] = {&r->urls, &r->titles, &r->scopes, &r->states, &r->entry_actions, &r->entry_tr,
                       &r->exit_signals, &r->annot_states, &r->opaque_origins, &r->observed, &r->templates,
-                      &r->folded_into, &r->landed_tr};
+                      &r->folded_into, &r->landed_tr, &r->router_states};
     for (size_t k = 0; k < PK_COUNT(sets); k++) strset_free(sets[k]);
   }
   free(b->routes);

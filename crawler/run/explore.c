@@ -216,9 +216,10 @@ static int route_count(const run *r, const char *route) {
 }
 
 /* The routeId of the current capture on route key rk: the page's
- * data-uiap-route, else rk's template (pg_route_template; caller frees). */
+ * data-uiap-route or its router's route, else rk's template
+ * (pg_route_template; caller frees). */
 static char *route_id_of(const run *r, const char *rk) {
-  if (r->g && r->g->route_source == PG_ROUTE_ANNOTATION && r->g->route_id) return crawl__xstrdup(r->g->route_id);
+  if (r->g && r->g->route_source != PG_ROUTE_URL && r->g->route_id) return crawl__xstrdup(r->g->route_id);
   return pg_route_template(rk, NULL, NULL);
 }
 
@@ -1370,15 +1371,38 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
 static void shared_did(run *r, int si, int i);
 
 /* Execute action i of state si (the page shows si) and record where it led. */
+/* What the page has counted so far, and now. */
+static step_marks marks_now(run *r) {
+  step_marks m = {.blocked = crawl_page_blocked(r->page, NULL), .dialogs = crawl_page_dialogs(r->page),
+                  .popups = crawl_page_popups(r->page), .t = cdp_now_ms()};
+  m.websockets = crawl_page_websockets(r->page, &m.ws_frames, &m.ws_unguarded, NULL);
+  return m;
+}
+
+/* 1 when the page shows state si under another route than si's own. */
+static int shown_elsewhere(const run *r, int si) {
+  char *rk = r->g ? pg_route_key_rel(r->g->route_url, r->page_origin) : NULL;
+  int d = folded(r, si, rk);
+  free(rk);
+  return d;
+}
+
 static void step_(run *r, int si, int i) {
   action *a = &r->f.st[si].acts[i];
   a->done = 1;
   r->deviations = 0;
   char why[256] = "";
-  step_marks m = {.blocked = crawl_page_blocked(r->page, NULL), .dialogs = crawl_page_dialogs(r->page),
-                  .popups = crawl_page_popups(r->page), .t = cdp_now_ms()};
-  m.websockets = crawl_page_websockets(r->page, &m.ws_frames, &m.ws_unguarded, NULL);
+  step_marks m = marks_now(r);
   crawl_code rc = perform(r, a, why, sizeof why);
+  if (rc == CRAWL_ARG && r->cur == si && shown_elsewhere(r, si)) {
+    /* the page shows si under another route (folded): what it lists need
+     * not be si's (page 3's items, not page 1's); once more on si's own page */
+    r->cur = -1;
+    if (restore(r, si) == 0) {
+      m = marks_now(r);
+      rc = perform(r, a, why, sizeof why);
+    }
+  }
   crawl__timing_add(&r->tm, CRAWL_PH_ACT, cdp_now_ms() - m.t);
   if (rc == CRAWL_ARG) {
     journal_failure(r, &r->f.st[si], a, why);
@@ -1427,9 +1451,6 @@ static void step_(run *r, int si, int i) {
   if (to == si) r->self_loops++;
   else fr_add_edge(&r->f, si, to, a);
   journal_transition(r, si, to, a, saved, route, guarded, &m);
-  /* the page shows `to` under another route: what it lists may differ from
-   * the state's (page 3's records, not page 1's); restore before the next step */
-  if (!guarded && folded(r, to, route)) r->cur = -1;
   pg_graph_free(saved);
   free(route);
   report_progress(r, "exploring", r->cur >= 0 ? r->f.st[r->cur].route_id : NULL);

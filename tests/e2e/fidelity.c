@@ -1328,4 +1328,19 @@ Test(fidelity_real_apps, route_context) {
     cr_expect(str_is(item(g, "metadata"), "routeTemplate", "/fidelity/routes.html#/item/:id"));
     DONE(g);
   }
+  /* the app's router names the route (Vue Router, Next.js): its name or template wins over ours */
+  static const struct { const char *url, *route; } routers[] = {
+    {"/fidelity/router.html#/orders/5", "/orders/:orderId"},
+    {"/fidelity/router.html#/orders", "orders"},
+    {"/fidelity/router.html?fw=next#/orders/5", "/orders/[orderId]"},
+  };
+  for (size_t k = 0; k < sizeof routers / sizeof *routers; k++) {
+    SNAP(g, t_fixture_url(0, NULL, routers[k].url), args);
+    const cJSON *route = item(g, "route");
+    cr_expect(str_is(route, "routeId", routers[k].route), "%s: the router's %s, not %s", routers[k].url, routers[k].route,
+              str(route, "routeId"));
+    cr_expect(str_is(item(g, "metadata"), "routeSource", "router"), "%s: routeSource router", routers[k].url);
+    if (strstr(routers[k].url, "/5")) cr_expect(str_is(item(route, "params"), "id", "5"), "params from the URL template");
+    DONE(g);
+  }
 }
