@@ -2720,6 +2720,61 @@ static void scrub_sensitive(ctx *c) {
   scrub(c, &g->selection_text, secrets, n, 1);
 }
 
+/* ---- the route (web profile 5.4) ------------------------------------------ */
+
+/* The page's own name for its route: data-uiap-route on the first rendered
+ * element of the top document that has one (a closed shadow tree is not
+ * read), NULL when none does. */
+static char *route_annotation(ctx *c) {
+  for (size_t i = 0; i < c->nn; i++) {
+    const snode *n = &c->n[i];
+    if (n->doc != 0 || n->type != 1 || n->closed_inside || n->layout < 0 || (n->vis_hidden & 1)) continue;
+    char *r = clean(c, attr(c, n, "data-uiap-route"), NAME_MAX_BYTES);
+    if (r) return r;
+  }
+  return NULL;
+}
+
+static void kv_push(ctx *c, pg_kv **v, size_t *n, const char *key, size_t kl, const char *val, size_t vl) {
+  *v = pg__xrealloc(*v, (*n + 1) * sizeof **v);
+  (*v)[(*n)++] = (pg_kv){pg__strndup(c->a, key, kl), pg__strndup(c->a, val, vl)};
+}
+
+/* RouteContext.query: the pairs of the route key's query (s: after "?"). */
+static void route_query(ctx *c, const char *s, size_t n) {
+  pg_graph *g = c->g;
+  for (const char *p = s, *end = s + n; p < end;) {
+    const char *amp = memchr(p, '&', (size_t)(end - p)), *e = amp ? amp : end;
+    const char *eq = memchr(p, '=', (size_t)(e - p));
+    if (e > p) kv_push(c, &g->route_query, &g->nroute_query, p, (size_t)((eq ? eq : e) - p), eq ? eq + 1 : e,
+                       eq ? (size_t)(e - eq - 1) : 0);
+    p = e + 1;
+  }
+}
+
+/* routeId, params and query of the page at url: the route key relative to
+ * its own origin, its template (pg_route_template) and what that took out;
+ * the page's data-uiap-route, else its router's route, wins for the routeId. */
+static void route_context(ctx *c, const char *url) {
+  pg_graph *g = c->g;
+  char origin[PG_URL_MAX + 1];
+  char *key = url ? pg_route_key_rel(url, pg_url_origin(url, origin, sizeof origin) > 0 ? origin : NULL) : NULL;
+  pg_route_param *p = NULL;
+  size_t np = 0;
+  char *tpl = key ? pg_route_template(key, &p, &np) : NULL;
+  for (size_t i = 0; i < np; i++)
+    kv_push(c, &g->route_params, &g->nroute_params, p[i].name, strlen(p[i].name), p[i].value, strlen(p[i].value));
+  pg_route_params_free(p, np);
+  const char *q = key ? strchr(key, '?') : NULL;
+  if (q && (!strchr(key, '#') || q < strchr(key, '#'))) route_query(c, q + 1, strcspn(q + 1, "#"));
+  char *annot = route_annotation(c), *router = clean(c, get_str(c->in->page, "router"), NAME_MAX_BYTES);
+  g->route_template = pg__strdup(c->a, tpl);
+  g->route_id = annot ? annot : router ? router : g->route_template;
+  g->route_source = annot ? PG_ROUTE_ANNOTATION : router ? PG_ROUTE_ROUTER : PG_ROUTE_URL;
+  free(tpl);
+  free(key);
+}
+
 /* The fields that were sensitive (pg_graph.sensitive_fields), for the
  * caller to remember. */
 static void list_sensitive_fields(ctx *c) {
@@ -2869,6 +2924,7 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
     const char *rest = pg_url_rest(url);
     g->route_pathname = *rest == '/' ? pg__strndup(c.a, rest, strcspn(rest, "?#")) : pg__strdup(c.a, "/");
   }
+  route_context(&c, url);
   doc_scope(&c, 0);
 
   select_elements(&c);
@@ -3000,6 +3056,8 @@ void pg_graph_free(pg_graph *g) {
   free(g->scopes);
   free(g->elements);
   free(g->relations);
+  free(g->route_params);
+  free(g->route_query);
   free(g->masks);
   free(g->sensitive_fields);
   free(g->secrets);

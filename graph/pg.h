@@ -306,10 +306,25 @@ typedef struct pg_relation {
   char *from, *to;              /* instanceIds or scopeIds */
 } pg_relation;
 
+/* A name and a value (route parameters and query). */
+typedef struct pg_kv { char *key, *value; } pg_kv;
+
+enum { PG_ROUTE_URL, PG_ROUTE_ANNOTATION, PG_ROUTE_ROUTER };
+
 typedef struct pg_graph {
   char *revision;
   char *root_document_id;
-  char *route_url, *route_pathname, *route_title, *route_id;
+  char *route_url, *route_pathname, *route_title;
+  /* RouteContext.routeId: the page's data-uiap-route, else the route the
+   * app's router names (pg_input.page "router"), else the template of the
+   * URL (pg_route_template); route_source says which */
+  char *route_id;
+  char *route_template;         /* the URL's template, also when named */
+  int route_source;             /* PG_ROUTE_URL, _ANNOTATION, _ROUTER */
+  /* RouteContext.params (what the template took out of the URL) and
+   * .query (the URL's query, volatile keys dropped: pg_route_key) */
+  pg_kv *route_params;    size_t nroute_params;
+  pg_kv *route_query;     size_t nroute_query;
   double vp_width, vp_height, vp_scroll_x, vp_scroll_y, vp_dpr;
   pg_document *documents; size_t ndocuments;
   pg_scope *scopes;       size_t nscopes;

@@ -270,7 +270,12 @@ typedef struct pk_route {
   char *id;
   strset urls, titles, scopes, states, entry_actions, entry_tr, exit_signals;
   strset annot_states;  /* states whose graph names this routeId itself */
+  strset router_states; /* states whose app router names it (routeSource "router") */
   strset opaque_origins;
+  strset observed;      /* "p|q \x1f name \x1f value": RouteContext params and query seen */
+  strset templates;     /* URL templates seen (routeId from data-uiap-route) */
+  strset folded_into;   /* states its pages showed (folded: no state of its own) */
+  strset landed_tr;     /* transitions that landed on it folded */
   int loaded;           /* states with a readable graph */
   int closed_shadow;    /* most closed shadow hosts in one state */
   int explored;         /* transitions from its states */
@@ -928,6 +933,33 @@ static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, c
   }
 }
 
+/* A RouteContext (route) seen on route rt: its url, title, params and
+ * query; in a state's graph (st, meta: the graph's metadata), also whether
+ * the page named the route (metadata.routeSource "annotation"; a graph
+ * without routeSource that names the state's routeId, as before it) or
+ * the app's router did ("router"). */
+static void route_context_fold(pk_route *rt, const cJSON *route, const cJSON *meta, const pk_state *st) {
+  static const struct { const char *member, *tag; } parts[] = {{"params", "p"}, {"query", "q"}};
+  for (size_t k = 0; k < PK_COUNT(parts); k++) {
+    const cJSON *kv;
+    cJSON_ArrayForEach(kv, crawl__get(route, parts[k].member)) {
+      const cJSON *v, *one = cJSON_IsArray(kv) ? kv->child : kv;
+      for (v = one; v; v = cJSON_IsArray(kv) ? v->next : NULL) {
+        if (!cJSON_IsString(v)) continue;
+        char *e = crawl__xprintf("%s\x1f%s\x1f%s", parts[k].tag, kv->string, v->valuestring);
+        strset_add(&rt->observed, e);
+        free(e);
+      }
+    }
+  }
+  if (!st) return;
+  const char *gr = crawl__str(route, "routeId"), *src = crawl__str(meta, "routeSource");
+  if (gr && !strcmp(gr, st->route) && (!src || !strcmp(src, "annotation"))) strset_add(&rt->annot_states, st->id);
+  if (gr && !strcmp(gr, st->route) && src && !strcmp(src, "router")) strset_add(&rt->router_states, st->id);
+  const char *tpl = crawl__str(meta, "routeTemplate");
+  if (tpl && strcmp(tpl, rt->id)) strset_add(&rt->templates, tpl);
+}
+
 /* Load state i's graph and fold it; resolve the records that point into it. */
 static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) {
   pk_state *st = &b->states[si];
@@ -965,8 +997,7 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
   if (g) {
     st->loaded = 1;
     rt->loaded++;
-    const char *gr = crawl__str(crawl__get(g, "route"), "routeId");
-    if (gr && !strcmp(gr, st->route)) strset_add(&rt->annot_states, st->id);
+    route_context_fold(rt, crawl__get(g, "route"), crawl__get(g, "metadata"), st);
     fold_scopes(b, st, g, rt);
     const cJSON *e;
     cJSON_ArrayForEach(e, crawl__get(g, "elements")) fold_element(b, st, e, &local_ids, &local_el);
@@ -1192,9 +1223,9 @@ static pk_state *state_of(pk *b, const char *id) {
 /* A transition between routes: the entry action of the target route, and a
  * route.changed exit signal of the source route (the observed ones, else
  * a bare one). */
-static void route_crossing(pk *b, const pk_state *from, const pk_state *to, const char *aid, const char *tid,
+static void route_crossing(pk *b, const pk_state *from, const char *to_route, const char *aid, const char *tid,
                            const strset *sigs) {
-  pk_route *in = &b->routes[strset_find(&b->route_ids, to->route)];
+  pk_route *in = &b->routes[strset_find(&b->route_ids, to_route)];
   pk_route *out = &b->routes[strset_find(&b->route_ids, from->route)];
   strset_add(&in->entry_actions, aid);
   strset_add(&in->entry_tr, tid);
@@ -1223,7 +1254,10 @@ static void aggregate_transition(pk *b, const pk_ref *rf, pk_element *el, const 
     if (from) from->self_loops++;
   } else if (to) to->reached++;
   if (from) b->routes[strset_find(&b->route_ids, from->route)].explored++;
-  if (from && to && !self && strcmp(from->route, to->route)) route_crossing(b, from, to, aid, tid, &sigs);
+  /* the route it entered: where it landed (a route folded into the state), else the state's */
+  const char *in = crawl__str(crawl__get(j, "route"), "routeId");
+  if (!in || strset_find(&b->route_ids, in) < 0) in = to ? to->route : NULL;
+  if (from && to && (!self || in != to->route) && strcmp(from->route, in)) route_crossing(b, from, in, aid, tid, &sigs);
   if (el) {
     el->acted++;
     if (!self || sigs.n) el->acted_ok++;
@@ -1310,14 +1344,35 @@ static const struct {
   {"failure", aggregate_failure},
 };
 
+/* A route a transition (tid) or a seed landed on while the page showed
+ * state sid, an equal state of another route: record j's "route". */
+static void landed_route(pk *b, const cJSON *j, const char *sid, const char *tid) {
+  const cJSON *route = crawl__get(j, "route");
+  const char *id = crawl__str(route, "routeId");
+  if (!id || !*id || !sid) return;
+  pk_route *rt = &b->routes[pk_route_of(b, id)];
+  strset_add(&rt->urls, crawl__str(route, "url"));
+  const char *title = crawl__str(route, "title");
+  if (title && *title) strset_add(&rt->titles, title);
+  route_context_fold(rt, route, NULL, NULL);
+  if (strset_find(&rt->states, sid) < 0) strset_add(&rt->folded_into, sid);
+  if (tid) strset_add(&rt->landed_tr, tid);
+}
+
 static void pk_aggregate(pk *b) {
   for (size_t i = 0; i < b->nrefs; i++) {
     const pk_ref *rf = &b->refs[i];
     pk_element *el = rf->element >= 0 ? &b->elements[rf->element] : NULL;
     const char *se = crawl__str(rf->line, "sideEffectClass");
     if (se_rank(se) < 0) se = NULL;
+    if (!strcmp(rf->type, "transition") && state_of(b, crawl__str(rf->line, "toStateId")))
+      landed_route(b, rf->line, crawl__str(rf->line, "toStateId"), crawl__str(rf->line, "transitionId"));
     for (size_t k = 0; k < PK_COUNT(aggregators); k++)
       if (!strcmp(rf->type, aggregators[k].type)) aggregators[k].aggregate(b, rf, el, se);
+  }
+  for (size_t k = 0; k < b->nseed_lines; k++) {
+    const char *sid = crawl__str(b->seed_lines[k], "stateId");
+    if (sid && strset_find(&b->state_ids, sid) >= 0) landed_route(b, b->seed_lines[k], sid, NULL);
   }
 }
 
@@ -1406,12 +1461,45 @@ static void route_missing_ids(pk *b, pk_route *rt) {
 
 /* coverage_gap: a route no action was explored from. */
 static void route_unexplored(pk *b, pk_route *rt) {
-  if (rt->explored) return;
+  if (rt->explored || !rt->states.n) return; /* folded: explored as the state it showed */
   pk_item *it = pk_item_get(b, "coverage_gap", rt->id, 1, rt->id);
   strset_addall(&it->ev_states, &rt->states);
   pk_item_text(it, crawl__xprintf("Route %s was captured in %zu state%s but no action was explored from it.", rt->id,
                                   rt->states.n, rt->states.n == 1 ? "" : "s"),
                crawl__xstrdup("Raise the budget (maxStates, maxTransitions, maxPerRoute, maxDepth) or seed this route directly."));
+}
+
+/* missing_stable_id (mapper 16: "a route without stable identity"): a
+ * route neither a page (data-uiap-route) nor the app's router names, whose id is a template the crawler
+ * derived from URLs that differ in their parameters. A route at one fixed
+ * URL has a stable URL structure (15.1) and no item. */
+static void route_unstable(pk *b, pk_route *rt) {
+  strset names = {0}, values = {0};
+  for (size_t i = 0; i < rt->observed.n; i++) {
+    if (rt->observed.v[i][0] != 'p') continue;
+    const char *name = rt->observed.v[i] + 2, *value = strchr(name, '\x1f');
+    char *n = crawl__xstrndup(name, (size_t)(value - name));
+    strset_add(&names, n);
+    free(n);
+    strset_add(&values, value + 1);
+  }
+  if (!rt->annot_states.n && !rt->router_states.n && names.n) {
+    char *key = crawl__xprintf("route\x1f%s", rt->id);
+    pk_item *it = pk_item_get(b, "missing_stable_id", key, 0, rt->id);
+    free(key);
+    strset_addall(&it->ev_states, rt->states.n ? &rt->states : &rt->folded_into);
+    strset_addall(&it->ev_transitions, &rt->landed_tr);
+    char *nl = quoted_list(&names), *vl = quoted_list(&values);
+    pk_item_text(it, crawl__xprintf("Route %s has no stable identity: no page names it (data-uiap-route); its id is a "
+                                    "template the crawler derived from %zu URL%s that differ in %s (%s%s).",
+                                    rt->id, rt->urls.n, rt->urls.n == 1 ? "" : "s", nl, vl, values.n > PK_LIST_NAMES ? ", ..." : ""),
+                 crawl__xstrdup("Name the route on the page (data-uiap-route on its root element) so agents address it "
+                                "independent of its URL, or confirm the template."));
+    free(nl);
+    free(vl);
+  }
+  strset_free(&names);
+  strset_free(&values);
 }
 
 /* closed_shadow: the route's item (fold_state_findings) gets its text. */
@@ -1433,6 +1521,7 @@ static void review_routes(pk *b) {
     pk_route *rt = &b->routes[r];
     route_missing_ids(b, rt);
     route_unexplored(b, rt);
+    route_unstable(b, rt);
     route_closed_shadow(b, rt);
     b->opaque_regions += (int)rt->opaque_origins.n + rt->closed_shadow;
   }
@@ -1860,6 +1949,24 @@ static void principals_meta(const pk *b, const strset *states, cJSON *m) {
   strset_free(&who);
 }
 
+/* metadata.params and metadata.query: each name with the values seen, in
+ * natural order (rt->observed). */
+static void route_observed_meta(const pk_route *rt, cJSON *m) {
+  char **v = strset_sorted(&rt->observed, cmp_nat);
+  for (size_t i = 0; i < rt->observed.n; i++) {
+    const char *name = strchr(v[i], '\x1f') + 1, *value = strchr(name, '\x1f') + 1;
+    const char *member = v[i][0] == 'p' ? "params" : "query";
+    cJSON *obj = cJSON_GetObjectItemCaseSensitive(m, member);
+    if (!obj) crawl__jset(m, member, obj = crawl__jx(cJSON_CreateObject()));
+    char *key = crawl__xstrndup(name, (size_t)(value - 1 - name));
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!arr) crawl__jset(obj, key, arr = crawl__jx(cJSON_CreateArray()));
+    if (cJSON_GetArraySize(arr) < PK_NAMES_MAX) crawl__jpush(arr, cJSON_CreateString(value));
+    free(key);
+  }
+  free(v);
+}
+
 static cJSON *out_routes(pk *b, conf_sum *cs) {
   cJSON *routes = crawl__jx(cJSON_CreateArray());
   char **ids = strset_sorted(&b->route_ids, cmp_nat);
@@ -1872,17 +1979,28 @@ static cJSON *out_routes(pk *b, conf_sum *cs) {
     jset_list(o, "scopes", &rt->scopes, 0);
     cJSON *ev = crawl__jx(cJSON_CreateArray());
     if (rt->annot_states.n) ev_push(ev, "annotation", rt->annot_states.v[0], "the page names this route");
-    ev_push_set(ev, "dom", &rt->states);
-    ev_push_set(ev, "transition", &rt->entry_tr);
-    if (!rt->loaded) ev_push(ev, "inferred", rt->states.v[0], "no page graph could be read");
+    if (rt->router_states.n) ev_push(ev, "app_registry", rt->router_states.v[0], "the app's router names this route");
+    ev_push_set(ev, "dom", rt->states.n ? &rt->states : &rt->folded_into);
+    strset tr = {0};
+    strset_addall(&tr, &rt->entry_tr);
+    strset_addall(&tr, &rt->landed_tr);
+    ev_push_set(ev, "transition", &tr);
+    strset_free(&tr);
+    if (!rt->loaded && rt->states.n) ev_push(ev, "inferred", rt->states.v[0], "no page graph could be read");
     crawl__jset(o, "discoveredBy", ev);
-    /* 7.3: annotation or several states: high; one state: medium; no graph: low */
-    crawl__jstr(o, "confidence", conf(cs, !rt->loaded ? 0 : rt->annot_states.n || rt->states.n > 1 ? 2 : 1));
+    /* 7.3: annotation, the app's router or several states: high; one state,
+     * or visited but folded into an equal state of another route: medium;
+     * no graph: low */
+    int named = rt->annot_states.n || rt->router_states.n;
+    crawl__jstr(o, "confidence", conf(cs, !rt->states.n ? 1 : !rt->loaded ? 0 : named || rt->states.n > 1 ? 2 : 1));
     jset_list(o, "entryActions", &rt->entry_actions, 0);
     if (rt->exit_signals.n) crawl__jset(o, "exitSignals", strset_json_objects(&rt->exit_signals));
     cJSON *m = crawl__jx(cJSON_CreateObject());
     jnum(m, "states", (double)rt->states.n);
     jnum(m, "transitionsFrom", rt->explored);
+    route_observed_meta(rt, m);
+    jset_list(m, "templates", &rt->templates, 0);
+    jset_list(m, "foldedInto", &rt->folded_into, 0);
     principals_meta(b, &rt->states, m);
     crawl__jset(o, "metadata", m);
     crawl__jpush(routes, o);
@@ -2502,7 +2620,8 @@ static void pk_free(pk *b) {
   for (size_t i = 0; i < b->route_ids.n; i++) {
     pk_route *r = &b->routes[i];
     strset *sets[] = {&r->urls, &r->titles, &r->scopes, &r->states, &r->entry_actions, &r->entry_tr,
-                      &r->exit_signals, &r->annot_states, &r->opaque_origins};
+                      &r->exit_signals, &r->annot_states, &r->opaque_origins, &r->observed, &r->templates,
+                      &r->folded_into, &r->landed_tr, &r->router_states};
     for (size_t k = 0; k < PK_COUNT(sets); k++) strset_free(sets[k]);
   }
   free(b->routes);

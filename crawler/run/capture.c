@@ -1645,7 +1645,10 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
  *   elements (by reference: their backend ids come from DOM.describeNode).
  * - page_facts.js: viewport, scroll, title, URL, readyState; selection: the
  *   selection's text; frames: URL and readyState of each same-origin frame (a
- *   cross-origin one throws and is skipped).
+ *   cross-origin one throws and is skipped); router: the route the app's
+ *   router names (Next.js window.next.router.pathname, Vue Router's current
+ *   route on the [data-v-app] container, Nuxt 2's $nuxt.$route: its name,
+ *   else its matched path; at most 200 characters; "" when none answers).
  * - shadow_hosts.js: elements inside a shadow tree that host an open shadow
  *   root themselves (top document and same-origin frames): the flat snapshot
  *   cannot tell their shadow children from plain children (pg_input.open_hosts).

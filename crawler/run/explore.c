@@ -217,7 +217,7 @@ static void jl_review(run *r, const char *kind, const char *severity, int state,
   cJSON_AddStringToObject(o, "description", buf);
   if (state >= 0) {
     cJSON_AddStringToObject(o, "stateId", r->f.st[state].id);
-    if (r->f.st[state].route) cJSON_AddStringToObject(o, "routeId", r->f.st[state].route);
+    if (r->f.st[state].route_id) cJSON_AddStringToObject(o, "routeId", r->f.st[state].route_id);
   }
   if (a) cJSON_AddItemToObject(o, "target", target_json(a));
   if (remediation) cJSON_AddStringToObject(o, "remediation", remediation);
@@ -228,11 +228,20 @@ static void jl_review(run *r, const char *kind, const char *severity, int state,
 /* ---- states ----------------------------------------------------------------------- */
 static int find_state(const run *r, const char *fp) { return fr_find_state(&r->f, fp); }
 
+/* States on routeId route (a template counts its pages together). */
 static int route_count(const run *r, const char *route) {
   int n = 0;
   for (int i = 0; i < r->f.nst; i++)
-    if (route && r->f.st[i].route && !strcmp(r->f.st[i].route, route)) n++;
+    if (route && r->f.st[i].route_id && !strcmp(r->f.st[i].route_id, route)) n++;
   return n;
+}
+
+/* The routeId of the current capture on route key rk: the page's
+ * data-uiap-route or its router's route, else rk's template
+ * (pg_route_template; caller frees). */
+static char *route_id_of(const run *r, const char *rk) {
+  if (r->g && r->g->route_source != PG_ROUTE_URL && r->g->route_id) return crawl__xstrdup(r->g->route_id);
+  return pg_route_template(rk, NULL, NULL);
 }
 
 /* The slot for one more state, zeroed, at r->f.st[r->f.nst] (the table
@@ -320,7 +329,8 @@ static cJSON *state_record(run *r, const state *s, const action *via, const char
   cJSON_AddStringToObject(o, "stateId", s->id);
   cJSON_AddStringToObject(o, "fingerprint", s->fp);
   cJSON_AddStringToObject(o, "contentFingerprint", s->cfp);
-  cJSON_AddStringToObject(o, "routeId", route ? route : "");
+  cJSON_AddStringToObject(o, "routeId", s->route_id ? s->route_id : "");
+  if (route && (!s->route_id || strcmp(route, s->route_id))) cJSON_AddStringToObject(o, "routeKey", route);
   if (s->url) cJSON_AddStringToObject(o, "url", s->url);
   if (s->title) cJSON_AddStringToObject(o, "title", s->title);
   cJSON_AddNumberToObject(o, "depth", s->depth);
@@ -371,7 +381,11 @@ static void shared_add(run *r, int idx, const char *record);
 static int add_state(run *r, int parent, const action *via, int seed, const char *route) {
   int known = r->sh ? shared_known(r) : -1; /* another worker found it first */
   if (known >= 0) return known;
-  if (state_refused(r, route)) return -1;
+  char *route_id = route_id_of(r, route);
+  if (state_refused(r, route_id)) {
+    free(route_id);
+    return -1;
+  }
   state *s = state_slot(r);
   memcpy(s->fp, r->cur_fp, sizeof s->fp);
   memcpy(s->cfp, r->cur_cfp, sizeof s->cfp);
@@ -382,6 +396,7 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
   s->id = crawl__xstrdup(id);
   s->url = crawl__xstrdup(r->g->route_url);
   s->route = crawl__xstrdup(route);
+  s->route_id = route_id;
   s->title = crawl__xstrdup(r->g->route_title);
   s->parent = parent;
   fr_action_copy(&s->via, via);
@@ -1064,7 +1079,11 @@ static void resume_state(run *r, const cJSON *j, const char *sid) {
   snprintf(st->cfp, sizeof st->cfp, "%s", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "contentFingerprint")) ?: "");
   st->id = crawl__xstrdup(sid);
   st->url = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url")));
-  st->route = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "routeId")));
+  /* routeKey only when it differs from routeId (journals before it: the key) */
+  const char *rid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "routeId"));
+  const char *rkey = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "routeKey"));
+  st->route = crawl__xstrdup(rkey ? rkey : rid);
+  st->route_id = crawl__xstrdup(rid);
   st->title = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "title")));
   const cJSON *d = cJSON_GetObjectItemCaseSensitive(j, "depth"), *sd = cJSON_GetObjectItemCaseSensitive(j, "seed");
   st->depth = cJSON_IsNumber(d) ? d->valueint : 0;
@@ -1362,6 +1381,26 @@ static void side_effect_signals(run *r, cJSON *sigs, const step_marks *m) {
     }
 }
 
+/* 1 when the current capture, on route key rk, is state `to` under another
+ * route: a route folded into an equal state (pagination "#/page/2" showing
+ * what "#/page/1" does, a default route at "page.html" and "#/home"). */
+static int folded(const run *r, int to, const char *rk) {
+  return to >= 0 && rk && r->f.st[to].route && strcmp(rk, r->f.st[to].route);
+}
+
+/* The route of the current capture (its graph's RouteContext, the routeId
+ * as the crawler names it) as member "route" of o: a route visited but
+ * folded into a state of another route still reaches the route catalog. */
+static void landed_route(run *r, cJSON *o, const char *rk) {
+  cJSON *rt = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(graph_json(r, r->g), "route"), 1);
+  if (!rt) return;
+  char *id = route_id_of(r, rk);
+  cJSON_DeleteItemFromObjectCaseSensitive(rt, "routeId");
+  if (id) cJSON_AddStringToObject(rt, "routeId", id);
+  free(id);
+  cJSON_AddItemToObject(o, "route", rt);
+}
+
 /* The journal's "transition" line: a took the page from state `from`
  * (captured as `before`) to `to` (the current capture, on route); guarded:
  * the write guard failed its navigation. A review when the guard blocked
@@ -1388,6 +1427,7 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
   cJSON_AddStringToObject(d, "rule", a->cls.rule);
   cJSON_AddStringToObject(d, "text", a->dec.text);
   cJSON_AddBoolToObject(o, "selfLoop", to == from);
+  if (!guarded && folded(r, to, route)) landed_route(r, o, route);
   cJSON_AddNumberToObject(o, "durationMs", (double)(cdp_now_ms() - m->t));
   journal_guarded(r, from, a, m, o);
   if (!guarded) journal_revealed(r, from, a, before);
@@ -1397,15 +1437,38 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
 static void shared_did(run *r, int si, int i);
 
 /* Execute action i of state si (the page shows si) and record where it led. */
+/* What the page has counted so far, and now. */
+static step_marks marks_now(run *r) {
+  step_marks m = {.blocked = crawl_page_blocked(r->page, NULL), .dialogs = crawl_page_dialogs(r->page),
+                  .popups = crawl_page_popups(r->page), .t = cdp_now_ms()};
+  m.websockets = crawl_page_websockets(r->page, &m.ws_frames, &m.ws_unguarded, NULL);
+  return m;
+}
+
+/* 1 when the page shows state si under another route than si's own. */
+static int shown_elsewhere(const run *r, int si) {
+  char *rk = r->g ? pg_route_key_rel(r->g->route_url, r->page_origin) : NULL;
+  int d = folded(r, si, rk);
+  free(rk);
+  return d;
+}
+
 static void step_(run *r, int si, int i) {
   action *a = &r->f.st[si].acts[i];
   a->done = 1;
   r->deviations = 0;
   char why[256] = "";
-  step_marks m = {.blocked = crawl_page_blocked(r->page, NULL), .dialogs = crawl_page_dialogs(r->page),
-                  .popups = crawl_page_popups(r->page), .t = cdp_now_ms()};
-  m.websockets = crawl_page_websockets(r->page, &m.ws_frames, &m.ws_unguarded, NULL);
+  step_marks m = marks_now(r);
   crawl_code rc = perform(r, a, why, sizeof why);
+  if (rc == CRAWL_ARG && r->cur == si && shown_elsewhere(r, si)) {
+    /* the page shows si under another route (folded): what it lists need
+     * not be si's (page 3's items, not page 1's); once more on si's own page */
+    r->cur = -1;
+    if (restore(r, si) == 0) {
+      m = marks_now(r);
+      rc = perform(r, a, why, sizeof why);
+    }
+  }
   crawl__timing_add(&r->tm, CRAWL_PH_ACT, cdp_now_ms() - m.t);
   if (rc == CRAWL_ARG) {
     journal_failure(r, &r->f.st[si], a, why);
@@ -1456,7 +1519,7 @@ static void step_(run *r, int si, int i) {
   journal_transition(r, si, to, a, saved, route, guarded, &m);
   pg_graph_free(saved);
   free(route);
-  report_progress(r, run_phase(r), r->cur >= 0 ? r->f.st[r->cur].route : NULL);
+  report_progress(r, run_phase(r), r->cur >= 0 ? r->f.st[r->cur].route_id : NULL);
 }
 
 /* step_, then, on a shared frontier, the action is done for every worker
@@ -1793,6 +1856,9 @@ static void seed_load(run *r, seed *sd, int i) {
   if (si < 0) {
     si = add_state(r, -1, NULL, i, route);
     r->cur = si;
+  } else if (folded(r, si, route)) {
+    cJSON_AddStringToObject(so, "stateId", r->f.st[si].id);
+    landed_route(r, so, route);
   }
   if (!crawl_page_settled(r->page))
     jl_review(r, "custom", "medium", si, NULL,

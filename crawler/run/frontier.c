@@ -34,7 +34,7 @@ void fr_state_free(state *s) {
   free(s->done);
   for (int i = 0; i < s->nacts; i++) fr_action_free(&s->acts[i]);
   free(s->acts);
-  free(s->id); free(s->url); free(s->route); free(s->title);
+  free(s->id); free(s->url); free(s->route); free(s->route_id); free(s->title);
 }
 
 /* Index of the outcome record of key, created when new. */

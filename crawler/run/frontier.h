@@ -32,7 +32,9 @@ typedef struct action {
 typedef struct state {
   char fp[33];
   char cfp[33];             /* content fingerprint: the same without the route */
-  char *id, *url, *route, *title;
+  char *id, *url, *title;
+  char *route;              /* route key (pg_route_key_rel): identity, outcomes */
+  char *route_id;           /* routeId: data-uiap-route, else the key's template */
   int depth, parent, seed;
   action via;               /* the action that first reached it (replay) */
   char **done;              /* keys of actions already executed (resume) */

@@ -1207,16 +1207,24 @@ Test(fidelity_real_apps, wrapper_noise) {
   DONE(g);
 }
 
-/* A crawl of fixture page: its journal (caller frees), NULL when it failed. */
-static cJSON *crawl_journal(const char *page) {
-  char *dir = t_tmpdir(), out[600], tmpenv[600];
+/* A crawl of fixture page into a fresh directory: its output directory in
+ * out (DIR/out; the caller t_rm_rf's the returned DIR and frees it). */
+static char *crawl_out(const char *page, char *out, size_t cap) {
+  char *dir = t_tmpdir(), tmpenv[600];
   char *tmp = t_tmpdir();
   snprintf(tmpenv, sizeof tmpenv, "TMPDIR=%s", tmp);
-  snprintf(out, sizeof out, "%s/out", dir);
+  snprintf(out, cap, "%s/out", dir);
   const char *argv[] = {"/usr/bin/env", tmpenv, UIAP_BIN, "crawl", t_fixture_url(0, NULL, page), "-o", out, NULL};
   t_run r = t_run_argv(argv, 300000);
   cr_expect_eq(r.status, 0, "crawl of %s: %s", page, r.err);
   t_run_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
+  return dir;
+}
+
+/* The records of out/journal.jsonl (caller frees). */
+static cJSON *journal_of(const char *out) {
   char path[700];
   snprintf(path, sizeof path, "%s/journal.jsonl", out);
   char *text = t_read_file(path, NULL);
@@ -1226,8 +1234,16 @@ static cJSON *crawl_journal(const char *page) {
     if (j) cJSON_AddItemToArray(lines, j);
   }
   free(text);
+  return lines;
+}
+
+/* A crawl of fixture page: its journal (caller frees). */
+static cJSON *crawl_journal(const char *page) {
+  char out[600];
+  char *dir = crawl_out(page, out, sizeof out);
+  cJSON *lines = journal_of(out);
+  t_rm_rf(dir);
   free(dir);
-  free(tmp);
   return lines;
 }
 
@@ -1262,4 +1278,163 @@ Test(fidelity_real_apps, crawled) {
                                              str_is(rec, "effect", "review");
   cr_expect(close_review, "the close icon without context still goes to review (icon.close.no_context)");
   cJSON_Delete(j);
+}
+
+/* ---- routes folded into one state (issue 16) ------------------------------ */
+
+/* The route of the catalog with routeId id, or NULL. */
+static const cJSON *catalog_route(const cJSON *pkg, const char *id) {
+  return find(item(pkg, "routeCatalog"), "routes", "routeId", id);
+}
+
+/* 1: string array arr holds a string that ends with tail. */
+static int has_suffix(const cJSON *arr, const char *tail) {
+  const cJSON *x;
+  size_t n = strlen(tail);
+  cJSON_ArrayForEach(x, arr) {
+    const char *s = cJSON_GetStringValue(x);
+    if (s && strlen(s) >= n && !strcmp(s + strlen(s) - n, tail)) return 1;
+  }
+  return 0;
+}
+
+/* 1: some route of the catalog lists a URL ending with the route key rk. */
+static int catalogued(const cJSON *pkg, const char *rk) {
+  const cJSON *r;
+  cJSON_ArrayForEach(r, item(item(pkg, "routeCatalog"), "routes")) if (has_suffix(item(r, "urls"), rk)) return 1;
+  return 0;
+}
+
+/* 1: arr is exactly the strings want[0..n-1], in order. */
+static int strings_are(const cJSON *arr, const char *const *want, int n) {
+  if (cJSON_GetArraySize(arr) != n) return 0;
+  for (int i = 0; i < n; i++)
+    if (strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(arr, i)) ?: "", want[i])) return 0;
+  return 1;
+}
+
+/* #/page/1..3 show the default view's list shell and fold into its state (a
+ * self-loop each); every route the crawl visited is still in the catalog:
+ * the pages under one template with the page numbers seen, the detail
+ * pages under the name their page gives them (data-uiap-route), and every
+ * state's PageGraph names its route. */
+Test(fidelity_real_apps, folded_routes_catalogued, .timeout = 200) {
+  char out[600], path[800];
+  char *dir = crawl_out("/fidelity/routes.html", out, sizeof out);
+  snprintf(path, sizeof path, "%s/package.json", out);
+  cJSON *pkg = t_package_read(path), *j = journal_of(out);
+  cr_assert(pkg, "the crawl wrote a package");
+  /* ground truth: the routes the browser showed (state URLs, and the
+   * route.changed signals of every transition, self-loops included) */
+  int visited = 0, pages = 0;
+  const cJSON *rec, *sg;
+  cJSON_ArrayForEach(rec, j) {
+    if (str_is(rec, "type", "state")) {
+      const char *u = str(rec, "url");
+      cr_expect(u && catalogued(pkg, strstr(u, "/fidelity/")), "state URL %s is in the route catalog", u);
+      visited++;
+    }
+    if (!str_is(rec, "type", "transition")) continue;
+    cJSON_ArrayForEach(sg, item(rec, "observedSignals")) {
+      if (!str_is(sg, "kind", "route.changed")) continue;
+      const char *rk = str(sg, "pattern");
+      cr_expect(rk && catalogued(pkg, rk), "visited route %s is in the route catalog", rk);
+      pages += rk && strstr(rk, "#/page/") != NULL;
+      visited++;
+    }
+  }
+  cr_expect_gt(pages, 2, "the crawl followed the page links");
+  cr_expect_gt(visited, 4);
+  /* the pages: one template, the numbers seen */
+  const cJSON *pr = catalog_route(pkg, "/fidelity/routes.html#/page/:n");
+  cr_assert(pr, "the pages have one template route /fidelity/routes.html#/page/:n");
+  static const char *const nums[] = {"1", "2", "3"};
+  cr_expect(strings_are(item(item(item(pr, "metadata"), "params"), "n"), nums, 3), "with the page numbers seen as params.n");
+  for (int i = 0; i < 3; i++) {
+    char tail[64];
+    snprintf(tail, sizeof tail, "#/page/%s", nums[i]);
+    cr_expect(has_suffix(item(pr, "urls"), tail), "and the URL of page %s", nums[i]);
+  }
+  cr_expect(catalog_route(pkg, "/fidelity/routes.html"), "the default view keeps its own route");
+  /* the detail pages: named by data-uiap-route, their template beside it */
+  const cJSON *dr = catalog_route(pkg, "item.detail");
+  cr_assert(dr, "the detail route is named by its page's data-uiap-route");
+  cr_expect(find(dr, "discoveredBy", "source", "annotation"), "on the page's word");
+  cr_expect(!catalog_route(pkg, "/fidelity/routes.html#/item/:id"), "the annotation wins over the URL template");
+  cr_expect(t_has(item(dr, "metadata"), "templates", "/fidelity/routes.html#/item/:id"), "which it lists");
+  cr_expect_gt(cJSON_GetArraySize(item(item(item(dr, "metadata"), "params"), "id")), 0, "with the ids seen");
+  /* review (mapper 16): the template route has no stable identity, the named one does */
+  int unstable_pages = 0, unstable_detail = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, item(item(pkg, "reviewQueue"), "items")) {
+    if (!str_is(it, "kind", "missing_stable_id") || !strstr(str(it, "description"), "no stable identity")) continue;
+    unstable_pages += str_is(it, "routeId", "/fidelity/routes.html#/page/:n");
+    unstable_detail += str_is(it, "routeId", "item.detail");
+  }
+  cr_expect_eq(unstable_pages, 1, "a review item: the page route has no stable identity");
+  cr_expect_eq(unstable_detail, 0, "none for the route its page names");
+  /* every state's PageGraph names its route, as the transition graph does */
+  const cJSON *st;
+  int details = 0;
+  cJSON_ArrayForEach(st, item(item(pkg, "transitionGraph"), "states")) {
+    snprintf(path, sizeof path, "%s/%s", out, str(st, "pageGraphRef"));
+    char *text = t_read_file(path, NULL);
+    cJSON *g = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    cr_assert(g, "state file %s", path);
+    const cJSON *route = item(g, "route");
+    cr_expect(str(route, "routeId") && *str(route, "routeId"), "%s: route.routeId is set", str(st, "stateId"));
+    cr_expect(str_is(route, "routeId", str(st, "routeId")), "%s: route.routeId %s is the state's %s", str(st, "stateId"),
+              str(route, "routeId"), str(st, "routeId"));
+    if (str_is(route, "routeId", "item.detail")) {
+      details++;
+      cr_expect(str(item(route, "params"), "id"), "a detail page's route.params.id");
+      cr_expect(str_is(item(g, "metadata"), "routeSource", "annotation"));
+    }
+    cJSON_Delete(g);
+  }
+  cr_expect_gt(details, 0, "the detail pages were visited");
+  cJSON_Delete(j);
+  cJSON_Delete(pkg);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* A snapshot's RouteContext: the template of a hash route with its params,
+ * the query, and data-uiap-route winning over the template. */
+Test(fidelity_real_apps, route_context) {
+  const char *const args[] = {NULL};
+  {
+    SNAP(g, t_fixture_url(0, NULL, "/fidelity/routes.html?lang=en#/page/2"), args);
+    const cJSON *route = item(g, "route");
+    cr_expect(str_is(route, "routeId", "/fidelity/routes.html?lang=en#/page/:n"), "routeId: %s", str(route, "routeId"));
+    cr_expect(str_is(item(route, "params"), "n", "2"), "params.n is the page number");
+    cr_expect(str_is(item(route, "query"), "lang", "en"), "query.lang");
+    cr_expect(str_is(item(g, "metadata"), "routeSource", "url"));
+    DONE(g);
+  }
+  {
+    SNAP(g, t_fixture_url(0, NULL, "/fidelity/routes.html#/item/7"), args);
+    const cJSON *route = item(g, "route");
+    cr_expect(str_is(route, "routeId", "item.detail"), "data-uiap-route wins: %s", str(route, "routeId"));
+    cr_expect(str_is(item(route, "params"), "id", "7"), "params.id from the URL's template");
+    cr_expect(str_is(item(g, "metadata"), "routeSource", "annotation"));
+    cr_expect(str_is(item(g, "metadata"), "routeTemplate", "/fidelity/routes.html#/item/:id"));
+    DONE(g);
+  }
+  /* the app's router names the route (Vue Router, Next.js): its name or template wins over ours */
+  static const struct { const char *url, *route; } routers[] = {
+    {"/fidelity/router.html#/orders/5", "/orders/:orderId"},
+    {"/fidelity/router.html#/orders", "orders"},
+    {"/fidelity/router.html?fw=next#/orders/5", "/orders/[orderId]"},
+  };
+  for (size_t k = 0; k < sizeof routers / sizeof *routers; k++) {
+    SNAP(g, t_fixture_url(0, NULL, routers[k].url), args);
+    const cJSON *route = item(g, "route");
+    cr_expect(str_is(route, "routeId", routers[k].route), "%s: the router's %s, not %s", routers[k].url, routers[k].route,
+              str(route, "routeId"));
+    cr_expect(str_is(item(g, "metadata"), "routeSource", "router"), "%s: routeSource router", routers[k].url);
+    if (strstr(routers[k].url, "/5")) cr_expect(str_is(item(route, "params"), "id", "5"), "params from the URL template");
+    DONE(g);
+  }
 }

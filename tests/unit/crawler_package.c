@@ -936,3 +936,42 @@ Test(package, workflow_and_documentation_seeds_are_resolved_or_reported) {
   t_rm_rf(dir);
   free(dir);
 }
+
+/* A route whose pages folded into an equal state of another route (journal:
+ * the transition's "route") is in the catalog all the same: its URLs,
+ * the params seen, the state it showed; and, with no page naming it, a
+ * review item for a route without stable identity. */
+Test(package, folded_routes_catalogued) {
+  char path[4200];
+  char *dir = t_journal_dir("normal", NULL);
+  snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+  FILE *f = fopen(path, "a");
+  cr_assert(f);
+  for (int n = 2; n <= 3; n++)
+    fprintf(f,
+            "{\"type\":\"transition\",\"at\":\"2026-01-05T10:00:09.000Z\",\"transitionId\":\"tp%d\",\"fromStateId\":\"s1\","
+            "\"toStateId\":\"s1\",\"viaActionId\":\"nav.navigate\",\"target\":{\"role\":\"link\",\"name\":\"Page %d\"},"
+            "\"sideEffectClass\":\"navigation\",\"observedSignals\":[],\"selfLoop\":true,\"route\":{\"routeId\":"
+            "\"/home.html#/page/:n\",\"url\":\"http://127.0.0.1:8000/home.html#/page/%d\",\"title\":\"Notes\","
+            "\"params\":{\"n\":\"%d\"},\"query\":{\"sort\":\"name\"}}}\n",
+            n, n, n, n);
+  fclose(f);
+  cJSON *p = build(dir);
+  const cJSON *rt = find(p, "routeCatalog.routes", "routeId", "/home.html#/page/:n");
+  cr_assert(rt, "the folded route is catalogued");
+  cr_expect_eq(len(rt, "urls"), 2);
+  cr_expect(has_str(get(rt, "metadata.params.n"), "2") && has_str(get(rt, "metadata.params.n"), "3"), "params.n: 2, 3");
+  cr_expect(has_str(get(rt, "metadata.query.sort"), "name"), "query.sort");
+  cr_expect(has_str(get(rt, "metadata.foldedInto"), "s1"), "its pages showed s1");
+  cr_expect(find(rt, "discoveredBy", "refId", "tp2") && find(rt, "discoveredBy", "refId", "s1"));
+  cr_expect_eq(num(rt, "metadata.states"), 0);
+  cr_expect(has_str(get(rt, "entryActions"), "nav.navigate"), "entered by the page links");
+  const cJSON *it = item(p, "missing_stable_id", "no stable identity");
+  cr_assert(it, "a route without stable identity is a review item");
+  cr_expect_str_eq(str(it, "routeId"), "/home.html#/page/:n");
+  cr_expect(!item(p, "coverage_gap", "/home.html#/page/:n"), "no coverage gap: it was explored as s1");
+  cr_expect_eq(num(p, "coverage.routesDiscovered"), len(p, "routeCatalog.routes"));
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
