@@ -272,7 +272,7 @@ static void norm_label(const char *s, char *out, size_t cap) {
  * name", "file name", "project name": those are not people. */
 static const char *const name_labels[] = {
   "name", "full name", "fullname", "your name", "first name", "last name", "given name", "family name",
-  "surname", "middle name", "first and last name", "contact name", "contact", "person", "customer name",
+  "surname", "middle name", "first and last name", "contact name", "person", "customer name",
   "customer", "display name", "user name", "username", "nickname", "vorname", "nachname", "familienname",
   "vor- und nachname", "name, vorname", "benutzername", "nom", "prénom", "nombre", "apellido", "apellidos",
   "cognome", "nome"};

@@ -90,9 +90,9 @@ Test(graph_pii, find_reports_kind_and_span) {
 
 Test(graph_pii, name_labels) {
   static const char *const yes[] = {"Name", "Full name", "full name *", "Last name:", "First Name (required)",
-                                    "Surname", "Vorname", "Nachname *", "Username", "Contact", "Display name"};
+                                    "Surname", "Vorname", "Nachname *", "Username", "Contact name", "Display name"};
   static const char *const no[] = {"Company name", "File name", "Project name", "Domain name", "Names and numbers",
-                                   "E-mail", "Phone", "", "Product"};
+                                   "E-mail", "Phone", "", "Product", "Contact"};
   for (size_t k = 0; k < sizeof yes / sizeof *yes; k++) cr_expect(pg_pii_name_label(yes[k]), "\"%s\"", yes[k]);
   for (size_t k = 0; k < sizeof no / sizeof *no; k++) cr_expect_not(pg_pii_name_label(no[k]), "\"%s\"", no[k]);
   cr_expect_not(pg_pii_name_label(NULL));
