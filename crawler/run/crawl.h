@@ -188,6 +188,8 @@ typedef struct crawl_page_opts {
                                  at open is always allowed */
   size_t ax_full_limit;       /* snapshot nodes above which AX is fetched only for
                                  candidates in view; 0: 20000 */
+  int ax_record;              /* 1: each capture's graph carries its accessibility
+                                 record (pg_graph.ax_record, pg_ax_record) */
   const crawl_session *session; /* borrowed, NULL: none. crawl_page_open sets
                                  its cookies and localStorage before the first
                                  navigation; its headers go on every request
@@ -319,6 +321,9 @@ typedef struct crawl_opts {
   int width, height;          /* viewport; 0: 1280x800 */
   const char *locale;
   int screenshots;            /* write screenshots/<stateId>.png */
+  int redact_pii;             /* --redact pii: personal data masked in every graph
+                                 (pg_options.redact_pii) and in everything written
+                                 (journal, state files, logs: pg_pii_mask) */
   pg_fp_policy fp;
   const char *const *bridge_origins; /* cross-origin frames published as bridged (NULL-terminated) */
   int allow_bridges;          /* also frames that declare <meta name="uiap-bridge"> (pg_options) */
