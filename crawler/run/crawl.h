@@ -446,6 +446,8 @@ typedef struct crawl_mcp_opts {
    * set (the server frees it), or nonzero with why in err. */
   int (*browser)(void *ud, cdp_client **c, char *err, size_t errlen);
   void *browser_ud;
+  int redact_pii;             /* --redact pii: personal data masked in every graph
+                                 and reply, and in the crawls the crawl tool runs */
 } crawl_mcp_opts;
 
 crawl_mcp *crawl_mcp_new(const crawl_mcp_opts *o);

@@ -302,3 +302,34 @@ Test(redact, crawl_masks_personal_data_everywhere, .timeout = 150) {
   cr_expect_lt(left, 50, "masked screenshots show no personal data (%ld magenta pixels)", left);
   done(&r);
 }
+
+/* `uiap-crawl mcp [--redact pii]` fed navigate and snapshot: its stdout. */
+static t_run mcp_session(const char *flag) {
+  char script[2048];
+  snprintf(script, sizeof script,
+           "printf '%%s\\n' "
+           "'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\","
+           "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}' "
+           "'{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"navigate\",\"arguments\":{\"url\":\"%s\"}}}' "
+           "'{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"snapshot\",\"arguments\":{}}}' "
+           "| \"%s\" mcp %s",
+           t_fixture_url(0, NULL, "/evidence/contacts.html"), UIAP_BIN, flag);
+  const char *const argv[] = {"/bin/sh", "-c", script, NULL};
+  t_run r = t_run_argv(argv, 90000);
+  cr_assert_eq(r.status, 0, "mcp %s: exit %d: %s", flag, r.status, r.err);
+  return r;
+}
+
+Test(redact, mcp_replies_mask_personal_data, .timeout = 150) {
+  t_run plain = mcp_session("");
+  cr_expect(strstr(plain.out, "Marisol Quintana") && strstr(plain.out, "k.mensah@example.net"),
+            "without --redact pii the snapshot reply shows them: %.400s", plain.out);
+  t_run_free(&plain);
+  t_run r = mcp_session("--redact pii");
+  cr_expect(strstr(r.out, "[name]") && strstr(r.out, "[email]") && strstr(r.out, "[phone]"), "%.400s", r.out);
+  for (int i = 0; personal[i]; i++) {
+    cr_expect(!strstr(r.out, personal[i]), "an mcp reply shows \"%s\"", personal[i]);
+    cr_expect(!strstr(r.err, personal[i]), "mcp's stderr shows \"%s\"", personal[i]);
+  }
+  t_run_free(&r);
+}
