@@ -21,6 +21,7 @@
 typedef struct {
   int *keys;
   const cJSON **vals;
+  const cJSON **parents;        /* the "nodes" array each is in */
   size_t cap;
 } ax_index;
 
@@ -33,8 +34,8 @@ static size_t slot(const ax_index *x, int key) {
 }
 
 static void index_nodes(ax_index *x, const cJSON *result, int sub) {
-  const cJSON *it;
-  cJSON_ArrayForEach(it, get(result, "nodes")) {
+  const cJSON *it, *list = get(result, "nodes");
+  cJSON_ArrayForEach(it, list) {
     const cJSON *b = get(it, "backendDOMNodeId");
     if (!cJSON_IsNumber(b) || b->valuedouble < 1 || b->valuedouble >= (1 << SUB_ID_BITS)) continue;
     int key = b->valueint + (sub >= 0 ? (sub + 1) << SUB_ID_BITS : 0);
@@ -42,27 +43,43 @@ static void index_nodes(ax_index *x, const cJSON *result, int sub) {
     if (!x->keys[h]) { /* the first node of an id wins, as in build.c */
       x->keys[h] = key;
       x->vals[h] = it;
+      x->parents[h] = list;
     }
   }
 }
 
-static size_t count_nodes(const pg_input *in) {
+static size_t count_nodes(const cJSON *const *ax, size_t nax, const cJSON *const *sub, size_t nsub) {
   size_t n = 0;
-  for (size_t k = 0; k < in->nax; k++) n += (size_t)cJSON_GetArraySize(get(in->ax[k], "nodes"));
-  for (size_t k = 0; in->subframes && k < in->nsubframes && k < MAX_SUBFRAMES; k++)
-    n += (size_t)cJSON_GetArraySize(get(in->subframes[k].ax, "nodes"));
+  for (size_t k = 0; k < nax; k++) n += (size_t)cJSON_GetArraySize(get(ax[k], "nodes"));
+  for (size_t k = 0; k < nsub && k < MAX_SUBFRAMES; k++) n += (size_t)cJSON_GetArraySize(get(sub[k], "nodes"));
   return n;
 }
 
-static void index_build(ax_index *x, const pg_input *in) {
+/* The nodes of the page's trees (ax) and of the bridged frames' (sub, by
+ * frame index; entries may be NULL), by backendDOMNodeId as the graph
+ * numbers them. */
+static void index_build(ax_index *x, const cJSON *const *ax, size_t nax, const cJSON *const *sub, size_t nsub) {
   x->cap = 16;
-  while (x->cap < count_nodes(in) * 2 + 2) x->cap <<= 1;
+  while (x->cap < count_nodes(ax, nax, sub, nsub) * 2 + 2) x->cap <<= 1;
   x->keys = pg__xrealloc(NULL, x->cap * sizeof *x->keys);
   x->vals = pg__xrealloc(NULL, x->cap * sizeof *x->vals);
+  x->parents = pg__xrealloc(NULL, x->cap * sizeof *x->parents);
   memset(x->keys, 0, x->cap * sizeof *x->keys);
-  for (size_t k = 0; k < in->nax; k++) index_nodes(x, in->ax[k], -1);
-  for (size_t k = 0; in->subframes && k < in->nsubframes && k < MAX_SUBFRAMES; k++)
-    if (in->subframes[k].ax) index_nodes(x, in->subframes[k].ax, (int)k);
+  for (size_t k = 0; k < nax; k++) index_nodes(x, ax[k], -1);
+  for (size_t k = 0; k < nsub && k < MAX_SUBFRAMES; k++)
+    if (sub[k]) index_nodes(x, sub[k], (int)k);
+}
+
+static void index_free(ax_index *x) {
+  free(x->keys);
+  free(x->vals);
+  free(x->parents);
+}
+
+static const cJSON *index_get(const ax_index *x, int key) {
+  if (!key) return NULL;
+  size_t h = slot(x, key);
+  return x->keys[h] ? x->vals[h] : NULL;
 }
 
 static const char *ax_text(const cJSON *ax, const char *key) {
@@ -183,24 +200,72 @@ static cJSON *node_json(const pg_element *e, const cJSON *ax) {
   return o;
 }
 
-cJSON *pg_ax_record(const pg_graph *g, const pg_input *in) {
-  if (!g || !in) return NULL;
-  ax_index x = {0};
-  index_build(&x, in);
+/* The record of g, node k of element k from node_of (NULL: none). */
+static cJSON *record_build(const pg_graph *g, const cJSON *(*node_of)(const void *ud, size_t k), const void *ud) {
   cJSON *rec = cJSON_CreateObject();
   cJSON *nodes = cJSON_AddArrayToObject(rec, "nodes");
   int with = 0;
   for (size_t k = 0; k < g->nelements; k++) {
-    const pg_element *e = &g->elements[k];
-    if (!e->backend_node_id) continue;
-    size_t h = slot(&x, e->backend_node_id);
-    if (!x.keys[h]) continue;
-    cJSON_AddItemToArray(nodes, node_json(e, x.vals[h]));
+    const cJSON *ax = node_of(ud, k);
+    if (!ax) continue;
+    cJSON_AddItemToArray(nodes, node_json(&g->elements[k], ax));
     with++;
   }
   cJSON_AddNumberToObject(rec, "elements", (double)g->nelements);
   cJSON_AddNumberToObject(rec, "elementsWithAccessibility", with);
-  free(x.keys);
-  free(x.vals);
   return rec;
+}
+
+typedef struct { const pg_graph *g; const ax_index *x; } by_index;
+static const cJSON *node_by_index(const void *ud, size_t k) {
+  const by_index *b = ud;
+  return index_get(b->x, b->g->elements[k].backend_node_id);
+}
+static const cJSON *node_retained(const void *ud, size_t k) { return ((const pg_graph *)ud)->ax_of[k]; }
+
+static void sub_trees(const pg_input *in, const cJSON **sub, size_t *nsub) {
+  *nsub = 0;
+  for (size_t k = 0; in->subframes && k < in->nsubframes && k < MAX_SUBFRAMES; k++) sub[(*nsub)++] = in->subframes[k].ax;
+}
+
+cJSON *pg_ax_record(const pg_graph *g, const pg_input *in) {
+  if (!g || !in) return NULL;
+  const cJSON *sub[MAX_SUBFRAMES];
+  size_t nsub;
+  sub_trees(in, sub, &nsub);
+  ax_index x = {0};
+  index_build(&x, in->ax, in->nax, sub, nsub);
+  by_index b = {g, &x};
+  cJSON *rec = record_build(g, node_by_index, &b);
+  index_free(&x);
+  return rec;
+}
+
+void pg_ax_retain(pg_graph *g, const pg_input *in) {
+  if (!g || !in || g->ax_nodes) return;
+  const cJSON *sub[MAX_SUBFRAMES];
+  size_t nsub;
+  sub_trees(in, sub, &nsub);
+  ax_index x = {0};
+  index_build(&x, in->ax, in->nax, sub, nsub);
+  g->ax_nodes = cJSON_CreateArray();
+  g->ax_of = pg__xrealloc(NULL, (g->nelements + 1) * sizeof *g->ax_of);
+  for (size_t k = 0; k < g->nelements; k++) {
+    g->ax_of[k] = NULL;
+    int key = g->elements[k].backend_node_id;
+    if (!key) continue;
+    size_t h = slot(&x, key);
+    if (!x.keys[h] || !x.vals[h]) continue;
+    /* moved, not copied: the caller owns the replies (pg.h) */
+    cJSON *node = cJSON_DetachItemViaPointer((cJSON *)x.parents[h], (cJSON *)x.vals[h]);
+    x.vals[h] = NULL;
+    cJSON_AddItemToArray(g->ax_nodes, node);
+    g->ax_of[k] = node;
+  }
+  index_free(&x);
+}
+
+cJSON *pg_ax_record_of(const pg_graph *g) {
+  if (!g || !g->ax_nodes) return NULL;
+  return record_build(g, node_retained, g);
 }

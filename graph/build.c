@@ -3107,7 +3107,8 @@ void pg_graph_free(pg_graph *g) {
   free(g->secrets);
   free(g->pii_values);
   free(g->pii_kinds);
-  cJSON_Delete(g->ax_record);
+  cJSON_Delete(g->ax_nodes);
+  free(g->ax_of);
   pg__arena_free(g->arena);
   free(g);
 }

@@ -376,9 +376,11 @@ typedef struct pg_graph {
    * field's value), each with its kind, for the caller's filter of what it
    * writes beside the graph; NULL-terminated strings in the arena. */
   char **pii_values;      pg_pii_kind *pii_kinds; size_t npii;
-  /* The capture's accessibility record (pg_ax_record), when the caller
-   * attached one: pg_graph_free deletes it. NULL: none. */
-  cJSON *ax_record;
+  /* The accessibility nodes of the elements (pg_ax_retain): ax_nodes
+   * holds them (pg_graph_free deletes it), ax_of[k] is element k's or
+   * NULL. Both NULL when none were retained. */
+  cJSON *ax_nodes;
+  const cJSON **ax_of;
   struct pg__arena *arena;
   /* visible h1/h2 texts of the top document, for state identity only
    * (not published) */
@@ -548,6 +550,14 @@ const char *pg_snapshot_bridge_meta(const pg_snapshot *s, const char *frame_id);
  * descriptions, related nodes' texts, other name sources' values) are
  * left out. A new object (caller deletes), NULL when g or in is NULL. */
 cJSON *pg_ax_record(const pg_graph *g, const pg_input *in);
+/* The same in two steps, for a caller that writes the record of only some
+ * captures: pg_ax_retain moves the accessibility nodes of g's elements out
+ * of in's replies (in->ax, in->subframes[].ax: the caller must own them,
+ * and they lose those nodes) into g -- no copy, a hash lookup per node --
+ * and pg_ax_record_of(g) makes the record from them when it is wanted
+ * (NULL when nothing was retained). A second retain does nothing. */
+void pg_ax_retain(pg_graph *g, const pg_input *in);
+cJSON *pg_ax_record_of(const pg_graph *g);
 
 /* Build a graph from a capture. *out is NULL on error. */
 pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out);

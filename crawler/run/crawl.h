@@ -188,8 +188,9 @@ typedef struct crawl_page_opts {
                                  at open is always allowed */
   size_t ax_full_limit;       /* snapshot nodes above which AX is fetched only for
                                  candidates in view; 0: 20000 */
-  int ax_record;              /* 1: each capture's graph carries its accessibility
-                                 record (pg_graph.ax_record, pg_ax_record) */
+  int ax_record;              /* 1: each capture's graph keeps its elements'
+                                 accessibility nodes for a record
+                                 (pg_ax_retain, pg_ax_record_of) */
   const crawl_session *session; /* borrowed, NULL: none. crawl_page_open sets
                                  its cookies and localStorage before the first
                                  navigation; its headers go on every request

@@ -266,7 +266,8 @@ static int sign_in(run *r, int again);
  * relative to DIR into ax_rel ("" when there is none). */
 static void ax_record_file(run *r, const state *s, char *ax_rel, size_t axlen) {
   ax_rel[0] = 0;
-  if (!r->g || !r->g->ax_record) return;
+  cJSON *rec = r->g ? pg_ax_record_of(r->g) : NULL;
+  if (!rec) return;
   char path[4400], rel[128];
   snprintf(rel, sizeof rel, "accessibility/%s.json", s->id);
   snprintf(path, sizeof path, "%s/%s", r->dir, rel);
@@ -274,8 +275,8 @@ static void ax_record_file(run *r, const state *s, char *ax_rel, size_t axlen) {
   cJSON_AddStringToObject(o, "stateId", s->id);
   if (r->g->route_url) cJSON_AddStringToObject(o, "url", r->g->route_url);
   cJSON_AddStringToObject(o, "pageGraphRevision", r->g->revision);
-  for (cJSON *it = r->g->ax_record->child; it; it = it->next)
-    cJSON_AddItemToObject(o, it->string, cJSON_Duplicate(it, 1));
+  for (cJSON *it; (it = rec->child);) cJSON_AddItemToObject(o, it->string, cJSON_DetachItemViaPointer(rec, it));
+  cJSON_Delete(rec);
   crawl__secrets_scrub_json(r->secrets, o);
   char *text = cJSON_PrintUnformatted(o);
   cJSON_Delete(o);

@@ -546,10 +546,21 @@ Test(graph_redaction, ax_record_holds_only_what_the_graph_publishes) {
   }
   cr_expect(pw, "the password field's node is there, its value masked");
   cr_expect_eq(cJSON_GetObjectItemCaseSensitive(rec, "elementsWithAccessibility")->valueint, cJSON_GetArraySize(list));
+  /* in two steps (the crawler's way): the same record, the nodes moved */
+  int before = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ax, "nodes"));
+  pg_ax_retain(g, &in);
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ax, "nodes")), before - cJSON_GetArraySize(list),
+               "the published elements' nodes moved into the graph");
+  cJSON *again = pg_ax_record_of(g);
+  char *out2 = cJSON_PrintUnformatted(again);
+  cr_expect_str_eq(out2, out, "pg_ax_record_of gives what pg_ax_record gave");
+  pg_ax_retain(g, &in); /* a second retain does nothing */
+  cr_expect_eq(cJSON_GetArraySize(g->ax_nodes), cJSON_GetArraySize(list));
+  free(out2);
+  cJSON_Delete(again);
   free(out);
-  /* pg_graph_free takes an attached record */
-  g->ax_record = rec;
-  pg_graph_free(g);
+  cJSON_Delete(rec);
+  pg_graph_free(g); /* frees the retained nodes */
   cJSON_Delete(ax);
   pg_snapshot_free(snap);
 }
