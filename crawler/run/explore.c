@@ -261,7 +261,7 @@ static int sign_in_again(run *r);
 static int sign_in(run *r, int again);
 
 /* DIR/accessibility/<id>.json: the capture's accessibility record
- * (pg_ax_record: only what the graph publishes), with the state's id and
+ * (pg_ax_record_of: only what the graph publishes), with the state's id and
  * URL, through the run's secret list and filter as the graph is; its path
  * relative to DIR into ax_rel ("" when there is none). */
 static void ax_record_file(run *r, const state *s, char *ax_rel, size_t axlen) {
