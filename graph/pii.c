@@ -122,7 +122,7 @@ static int year(const char *text, size_t at) {
   return y >= 1000 && y <= 2999;
 }
 
-/* Dates (2026-12-01, 01.12.2026, 1/2/26), year ranges (1990-2020), IP
+/* Dates (2026-12-01, 01.12.2026, 1/2/26), years (1990-2020), IP
  * addresses, and dotted thousands (1.234.567): not phone numbers. */
 static int not_a_phone(const phone_shape *sh, const char *text, size_t s) {
   if (sh->plus || sh->paren) return 0;
@@ -133,7 +133,13 @@ static int not_a_phone(const phone_shape *sh, const char *text, size_t s) {
   if (sh->groups == 3 && same && sp != ' ' &&
       ((l[0] == 4 && l[1] <= 2 && l[2] <= 2) || (l[0] <= 2 && l[1] <= 2 && (l[2] == 4 || l[2] == 2))))
     return 1;
-  if (sh->groups == 2 && l[0] == 4 && l[1] == 4 && year(text, s) && year(text, s + 5)) return 1;
+  int years = 1; /* 1990-2020, "2024 2025 2026": years, not a number */
+  size_t at = s;
+  for (int k = 0; k < sh->groups; k++) {
+    years &= l[k] == 4 && year(text, at);
+    at += (size_t)l[k] + 1;
+  }
+  if (years) return 1;
   if (sh->groups == 4 && same && sp == '.' && l[0] <= 3 && l[1] <= 3 && l[2] <= 3 && l[3] <= 3) return 1;
   if (sp == '.' && same) {
     int thousands = 1;
