@@ -2884,6 +2884,201 @@ static void collect_masks(ctx *c) {
   }
 }
 
+/* ---- personal data (--redact pii, pii.c) -----------------------------------
+ * After the sensitive values are out: the values of fields that hold a
+ * name, an e-mail address or a phone number, the texts of cells under a
+ * name column and of elements marked up as a person's name are masked and
+ * remembered (pg_graph.pii_values), then every published text loses the
+ * remembered values and whatever pg_pii_find finds. Boxes of elements
+ * whose texts changed join the masks. */
+static int tag_is(const snode *n, const char *t) { return n->type == 1 && !strcasecmp(n->tag, t); }
+
+static void add_pii(ctx *c, size_t *cap, const char *v, pg_pii_kind k) {
+  pg_graph *g = c->g;
+  if (!v || strlen(v) < 3 || !strcmp(v, pg_pii_label(k))) return;
+  for (size_t j = 0; j < g->npii; j++)
+    if (!strcmp(g->pii_values[j], v)) return;
+  if (g->npii == *cap) {
+    *cap = *cap ? *cap * 2 : 16;
+    g->pii_values = pg__xrealloc(g->pii_values, *cap * sizeof *g->pii_values);
+    g->pii_kinds = pg__xrealloc(g->pii_kinds, *cap * sizeof *g->pii_kinds);
+  }
+  g->pii_kinds[g->npii] = k;
+  g->pii_values[g->npii++] = pg__strdup(c->a, v);
+}
+
+static char *subtree_text(ctx *c, int i) {
+  char buf[512];
+  size_t len = 0;
+  buf[0] = 0;
+  light_text(c, i, buf, sizeof buf, &len, 0);
+  return clean(c, buf, NAME_MAX_BYTES);
+}
+
+static int colspan(ctx *c, const snode *n) {
+  const char *v = attr(c, n, "colspan");
+  int k = v ? atoi(v) : 1;
+  return k >= 1 && k <= 1000 ? k : 1;
+}
+
+/* The header cell over column col of table t: the first row that has a
+ * TH, in the table or in its THEAD/TBODY; -1 none. */
+static int column_header(ctx *c, int t, int col) {
+  for (int k = c->n[t].first_child; k >= 0; k = c->n[k].next_sibling) {
+    const snode *r = &c->n[k];
+    if (tag_is(r, "THEAD") || tag_is(r, "TBODY")) {
+      int h = column_header(c, k, col);
+      if (h >= 0 || tag_is(r, "THEAD")) return h;
+      continue;
+    }
+    if (!tag_is(r, "TR")) continue;
+    int at = 0, th = 0, hit = -1;
+    for (int x = r->first_child; x >= 0; x = c->n[x].next_sibling) {
+      const snode *cell = &c->n[x];
+      if (!tag_is(cell, "TH") && !tag_is(cell, "TD")) continue;
+      th |= tag_is(cell, "TH");
+      int span = colspan(c, cell);
+      if (hit < 0 && col >= at && col < at + span) hit = x;
+      at += span;
+    }
+    return th ? hit : -1;
+  }
+  return -1;
+}
+
+/* The TD (at most 6 levels up) of i when its column's header says name. */
+static int name_cell(ctx *c, int i) {
+  int cell = i;
+  for (int s = 0; cell >= 0 && s < 6 && !tag_is(&c->n[cell], "TD"); s++) cell = c->n[cell].parent;
+  if (cell < 0 || !tag_is(&c->n[cell], "TD")) return -1;
+  int row = c->n[cell].parent, col = 0;
+  if (row < 0) return -1;
+  for (int x = c->n[row].first_child; x >= 0 && x != cell; x = c->n[x].next_sibling)
+    if (tag_is(&c->n[x], "TD") || tag_is(&c->n[x], "TH")) col += colspan(c, &c->n[x]);
+  int t = c->n[row].parent;
+  for (int s = 0; t >= 0 && s < 3 && !tag_is(&c->n[t], "TABLE"); s++) t = c->n[t].parent;
+  if (t < 0 || !tag_is(&c->n[t], "TABLE")) return -1;
+  int h = column_header(c, t, col);
+  char *txt = h >= 0 ? subtree_text(c, h) : NULL;
+  return txt && pg_pii_name_label(txt) ? cell : -1;
+}
+
+static int class_has(const char *cls, const char *tok) {
+  size_t n = strlen(tok);
+  for (const char *p = cls; p && (p = strstr(p, tok)); p += n)
+    if ((p == cls || p[-1] == ' ') && (!p[n] || p[n] == ' ')) return 1;
+  return 0;
+}
+
+/* i or an ancestor (3 levels) marked up as a person's name: class fn or
+ * p-name (hCard), itemprop name/givenName/familyName/additionalName in a
+ * schema.org Person. That node, or -1. */
+static int name_markup(ctx *c, int i) {
+  static const char *const props[] = {"name", "givenName", "familyName", "additionalName"};
+  for (int k = i, s = 0; k >= 0 && s < 4; k = c->n[k].parent, s++) {
+    const snode *n = &c->n[k];
+    if (n->type != 1) continue;
+    const char *cls = attr(c, n, "class"), *ip = attr(c, n, "itemprop");
+    if (class_has(cls, "fn") || class_has(cls, "p-name")) return k;
+    for (size_t j = 0; ip && j < sizeof props / sizeof *props; j++) {
+      if (strcmp(ip, props[j])) continue;
+      for (int a = n->parent, t = 0; a >= 0 && t < 8; a = c->n[a].parent, t++) {
+        const char *type = attr(c, &c->n[a], "itemtype");
+        if (type) {
+          if (strstr(type, "Person")) return k;
+          break;
+        }
+      }
+    }
+  }
+  return -1;
+}
+
+/* Fields and name texts: masked and remembered. */
+static void pii_collect(ctx *c, unsigned char *changed) {
+  pg_graph *g = c->g;
+  size_t cap = 0;
+  for (size_t e = 0; e < g->nelements; e++) {
+    pg_element *el = &g->elements[e];
+    int ni = hget(c, el->backend_node_id);
+    if (ni < 0) continue;
+    const snode *n = &c->n[ni];
+    if (is_field(n)) {
+      if (!el->text_value || el->redacted) continue;
+      pg_pii_kind k = pg_pii_field_kind(attr(c, n, "type"), attr(c, n, "autocomplete"), attr(c, n, "name"),
+                                        attr(c, n, "id"), el->name);
+      if (!k) continue;
+      add_pii(c, &cap, el->text_value, k);
+      el->text_value = pg__strdup(c->a, pg_pii_label(k));
+      el->redacted = changed[e] = 1;
+      continue;
+    }
+    int holder = name_cell(c, ni);
+    if (holder < 0) holder = name_markup(c, ni);
+    char *txt = holder >= 0 ? subtree_text(c, holder) : NULL;
+    if (txt && el->name && !strcmp(txt, el->name)) add_pii(c, &cap, txt, PG_PII_NAME);
+  }
+}
+
+/* *s without the remembered values and the addresses and numbers in it. */
+static int pii_text(ctx *c, char **s) {
+  pg_graph *g = c->g;
+  if (!*s) return 0;
+  char *cur = pg__strdup(c->a, *s);
+  for (size_t j = 0; j < g->npii; j++) {
+    const char *v = g->pii_values[j], *lab = pg_pii_label(g->pii_kinds[j]);
+    for (size_t from = 0; from < strlen(cur);) {
+      char *at = strstr(cur + from, v);
+      if (!at) break;
+      size_t pos = (size_t)(at - cur);
+      cur = pg__printf(c->a, "%.*s%s%s", (int)pos, cur, lab, at + strlen(v));
+      from = pos + strlen(lab);
+    }
+  }
+  char *m = pg_pii_mask(cur, NULL);
+  if (m) {
+    cur = pg__strdup(c->a, m);
+    free(m);
+  }
+  if (!strcmp(cur, *s)) return 0;
+  *s = cur;
+  return 1;
+}
+
+static void pii_boxes(ctx *c, const unsigned char *changed) {
+  pg_graph *g = c->g;
+  size_t add = 0;
+  for (size_t e = 0; e < g->nelements; e++) add += changed[e] && g->elements[e].has_bbox;
+  if (!add || g->mask_overflow) return;
+  if (g->nmasks + add > PG_MASKS_MAX) {
+    g->mask_overflow = 1;
+    return;
+  }
+  g->masks = pg__xrealloc(g->masks, (g->nmasks + add) * sizeof *g->masks);
+  for (size_t e = 0; e < g->nelements; e++)
+    if (changed[e] && g->elements[e].has_bbox) g->masks[g->nmasks++] = g->elements[e].bbox;
+}
+
+static void redact_pii(ctx *c) {
+  pg_graph *g = c->g;
+  unsigned char *changed = pg__alloc(c->a, g->nelements + 1);
+  pii_collect(c, changed);
+  for (size_t e = 0; e < g->nelements; e++) {
+    pg_element *el = &g->elements[e];
+    int hit = pii_text(c, &el->name);
+    hit |= pii_text(c, &el->description);
+    if (pii_text(c, &el->text_value)) hit = el->redacted = 1;
+    pii_text(c, &el->context);
+    if (hit) changed[e] = 1;
+  }
+  for (size_t s = 0; s < g->nscopes; s++) pii_text(c, &g->scopes[s].name);
+  for (size_t d = 0; d < g->ndocuments; d++) pii_text(c, &g->documents[d].title);
+  for (size_t h = 0; h < g->nheadings; h++) pii_text(c, &g->headings[h]);
+  pii_text(c, &g->route_title);
+  pii_text(c, &g->selection_text);
+  pii_boxes(c, changed);
+}
+
 pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   static const pg_options zero;
   *out = NULL;
@@ -2999,6 +3194,7 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   scrub_sensitive(&c);
   list_sensitive_fields(&c);
   collect_masks(&c);
+  if (c.opt->redact_pii) redact_pii(&c);
 
   /* parent map for hit tests */
   g->pcap = 16;
@@ -3061,6 +3257,10 @@ void pg_graph_free(pg_graph *g) {
   free(g->masks);
   free(g->sensitive_fields);
   free(g->secrets);
+  free(g->pii_values);
+  free(g->pii_kinds);
+  cJSON_Delete(g->ax_nodes);
+  free(g->ax_of);
   pg__arena_free(g->arena);
   free(g);
 }

@@ -109,6 +109,37 @@ typedef enum {
   PG_SRC__COUNT
 } pg_source;
 
+/* ---- personal data (pii.c): --redact pii ------------------------------- */
+/* What stands in place of masked personal data (docs/safety.md). */
+#define PG_PII_EMAIL_MASK "[email]"
+#define PG_PII_PHONE_MASK "[phone]"
+#define PG_PII_NAME_MASK "[name]"
+typedef enum { PG_PII_NONE, PG_PII_EMAIL, PG_PII_PHONE, PG_PII_NAME } pg_pii_kind;
+/* The first e-mail address ("%40" counts as '@') or phone number in
+ * text[from, n): its start, length and kind; 0 when there is none. A phone
+ * number: 7 to 15 digits in groups ("+1 (555) 010-0199", "030 1234 5678",
+ * "555.010.0199"), or after a '+' in one run; not dates, year ranges, times,
+ * IP addresses, dotted thousands, prices (a currency next to it), numbers
+ * with a decimal part, or digits glued to letters or to '-', '/', '#'. */
+int pg_pii_find(const char *text, size_t n, size_t from, size_t *start, size_t *len, pg_pii_kind *kind);
+/* text with every address and phone number replaced by its mask: a new
+ * string (caller frees), NULL when nothing matched (or text is NULL).
+ * *hits (may be NULL): how many. */
+char *pg_pii_mask(const char *text, int *hits);
+/* The mask of a kind ("[email]"), NULL for PG_PII_NONE. Static. */
+const char *pg_pii_label(pg_pii_kind k);
+/* 1 when a label or column header says "a person's name": "Name", "Full
+ * name", "Last name:", "Vorname *", "Username"; not "Company name". */
+int pg_pii_name_label(const char *label);
+/* What a form field holds, from its type, autocomplete tokens, name and id
+ * attributes and label (any may be NULL): type=email / autocomplete email:
+ * PG_PII_EMAIL; type=tel / tel*: PG_PII_PHONE; name, given-name,
+ * family-name, additional-name, nickname, honorific-*, username, or a
+ * name/id such as "full_name", "lastName", "user[first_name]", or a label
+ * pg_pii_name_label accepts: PG_PII_NAME; else PG_PII_NONE. */
+pg_pii_kind pg_pii_field_kind(const char *type, const char *autocomplete, const char *name, const char *id,
+                              const char *label);
+
 /* ---- graph --------------------------------------------------------------- */
 typedef struct pg_rect { double x, y, w, h; } pg_rect;
 
@@ -357,6 +388,16 @@ typedef struct pg_graph {
   int mask_overflow;
   struct pg_sensitive_field *sensitive_fields; size_t nsensitive_fields;
   char **secrets;         size_t nsecrets;
+  /* --redact pii (pg_options.redact_pii): the personal values the graph
+   * masked (a name field's value, a name column's text, an e-mail or phone
+   * field's value), each with its kind, for the caller's filter of what it
+   * writes beside the graph; NULL-terminated strings in the arena. */
+  char **pii_values;      pg_pii_kind *pii_kinds; size_t npii;
+  /* The accessibility nodes of the elements (pg_ax_retain): ax_nodes
+   * holds them (pg_graph_free deletes it), ax_of[k] is element k's or
+   * NULL. Both NULL when none were retained. */
+  cJSON *ax_nodes;
+  const cJSON **ax_of;
   struct pg__arena *arena;
   /* visible h1/h2 texts of the top document, for state identity only
    * (not published) */
@@ -488,6 +529,16 @@ typedef struct pg_options {
   const char *const *scope_filter;   /* scopeIds to keep, NULL-terminated, or NULL */
   const char *const *document_filter;
   const char *hint_attr;        /* copy this attribute into metadata (debug aid) */
+  /* --redact pii: personal data masked before anything is published
+   * (docs/safety.md): e-mail addresses and phone numbers in every text
+   * (names, descriptions, values, scope names, titles, the selection), the
+   * values of fields that hold a name, an e-mail address or a phone number
+   * (pg_pii_field_kind), and the texts of table cells under a column
+   * header that says name (pg_pii_name_label) or of elements marked up as
+   * a person's name (itemprop name/givenName/familyName, class fn or
+   * p-name); a masked value found once is masked wherever it appears in
+   * the capture. The masked elements' boxes join pg_graph.masks. */
+  int redact_pii;
   unsigned long long revision;  /* 0: next from a process counter */
 } pg_options;
 
@@ -503,6 +554,27 @@ int pg_bridge_consents(const char *content, const char *top_origin);
  * <head> of the snapshot document showing frame frame_id (NULL: the first
  * document); NULL when there is none. Points into s. */
 const char *pg_snapshot_bridge_meta(const pg_snapshot *s, const char *frame_id);
+
+/* The accessibility record of a capture (discovery-mapper 11.2): for
+ * each element of g (built from in) that has an accessibility node, that
+ * node as the AX tree gave it, compacted -- {"instanceId",
+ * "backendDOMNodeId", "role", "ignored", "ignoredReasons", "name" (with
+ * its sources), "description", "value", "properties"} -- and
+ * "elements", "elementsWithAccessibility" counts. It holds nothing the
+ * graph withholds: only published elements' nodes; a name, description or
+ * value that differs from the graph's is the graph's ("[redacted]",
+ * "[name]"); texts the graph does not publish (URLs, value texts, role
+ * descriptions, related nodes' texts, other name sources' values) are
+ * left out. A new object (caller deletes), NULL when g or in is NULL. */
+cJSON *pg_ax_record(const pg_graph *g, const pg_input *in);
+/* The same in two steps, for a caller that writes the record of only some
+ * captures: pg_ax_retain moves the accessibility nodes of g's elements out
+ * of in's replies (in->ax, in->subframes[].ax: the caller must own them,
+ * and they lose those nodes) into g -- no copy, a hash lookup per node --
+ * and pg_ax_record_of(g) makes the record from them when it is wanted
+ * (NULL when nothing was retained). A second retain does nothing. */
+void pg_ax_retain(pg_graph *g, const pg_input *in);
+cJSON *pg_ax_record_of(const pg_graph *g);
 
 /* Build a graph from a capture. *out is NULL on error. */
 pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out);

@@ -47,6 +47,9 @@ const char cli_help_crawl[] =
   "  --locale LANG             browser language, e.g. de-DE\n"
   "  --screenshots             write OUT/screenshots/<stateId>.png (what the graph\n"
   "                            withholds painted over)\n"
+  "  --redact pii              mask e-mail addresses, phone numbers and person names\n"
+  "                            ([email], [phone], [name]) before anything is written\n"
+  "                            (docs/safety.md)\n"
   "  --include-text-values     field values are part of a state's identity\n"
   "  --force                   overwrite an output directory that holds another run\n"
   "  --reviewed FILE           a reviewer's decisions (a decisions file or a previous\n"
@@ -117,7 +120,7 @@ enum {
   OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_ALLOW_BEACON, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
-  OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS, OPT_WORKERS, OPT_REVIEWED,
+  OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS, OPT_WORKERS, OPT_REVIEWED, OPT_REDACT,
 #define CRAWL__BUDGET_ENUM(opt, name, field, lo, hi) OPT_##opt,
   CRAWL_BUDGETS(CRAWL__BUDGET_ENUM)
   CRAWL_NUMBERS(CRAWL__BUDGET_ENUM)
@@ -147,6 +150,7 @@ static const struct option longopts[] = {
   {"locale", required_argument, NULL, OPT_LOCALE},
   {"screenshots", no_argument, NULL, OPT_SCREENSHOTS},
   {"include-text-values", no_argument, NULL, OPT_TEXT_VALUES},
+  {"redact", required_argument, NULL, OPT_REDACT},
   {"force", no_argument, NULL, OPT_FORCE},
   {"progress", required_argument, NULL, OPT_PROGRESS},
   {"fail-on", required_argument, NULL, OPT_FAIL_ON},
@@ -279,6 +283,9 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
     case OPT_LOCALE: x->co.locale = v; break;
     case OPT_SCREENSHOTS: x->co.screenshots = 1; break;
     case OPT_TEXT_VALUES: x->co.fp.include_text_values = 1; break;
+    case OPT_REDACT:
+      if ((code = cli_redact_arg(v, &x->co.redact_pii)) != CLI_CONTINUE) return code;
+      break;
     case OPT_FORCE: x->force = 1; break;
     case OPT_RESUME: x->co.out_dir = v; x->co.resume = 1; break;
     case OPT_CHROMIUM: x->chromium = v; break;
@@ -432,7 +439,7 @@ static int remove_tree(const char *path) {
 /* A previous run's files in dir: only ours (journal, states, screenshots,
  * package and reports); anything else stays. */
 static int remove_run(const char *dir) {
-  static const char *const ours[] = {"journal.jsonl", "package.json", "states", "screenshots",
+  static const char *const ours[] = {"journal.jsonl", "package.json", "states", "screenshots", "accessibility",
                                      "report.html", "graph.dot", "review.sarif", "junit.xml", "access.json",
                                      "reviewed.json"};
   char path[8300];

@@ -1967,6 +1967,80 @@ static void route_observed_meta(const pk_route *rt, cJSON *m) {
   free(v);
 }
 
+/* ---- evidence files: accessibility records and screenshots ------------------
+ * A state line's accessibilityRef (DIR/accessibility/<id>.json, the AX facts
+ * its graph was built from) and screenshotRef are evidence of their own:
+ * refIds ax_<stateId> and shot_<stateId> in the evidenceIndex. */
+static const char *ax_ref_path(pk *b, const char *state_id) {
+  const pk_state *st = state_of(b, state_id);
+  return st ? crawl__str(st->line, "accessibilityRef") : NULL;
+}
+
+static char *ax_ref_id(const char *state_id) { return crawl__xprintf("ax_%s", state_id); }
+
+/* ev cites accessibility records: an "accessibility" entry that names a
+ * state with a record names the record; with none, the record of the
+ * first state (natural order) in states that has one. */
+static void ev_accessibility(pk *b, cJSON *ev, const strset *states) {
+  int cited = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, ev) {
+    const char *src = crawl__str(e, "source"), *ref = crawl__str(e, "refId");
+    if (!src || strcmp(src, "accessibility")) continue;
+    cited = 1;
+    if (ax_ref_path(b, ref)) {
+      char *id = ax_ref_id(ref);
+      cJSON_ReplaceItemInObjectCaseSensitive(e, "refId", crawl__jx(cJSON_CreateString(id)));
+      free(id);
+    }
+  }
+  if (cited || !states || !states->n) return;
+  char **v = strset_sorted(states, cmp_nat);
+  for (size_t i = 0; i < states->n; i++)
+    if (ax_ref_path(b, v[i])) {
+      char *id = ax_ref_id(v[i]);
+      ev_push(ev, "accessibility", id, NULL);
+      free(id);
+      break;
+    }
+  free(v);
+}
+
+/* A state's own files as evidence: its accessibility record, its screenshot. */
+static void ev_state_files(cJSON *ev, const pk_state *st) {
+  if (crawl__str(st->line, "accessibilityRef")) {
+    char *id = ax_ref_id(st->id);
+    ev_push(ev, "accessibility", id, NULL);
+    free(id);
+  }
+  if (crawl__str(st->line, "screenshotRef")) {
+    char *id = crawl__xprintf("shot_%s", st->id);
+    ev_push(ev, "screenshot", id, "a supplementary record, not a source of semantics");
+    free(id);
+  }
+}
+
+/* evidenceIndex entries for the states' files, into v (room for 2 per state). */
+static size_t evidence_files(const pk *b, cJSON **v, size_t n) {
+  static const struct { const char *key, *prefix, *source; } files[] = {
+    {"accessibilityRef", "ax_", "accessibility"}, {"screenshotRef", "shot_", "screenshot"}};
+  for (size_t i = 0; i < b->state_ids.n; i++)
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+      const pk_state *st = &b->states[i];
+      const char *path = crawl__str(st->line, files[f].key);
+      if (!path) continue;
+      cJSON *o = crawl__jx(cJSON_CreateObject());
+      char *id = crawl__xprintf("%s%s", files[f].prefix, st->id);
+      crawl__jstr(o, "refId", id);
+      free(id);
+      crawl__jstr(o, "source", files[f].source);
+      crawl__jstr(o, "path", path);
+      crawl__jstr(o, "stateId", st->id);
+      v[n++] = o;
+    }
+  return n;
+}
+
 static cJSON *out_routes(pk *b, conf_sum *cs) {
   cJSON *routes = crawl__jx(cJSON_CreateArray());
   char **ids = strset_sorted(&b->route_ids, cmp_nat);
@@ -1987,6 +2061,7 @@ static cJSON *out_routes(pk *b, conf_sum *cs) {
     ev_push_set(ev, "transition", &tr);
     strset_free(&tr);
     if (!rt->loaded && rt->states.n) ev_push(ev, "inferred", rt->states.v[0], "no page graph could be read");
+    ev_accessibility(b, ev, rt->states.n ? &rt->states : &rt->folded_into);
     crawl__jset(o, "discoveredBy", ev);
     /* 7.3: annotation, the app's router or several states: high; one state,
      * or visited but folded into an equal state of another route: medium;
@@ -2025,6 +2100,7 @@ static cJSON *out_scopes(pk *b, conf_sum *cs) {
     char **st = strset_sorted(&sc->states, cmp_nat);
     ev_push(ev, sc->has_stable ? "annotation" : "dom", st[0], NULL);
     free(st);
+    ev_accessibility(b, ev, &sc->states);
     crawl__jset(o, "discoveredBy", ev);
     /* stableId: high; a named scope or a route/dialog/form landmark: medium; else low */
     int named = sc->names.n > 0;
@@ -2127,6 +2203,7 @@ static cJSON *out_elements(pk *b, conf_sum *cs) {
     strset_free(&seen);
     if (!cJSON_GetArraySize(ev)) ev_push(ev, "dom", el->states.v[0], NULL);
     ev_push_set(ev, "transition", &el->transitions);
+    ev_accessibility(b, ev, &el->states);
     crawl__jset(o, "discoveredBy", ev);
     int annotated = el->src_state[0] || el->src_state[1] || el->stable_id;
     int sem_kinds = 0;
@@ -2335,6 +2412,7 @@ static cJSON *out_state(pk *b, const pk_state *st) {
   cJSON *ev = crawl__jx(cJSON_CreateArray());
   ev_push(ev, "dom", st->id, NULL);
   if (crawl__str(l, "viaTransitionId")) ev_push(ev, "transition", crawl__str(l, "viaTransitionId"), NULL);
+  ev_state_files(ev, st);
   crawl__jset(o, "discoveredBy", ev);
   /* reached more than once: high; once: medium; no readable graph: low */
   int seedy = !crawl__str(l, "parentStateId");
@@ -2515,7 +2593,7 @@ static int cmp_entry(const void *x, const void *y) {
 /* Where each refId lives: a state's page graph, or a journal line. */
 static cJSON *out_evidence(pk *b) {
   cJSON *idx = crawl__jx(cJSON_CreateObject()), *entries = crawl__jx(cJSON_CreateArray());
-  size_t n = 0, cap = b->state_ids.n + b->transition_ids.n;
+  size_t n = 0, cap = 3 * b->state_ids.n + b->transition_ids.n;
   cJSON **v = crawl__xcalloc(cap, sizeof *v);
   for (size_t i = 0; i < b->state_ids.n; i++) {
     const pk_state *st = &b->states[i];
@@ -2538,6 +2616,7 @@ static cJSON *out_evidence(pk *b) {
     crawl__jstr(o, "stateId", crawl__str(b->refs[i].line, "fromStateId"));
     v[n++] = o;
   }
+  n = evidence_files(b, v, n);
   qsort(v, n, sizeof *v, cmp_entry);
   for (size_t i = 0; i < n; i++) crawl__jpush(entries, v[i]);
   free(v);

@@ -1711,6 +1711,7 @@ void crawl__page_remember_keys(crawl_page *p, const char *const *keys, size_t n)
  * redacted values into the run's secret list. */
 static void remember(crawl_page *p, const pg_graph *g) {
   for (size_t k = 0; k < g->nsecrets; k++) crawl__secrets_add(p->secrets, g->secrets[k]);
+  for (size_t k = 0; k < g->npii; k++) crawl__secrets_add_masked(p->secrets, g->pii_values[k], pg_pii_label(g->pii_kinds[k]));
   for (size_t k = 0; k < g->nsensitive_fields; k++) {
     const pg_sensitive_field *f = &g->sensitive_fields[k];
     char id[24];
@@ -2284,6 +2285,12 @@ static crawl_code capture_build(capture *k, pg_graph **out) {
   if (pr) {
     snprintf(k->p->err, sizeof k->p->err, "building the page graph: %s", pg_strerror(pr));
     return CRAWL_CAPTURE;
+  }
+  if (k->p->o.ax_record) { /* the replies are ours, freed next */
+    long long ta = cdp_now_ms();
+    pg_ax_retain(*out, &in);
+    crawl_log(CRAWL_LOG_DEBUG, "capture", "accessibility nodes of %zu elements kept, %lld ms", (*out)->nelements,
+              cdp_now_ms() - ta);
   }
   remember(k->p, *out);
   return CRAWL_OK;

@@ -280,9 +280,49 @@ static int state_refused(run *r, const char *route) {
   return 0;
 }
 
+/* What the run's graphs publish: its bridges, --redact pii. */
+static pg_options run_graph_opts(const run *r) {
+  return (pg_options){.bridge_origins = r->o->bridge_origins, .allow_bridges = r->o->allow_bridges,
+                      .redact_pii = r->o->redact_pii};
+}
+
 static void note_error(run *r, crawl_code rc);
 static int sign_in_again(run *r);
 static int sign_in(run *r, int again);
+
+/* DIR/accessibility/<id>.json: the capture's accessibility record
+ * (pg_ax_record_of: only what the graph publishes), with the state's id and
+ * URL, through the run's secret list and filter as the graph is; its path
+ * relative to DIR into ax_rel ("" when there is none). */
+static void ax_record_file(run *r, const state *s, char *ax_rel, size_t axlen) {
+  ax_rel[0] = 0;
+  cJSON *rec = r->g ? pg_ax_record_of(r->g) : NULL;
+  if (!rec) return;
+  char path[4400], rel[128];
+  snprintf(rel, sizeof rel, "accessibility/%s.json", s->id);
+  snprintf(path, sizeof path, "%s/%s", r->dir, rel);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "stateId", s->id);
+  if (r->g->route_url) cJSON_AddStringToObject(o, "url", r->g->route_url);
+  cJSON_AddStringToObject(o, "pageGraphRevision", r->g->revision);
+  for (cJSON *it; (it = rec->child);) cJSON_AddItemToObject(o, it->string, cJSON_DetachItemViaPointer(rec, it));
+  cJSON_Delete(rec);
+  crawl__secrets_scrub_json(r->secrets, o);
+  char *text = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  int e = text ? crawl__file_write(path, text, strlen(text)) : ENOMEM;
+  free(text);
+  if (e) jl_note(r, "could not write %s: %s", rel, strerror(e));
+  else snprintf(ax_rel, axlen, "%s", rel);
+}
+
+/* The state record o with its accessibilityRef, the file written first. */
+static cJSON *with_ax(run *r, const state *s, cJSON *o) {
+  char ax_rel[160];
+  ax_record_file(r, s, ax_rel, sizeof ax_rel);
+  if (ax_rel[0]) cJSON_AddStringToObject(o, "accessibilityRef", ax_rel);
+  return o;
+}
 
 /* The state's files: DIR/states/<id>.json (its PageGraph, path relative to
  * DIR into rel; what the graph did not redact itself but an earlier capture
@@ -305,7 +345,7 @@ static void state_files(run *r, const state *s, char *rel, size_t rellen, char *
   if (!r->o->screenshots) return;
   unsigned char *png = NULL;
   size_t len = 0;
-  pg_options go = {.bridge_origins = r->o->bridge_origins, .allow_bridges = r->o->allow_bridges};
+  pg_options go = run_graph_opts(r);
   crawl_code rc = crawl_page_screenshot(r->page, r->g, &go, &png, &len);
   if (rc == CRAWL_OK) {
     snprintf(shot_rel, shotlen, "screenshots/%s.png", s->id);
@@ -408,7 +448,7 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
   fr_index_state(&r->f, idx);
   char rel[200], shot_rel[200], *shared = NULL;
   state_files(r, s, rel, sizeof rel, shot_rel, sizeof shot_rel);
-  state_line(r, state_record(r, s, via, route, rel, shot_rel), r->sh ? &shared : NULL);
+  state_line(r, with_ax(r, s, state_record(r, s, via, route, rel, shot_rel)), r->sh ? &shared : NULL);
   if (shared) shared_add(r, idx, shared);
   free(shared);
   return idx;
@@ -423,7 +463,7 @@ static void journal_mirrored(run *r, int si) {
   s->mirrored = 0;
   char rel[200], shot_rel[200];
   state_files(r, s, rel, sizeof rel, shot_rel, sizeof shot_rel);
-  state_line(r, state_record(r, s, s->parent >= 0 ? &s->via : NULL, s->route, rel, shot_rel), NULL);
+  state_line(r, with_ax(r, s, state_record(r, s, s->parent >= 0 ? &s->via : NULL, s->route, rel, shot_rel)), NULL);
 }
 
 /* ---- actions of a state ---------------------------------------------------------------- */
@@ -715,7 +755,7 @@ static int observe(run *r, crawl_code *rc, char **route) {
   const pg_graph *before = prev ? prev : r->before; /* the step's, alive until we return */
   r->before = NULL;
   r->g = NULL;
-  pg_options go = {.bridge_origins = r->o->bridge_origins, .allow_bridges = r->o->allow_bridges};
+  pg_options go = run_graph_opts(r);
   char *rk = NULL;
   /* Settle, capture, fingerprint. A capture that would be a new state while
    * a busy indicator the action brought up is showing is looked at again
@@ -1552,6 +1592,8 @@ static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int 
     snprintf(path, sizeof path, "%s/screenshots", r->dir);
     mkdir_p(path);
   }
+  snprintf(path, sizeof path, "%s/accessibility", r->dir);
+  mkdir_p(path);
   snprintf(path, sizeof path, "%s/" CRAWL__JOURNAL_FILE, r->dir);
   *resumed = 0;
   if (o->resume && access(path, F_OK) != 0) {
@@ -1565,6 +1607,7 @@ static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int 
     return CRAWL_IO;
   }
   r->secrets = crawl__secrets_new();
+  if (o->redact_pii) crawl__secrets_filter(r->secrets, pg_pii_mask); /* before the first line */
   crawl__journal_secrets(r->jl, r->secrets);
   crawl__session_secrets(o->session, r->secrets); /* cookie, header, localStorage values */
   crawl__log_secrets(r->secrets);
@@ -1802,7 +1845,7 @@ static int plan_allows_websockets(const cJSON *plan) {
 static void run_open_tab(run *r) {
   const crawl_opts *o = r->o;
   r->allow_ws = plan_allows_websockets(o->plan);
-  r->po = (crawl_page_opts){.width = o->width, .height = o->height, .locale = o->locale,
+  r->po = (crawl_page_opts){.width = o->width, .height = o->height, .locale = o->locale, .ax_record = 1,
                             .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
                             .settle_early = !o->settle_quiet_ms, /* --settle-ms: the window asked for */
                             .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
@@ -2326,7 +2369,7 @@ static crawl__access probe_one(run *r, const char *url) {
   if (se == POL_SE_SECURITY_CHANGE || se == POL_SE_DESTRUCTIVE || se == POL_SE_IRREVERSIBLE) return CRAWL__ACCESS_ABSENT;
   for (int attempt = 0; attempt < 2; attempt++) {
     pg_graph *g = NULL;
-    pg_options go = {0};
+    pg_options go = {.redact_pii = r->o->redact_pii};
     crawl_code rc = crawl_page_load(r->page, url);
     if (!rc) rc = crawl_page_capture(r->page, &go, &g);
     if (rc) return CRAWL__ACCESS_ABSENT;

@@ -102,7 +102,7 @@ void mcp__session_close(crawl_mcp *m) {
 
 /* The current page's graph (interactive, visible elements), or a tool error. */
 static pg_graph *capture(crawl_mcp *m, mcp__result *r) {
-  pg_options go = {0};
+  pg_options go = {.redact_pii = m->o.redact_pii};
   pg_graph *g = NULL;
   if (crawl_page_capture(m->page, &go, &g) != CRAWL_OK) {
     fail(r, "capture failed: %s", crawl_page_errmsg(m->page));
@@ -524,7 +524,7 @@ static int t_crawl(crawl_mcp *m, const cJSON *args, mcp__result *r) {
   const char *urls[] = {url, NULL};
   crawl_opts co = {.out_dir = dir, .urls = urls, .policy = m->o.policy, .allow_origins = m->allowed,
                    .budget = {.max_states = (long)states, .max_runtime_ms = (long)ms},
-                   .width = m->o.width, .height = m->o.height};
+                   .width = m->o.width, .height = m->o.height, .redact_pii = m->o.redact_pii};
   crawl_summary sum = {0};
   crawl_code rc = crawl_run(c, &co, &sum);
   cdp_client_free(c);

@@ -975,3 +975,86 @@ Test(package, folded_routes_catalogued) {
   t_rm_rf(dir);
   free(dir);
 }
+
+/* ---- evidence files (discovery-mapper 11.2, 17) -------------------------------- */
+/* Every "accessibility" or "screenshot" reference in discoveredBy/evidence
+ * arrays anywhere under o: checked against the index, counted. */
+static int check_refs(const cJSON *o, const cJSON *index, const char *want_ref, int *hits) {
+  int bad = 0;
+  if (cJSON_IsObject(o) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "refId")) &&
+      cJSON_GetObjectItemCaseSensitive(o, "source") && !cJSON_GetObjectItemCaseSensitive(o, "path")) {
+    const char *src = str(o, "source"), *ref = str(o, "refId");
+    if (!strcmp(src, "screenshot") || (!strcmp(src, "accessibility") && !strncmp(ref, "ax_", 3))) {
+      const cJSON *e = find(index, "entries", "refId", ref);
+      if (!e || strcmp(str(e, "source"), src)) bad++;
+    }
+    if (want_ref && !strcmp(ref, want_ref)) (*hits)++;
+  }
+  const cJSON *ch;
+  for (ch = o ? o->child : NULL; ch; ch = ch->next) bad += check_refs(ch, index, want_ref, hits);
+  return bad;
+}
+
+Test(package, accessibility_records_and_screenshots_are_evidence) {
+  char *dir = t_journal_dir("evidence", NULL);
+  char src[1024], dst[1024];
+  snprintf(dst, sizeof dst, "%s/accessibility", dir);
+  cr_assert_eq(mkdir(dst, 0755), 0);
+  for (int i = 1; i <= 2; i++) { /* recorded by a crawl of pages/ (README) */
+    snprintf(src, sizeof src, FIXTURES "/evidence/accessibility/s%d.json", i);
+    snprintf(dst, sizeof dst, "%s/accessibility/s%d.json", dir, i);
+    t_copy_file(src, dst);
+  }
+  cJSON *p = build(dir);
+  validate_package(p, dir);
+  /* the states: their own record and screenshot */
+  const cJSON *s1 = find(p, "transitionGraph.states", "stateId", "s1");
+  const cJSON *s3 = find(p, "transitionGraph.states", "stateId", "s3");
+  const cJSON *ax1 = find(s1, "discoveredBy", "refId", "ax_s1"), *shot1 = find(s1, "discoveredBy", "refId", "shot_s1");
+  cr_assert(ax1 && shot1, "s1 cites its accessibility record and its screenshot");
+  cr_expect_str_eq(str(ax1, "source"), "accessibility");
+  cr_expect_str_eq(str(shot1, "source"), "screenshot");
+  cr_expect(find(find(p, "transitionGraph.states", "stateId", "s2"), "discoveredBy", "refId", "ax_s2"));
+  cr_expect_null(find(s3, "discoveredBy", "source", "accessibility"), "s3 has no record: none cited");
+  cr_expect_null(find(s3, "discoveredBy", "source", "screenshot"));
+  /* the index says where each lives */
+  const cJSON *idx = get(p, "evidenceIndex");
+  const cJSON *e = find(idx, "entries", "refId", "ax_s1");
+  cr_assert(e);
+  cr_expect_str_eq(str(e, "source"), "accessibility");
+  cr_expect_str_eq(str(e, "path"), "accessibility/s1.json");
+  cr_expect_str_eq(str(e, "stateId"), "s1");
+  snprintf(dst, sizeof dst, "%s/%s", dir, str(e, "path"));
+  cr_expect_eq(access(dst, R_OK), 0, "the path is the file in the crawl directory");
+  cr_expect_str_eq(str(find(idx, "entries", "refId", "shot_s1"), "path"), "screenshots/s1.png");
+  cr_expect_str_eq(str(find(idx, "entries", "refId", "ax_s2"), "path"), "accessibility/s2.json");
+  cr_expect_null(find(idx, "entries", "refId", "ax_s3"));
+  cr_expect_eq(len(p, "evidenceIndex.entries"), 3 + 7 + 3);
+  /* catalog entries from those states cite the record; every reference resolves */
+  int hits = 0;
+  cr_expect_eq(check_refs(p, idx, "ax_s1", &hits), 0, "every accessibility/screenshot refId is in the index");
+  cr_expect_gt(hits, 5, "elements, scopes and routes of s1 cite its record (%d)", hits);
+  const cJSON *home = find(p, "routeCatalog.routes", "routeId", "/home.html");
+  const cJSON *settings = find(p, "routeCatalog.routes", "routeId", "/settings.html");
+  cr_expect(find(home, "discoveredBy", "refId", "ax_s1"));
+  cr_expect_null(find(settings, "discoveredBy", "source", "accessibility"), "its only state has no record");
+  const cJSON *el;
+  int els = 0;
+  cJSON_ArrayForEach(el, get(p, "elementCatalog.elements")) {
+    const cJSON *a = find(el, "discoveredBy", "source", "accessibility");
+    if (a && !strncmp(str(a, "refId"), "ax_", 3)) els++;
+  }
+  cr_expect_gt(els, 3, "elements cite the records (%d)", els);
+  /* the normal journal (no records): no accessibility record cited anywhere */
+  char *plain = t_journal_dir("normal", NULL);
+  cJSON *q = build(plain);
+  hits = 0;
+  check_refs(q, get(q, "evidenceIndex"), "ax_s1", &hits);
+  cr_expect_eq(hits, 0);
+  cJSON_Delete(q);
+  t_rm_rf(plain);
+  free(plain);
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
