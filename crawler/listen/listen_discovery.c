@@ -107,13 +107,13 @@ void lsn__disc_plan(lsn_session *s, const char *req, const cJSON *payload) {
   cJSON_AddItemToObject(p, "acceptedSeeds", acc);
   cJSON_AddItemToObject(p, "rejectedSeeds", rej);
   s->runs[s->nruns++] = r;
-  /* the run's lifecycle starts here (mapper 10.1): planning, then, from
-   * start on, the run's own statuses */
+  lsn__reply(s, req, "uiap.discovery.planned", p);
+  /* the run's lifecycle starts here (mapper 10.1): planned, it is in
+   * planning until started; from start on, the run's own statuses */
   cJSON *pp = crawl__jx(cJSON_CreateObject());
   crawl__jstr(pp, "runId", r->id);
   crawl__jstr(pp, "status", "planning");
   lsn__event(s, "uiap.discovery.progress", pp);
-  lsn__reply(s, req, "uiap.discovery.planned", p);
 }
 
 /* The run payload names, or NULL after an error reply. */

@@ -1201,7 +1201,7 @@ typedef struct seed {
   char *url;
   cJSON *json;
   int resolved;
-  int settled;   /* its seed line is written at planning (an unusable documentation seed) */
+  int settled;   /* unusable: its seed line and review were written at planning (plan_seeds) */
 } seed;
 
 static const char *seed_kind(const seed *sd) {
@@ -1210,7 +1210,7 @@ static const char *seed_kind(const seed *sd) {
 /* Menu and action seeds name a control on the seed pages. */
 static int is_control_seed(const seed *sd) {
   const char *k = seed_kind(sd);
-  return !sd->url && k && (!strcmp(k, "menu") || !strcmp(k, "action"));
+  return !sd->url && !sd->settled && k && (!strcmp(k, "menu") || !strcmp(k, "action"));
 }
 
 /* A seed's URL or route against the base URL (RFC 3986: "../", "?q", "#f",
