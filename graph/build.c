@@ -2464,14 +2464,20 @@ static void select_elements(ctx *c) {
   free(fax);
 }
 
+/* The node above k: its parent, else (a document's root) its frame's owner. */
+static int up(ctx *c, int k) { return c->n[k].parent >= 0 ? c->n[k].parent : c->d[c->n[k].doc].owner; }
+
 /* 1: node k or an ancestor (across frame boundaries) carries the inert
- * attribute. */
-static int inert_attr(ctx *c, int k) {
-  for (int steps = 0; k >= 0 && steps < 100000; steps++) {
-    if (c->n[k].type == 1 && attr(c, &c->n[k], "inert")) return 1;
-    k = c->n[k].parent >= 0 ? c->n[k].parent : c->d[c->n[k].doc].owner;
+ * attribute. memo[k]: 0 unknown, 1 no, 2 yes, filled along the way, so
+ * every node's chain is walked once. */
+static int inert_attr(ctx *c, int k, unsigned char *memo) {
+  int top = k, steps = 0, v = 1;
+  for (; top >= 0 && steps < 100000; top = up(c, top), steps++) {
+    if (memo[top]) { v = memo[top]; break; }
+    if (c->n[top].type == 1 && attr(c, &c->n[top], "inert")) { v = 2; break; }
   }
-  return 0;
+  for (int m = k; m >= 0 && m != top && steps-- >= 0; m = up(c, m)) memo[m] = (unsigned char)v;
+  return v == 2;
 }
 
 /* 1: scope s or one of its ancestors is scope anc. */
@@ -2481,17 +2487,17 @@ static int scope_below(const pg_graph *g, int s, int anc) {
   return 0;
 }
 
-/* 1: element e lies outside an open modal dialog (a <dialog> opened with
- * showModal(), a dialog or drawer with aria-modal="true"): the modal makes
- * it inert. */
-static int outside_modal(const pg_graph *g, const pg_element *e) {
-  for (size_t s = 0; s < g->nscopes; s++) {
+/* The open modal dialogs and drawers of g (a <dialog> opened with
+ * showModal(), aria-modal="true") into out (at most max); their count. */
+static int open_modals(const pg_graph *g, int *out, int max) {
+  int n = 0;
+  for (size_t s = 0; s < g->nscopes && n < max; s++) {
     const pg_scope *sc = &g->scopes[s];
-    if (sc->kind != PG_SCOPE_DIALOG && sc->kind != PG_SCOPE_DRAWER) continue;
-    if (!pg_state_is(&sc->state, PG_ST_OPEN) || !pg_state_is(&sc->state, PG_ST_MODAL)) continue;
-    if (!scope_below(g, e->scope, (int)s)) return 1;
+    if ((sc->kind == PG_SCOPE_DIALOG || sc->kind == PG_SCOPE_DRAWER) && pg_state_is(&sc->state, PG_ST_OPEN) &&
+        pg_state_is(&sc->state, PG_ST_MODAL))
+      out[n++] = (int)s;
   }
-  return 0;
+  return n;
 }
 
 /* Web 5.7: what is inert -- under an inert attribute, or outside an open
@@ -2500,15 +2506,19 @@ static int outside_modal(const pg_graph *g, const pg_element *e) {
  * known. */
 static void mark_inert(ctx *c) {
   pg_graph *g = c->g;
+  int modals[16], nm = open_modals(g, modals, 16);
+  unsigned char *memo = calloc(c->nn ? c->nn : 1, 1);
   for (size_t i = 0; i < g->nelements; i++) {
     pg_element *e = &g->elements[i];
-    int k = hget(c, e->backend_node_id);
-    if (!(k >= 0 && inert_attr(c, k)) && !outside_modal(g, e)) continue;
+    int k = hget(c, e->backend_node_id), inert = memo && k >= 0 && inert_attr(c, k, memo);
+    for (int m = 0; m < nm && !inert; m++) inert = !scope_below(g, e->scope, modals[m]);
+    if (!inert) continue;
     e->inert = 1;
     e->interactable = 0;
     e->actions = 0;
     e->affordances &= 1u << PG_AF_READ;
   }
+  free(memo);
 }
 
 /* Priority for --max-nodes: focused, interactive in viewport, status and
