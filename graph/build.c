@@ -748,7 +748,33 @@ static int ax_hidden_only(const cJSON *ax) {
   return any;
 }
 
+/* Step 3 of web profile 6.1: the app's annotation (data-uiap-role) gives
+ * the role only where neither the tag nor ARIA did (role generic), the role
+ * is one we know, and it does not lie: a widget role (one a user operates)
+ * only on an element that can be operated (a click listener, tabindex,
+ * contenteditable). Otherwise role stays as it is. */
+static const char *annotated_role(ctx *c, const snode *n, const char *role) {
+  const char *ur = attr(c, n, "data-uiap-role");
+  if (!role || strcmp(role, "generic") || !ur || !*ur) return role;
+  char low[32];
+  size_t l = strlen(ur);
+  if (l >= sizeof low) return role;
+  for (size_t k = 0; k <= l; k++) low[k] = (char)(ur[k] >= 'A' && ur[k] <= 'Z' ? ur[k] + 32 : ur[k]);
+  const pg__role_info *ri = pg__role_lookup(low);
+  if (!ri || (ri->flags & PG__R_TEXT)) return role;
+  unsigned widget = PG__R_INTERACTIVE | PG__R_ACTIVATE | PG__R_EDITABLE | PG__R_CHECKABLE | PG__R_CHOOSER |
+                    PG__R_OPTION | PG__R_NAVLINK | PG__R_RANGE;
+  int operable = n->clickable || attr(c, n, "tabindex") || attr(c, n, "contenteditable");
+  if ((ri->flags & widget) && !operable) return role;
+  return ri->role; /* the table's string: low is gone when we return */
+}
+
+static const char *node_role_(ctx *c, const snode *n, int *from_ax);
 static const char *node_role(ctx *c, const snode *n, int *from_ax) {
+  return annotated_role(c, n, node_role_(c, n, from_ax));
+}
+
+static const char *node_role_(ctx *c, const snode *n, int *from_ax) {
   *from_ax = 0;
   if (n->ax && !ax_ignored(n->ax)) {
     const char *r = ax_str(n->ax, "role");
@@ -1798,7 +1824,11 @@ static int native_control(const snode *n) {
  * heuristic's call: inferred. */
 static uint32_t role_sources(ctx *c, const snode *n, const char *role) {
   uint32_t src = 0;
+  const char *ur = attr(c, n, "data-uiap-role");
+  const char *native = pg__role_from_tag(n->tag, attr(c, n, "type"), attr(c, n, "href") != NULL);
   int aria = aria_decided(c, n, role);
+  if (!aria && ur && !strcasecmp(ur, role) && strcmp(role, "generic") && (!native || strcmp(native, role)))
+    return 1u << PG_SRC_ANNOTATION; /* the app's data-uiap-role decided (annotated_role) */
   if (aria) src |= 1u << PG_SRC_ARIA;
   if (!aria || native_control(n)) src |= 1u << PG_SRC_NATIVE;
   if (!strcmp(role, "generic") && n->clickable) src |= 1u << PG_SRC_INFERRED;
@@ -1807,6 +1837,19 @@ static uint32_t role_sources(ctx *c, const snode *n, const char *role) {
 
 /* why a node is published besides section 8 (wanted) */
 enum { WANT_RULE = 1, WANT_HOST = 2, WANT_ENDPOINT = 4, WANT_SELECTION = 8 };
+
+/* An element data-uiap-role made a widget is named from its contents, as
+ * the role would have it (accname 2F), and the browser did not (it saw a
+ * generic element): light_text, which skips closed shadow roots and
+ * sensitive content, then title. */
+static char *annotated_name(ctx *c, int i) {
+  char buf[2048];
+  size_t len = 0;
+  buf[0] = 0;
+  if (!c->n[i].sens_inside) light_text(c, i, buf, sizeof buf, &len, 0);
+  if (len) return clean(c, buf, NAME_MAX_BYTES);
+  return clean(c, attr(c, &c->n[i], "title"), NAME_MAX_BYTES);
+}
 
 static int click_proxy(ctx *c, int i);
 static void make_element(ctx *c, int i, const char *role, int visible, int from_ax, int why) {
@@ -1863,6 +1906,8 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
 
   /* sources: what decided the role, then the name */
   e->sources |= role_sources(c, n, role);
+  if ((e->sources & (1u << PG_SRC_ANNOTATION)) && (!e->name || !*e->name) && ri && !(ri->scope >= 0))
+    if ((e->name = annotated_name(c, i)) != NULL) e->sources |= 1u << PG_SRC_TEXT; /* the browser saw a generic element */
   if (attr(c, n, "aria-label") || attr(c, n, "aria-labelledby")) e->sources |= 1u << PG_SRC_ARIA;
   if (n->ax) {
     const cJSON *lb = ax_prop(n->ax, "labelledby");
@@ -1971,8 +2016,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
       break;
     }
   }
-  derive_actions(c, n, e, ri);
-  if (e->app_action) e->affordances |= 1u << PG_AF_INVOKE;
+  derive_actions(c, n, e, ri); /* invoke for an app action, unless disabled */
   e->interactable = visible && pg_state_is(&e->state, PG_ST_ENABLED) && e->actions != 0;
 }
 

@@ -1779,6 +1779,38 @@ static void env_principals(const crawl_opts *o, cJSON *e) {
   cJSON_AddStringToObject(e, "authMode", seeded ? "seeded" : "session_reuse");
 }
 
+/* With no principals the run still explores as someone (mapper 11.1): the
+ * session it was handed (storage state, cookies, headers, a browser it
+ * attached to), or nobody signed in. */
+static void env_default_principal(const crawl_opts *o, cJSON *e) {
+  int given = crawl_session_any(o->session) || o->session_reuse;
+  cJSON *pp = cJSON_AddArrayToObject(e, "principalProfiles"), *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "id", given ? "session" : "anonymous");
+  cJSON_AddStringToObject(p, "description", given ? "whoever the session handed to the crawler is signed in as"
+                                                   : "nobody signed in: a fresh browser profile");
+  cJSON_AddItemToArray(pp, p);
+}
+
+/* The UIAP profiles and extensions this run speaks (mapper 11.1); the app's
+ * own annotations and bridges are read as the pages show them (their
+ * evidence in the catalogs: annotation, app_registry). */
+static void env_profiles(cJSON *e) {
+  cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "metadata");
+  if (!cJSON_IsObject(m)) {
+    cJSON_DeleteItemFromObjectCaseSensitive(e, "metadata");
+    m = cJSON_AddObjectToObject(e, "metadata");
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(m, "uiap");
+  cJSON *u = cJSON_AddObjectToObject(m, "uiap");
+  static const char *const profiles[] = {"web@0.1"};
+  static const char *const extensions[] = {"uiap.discovery@0.1", "uiap.policy@0.1", "uiap.workflow@0.1"};
+  cJSON_AddItemToObject(u, "profiles", cJSON_CreateStringArray(profiles, 1));
+  cJSON_AddItemToObject(u, "extensions", cJSON_CreateStringArray(extensions, 3));
+  static const char *const annotations[] = {"data-uiap-id", "data-uiap-scope", "data-uiap-meaning", "data-uiap-action",
+                                            "data-uiap-risk", "data-uiap-sensitive", "data-uiap-route", "data-uiap-role"};
+  cJSON_AddItemToObject(u, "annotationsRead", cJSON_CreateStringArray(annotations, 8));
+}
+
 /* The run record's environment (caller owns): the plan's, with defaults for
  * its id, base URL and locale, and this run's viewport, budgets and safety. */
 static cJSON *run_environment(const run *r, const cJSON *env, const char *base) {
@@ -1792,6 +1824,8 @@ static cJSON *run_environment(const run *r, const cJSON *env, const char *base) 
     cJSON_AddStringToObject(e, "authMode", "session_reuse");
   }
   if (o->nprincipals) env_principals(o, e);
+  else if (!cJSON_GetObjectItemCaseSensitive(e, "principalProfiles")) env_default_principal(o, e);
+  env_profiles(e);
   cJSON_DeleteItemFromObjectCaseSensitive(e, "viewport");
   cJSON *vp = cJSON_AddObjectToObject(e, "viewport");
   cJSON_AddNumberToObject(vp, "width", o->width ? o->width : 1280);

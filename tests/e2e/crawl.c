@@ -218,6 +218,14 @@ Test(crawl, plan_viewport_and_locale_are_applied, .timeout = 120) {
   const cJSON *env = cJSON_GetObjectItem(pkg, "environment");
   cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(env, "locale")), "de-DE");
   cr_expect_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(env, "viewport"), "width")->valueint, 900);
+  /* mapper 11.1: the preparation records who explores and what UIAP it speaks */
+  const cJSON *pp = cJSON_GetArrayItem(cJSON_GetObjectItem(env, "principalProfiles"), 0);
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(pp, "id")), "anonymous",
+                   "a run with no principals explores as nobody signed in, and says so");
+  const cJSON *uiap = cJSON_GetObjectItem(cJSON_GetObjectItem(env, "metadata"), "uiap");
+  cr_expect(uiap && cJSON_GetArraySize(cJSON_GetObjectItem(uiap, "profiles")) == 1 &&
+                !strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItem(uiap, "profiles"), 0)), "web@0.1"),
+            "the profiles the run speaks are recorded");
   plan_refused(pdir, "\"viewport\":{\"width\":5}", "/environment/viewport");
   cJSON_Delete(pkg);
   t_run_free(&run);

@@ -1177,6 +1177,39 @@ Test(fidelity_sources, what_decided) {
   DONE(g);
 }
 
+/* Role derivation order (web profile 6.1): native HTML, ARIA, then the app's
+ * data-uiap-role -- only where neither of the first two gave a role, and
+ * never a lie: a widget role on an element that cannot be operated is
+ * ignored. The annotated element is named from its contents and its
+ * source is agent-annotation, not native-html. */
+Test(fidelity_sources, annotated_roles) {
+  const char *const args[] = {"--include-non-interactive", NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/annotated_roles.html"), args);
+  const cJSON *go = t_element(g, "button", "Go on");
+  cr_expect(go, "data-uiap-role=button on a focusable div with a listener is a button named by its text");
+  if (go) {
+    cr_expect(t_has(item(go, "semantics"), "sources", "agent-annotation"), "its source is the annotation");
+    cr_expect(!t_has(item(go, "semantics"), "sources", "native-html"), "a div's tag decided nothing");
+    cr_expect(t_has(go, "supportedActions", "ui.activate"));
+  }
+  cr_expect(t_element(g, "link", "Next tile"), "a clickable div annotated link is a link");
+  cr_expect(!t_element(g, "button", "Not a button"), "a widget role on a div nothing can operate is ignored");
+  cr_expect(t_element(g, "navigation", "Side menu"), "a structural role needs no listener");
+  const cJSON *nb = t_element(g, "button", "Native button");
+  cr_expect(nb && !t_element(g, "link", "Native button"), "the native role wins over the annotation");
+  if (nb) cr_expect(!t_has(item(nb, "semantics"), "sources", "agent-annotation"));
+  cr_expect(t_element(g, "tab", "Aria tab") && !t_element(g, "button", "Aria tab"), "ARIA wins over the annotation");
+  const cJSON *e;
+  cJSON_ArrayForEach(e, item(g, "elements"))
+    cr_expect(!str_is(e, "role", "no-such-role"), "an unknown annotated role is not published");
+  /* web 5.7: affordances and supportedActions agree; a disabled control reads, nothing else */
+  const cJSON *off = t_element(g, "button", "Create video"), *on = t_element(g, "button", "Preview video");
+  cr_expect(off && !t_has(off, "affordances", "invoke") && t_has(off, "affordances", "read"),
+            "a disabled app action offers no invoke");
+  cr_expect(on && t_has(on, "affordances", "invoke"), "an enabled app action does");
+  DONE(g);
+}
+
 /* Wrappers of component frameworks -- custom-element hosts and slots with no
  * role, name, state, action or stable id -- are left out; one with a stable
  * id or a state stays, and so does the host of a control's shadow tree. */
