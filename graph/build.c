@@ -748,7 +748,33 @@ static int ax_hidden_only(const cJSON *ax) {
   return any;
 }
 
+/* Step 3 of web profile 6.1: the app's annotation (data-uiap-role) gives
+ * the role only where neither the tag nor ARIA did (role generic), the role
+ * is one we know, and it does not lie: a widget role (one a user operates)
+ * only on an element that can be operated (a click listener, tabindex,
+ * contenteditable). Otherwise role stays as it is. */
+static const char *annotated_role(ctx *c, const snode *n, const char *role) {
+  const char *ur = attr(c, n, "data-uiap-role");
+  if (!role || strcmp(role, "generic") || !ur || !*ur) return role;
+  char low[32];
+  size_t l = strlen(ur);
+  if (l >= sizeof low) return role;
+  for (size_t k = 0; k <= l; k++) low[k] = (char)(ur[k] >= 'A' && ur[k] <= 'Z' ? ur[k] + 32 : ur[k]);
+  const pg__role_info *ri = pg__role_lookup(low);
+  if (!ri || (ri->flags & PG__R_TEXT)) return role;
+  unsigned widget = PG__R_INTERACTIVE | PG__R_ACTIVATE | PG__R_EDITABLE | PG__R_CHECKABLE | PG__R_CHOOSER |
+                    PG__R_OPTION | PG__R_NAVLINK | PG__R_RANGE;
+  int operable = n->clickable || attr(c, n, "tabindex") || attr(c, n, "contenteditable");
+  if ((ri->flags & widget) && !operable) return role;
+  return ri->role; /* the table's string: low is gone when we return */
+}
+
+static const char *node_role_(ctx *c, const snode *n, int *from_ax);
 static const char *node_role(ctx *c, const snode *n, int *from_ax) {
+  return annotated_role(c, n, node_role_(c, n, from_ax));
+}
+
+static const char *node_role_(ctx *c, const snode *n, int *from_ax) {
   *from_ax = 0;
   if (n->ax && !ax_ignored(n->ax)) {
     const char *r = ax_str(n->ax, "role");
@@ -1127,13 +1153,35 @@ static void node_state(ctx *c, const snode *n, const pg__role_info *ri, pg_state
 }
 
 /* ---- affordances and actions (discovery-mapper 15.4) -------------------- */
+/* Tags that take focus natively (html "focusable area"), with what they need. */
+static const struct { const char *tag; int needs_href; } focus_tags[] = {
+  {"BUTTON", 0}, {"INPUT", 0}, {"SELECT", 0}, {"TEXTAREA", 0}, {"SUMMARY", 0},
+  {"IFRAME", 0}, {"A", 1}, {"AREA", 1},
+};
+
+/* 1: e can take focus (web 5.7: ui.focus only where it works). The
+ * accessibility tree says so when the node has one; without it, a native
+ * focusable tag, a tabindex or contenteditable. A role alone (a div with
+ * role=button and no tabindex) does not make an element focusable. */
+static int takes_focus(ctx *c, const snode *n, const pg_element *e) {
+  if (n->ax) return pg_state_is(&e->state, PG_ST_FOCUSABLE);
+  const char *ti = attr(c, n, "tabindex"), *ce = attr(c, n, "contenteditable");
+  if (ti && *ti) return 1;
+  if (ce && strcasecmp(ce, "false")) return 1;
+  const char *type = attr(c, n, "type");
+  if (!strcasecmp(n->tag, "INPUT") && type && !strcasecmp(type, "hidden")) return 0;
+  for (size_t k = 0; k < sizeof focus_tags / sizeof *focus_tags; k++)
+    if (!strcasecmp(n->tag, focus_tags[k].tag)) return !focus_tags[k].needs_href || attr(c, n, "href");
+  return 0;
+}
+
 #define AF(x) (1u << PG_AF_##x)
 #define AC(x) (1u << PG_AC_##x)
 static void derive_actions(ctx *c, const snode *n, pg_element *e, const pg__role_info *ri) {
   uint32_t af = AF(READ), ac = 0;
   int enabled = pg_state_is(&e->state, PG_ST_ENABLED);
   unsigned f = ri ? ri->flags : 0;
-  if (pg_state_is(&e->state, PG_ST_FOCUSABLE) || (f & PG__R_INTERACTIVE)) { af |= AF(FOCUS); ac |= AC(FOCUS); }
+  if (takes_focus(c, n, e)) { af |= AF(FOCUS); ac |= AC(FOCUS); }
   if (f & PG__R_ACTIVATE) { af |= AF(ACTIVATE); ac |= AC(ACTIVATE); }
   if (f & PG__R_NAVLINK) { af |= AF(NAVIGATE); ac |= AC(NAVIGATE); }
   if (f & PG__R_CHECKABLE) {
@@ -1730,8 +1778,78 @@ static void icon_name(ctx *c, int i, pg_element *e) {
   if (e->name && e->description && !strcmp(e->name, e->description)) e->description = NULL;
 }
 
+/* ---- what decided an element's semantics (web profile 5.9) -------------- */
+/* ARIA roles the accessibility tree names otherwise (role="img" is "image"
+ * in Chromium's tree, "presentation" is "none"). */
+static const struct { const char *attr, *ax; } role_aliases[] = {{"img", "image"}, {"presentation", "none"}};
+
+static int role_token_is(const char *tok, size_t len, const char *role) {
+  if (len == strlen(role) && !strncasecmp(tok, role, len)) return 1;
+  for (size_t k = 0; k < sizeof role_aliases / sizeof *role_aliases; k++)
+    if (len == strlen(role_aliases[k].attr) && !strncasecmp(tok, role_aliases[k].attr, len) &&
+        !strcmp(role, role_aliases[k].ax))
+      return 1;
+  return 0;
+}
+
+/* 1: the element's role attribute decided role: one of its tokens is role
+ * (a fallback list "switch checkbox" included), or role is not what the tag
+ * means natively (the attribute is all that can have made it). An invalid
+ * or unsupported token the browser passed over decided nothing. */
+static int aria_decided(ctx *c, const snode *n, const char *role) {
+  const char *ar = attr(c, n, "role");
+  if (!ar || !*ar || !role) return 0;
+  for (const char *p = ar; *p;) {
+    p += strspn(p, " \t\n\r\f");
+    size_t l = strcspn(p, " \t\n\r\f");
+    if (l && role_token_is(p, l, role)) return 1;
+    p += l;
+  }
+  const char *native = pg__role_from_tag(n->tag, attr(c, n, "type"), attr(c, n, "href") != NULL);
+  return native && strcmp(native, role) && strcmp(role, "generic");
+}
+
+/* Native form controls: their state, value and editing are the tag's,
+ * whatever role the attribute gives them. */
+static int native_control(const snode *n) {
+  static const char *const tags[] = {"INPUT", "SELECT", "TEXTAREA", "BUTTON"};
+  for (size_t k = 0; k < sizeof tags / sizeof *tags; k++)
+    if (!strcasecmp(n->tag, tags[k])) return 1;
+  return 0;
+}
+
+/* The role's source: aria when the role attribute decided it, native-html
+ * when the tag's semantics did (or the tag is a native control: its states
+ * are the tag's); a generic element a click listener makes activatable is a
+ * heuristic's call: inferred. */
+static uint32_t role_sources(ctx *c, const snode *n, const char *role) {
+  uint32_t src = 0;
+  const char *ur = attr(c, n, "data-uiap-role");
+  const char *native = pg__role_from_tag(n->tag, attr(c, n, "type"), attr(c, n, "href") != NULL);
+  int aria = aria_decided(c, n, role);
+  if (!aria && ur && !strcasecmp(ur, role) && strcmp(role, "generic") && (!native || strcmp(native, role)))
+    return 1u << PG_SRC_ANNOTATION; /* the app's data-uiap-role decided (annotated_role) */
+  if (aria) src |= 1u << PG_SRC_ARIA;
+  if (!aria || native_control(n)) src |= 1u << PG_SRC_NATIVE;
+  if (!strcmp(role, "generic") && n->clickable) src |= 1u << PG_SRC_INFERRED;
+  return src;
+}
+
 /* why a node is published besides section 8 (wanted) */
 enum { WANT_RULE = 1, WANT_HOST = 2, WANT_ENDPOINT = 4, WANT_SELECTION = 8 };
+
+/* An element data-uiap-role made a widget is named from its contents, as
+ * the role would have it (accname 2F), and the browser did not (it saw a
+ * generic element): light_text, which skips closed shadow roots and
+ * sensitive content, then title. */
+static char *annotated_name(ctx *c, int i) {
+  char buf[2048];
+  size_t len = 0;
+  buf[0] = 0;
+  if (!c->n[i].sens_inside) light_text(c, i, buf, sizeof buf, &len, 0);
+  if (len) return clean(c, buf, NAME_MAX_BYTES);
+  return clean(c, attr(c, &c->n[i], "title"), NAME_MAX_BYTES);
+}
 
 static int click_proxy(ctx *c, int i);
 static void make_element(ctx *c, int i, const char *role, int visible, int from_ax, int why) {
@@ -1786,9 +1904,10 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   if (c->in->focused_backend_node_id && n->backend == c->in->focused_backend_node_id && n->frame_doc < 0)
     pg_state_set(&e->state, PG_ST_FOCUSED, 1);
 
-  /* sources */
-  e->sources |= 1u << PG_SRC_NATIVE;
-  if (ar && *ar) e->sources |= 1u << PG_SRC_ARIA;
+  /* sources: what decided the role, then the name */
+  e->sources |= role_sources(c, n, role);
+  if ((e->sources & (1u << PG_SRC_ANNOTATION)) && (!e->name || !*e->name) && ri && !(ri->scope >= 0))
+    if ((e->name = annotated_name(c, i)) != NULL) e->sources |= 1u << PG_SRC_TEXT; /* the browser saw a generic element */
   if (attr(c, n, "aria-label") || attr(c, n, "aria-labelledby")) e->sources |= 1u << PG_SRC_ARIA;
   if (n->ax) {
     const cJSON *lb = ax_prop(n->ax, "labelledby");
@@ -1806,7 +1925,6 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
     }
   }
   if (sid || act || meaning || e->risk_attr) e->sources |= 1u << PG_SRC_ANNOTATION;
-  if (!from_ax && !strcmp(role, "generic") && n->clickable) e->sources |= 1u << PG_SRC_INFERRED;
 
   /* value, redacted */
   const char *val = NULL;
@@ -1898,8 +2016,7 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
       break;
     }
   }
-  derive_actions(c, n, e, ri);
-  if (e->app_action) e->affordances |= 1u << PG_AF_INVOKE;
+  derive_actions(c, n, e, ri); /* invoke for an app action, unless disabled */
   e->interactable = visible && pg_state_is(&e->state, PG_ST_ENABLED) && e->actions != 0;
 }
 
@@ -2391,30 +2508,61 @@ static void select_elements(ctx *c) {
   free(fax);
 }
 
-/* 1: node k is anc or below it, across frame boundaries (a frame's
- * document continues at its iframe element). */
-static int below(ctx *c, int k, int anc) {
-  for (int steps = 0; k >= 0 && steps < 100000; steps++) {
-    if (k == anc) return 1;
-    k = c->n[k].parent >= 0 ? c->n[k].parent : c->d[c->n[k].doc].owner;
+/* The node above k: its parent, else (a document's root) its frame's owner. */
+static int up(ctx *c, int k) { return c->n[k].parent >= 0 ? c->n[k].parent : c->d[c->n[k].doc].owner; }
+
+/* 1: node k or an ancestor (across frame boundaries) carries the inert
+ * attribute. memo[k]: 0 unknown, 1 no, 2 yes, filled along the way, so
+ * every node's chain is walked once. */
+static int inert_attr(ctx *c, int k, unsigned char *memo) {
+  int top = k, steps = 0, v = 1;
+  for (; top >= 0 && steps < 100000; top = up(c, top), steps++) {
+    if (memo[top]) { v = memo[top]; break; }
+    if (c->n[top].type == 1 && attr(c, &c->n[top], "inert")) { v = 2; break; }
   }
+  for (int m = k; m >= 0 && m != top && steps-- >= 0; m = up(c, m)) memo[m] = (unsigned char)v;
+  return v == 2;
+}
+
+/* 1: scope s or one of its ancestors is scope anc. */
+static int scope_below(const pg_graph *g, int s, int anc) {
+  for (int steps = 0; s >= 0 && steps < 4096; s = g->scopes[s].parent, steps++)
+    if (s == anc) return 1;
   return 0;
 }
 
-/* A <dialog> opened with showModal() makes the rest of the page inert:
- * nothing outside it takes a click. Those elements stay published (they are
- * on screen) but are not interactable. */
-static void mark_inert(ctx *c) {
-  for (size_t i = 0; i < c->nn; i++) {
-    const snode *n = &c->n[i];
-    if (n->type != 1 || strcasecmp(n->tag, "DIALOG") || n->closed_inside || !n->ax) continue;
-    const cJSON *m = ax_prop(n->ax, "modal");
-    if (!cJSON_IsTrue(m) || !attr(c, n, "open") || !node_visible(c, n)) continue;
-    for (size_t e = 0; e < c->g->nelements; e++) {
-      int k = hget(c, c->g->elements[e].backend_node_id);
-      if (k >= 0 && !below(c, k, (int)i)) c->g->elements[e].interactable = 0;
-    }
+/* The open modal dialogs and drawers of g (a <dialog> opened with
+ * showModal(), aria-modal="true") into out (at most max); their count. */
+static int open_modals(const pg_graph *g, int *out, int max) {
+  int n = 0;
+  for (size_t s = 0; s < g->nscopes && n < max; s++) {
+    const pg_scope *sc = &g->scopes[s];
+    if ((sc->kind == PG_SCOPE_DIALOG || sc->kind == PG_SCOPE_DRAWER) && pg_state_is(&sc->state, PG_ST_OPEN) &&
+        pg_state_is(&sc->state, PG_ST_MODAL))
+      out[n++] = (int)s;
   }
+  return n;
+}
+
+/* Web 5.7: what is inert -- under an inert attribute, or outside an open
+ * modal dialog -- stays published (it is on screen) but takes no action:
+ * it reads, nothing else, and is not interactable. Runs once scopes are
+ * known. */
+static void mark_inert(ctx *c) {
+  pg_graph *g = c->g;
+  int modals[16], nm = open_modals(g, modals, 16);
+  unsigned char *memo = calloc(c->nn ? c->nn : 1, 1);
+  for (size_t i = 0; i < g->nelements; i++) {
+    pg_element *e = &g->elements[i];
+    int k = hget(c, e->backend_node_id), inert = memo && k >= 0 && inert_attr(c, k, memo);
+    for (int m = 0; m < nm && !inert; m++) inert = !scope_below(g, e->scope, modals[m]);
+    if (!inert) continue;
+    e->inert = 1;
+    e->interactable = 0;
+    e->actions = 0;
+    e->affordances &= 1u << PG_AF_READ;
+  }
+  free(memo);
 }
 
 /* Priority for --max-nodes: focused, interactive in viewport, status and
@@ -2626,6 +2774,61 @@ static void scrub_sensitive(ctx *c) {
   scrub(c, &g->selection_text, secrets, n, 1);
 }
 
+/* ---- the route (web profile 5.4) ------------------------------------------ */
+
+/* The page's own name for its route: data-uiap-route on the first rendered
+ * element of the top document that has one (a closed shadow tree is not
+ * read), NULL when none does. */
+static char *route_annotation(ctx *c) {
+  for (size_t i = 0; i < c->nn; i++) {
+    const snode *n = &c->n[i];
+    if (n->doc != 0 || n->type != 1 || n->closed_inside || n->layout < 0 || (n->vis_hidden & 1)) continue;
+    char *r = clean(c, attr(c, n, "data-uiap-route"), NAME_MAX_BYTES);
+    if (r) return r;
+  }
+  return NULL;
+}
+
+static void kv_push(ctx *c, pg_kv **v, size_t *n, const char *key, size_t kl, const char *val, size_t vl) {
+  *v = pg__xrealloc(*v, (*n + 1) * sizeof **v);
+  (*v)[(*n)++] = (pg_kv){pg__strndup(c->a, key, kl), pg__strndup(c->a, val, vl)};
+}
+
+/* RouteContext.query: the pairs of the route key's query (s: after "?"). */
+static void route_query(ctx *c, const char *s, size_t n) {
+  pg_graph *g = c->g;
+  for (const char *p = s, *end = s + n; p < end;) {
+    const char *amp = memchr(p, '&', (size_t)(end - p)), *e = amp ? amp : end;
+    const char *eq = memchr(p, '=', (size_t)(e - p));
+    if (e > p) kv_push(c, &g->route_query, &g->nroute_query, p, (size_t)((eq ? eq : e) - p), eq ? eq + 1 : e,
+                       eq ? (size_t)(e - eq - 1) : 0);
+    p = e + 1;
+  }
+}
+
+/* routeId, params and query of the page at url: the route key relative to
+ * its own origin, its template (pg_route_template) and what that took out;
+ * the page's data-uiap-route, else its router's route, wins for the routeId. */
+static void route_context(ctx *c, const char *url) {
+  pg_graph *g = c->g;
+  char origin[PG_URL_MAX + 1];
+  char *key = url ? pg_route_key_rel(url, pg_url_origin(url, origin, sizeof origin) > 0 ? origin : NULL) : NULL;
+  pg_route_param *p = NULL;
+  size_t np = 0;
+  char *tpl = key ? pg_route_template(key, &p, &np) : NULL;
+  for (size_t i = 0; i < np; i++)
+    kv_push(c, &g->route_params, &g->nroute_params, p[i].name, strlen(p[i].name), p[i].value, strlen(p[i].value));
+  pg_route_params_free(p, np);
+  const char *q = key ? strchr(key, '?') : NULL;
+  if (q && (!strchr(key, '#') || q < strchr(key, '#'))) route_query(c, q + 1, strcspn(q + 1, "#"));
+  char *annot = route_annotation(c), *router = clean(c, get_str(c->in->page, "router"), NAME_MAX_BYTES);
+  g->route_template = pg__strdup(c->a, tpl);
+  g->route_id = annot ? annot : router ? router : g->route_template;
+  g->route_source = annot ? PG_ROUTE_ANNOTATION : router ? PG_ROUTE_ROUTER : PG_ROUTE_URL;
+  free(tpl);
+  free(key);
+}
+
 /* The fields that were sensitive (pg_graph.sensitive_fields), for the
  * caller to remember. */
 static void list_sensitive_fields(ctx *c) {
@@ -2735,6 +2938,201 @@ static void collect_masks(ctx *c) {
   }
 }
 
+/* ---- personal data (--redact pii, pii.c) -----------------------------------
+ * After the sensitive values are out: the values of fields that hold a
+ * name, an e-mail address or a phone number, the texts of cells under a
+ * name column and of elements marked up as a person's name are masked and
+ * remembered (pg_graph.pii_values), then every published text loses the
+ * remembered values and whatever pg_pii_find finds. Boxes of elements
+ * whose texts changed join the masks. */
+static int tag_is(const snode *n, const char *t) { return n->type == 1 && !strcasecmp(n->tag, t); }
+
+static void add_pii(ctx *c, size_t *cap, const char *v, pg_pii_kind k) {
+  pg_graph *g = c->g;
+  if (!v || strlen(v) < 3 || !strcmp(v, pg_pii_label(k))) return;
+  for (size_t j = 0; j < g->npii; j++)
+    if (!strcmp(g->pii_values[j], v)) return;
+  if (g->npii == *cap) {
+    *cap = *cap ? *cap * 2 : 16;
+    g->pii_values = pg__xrealloc(g->pii_values, *cap * sizeof *g->pii_values);
+    g->pii_kinds = pg__xrealloc(g->pii_kinds, *cap * sizeof *g->pii_kinds);
+  }
+  g->pii_kinds[g->npii] = k;
+  g->pii_values[g->npii++] = pg__strdup(c->a, v);
+}
+
+static char *subtree_text(ctx *c, int i) {
+  char buf[512];
+  size_t len = 0;
+  buf[0] = 0;
+  light_text(c, i, buf, sizeof buf, &len, 0);
+  return clean(c, buf, NAME_MAX_BYTES);
+}
+
+static int colspan(ctx *c, const snode *n) {
+  const char *v = attr(c, n, "colspan");
+  int k = v ? atoi(v) : 1;
+  return k >= 1 && k <= 1000 ? k : 1;
+}
+
+/* The header cell over column col of table t: the first row that has a
+ * TH, in the table or in its THEAD/TBODY; -1 none. */
+static int column_header(ctx *c, int t, int col) {
+  for (int k = c->n[t].first_child; k >= 0; k = c->n[k].next_sibling) {
+    const snode *r = &c->n[k];
+    if (tag_is(r, "THEAD") || tag_is(r, "TBODY")) {
+      int h = column_header(c, k, col);
+      if (h >= 0 || tag_is(r, "THEAD")) return h;
+      continue;
+    }
+    if (!tag_is(r, "TR")) continue;
+    int at = 0, th = 0, hit = -1;
+    for (int x = r->first_child; x >= 0; x = c->n[x].next_sibling) {
+      const snode *cell = &c->n[x];
+      if (!tag_is(cell, "TH") && !tag_is(cell, "TD")) continue;
+      th |= tag_is(cell, "TH");
+      int span = colspan(c, cell);
+      if (hit < 0 && col >= at && col < at + span) hit = x;
+      at += span;
+    }
+    return th ? hit : -1;
+  }
+  return -1;
+}
+
+/* The TD (at most 6 levels up) of i when its column's header says name. */
+static int name_cell(ctx *c, int i) {
+  int cell = i;
+  for (int s = 0; cell >= 0 && s < 6 && !tag_is(&c->n[cell], "TD"); s++) cell = c->n[cell].parent;
+  if (cell < 0 || !tag_is(&c->n[cell], "TD")) return -1;
+  int row = c->n[cell].parent, col = 0;
+  if (row < 0) return -1;
+  for (int x = c->n[row].first_child; x >= 0 && x != cell; x = c->n[x].next_sibling)
+    if (tag_is(&c->n[x], "TD") || tag_is(&c->n[x], "TH")) col += colspan(c, &c->n[x]);
+  int t = c->n[row].parent;
+  for (int s = 0; t >= 0 && s < 3 && !tag_is(&c->n[t], "TABLE"); s++) t = c->n[t].parent;
+  if (t < 0 || !tag_is(&c->n[t], "TABLE")) return -1;
+  int h = column_header(c, t, col);
+  char *txt = h >= 0 ? subtree_text(c, h) : NULL;
+  return txt && pg_pii_name_label(txt) ? cell : -1;
+}
+
+static int class_has(const char *cls, const char *tok) {
+  size_t n = strlen(tok);
+  for (const char *p = cls; p && (p = strstr(p, tok)); p += n)
+    if ((p == cls || p[-1] == ' ') && (!p[n] || p[n] == ' ')) return 1;
+  return 0;
+}
+
+/* i or an ancestor (3 levels) marked up as a person's name: class fn or
+ * p-name (hCard), itemprop name/givenName/familyName/additionalName in a
+ * schema.org Person. That node, or -1. */
+static int name_markup(ctx *c, int i) {
+  static const char *const props[] = {"name", "givenName", "familyName", "additionalName"};
+  for (int k = i, s = 0; k >= 0 && s < 4; k = c->n[k].parent, s++) {
+    const snode *n = &c->n[k];
+    if (n->type != 1) continue;
+    const char *cls = attr(c, n, "class"), *ip = attr(c, n, "itemprop");
+    if (class_has(cls, "fn") || class_has(cls, "p-name")) return k;
+    for (size_t j = 0; ip && j < sizeof props / sizeof *props; j++) {
+      if (strcmp(ip, props[j])) continue;
+      for (int a = n->parent, t = 0; a >= 0 && t < 8; a = c->n[a].parent, t++) {
+        const char *type = attr(c, &c->n[a], "itemtype");
+        if (type) {
+          if (strstr(type, "Person")) return k;
+          break;
+        }
+      }
+    }
+  }
+  return -1;
+}
+
+/* Fields and name texts: masked and remembered. */
+static void pii_collect(ctx *c, unsigned char *changed) {
+  pg_graph *g = c->g;
+  size_t cap = 0;
+  for (size_t e = 0; e < g->nelements; e++) {
+    pg_element *el = &g->elements[e];
+    int ni = hget(c, el->backend_node_id);
+    if (ni < 0) continue;
+    const snode *n = &c->n[ni];
+    if (is_field(n)) {
+      if (!el->text_value || el->redacted) continue;
+      pg_pii_kind k = pg_pii_field_kind(attr(c, n, "type"), attr(c, n, "autocomplete"), attr(c, n, "name"),
+                                        attr(c, n, "id"), el->name);
+      if (!k) continue;
+      add_pii(c, &cap, el->text_value, k);
+      el->text_value = pg__strdup(c->a, pg_pii_label(k));
+      el->redacted = changed[e] = 1;
+      continue;
+    }
+    int holder = name_cell(c, ni);
+    if (holder < 0) holder = name_markup(c, ni);
+    char *txt = holder >= 0 ? subtree_text(c, holder) : NULL;
+    if (txt && el->name && !strcmp(txt, el->name)) add_pii(c, &cap, txt, PG_PII_NAME);
+  }
+}
+
+/* *s without the remembered values and the addresses and numbers in it. */
+static int pii_text(ctx *c, char **s) {
+  pg_graph *g = c->g;
+  if (!*s) return 0;
+  char *cur = pg__strdup(c->a, *s);
+  for (size_t j = 0; j < g->npii; j++) {
+    const char *v = g->pii_values[j], *lab = pg_pii_label(g->pii_kinds[j]);
+    for (size_t from = 0; from < strlen(cur);) {
+      char *at = strstr(cur + from, v);
+      if (!at) break;
+      size_t pos = (size_t)(at - cur);
+      cur = pg__printf(c->a, "%.*s%s%s", (int)pos, cur, lab, at + strlen(v));
+      from = pos + strlen(lab);
+    }
+  }
+  char *m = pg_pii_mask(cur, NULL);
+  if (m) {
+    cur = pg__strdup(c->a, m);
+    free(m);
+  }
+  if (!strcmp(cur, *s)) return 0;
+  *s = cur;
+  return 1;
+}
+
+static void pii_boxes(ctx *c, const unsigned char *changed) {
+  pg_graph *g = c->g;
+  size_t add = 0;
+  for (size_t e = 0; e < g->nelements; e++) add += changed[e] && g->elements[e].has_bbox;
+  if (!add || g->mask_overflow) return;
+  if (g->nmasks + add > PG_MASKS_MAX) {
+    g->mask_overflow = 1;
+    return;
+  }
+  g->masks = pg__xrealloc(g->masks, (g->nmasks + add) * sizeof *g->masks);
+  for (size_t e = 0; e < g->nelements; e++)
+    if (changed[e] && g->elements[e].has_bbox) g->masks[g->nmasks++] = g->elements[e].bbox;
+}
+
+static void redact_pii(ctx *c) {
+  pg_graph *g = c->g;
+  unsigned char *changed = pg__alloc(c->a, g->nelements + 1);
+  pii_collect(c, changed);
+  for (size_t e = 0; e < g->nelements; e++) {
+    pg_element *el = &g->elements[e];
+    int hit = pii_text(c, &el->name);
+    hit |= pii_text(c, &el->description);
+    if (pii_text(c, &el->text_value)) hit = el->redacted = 1;
+    pii_text(c, &el->context);
+    if (hit) changed[e] = 1;
+  }
+  for (size_t s = 0; s < g->nscopes; s++) pii_text(c, &g->scopes[s].name);
+  for (size_t d = 0; d < g->ndocuments; d++) pii_text(c, &g->documents[d].title);
+  for (size_t h = 0; h < g->nheadings; h++) pii_text(c, &g->headings[h]);
+  pii_text(c, &g->route_title);
+  pii_text(c, &g->selection_text);
+  pii_boxes(c, changed);
+}
+
 pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   static const pg_options zero;
   *out = NULL;
@@ -2775,11 +3173,11 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
     const char *rest = pg_url_rest(url);
     g->route_pathname = *rest == '/' ? pg__strndup(c.a, rest, strcspn(rest, "?#")) : pg__strdup(c.a, "/");
   }
+  route_context(&c, url);
   doc_scope(&c, 0);
 
   select_elements(&c);
   compute_obscured(&c);
-  mark_inert(&c);
   /* the innermost scope of each element */
   for (size_t e = 0; e < g->nelements; e++) {
     int ni = hget(&c, g->elements[e].backend_node_id);
@@ -2804,6 +3202,7 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   }
   for (size_t dj = 1; dj < c.nd; dj++) doc_scope(&c, (int)dj);
   prune_scopes(&c);
+  mark_inert(&c);
   build_relations(&c);
   /* focus */
   if (in->focused_backend_node_id) {
@@ -2849,6 +3248,7 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   scrub_sensitive(&c);
   list_sensitive_fields(&c);
   collect_masks(&c);
+  if (c.opt->redact_pii) redact_pii(&c);
 
   /* parent map for hit tests */
   g->pcap = 16;
@@ -2906,9 +3306,15 @@ void pg_graph_free(pg_graph *g) {
   free(g->scopes);
   free(g->elements);
   free(g->relations);
+  free(g->route_params);
+  free(g->route_query);
   free(g->masks);
   free(g->sensitive_fields);
   free(g->secrets);
+  free(g->pii_values);
+  free(g->pii_kinds);
+  cJSON_Delete(g->ax_nodes);
+  free(g->ax_of);
   pg__arena_free(g->arena);
   free(g);
 }

@@ -374,6 +374,189 @@ int pg_delta_signals(const cJSON *old_graph, const cJSON *new_graph, const char 
   return cJSON_GetArraySize(signals) - before;
 }
 
+/* ---- success signals of one step (discovery-mapper 15.5) ----------------------- */
+/* Roles whose coming and going is noise or has its own signal (toasts). */
+static const char *const unwatched_roles[] = {"status", "alert", "log", "progressbar", "timer", "marquee"};
+
+static int in_roles(const char *role, const char *const *set, size_t n) {
+  for (size_t i = 0; role && i < n; i++)
+    if (!strcmp(role, set[i])) return 1;
+  return 0;
+}
+
+static int collection_kind(const char *k) { return k && (!strcmp(k, "collection") || !strcmp(k, "rowgroup")); }
+
+/* The innermost collection scope around scope id sc (scopes by id in m), or NULL. */
+static const cJSON *collection_around(const idmap *m, const char *sc) {
+  for (int steps = 0; sc && steps < 4096; steps++) {
+    const cJSON *s = map_get(m, sc);
+    if (!s) return NULL;
+    if (collection_kind(get_str(s, "kind"))) return s;
+    sc = get_str(s, "parentScopeId");
+  }
+  return NULL;
+}
+
+/* 1: scope id sc lies in a dialog (its own signals cover what it holds). */
+static int in_dialog(const idmap *m, const char *sc) {
+  for (int steps = 0; sc && steps < 4096; steps++) {
+    const cJSON *s = map_get(m, sc);
+    if (!s) return 0;
+    if (is_dialog(s)) return 1;
+    sc = get_str(s, "parentScopeId");
+  }
+  return 0;
+}
+
+/* An element whose appearing or going is a signal: visible, not a status
+ * or spinner, not in a dialog, not a row of a collection (those count). */
+static int watched(const cJSON *el, const idmap *scopes) {
+  if (cJSON_IsFalse(get(get(el, "state"), "visible"))) return 0;
+  if (in_roles(get_str(el, "role"), unwatched_roles, sizeof unwatched_roles / sizeof *unwatched_roles)) return 0;
+  const char *sc = get_str(el, "scopeId");
+  return !in_dialog(scopes, sc) && !collection_around(scopes, sc);
+}
+
+/* What identifies an element across the step: role, name, stableId (caller frees). */
+static char *element_key(const cJSON *el) {
+  const char *r = get_str(el, "role"), *n = get_str(el, "name"), *s = get_str(el, "stableId");
+  size_t len = strlen(r ? r : "") + strlen(n ? n : "") + strlen(s ? s : "") + 3;
+  char *k = pg__xmalloc(len);
+  snprintf(k, len, "%s\x1f%s\x1f%s", r ? r : "", n ? n : "", s ? s : "");
+  return k;
+}
+
+typedef struct { char **v; size_t n; } keyset; /* sorted, with repeats */
+
+static int cmp_keyp(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+static void keyset_of(keyset *ks, const cJSON *graph, const idmap *scopes) {
+  const cJSON *el;
+  ks->n = 0;
+  ks->v = pg__xmalloc(((size_t)cJSON_GetArraySize(get(graph, "elements")) + 1) * sizeof *ks->v);
+  cJSON_ArrayForEach(el, get(graph, "elements"))
+    if (watched(el, scopes)) ks->v[ks->n++] = element_key(el);
+  qsort(ks->v, ks->n, sizeof *ks->v, cmp_keyp);
+}
+
+static void keyset_free(keyset *ks) {
+  for (size_t i = 0; i < ks->n; i++) free(ks->v[i]);
+  free(ks->v);
+}
+
+/* How often key occurs in ks. */
+static size_t keyset_count(const keyset *ks, const char *key) {
+  size_t lo = 0, hi = ks->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (strcmp(ks->v[mid], key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  size_t n = 0;
+  while (lo + n < ks->n && !strcmp(ks->v[lo + n], key)) n++;
+  return n;
+}
+
+static cJSON *success_signal(cJSON *signals, const char *kind, const char *scope) {
+  cJSON *s = cJSON_CreateObject();
+  cJSON_AddStringToObject(s, "kind", kind);
+  add_str(s, "scopeId", scope);
+  cJSON_AddItemToArray(signals, s);
+  return s;
+}
+
+/* element.appeared (from -> to: old -> new) or element.disappeared (new ->
+ * old): the watched elements of `to` that `from` has fewer of, in document
+ * order, at most PG_CHANGE_SIGNALS_MAX. */
+static int element_signals(const cJSON *to, const idmap *to_scopes, const keyset *from, const keyset *tos,
+                           const char *kind, cJSON *signals) {
+  int made = 0;
+  const cJSON *el;
+  cJSON_ArrayForEach(el, get(to, "elements")) {
+    if (made == PG_CHANGE_SIGNALS_MAX || !watched(el, to_scopes)) continue;
+    char *k = element_key(el);
+    size_t had = keyset_count(from, k), has = keyset_count(tos, k);
+    free(k);
+    if (has <= had) continue;
+    /* the first has-had of this key stand for the change: mark by counting
+     * those already emitted with the same key */
+    int emitted = 0;
+    const cJSON *sg;
+    cJSON_ArrayForEach(sg, signals) {
+      const cJSON *t = get(sg, "target");
+      const char *sk = get_str(sg, "kind");
+      if (!sk || strcmp(sk, kind) || !t) continue;
+      emitted += !strcmp(get_str(t, "role") ? get_str(t, "role") : "", get_str(el, "role") ? get_str(el, "role") : "") &&
+                 !strcmp(get_str(t, "name") ? get_str(t, "name") : "", get_str(el, "name") ? get_str(el, "name") : "") &&
+                 !strcmp(get_str(t, "stableId") ? get_str(t, "stableId") : "", get_str(el, "stableId") ? get_str(el, "stableId") : "");
+    }
+    if ((size_t)emitted >= has - had) continue;
+    cJSON *s = success_signal(signals, kind, get_str(el, "scopeId"));
+    cJSON *t = target_of(el);
+    cJSON_DeleteItemFromObjectCaseSensitive(t, "instanceId"); /* one capture's id */
+    cJSON_DeleteItemFromObjectCaseSensitive(t, "scopeId");
+    cJSON_DeleteItemFromObjectCaseSensitive(t, "documentId");
+    cJSON_AddItemToObject(s, "target", t);
+    made++;
+  }
+  return made;
+}
+
+/* Watched elements of graph in collection scope id cs (innermost). */
+static int collection_count(const cJSON *graph, const idmap *scopes, const char *cs) {
+  int n = 0;
+  const cJSON *el;
+  cJSON_ArrayForEach(el, get(graph, "elements")) {
+    if (cJSON_IsFalse(get(get(el, "state"), "visible"))) continue;
+    const cJSON *c = collection_around(scopes, get_str(el, "scopeId"));
+    n += c && !strcmp(get_str(c, "scopeId"), cs);
+  }
+  return n;
+}
+
+/* The scope of `graph` that is `sc` of the other capture: the same id, else
+ * the same kind, name and stableId. */
+static const cJSON *same_scope(const cJSON *graph, const idmap *scopes, const cJSON *sc) {
+  const cJSON *m = map_get(scopes, get_str(sc, "scopeId")), *it;
+  if (m && !strcmp(get_str(m, "kind"), get_str(sc, "kind"))) return m;
+  cJSON_ArrayForEach(it, get(graph, "scopes")) {
+    const char *k = get_str(it, "kind"), *n = get_str(it, "name"), *s = get_str(it, "stableId");
+    const char *k2 = get_str(sc, "kind"), *n2 = get_str(sc, "name"), *s2 = get_str(sc, "stableId");
+    if (k && k2 && !strcmp(k, k2) && !strcmp(n ? n : "", n2 ? n2 : "") && !strcmp(s ? s : "", s2 ? s2 : "")) return it;
+  }
+  return NULL;
+}
+
+int pg_change_signals(const cJSON *old_graph, const cJSON *new_graph, cJSON *signals) {
+  if (!old_graph || !new_graph || !cJSON_IsArray(signals)) return 0;
+  int before = cJSON_GetArraySize(signals), made = 0;
+  idmap mos, mns;
+  map_array(&mos, get(old_graph, "scopes"), "scopeId");
+  map_array(&mns, get(new_graph, "scopes"), "scopeId");
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, get(new_graph, "scopes")) {
+    if (made == PG_CHANGE_SIGNALS_MAX || !collection_kind(get_str(sc, "kind"))) continue;
+    const cJSON *was = same_scope(old_graph, &mos, sc);
+    if (!was) continue;
+    int n0 = collection_count(old_graph, &mos, get_str(was, "scopeId"));
+    int n1 = collection_count(new_graph, &mns, get_str(sc, "scopeId"));
+    if (n0 == n1) continue;
+    cJSON *s = success_signal(signals, "collection.count_changed", get_str(sc, "scopeId"));
+    add_str(s, "text", get_str(sc, "name"));
+    made++;
+  }
+  keyset ka, kb;
+  keyset_of(&ka, old_graph, &mos);
+  keyset_of(&kb, new_graph, &mns);
+  element_signals(new_graph, &mns, &ka, &kb, "element.appeared", signals);
+  element_signals(old_graph, &mos, &kb, &ka, "element.disappeared", signals);
+  keyset_free(&ka);
+  keyset_free(&kb);
+  map_free(&mos);
+  map_free(&mns);
+  return cJSON_GetArraySize(signals) - before;
+}
+
 /* ---- apply ------------------------------------------------------------------- */
 static const char *const delta_msgs[] = {
 #define PG__DM(name, msg) msg,

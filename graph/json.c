@@ -92,7 +92,7 @@ static cJSON *element_json(const pg_graph *g, const pg_element *e) {
   cJSON_AddItemToObject(o, "state", state_json(&e->state));
   cJSON_AddItemToObject(o, "affordances", bits_json(e->affordances, affordance_names, PG_AF__COUNT));
   cJSON *acts = bits_json(e->actions, action_names, PG_AC__COUNT);
-  if (e->app_action && pg_state_is(&e->state, PG_ST_ENABLED)) cJSON_AddItemToArray(acts, cJSON_CreateString(e->app_action));
+  if (e->app_action && pg_state_is(&e->state, PG_ST_ENABLED) && !e->inert) cJSON_AddItemToArray(acts, cJSON_CreateString(e->app_action));
   cJSON_AddItemToObject(o, "supportedActions", acts);
   if (e->has_bbox) cJSON_AddItemToObject(o, "bbox", rect_json(e->bbox));
   if (e->z) cJSON_AddNumberToObject(o, "zIndexHint", e->z);
@@ -137,13 +137,33 @@ static cJSON *element_json(const pg_graph *g, const pg_element *e) {
     cJSON_AddStringToObject(r, "level", pg_risk_name(risk));
     cJSON_AddStringToObject(r, "reason", "data-uiap-risk");
   }
-  if (e->redacted || e->hint_attr || e->sensitive) {
+  if (e->redacted || e->hint_attr || e->sensitive || e->inert) {
     cJSON *m = cJSON_AddObjectToObject(o, "metadata");
     if (e->redacted) cJSON_AddBoolToObject(m, "redacted", 1);
+    if (e->inert) cJSON_AddBoolToObject(m, "inert", 1);
     if (e->sensitive) cJSON_AddBoolToObject(m, "sensitive", 1);
     if (e->hint_attr) cJSON_AddStringToObject(m, "hintAttr", e->hint_attr);
   }
   return o;
+}
+
+/* RouteContext.query: a key given more than once holds its values in order. */
+static void route_query_json(cJSON *q, const pg_graph *g) {
+  for (size_t i = 0; i < g->nroute_query; i++) {
+    const pg_kv *kv = &g->route_query[i];
+    cJSON *had = cJSON_GetObjectItemCaseSensitive(q, kv->key);
+    if (!had) {
+      cJSON_AddStringToObject(q, kv->key, kv->value);
+      continue;
+    }
+    if (cJSON_IsString(had)) {
+      cJSON *arr = cJSON_CreateArray();
+      cJSON_AddItemToArray(arr, cJSON_CreateString(had->valuestring));
+      cJSON_ReplaceItemInObjectCaseSensitive(q, kv->key, arr);
+      had = arr;
+    }
+    cJSON_AddItemToArray(had, cJSON_CreateString(kv->value));
+  }
 }
 
 cJSON *pg_graph_to_json(const pg_graph *g) {
@@ -157,6 +177,11 @@ cJSON *pg_graph_to_json(const pg_graph *g) {
   add_str(route, "url", g->route_url);
   add_str(route, "pathname", g->route_pathname);
   add_str(route, "title", g->route_title);
+  if (g->nroute_params) {
+    cJSON *pj = cJSON_AddObjectToObject(route, "params");
+    for (size_t i = 0; i < g->nroute_params; i++) add_str(pj, g->route_params[i].key, g->route_params[i].value);
+  }
+  if (g->nroute_query) route_query_json(cJSON_AddObjectToObject(route, "query"), g);
   cJSON *vp = cJSON_AddObjectToObject(o, "viewport");
   cJSON_AddNumberToObject(vp, "width", g->vp_width);
   cJSON_AddNumberToObject(vp, "height", g->vp_height);
@@ -225,6 +250,9 @@ cJSON *pg_graph_to_json(const pg_graph *g) {
   }
   cJSON *m = cJSON_AddObjectToObject(o, "metadata");
   cJSON_AddStringToObject(m, "generator", "uiap-crawl");
+  static const char *const route_sources[] = {"url", "annotation", "router"};
+  if (g->route_id) cJSON_AddStringToObject(m, "routeSource", route_sources[g->route_source]);
+  if (g->route_source != PG_ROUTE_URL) add_str(m, "routeTemplate", g->route_template);
   cJSON_AddNumberToObject(m, "elementCandidates", (double)g->candidates);
   cJSON_AddBoolToObject(m, "truncated", g->truncated);
   cJSON_AddNumberToObject(m, "redactions", g->redactions);

@@ -109,6 +109,37 @@ typedef enum {
   PG_SRC__COUNT
 } pg_source;
 
+/* ---- personal data (pii.c): --redact pii ------------------------------- */
+/* What stands in place of masked personal data (docs/safety.md). */
+#define PG_PII_EMAIL_MASK "[email]"
+#define PG_PII_PHONE_MASK "[phone]"
+#define PG_PII_NAME_MASK "[name]"
+typedef enum { PG_PII_NONE, PG_PII_EMAIL, PG_PII_PHONE, PG_PII_NAME } pg_pii_kind;
+/* The first e-mail address ("%40" counts as '@') or phone number in
+ * text[from, n): its start, length and kind; 0 when there is none. A phone
+ * number: 7 to 15 digits in groups ("+1 (555) 010-0199", "030 1234 5678",
+ * "555.010.0199"), or after a '+' in one run; not dates, year ranges, times,
+ * IP addresses, dotted thousands, prices (a currency next to it), numbers
+ * with a decimal part, or digits glued to letters or to '-', '/', '#'. */
+int pg_pii_find(const char *text, size_t n, size_t from, size_t *start, size_t *len, pg_pii_kind *kind);
+/* text with every address and phone number replaced by its mask: a new
+ * string (caller frees), NULL when nothing matched (or text is NULL).
+ * *hits (may be NULL): how many. */
+char *pg_pii_mask(const char *text, int *hits);
+/* The mask of a kind ("[email]"), NULL for PG_PII_NONE. Static. */
+const char *pg_pii_label(pg_pii_kind k);
+/* 1 when a label or column header says "a person's name": "Name", "Full
+ * name", "Last name:", "Vorname *", "Username"; not "Company name". */
+int pg_pii_name_label(const char *label);
+/* What a form field holds, from its type, autocomplete tokens, name and id
+ * attributes and label (any may be NULL): type=email / autocomplete email:
+ * PG_PII_EMAIL; type=tel / tel*: PG_PII_PHONE; name, given-name,
+ * family-name, additional-name, nickname, honorific-*, username, or a
+ * name/id such as "full_name", "lastName", "user[first_name]", or a label
+ * pg_pii_name_label accepts: PG_PII_NAME; else PG_PII_NONE. */
+pg_pii_kind pg_pii_field_kind(const char *type, const char *autocomplete, const char *name, const char *id,
+                              const char *label);
+
 /* ---- graph --------------------------------------------------------------- */
 typedef struct pg_rect { double x, y, w, h; } pg_rect;
 
@@ -246,6 +277,8 @@ typedef struct pg_element {
   char *href;                   /* resolved link target, for navigation */
   char *shadow_host_id;         /* instanceId of the open shadow host */
   int in_viewport, obscured, interactable, attached;
+  int inert;                    /* under an inert attribute or outside an open
+                                   modal dialog: no actions (web 5.7) */
   int redacted;                 /* 1: a value was masked */
   int sensitive;                /* password / data-uiap-sensitive / payment / otp */
   char *hint_attr;              /* value of opts.hint_attr, if asked for */
@@ -304,10 +337,25 @@ typedef struct pg_relation {
   char *from, *to;              /* instanceIds or scopeIds */
 } pg_relation;
 
+/* A name and a value (route parameters and query). */
+typedef struct pg_kv { char *key, *value; } pg_kv;
+
+enum { PG_ROUTE_URL, PG_ROUTE_ANNOTATION, PG_ROUTE_ROUTER };
+
 typedef struct pg_graph {
   char *revision;
   char *root_document_id;
-  char *route_url, *route_pathname, *route_title, *route_id;
+  char *route_url, *route_pathname, *route_title;
+  /* RouteContext.routeId: the page's data-uiap-route, else the route the
+   * app's router names (pg_input.page "router"), else the template of the
+   * URL (pg_route_template); route_source says which */
+  char *route_id;
+  char *route_template;         /* the URL's template, also when named */
+  int route_source;             /* PG_ROUTE_URL, _ANNOTATION, _ROUTER */
+  /* RouteContext.params (what the template took out of the URL) and
+   * .query (the URL's query, volatile keys dropped: pg_route_key) */
+  pg_kv *route_params;    size_t nroute_params;
+  pg_kv *route_query;     size_t nroute_query;
   double vp_width, vp_height, vp_scroll_x, vp_scroll_y, vp_dpr;
   pg_document *documents; size_t ndocuments;
   pg_scope *scopes;       size_t nscopes;
@@ -340,6 +388,16 @@ typedef struct pg_graph {
   int mask_overflow;
   struct pg_sensitive_field *sensitive_fields; size_t nsensitive_fields;
   char **secrets;         size_t nsecrets;
+  /* --redact pii (pg_options.redact_pii): the personal values the graph
+   * masked (a name field's value, a name column's text, an e-mail or phone
+   * field's value), each with its kind, for the caller's filter of what it
+   * writes beside the graph; NULL-terminated strings in the arena. */
+  char **pii_values;      pg_pii_kind *pii_kinds; size_t npii;
+  /* The accessibility nodes of the elements (pg_ax_retain): ax_nodes
+   * holds them (pg_graph_free deletes it), ax_of[k] is element k's or
+   * NULL. Both NULL when none were retained. */
+  cJSON *ax_nodes;
+  const cJSON **ax_of;
   struct pg__arena *arena;
   /* visible h1/h2 texts of the top document, for state identity only
    * (not published) */
@@ -471,6 +529,16 @@ typedef struct pg_options {
   const char *const *scope_filter;   /* scopeIds to keep, NULL-terminated, or NULL */
   const char *const *document_filter;
   const char *hint_attr;        /* copy this attribute into metadata (debug aid) */
+  /* --redact pii: personal data masked before anything is published
+   * (docs/safety.md): e-mail addresses and phone numbers in every text
+   * (names, descriptions, values, scope names, titles, the selection), the
+   * values of fields that hold a name, an e-mail address or a phone number
+   * (pg_pii_field_kind), and the texts of table cells under a column
+   * header that says name (pg_pii_name_label) or of elements marked up as
+   * a person's name (itemprop name/givenName/familyName, class fn or
+   * p-name); a masked value found once is masked wherever it appears in
+   * the capture. The masked elements' boxes join pg_graph.masks. */
+  int redact_pii;
   unsigned long long revision;  /* 0: next from a process counter */
 } pg_options;
 
@@ -486,6 +554,27 @@ int pg_bridge_consents(const char *content, const char *top_origin);
  * <head> of the snapshot document showing frame frame_id (NULL: the first
  * document); NULL when there is none. Points into s. */
 const char *pg_snapshot_bridge_meta(const pg_snapshot *s, const char *frame_id);
+
+/* The accessibility record of a capture (discovery-mapper 11.2): for
+ * each element of g (built from in) that has an accessibility node, that
+ * node as the AX tree gave it, compacted -- {"instanceId",
+ * "backendDOMNodeId", "role", "ignored", "ignoredReasons", "name" (with
+ * its sources), "description", "value", "properties"} -- and
+ * "elements", "elementsWithAccessibility" counts. It holds nothing the
+ * graph withholds: only published elements' nodes; a name, description or
+ * value that differs from the graph's is the graph's ("[redacted]",
+ * "[name]"); texts the graph does not publish (URLs, value texts, role
+ * descriptions, related nodes' texts, other name sources' values) are
+ * left out. A new object (caller deletes), NULL when g or in is NULL. */
+cJSON *pg_ax_record(const pg_graph *g, const pg_input *in);
+/* The same in two steps, for a caller that writes the record of only some
+ * captures: pg_ax_retain moves the accessibility nodes of g's elements out
+ * of in's replies (in->ax, in->subframes[].ax: the caller must own them,
+ * and they lose those nodes) into g -- no copy, a hash lookup per node --
+ * and pg_ax_record_of(g) makes the record from them when it is wanted
+ * (NULL when nothing was retained). A second retain does nothing. */
+void pg_ax_retain(pg_graph *g, const pg_input *in);
+cJSON *pg_ax_record_of(const pg_graph *g);
 
 /* Build a graph from a capture. *out is NULL on error. */
 pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out);
@@ -582,6 +671,20 @@ pg_code pg_delta_compute(const cJSON *old_graph, const cJSON *new_graph, cJSON *
  * Live regions and submissions are not in the graph: the observer adds them. */
 int pg_delta_signals(const cJSON *old_graph, const cJSON *new_graph, const char *id_prefix,
                      unsigned long *seq, cJSON *signals);
+
+/* Success signals (discovery-mapper 15.5, SuccessSignal objects: kind,
+ * scopeId, target, text) of one step within a page, appended to the array
+ * signals: collection.count_changed (a collection or rowgroup scope of both
+ * captures -- the same scopeId, else kind, name and stableId -- holds another
+ * number of elements), element.appeared / element.disappeared (visible
+ * elements, told apart by role, name and stableId, that one capture has
+ * more of; not statuses, spinners, a dialog's contents or a collection's
+ * rows, which have signals of their own), at most PG_CHANGE_SIGNALS_MAX of
+ * each kind, in document order. Targets carry role, name and stableId, no
+ * per-capture ids. A change of route makes everything new: the caller
+ * leaves this out then. Returns how many were added. */
+#define PG_CHANGE_SIGNALS_MAX 4
+int pg_change_signals(const cJSON *old_graph, const cJSON *new_graph, cJSON *signals);
 
 #define PG_DELTA_ERRNO_MAP(X)                                \
   X(OK,      "applied")                                      \

@@ -75,4 +75,33 @@ int pg_url_scheme(const char *url, char *buf, size_t cap);
  * when url has no scheme or no authority. Points into url. */
 const char *pg_url_rest(const char *url);
 
+/* ---- route templates ----------------------------------------------------
+ * Routes that differ only in the records they show share one template
+ * (docs/decisions.md, "Route templates"). A path or hash-route segment that
+ * is a number, a UUID, a long hex id (12 or more hex digits, one of them a
+ * digit) or a date (YYYY-MM-DD) becomes ":name": "n" after a pagination
+ * word (page, pages, p, pg, seite, pagina), "date" for a date, "id"
+ * otherwise; a name used before in the template gets a number ("id2").
+ * A query value of those kinds becomes ":key" after its key ("?page=:page").
+ * Everything else is kept as written: "/users/42/posts?tab=a#/page/3" ->
+ * "/users/:id/posts?tab=a#/page/:n". */
+
+/* One value a template took out of a route. */
+typedef struct pg_route_param {
+  char *name;                   /* "n", "id", "date", a query key */
+  char *value;                  /* as written in the route */
+  int in_query;                 /* 1: a query value */
+} pg_route_param;
+
+/* The template of route: a route key (pg_route_key: "/path?query#/hash")
+ * or an absolute URL, whose "scheme://authority" is kept as it is; a URL
+ * without an authority (about:blank, data:) is its own template. A
+ * fragment counts as a route when it starts with "#/" or "#!"; another one
+ * is kept as it is. The values taken out go to *params (*nparams of them,
+ * in order; free with pg_route_params_free) when params is not NULL.
+ * Returns a new string the caller frees (free), or NULL when route is NULL
+ * or longer than PG_URL_MAX. */
+char *pg_route_template(const char *route, pg_route_param **params, size_t *nparams);
+void pg_route_params_free(pg_route_param *params, size_t n);
+
 #endif

@@ -461,3 +461,192 @@ int pg_url_same_origin(const char *a, const char *b) {
   char oa[PG_URL_MAX + 1], ob[PG_URL_MAX + 1];
   return pg_url_origin(a, oa, sizeof oa) >= 0 && pg_url_origin(b, ob, sizeof ob) >= 0 && !strcmp(oa, ob);
 }
+
+/* ---- route templates (pg_route_template) ----------------------------------- */
+
+/* What a segment or query value is: a word names a place, the others name
+ * one record among many. */
+typedef enum { SEG_WORD, SEG_NUMBER, SEG_UUID, SEG_HEX, SEG_DATE } seg_kind;
+
+static int digits(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!is_digit((unsigned char)s[i])) return 0;
+  return 1;
+}
+
+/* 8-4-4-4-12 hex digits */
+static int uuid_shaped(const char *s, size_t n) {
+  if (n != 36) return 0;
+  for (size_t i = 0; i < n; i++)
+    if ((i == 8 || i == 13 || i == 18 || i == 23) ? s[i] != '-' : !is_hex((unsigned char)s[i])) return 0;
+  return 1;
+}
+
+/* 12 or more hex digits, at least one of them a digit (a word such as
+ * "decadefacade" is no id) */
+static int hex_id(const char *s, size_t n) {
+  int digit = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!is_hex((unsigned char)s[i])) return 0;
+    digit |= is_digit((unsigned char)s[i]);
+  }
+  return n >= 12 && digit;
+}
+
+/* YYYY-MM-DD, month 01-12, day 01-31 */
+static int date_shaped(const char *s, size_t n) {
+  if (n != 10 || s[4] != '-' || s[7] != '-' || !digits(s, 4) || !digits(s + 5, 2) || !digits(s + 8, 2)) return 0;
+  int m = (s[5] - '0') * 10 + s[6] - '0', d = (s[8] - '0') * 10 + s[9] - '0';
+  return m >= 1 && m <= 12 && d >= 1 && d <= 31;
+}
+
+static seg_kind seg_classify(const char *s, size_t n) {
+  if (!n) return SEG_WORD;
+  if (n <= 20 && digits(s, n)) return SEG_NUMBER;
+  if (uuid_shaped(s, n)) return SEG_UUID;
+  if (date_shaped(s, n)) return SEG_DATE;
+  if (hex_id(s, n)) return SEG_HEX;
+  return SEG_WORD;
+}
+
+/* Segments before which a number is a page number. */
+static const char *const pagination_words[] = {"page", "pages", "p", "pg", "seite", "pagina"};
+
+static int is_pagination_word(const char *s, size_t n) {
+  for (size_t i = 0; i < sizeof pagination_words / sizeof *pagination_words; i++)
+    if (strlen(pagination_words[i]) == n && !strncasecmp(pagination_words[i], s, n)) return 1;
+  return 0;
+}
+
+/* A template being written, and the parameters it took. */
+typedef struct {
+  char *p;
+  size_t n, cap;
+  pg_route_param *v;
+  size_t nv, capv;
+} tpl;
+
+static void tp_put(tpl *t, const char *s, size_t n) {
+  if (t->n + n + 1 > t->cap) {
+    while (t->n + n + 1 > t->cap) t->cap = t->cap ? t->cap * 2 : 128;
+    t->p = pg__xrealloc(t->p, t->cap);
+  }
+  memcpy(t->p + t->n, s, n);
+  t->n += n;
+  t->p[t->n] = 0;
+}
+
+static int tp_has_name(const tpl *t, const char *name) {
+  for (size_t i = 0; i < t->nv; i++)
+    if (!strcmp(t->v[i].name, name)) return 1;
+  return 0;
+}
+
+static char *dup_n(const char *s, size_t n) {
+  char *d = pg__xmalloc(n + 1);
+  memcpy(d, s, n);
+  d[n] = 0;
+  return d;
+}
+
+/* Write ":name" for value (n bytes): base, made unique with a number. */
+static void tp_param(tpl *t, const char *base, const char *value, size_t n, int in_query) {
+  char name[80];
+  snprintf(name, sizeof name, "%s", base);
+  for (int k = 2; tp_has_name(t, name); k++) snprintf(name, sizeof name, "%s%d", base, k);
+  if (t->nv == t->capv) {
+    t->capv = t->capv ? t->capv * 2 : 4;
+    t->v = pg__xrealloc(t->v, t->capv * sizeof *t->v);
+  }
+  t->v[t->nv++] = (pg_route_param){dup_n(name, strlen(name)), dup_n(value, n), in_query};
+  tp_put(t, ":", 1);
+  tp_put(t, name, strlen(name));
+}
+
+/* The segments of a path (s, n bytes), "/" kept between them. */
+static void tp_path(tpl *t, const char *s, size_t n) {
+  const char *prev = NULL, *end = s + n;
+  size_t prevn = 0;
+  for (const char *p = s; p <= end;) {
+    const char *slash = memchr(p, '/', (size_t)(end - p));
+    const char *e = slash ? slash : end;
+    size_t len = (size_t)(e - p);
+    seg_kind k = seg_classify(p, len);
+    if (k == SEG_WORD) tp_put(t, p, len);
+    else tp_param(t, k == SEG_DATE ? "date" : k == SEG_NUMBER && prev && is_pagination_word(prev, prevn) ? "n" : "id", p,
+                  len, 0);
+    if (!slash) break;
+    tp_put(t, "/", 1);
+    prev = p;
+    prevn = len;
+    p = slash + 1;
+  }
+}
+
+/* A query (s, n bytes, after its "?"): a record's value becomes ":key". */
+static void tp_query(tpl *t, const char *s, size_t n) {
+  const char *end = s + n;
+  for (const char *p = s; p <= end;) {
+    const char *amp = memchr(p, '&', (size_t)(end - p));
+    const char *e = amp ? amp : end;
+    const char *eq = memchr(p, '=', (size_t)(e - p));
+    char key[64];
+    size_t kl = 0;
+    for (const char *q = p; eq && q < eq && kl + 1 < sizeof key; q++)
+      if (is_alpha((unsigned char)*q) || is_digit((unsigned char)*q) || *q == '_' || *q == '-') key[kl++] = *q;
+    key[kl] = 0;
+    if (eq && seg_classify(eq + 1, (size_t)(e - eq - 1)) != SEG_WORD) {
+      tp_put(t, p, (size_t)(eq + 1 - p));
+      tp_param(t, kl ? key : "q", eq + 1, (size_t)(e - eq - 1), 1);
+    } else {
+      tp_put(t, p, (size_t)(e - p));
+    }
+    if (!amp) break;
+    tp_put(t, "&", 1);
+    p = amp + 1;
+  }
+}
+
+/* path[?query] of s (n bytes) */
+static void tp_path_query(tpl *t, const char *s, size_t n) {
+  const char *q = memchr(s, '?', n);
+  tp_path(t, s, q ? (size_t)(q - s) : n);
+  if (!q) return;
+  tp_put(t, "?", 1);
+  tp_query(t, q + 1, n - (size_t)(q + 1 - s));
+}
+
+char *pg_route_template(const char *route, pg_route_param **params, size_t *nparams) {
+  if (params) *params = NULL;
+  if (nparams) *nparams = 0;
+  if (!route || strlen(route) > PG_URL_MAX) return NULL;
+  tpl t = {0};
+  tp_put(&t, "", 0);
+  const char *rest = route;
+  if (*route != '/' && *route != '?' && *route != '#') {
+    rest = pg_url_rest(route);
+    if (!*rest) rest = route + strlen(route); /* no authority, or nothing after it */
+    tp_put(&t, route, (size_t)(rest - route));
+  }
+  const char *h = strchr(rest, '#');
+  tp_path_query(&t, rest, h ? (size_t)(h - rest) : strlen(rest));
+  if (h && (h[1] == '/' || h[1] == '!')) {
+    size_t pre = h[1] == '!' ? (h[2] == '/' ? 3 : 2) : 1;
+    tp_put(&t, h, pre);
+    tp_path_query(&t, h + pre, strlen(h + pre));
+  } else if (h) {
+    tp_put(&t, h, strlen(h));
+  }
+  if (params) *params = t.v;
+  else pg_route_params_free(t.v, t.nv);
+  if (nparams) *nparams = params ? t.nv : 0;
+  return t.p;
+}
+
+void pg_route_params_free(pg_route_param *params, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(params[i].name);
+    free(params[i].value);
+  }
+  free(params);
+}

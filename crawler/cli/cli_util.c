@@ -98,6 +98,12 @@ int cli_bad_option(const cli_getopt *g, int c) {
   return cli_fail(CLI_EXIT_USAGE, "unknown option %s (see uiap-crawl %s --help)", g->typed, g->argv[0]);
 }
 
+int cli_redact_arg(const char *v, int *pii) {
+  if (!v || strcmp(v, "pii")) return cli_fail(CLI_EXIT_USAGE, "--redact takes pii, not %s", v ? v : "");
+  *pii = 1;
+  return CLI_CONTINUE;
+}
+
 int cli_parse_long(const char *s, long min, long max, long *out) {
   if (!s || !*s) return -1;
   char *end;

@@ -47,8 +47,14 @@ const char cli_help_crawl[] =
   "  --locale LANG             browser language, e.g. de-DE\n"
   "  --screenshots             write OUT/screenshots/<stateId>.png (what the graph\n"
   "                            withholds painted over)\n"
+  "  --redact pii              mask e-mail addresses, phone numbers and person names\n"
+  "                            ([email], [phone], [name]) before anything is written\n"
+  "                            (docs/safety.md)\n"
   "  --include-text-values     field values are part of a state's identity\n"
   "  --force                   overwrite an output directory that holds another run\n"
+  "  --reviewed FILE           a reviewer's decisions (a decisions file or a previous\n"
+  "                            package, docs/review.md): the entries they verified are\n"
+  "                            \"verified\" in this package when they still match\n"
   "  --fail-on SEVERITY        exit 10 when the package has review items of SEVERITY\n"
   "                            (low | medium | high) or worse\n"
   "  --resume DIR              continue the run journaled in DIR (after a kill or a crash)\n"
@@ -89,6 +95,8 @@ typedef struct {
   long max_reconnects;          /* --max-reconnects (-1: not given, 10) */
   char resume_plan[8300];       /* the plan --resume wrote, removed again */
   cJSON *plan;
+  const char *reviewed_path;    /* --reviewed FILE */
+  cJSON *reviewed;              /* its decisions, saved as OUT/reviewed.json */
   crawl_server *server;         /* serving the directory seed */
   int made;                     /* we created co.out_dir */
   char url_bufs[64][8192];
@@ -112,7 +120,7 @@ enum {
   OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_ALLOW_BEACON, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
-  OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS, OPT_WORKERS,
+  OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS, OPT_WORKERS, OPT_REVIEWED, OPT_REDACT,
 #define CRAWL__BUDGET_ENUM(opt, name, field, lo, hi) OPT_##opt,
   CRAWL_BUDGETS(CRAWL__BUDGET_ENUM)
   CRAWL_NUMBERS(CRAWL__BUDGET_ENUM)
@@ -142,6 +150,7 @@ static const struct option longopts[] = {
   {"locale", required_argument, NULL, OPT_LOCALE},
   {"screenshots", no_argument, NULL, OPT_SCREENSHOTS},
   {"include-text-values", no_argument, NULL, OPT_TEXT_VALUES},
+  {"redact", required_argument, NULL, OPT_REDACT},
   {"force", no_argument, NULL, OPT_FORCE},
   {"progress", required_argument, NULL, OPT_PROGRESS},
   {"fail-on", required_argument, NULL, OPT_FAIL_ON},
@@ -160,6 +169,7 @@ static const struct option longopts[] = {
   {"run-id", required_argument, NULL, OPT_RUN_ID},
   {"lease-ms", required_argument, NULL, OPT_LEASE_MS},
   {"workers", required_argument, NULL, OPT_WORKERS},
+  {"reviewed", required_argument, NULL, OPT_REVIEWED},
   {NULL, 0, NULL, 0},
 };
 
@@ -256,6 +266,7 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
     case 'h': fputs(cli_help_crawl, stdout); return CLI_EXIT_OK;
     case 'o': x->co.out_dir = v; break;
     case OPT_PLAN: x->plan_path = v; break;
+    case OPT_REVIEWED: x->reviewed_path = v; break;
     case OPT_MODE: case OPT_PROGRESS: case OPT_FAIL_ON:
       if ((code = crawl_choice_arg(x, c, v)) != CLI_CONTINUE) return code;
       break;
@@ -272,6 +283,9 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
     case OPT_LOCALE: x->co.locale = v; break;
     case OPT_SCREENSHOTS: x->co.screenshots = 1; break;
     case OPT_TEXT_VALUES: x->co.fp.include_text_values = 1; break;
+    case OPT_REDACT:
+      if ((code = cli_redact_arg(v, &x->co.redact_pii)) != CLI_CONTINUE) return code;
+      break;
     case OPT_FORCE: x->force = 1; break;
     case OPT_RESUME: x->co.out_dir = v; x->co.resume = 1; break;
     case OPT_CHROMIUM: x->chromium = v; break;
@@ -425,8 +439,9 @@ static int remove_tree(const char *path) {
 /* A previous run's files in dir: only ours (journal, states, screenshots,
  * package and reports); anything else stays. */
 static int remove_run(const char *dir) {
-  static const char *const ours[] = {"journal.jsonl", "package.json", "states", "screenshots",
-                                     "report.html", "graph.dot", "review.sarif", "junit.xml", "access.json"};
+  static const char *const ours[] = {"journal.jsonl", "package.json", "states", "screenshots", "accessibility",
+                                     "report.html", "graph.dot", "review.sarif", "junit.xml", "access.json",
+                                     "reviewed.json"};
   char path[8300];
   for (size_t i = 0; i < sizeof ours / sizeof *ours; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, ours[i]);
@@ -472,6 +487,25 @@ static int crawl_principals(crawl_cli *x) {
   return CLI_CONTINUE;
 }
 
+/* --reviewed FILE, read before anything starts (a bad file is a usage error)... */
+static int crawl_load_reviewed(crawl_cli *x) {
+  char err[1024];
+  if (!x->reviewed_path) return CLI_CONTINUE;
+  if (crawl_reviewed_load(x->reviewed_path, &x->reviewed, err, sizeof err))
+    return cli_fail(CLI_EXIT_USAGE, "--reviewed: %s", err);
+  return CLI_CONTINUE;
+}
+
+/* ...and kept in the output directory, where every package build reads it. */
+static int crawl_save_reviewed(crawl_cli *x) {
+  char err[1024];
+  if (!x->reviewed) return CLI_CONTINUE;
+  crawl_code rc = crawl_reviewed_save(x->co.out_dir, x->reviewed, err, sizeof err);
+  cJSON_Delete(x->reviewed);
+  x->reviewed = NULL;
+  return rc ? cli_fail(CLI_EXIT_OUTPUT, "%s", err) : CLI_CONTINUE;
+}
+
 static int crawl_setup(crawl_cli *x) {
   int code;
   if (!x->co.out_dir) return cli_fail(CLI_EXIT_USAGE, "crawl needs an output directory (-o DIR)");
@@ -490,7 +524,9 @@ static int crawl_setup(crawl_cli *x) {
   if (x->co.frontier && x->co.nprincipals)
     return cli_fail(CLI_EXIT_USAGE, "--frontier does not explore as principals yet (docs/scale.md)");
   if ((code = crawl_seeds(x)) != CLI_CONTINUE) return code;
-  return crawl_prepare_out(x);
+  if ((code = crawl_load_reviewed(x)) != CLI_CONTINUE) return code;
+  if ((code = crawl_prepare_out(x)) != CLI_CONTINUE) return code;
+  return crawl_save_reviewed(x);
 }
 
 static void crawl_cli_release(crawl_cli *x) {
@@ -498,6 +534,8 @@ static void crawl_cli_release(crawl_cli *x) {
   x->server = NULL;
   cJSON_Delete(x->plan);
   x->plan = NULL;
+  cJSON_Delete(x->reviewed);
+  x->reviewed = NULL;
   crawl_session_release(&x->session);
   crawl_principals_free(x->principals, x->nprincipals);
   x->principals = NULL;
@@ -609,6 +647,15 @@ static cdp_code relaunch(void *ud, cdp_client **c) {
   return CDP_OK;
 }
 
+/* The output directory we created, removed again (it holds at most the
+ * reviewer's decisions we put there). */
+static void unmake_out(const crawl_cli *x) {
+  char path[8300];
+  snprintf(path, sizeof path, "%s/reviewed.json", x->co.out_dir);
+  if (x->reviewed_path) unlink(path);
+  rmdir(x->co.out_dir);
+}
+
 /* The exit code for how the run ended, after the summary and the reports. */
 static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary *sum) {
   const char *dir = x->co.out_dir;
@@ -623,7 +670,7 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
   char gate[1024];
   if (x->verbosity > 0 && rc != CRAWL_FRONTIER && crawl_gate_line(dir, gate, sizeof gate, NULL, 0) == CRAWL_OK)
     fprintf(stderr, "uiap-crawl: %s\n", gate);
-  if (rc == CRAWL_FRONTIER && x->made) rmdir(dir); /* only when nothing was written */
+  if (rc == CRAWL_FRONTIER && x->made) unmake_out(x); /* only when nothing was written */
   if (rc != CRAWL_OK)
     return cli_fail(rc == CRAWL_BROWSER    ? CLI_EXIT_BROWSER
                     : rc == CRAWL_FRONTIER ? CLI_EXIT_FRONTIER
@@ -673,7 +720,7 @@ static int crawl_execute(crawl_cli *x) {
   int code = x->connect ? crawl_connect(x, &c) : cli_browser_open(NULL, 0, &rx.lo, &c);
   if (code) {
     crawl_cli_release(x);
-    if (x->made) rmdir(co->out_dir);
+    if (x->made) unmake_out(x);
     return code;
   }
   co->cancel = &cli_signal;

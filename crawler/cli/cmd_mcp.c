@@ -25,6 +25,8 @@ const char cli_help_mcp[] =
   "  --chromium PATH           Chromium binary (default: $UIAP_CHROMIUM, then PATH)\n"
   "  --connect URL             attach to a running browser (ws://... or http://HOST:PORT)\n"
   "  --headful                 show the browser window\n"
+  "  --redact pii              mask e-mail addresses, phone numbers and person names\n"
+  "                            in every reply and crawl (docs/safety.md)\n"
   "  --quiet, --verbose        fewer / more messages on stderr\n";
 
 #define MCP_LINE_MAX (16u << 20) /* a longer message is refused */
@@ -38,7 +40,7 @@ typedef struct {
 } mcp_cli;
 
 enum { OPT_MODE = 256, OPT_ALLOW_ORIGIN, OPT_OUTPUT_ROOT, OPT_VIEWPORT, OPT_CHROMIUM, OPT_CONNECT, OPT_HEADFUL,
-       OPT_QUIET, OPT_VERBOSE };
+       OPT_QUIET, OPT_VERBOSE, OPT_REDACT };
 
 static const struct option longopts[] = {
   {"help", no_argument, NULL, 'h'},
@@ -49,6 +51,7 @@ static const struct option longopts[] = {
   {"chromium", required_argument, NULL, OPT_CHROMIUM},
   {"connect", required_argument, NULL, OPT_CONNECT},
   {"headful", no_argument, NULL, OPT_HEADFUL},
+  {"redact", required_argument, NULL, OPT_REDACT},
   {"quiet", no_argument, NULL, OPT_QUIET},
   {"verbose", no_argument, NULL, OPT_VERBOSE},
   {NULL, 0, NULL, 0},
@@ -80,6 +83,9 @@ static int mcp_parse(int argc, char **argv, mcp_cli *x) {
       if ((code = mcp_value(x, c, g.arg)) != CLI_CONTINUE) return code;
       break;
     case OPT_HEADFUL: x->headful = 1; break;
+    case OPT_REDACT:
+      if ((code = cli_redact_arg(g.arg, &x->mo.redact_pii)) != CLI_CONTINUE) return code;
+      break;
     case OPT_QUIET: x->verbosity = 0; break;
     case OPT_VERBOSE: x->verbosity++; break;
     case 1: return cli_fail(CLI_EXIT_USAGE, "mcp takes no arguments (got %s)", g.arg);

@@ -51,6 +51,9 @@ const char cli_help_observe[] =
   "                            {\"step\":\"navigate\",\"url\":\"/next\"}\n"
   "  --include-hidden          also publish hidden elements\n"
   "  --include-non-interactive also publish non-interactive elements\n"
+  "  --redact pii              mask e-mail addresses, phone numbers and person names\n"
+  "                            ([email], [phone], [name]) before anything is written\n"
+  "                            (docs/safety.md)\n"
   "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (repeatable)\n"
   "  --allow-bridges           also frames whose document declares <meta name=\"uiap-bridge\">\n"
   "  --allow-writes            turn the tab's write guard off (a --script that submits on\n"
@@ -79,7 +82,7 @@ typedef struct {
 enum {
   OPT_DURATION = 256, OPT_THROTTLE, OPT_MODE, OPT_SIGNALS, OPT_SCRIPT, OPT_HIDDEN, OPT_NON_INTERACTIVE,
   OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_SUBSCRIPTION, OPT_VIEWPORT, OPT_TIMEOUT, OPT_CHROMIUM, OPT_CONNECT,
-  OPT_TARGET, OPT_TARGET_URL, OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_ALLOW_WRITES,
+  OPT_TARGET, OPT_TARGET_URL, OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_ALLOW_WRITES, OPT_REDACT,
 };
 
 static const struct option longopts[] = {
@@ -102,6 +105,7 @@ static const struct option longopts[] = {
   {"target-url", required_argument, NULL, OPT_TARGET_URL},
   {"headful", no_argument, NULL, OPT_HEADFUL},
   {"allow-writes", no_argument, NULL, OPT_ALLOW_WRITES},
+  {"redact", required_argument, NULL, OPT_REDACT},
   {"output", required_argument, NULL, 'o'},
   {"quiet", no_argument, NULL, OPT_QUIET},
   {"verbose", no_argument, NULL, OPT_VERBOSE},
@@ -152,6 +156,9 @@ static int observe_parse(int argc, char **argv, observe_cli *x) {
     case OPT_SCRIPT: x->script_path = v; break;
     case OPT_HIDDEN: x->o.graph.include_hidden = 1; break;
     case OPT_NON_INTERACTIVE: x->o.graph.include_non_interactive = 1; break;
+    case OPT_REDACT:
+      if ((code = cli_redact_arg(v, &x->o.graph.redact_pii)) != CLI_CONTINUE) return code;
+      break;
     case OPT_BRIDGE_ORIGIN: if (x->nbridges < 32) x->bridges[x->nbridges++] = v; break;
     case OPT_ALLOW_BRIDGES: x->o.graph.allow_bridges = 1; break;
     case OPT_SUBSCRIPTION: x->o.subscription_id = v; break;

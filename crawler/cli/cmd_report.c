@@ -26,15 +26,19 @@ const char cli_help_report[] =
   "  --junit-fail-on SEVERITY   lowest review severity that fails a JUnit test case:\n"
   "                             low | medium (default) | high\n"
   "  --no-package               keep DIR/package.json as it is\n"
+  "  --reviewed FILE            a reviewer's decisions (a decisions file or a previous\n"
+  "                             package, docs/review.md): the entries they verified are\n"
+  "                             \"verified\" when they still match; kept as DIR/reviewed.json\n"
   "  --quiet, --verbose\n";
 
 typedef struct {
   const char *dir;
   crawl_report_opts ro;
   int no_package, verbosity;
+  const char *reviewed;      /* --reviewed FILE */
 } report_opts;
 
-enum { OPT_LAYOUT = 256, OPT_DOT, OPT_JUNIT_FAIL_ON, OPT_NO_PACKAGE, OPT_QUIET, OPT_VERBOSE };
+enum { OPT_LAYOUT = 256, OPT_DOT, OPT_JUNIT_FAIL_ON, OPT_NO_PACKAGE, OPT_QUIET, OPT_VERBOSE, OPT_REVIEWED };
 
 static const struct option longopts[] = {
   {"help", no_argument, NULL, 'h'},
@@ -42,6 +46,7 @@ static const struct option longopts[] = {
   {"dot", required_argument, NULL, OPT_DOT},
   {"junit-fail-on", required_argument, NULL, OPT_JUNIT_FAIL_ON},
   {"no-package", no_argument, NULL, OPT_NO_PACKAGE},
+  {"reviewed", required_argument, NULL, OPT_REVIEWED},
   {"quiet", no_argument, NULL, OPT_QUIET},
   {"verbose", no_argument, NULL, OPT_VERBOSE},
   {NULL, 0, NULL, 0},
@@ -78,6 +83,7 @@ static int report_parse(int argc, char **argv, report_opts *o) {
       o->ro.junit_fail_on = v;
       break;
     case OPT_NO_PACKAGE: o->no_package = 1; break;
+    case OPT_REVIEWED: o->reviewed = v; break;
     case OPT_QUIET: o->verbosity = 0; break;
     case OPT_VERBOSE: o->verbosity++; break;
     case 1:
@@ -88,6 +94,7 @@ static int report_parse(int argc, char **argv, report_opts *o) {
     }
   }
   if (!o->dir) return cli_fail(CLI_EXIT_USAGE, "report needs a crawl directory (see uiap-crawl report --help)");
+  if (o->reviewed && o->no_package) return cli_fail(CLI_EXIT_USAGE, "--reviewed rebuilds the package: not with --no-package");
   return CLI_CONTINUE;
 }
 
@@ -96,6 +103,17 @@ static int is_file(const char *dir, const char *name) {
   struct stat st;
   snprintf(path, sizeof path, "%s/%s", dir, name);
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* --reviewed FILE: its decisions as DIR/reviewed.json, which the package build applies. */
+static int report_reviewed(const char *dir, const char *file) {
+  char err[1024];
+  cJSON *d = NULL;
+  crawl_code rc = crawl_reviewed_load(file, &d, err, sizeof err);
+  if (rc) return cli_fail(CLI_EXIT_USAGE, "--reviewed: %s", err);
+  rc = crawl_reviewed_save(dir, d, err, sizeof err);
+  cJSON_Delete(d);
+  return rc ? cli_fail(CLI_EXIT_OUTPUT, "%s", err) : CLI_CONTINUE;
 }
 
 int cli_cmd_report(int argc, char **argv) {
@@ -112,6 +130,8 @@ int cli_cmd_report(int argc, char **argv) {
   if (access(dir, W_OK) != 0) return cli_fail(CLI_EXIT_OUTPUT, "cannot write to %s: %s", dir, strerror(errno));
   char err[1024];
   crawl_code rc;
+  if (o.reviewed && !have_journal) return cli_fail(CLI_EXIT_USAGE, "--reviewed: %s has no journal.jsonl to rebuild the package from", dir);
+  if (o.reviewed && (code = report_reviewed(dir, o.reviewed)) != CLI_CONTINUE) return code;
   if (have_journal && !o.no_package) {
     if ((rc = crawl_package_write(dir, err, sizeof err)))
       return cli_fail(rc == CRAWL_ARG ? CLI_EXIT_USAGE : CLI_EXIT_OUTPUT, "%s", err);

@@ -37,6 +37,9 @@ const char cli_help_snapshot[] =
   "  --connect URL             attach to a running browser (ws://... or http://HOST:PORT)\n"
   "  --headful                 show the browser window\n"
   "  --hint-attr NAME          copy attribute NAME into element metadata (debugging aid)\n"
+  "  --redact pii              mask e-mail addresses, phone numbers and person names\n"
+  "                            ([email], [phone], [name]) before anything is written\n"
+  "                            (docs/safety.md)\n"
   CLI_SESSION_HELP
   "  -o FILE                   write to FILE instead of stdout\n"
   "  --quiet, --verbose        fewer / more messages on stderr\n";
@@ -57,6 +60,7 @@ enum {
   OPT_FORMAT = 256, OPT_ENVELOPE, OPT_HIDDEN, OPT_NON_INTERACTIVE, OPT_MAX_NODES, OPT_SCOPE, OPT_DOCUMENT,
   OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_TIMEOUT, OPT_SETTLE, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_HINT_ATTR, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
+  OPT_REDACT,
 };
 
 static const struct option longopts[] = {
@@ -77,6 +81,7 @@ static const struct option longopts[] = {
   {"connect", required_argument, NULL, OPT_CONNECT},
   {"headful", no_argument, NULL, OPT_HEADFUL},
   {"hint-attr", required_argument, NULL, OPT_HINT_ATTR},
+  {"redact", required_argument, NULL, OPT_REDACT},
   {"output", required_argument, NULL, 'o'},
   {"quiet", no_argument, NULL, OPT_QUIET},
   {"verbose", no_argument, NULL, OPT_VERBOSE},
@@ -128,6 +133,9 @@ static int snap_parse(int argc, char **argv, snap_opts *o) {
     case OPT_ENVELOPE: o->envelope = 1; break;
     case OPT_HIDDEN: o->g.include_hidden = 1; break;
     case OPT_NON_INTERACTIVE: o->g.include_non_interactive = 1; break;
+    case OPT_REDACT:
+      if ((code = cli_redact_arg(v, &o->g.redact_pii)) != CLI_CONTINUE) return code;
+      break;
     case OPT_MAX_NODES: case OPT_TIMEOUT: case OPT_SETTLE:
       if ((code = snap_number(c, v, o)) != CLI_CONTINUE) return code;
       break;
@@ -261,6 +269,7 @@ static int snap_run(snap_opts *o) {
   pg_graph *g = NULL;
   crawl__secrets *sec = crawl__secrets_new(); /* the session's values: in no output, no log line */
   crawl__session_secrets(&o->session, sec);
+  if (o->g.redact_pii) crawl__secrets_filter(sec, pg_pii_mask); /* URLs, titles, log lines */
   crawl__log_secrets(sec);
   crawl_code rc = snap_capture(c, o, url, &p, &g);
   if (rc != CRAWL_OK) {

@@ -50,6 +50,19 @@ char *crawl__secrets_scrub(const crawl__secrets *s, const char *text, int *n);
  * own and left alone), in place. Returns the matches replaced. */
 int crawl__secrets_scrub_json(const crawl__secrets *s, cJSON *item);
 
+/* Remember value as crawl__secrets_add does, replaced by mask (a static
+ * string such as "[name]") instead of "[redacted]": --redact pii's values
+ * (a name typed into a name field), which may then be found anywhere. */
+int crawl__secrets_add_masked(crawl__secrets *s, const char *value, const char *mask);
+/* A filter that runs after the list on everything the list filters
+ * (--redact pii: e-mail addresses and phone numbers, pg_pii_mask): fn
+ * returns a new string (caller frees) and the count in *hits, or NULL when
+ * it changed nothing. NULL: none. */
+typedef char *(*crawl__text_filter)(const char *text, int *hits);
+void crawl__secrets_filter(crawl__secrets *s, crawl__text_filter fn);
+/* 1 when a filter is set (then an empty list still filters). */
+int crawl__secrets_filtered(const crawl__secrets *s);
+
 /* The log's filter (log.c): while set, every line crawl_log formats passes
  * through s before it reaches the sink. Process-wide, like the sink; the
  * run sets it while it runs and clears it (NULL) before it frees s. */

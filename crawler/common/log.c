@@ -36,7 +36,7 @@ void crawl_log(crawl_log_level lvl, const char *component, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  if (!crawl__secrets_count(sink_secrets)) {
+  if (!crawl__secrets_count(sink_secrets) && !crawl__secrets_filtered(sink_secrets)) {
     sink(sink_ud, lvl, component, buf);
     return;
   }

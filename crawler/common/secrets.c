@@ -10,6 +10,8 @@
 struct crawl__secrets {
   char **v;          /* longest first */
   size_t *len;
+  const char **mask; /* what each becomes: "[redacted]", or a pii mask */
+  crawl__text_filter filter;
   size_t n, cap;
   long dropped;
 };
@@ -21,6 +23,7 @@ void crawl__secrets_free(crawl__secrets *s) {
   for (size_t k = 0; k < s->n; k++) free(s->v[k]);
   free(s->v);
   free(s->len);
+  free(s->mask);
   free(s);
 }
 
@@ -40,6 +43,15 @@ static size_t visible_chars(const char *v, size_t n) {
 }
 
 int crawl__secrets_add(crawl__secrets *s, const char *value) {
+  return crawl__secrets_add_masked(s, value, CRAWL__REDACTED);
+}
+
+void crawl__secrets_filter(crawl__secrets *s, crawl__text_filter fn) {
+  if (s) s->filter = fn;
+}
+int crawl__secrets_filtered(const crawl__secrets *s) { return s && s->filter; }
+
+int crawl__secrets_add_masked(crawl__secrets *s, const char *value, const char *mask) {
   if (!s || !value) return 0;
   size_t n = strnlen(value, CRAWL__SECRET_MAX_BYTES);
   while (n && ((unsigned char)value[n] & 0xC0) == 0x80 && value[n]) n--; /* a cut at a character boundary */
@@ -54,16 +66,19 @@ int crawl__secrets_add(crawl__secrets *s, const char *value) {
     s->cap = s->cap ? s->cap * 2 : 16;
     s->v = crawl__xrealloc(s->v, s->cap * sizeof *s->v);
     s->len = crawl__xrealloc(s->len, s->cap * sizeof *s->len);
+    s->mask = crawl__xrealloc(s->mask, s->cap * sizeof *s->mask);
   }
   size_t at = 0; /* after every longer or equal one */
   while (at < s->n && s->len[at] >= n) at++;
   memmove(s->v + at + 1, s->v + at, (s->n - at) * sizeof *s->v);
   memmove(s->len + at + 1, s->len + at, (s->n - at) * sizeof *s->len);
+  memmove(s->mask + at + 1, s->mask + at, (s->n - at) * sizeof *s->mask);
   char *copy = crawl__xmalloc(n + 1);
   memcpy(copy, value, n);
   copy[n] = 0;
   s->v[at] = copy;
   s->len[at] = n;
+  s->mask[at] = mask ? mask : CRAWL__REDACTED;
   s->n++;
   return 1;
 }
@@ -96,16 +111,15 @@ static size_t match_at(const char *p, const char *v, size_t n) {
   return (size_t)(q - p);
 }
 
-char *crawl__secrets_scrub(const crawl__secrets *s, const char *text, int *n) {
-  if (n) *n = 0;
-  if (!text) return NULL;
+static char *list_scrub(const crawl__secrets *s, const char *text, int *n) {
+  *n = 0;
   if (!s || !s->n) return crawl__xstrdup(text);
   crawl__buf b = {0};
   const char *plain = text; /* start of the text not yet copied */
   int hits = 0;
   for (const char *p = text; *p;) {
-    size_t m = 0;
-    for (size_t k = 0; k < s->n && !m; k++) {
+    size_t m = 0, k = 0;
+    for (; k < s->n && !m; k++) {
       unsigned char first = (unsigned char)s->v[k][0];
       if ((unsigned char)*p == first || *p == '%' || (*p == '+' && first == ' ')) m = match_at(p, s->v[k], s->len[k]);
     }
@@ -114,15 +128,30 @@ char *crawl__secrets_scrub(const crawl__secrets *s, const char *text, int *n) {
       continue;
     }
     crawl__buf_put(&b, plain, (size_t)(p - plain));
-    crawl__buf_puts(&b, CRAWL__REDACTED);
+    crawl__buf_puts(&b, s->mask[k - 1]);
     p += m;
     plain = p;
     hits++;
   }
-  if (n) *n = hits;
+  *n = hits;
   if (!hits) return crawl__xstrdup(text);
   crawl__buf_puts(&b, plain);
   return crawl__buf_take(&b);
+}
+
+char *crawl__secrets_scrub(const crawl__secrets *s, const char *text, int *n) {
+  if (n) *n = 0;
+  if (!text) return NULL;
+  int hits = 0, more = 0;
+  char *t = list_scrub(s, text, &hits);
+  char *f = s && s->filter ? s->filter(t, &more) : NULL;
+  if (f) {
+    free(t);
+    t = f;
+    hits += more;
+  }
+  if (n) *n = hits;
+  return t;
 }
 
 /* cJSON_SetValuestring (cJSON 1.7.15: a longer value gets a new buffer)
@@ -142,6 +171,6 @@ static int scrub_item(const crawl__secrets *s, cJSON *item, int depth) {
 }
 
 int crawl__secrets_scrub_json(const crawl__secrets *s, cJSON *item) {
-  if (!s || !s->n || !item) return 0;
+  if (!s || (!s->n && !s->filter) || !item) return 0;
   return scrub_item(s, item, 0);
 }

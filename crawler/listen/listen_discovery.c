@@ -108,6 +108,12 @@ void lsn__disc_plan(lsn_session *s, const char *req, const cJSON *payload) {
   cJSON_AddItemToObject(p, "rejectedSeeds", rej);
   s->runs[s->nruns++] = r;
   lsn__reply(s, req, "uiap.discovery.planned", p);
+  /* the run's lifecycle starts here (mapper 10.1): planned, it is in
+   * planning until started; from start on, the run's own statuses */
+  cJSON *pp = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(pp, "runId", r->id);
+  crawl__jstr(pp, "status", "planning");
+  lsn__event(s, "uiap.discovery.progress", pp);
 }
 
 /* The run payload names, or NULL after an error reply. */
@@ -133,6 +139,7 @@ static int run_finished(lsn_run *r) {
 /* ---- the run's thread -------------------------------------------------------------- */
 static void run_progress(void *ud, const crawl_progress *pr) {
   lsn_run *r = ud;
+  if (!strcmp(pr->status, "planning")) return; /* reported at uiap.discovery.plan, before "started" */
   cJSON *p = crawl__jx(cJSON_CreateObject());
   crawl__jstr(p, "runId", r->id);
   crawl__jstr(p, "status", pr->status);

@@ -31,6 +31,27 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
  * fsync, rename). Errors as crawl_package_build, CRAWL_IO when writing. */
 crawl_code crawl_package_write(const char *dir, char *err, size_t errlen);
 
+/* ---- a reviewer's decisions (docs/review.md) ---- */
+/* The crawler never marks its own results "verified" (they are proposals
+ * until a person reviews them); "verified" comes from a reviewer only.
+ * crawl_reviewed_load reads FILE -- a decisions file
+ * {"reviewDecisions":[{"catalog":"elements"|"actions"|"workflows","key":..,
+ * "decision":"verified","role"?,"reviewer"?}]} or a previous
+ * DiscoveryPackage (its entries whose reviewState is "verified") -- into
+ * *decisions, that file's shape in canonical order (caller frees).
+ * crawl_reviewed_save writes them as DIR/reviewed.json. Every package build
+ * of DIR (crawl_package_build) applies DIR/reviewed.json with
+ * crawl_reviewed_apply: an entry whose stable key still matches (element:
+ * stableId, else semanticKey, and the role when the decision names one;
+ * action and workflow: id) becomes "verified"; a run note counts the
+ * verified entries and the decisions that match nothing. Returns the number
+ * of entries verified (0 when DIR has no reviewed.json). Errors: CRAWL_ARG
+ * (FILE unreadable, not JSON, not one of the two shapes, a bad decision),
+ * CRAWL_IO (DIR/reviewed.json not writable); err gets one line. */
+crawl_code crawl_reviewed_load(const char *file, cJSON **decisions, char *err, size_t errlen);
+crawl_code crawl_reviewed_save(const char *dir, const cJSON *decisions, char *err, size_t errlen);
+int crawl_reviewed_apply(cJSON *package, const char *dir);
+
 /* ---- merge ---- */
 /* One crawl directory out of the directories of several workers of one run
  * that shared a frontier (docs/merge.md): out gets one journal -- the first

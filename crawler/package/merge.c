@@ -363,7 +363,8 @@ static crawl_code mg_copy_files(mg *m) {
   for (size_t i = 0; i < m->n && !rc; i++) {
     const mg_rec *r = &m->recs[i];
     if (!r->keep || strcmp(r->type, "state")) continue;
-    if (!(rc = mg_copy(m, r, "pageGraphRef"))) rc = mg_copy(m, r, "screenshotRef");
+    if (!(rc = mg_copy(m, r, "pageGraphRef")) && !(rc = mg_copy(m, r, "screenshotRef")))
+      rc = mg_copy(m, r, "accessibilityRef");
   }
   return rc;
 }

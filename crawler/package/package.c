@@ -25,7 +25,8 @@
  *   actions    ui.* and nav.* are primitive, any other id (data-uiap-action)
  *              domain; ui.activate/ui.submit on an element also exercise its
  *              app action. Domain: most severe side effect seen, "unsafe"
- *              once denied, "verified" once executed with a signal.
+ *              once denied, else "candidate": "verified" only from a
+ *              reviewer's decisions (DIR/reviewed.json, reviewed.c).
  *              Primitive: a side effect only when all uses agree.
  *   review     journal items as written, plus the items of sections 6.8,
  *              15.5 and 16 (see pk_review_derive); ids hash kind and key.
@@ -269,7 +270,12 @@ typedef struct pk_route {
   char *id;
   strset urls, titles, scopes, states, entry_actions, entry_tr, exit_signals;
   strset annot_states;  /* states whose graph names this routeId itself */
+  strset router_states; /* states whose app router names it (routeSource "router") */
   strset opaque_origins;
+  strset observed;      /* "p|q \x1f name \x1f value": RouteContext params and query seen */
+  strset templates;     /* URL templates seen (routeId from data-uiap-route) */
+  strset folded_into;   /* states its pages showed (folded: no state of its own) */
+  strset landed_tr;     /* transitions that landed on it folded */
   int loaded;           /* states with a readable graph */
   int closed_shadow;    /* most closed shadow hosts in one state */
   int explored;         /* transitions from its states */
@@ -862,6 +868,18 @@ static int scope_holds(const scope_index *x, const char *sc, const char *role, c
   return n > 0;
 }
 
+/* 1: the crawler found the target by its scope (target.scopeKey) and its
+ * scope sc of g holds no other element with its role and name: the scope,
+ * not the ordinal, told it apart (web 3.2). */
+static int told_apart_by_scope(const scope_index *x, const cJSON *t, const char *sc, const char *role,
+                               const char *name) {
+  if (!sc || !crawl__str(t, "scopeKey")) return 0;
+  char *k = crawl__xprintf("%s\x1f%s\x1f%s", sc, role, name ? name : "");
+  long n = crawl__strmap_get(&x->count, k);
+  free(k);
+  return n == 1;
+}
+
 /* The graph-local scopeId of the element with role and name that is the
  * ordinal-th of its kind in its scope: the target's scope when its own
  * scopeId is from another capture of the state (backend node ids differ
@@ -911,9 +929,36 @@ static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, c
     char *k = rn_key(role, name);
     long j = strset_find(&rn->keys, k), same = j >= 0 ? rn->count[j] : 0;
     free(k);
-    rf->ambiguous = same > 1;
+    rf->ambiguous = same > 1 && !told_apart_by_scope(sx, t, tsc, role, name);
     rf->same_name = same;
   }
+}
+
+/* A RouteContext (route) seen on route rt: its url, title, params and
+ * query; in a state's graph (st, meta: the graph's metadata), also whether
+ * the page named the route (metadata.routeSource "annotation"; a graph
+ * without routeSource that names the state's routeId, as before it) or
+ * the app's router did ("router"). */
+static void route_context_fold(pk_route *rt, const cJSON *route, const cJSON *meta, const pk_state *st) {
+  static const struct { const char *member, *tag; } parts[] = {{"params", "p"}, {"query", "q"}};
+  for (size_t k = 0; k < PK_COUNT(parts); k++) {
+    const cJSON *kv;
+    cJSON_ArrayForEach(kv, crawl__get(route, parts[k].member)) {
+      const cJSON *v, *one = cJSON_IsArray(kv) ? kv->child : kv;
+      for (v = one; v; v = cJSON_IsArray(kv) ? v->next : NULL) {
+        if (!cJSON_IsString(v)) continue;
+        char *e = crawl__xprintf("%s\x1f%s\x1f%s", parts[k].tag, kv->string, v->valuestring);
+        strset_add(&rt->observed, e);
+        free(e);
+      }
+    }
+  }
+  if (!st) return;
+  const char *gr = crawl__str(route, "routeId"), *src = crawl__str(meta, "routeSource");
+  if (gr && !strcmp(gr, st->route) && (!src || !strcmp(src, "annotation"))) strset_add(&rt->annot_states, st->id);
+  if (gr && !strcmp(gr, st->route) && src && !strcmp(src, "router")) strset_add(&rt->router_states, st->id);
+  const char *tpl = crawl__str(meta, "routeTemplate");
+  if (tpl && strcmp(tpl, rt->id)) strset_add(&rt->templates, tpl);
 }
 
 /* Load state i's graph and fold it; resolve the records that point into it. */
@@ -953,8 +998,7 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
   if (g) {
     st->loaded = 1;
     rt->loaded++;
-    const char *gr = crawl__str(crawl__get(g, "route"), "routeId");
-    if (gr && !strcmp(gr, st->route)) strset_add(&rt->annot_states, st->id);
+    route_context_fold(rt, crawl__get(g, "route"), crawl__get(g, "metadata"), st);
     fold_scopes(b, st, g, rt);
     const cJSON *e;
     cJSON_ArrayForEach(e, crawl__get(g, "elements")) fold_element(b, st, e, &local_ids, &local_el);
@@ -1185,9 +1229,9 @@ static pk_state *state_of(pk *b, const char *id) {
 /* A transition between routes: the entry action of the target route, and a
  * route.changed exit signal of the source route (the observed ones, else
  * a bare one). */
-static void route_crossing(pk *b, const pk_state *from, const pk_state *to, const char *aid, const char *tid,
+static void route_crossing(pk *b, const pk_state *from, const char *to_route, const char *aid, const char *tid,
                            const strset *sigs) {
-  pk_route *in = &b->routes[strset_find(&b->route_ids, to->route)];
+  pk_route *in = &b->routes[strset_find(&b->route_ids, to_route)];
   pk_route *out = &b->routes[strset_find(&b->route_ids, from->route)];
   strset_add(&in->entry_actions, aid);
   strset_add(&in->entry_tr, tid);
@@ -1216,7 +1260,10 @@ static void aggregate_transition(pk *b, const pk_ref *rf, pk_element *el, const 
     if (from) from->self_loops++;
   } else if (to) to->reached++;
   if (from) b->routes[strset_find(&b->route_ids, from->route)].explored++;
-  if (from && to && !self && strcmp(from->route, to->route)) route_crossing(b, from, to, aid, tid, &sigs);
+  /* the route it entered: where it landed (a route folded into the state), else the state's */
+  const char *in = crawl__str(crawl__get(j, "route"), "routeId");
+  if (!in || strset_find(&b->route_ids, in) < 0) in = to ? to->route : NULL;
+  if (from && to && (!self || in != to->route) && strcmp(from->route, in)) route_crossing(b, from, in, aid, tid, &sigs);
   if (el) {
     el->acted++;
     if (!self || sigs.n) el->acted_ok++;
@@ -1303,14 +1350,35 @@ static const struct {
   {"failure", aggregate_failure},
 };
 
+/* A route a transition (tid) or a seed landed on while the page showed
+ * state sid, an equal state of another route: record j's "route". */
+static void landed_route(pk *b, const cJSON *j, const char *sid, const char *tid) {
+  const cJSON *route = crawl__get(j, "route");
+  const char *id = crawl__str(route, "routeId");
+  if (!id || !*id || !sid) return;
+  pk_route *rt = &b->routes[pk_route_of(b, id)];
+  strset_add(&rt->urls, crawl__str(route, "url"));
+  const char *title = crawl__str(route, "title");
+  if (title && *title) strset_add(&rt->titles, title);
+  route_context_fold(rt, route, NULL, NULL);
+  if (strset_find(&rt->states, sid) < 0) strset_add(&rt->folded_into, sid);
+  if (tid) strset_add(&rt->landed_tr, tid);
+}
+
 static void pk_aggregate(pk *b) {
   for (size_t i = 0; i < b->nrefs; i++) {
     const pk_ref *rf = &b->refs[i];
     pk_element *el = rf->element >= 0 ? &b->elements[rf->element] : NULL;
     const char *se = crawl__str(rf->line, "sideEffectClass");
     if (se_rank(se) < 0) se = NULL;
+    if (!strcmp(rf->type, "transition") && state_of(b, crawl__str(rf->line, "toStateId")))
+      landed_route(b, rf->line, crawl__str(rf->line, "toStateId"), crawl__str(rf->line, "transitionId"));
     for (size_t k = 0; k < PK_COUNT(aggregators); k++)
       if (!strcmp(rf->type, aggregators[k].type)) aggregators[k].aggregate(b, rf, el, se);
+  }
+  for (size_t k = 0; k < b->nseed_lines; k++) {
+    const char *sid = crawl__str(b->seed_lines[k], "stateId");
+    if (sid && strset_find(&b->state_ids, sid) >= 0) landed_route(b, b->seed_lines[k], sid, NULL);
   }
 }
 
@@ -1399,12 +1467,45 @@ static void route_missing_ids(pk *b, pk_route *rt) {
 
 /* coverage_gap: a route no action was explored from. */
 static void route_unexplored(pk *b, pk_route *rt) {
-  if (rt->explored) return;
+  if (rt->explored || !rt->states.n) return; /* folded: explored as the state it showed */
   pk_item *it = pk_item_get(b, "coverage_gap", rt->id, 1, rt->id);
   strset_addall(&it->ev_states, &rt->states);
   pk_item_text(it, crawl__xprintf("Route %s was captured in %zu state%s but no action was explored from it.", rt->id,
                                   rt->states.n, rt->states.n == 1 ? "" : "s"),
                crawl__xstrdup("Raise the budget (maxStates, maxTransitions, maxPerRoute, maxDepth) or seed this route directly."));
+}
+
+/* missing_stable_id (mapper 16: "a route without stable identity"): a
+ * route neither a page (data-uiap-route) nor the app's router names, whose id is a template the crawler
+ * derived from URLs that differ in their parameters. A route at one fixed
+ * URL has a stable URL structure (15.1) and no item. */
+static void route_unstable(pk *b, pk_route *rt) {
+  strset names = {0}, values = {0};
+  for (size_t i = 0; i < rt->observed.n; i++) {
+    if (rt->observed.v[i][0] != 'p') continue;
+    const char *name = rt->observed.v[i] + 2, *value = strchr(name, '\x1f');
+    char *n = crawl__xstrndup(name, (size_t)(value - name));
+    strset_add(&names, n);
+    free(n);
+    strset_add(&values, value + 1);
+  }
+  if (!rt->annot_states.n && !rt->router_states.n && names.n) {
+    char *key = crawl__xprintf("route\x1f%s", rt->id);
+    pk_item *it = pk_item_get(b, "missing_stable_id", key, 0, rt->id);
+    free(key);
+    strset_addall(&it->ev_states, rt->states.n ? &rt->states : &rt->folded_into);
+    strset_addall(&it->ev_transitions, &rt->landed_tr);
+    char *nl = quoted_list(&names), *vl = quoted_list(&values);
+    pk_item_text(it, crawl__xprintf("Route %s has no stable identity: no page names it (data-uiap-route); its id is a "
+                                    "template the crawler derived from %zu URL%s that differ in %s (%s%s).",
+                                    rt->id, rt->urls.n, rt->urls.n == 1 ? "" : "s", nl, vl, values.n > PK_LIST_NAMES ? ", ..." : ""),
+                 crawl__xstrdup("Name the route on the page (data-uiap-route on its root element) so agents address it "
+                                "independent of its URL, or confirm the template."));
+    free(nl);
+    free(vl);
+  }
+  strset_free(&names);
+  strset_free(&values);
 }
 
 /* closed_shadow: the route's item (fold_state_findings) gets its text. */
@@ -1426,6 +1527,7 @@ static void review_routes(pk *b) {
     pk_route *rt = &b->routes[r];
     route_missing_ids(b, rt);
     route_unexplored(b, rt);
+    route_unstable(b, rt);
     route_closed_shadow(b, rt);
     b->opaque_regions += (int)rt->opaque_origins.n + rt->closed_shadow;
   }
@@ -1535,6 +1637,191 @@ static void review_actions(pk *b) {
   }
 }
 
+/* ---- review duties on observed behaviour (mapper 15.5, 16) ---------------------------- */
+/* What a transition record observed, for the checks below. */
+typedef struct pk_seen {
+  const pk_ref *rf;
+  const pk_state *from, *to;
+  const pk_element *el;           /* its element in the catalog, or NULL */
+  const char *role, *action;
+  int self_loop, nsignals, dialog_opened;
+} pk_seen;
+
+static int seen_route_changed(const pk_seen *s) {
+  return s->from && s->to && s->from->route && s->to->route && strcmp(s->from->route, s->to->route);
+}
+
+static const char *const toggle_roles[] = {"checkbox", "switch", "menuitemcheckbox"};
+
+/* A button that leaves its route (a submit button may: a form's result is a page). */
+static int button_navigates(const pk_seen *s) {
+  return !strcmp(s->role, "button") && seen_route_changed(s) &&
+         !(s->el && strset_find(&s->el->affordances, "submit") >= 0);
+}
+/* A link that opens a dialog on its own route. */
+static int link_opens_dialog(const pk_seen *s) {
+  return !strcmp(s->role, "link") && s->dialog_opened && !seen_route_changed(s);
+}
+/* A toggle (checkbox, switch, aria-pressed) whose use changed nothing. */
+static int toggle_does_nothing(const pk_seen *s) {
+  int pressed = s->el && (s->el->state_keys >> pk_index(state_keys, PK_COUNT(state_keys), "pressed") & 1u);
+  int toggle = !strcmp(s->action, "ui.toggle") || PK_IN(toggle_roles, s->role) || pressed;
+  return toggle && s->self_loop && !s->nsignals;
+}
+
+/* Semantics that contradict what was observed (mapper 16): the check, what
+ * it says (role, name, route) and what to do. */
+static const struct {
+  const char *id;
+  int (*test)(const pk_seen *s);
+  const char *says, *remedy;
+} contradictions[] = {
+  {"button-navigates", button_navigates,
+   "The %s \"%s\" on route %s navigated to another route: its role says it acts in place, the app treats it as a link.",
+   "Use a link (<a href>) for navigation, or keep the button on its route; then check the mapped transition."},
+  {"link-opens-dialog", link_opens_dialog,
+   "The %s \"%s\" on route %s opened a dialog without navigating: its role says navigation, the app treats it as a button.",
+   "Use a button (with aria-haspopup=\"dialog\") to open dialogs; then check the mapped transition."},
+  {"toggle-does-nothing", toggle_does_nothing,
+   "The %s \"%s\" on route %s was toggled but nothing observable changed: its semantics promise a state change.",
+   "Check that the toggle works and exposes its state (checked / aria-pressed), or remove the toggle semantics."},
+};
+
+static void seen_of(pk *b, const pk_ref *rf, pk_seen *s) {
+  const cJSON *j = rf->line, *sg;
+  memset(s, 0, sizeof *s);
+  s->rf = rf;
+  s->from = rf->state >= 0 ? &b->states[rf->state] : state_of(b, crawl__str(j, "fromStateId"));
+  s->to = state_of(b, crawl__str(j, "toStateId"));
+  s->el = rf->element >= 0 ? &b->elements[rf->element] : NULL;
+  s->role = crawl__str(crawl__get(j, "target"), "role");
+  s->action = crawl__str(j, "viaActionId");
+  if (!s->role) s->role = "";
+  if (!s->action) s->action = "";
+  const char *fid = crawl__str(j, "fromStateId"), *tid = crawl__str(j, "toStateId");
+  s->self_loop = cJSON_IsTrue(crawl__get(j, "selfLoop")) || (fid && tid && !strcmp(fid, tid));
+  cJSON_ArrayForEach(sg, crawl__get(j, "observedSignals")) {
+    const char *k = crawl__str(sg, "kind");
+    s->nsignals += PK_IN(signal_kinds, k);
+    s->dialog_opened |= k && !strcmp(k, "dialog.opened");
+  }
+}
+
+static void contradiction_item(pk *b, const pk_seen *s, size_t c) {
+  const char *route = s->from ? s->from->route : NULL, *name = crawl__str(crawl__get(s->rf->line, "target"), "name");
+  const char *tkey = crawl__str(crawl__get(s->rf->line, "target"), "stableId");
+  if (!tkey) tkey = s->rf->semkey ? s->rf->semkey : name;
+  char *key = crawl__xprintf("contradiction\x1f%s\x1f%s\x1f%s", contradictions[c].id, route ? route : "", tkey ? tkey : "");
+  pk_item *it = pk_item_get(b, "custom", key, 1, route);
+  free(key);
+  pk_item_set(&it->stable, crawl__str(crawl__get(s->rf->line, "target"), "stableId"));
+  pk_item_set(&it->scope, s->rf->scope);
+  strset_add(&it->ev_states, s->from ? s->from->id : NULL);
+  strset_add(&it->ev_transitions, crawl__str(s->rf->line, "transitionId"));
+  pk_item_text(it, crawl__xprintf(contradictions[c].says, s->role, name ? name : "", route ? route : "?"),
+               crawl__xstrdup(contradictions[c].remedy));
+}
+
+/* Primitive actions whose effect is the target's own state (checked,
+ * selected): the new state is their observable signal. */
+static const char *const self_evident_actions[] = {"ui.toggle", "ui.choose"};
+
+/* missing_success_signal (15.5): a primitive transition into another state
+ * with no observed signal. */
+static void silent_transition_item(pk *b, const pk_seen *s) {
+  const char *route = s->from ? s->from->route : NULL, *name = crawl__str(crawl__get(s->rf->line, "target"), "name");
+  char *key = crawl__xprintf("primitive\x1f%s\x1f%s\x1f%s", s->action, route ? route : "",
+                             s->rf->semkey ? s->rf->semkey : name ? name : "");
+  pk_item *it = pk_item_get(b, "missing_success_signal", key, 0, route);
+  free(key);
+  pk_item_set(&it->stable, crawl__str(crawl__get(s->rf->line, "target"), "stableId"));
+  pk_item_set(&it->scope, s->rf->scope);
+  strset_add(&it->ev_transitions, crawl__str(s->rf->line, "transitionId"));
+  pk_item_text(it, crawl__xprintf("%s on %s \"%s\" on route %s led to another state without an observable success signal.",
+                                  s->action, s->role, name ? name : "", route ? route : "?"),
+               crawl__xstrdup("Give the change an observable signal (a status message, a dialog, a route, a counted list) or verify it manually."));
+}
+
+/* Per transition record: contradicting semantics, silent primitive transitions. */
+static void review_behaviour(pk *b) {
+  for (size_t i = 0; i < b->nrefs; i++) {
+    if (strcmp(b->refs[i].type, "transition")) continue;
+    pk_seen s;
+    seen_of(b, &b->refs[i], &s);
+    for (size_t c = 0; c < PK_COUNT(contradictions); c++)
+      if (contradictions[c].test(&s)) contradiction_item(b, &s, c);
+    if (!s.self_loop && !s.nsignals && s.to && is_primitive(s.action) && !PK_IN(self_evident_actions, s.action))
+      silent_transition_item(b, &s);
+  }
+}
+
+/* Security- and billing-related flows (mapper 16): the side effect class of
+ * their controls and the data classes of their fields. */
+static const struct {
+  const char *what, *side_effect, *data_classes[2];
+} sensitive_flows[] = {
+  {"security", "security_change", {"credential", "secret"}},
+  {"billing", "billing_change", {"payment", NULL}},
+};
+
+/* The controls (decision and transition records) and fields of flow f on
+ * route rt into names; evidence into it. 1 when one was executed. */
+static int flow_touches(pk *b, size_t f, const pk_route *rt, strset *names, pk_item *it) {
+  int executed = 0;
+  for (size_t i = 0; i < b->nrefs; i++) {
+    const pk_ref *rf = &b->refs[i];
+    const pk_state *st = rf->state >= 0 ? &b->states[rf->state] : NULL;
+    const char *se = crawl__str(rf->line, "sideEffectClass");
+    if (!st || !st->route || strcmp(st->route, rt->id) || !se || strcmp(se, sensitive_flows[f].side_effect)) continue;
+    if (strcmp(rf->type, "decision") && strcmp(rf->type, "transition")) continue;
+    strset_add(names, crawl__str(crawl__get(rf->line, "target"), "name"));
+    strset_add(&it->ev_states, st->id);
+    if (!strcmp(rf->type, "transition")) {
+      executed = 1;
+      strset_add(&it->ev_transitions, crawl__str(rf->line, "transitionId"));
+    }
+  }
+  for (size_t e = 0; e < b->element_keys.n; e++) {
+    const pk_element *el = &b->elements[e];
+    if (strset_find(&el->routes, rt->id) < 0) continue;
+    int hit = 0;
+    for (size_t k = 0; k < 2 && sensitive_flows[f].data_classes[k]; k++)
+      hit |= strset_find(&el->data_classes, sensitive_flows[f].data_classes[k]) >= 0;
+    if (!hit) continue;
+    strset_add(names, strset_min(&el->names));
+    strset_addall(&it->ev_states, &el->states);
+  }
+  return executed;
+}
+
+static void review_sensitive_flows(pk *b) {
+  for (size_t r = 0; r < b->route_ids.n; r++) {
+    const pk_route *rt = &b->routes[r];
+    for (size_t f = 0; f < PK_COUNT(sensitive_flows); f++) {
+      pk_item probe = {0};
+      strset names = {0};
+      int executed = flow_touches(b, f, rt, &names, &probe);
+      if (probe.ev_states.n || names.n) {
+        char *key = crawl__xprintf("flow\x1f%s\x1f%s", sensitive_flows[f].what, rt->id);
+        pk_item *it = pk_item_get(b, "custom", key, executed ? 2 : 1, rt->id);
+        free(key);
+        strset_addall(&it->ev_states, &probe.ev_states);
+        strset_addall(&it->ev_transitions, &probe.ev_transitions);
+        char *list = quoted_list(&names);
+        pk_item_text(it, crawl__xprintf("A %s-related flow was touched on route %s (%s%s)%s.", sensitive_flows[f].what,
+                                        rt->id, list, names.n > PK_LIST_NAMES ? ", ..." : "",
+                                        executed ? " and exercised" : ""),
+                     crawl__xprintf("Review this %s flow by hand: what discovery mapped for it is a proposal until a person confirms it.",
+                                    sensitive_flows[f].what));
+        free(list);
+      }
+      strset_free(&names);
+      strset_free(&probe.ev_states);
+      strset_free(&probe.ev_transitions);
+    }
+  }
+}
+
 /* The last `seed` line of seed s, or NULL. */
 static const cJSON *seed_last_line(const pk *b, int s) {
   const cJSON *last = NULL;
@@ -1543,9 +1830,12 @@ static const cJSON *seed_last_line(const pk *b, int s) {
   return last;
 }
 
-/* Whether some state was reached from seed s. */
+/* Whether some state was reached from seed s: a state it entered, or the
+ * state its last seed line names (a seed can lead to a state met before). */
 static int seed_visited(const pk *b, int s) {
-  int visited = 0;
+  const cJSON *last = seed_last_line(b, s);
+  int visited = last && cJSON_IsTrue(crawl__get(last, "resolved")) && crawl__str(last, "stateId") &&
+                strset_find(&b->state_ids, crawl__str(last, "stateId")) >= 0;
   for (size_t k = 0; k < b->state_ids.n && !visited; k++) {
     const cJSON *sd = crawl__get(b->states[k].line, "seed");
     visited = cJSON_IsNumber(sd) && (int)sd->valuedouble == s;
@@ -1567,7 +1857,7 @@ static int seed_reported(const pk *b, int s) {
   return reported;
 }
 
-/* coverage_gap: url/route seeds never visited, unless the journal already
+/* coverage_gap: url/route/documentation seeds never visited, unless the journal already
  * reported them; an unresolved one is also a run note. */
 static void review_seeds(pk *b) {
   const cJSON *seeds = crawl__get(b->run, "seeds");
@@ -1575,8 +1865,11 @@ static void review_seeds(pk *b) {
   for (int s = 0; s < nseeds; s++) {
     const cJSON *last = seed_last_line(b, s), *seed = cJSON_GetArrayItem(seeds, s);
     const char *kind = crawl__str(seed, "kind");
-    if (seed_visited(b, s) || !kind || (strcmp(kind, "url") && strcmp(kind, "route"))) continue;
-    const char *what = crawl__str(seed, "url") ? crawl__str(seed, "url") : crawl__str(seed, "routeId") ? crawl__str(seed, "routeId") : kind;
+    if (seed_visited(b, s) || !kind || (strcmp(kind, "url") && strcmp(kind, "route") && strcmp(kind, "documentation"))) continue;
+    const char *what = crawl__str(seed, "url")       ? crawl__str(seed, "url")
+                       : crawl__str(seed, "routeId") ? crawl__str(seed, "routeId")
+                       : crawl__str(seed, "ref")     ? crawl__str(seed, "ref")
+                                                     : kind;
     int unresolved = last && cJSON_IsFalse(crawl__get(last, "resolved"));
     const char *reason = crawl__str(last, "reason") ? crawl__str(last, "reason") : "no reason given";
     if (unresolved) {
@@ -1605,6 +1898,8 @@ static const struct {
   {"inferred_only per element", review_inferred},
   {"ambiguous_target, unsafe_action_candidate per record", review_records},
   {"missing_success_signal per domain action", review_actions},
+  {"contradicting semantics, silent primitive transitions per transition", review_behaviour},
+  {"security- and billing-related flows per route", review_sensitive_flows},
   {"coverage_gap per unvisited seed", review_seeds},
 };
 
@@ -1660,6 +1955,98 @@ static void principals_meta(const pk *b, const strset *states, cJSON *m) {
   strset_free(&who);
 }
 
+/* metadata.params and metadata.query: each name with the values seen, in
+ * natural order (rt->observed). */
+static void route_observed_meta(const pk_route *rt, cJSON *m) {
+  char **v = strset_sorted(&rt->observed, cmp_nat);
+  for (size_t i = 0; i < rt->observed.n; i++) {
+    const char *name = strchr(v[i], '\x1f') + 1, *value = strchr(name, '\x1f') + 1;
+    const char *member = v[i][0] == 'p' ? "params" : "query";
+    cJSON *obj = cJSON_GetObjectItemCaseSensitive(m, member);
+    if (!obj) crawl__jset(m, member, obj = crawl__jx(cJSON_CreateObject()));
+    char *key = crawl__xstrndup(name, (size_t)(value - 1 - name));
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!arr) crawl__jset(obj, key, arr = crawl__jx(cJSON_CreateArray()));
+    if (cJSON_GetArraySize(arr) < PK_NAMES_MAX) crawl__jpush(arr, cJSON_CreateString(value));
+    free(key);
+  }
+  free(v);
+}
+
+/* ---- evidence files: accessibility records and screenshots ------------------
+ * A state line's accessibilityRef (DIR/accessibility/<id>.json, the AX facts
+ * its graph was built from) and screenshotRef are evidence of their own:
+ * refIds ax_<stateId> and shot_<stateId> in the evidenceIndex. */
+static const char *ax_ref_path(pk *b, const char *state_id) {
+  const pk_state *st = state_of(b, state_id);
+  return st ? crawl__str(st->line, "accessibilityRef") : NULL;
+}
+
+static char *ax_ref_id(const char *state_id) { return crawl__xprintf("ax_%s", state_id); }
+
+/* ev cites accessibility records: an "accessibility" entry that names a
+ * state with a record names the record; with none, the record of the
+ * first state (natural order) in states that has one. */
+static void ev_accessibility(pk *b, cJSON *ev, const strset *states) {
+  int cited = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, ev) {
+    const char *src = crawl__str(e, "source"), *ref = crawl__str(e, "refId");
+    if (!src || strcmp(src, "accessibility")) continue;
+    cited = 1;
+    if (ax_ref_path(b, ref)) {
+      char *id = ax_ref_id(ref);
+      cJSON_ReplaceItemInObjectCaseSensitive(e, "refId", crawl__jx(cJSON_CreateString(id)));
+      free(id);
+    }
+  }
+  if (cited || !states || !states->n) return;
+  char **v = strset_sorted(states, cmp_nat);
+  for (size_t i = 0; i < states->n; i++)
+    if (ax_ref_path(b, v[i])) {
+      char *id = ax_ref_id(v[i]);
+      ev_push(ev, "accessibility", id, NULL);
+      free(id);
+      break;
+    }
+  free(v);
+}
+
+/* A state's own files as evidence: its accessibility record, its screenshot. */
+static void ev_state_files(cJSON *ev, const pk_state *st) {
+  if (crawl__str(st->line, "accessibilityRef")) {
+    char *id = ax_ref_id(st->id);
+    ev_push(ev, "accessibility", id, NULL);
+    free(id);
+  }
+  if (crawl__str(st->line, "screenshotRef")) {
+    char *id = crawl__xprintf("shot_%s", st->id);
+    ev_push(ev, "screenshot", id, "a supplementary record, not a source of semantics");
+    free(id);
+  }
+}
+
+/* evidenceIndex entries for the states' files, into v (room for 2 per state). */
+static size_t evidence_files(const pk *b, cJSON **v, size_t n) {
+  static const struct { const char *key, *prefix, *source; } files[] = {
+    {"accessibilityRef", "ax_", "accessibility"}, {"screenshotRef", "shot_", "screenshot"}};
+  for (size_t i = 0; i < b->state_ids.n; i++)
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+      const pk_state *st = &b->states[i];
+      const char *path = crawl__str(st->line, files[f].key);
+      if (!path) continue;
+      cJSON *o = crawl__jx(cJSON_CreateObject());
+      char *id = crawl__xprintf("%s%s", files[f].prefix, st->id);
+      crawl__jstr(o, "refId", id);
+      free(id);
+      crawl__jstr(o, "source", files[f].source);
+      crawl__jstr(o, "path", path);
+      crawl__jstr(o, "stateId", st->id);
+      v[n++] = o;
+    }
+  return n;
+}
+
 static cJSON *out_routes(pk *b, conf_sum *cs) {
   cJSON *routes = crawl__jx(cJSON_CreateArray());
   char **ids = strset_sorted(&b->route_ids, cmp_nat);
@@ -1672,17 +2059,29 @@ static cJSON *out_routes(pk *b, conf_sum *cs) {
     jset_list(o, "scopes", &rt->scopes, 0);
     cJSON *ev = crawl__jx(cJSON_CreateArray());
     if (rt->annot_states.n) ev_push(ev, "annotation", rt->annot_states.v[0], "the page names this route");
-    ev_push_set(ev, "dom", &rt->states);
-    ev_push_set(ev, "transition", &rt->entry_tr);
-    if (!rt->loaded) ev_push(ev, "inferred", rt->states.v[0], "no page graph could be read");
+    if (rt->router_states.n) ev_push(ev, "app_registry", rt->router_states.v[0], "the app's router names this route");
+    ev_push_set(ev, "dom", rt->states.n ? &rt->states : &rt->folded_into);
+    strset tr = {0};
+    strset_addall(&tr, &rt->entry_tr);
+    strset_addall(&tr, &rt->landed_tr);
+    ev_push_set(ev, "transition", &tr);
+    strset_free(&tr);
+    if (!rt->loaded && rt->states.n) ev_push(ev, "inferred", rt->states.v[0], "no page graph could be read");
+    ev_accessibility(b, ev, rt->states.n ? &rt->states : &rt->folded_into);
     crawl__jset(o, "discoveredBy", ev);
-    /* 7.3: annotation or several states: high; one state: medium; no graph: low */
-    crawl__jstr(o, "confidence", conf(cs, !rt->loaded ? 0 : rt->annot_states.n || rt->states.n > 1 ? 2 : 1));
+    /* 7.3: annotation, the app's router or several states: high; one state,
+     * or visited but folded into an equal state of another route: medium;
+     * no graph: low */
+    int named = rt->annot_states.n || rt->router_states.n;
+    crawl__jstr(o, "confidence", conf(cs, !rt->states.n ? 1 : !rt->loaded ? 0 : named || rt->states.n > 1 ? 2 : 1));
     jset_list(o, "entryActions", &rt->entry_actions, 0);
     if (rt->exit_signals.n) crawl__jset(o, "exitSignals", strset_json_objects(&rt->exit_signals));
     cJSON *m = crawl__jx(cJSON_CreateObject());
     jnum(m, "states", (double)rt->states.n);
     jnum(m, "transitionsFrom", rt->explored);
+    route_observed_meta(rt, m);
+    jset_list(m, "templates", &rt->templates, 0);
+    jset_list(m, "foldedInto", &rt->folded_into, 0);
     principals_meta(b, &rt->states, m);
     crawl__jset(o, "metadata", m);
     crawl__jpush(routes, o);
@@ -1707,6 +2106,7 @@ static cJSON *out_scopes(pk *b, conf_sum *cs) {
     char **st = strset_sorted(&sc->states, cmp_nat);
     ev_push(ev, sc->has_stable ? "annotation" : "dom", st[0], NULL);
     free(st);
+    ev_accessibility(b, ev, &sc->states);
     crawl__jset(o, "discoveredBy", ev);
     /* stableId: high; a named scope or a route/dialog/form landmark: medium; else low */
     int named = sc->names.n > 0;
@@ -1810,6 +2210,7 @@ static cJSON *out_elements(pk *b, conf_sum *cs) {
     strset_free(&seen);
     if (!cJSON_GetArraySize(ev)) ev_push(ev, "dom", el->states.v[0], NULL);
     ev_push_set(ev, "transition", &el->transitions);
+    ev_accessibility(b, ev, &el->states);
     crawl__jset(o, "discoveredBy", ev);
     int annotated = el->src_state[0] || el->src_state[1] || el->stable_id;
     int sem_kinds = 0;
@@ -1818,7 +2219,8 @@ static cJSON *out_elements(pk *b, conf_sum *cs) {
      * one successful use or several semantic indicators: medium */
     int c = annotated || el->acted_ok >= 2 ? 2 : el->inferred_only ? 0 : el->acted_ok || sem_kinds >= 2 ? 1 : 0;
     crawl__jstr(o, "confidence", conf(cs, c));
-    crawl__jstr(o, "reviewState", el->inferred_only ? "needs_review" : el->stable_id && el->acted_ok ? "verified" : "candidate");
+    /* never "verified": that is a reviewer's word (crawl_reviewed_apply) */
+    crawl__jstr(o, "reviewState", el->inferred_only ? "needs_review" : "candidate");
     cJSON *m = crawl__jx(cJSON_CreateObject());
     jnum(m, "occurrences", (double)el->occurrences);
     jnum(m, "states", (double)el->states.n);
@@ -1923,9 +2325,11 @@ static cJSON *action_evidence(const pk_action *ac) {
   return ev;
 }
 
+/* The crawler's strongest word is "candidate" (with its confidence);
+ * "verified" comes from a reviewer only (crawl_reviewed_apply). */
 static const char *action_review_state(const pk_action *ac) {
-  if (!ac->primitive) return ac->denied ? "unsafe" : ac->executed_signal ? "verified" : "candidate";
-  return ac->executed_signal ? "verified" : ac->denied && !ac->executed ? "unsafe" : "candidate";
+  if (!ac->primitive) return ac->denied ? "unsafe" : "candidate";
+  return ac->denied && !ac->executed ? "unsafe" : "candidate";
 }
 
 static cJSON *action_metadata(const pk_action *ac) {
@@ -2015,6 +2419,7 @@ static cJSON *out_state(pk *b, const pk_state *st) {
   cJSON *ev = crawl__jx(cJSON_CreateArray());
   ev_push(ev, "dom", st->id, NULL);
   if (crawl__str(l, "viaTransitionId")) ev_push(ev, "transition", crawl__str(l, "viaTransitionId"), NULL);
+  ev_state_files(ev, st);
   crawl__jset(o, "discoveredBy", ev);
   /* reached more than once: high; once: medium; no readable graph: low */
   int seedy = !crawl__str(l, "parentStateId");
@@ -2196,7 +2601,7 @@ static int cmp_entry(const void *x, const void *y) {
 /* Where each refId lives: a state's page graph, or a journal line. */
 static cJSON *out_evidence(pk *b) {
   cJSON *idx = crawl__jx(cJSON_CreateObject()), *entries = crawl__jx(cJSON_CreateArray());
-  size_t n = 0, cap = b->state_ids.n + b->transition_ids.n;
+  size_t n = 0, cap = 3 * b->state_ids.n + b->transition_ids.n;
   cJSON **v = crawl__xcalloc(cap, sizeof *v);
   for (size_t i = 0; i < b->state_ids.n; i++) {
     const pk_state *st = &b->states[i];
@@ -2219,6 +2624,7 @@ static cJSON *out_evidence(pk *b) {
     crawl__jstr(o, "stateId", crawl__str(b->refs[i].line, "fromStateId"));
     v[n++] = o;
   }
+  n = evidence_files(b, v, n);
   qsort(v, n, sizeof *v, cmp_entry);
   for (size_t i = 0; i < n; i++) crawl__jpush(entries, v[i]);
   free(v);
@@ -2300,7 +2706,8 @@ static void pk_free(pk *b) {
   for (size_t i = 0; i < b->route_ids.n; i++) {
     pk_route *r = &b->routes[i];
     strset *sets[] = {&r->urls, &r->titles, &r->scopes, &r->states, &r->entry_actions, &r->entry_tr,
-                      &r->exit_signals, &r->annot_states, &r->opaque_origins};
+                      &r->exit_signals, &r->annot_states, &r->opaque_origins, &r->observed, &r->templates,
+                      &r->folded_into, &r->landed_tr, &r->router_states};
     for (size_t k = 0; k < PK_COUNT(sets); k++) strset_free(sets[k]);
   }
   free(b->routes);
@@ -2401,19 +2808,10 @@ static void pk_fold_states(pk *b) {
 /* coverage (takes stopped_by). */
 static cJSON *out_coverage(pk *b, const conf_sum *cs, char *stopped_by) {
   cJSON *cov = crawl__jx(cJSON_CreateObject());
-  int nseeds = cJSON_GetArraySize(crawl__get(b->run, "seeds"));
-  strset visited = {0};
-  for (size_t i = 0; i < b->state_ids.n; i++) {
-    const cJSON *sd = crawl__get(b->states[i].line, "seed");
-    if (cJSON_IsNumber(sd) && sd->valuedouble >= 0 && sd->valuedouble < nseeds) {
-      char buf[32];
-      snprintf(buf, sizeof buf, "%d", (int)sd->valuedouble);
-      strset_add(&visited, buf);
-    }
-  }
+  int nseeds = cJSON_GetArraySize(crawl__get(b->run, "seeds")), visited = 0;
+  for (int s = 0; s < nseeds; s++) visited += seed_visited(b, s); /* workflow seeds: workflow.c */
   jnum(cov, "seedsTotal", nseeds);
-  jnum(cov, "seedsVisited", (double)visited.n);
-  strset_free(&visited);
+  jnum(cov, "seedsVisited", visited);
   jnum(cov, "routesDiscovered", (double)b->route_ids.n);
   jnum(cov, "scopesDiscovered", (double)b->scope_keys.n);
   jnum(cov, "elementsDiscovered", (double)b->element_keys.n);
@@ -2588,6 +2986,8 @@ static crawl_code package_build(const char *dir, cJSON **package, char *err, siz
   /* workflow candidates (6.7, 11.7): placed before reviewQueue, with their
    * review items and coverage.workflowCandidatesDiscovered (workflow.c) */
   crawl_workflows_add(p, dir);
+  /* "verified" only from a reviewer's decisions (reviewed.c) */
+  crawl_reviewed_apply(p, dir);
   *package = p;
   return CRAWL_OK;
 }

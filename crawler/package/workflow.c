@@ -1032,6 +1032,95 @@ static void candidates_place(cJSON *package, cJSON **cands, size_t n, const cJSO
   }
 }
 
+/* ---- workflow seeds (discovery-mapper 9.1, 11.2) ------------------------------------- */
+/* Whether candidate id is the one workflow seed wid names: wid itself,
+ * "candidate.<wid>" (an app action), or "candidate.<kind>.<slug of wid>". */
+static int seed_names(const char *id, const char *wid) {
+  if (!strcmp(id, wid)) return 1;
+  if (strncmp(id, "candidate.", 10)) return 0;
+  const char *rest = id + 10, *dot = strchr(rest, '.');
+  if (!strcmp(rest, wid)) return 1;
+  char *slug = wf_slug(wid);
+  int m = dot && *slug && !strcmp(dot + 1, slug);
+  free(slug);
+  return m;
+}
+
+static void run_note(cJSON *package, char *text) {
+  cJSON *run = cJSON_GetObjectItemCaseSensitive(package, "run");
+  cJSON *notes = cJSON_GetObjectItemCaseSensitive(run, "notes");
+  if (cJSON_IsObject(run) && !cJSON_IsArray(notes)) {
+    notes = crawl__jx(cJSON_CreateArray());
+    crawl__jset(run, "notes", notes);
+  }
+  if (cJSON_IsArray(notes)) crawl__jpush(notes, cJSON_CreateString(text));
+  free(text);
+}
+
+/* Seed i (workflow wid) resolved to candidate c: in its metadata.seeds. */
+static void seed_resolved(cJSON *package, cJSON *c, int i, const char *wid) {
+  cJSON *md = cJSON_GetObjectItemCaseSensitive(c, "metadata");
+  if (!cJSON_IsObject(md)) {
+    md = crawl__jx(cJSON_CreateObject());
+    crawl__jset(c, "metadata", md);
+  }
+  cJSON *sv = cJSON_GetObjectItemCaseSensitive(md, "seeds");
+  if (!cJSON_IsArray(sv)) {
+    sv = crawl__jx(cJSON_CreateArray());
+    crawl__jset(md, "seeds", sv);
+  }
+  crawl__jpush(sv, cJSON_CreateNumber(i));
+  run_note(package, crawl__xprintf("seed %d (workflow %s) resolved to workflow candidate %s", i, wid, crawl__str(c, "id")));
+}
+
+/* Seed i (workflow wid) that no candidate matches: a coverage_gap with the reason. */
+static void seed_gap(cJSON *package, cJSON *items, int i, const char *wid, int ncands) {
+  char *key = crawl__xprintf("workflow-seed\x1f%d", i);
+  char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
+  free(key);
+  char *reason = crawl__xprintf("no workflow candidate synthesized from this run (%d) has the id it names", ncands);
+  cJSON *it = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(it, "id", rid);
+  crawl__jstr(it, "severity", "medium");
+  crawl__jstr(it, "kind", "coverage_gap");
+  char *desc = crawl__xprintf("Seed %d (workflow %s) could not be resolved: %s.", i, wid, reason);
+  crawl__jstr(it, "description", desc);
+  free(desc);
+  crawl__jset(it, "evidence", cJSON_CreateArray());
+  crawl__jstr(it, "remediation", "Seed the workflow's entry page, or annotate its commit control or form "
+                                 "(data-uiap-action, data-uiap-scope) with the workflow's id so a candidate is synthesized under it.");
+  review_insert(items, it);
+  free(rid);
+  run_note(package, crawl__xprintf("seed %d (workflow %s) unresolved: %s", i, wid, reason));
+  free(reason);
+}
+
+/* Every workflow seed of the run resolves to a candidate (coverage.seedsVisited)
+ * or becomes a review item. */
+static void wf_seeds(cJSON *package, cJSON *items) {
+  const cJSON *seeds = crawl__arr(crawl__get(package, "run"), "seeds");
+  cJSON *cands = (cJSON *)crawl__arr2(package, "workflowCandidates", "workflows");
+  int i = 0, resolved = 0;
+  const cJSON *sd;
+  cJSON_ArrayForEach(sd, seeds) {
+    const char *kind = crawl__str(sd, "kind"), *wid = crawl__str(sd, "workflowId");
+    if (kind && !strcmp(kind, "workflow") && wid && *wid) {
+      cJSON *c = NULL;
+      cJSON_ArrayForEach(c, cands) if (crawl__str(c, "id") && seed_names(crawl__str(c, "id"), wid)) break;
+      if (c) seed_resolved(package, c, i, wid);
+      else if (items) seed_gap(package, items, i, wid, cJSON_GetArraySize(cands));
+      resolved += c != NULL;
+    }
+    i++;
+  }
+  cJSON *cov = cJSON_GetObjectItemCaseSensitive(package, "coverage");
+  const cJSON *sv = crawl__get(cov, "seedsVisited");
+  if (resolved && cJSON_IsNumber(sv))
+    cJSON_ReplaceItemInObjectCaseSensitive(cov, "seedsVisited", crawl__jx(cJSON_CreateNumber(sv->valuedouble + resolved)));
+  if (items && cJSON_IsObject(cov))
+    cJSON_ReplaceItemInObjectCaseSensitive(cov, "reviewItems", crawl__jx(cJSON_CreateNumber(cJSON_GetArraySize(items))));
+}
+
 int crawl_workflows_add(cJSON *package, const char *dir) {
   if (!cJSON_IsObject(package) || !dir) return 0;
   wf w = {.pkg = package, .dir = dir};
@@ -1060,6 +1149,7 @@ int crawl_workflows_add(cJSON *package, const char *dir) {
   }
   crawl__strmap_release(&ids);
   candidates_place(package, cands, n, items);
+  wf_seeds(package, items);
   free(cands);
   wf_free(&w);
   return (int)n;

@@ -110,9 +110,76 @@ static int elem_matches(const pg_element *e, const char *role, const char *name,
   return !strcmp(e->role, role) && !strcmp(e->name ? e->name : "", name ? name : "");
 }
 
-const pg_element *crawl__act_find(const pg_graph *g, const char *role, const char *name, const char *stable_id,
-                                  int ordinal) {
+/* The key of scope s alone: "s:" and its stableId, else its kind and its
+ * author's name with runs of digits as "#" (a count in "Cart (3)" changes);
+ * NULL for the route scope and unnamed scopes. Caller frees. */
+static char *scope_key_of(const pg_scope *sc) {
+  if (sc->stable_id && *sc->stable_id) {
+    char *k = crawl__xmalloc(strlen(sc->stable_id) + 3);
+    sprintf(k, "s:%s", sc->stable_id);
+    return k;
+  }
+  if (sc->kind == PG_SCOPE_ROUTE || !sc->name || !*sc->name) return NULL;
+  char *k = crawl__xmalloc(strlen(sc->name) + 16), *o = k + sprintf(k, "%d:", (int)sc->kind);
+  for (const char *p = sc->name; *p; p++) {
+    int digit = *p >= '0' && *p <= '9';
+    if (!digit) *o++ = *p;
+    else if (p == sc->name || !(p[-1] >= '0' && p[-1] <= '9')) *o++ = '#';
+  }
+  *o = 0;
+  return k;
+}
+
+char *crawl__act_scope_key(const pg_graph *g, int scope) {
+  for (int s = scope, steps = 0; s >= 0 && (size_t)s < g->nscopes && steps < 4096; s = g->scopes[s].parent, steps++) {
+    char *k = scope_key_of(&g->scopes[s]);
+    if (k) return k;
+  }
+  return NULL;
+}
+
+/* 1: e's nearest identifiable scope has key. */
+static int in_scope(const pg_graph *g, const pg_element *e, const char *key) {
+  char *k = crawl__act_scope_key(g, e->scope);
+  int same = k && !strcmp(k, key);
+  free(k);
+  return same;
+}
+
+/* 1: some scope of g has key (whatever it holds). */
+static int scope_present(const pg_graph *g, const char *key) {
+  for (size_t s = 0; s < g->nscopes; s++) {
+    char *k = scope_key_of(&g->scopes[s]);
+    int same = k && !strcmp(k, key);
+    free(k);
+    if (same) return 1;
+  }
+  return 0;
+}
+
+/* Role and name within the scope of key: the ordinal-th of the page when
+ * it lies in that scope, else the first there; NULL when the scope holds
+ * none. */
+static const pg_element *find_in_scope(const pg_graph *g, const char *role, const char *name, const char *key,
+                                       int ordinal) {
+  const pg_element *first = NULL;
   int seen = 0;
+  for (size_t i = 0; i < g->nelements; i++) {
+    const pg_element *e = &g->elements[i];
+    if (!elem_matches(e, role, name, NULL)) continue;
+    int here = in_scope(g, e, key);
+    if (here && seen == ordinal) return e;
+    if (here && !first) first = e;
+    seen++;
+  }
+  return first;
+}
+
+const pg_element *crawl__act_find(const pg_graph *g, const char *role, const char *name, const char *stable_id,
+                                  const char *scope_key, int ordinal) {
+  int seen = 0;
+  if (!stable_id && scope_key && scope_present(g, scope_key))
+    return find_in_scope(g, role, name, scope_key, ordinal);
   for (size_t i = 0; i < g->nelements; i++) {
     const pg_element *e = &g->elements[i];
     if (!elem_matches(e, role, name, stable_id)) continue;
@@ -308,7 +375,7 @@ static crawl_code choose_option(act_ctx *r, const pg_element *e, int k, int from
 
 static crawl_code perform(act_ctx *r, const action *a, const char *value, char *why, size_t whylen) {
   if (a->escape) return crawl_page_key(r->page, "Escape");
-  const pg_element *e = crawl__act_find(r->g, a->role, a->name, a->stable_id, a->ordinal);
+  const pg_element *e = crawl__act_find(r->g, a->role, a->name, a->stable_id, a->scope_key, a->ordinal);
   if (!e) {
     snprintf(why, whylen, "target not found in the current state");
     return CRAWL_ARG;

@@ -26,10 +26,20 @@ void crawl__act_decide(const pol_policy *policy, const char *page_origin, const 
  * actions point at. Never freed; a run meets a few dozen. */
 const char *crawl__act_text(const char *text);
 
-/* The element of g a names: by stable_id (and role) when set, else the
- * ordinal-th (0-based) with this role and name. NULL: none. Points into g. */
+/* The element of g a names (web 3.2, mapper 11.5): by stable_id (and
+ * role) when set; else by role and name within the scope of scope_key
+ * (crawl__act_scope_key) when g has that scope -- the ordinal-th of the
+ * page if it lies there, else the first there, NULL when the scope holds
+ * none; else (no key, or the scope is gone) the ordinal-th (0-based) with
+ * this role and name. NULL: none. Points into g. */
 const pg_element *crawl__act_find(const pg_graph *g, const char *role, const char *name, const char *stable_id,
-                                  int ordinal);
+                                  const char *scope_key, int ordinal);
+
+/* What identifies scope index `scope` of g, or the nearest ancestor that
+ * can be identified, across captures (a scopeId is one capture's): its
+ * stableId, else its kind and author name (digits as "#"). NULL: none
+ * (the route scope, unnamed scopes). Caller frees. */
+char *crawl__act_scope_key(const pg_graph *g, int scope);
 
 /* Do a on p, whose capture g holds its target: Escape (a->escape), the
  * option a->option_index of a <select> (a->option), else an actionable

@@ -1645,7 +1645,10 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
  *   elements (by reference: their backend ids come from DOM.describeNode).
  * - page_facts.js: viewport, scroll, title, URL, readyState; selection: the
  *   selection's text; frames: URL and readyState of each same-origin frame (a
- *   cross-origin one throws and is skipped).
+ *   cross-origin one throws and is skipped); router: the route the app's
+ *   router names (Next.js window.next.router.pathname, Vue Router's current
+ *   route on the [data-v-app] container, Nuxt 2's $nuxt.$route: its name,
+ *   else its matched path; at most 200 characters; "" when none answers).
  * - shadow_hosts.js: elements inside a shadow tree that host an open shadow
  *   root themselves (top document and same-origin frames): the flat snapshot
  *   cannot tell their shadow children from plain children (pg_input.open_hosts).
@@ -1708,6 +1711,7 @@ void crawl__page_remember_keys(crawl_page *p, const char *const *keys, size_t n)
  * redacted values into the run's secret list. */
 static void remember(crawl_page *p, const pg_graph *g) {
   for (size_t k = 0; k < g->nsecrets; k++) crawl__secrets_add(p->secrets, g->secrets[k]);
+  for (size_t k = 0; k < g->npii; k++) crawl__secrets_add_masked(p->secrets, g->pii_values[k], pg_pii_label(g->pii_kinds[k]));
   for (size_t k = 0; k < g->nsensitive_fields; k++) {
     const pg_sensitive_field *f = &g->sensitive_fields[k];
     char id[24];
@@ -2281,6 +2285,12 @@ static crawl_code capture_build(capture *k, pg_graph **out) {
   if (pr) {
     snprintf(k->p->err, sizeof k->p->err, "building the page graph: %s", pg_strerror(pr));
     return CRAWL_CAPTURE;
+  }
+  if (k->p->o.ax_record) { /* the replies are ours, freed next */
+    long long ta = cdp_now_ms();
+    pg_ax_retain(*out, &in);
+    crawl_log(CRAWL_LOG_DEBUG, "capture", "accessibility nodes of %zu elements kept, %lld ms", (*out)->nelements,
+              cdp_now_ms() - ta);
   }
   remember(k->p, *out);
   return CRAWL_OK;

@@ -188,6 +188,9 @@ typedef struct crawl_page_opts {
                                  at open is always allowed */
   size_t ax_full_limit;       /* snapshot nodes above which AX is fetched only for
                                  candidates in view; 0: 20000 */
+  int ax_record;              /* 1: each capture's graph keeps its elements'
+                                 accessibility nodes for a record
+                                 (pg_ax_retain, pg_ax_record_of) */
   const crawl_session *session; /* borrowed, NULL: none. crawl_page_open sets
                                  its cookies and localStorage before the first
                                  navigation; its headers go on every request
@@ -324,6 +327,9 @@ typedef struct crawl_opts {
   int width, height;          /* viewport; 0: 1280x800 */
   const char *locale;
   int screenshots;            /* write screenshots/<stateId>.png */
+  int redact_pii;             /* --redact pii: personal data masked in every graph
+                                 (pg_options.redact_pii) and in everything written
+                                 (journal, state files, logs: pg_pii_mask) */
   pg_fp_policy fp;
   const char *const *bridge_origins; /* cross-origin frames published as bridged (NULL-terminated) */
   int allow_bridges;          /* also frames that declare <meta name="uiap-bridge"> (pg_options) */
@@ -446,6 +452,8 @@ typedef struct crawl_mcp_opts {
    * set (the server frees it), or nonzero with why in err. */
   int (*browser)(void *ud, cdp_client **c, char *err, size_t errlen);
   void *browser_ud;
+  int redact_pii;             /* --redact pii: personal data masked in every graph
+                                 and reply, and in the crawls the crawl tool runs */
 } crawl_mcp_opts;
 
 crawl_mcp *crawl_mcp_new(const crawl_mcp_opts *o);

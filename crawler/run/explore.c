@@ -84,6 +84,7 @@ typedef struct run {
   int gj_last;              /* the slot returned last */
   crawl__shared *sh;        /* the frontier shared with other workers (--frontier), or NULL */
   int sh_lost;              /* the shared frontier stopped answering */
+  int phase;                /* the lifecycle step reached (run_phases), -1: none yet */
   char err[512];
 } run;
 
@@ -155,7 +156,25 @@ static void report_progress(run *r, const char *status, const char *route) {
   free(shown);
 }
 
+/* The run's lifecycle in the mapper's order (10.1, 10.2): plan, prepare the
+ * environment, resolve the seeds, explore, then extract, synthesize
+ * workflow candidates, review. "completed", "failed" and "cancelled" are
+ * the end record's. */
+static const char *const run_phases[] = {"planning", "preparing", "seeding", "exploring",
+                                         "extracting", "synthesizing", "reviewing"};
+#define RUN_NPHASES ((int)(sizeof run_phases / sizeof run_phases[0]))
+
+/* The step the run is in, for progress reports between status lines. */
+static const char *run_phase(const run *r) { return run_phases[r->phase < 0 ? 0 : r->phase]; }
+
+/* A status line when the run reaches step `status`; a step reached already
+ * (the next principal seeding, exploring again) or passed is not repeated,
+ * so the journal and the progress reports go in the lifecycle's order. */
 static void jl_status(run *r, const char *status) {
+  int k = 0;
+  while (k < RUN_NPHASES && strcmp(run_phases[k], status)) k++;
+  if (k == RUN_NPHASES || k <= r->phase) return;
+  r->phase = k;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "status", status);
   jl_write(r, "status", o);
@@ -169,6 +188,7 @@ static cJSON *target_json(const action *a) {
   cJSON_AddStringToObject(t, "name", a->name ? a->name : "");
   if (a->scope_id) cJSON_AddStringToObject(t, "scopeId", a->scope_id);
   if (a->document_id) cJSON_AddStringToObject(t, "documentId", a->document_id);
+  if (a->scope_key) cJSON_AddStringToObject(t, "scopeKey", a->scope_key);
   cJSON_AddNumberToObject(t, "ordinal", a->ordinal);
   return t;
 }
@@ -197,7 +217,7 @@ static void jl_review(run *r, const char *kind, const char *severity, int state,
   cJSON_AddStringToObject(o, "description", buf);
   if (state >= 0) {
     cJSON_AddStringToObject(o, "stateId", r->f.st[state].id);
-    if (r->f.st[state].route) cJSON_AddStringToObject(o, "routeId", r->f.st[state].route);
+    if (r->f.st[state].route_id) cJSON_AddStringToObject(o, "routeId", r->f.st[state].route_id);
   }
   if (a) cJSON_AddItemToObject(o, "target", target_json(a));
   if (remediation) cJSON_AddStringToObject(o, "remediation", remediation);
@@ -208,11 +228,20 @@ static void jl_review(run *r, const char *kind, const char *severity, int state,
 /* ---- states ----------------------------------------------------------------------- */
 static int find_state(const run *r, const char *fp) { return fr_find_state(&r->f, fp); }
 
+/* States on routeId route (a template counts its pages together). */
 static int route_count(const run *r, const char *route) {
   int n = 0;
   for (int i = 0; i < r->f.nst; i++)
-    if (route && r->f.st[i].route && !strcmp(r->f.st[i].route, route)) n++;
+    if (route && r->f.st[i].route_id && !strcmp(r->f.st[i].route_id, route)) n++;
   return n;
+}
+
+/* The routeId of the current capture on route key rk: the page's
+ * data-uiap-route or its router's route, else rk's template
+ * (pg_route_template; caller frees). */
+static char *route_id_of(const run *r, const char *rk) {
+  if (r->g && r->g->route_source != PG_ROUTE_URL && r->g->route_id) return crawl__xstrdup(r->g->route_id);
+  return pg_route_template(rk, NULL, NULL);
 }
 
 /* The slot for one more state, zeroed, at r->f.st[r->f.nst] (the table
@@ -251,9 +280,49 @@ static int state_refused(run *r, const char *route) {
   return 0;
 }
 
+/* What the run's graphs publish: its bridges, --redact pii. */
+static pg_options run_graph_opts(const run *r) {
+  return (pg_options){.bridge_origins = r->o->bridge_origins, .allow_bridges = r->o->allow_bridges,
+                      .redact_pii = r->o->redact_pii};
+}
+
 static void note_error(run *r, crawl_code rc);
 static int sign_in_again(run *r);
 static int sign_in(run *r, int again);
+
+/* DIR/accessibility/<id>.json: the capture's accessibility record
+ * (pg_ax_record_of: only what the graph publishes), with the state's id and
+ * URL, through the run's secret list and filter as the graph is; its path
+ * relative to DIR into ax_rel ("" when there is none). */
+static void ax_record_file(run *r, const state *s, char *ax_rel, size_t axlen) {
+  ax_rel[0] = 0;
+  cJSON *rec = r->g ? pg_ax_record_of(r->g) : NULL;
+  if (!rec) return;
+  char path[4400], rel[128];
+  snprintf(rel, sizeof rel, "accessibility/%s.json", s->id);
+  snprintf(path, sizeof path, "%s/%s", r->dir, rel);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "stateId", s->id);
+  if (r->g->route_url) cJSON_AddStringToObject(o, "url", r->g->route_url);
+  cJSON_AddStringToObject(o, "pageGraphRevision", r->g->revision);
+  for (cJSON *it; (it = rec->child);) cJSON_AddItemToObject(o, it->string, cJSON_DetachItemViaPointer(rec, it));
+  cJSON_Delete(rec);
+  crawl__secrets_scrub_json(r->secrets, o);
+  char *text = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  int e = text ? crawl__file_write(path, text, strlen(text)) : ENOMEM;
+  free(text);
+  if (e) jl_note(r, "could not write %s: %s", rel, strerror(e));
+  else snprintf(ax_rel, axlen, "%s", rel);
+}
+
+/* The state record o with its accessibilityRef, the file written first. */
+static cJSON *with_ax(run *r, const state *s, cJSON *o) {
+  char ax_rel[160];
+  ax_record_file(r, s, ax_rel, sizeof ax_rel);
+  if (ax_rel[0]) cJSON_AddStringToObject(o, "accessibilityRef", ax_rel);
+  return o;
+}
 
 /* The state's files: DIR/states/<id>.json (its PageGraph, path relative to
  * DIR into rel; what the graph did not redact itself but an earlier capture
@@ -276,7 +345,7 @@ static void state_files(run *r, const state *s, char *rel, size_t rellen, char *
   if (!r->o->screenshots) return;
   unsigned char *png = NULL;
   size_t len = 0;
-  pg_options go = {.bridge_origins = r->o->bridge_origins, .allow_bridges = r->o->allow_bridges};
+  pg_options go = run_graph_opts(r);
   crawl_code rc = crawl_page_screenshot(r->page, r->g, &go, &png, &len);
   if (rc == CRAWL_OK) {
     snprintf(shot_rel, shotlen, "screenshots/%s.png", s->id);
@@ -300,7 +369,8 @@ static cJSON *state_record(run *r, const state *s, const action *via, const char
   cJSON_AddStringToObject(o, "stateId", s->id);
   cJSON_AddStringToObject(o, "fingerprint", s->fp);
   cJSON_AddStringToObject(o, "contentFingerprint", s->cfp);
-  cJSON_AddStringToObject(o, "routeId", route ? route : "");
+  cJSON_AddStringToObject(o, "routeId", s->route_id ? s->route_id : "");
+  if (route && (!s->route_id || strcmp(route, s->route_id))) cJSON_AddStringToObject(o, "routeKey", route);
   if (s->url) cJSON_AddStringToObject(o, "url", s->url);
   if (s->title) cJSON_AddStringToObject(o, "title", s->title);
   cJSON_AddNumberToObject(o, "depth", s->depth);
@@ -351,7 +421,11 @@ static void shared_add(run *r, int idx, const char *record);
 static int add_state(run *r, int parent, const action *via, int seed, const char *route) {
   int known = r->sh ? shared_known(r) : -1; /* another worker found it first */
   if (known >= 0) return known;
-  if (state_refused(r, route)) return -1;
+  char *route_id = route_id_of(r, route);
+  if (state_refused(r, route_id)) {
+    free(route_id);
+    return -1;
+  }
   state *s = state_slot(r);
   memcpy(s->fp, r->cur_fp, sizeof s->fp);
   memcpy(s->cfp, r->cur_cfp, sizeof s->cfp);
@@ -362,6 +436,7 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
   s->id = crawl__xstrdup(id);
   s->url = crawl__xstrdup(r->g->route_url);
   s->route = crawl__xstrdup(route);
+  s->route_id = route_id;
   s->title = crawl__xstrdup(r->g->route_title);
   s->parent = parent;
   fr_action_copy(&s->via, via);
@@ -373,7 +448,7 @@ static int add_state(run *r, int parent, const action *via, int seed, const char
   fr_index_state(&r->f, idx);
   char rel[200], shot_rel[200], *shared = NULL;
   state_files(r, s, rel, sizeof rel, shot_rel, sizeof shot_rel);
-  state_line(r, state_record(r, s, via, route, rel, shot_rel), r->sh ? &shared : NULL);
+  state_line(r, with_ax(r, s, state_record(r, s, via, route, rel, shot_rel)), r->sh ? &shared : NULL);
   if (shared) shared_add(r, idx, shared);
   free(shared);
   return idx;
@@ -388,7 +463,7 @@ static void journal_mirrored(run *r, int si) {
   s->mirrored = 0;
   char rel[200], shot_rel[200];
   state_files(r, s, rel, sizeof rel, shot_rel, sizeof shot_rel);
-  state_line(r, state_record(r, s, s->parent >= 0 ? &s->via : NULL, s->route, rel, shot_rel), NULL);
+  state_line(r, with_ax(r, s, state_record(r, s, s->parent >= 0 ? &s->via : NULL, s->route, rel, shot_rel)), NULL);
 }
 
 /* ---- actions of a state ---------------------------------------------------------------- */
@@ -493,6 +568,7 @@ static void action_init(action *a, const char *aid, const pg_graph *g, const pg_
   a->stable_id = crawl__xstrdup(e->stable_id);
   a->href = crawl__xstrdup(e->href);
   a->scope_id = e->scope >= 0 ? crawl__xstrdup(g->scopes[e->scope].scope_id) : NULL;
+  a->scope_key = crawl__act_scope_key(g, e->scope);
   a->document_id = crawl__xstrdup(g->documents[e->document].document_id);
   a->ordinal = ordinal;
 }
@@ -685,7 +761,7 @@ static int observe(run *r, crawl_code *rc, char **route) {
   const pg_graph *before = prev ? prev : r->before; /* the step's, alive until we return */
   r->before = NULL;
   r->g = NULL;
-  pg_options go = {.bridge_origins = r->o->bridge_origins, .allow_bridges = r->o->allow_bridges};
+  pg_options go = run_graph_opts(r);
   char *rk = NULL;
   /* Settle, capture, fingerprint. A capture that would be a new state while
    * a busy indicator the action brought up is showing is looked at again
@@ -746,12 +822,14 @@ static int observe(run *r, crawl_code *rc, char **route) {
 /* Observed signals of a transition (SuccessSignal), from the graphs before
  * and after: route, dialog and validation changes come from the machinery
  * observe publishes with (pg_delta_signals); a status or alert element that
- * appeared with text is a toast (observe sees those as live-region events). */
+ * appeared with text is a toast (observe sees those as live-region events);
+ * on the same route, collection counts and elements that appeared or went
+ * (pg_change_signals). */
 static cJSON *signals_between(run *r, const pg_graph *a, const char *route_a, const pg_graph *b, const char *route_b) {
   cJSON *arr = cJSON_CreateArray(), *ws = cJSON_CreateArray();
   unsigned long seq = 0;
-  const cJSON *ja = graph_json(r, a);
-  pg_delta_signals(ja, graph_json(r, b), "sig_", &seq, ws); /* b takes the other slot: ja stays */
+  const cJSON *ja = graph_json(r, a), *jb = graph_json(r, b); /* b takes the other slot: ja stays */
+  pg_delta_signals(ja, jb, "sig_", &seq, ws);
   const cJSON *w;
   int routed = 0;
   cJSON_ArrayForEach(w, ws) {
@@ -788,6 +866,7 @@ static cJSON *signals_between(run *r, const pg_graph *a, const char *route_a, co
       break;
     }
   }
+  if (route_a && route_b && !strcmp(route_a, route_b)) pg_change_signals(ja, jb, arr);
   return arr;
 }
 
@@ -943,6 +1022,8 @@ static int hash_hop(run *r, int si) {
   }
   if (r->cur == si) r->hops_ok++;
   else r->hops_bad++;
+  crawl_log(CRAWL_LOG_DEBUG, "restore", "state %s by a hash change: %s", r->f.st[si].id,
+            r->cur == si ? "landed" : "landed elsewhere; loading it");
   return r->cur == si;
 }
 
@@ -999,6 +1080,7 @@ static int restore_path(run *r, int si) {
 /* restore_path, timed as a whole (its loads, clicks and captures). */
 static int restore(run *r, int si) {
   if (r->cur == si) return 0;
+  crawl_log(CRAWL_LOG_DEBUG, "restore", "state %s from %s", r->f.st[si].id, r->cur >= 0 ? r->f.st[r->cur].id : "an unknown state");
   long long t0 = cdp_now_ms();
   r->in_restore = 1;
   int rc = restore_path(r, si);
@@ -1014,6 +1096,7 @@ static void action_from_json(action *a, const char *action_id, const cJSON *t, c
   a->role = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role")));
   a->name = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")));
   a->stable_id = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId")));
+  a->scope_key = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "scopeKey")));
   const cJSON *ord = cJSON_GetObjectItemCaseSensitive(t, "ordinal");
   a->ordinal = cJSON_IsNumber(ord) ? ord->valueint : 0;
   a->escape = escape;
@@ -1042,7 +1125,11 @@ static void resume_state(run *r, const cJSON *j, const char *sid) {
   snprintf(st->cfp, sizeof st->cfp, "%s", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "contentFingerprint")) ?: "");
   st->id = crawl__xstrdup(sid);
   st->url = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url")));
-  st->route = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "routeId")));
+  /* routeKey only when it differs from routeId (journals before it: the key) */
+  const char *rid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "routeId"));
+  const char *rkey = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "routeKey"));
+  st->route = crawl__xstrdup(rkey ? rkey : rid);
+  st->route_id = crawl__xstrdup(rid);
   st->title = crawl__xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "title")));
   const cJSON *d = cJSON_GetObjectItemCaseSensitive(j, "depth"), *sd = cJSON_GetObjectItemCaseSensitive(j, "seed");
   st->depth = cJSON_IsNumber(d) ? d->valueint : 0;
@@ -1116,7 +1203,21 @@ static int resume_record(void *ud, const char *type, cJSON *j) {
 static const char *const resume_types[] = {"run", "state", "transition", "failure", "decision", "review", NULL};
 
 /* ---- seeds ------------------------------------------------------------------------- */
-typedef struct seed { char *url; cJSON *json; int resolved; } seed;
+typedef struct seed {
+  char *url;
+  cJSON *json;
+  int resolved;
+  int settled;   /* unusable: its seed line and review were written at planning (plan_seeds) */
+} seed;
+
+static const char *seed_kind(const seed *sd) {
+  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sd->json, "kind"));
+}
+/* Menu and action seeds name a control on the seed pages. */
+static int is_control_seed(const seed *sd) {
+  const char *k = seed_kind(sd);
+  return !sd->url && !sd->settled && k && (!strcmp(k, "menu") || !strcmp(k, "action"));
+}
 
 /* A seed's URL or route against the base URL (RFC 3986: "../", "?q", "#f",
  * "//host" included), or NULL. Caller frees. */
@@ -1149,7 +1250,8 @@ static void count_loop(run *r, const action *a, int self, int nsignals) {
 }
 
 static void finish(run *r, crawl_summary *sum) {
-  /* controls that never changed anything: the spec wants a review item */
+  /* controls that never changed anything: the spec wants a review item
+   * (this is the live side of "reviewing"; the package build derives the rest) */
   for (int i = 0; i < r->nloops; i++) {
     struct loopstat *l = &r->loops[i];
     if (!l->moved && l->self && !l->signals)
@@ -1163,7 +1265,6 @@ static void finish(run *r, crawl_summary *sum) {
   r->loops = NULL;
   r->nloops = 0;
   const char *status = r->cancelled ? "cancelled" : r->fatal ? "failed" : "completed";
-  jl_status(r, "extracting");
   cJSON *o = cJSON_CreateObject();
   char ts[64];
   cJSON_AddStringToObject(o, "status", status);
@@ -1326,6 +1427,26 @@ static void side_effect_signals(run *r, cJSON *sigs, const step_marks *m) {
     }
 }
 
+/* 1 when the current capture, on route key rk, is state `to` under another
+ * route: a route folded into an equal state (pagination "#/page/2" showing
+ * what "#/page/1" does, a default route at "page.html" and "#/home"). */
+static int folded(const run *r, int to, const char *rk) {
+  return to >= 0 && rk && r->f.st[to].route && strcmp(rk, r->f.st[to].route);
+}
+
+/* The route of the current capture (its graph's RouteContext, the routeId
+ * as the crawler names it) as member "route" of o: a route visited but
+ * folded into a state of another route still reaches the route catalog. */
+static void landed_route(run *r, cJSON *o, const char *rk) {
+  cJSON *rt = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(graph_json(r, r->g), "route"), 1);
+  if (!rt) return;
+  char *id = route_id_of(r, rk);
+  cJSON_DeleteItemFromObjectCaseSensitive(rt, "routeId");
+  if (id) cJSON_AddStringToObject(rt, "routeId", id);
+  free(id);
+  cJSON_AddItemToObject(o, "route", rt);
+}
+
 /* The journal's "transition" line: a took the page from state `from`
  * (captured as `before`) to `to` (the current capture, on route); guarded:
  * the write guard failed its navigation. A review when the guard blocked
@@ -1352,6 +1473,7 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
   cJSON_AddStringToObject(d, "rule", a->cls.rule);
   cJSON_AddStringToObject(d, "text", a->dec.text ? a->dec.text : "");
   cJSON_AddBoolToObject(o, "selfLoop", to == from);
+  if (!guarded && folded(r, to, route)) landed_route(r, o, route);
   cJSON_AddNumberToObject(o, "durationMs", (double)(cdp_now_ms() - m->t));
   journal_guarded(r, from, a, m, o);
   if (!guarded) journal_revealed(r, from, a, before);
@@ -1361,15 +1483,38 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
 static void shared_did(run *r, int si, int i);
 
 /* Execute action i of state si (the page shows si) and record where it led. */
+/* What the page has counted so far, and now. */
+static step_marks marks_now(run *r) {
+  step_marks m = {.blocked = crawl_page_blocked(r->page, NULL), .dialogs = crawl_page_dialogs(r->page),
+                  .popups = crawl_page_popups(r->page), .t = cdp_now_ms()};
+  m.websockets = crawl_page_websockets(r->page, &m.ws_frames, &m.ws_unguarded, NULL);
+  return m;
+}
+
+/* 1 when the page shows state si under another route than si's own. */
+static int shown_elsewhere(const run *r, int si) {
+  char *rk = r->g ? pg_route_key_rel(r->g->route_url, r->page_origin) : NULL;
+  int d = folded(r, si, rk);
+  free(rk);
+  return d;
+}
+
 static void step_(run *r, int si, int i) {
   action *a = &r->f.st[si].acts[i];
   a->done = 1;
   r->deviations = 0;
   char why[256] = "";
-  step_marks m = {.blocked = crawl_page_blocked(r->page, NULL), .dialogs = crawl_page_dialogs(r->page),
-                  .popups = crawl_page_popups(r->page), .t = cdp_now_ms()};
-  m.websockets = crawl_page_websockets(r->page, &m.ws_frames, &m.ws_unguarded, NULL);
+  step_marks m = marks_now(r);
   crawl_code rc = perform(r, a, why, sizeof why);
+  if (rc == CRAWL_ARG && r->cur == si && shown_elsewhere(r, si)) {
+    /* the page shows si under another route (folded): what it lists need
+     * not be si's (page 3's items, not page 1's); once more on si's own page */
+    r->cur = -1;
+    if (restore(r, si) == 0) {
+      m = marks_now(r);
+      rc = perform(r, a, why, sizeof why);
+    }
+  }
   crawl__timing_add(&r->tm, CRAWL_PH_ACT, cdp_now_ms() - m.t);
   if (rc == CRAWL_ARG) {
     journal_failure(r, &r->f.st[si], a, why);
@@ -1420,7 +1565,7 @@ static void step_(run *r, int si, int i) {
   journal_transition(r, si, to, a, saved, route, guarded, &m);
   pg_graph_free(saved);
   free(route);
-  report_progress(r, "exploring", r->cur >= 0 ? r->f.st[r->cur].route : NULL);
+  report_progress(r, run_phase(r), r->cur >= 0 ? r->f.st[r->cur].route_id : NULL);
 }
 
 /* step_, then, on a shared frontier, the action is done for every worker
@@ -1453,6 +1598,8 @@ static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int 
     snprintf(path, sizeof path, "%s/screenshots", r->dir);
     mkdir_p(path);
   }
+  snprintf(path, sizeof path, "%s/accessibility", r->dir);
+  mkdir_p(path);
   snprintf(path, sizeof path, "%s/" CRAWL__JOURNAL_FILE, r->dir);
   *resumed = 0;
   if (o->resume && access(path, F_OK) != 0) {
@@ -1466,6 +1613,7 @@ static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int 
     return CRAWL_IO;
   }
   r->secrets = crawl__secrets_new();
+  if (o->redact_pii) crawl__secrets_filter(r->secrets, pg_pii_mask); /* before the first line */
   crawl__journal_secrets(r->jl, r->secrets);
   crawl__session_secrets(o->session, r->secrets); /* cookie, header, localStorage values */
   crawl__log_secrets(r->secrets);
@@ -1490,6 +1638,17 @@ static void seed_set(seed *sd, char *url, cJSON *json) {
   sd->url = url;
   sd->json = json;
   sd->resolved = 0;
+  sd->settled = 0;
+}
+
+/* A documentation seed's page: a ref that is a URL or a path (from "/")
+ * against the base URL; another ref (a document name, "guide.pdf") is
+ * none (NULL). Caller frees. */
+static char *doc_url(const char *base, const char *ref) {
+  if (!ref || !ref[0]) return NULL;
+  if (ref[0] == '/' && ref[1] != '/') return resolve_url(base, ref);
+  if (!strncmp(ref, "http://", 7) || !strncmp(ref, "https://", 8)) return resolve_url(base, ref);
+  return NULL;
 }
 
 static cJSON *url_seed_json(const char *url) {
@@ -1500,8 +1659,10 @@ static cJSON *url_seed_json(const char *url) {
 }
 
 /* The seeds, at most max: the URLs (NULL-terminated, may be NULL), then
- * the plan's seeds (a url or route seed resolved against base; the others,
- * without a URL, are driven after the seed pages), else base itself. Reads
+ * the plan's seeds (a url or route seed resolved against base, a
+ * documentation seed too when its ref is a URL or a path; menu and action
+ * seeds, without a URL, are driven after the seed pages, workflow seeds
+ * resolved by the package), else base itself. Reads
  * nothing but its arguments. The caller frees each seed's url and json
  * (seeds_free). Returns the count. */
 static int seeds_collect(const char *const *urls, const cJSON *plan_seeds, const char *base, seed *seeds, int max) {
@@ -1514,6 +1675,7 @@ static int seeds_collect(const char *const *urls, const cJSON *plan_seeds, const
     char *url = NULL;
     if (kind && !strcmp(kind, "url")) url = resolve_url(base, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "url")));
     else if (kind && !strcmp(kind, "route")) url = resolve_url(base, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "routeId")));
+    else if (kind && !strcmp(kind, "documentation")) url = doc_url(base, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "ref")));
     seed_set(&seeds[n++], url, cJSON_Duplicate(sj, 1));
   }
   if (!n && base && max > 0) seed_set(&seeds[n++], crawl__xstrdup(base), url_seed_json(base));
@@ -1545,6 +1707,70 @@ static void run_origins(run *r, const char *base) {
   r->allowed[na] = NULL;
 }
 
+/* The journal's "seed" line for seed i, so (consumed), not resolved: why. */
+static void seed_unresolved(run *r, cJSON *so, const char *why) {
+  cJSON_AddBoolToObject(so, "resolved", 0);
+  cJSON_AddStringToObject(so, "reason", why);
+  jl_write(r, "seed", so);
+}
+
+/* Seed kinds (discovery-mapper 9.1) and the field each names its target by. */
+static const struct { const char *kind, *field; } seed_kinds[] = {
+  {"url", "url"}, {"route", "routeId"}, {"menu", "label"}, {"action", "actionId"},
+  {"workflow", "workflowId"}, {"documentation", "ref"}};
+
+/* Why seed sd cannot be used at all (into buf), or NULL: an unknown kind, a
+ * missing target, a documentation ref that is no page of the run's origins. */
+static const char *seed_problem(const run *r, const seed *sd, char *buf, size_t n) {
+  const char *kind = seed_kind(sd);
+  size_t k = 0;
+  while (k < sizeof seed_kinds / sizeof *seed_kinds && (!kind || strcmp(seed_kinds[k].kind, kind))) k++;
+  if (k == sizeof seed_kinds / sizeof *seed_kinds) {
+    snprintf(buf, n, "seed kind %.100s is not one of the mapper's (url, route, menu, action, workflow, documentation)",
+             kind ? kind : "(none)");
+    return buf;
+  }
+  const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sd->json, seed_kinds[k].field));
+  if (!v || !v[0]) {
+    snprintf(buf, n, "a %s seed needs a non-empty %s", kind, seed_kinds[k].field);
+    return buf;
+  }
+  if (strcmp(kind, "documentation")) return NULL;
+  if (!sd->url) {
+    snprintf(buf, n, "the ref %.300s names no page of the app (a URL or a path from \"/\"); the crawler reads "
+             "documentation only as pages on the run's origins", v);
+    return buf;
+  }
+  char o[512];
+  url_origin(sd->url, o, sizeof o);
+  for (int i = 0; r->allowed[i]; i++)
+    if (!strcmp(o, r->allowed[i])) return NULL;
+  snprintf(buf, n, "%.300s is outside the run's origins (add its origin with --allow-origin)", sd->url);
+  return buf;
+}
+
+/* Planning: each seed that cannot be used gets its seed line and a
+ * coverage_gap with the reason now, and is not loaded. */
+static void plan_seeds(run *r, seed *seeds, int nseeds) {
+  char why[900];
+  for (int i = 0; i < nseeds; i++) {
+    const char *reason = seed_problem(r, &seeds[i], why, sizeof why);
+    if (!reason) continue;
+    const char *kind = seed_kind(&seeds[i]);
+    cJSON *so = cJSON_CreateObject();
+    cJSON_AddNumberToObject(so, "index", i);
+    cJSON_AddItemToObject(so, "seed", cJSON_Duplicate(seeds[i].json, 1));
+    seed_unresolved(r, so, reason);
+    jl_review(r, "coverage_gap", "medium", -1, NULL,
+              "Give the seed a target the crawler can open: a URL or path on the app's origins, a route, a menu "
+              "label, an action or workflow id.",
+              "Seed %d (%s) could not be resolved: %s.", i, kind ? kind : "?", reason);
+    free(seeds[i].url);
+    seeds[i].url = NULL;
+    seeds[i].settled = 1;
+  }
+}
+
 /* The principals the run explores as (only those) and the authMode they
  * make: seeded when one signs in with a recipe, else session_reuse. */
 static void env_principals(const crawl_opts *o, cJSON *e) {
@@ -1557,6 +1783,38 @@ static void env_principals(const crawl_opts *o, cJSON *e) {
   }
   cJSON_DeleteItemFromObjectCaseSensitive(e, "authMode");
   cJSON_AddStringToObject(e, "authMode", seeded ? "seeded" : "session_reuse");
+}
+
+/* With no principals the run still explores as someone (mapper 11.1): the
+ * session it was handed (storage state, cookies, headers, a browser it
+ * attached to), or nobody signed in. */
+static void env_default_principal(const crawl_opts *o, cJSON *e) {
+  int given = crawl_session_any(o->session) || o->session_reuse;
+  cJSON *pp = cJSON_AddArrayToObject(e, "principalProfiles"), *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "id", given ? "session" : "anonymous");
+  cJSON_AddStringToObject(p, "description", given ? "whoever the session handed to the crawler is signed in as"
+                                                   : "nobody signed in: a fresh browser profile");
+  cJSON_AddItemToArray(pp, p);
+}
+
+/* The UIAP profiles and extensions this run speaks (mapper 11.1); the app's
+ * own annotations and bridges are read as the pages show them (their
+ * evidence in the catalogs: annotation, app_registry). */
+static void env_profiles(cJSON *e) {
+  cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "metadata");
+  if (!cJSON_IsObject(m)) {
+    cJSON_DeleteItemFromObjectCaseSensitive(e, "metadata");
+    m = cJSON_AddObjectToObject(e, "metadata");
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(m, "uiap");
+  cJSON *u = cJSON_AddObjectToObject(m, "uiap");
+  static const char *const profiles[] = {"web@0.1"};
+  static const char *const extensions[] = {"uiap.discovery@0.1", "uiap.policy@0.1", "uiap.workflow@0.1"};
+  cJSON_AddItemToObject(u, "profiles", cJSON_CreateStringArray(profiles, 1));
+  cJSON_AddItemToObject(u, "extensions", cJSON_CreateStringArray(extensions, 3));
+  static const char *const annotations[] = {"data-uiap-id", "data-uiap-scope", "data-uiap-meaning", "data-uiap-action",
+                                            "data-uiap-risk", "data-uiap-sensitive", "data-uiap-route", "data-uiap-role"};
+  cJSON_AddItemToObject(u, "annotationsRead", cJSON_CreateStringArray(annotations, 8));
 }
 
 /* The run record's environment (caller owns): the plan's, with defaults for
@@ -1572,6 +1830,8 @@ static cJSON *run_environment(const run *r, const cJSON *env, const char *base) 
     cJSON_AddStringToObject(e, "authMode", "session_reuse");
   }
   if (o->nprincipals) env_principals(o, e);
+  else if (!cJSON_GetObjectItemCaseSensitive(e, "principalProfiles")) env_default_principal(o, e);
+  env_profiles(e);
   cJSON_DeleteItemFromObjectCaseSensitive(e, "viewport");
   cJSON *vp = cJSON_AddObjectToObject(e, "viewport");
   cJSON_AddNumberToObject(vp, "width", o->width ? o->width : 1280);
@@ -1625,7 +1885,7 @@ static int plan_allows_websockets(const cJSON *plan) {
 static void run_open_tab(run *r) {
   const crawl_opts *o = r->o;
   r->allow_ws = plan_allows_websockets(o->plan);
-  r->po = (crawl_page_opts){.width = o->width, .height = o->height, .locale = o->locale,
+  r->po = (crawl_page_opts){.width = o->width, .height = o->height, .locale = o->locale, .ax_record = 1,
                             .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
                             .settle_early = !o->settle_quiet_ms, /* --settle-ms: the window asked for */
                             .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
@@ -1649,20 +1909,14 @@ static void run_open_tab(run *r) {
   }
 }
 
-/* The journal's "seed" line for seed i, so (consumed), not resolved: why. */
-static void seed_unresolved(run *r, cJSON *so, const char *why) {
-  cJSON_AddBoolToObject(so, "resolved", 0);
-  cJSON_AddStringToObject(so, "reason", why);
-  jl_write(r, "seed", so);
-}
-
 /* Load URL seed i and register its state; the "seed" line says how it went. */
 static void seed_load(run *r, seed *sd, int i) {
   cJSON *so = cJSON_CreateObject();
   cJSON_AddNumberToObject(so, "index", i);
   cJSON_AddItemToObject(so, "seed", cJSON_Duplicate(sd->json, 1));
   if (!sd->url) {
-    seed_unresolved(r, so, "this kind of seed is resolved from the catalog after exploring");
+    seed_unresolved(r, so, is_control_seed(sd) ? "a menu or action seed is resolved on the seed pages once they are loaded"
+                           : "a workflow seed is resolved against the workflow candidates synthesized from the run");
     return;
   }
   crawl_code rc = crawl_page_load(r->page, sd->url);
@@ -1685,6 +1939,9 @@ static void seed_load(run *r, seed *sd, int i) {
   if (si < 0) {
     si = add_state(r, -1, NULL, i, route);
     r->cur = si;
+  } else if (folded(r, si, route)) {
+    cJSON_AddStringToObject(so, "stateId", r->f.st[si].id);
+    landed_route(r, so, route);
   }
   if (!crawl_page_settled(r->page))
     jl_review(r, "custom", "medium", si, NULL,
@@ -1695,6 +1952,7 @@ static void seed_load(run *r, seed *sd, int i) {
   sd->resolved = 1;
   cJSON_AddBoolToObject(so, "resolved", 1);
   cJSON_AddStringToObject(so, "url", sd->url);
+  if (si >= 0) cJSON_AddStringToObject(so, "stateId", r->f.st[si].id); /* new or met before */
   jl_write(r, "seed", so);
   free(route);
 }
@@ -1706,7 +1964,7 @@ static void drive_url_seeds(run *r, seed *seeds, int nseeds) {
     int have = 0;
     for (int k = 0; k < r->f.nst; k++)
       have |= r->f.st[k].seed == i && r->f.st[k].parent < 0 && r->f.st[k].principal == (r->pri < 0 ? 0 : r->pri);
-    if (have) continue;
+    if (have || seeds[i].settled) continue;
     seed_load(r, &seeds[i], i);
     /* sent to sign-in: a recipe signs in again and the seed is loaded once more */
     if (r->signed_out && r->o->principals[r->pri].login && sign_in(r, 1) == 0) seed_load(r, &seeds[i], i);
@@ -1763,7 +2021,7 @@ static int seed_control(run *r, const cJSON *json, int *found) {
  * first when the policy allows it. */
 static void drive_control_seeds(run *r, seed *seeds, int nseeds) {
   for (int i = 0; i < nseeds && !r->cancelled && !r->fatal; i++) {
-    if (seeds[i].url) continue;
+    if (!is_control_seed(&seeds[i])) continue; /* workflow seeds: the package's */
     const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(seeds[i].json, "kind"));
     int si = -1, k = seed_control(r, seeds[i].json, &si);
     if (k < 0) {
@@ -1787,7 +2045,7 @@ static void drive_control_seeds(run *r, seed *seeds, int nseeds) {
 
 static int control_seeds(const seed *seeds, int nseeds) {
   int n = 0;
-  for (int i = 0; i < nseeds; i++) n += !seeds[i].url;
+  for (int i = 0; i < nseeds; i++) n += is_control_seed(&seeds[i]);
   return n;
 }
 
@@ -2151,7 +2409,7 @@ static crawl__access probe_one(run *r, const char *url) {
   if (se == POL_SE_SECURITY_CHANGE || se == POL_SE_DESTRUCTIVE || se == POL_SE_IRREVERSIBLE) return CRAWL__ACCESS_ABSENT;
   for (int attempt = 0; attempt < 2; attempt++) {
     pg_graph *g = NULL;
-    pg_options go = {0};
+    pg_options go = {.redact_pii = r->o->redact_pii};
     crawl_code rc = crawl_page_load(r->page, url);
     if (!rc) rc = crawl_page_capture(r->page, &go, &g);
     if (rc) return CRAWL__ACCESS_ABSENT;
@@ -2247,6 +2505,10 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
     cJSON_AddNumberToObject(bo, "limit", (double)r->b.max_depth);
     jl_write(r, "budget", bo);
   }
+  /* 5.-7.: the catalogs, the workflow candidates and the review queue come
+   * from the journal (crawl_package_write, right after the end record);
+   * the statuses say so in the lifecycle's order */
+  jl_status(r, "extracting");
   jl_status(r, "synthesizing");
   jl_status(r, "reviewing");
   finish(r, sum);
@@ -2279,7 +2541,7 @@ static void run_free(run *r) {
 
 crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   memset(sum, 0, sizeof *sum);
-  run R = {.o = o, .c = c, .cur = -1, .pri = -1, .t0 = cdp_now_ms()}, *r = &R;
+  run R = {.o = o, .c = c, .cur = -1, .pri = -1, .phase = -1, .t0 = cdp_now_ms()}, *r = &R;
   if (o->frontier && !(r->sh = crawl__shared_open(o->frontier, o->run_id, o->lease_ms, 5000, sum->error,
                                                    sizeof sum->error)))
     return CRAWL_FRONTIER; /* before anything is written */
@@ -2298,6 +2560,8 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   for (int i = 0; i < nseeds && !base; i++) base = seeds[i].url; /* else the first seed URL */
   run_origins(r, base);
   journal_run(r, env, base, seeds, nseeds, resumed);
+  jl_status(r, "planning");
+  plan_seeds(r, seeds, nseeds);
   jl_status(r, "preparing");
   if (o->nprincipals) {
     explore_principals(r, seeds, nseeds);

@@ -15,6 +15,7 @@ void fr_action_copy(action *dst, const action *src) {
   dst->name = crawl__xstrdup(src->name);
   dst->stable_id = crawl__xstrdup(src->stable_id);
   dst->ordinal = src->ordinal;
+  dst->scope_key = crawl__xstrdup(src->scope_key);
   dst->escape = src->escape;
   dst->option = crawl__xstrdup(src->option);
   dst->href = crawl__xstrdup(src->href);
@@ -24,7 +25,7 @@ void fr_action_copy(action *dst, const action *src) {
 
 void fr_action_free(action *a) {
   free(a->action_id); free(a->role); free(a->name); free(a->stable_id);
-  free(a->scope_id); free(a->document_id); free(a->option); free(a->href);
+  free(a->scope_id); free(a->document_id); free(a->option); free(a->href); free(a->scope_key);
 }
 
 void fr_state_free(state *s) {
@@ -33,7 +34,7 @@ void fr_state_free(state *s) {
   free(s->done);
   for (int i = 0; i < s->nacts; i++) fr_action_free(&s->acts[i]);
   free(s->acts);
-  free(s->id); free(s->url); free(s->route); free(s->title);
+  free(s->id); free(s->url); free(s->route); free(s->route_id); free(s->title);
 }
 
 /* Index of the outcome record of key, created when new. */

@@ -26,6 +26,7 @@ typedef struct action {
   char *action_id;          /* ui.activate, nav.navigate, ui.toggle, ... */
   char *role, *name, *stable_id, *scope_id, *document_id;
   int ordinal;              /* among same role+name in the graph */
+  char *scope_key;          /* its scope across captures (crawl__act_scope_key), NULL none */
   int escape;               /* ui.dismiss by the Escape key */
   pol_classification cls;
   act_decision dec;
@@ -41,7 +42,9 @@ typedef struct action {
 typedef struct state {
   char fp[33];
   char cfp[33];             /* content fingerprint: the same without the route */
-  char *id, *url, *route, *title;
+  char *id, *url, *title;
+  char *route;              /* route key (pg_route_key_rel): identity, outcomes */
+  char *route_id;           /* routeId: data-uiap-route, else the key's template */
   int depth, parent, seed;
   action via;               /* the action that first reached it (replay) */
   char **done;              /* keys of actions already executed (resume) */

@@ -158,6 +158,7 @@ crawl_mcp *crawl_mcp_new(const crawl_mcp_opts *o) {
   crawl_mcp *m = crawl__xcalloc(1, sizeof *m);
   m->o = *o;
   m->secrets = crawl__secrets_new();
+  if (o->redact_pii) crawl__secrets_filter(m->secrets, pg_pii_mask);
   crawl__log_secrets(m->secrets); /* page text in a log line is scrubbed too */
   int n = 0;
   for (int i = 0; o->allow_origins && o->allow_origins[i] && n < MCP__ORIGINS_MAX; i++)

@@ -102,7 +102,7 @@ void mcp__session_close(crawl_mcp *m) {
 
 /* The current page's graph (interactive, visible elements), or a tool error. */
 static pg_graph *capture(crawl_mcp *m, mcp__result *r) {
-  pg_options go = {0};
+  pg_options go = {.redact_pii = m->o.redact_pii};
   pg_graph *g = NULL;
   if (crawl_page_capture(m->page, &go, &g) != CRAWL_OK) {
     fail(r, "capture failed: %s", crawl_page_errmsg(m->page));
@@ -323,16 +323,39 @@ static int t_changes(crawl_mcp *m, const cJSON *args, mcp__result *r) {
 static const char *const act_names[] = {"ui.activate", "click", "ui.toggle", "ui.expand", "ui.collapse",
                                         "ui.choose", "ui.dismiss", "nav.navigate", "ui.enterText", NULL};
 
-/* The target of args in g: by stableId, else role, name and ordinal. */
-static const pg_element *act_target(const pg_graph *g, const cJSON *t, int *ordinal) {
-  const char *sid = crawl__str(t, "stableId");
-  *ordinal = (int)crawl__num(t, "ordinal", 0);
+/* 1: scope s of g is the scope with id `id` or lies inside it. */
+static int scope_inside(const pg_graph *g, int s, const char *id) {
+  for (int steps = 0; s >= 0 && (size_t)s < g->nscopes && steps < 4096; s = g->scopes[s].parent, steps++)
+    if (!strcmp(g->scopes[s].scope_id, id)) return 1;
+  return 0;
+}
+
+/* The target of args in g (web 3.2): by stableId, else role and name --
+ * inside scopeId when given -- and ordinal (the n-th among those). */
+static const pg_element *act_target(const pg_graph *g, const cJSON *t) {
+  const char *sid = crawl__str(t, "stableId"), *scope = crawl__str(t, "scopeId");
+  const char *role = crawl__str(t, "role"), *name = crawl__str(t, "name");
+  int ordinal = (int)crawl__num(t, "ordinal", 0), seen = 0;
   if (sid) {
     for (size_t i = 0; i < g->nelements; i++)
       if (g->elements[i].stable_id && !strcmp(g->elements[i].stable_id, sid)) return &g->elements[i];
     return NULL;
   }
-  return crawl__act_find(g, crawl__str(t, "role"), crawl__str(t, "name"), NULL, *ordinal);
+  if (!scope) return crawl__act_find(g, role, name, NULL, NULL, ordinal);
+  for (size_t i = 0; role && i < g->nelements; i++) {
+    const pg_element *e = &g->elements[i];
+    if (strcmp(e->role, role) || strcmp(e->name ? e->name : "", name ? name : "")) continue;
+    if (scope_inside(g, e->scope, scope) && seen++ == ordinal) return e;
+  }
+  return NULL;
+}
+
+/* Ordinal of e among the elements of g with its role and name. */
+static int page_ordinal(const pg_graph *g, const pg_element *e) {
+  int n = 0;
+  for (const pg_element *x = g->elements; x < e; x++)
+    n += !strcmp(x->role, e->role) && !strcmp(x->name ? x->name : "", e->name ? e->name : "");
+  return n;
 }
 
 /* An open dialog by stableId or name, for ui.dismiss (Escape). */
@@ -446,13 +469,17 @@ static int act_decided(crawl_mcp *m, pg_graph *g, const pg_element *e, const pg_
     return fail(r, "refused: %s %s (side effect %s): %s Nothing was done.", pol_effect_name(a.dec.effect),
                 pol_reason_name(a.dec.reason), pol_side_effect_name(a.cls.side_effect), a.dec.text ? a.dec.text : "");
   if (value && strcmp(a.action_id, "ui.enterText")) return fail(r, "value is for ui.enterText only");
-  a.ordinal = (int)crawl__num(crawl__get(args, "target"), "ordinal", 0);
+  if (e) { /* perform finds e again: its ordinal on the page and its scope */
+    a.ordinal = page_ordinal(g, e);
+    a.scope_key = crawl__act_scope_key(g, e->scope);
+  }
   cJSON *before = pg_graph_to_json(g);
   int blocked0 = crawl_page_blocked(m->page, NULL);
   char why[512] = "";
   crawl_code rc = crawl__act_perform(m->page, g, &a, value, why, sizeof why);
   if (rc) fail(r, "could not %s %s \"%s\": %s", a.action_id, a.role, a.name, why[0] ? why : crawl_strerror(rc));
   else act_done(m, &a, before, blocked0, r);
+  free(a.scope_key);
   cJSON_Delete(before);
   return 0;
 }
@@ -464,9 +491,8 @@ static int t_act(crawl_mcp *m, const cJSON *args, mcp__result *r) {
   if (need_page(m, r)) return 0;
   pg_graph *g = capture(m, r);
   if (!g) return 0;
-  int ordinal;
   const pg_scope *dialog = !strcmp(asked, "ui.dismiss") ? act_dialog(g, target) : NULL;
-  const pg_element *e = dialog ? NULL : act_target(g, target, &ordinal);
+  const pg_element *e = dialog ? NULL : act_target(g, target);
   if (!dialog && !e)
     fail(r, "target not found on the current page (take a new snapshot)");
   else
@@ -499,7 +525,7 @@ static int t_crawl(crawl_mcp *m, const cJSON *args, mcp__result *r) {
   const char *urls[] = {url, NULL};
   crawl_opts co = {.out_dir = dir, .urls = urls, .policy = m->o.policy, .allow_origins = m->allowed,
                    .budget = {.max_states = (long)states, .max_runtime_ms = (long)ms},
-                   .width = m->o.width, .height = m->o.height};
+                   .width = m->o.width, .height = m->o.height, .redact_pii = m->o.redact_pii};
   crawl_summary sum = {0};
   crawl_code rc = crawl_run(c, &co, &sum);
   cdp_client_free(c);
@@ -524,12 +550,13 @@ const mcp__tool mcp__tools[] = {
    "\"scope\":{\"type\":\"string\",\"description\":\"a scopeId: only that scope\"},"
    "\"maxNodes\":{\"type\":\"integer\",\"minimum\":1}}}", t_snapshot},
   {"act", "Do one action on an element, after the crawler's safety decision: a refused action is an error "
-          "naming the decision, and nothing happens. Target by stableId, or role and name (ordinal: the "
-          "n-th of that role and name, from 0). Replies with what changed.",
+          "naming the decision, and nothing happens. Target by stableId, or role and name, inside scopeId "
+          "when given (ordinal: the n-th of those, from 0). Replies with what changed.",
    "{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"enum\":[\"ui.activate\",\"click\","
    "\"ui.toggle\",\"ui.expand\",\"ui.collapse\",\"ui.choose\",\"ui.dismiss\",\"nav.navigate\",\"ui.enterText\"]},"
    "\"target\":{\"type\":\"object\",\"properties\":{\"stableId\":{\"type\":\"string\"},\"role\":{\"type\":\"string\"},"
-   "\"name\":{\"type\":\"string\"},\"ordinal\":{\"type\":\"integer\",\"minimum\":0}}},"
+   "\"name\":{\"type\":\"string\"},\"scopeId\":{\"type\":\"string\"},"
+   "\"ordinal\":{\"type\":\"integer\",\"minimum\":0}}},"
    "\"value\":{\"type\":\"string\",\"description\":\"ui.enterText: the text\"},"
    "\"option\":{\"type\":\"string\",\"description\":\"ui.choose on a select: the option's label\"}},"
    "\"required\":[\"action\",\"target\"]}", t_act},

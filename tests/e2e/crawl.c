@@ -218,6 +218,14 @@ Test(crawl, plan_viewport_and_locale_are_applied, .timeout = 120) {
   const cJSON *env = cJSON_GetObjectItem(pkg, "environment");
   cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(env, "locale")), "de-DE");
   cr_expect_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(env, "viewport"), "width")->valueint, 900);
+  /* mapper 11.1: the preparation records who explores and what UIAP it speaks */
+  const cJSON *pp = cJSON_GetArrayItem(cJSON_GetObjectItem(env, "principalProfiles"), 0);
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(pp, "id")), "anonymous",
+                   "a run with no principals explores as nobody signed in, and says so");
+  const cJSON *uiap = cJSON_GetObjectItem(cJSON_GetObjectItem(env, "metadata"), "uiap");
+  cr_expect(uiap && cJSON_GetArraySize(cJSON_GetObjectItem(uiap, "profiles")) == 1 &&
+                !strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItem(uiap, "profiles"), 0)), "web@0.1"),
+            "the profiles the run speaks are recorded");
   plan_refused(pdir, "\"viewport\":{\"width\":5}", "/environment/viewport");
   cJSON_Delete(pkg);
   t_run_free(&run);
@@ -448,6 +456,129 @@ Test(crawl, plan_seeds_menu_and_action_driven_first, .timeout = 120) {
   free(pdir);
 }
 
+/* The journal's records of one type, parsed, in order (caller deletes). */
+static cJSON *journal_records(const char *out, const char *type) {
+  char path[800];
+  snprintf(path, sizeof path, "%s/journal.jsonl", out);
+  char *text = t_read_file(path, NULL), *save = NULL;
+  cJSON *arr = cJSON_CreateArray();
+  for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+    cJSON *j = cJSON_Parse(line);
+    const char *t = cJSON_GetStringValue(cJSON_GetObjectItem(j, "type"));
+    if (t && !strcmp(t, type)) cJSON_AddItemToArray(arr, j);
+    else cJSON_Delete(j);
+  }
+  free(text);
+  return arr;
+}
+
+/* statuses (strings, in order) follow the mapper's lifecycle (10.1, 10.2):
+ * each later than the one before, from planning to reviewing. */
+static void expect_lifecycle(const char *const *statuses, int n, const char *where) {
+  static const char *const order[] = {"planning", "preparing", "seeding", "exploring", "extracting", "synthesizing", "reviewing"};
+  int last = -1;
+  for (int i = 0; i < n; i++) {
+    int k = 0;
+    while (k < 7 && strcmp(order[k], statuses[i])) k++;
+    if (k == 7) continue; /* completed / failed / cancelled: the end */
+    cr_expect(k > last, "%s: %s after %s", where, statuses[i], last >= 0 ? order[last] : "nothing");
+    last = k;
+  }
+  cr_expect(n > 0 && !strcmp(statuses[0], "planning"), "%s: the first status is planning (%s)", where, n ? statuses[0] : "none");
+  cr_expect_eq(last, 6, "%s: reviewing is the last step", where);
+}
+
+/* Issue #16: the lifecycle in the spec's order in the journal and in the
+ * progress events; a plan with workflow and documentation seeds gives each
+ * seed a state (its seed line names one), a workflow candidate, or a review
+ * item with the reason; --reviewed makes exactly the reviewed action
+ * verified, nothing else is. */
+Test(crawl, lifecycle_seed_kinds_and_reviewed, .timeout = 180) {
+  char *pdir = t_tmpdir(), plan_path[700], dec_path[700], plan[2048];
+  snprintf(plan_path, sizeof plan_path, "%s/plan.json", pdir);
+  snprintf(dec_path, sizeof dec_path, "%s/decisions.json", pdir);
+  snprintf(plan, sizeof plan,
+           "{\"environment\":{\"environmentId\":\"seeds\",\"baseUrl\":\"%s\"},\"seeds\":["
+           "{\"kind\":\"route\",\"routeId\":\"seeds/index.html\"},"
+           "{\"kind\":\"workflow\",\"workflowId\":\"filters.open\"},"
+           "{\"kind\":\"workflow\",\"workflowId\":\"checkout\"},"
+           "{\"kind\":\"documentation\",\"ref\":\"/seeds/help.html\"},"
+           "{\"kind\":\"documentation\",\"ref\":\"https://docs.example.invalid/guide\"},"
+           "{\"kind\":\"documentation\",\"ref\":\"guide.pdf\"}]}",
+           t_fixture_url(0, NULL, "/"));
+  cr_assert_eq(t_write_file(plan_path, plan), 0);
+  cr_assert_eq(t_write_file(dec_path, "{\"reviewDecisions\":[{\"catalog\":\"actions\",\"key\":\"filters.open\",\"decision\":\"verified\"}]}"), 0);
+  const char *args[] = {"--plan", plan_path, "--max-transitions", "4", "--progress", "jsonl", "--reviewed", dec_path, NULL};
+  t_run run;
+  char *dir, out[700];
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  snprintf(out, sizeof out, "%s/out", dir);
+  /* the journal's status lines */
+  cJSON *sts = journal_records(out, "status"), *x;
+  const char *js[32];
+  int nj = 0;
+  cJSON_ArrayForEach(x, sts) if (nj < 32) js[nj++] = cJSON_GetStringValue(cJSON_GetObjectItem(x, "status"));
+  expect_lifecycle(js, nj, "journal");
+  /* the progress events on stdout */
+  const char *ps[512];
+  int np = 0;
+  char *save = NULL;
+  cJSON *events = cJSON_CreateArray();
+  for (char *line = strtok_r(run.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    cJSON *m = cJSON_Parse(line);
+    const char *st = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "payload"), "status"));
+    if (st && np < 512 && (!np || strcmp(ps[np - 1], st))) ps[np++] = st;
+    cJSON_AddItemToArray(events, m ? m : cJSON_CreateNull());
+  }
+  expect_lifecycle(ps, np, "progress");
+  /* each seed: a state, a workflow candidate, or a review item with the reason */
+  cJSON *seeds = journal_records(out, "seed");
+  for (int i = 0; i < 6; i++) {
+    int state = 0;
+    cJSON_ArrayForEach(x, seeds)
+      state |= cJSON_GetObjectItem(x, "index")->valueint == i && cJSON_IsTrue(cJSON_GetObjectItem(x, "resolved")) &&
+               cJSON_GetStringValue(cJSON_GetObjectItem(x, "stateId"));
+    int cand = 0;
+    const cJSON *w, *k;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "workflowCandidates"), "workflows"))
+      cJSON_ArrayForEach(k, cJSON_GetObjectItem(cJSON_GetObjectItem(w, "metadata"), "seeds")) cand |= k->valueint == i;
+    char needle[32];
+    snprintf(needle, sizeof needle, "Seed %d (", i);
+    int review = review_mentions(pkg, "coverage_gap", needle);
+    cr_expect(state + cand + review == 1, "seed %d: state %d, candidate %d, review %d (exactly one)", i, state, cand, review);
+  }
+  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 2 (workflow checkout) could not be resolved: no workflow candidate"));
+  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 4 (documentation) could not be resolved: https://docs.example.invalid/guide is outside the run's origins"));
+  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 5 (documentation) could not be resolved: the ref guide.pdf names no page"));
+  cr_expect(!review_mentions(pkg, "coverage_gap", "no matching control"), "a workflow seed is no control seed");
+  const cJSON *cov = cJSON_GetObjectItem(pkg, "coverage");
+  cr_expect_eq(cJSON_GetObjectItem(cov, "seedsTotal")->valueint, 6);
+  cr_expect_eq(cJSON_GetObjectItem(cov, "seedsVisited")->valueint, 3, "the route, the workflow and the help page");
+  /* --reviewed: exactly the reviewed action is verified */
+  int verified = 0;
+  static const char *const cats[][2] = {{"elementCatalog", "elements"}, {"actionCatalog", "actions"}, {"workflowCandidates", "workflows"}};
+  for (int c = 0; c < 3; c++)
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, cats[c][0]), cats[c][1])) {
+      const char *rs = cJSON_GetStringValue(cJSON_GetObjectItem(x, "reviewState"));
+      if (rs && !strcmp(rs, "verified")) {
+        verified++;
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(x, "id")), "filters.open");
+      }
+    }
+  cr_expect_eq(verified, 1, "only the reviewed action is verified");
+  cJSON_Delete(events);
+  cJSON_Delete(seeds);
+  cJSON_Delete(sts);
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+  remove(plan_path);
+  remove(dec_path);
+  rmdir(pdir);
+  free(pdir);
+}
+
 /* Bridges reach the crawl too: --allow-bridges publishes the two frames that
  * declare <meta name="uiap-bridge"> in each recorded state, and nothing from
  * the two that do not (canaries ZQX...) is written anywhere in the run's
@@ -564,6 +695,134 @@ Test(crawl, loading_screen_is_not_a_state, .timeout = 120) {
     cr_expect(text && !strstr(text, "\"progressbar\""), "state %s shows the loading spinner", path);
     free(text);
   }
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
+
+/* The state of pkg with id `id`, or NULL. */
+static const cJSON *state_with_id(const cJSON *pkg, const char *id) {
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), "states"))
+    if (id && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(s, "stateId")), id)) return s;
+  return NULL;
+}
+
+/* 1: state st lists a scope whose id contains part. */
+static int state_has_scope(const cJSON *st, const char *part) {
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItem(st, "scopeIds"))
+    if (cJSON_IsString(sc) && strstr(sc->valuestring, part)) return 1;
+  return 0;
+}
+
+/* Target resolution by scope (web 3.2, mapper 11.5): two cards each hold an
+ * "Open details" button; opening one moves its card to the end, so after
+ * the first the ordinal names the other card's button. The crawler finds
+ * the button again by role, name and scope: each card's button leads to
+ * its own card's dialog, and both dialogs are found. */
+Test(crawl, target_is_found_again_by_its_scope, .timeout = 150) {
+  const char *args[] = {t_fixture_url(0, NULL, "/scope/index.html"), "--max-runtime-ms", "90000", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  static const char *const cards[][2] = {{"alpha card", "details of alpha"}, {"beta card", "details of beta"}};
+  int opened[2] = {0, 0};
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), "edges")) {
+    const cJSON *t = cJSON_GetObjectItem(e, "target");
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(t, "name"));
+    const char *scope = cJSON_GetStringValue(cJSON_GetObjectItem(t, "scopeId"));
+    if (!name || strcmp(name, "Open details") || !scope) continue;
+    const cJSON *to = state_with_id(pkg, cJSON_GetStringValue(cJSON_GetObjectItem(e, "toStateId")));
+    for (int k = 0; k < 2; k++) {
+      if (!strstr(scope, cards[k][0])) continue;
+      opened[k]++;
+      cr_expect(to && state_has_scope(to, cards[k][1]), "Open details in the %s opened its own dialog (%s)",
+                cards[k][0], cards[k][1]);
+      cr_expect(to && !state_has_scope(to, cards[1 - k][1]), "Open details in the %s opened the other card's dialog",
+                cards[k][0]);
+    }
+  }
+  cr_expect(opened[0] > 0 && opened[1] > 0, "both cards' buttons were tried (%d, %d)", opened[0], opened[1]);
+  int beta = 0;
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "scopeCatalog"), "scopes"))
+    beta += strstr(cJSON_GetStringValue(cJSON_GetObjectItem(sc, "scopeId")), "details of beta") != NULL;
+  cr_expect_eq(beta, 1, "the Beta card's dialog was reached");
+  cr_expect(!review_mentions(pkg, "ambiguous_target", "\"Open details\""),
+            "each card's button is unique in its card: told apart by scope, not by position");
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
+
+/* 1: edge e carries a signal of kind whose target has role and name (any
+ * target when role is NULL). */
+static int edge_signal(const cJSON *e, const char *kind, const char *role, const char *name) {
+  const cJSON *sg;
+  cJSON_ArrayForEach(sg, cJSON_GetObjectItem(e, "observedSignals")) {
+    const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(sg, "kind"));
+    const cJSON *t = cJSON_GetObjectItem(sg, "target");
+    if (!k || strcmp(k, kind)) continue;
+    if (!role) return 1;
+    const char *r = cJSON_GetStringValue(cJSON_GetObjectItem(t, "role")), *n = cJSON_GetStringValue(cJSON_GetObjectItem(t, "name"));
+    if (r && n && !strcmp(r, role) && !strcmp(n, name)) return 1;
+  }
+  return 0;
+}
+
+/* Success signals (mapper 15.5) beyond route, dialog and validation: on a
+ * page where nothing else shows it, "Load more" changes how many rows the
+ * results table holds (collection.count_changed, though the state stays
+ * the same), "Show filters" brings up a checkbox and goes away
+ * (element.appeared / element.disappeared), "Show less" removes the tip. */
+Test(crawl, collection_counts_and_elements_are_signals, .timeout = 150) {
+  const char *args[] = {t_fixture_url(0, NULL, "/signals/index.html"), "--max-runtime-ms", "90000", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  int shown = 0, hidden = 0;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "transitionGraph"), "edges")) {
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "target"), "name"));
+    if (name && !strcmp(name, "Show filters")) {
+      shown++;
+      cr_expect(edge_signal(e, "element.appeared", "checkbox", "Only mine"), "Show filters: the checkbox appeared");
+      cr_expect(edge_signal(e, "element.disappeared", "button", "Show filters"), "Show filters: the button went");
+    }
+    if (name && !strcmp(name, "Show less")) {
+      hidden++;
+      cr_expect(edge_signal(e, "element.disappeared", "link", "Read the help"), "Show less: the tip's link went");
+      cr_expect(!edge_signal(e, "element.appeared", NULL, NULL), "nothing appeared");
+    }
+  }
+  cr_expect(shown > 0 && hidden > 0, "both disclosures were explored (%d, %d)", shown, hidden);
+  /* Load more stays in its state (7 and 10 rows share a fingerprint): the journal's transition */
+  char jpath[700];
+  snprintf(jpath, sizeof jpath, "%s/out/journal.jsonl", dir);
+  char *journal = t_read_file(jpath, NULL);
+  int counted = 0;
+  for (char *line = journal, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+    nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    if (strstr(line, "\"type\":\"transition\"") && strstr(line, "\"name\":\"Load more\""))
+      counted += strstr(line, "\"kind\":\"collection.count_changed\"") != NULL;
+  }
+  free(journal);
+  cr_expect_gt(counted, 0, "Load more carries collection.count_changed");
+  const cJSON *a;
+  int in_catalog = 0;
+  cJSON_ArrayForEach(a, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "actionCatalog"), "actions")) {
+    const cJSON *sg;
+    cJSON_ArrayForEach(sg, cJSON_GetObjectItem(a, "successSignals")) {
+      const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(sg, "kind"));
+      in_catalog += k && !strcmp(k, "collection.count_changed");
+    }
+  }
+  cr_expect_gt(in_catalog, 0, "the action catalog lists collection.count_changed as a success signal");
   cJSON_Delete(pkg);
   t_run_free(&run);
   rm_rf(dir);

@@ -710,6 +710,66 @@ Test(fidelity_structure, modal_dialog) {
   DONE(g);
 }
 
+/* Web 5.7: supportedActions only what is really allowed. What an inert
+ * attribute or an open modal dialog (showModal(), aria-modal="true") makes
+ * inert reads, nothing else; ui.focus only where focus can go. */
+static int has_action(const cJSON *el, const char *action) {
+  const cJSON *a;
+  cJSON_ArrayForEach(a, item(el, "supportedActions"))
+    if (cJSON_IsString(a) && !strcmp(a->valuestring, action)) return 1;
+  return 0;
+}
+
+/* el is published, inert: no actions, only the read affordance, not interactable */
+static void expect_inert(const cJSON *el, const char *what) {
+  cr_expect(el, "%s is published", what);
+  if (!el) return;
+  cr_expect_eq(cJSON_GetArraySize(item(el, "supportedActions")), 0, "%s (inert) offers no action", what);
+  const cJSON *af = item(el, "affordances");
+  cr_expect(cJSON_GetArraySize(af) == 1 && !strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(af, 0)) ?: "", "read"),
+            "%s (inert) only reads", what);
+  cr_expect(cJSON_IsFalse(item(item(el, "semantics"), "interactable")), "%s (inert) is not interactable", what);
+  cr_expect(cJSON_IsTrue(item(item(el, "metadata"), "inert")), "%s says it is inert", what);
+}
+
+static void expect_live(const cJSON *el, const char *action, const char *what) {
+  cr_expect(el && has_action(el, action), "%s offers %s", what, action);
+  cr_expect(el && !item(el, "metadata"), "%s is not inert", what);
+}
+
+Test(fidelity_structure, inert_and_focus) {
+  {
+    const char *const args[] = {NULL};
+    SNAP(g, t_fixture_url(0, NULL, "/fidelity/inert.html"), args);
+    expect_live(t_element(g, "button", "Save draft"), "ui.activate", "a plain button");
+    expect_live(t_element(g, "button", "Save draft"), "ui.focus", "a plain button");
+    expect_inert(t_element(g, "button", "Frozen action"), "a button in an inert section");
+    expect_inert(t_element(g, "link", "Frozen link"), "a link in an inert section");
+    expect_inert(t_element(g, "textbox", "Frozen field"), "a field in an inert section");
+    const cJSON *fake = t_element(g, "button", "Fake button"), *span = t_element(g, "button", "Focusable span");
+    cr_assert(fake && span);
+    cr_expect(has_action(fake, "ui.activate"), "role=button with a click handler activates");
+    cr_expect(!has_action(fake, "ui.focus"), "a div with role=button and no tabindex cannot take focus: no ui.focus");
+    cr_expect(has_action(span, "ui.focus"), "with tabindex=0 it can");
+    const cJSON *el;
+    cJSON_ArrayForEach(el, item(g, "elements"))
+      if (str_is(el, "role", "generic")) cr_expect(!has_action(el, "ui.focus"), "a clickable div without tabindex: no ui.focus");
+    DONE(g);
+  }
+  static const char *const modes[][2] = {{"native", "Native OK"}, {"aria", "Aria OK"}};
+  for (size_t m = 0; m < 2; m++) {
+    char path[96];
+    snprintf(path, sizeof path, "/fidelity/inert.html?modal=%s", modes[m][0]);
+    const char *const args[] = {NULL};
+    SNAP(g, t_fixture_url(0, NULL, path), args);
+    expect_live(t_element(g, "button", modes[m][1]), "ui.activate", "the modal's own button");
+    expect_inert(t_element(g, "button", "Save draft"), "a button behind the modal");
+    expect_inert(t_element(g, "link", "Next page"), "a link behind the modal");
+    expect_inert(t_element(g, "button", "Focusable span"), "a focusable span behind the modal");
+    DONE(g);
+  }
+}
+
 /* Drawers (5.6): an off-canvas container a disclosure control opens, or a
  * dialog laid out that way. Closed ones -- moved out of view, hidden -- are
  * no scope; permanent sidebars, icon rails and centred dialogs are no
@@ -1083,6 +1143,73 @@ Test(fidelity_real_apps, icon_font_names) {
   lib_close(&l);
 }
 
+/* semantics.sources say what decided (web profile 5.9; issue #16): aria for
+ * a role attribute, native-html only when the tag's semantics did (or the
+ * tag is a native control whose states are its own), inferred where a
+ * heuristic did -- a plain div a click listener makes activatable. */
+Test(fidelity_sources, what_decided) {
+  const char *const args[] = {NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/sources.html"), args);
+  static const struct { const char *role, *name; int native, aria, inferred; } want[] = {
+    {"button", "Save", 1, 0, 0},
+    {"button", "Open panel", 0, 1, 0},
+    {"checkbox", "Remember me", 0, 1, 0},
+    {"button", "More actions", 0, 1, 0},
+    {"switch", "Wifi", 1, 1, 0},
+    {"button", "Print", 1, 0, 0},
+    {"generic", NULL, 1, 0, 1}, /* the div: a generic element has no name from its text */
+  };
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    const cJSON *e = t_element(g, want[k].role, want[k].name);
+    cr_expect(e, "%s \"%s\" is published", want[k].role, want[k].name ? want[k].name : "");
+    if (!e) continue;
+    const cJSON *sem = item(e, "semantics");
+    const char *label = want[k].name ? want[k].name : "the listener's div";
+    cr_expect_eq(t_has(sem, "sources", "native-html"), want[k].native, "%s: native-html %s", label,
+                 want[k].native ? "expected" : "not expected");
+    cr_expect_eq(t_has(sem, "sources", "aria"), want[k].aria, "%s: aria %s", label, want[k].aria ? "expected" : "not expected");
+    cr_expect_eq(t_has(sem, "sources", "inferred"), want[k].inferred, "%s: inferred %s", label,
+                 want[k].inferred ? "expected" : "not expected");
+    cr_expect_gt(cJSON_GetArraySize(item(sem, "sources")), 0, "%s: at least one source", label);
+  }
+  const cJSON *refresh = t_element(g, "generic", NULL);
+  cr_expect(refresh && t_has(refresh, "supportedActions", "ui.activate"), "the listener's div can be activated");
+  DONE(g);
+}
+
+/* Role derivation order (web profile 6.1): native HTML, ARIA, then the app's
+ * data-uiap-role -- only where neither of the first two gave a role, and
+ * never a lie: a widget role on an element that cannot be operated is
+ * ignored. The annotated element is named from its contents and its
+ * source is agent-annotation, not native-html. */
+Test(fidelity_sources, annotated_roles) {
+  const char *const args[] = {"--include-non-interactive", NULL};
+  SNAP(g, t_fixture_url(0, NULL, "/fidelity/annotated_roles.html"), args);
+  const cJSON *go = t_element(g, "button", "Go on");
+  cr_expect(go, "data-uiap-role=button on a focusable div with a listener is a button named by its text");
+  if (go) {
+    cr_expect(t_has(item(go, "semantics"), "sources", "agent-annotation"), "its source is the annotation");
+    cr_expect(!t_has(item(go, "semantics"), "sources", "native-html"), "a div's tag decided nothing");
+    cr_expect(t_has(go, "supportedActions", "ui.activate"));
+  }
+  cr_expect(t_element(g, "link", "Next tile"), "a clickable div annotated link is a link");
+  cr_expect(!t_element(g, "button", "Not a button"), "a widget role on a div nothing can operate is ignored");
+  cr_expect(t_element(g, "navigation", "Side menu"), "a structural role needs no listener");
+  const cJSON *nb = t_element(g, "button", "Native button");
+  cr_expect(nb && !t_element(g, "link", "Native button"), "the native role wins over the annotation");
+  if (nb) cr_expect(!t_has(item(nb, "semantics"), "sources", "agent-annotation"));
+  cr_expect(t_element(g, "tab", "Aria tab") && !t_element(g, "button", "Aria tab"), "ARIA wins over the annotation");
+  const cJSON *e;
+  cJSON_ArrayForEach(e, item(g, "elements"))
+    cr_expect(!str_is(e, "role", "no-such-role"), "an unknown annotated role is not published");
+  /* web 5.7: affordances and supportedActions agree; a disabled control reads, nothing else */
+  const cJSON *off = t_element(g, "button", "Create video"), *on = t_element(g, "button", "Preview video");
+  cr_expect(off && !t_has(off, "affordances", "invoke") && t_has(off, "affordances", "read"),
+            "a disabled app action offers no invoke");
+  cr_expect(on && t_has(on, "affordances", "invoke"), "an enabled app action does");
+  DONE(g);
+}
+
 /* Wrappers of component frameworks -- custom-element hosts and slots with no
  * role, name, state, action or stable id -- are left out; one with a stable
  * id or a state stays, and so does the host of a control's shadow tree. */
@@ -1113,16 +1240,24 @@ Test(fidelity_real_apps, wrapper_noise) {
   DONE(g);
 }
 
-/* A crawl of fixture page: its journal (caller frees), NULL when it failed. */
-static cJSON *crawl_journal(const char *page) {
-  char *dir = t_tmpdir(), out[600], tmpenv[600];
+/* A crawl of fixture page into a fresh directory: its output directory in
+ * out (DIR/out; the caller t_rm_rf's the returned DIR and frees it). */
+static char *crawl_out(const char *page, char *out, size_t cap) {
+  char *dir = t_tmpdir(), tmpenv[600];
   char *tmp = t_tmpdir();
   snprintf(tmpenv, sizeof tmpenv, "TMPDIR=%s", tmp);
-  snprintf(out, sizeof out, "%s/out", dir);
+  snprintf(out, cap, "%s/out", dir);
   const char *argv[] = {"/usr/bin/env", tmpenv, UIAP_BIN, "crawl", t_fixture_url(0, NULL, page), "-o", out, NULL};
   t_run r = t_run_argv(argv, 300000);
   cr_expect_eq(r.status, 0, "crawl of %s: %s", page, r.err);
   t_run_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
+  return dir;
+}
+
+/* The records of out/journal.jsonl (caller frees). */
+static cJSON *journal_of(const char *out) {
   char path[700];
   snprintf(path, sizeof path, "%s/journal.jsonl", out);
   char *text = t_read_file(path, NULL);
@@ -1132,8 +1267,16 @@ static cJSON *crawl_journal(const char *page) {
     if (j) cJSON_AddItemToArray(lines, j);
   }
   free(text);
+  return lines;
+}
+
+/* A crawl of fixture page: its journal (caller frees). */
+static cJSON *crawl_journal(const char *page) {
+  char out[600];
+  char *dir = crawl_out(page, out, sizeof out);
+  cJSON *lines = journal_of(out);
+  t_rm_rf(dir);
   free(dir);
-  free(tmp);
   return lines;
 }
 
@@ -1168,4 +1311,163 @@ Test(fidelity_real_apps, crawled) {
                                              str_is(rec, "effect", "review");
   cr_expect(close_review, "the close icon without context still goes to review (icon.close.no_context)");
   cJSON_Delete(j);
+}
+
+/* ---- routes folded into one state (issue 16) ------------------------------ */
+
+/* The route of the catalog with routeId id, or NULL. */
+static const cJSON *catalog_route(const cJSON *pkg, const char *id) {
+  return find(item(pkg, "routeCatalog"), "routes", "routeId", id);
+}
+
+/* 1: string array arr holds a string that ends with tail. */
+static int has_suffix(const cJSON *arr, const char *tail) {
+  const cJSON *x;
+  size_t n = strlen(tail);
+  cJSON_ArrayForEach(x, arr) {
+    const char *s = cJSON_GetStringValue(x);
+    if (s && strlen(s) >= n && !strcmp(s + strlen(s) - n, tail)) return 1;
+  }
+  return 0;
+}
+
+/* 1: some route of the catalog lists a URL ending with the route key rk. */
+static int catalogued(const cJSON *pkg, const char *rk) {
+  const cJSON *r;
+  cJSON_ArrayForEach(r, item(item(pkg, "routeCatalog"), "routes")) if (has_suffix(item(r, "urls"), rk)) return 1;
+  return 0;
+}
+
+/* 1: arr is exactly the strings want[0..n-1], in order. */
+static int strings_are(const cJSON *arr, const char *const *want, int n) {
+  if (cJSON_GetArraySize(arr) != n) return 0;
+  for (int i = 0; i < n; i++)
+    if (strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(arr, i)) ?: "", want[i])) return 0;
+  return 1;
+}
+
+/* #/page/1..3 show the default view's list shell and fold into its state (a
+ * self-loop each); every route the crawl visited is still in the catalog:
+ * the pages under one template with the page numbers seen, the detail
+ * pages under the name their page gives them (data-uiap-route), and every
+ * state's PageGraph names its route. */
+Test(fidelity_real_apps, folded_routes_catalogued, .timeout = 200) {
+  char out[600], path[800];
+  char *dir = crawl_out("/fidelity/routes.html", out, sizeof out);
+  snprintf(path, sizeof path, "%s/package.json", out);
+  cJSON *pkg = t_package_read(path), *j = journal_of(out);
+  cr_assert(pkg, "the crawl wrote a package");
+  /* ground truth: the routes the browser showed (state URLs, and the
+   * route.changed signals of every transition, self-loops included) */
+  int visited = 0, pages = 0;
+  const cJSON *rec, *sg;
+  cJSON_ArrayForEach(rec, j) {
+    if (str_is(rec, "type", "state")) {
+      const char *u = str(rec, "url");
+      cr_expect(u && catalogued(pkg, strstr(u, "/fidelity/")), "state URL %s is in the route catalog", u);
+      visited++;
+    }
+    if (!str_is(rec, "type", "transition")) continue;
+    cJSON_ArrayForEach(sg, item(rec, "observedSignals")) {
+      if (!str_is(sg, "kind", "route.changed")) continue;
+      const char *rk = str(sg, "pattern");
+      cr_expect(rk && catalogued(pkg, rk), "visited route %s is in the route catalog", rk);
+      pages += rk && strstr(rk, "#/page/") != NULL;
+      visited++;
+    }
+  }
+  cr_expect_gt(pages, 2, "the crawl followed the page links");
+  cr_expect_gt(visited, 4);
+  /* the pages: one template, the numbers seen */
+  const cJSON *pr = catalog_route(pkg, "/fidelity/routes.html#/page/:n");
+  cr_assert(pr, "the pages have one template route /fidelity/routes.html#/page/:n");
+  static const char *const nums[] = {"1", "2", "3"};
+  cr_expect(strings_are(item(item(item(pr, "metadata"), "params"), "n"), nums, 3), "with the page numbers seen as params.n");
+  for (int i = 0; i < 3; i++) {
+    char tail[64];
+    snprintf(tail, sizeof tail, "#/page/%s", nums[i]);
+    cr_expect(has_suffix(item(pr, "urls"), tail), "and the URL of page %s", nums[i]);
+  }
+  cr_expect(catalog_route(pkg, "/fidelity/routes.html"), "the default view keeps its own route");
+  /* the detail pages: named by data-uiap-route, their template beside it */
+  const cJSON *dr = catalog_route(pkg, "item.detail");
+  cr_assert(dr, "the detail route is named by its page's data-uiap-route");
+  cr_expect(find(dr, "discoveredBy", "source", "annotation"), "on the page's word");
+  cr_expect(!catalog_route(pkg, "/fidelity/routes.html#/item/:id"), "the annotation wins over the URL template");
+  cr_expect(t_has(item(dr, "metadata"), "templates", "/fidelity/routes.html#/item/:id"), "which it lists");
+  cr_expect_gt(cJSON_GetArraySize(item(item(item(dr, "metadata"), "params"), "id")), 0, "with the ids seen");
+  /* review (mapper 16): the template route has no stable identity, the named one does */
+  int unstable_pages = 0, unstable_detail = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, item(item(pkg, "reviewQueue"), "items")) {
+    if (!str_is(it, "kind", "missing_stable_id") || !strstr(str(it, "description"), "no stable identity")) continue;
+    unstable_pages += str_is(it, "routeId", "/fidelity/routes.html#/page/:n");
+    unstable_detail += str_is(it, "routeId", "item.detail");
+  }
+  cr_expect_eq(unstable_pages, 1, "a review item: the page route has no stable identity");
+  cr_expect_eq(unstable_detail, 0, "none for the route its page names");
+  /* every state's PageGraph names its route, as the transition graph does */
+  const cJSON *st;
+  int details = 0;
+  cJSON_ArrayForEach(st, item(item(pkg, "transitionGraph"), "states")) {
+    snprintf(path, sizeof path, "%s/%s", out, str(st, "pageGraphRef"));
+    char *text = t_read_file(path, NULL);
+    cJSON *g = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    cr_assert(g, "state file %s", path);
+    const cJSON *route = item(g, "route");
+    cr_expect(str(route, "routeId") && *str(route, "routeId"), "%s: route.routeId is set", str(st, "stateId"));
+    cr_expect(str_is(route, "routeId", str(st, "routeId")), "%s: route.routeId %s is the state's %s", str(st, "stateId"),
+              str(route, "routeId"), str(st, "routeId"));
+    if (str_is(route, "routeId", "item.detail")) {
+      details++;
+      cr_expect(str(item(route, "params"), "id"), "a detail page's route.params.id");
+      cr_expect(str_is(item(g, "metadata"), "routeSource", "annotation"));
+    }
+    cJSON_Delete(g);
+  }
+  cr_expect_gt(details, 0, "the detail pages were visited");
+  cJSON_Delete(j);
+  cJSON_Delete(pkg);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* A snapshot's RouteContext: the template of a hash route with its params,
+ * the query, and data-uiap-route winning over the template. */
+Test(fidelity_real_apps, route_context) {
+  const char *const args[] = {NULL};
+  {
+    SNAP(g, t_fixture_url(0, NULL, "/fidelity/routes.html?lang=en#/page/2"), args);
+    const cJSON *route = item(g, "route");
+    cr_expect(str_is(route, "routeId", "/fidelity/routes.html?lang=en#/page/:n"), "routeId: %s", str(route, "routeId"));
+    cr_expect(str_is(item(route, "params"), "n", "2"), "params.n is the page number");
+    cr_expect(str_is(item(route, "query"), "lang", "en"), "query.lang");
+    cr_expect(str_is(item(g, "metadata"), "routeSource", "url"));
+    DONE(g);
+  }
+  {
+    SNAP(g, t_fixture_url(0, NULL, "/fidelity/routes.html#/item/7"), args);
+    const cJSON *route = item(g, "route");
+    cr_expect(str_is(route, "routeId", "item.detail"), "data-uiap-route wins: %s", str(route, "routeId"));
+    cr_expect(str_is(item(route, "params"), "id", "7"), "params.id from the URL's template");
+    cr_expect(str_is(item(g, "metadata"), "routeSource", "annotation"));
+    cr_expect(str_is(item(g, "metadata"), "routeTemplate", "/fidelity/routes.html#/item/:id"));
+    DONE(g);
+  }
+  /* the app's router names the route (Vue Router, Next.js): its name or template wins over ours */
+  static const struct { const char *url, *route; } routers[] = {
+    {"/fidelity/router.html#/orders/5", "/orders/:orderId"},
+    {"/fidelity/router.html#/orders", "orders"},
+    {"/fidelity/router.html?fw=next#/orders/5", "/orders/[orderId]"},
+  };
+  for (size_t k = 0; k < sizeof routers / sizeof *routers; k++) {
+    SNAP(g, t_fixture_url(0, NULL, routers[k].url), args);
+    const cJSON *route = item(g, "route");
+    cr_expect(str_is(route, "routeId", routers[k].route), "%s: the router's %s, not %s", routers[k].url, routers[k].route,
+              str(route, "routeId"));
+    cr_expect(str_is(item(g, "metadata"), "routeSource", "router"), "%s: routeSource router", routers[k].url);
+    if (strstr(routers[k].url, "/5")) cr_expect(str_is(item(route, "params"), "id", "5"), "params from the URL template");
+    DONE(g);
+  }
 }

@@ -216,6 +216,18 @@ static void check_discovery(const cJSON *r) {
   cr_expect_gt(num(r, "discovery.resultStates"), p1, "the run went on after resume (%g states)", num(r, "discovery.resultStates"));
   cr_expect_str_eq(str(r, "discovery.resultRunId"), str(r, "discovery.runId"));
   cr_expect_gt(num(r, "discovery.progress"), 1, "progress events came");
+  /* the lifecycle in the mapper's order (10.1, 10.2), planning at the plan */
+  static const char *const order[] = {"planning", "preparing", "seeding", "exploring", "extracting", "synthesizing", "reviewing"};
+  const cJSON *sts = at(r, "discovery.statuses"), *s;
+  int last = -1;
+  cJSON_ArrayForEach(s, sts) {
+    int k = 0;
+    while (k < 7 && strcmp(order[k], cJSON_GetStringValue(s) ? cJSON_GetStringValue(s) : "")) k++;
+    cr_expect(k < 7 && k > last, "progress status %s after %s", cJSON_GetStringValue(s), last >= 0 ? order[last] : "nothing");
+    last = k;
+  }
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(sts, 0)), "planning", "the first status is planning");
+  cr_expect_eq(last, 6, "reviewing is the last step reported");
   cr_expect_str_eq(str(r, "discovery.package.type"), "uiap.discovery.package");
   cr_expect(yes(r, "discovery.package.same"), "package.get returns the result's package");
   cr_expect_str_eq(str(r, "discovery.pauseOver.code"), "conflict", "a finished run cannot be paused");

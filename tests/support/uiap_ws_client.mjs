@@ -158,6 +158,8 @@ async function main() {
     resultStates: result.payload?.package?.transitionGraph?.states?.length ?? null,
     resultAfterResume: result.__at >= resumed.__at, resultRunId: result.payload?.package?.run?.runId ?? null,
     progress: c.inbox.filter((x) => x.type === "uiap.discovery.progress" && isRun(x)).length,
+    statuses: c.inbox.filter((x) => x.type === "uiap.discovery.progress" && isRun(x)).map((x) => x.payload.status)
+      .filter((v, i, all) => i === 0 || all[i - 1] !== v),
     package: { ...brief(pkg), runId: pkg.payload?.package?.run?.runId ?? null, status: pkg.payload?.package?.run?.status ?? null,
                same: JSON.stringify(pkg.payload?.package) === JSON.stringify(result.payload?.package) } });
   disc.pauseOver = brief(await request(c, "uiap.discovery.pause", { runId }));

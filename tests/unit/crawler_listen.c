@@ -29,6 +29,25 @@ static cJSON *roundtrip(lsn_session *s, const char *text) {
   return j;
 }
 
+/* A plan request: its uiap.discovery.planned reply, then one progress event
+ * saying the planned run is in "planning" (mapper 10.1), nothing else. */
+static cJSON *plan_roundtrip(lsn_session *s, const char *text) {
+  lsn__session_receive(s, text, strlen(text));
+  char *t = lsn__session_pop(s), *ev = lsn__session_pop(s);
+  cr_assert(t, "a reply to %s", text);
+  cr_assert(ev, "a progress event after the reply to %s", text);
+  cr_expect_null(lsn__session_pop(s), "one reply and one event for %s", text);
+  cJSON *j = cJSON_Parse(t), *e = cJSON_Parse(ev);
+  free(t);
+  free(ev);
+  const cJSON *pe = cJSON_GetObjectItem(e, "payload"), *pj = cJSON_GetObjectItem(j, "payload");
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(e, "type")), "uiap.discovery.progress");
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(pe, "status")), "planning");
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(pe, "runId")), cJSON_GetStringValue(cJSON_GetObjectItem(pj, "runId")));
+  cJSON_Delete(e);
+  return j;
+}
+
 static const char *str(const cJSON *j, const char *a, const char *b) {
   const cJSON *x = cJSON_GetObjectItem(j, a);
   if (b) x = cJSON_GetObjectItem(x, b);
@@ -78,7 +97,7 @@ Test(listen, plan_seeds) {
   crawl_listen_opts o = {.url = "http://127.0.0.1:1/"};
   lsn_session *s = lsn__session_new(&o, "/nonexistent", NULL, NULL);
   cJSON_Delete(roundtrip(s, REQ("i", "session.initialize", "{\"supportedProfiles\":[\"web@0.1\"]}")));
-  cJSON *r = roundtrip(s, REQ("p1", "uiap.discovery.plan",
+  cJSON *r = plan_roundtrip(s, REQ("p1", "uiap.discovery.plan",
     "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://127.0.0.1:8000/app/\"},\"seeds\":["
     "{\"kind\":\"url\",\"url\":\"x.html\"},{\"kind\":\"route\",\"routeId\":\"/r\"},"
     "{\"kind\":\"url\",\"url\":\"http://127.0.0.1:8001/\"},{\"kind\":\"menu\",\"label\":\"\"},"

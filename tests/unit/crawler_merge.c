@@ -344,3 +344,36 @@ Test(merge, a_directory_without_journal_or_the_output_among_the_inputs_is_refuse
   t_rm_rf(w1), t_rm_rf(empty), t_rm_rf(parent);
   free(w1), free(empty), free(parent), free(out);
 }
+
+/* A worker's accessibility record goes with its state into the merged
+ * directory, and the merged package cites it. */
+Test(merge, accessibility_records_are_copied) {
+  char *w1 = crawl_dir("w1"), *w2 = crawl_dir("w2"), *parent;
+  char *out = fresh_out(&parent), err[1024] = "", path[1200];
+  snprintf(path, sizeof path, "%s/journal.jsonl", w1);
+  char *j = t_read_file(path, NULL);
+  cr_assert(j);
+  const char *shot = "\"screenshotRef\":\"screenshots/" STATE_B ".png\"";
+  char *at = strstr(j, shot);
+  cr_assert(at, "w1 names state B's screenshot");
+  size_t cut = (size_t)(at - j) + strlen(shot), n = strlen(j) + 128;
+  char *k = malloc(n);
+  snprintf(k, n, "%.*s,\"accessibilityRef\":\"accessibility/" STATE_B ".json\"%s", (int)cut, j, j + cut);
+  cr_assert_eq(t_write_file(path, k), 0);
+  snprintf(path, sizeof path, "%s/accessibility", w1);
+  cr_assert_eq(mkdir(path, 0755), 0);
+  snprintf(path, sizeof path, "%s/accessibility/" STATE_B ".json", w1);
+  cr_assert_eq(t_write_file(path, "{\"stateId\":\"" STATE_B "\",\"nodes\":[]}"), 0);
+  cr_assert_eq(merge2(w1, w2, out, NULL, err, sizeof err), CRAWL_OK, "%s", err);
+  snprintf(path, sizeof path, "%s/accessibility/" STATE_B ".json", out);
+  struct stat sb;
+  cr_expect_eq(stat(path, &sb), 0, "state B's accessibility record was copied");
+  cJSON *p = load_package(out);
+  char *text = cJSON_PrintUnformatted(p);
+  cr_expect(strstr(text, "\"refId\":\"ax_" STATE_B "\""), "the merged package cites it");
+  free(text);
+  cJSON_Delete(p);
+  free(j), free(k);
+  t_rm_rf(w1), t_rm_rf(w2), t_rm_rf(parent);
+  free(w1), free(w2), free(parent), free(out);
+}

@@ -9,6 +9,9 @@
  *              an unresolved seed, journal review lines, a budget line.
  * interrupted: no end record, a malformed line, an unknown record type, a
  *              pageGraphRef leaving the directory, a torn last line.
+ * behaviour:   transitions whose outcome contradicts the target's semantics,
+ *              a silent primitive transition, billing controls executed and
+ *              denied (review duties, mapper 15.5 and 16).
  */
 #include <criterion/criterion.h>
 
@@ -226,12 +229,12 @@ Test(package, element_catalog) {
   const cJSON *home = element(p, "stableId", "nav.home");
   cr_assert(home);
   cr_expect_eq(len(home, "routes"), 2);
-  cr_expect_str_eq(str(home, "reviewState"), "verified");
+  cr_expect_str_eq(str(home, "reviewState"), "candidate"); /* "verified" is a reviewer's word */
   cr_expect_str_eq(str(home, "confidence"), "high");
   cr_expect(has_str(get(home, "supportedActions"), "nav.navigate"));
   cr_expect(find(home, "discoveredBy", "source", "annotation"));
   cr_expect_eq(num(home, "metadata.states"), 3);
-  cr_expect_str_eq(str(element(p, "stableId", "notes.open"), "reviewState"), "verified");
+  cr_expect_str_eq(str(element(p, "stableId", "notes.open"), "reviewState"), "candidate");
   /* stableId but never acted on */
   cr_expect_str_eq(str(element(p, "stableId", "note.save"), "reviewState"), "candidate");
   cr_expect_str_eq(str(element(p, "stableId", "note.save"), "risk.level"), "confirm");
@@ -300,12 +303,12 @@ Test(package, action_catalog) {
   const cJSON *nav = find(p, "actionCatalog.actions", "id", "nav.navigate");
   cr_assert(nav);
   cr_expect_str_eq(str(nav, "kind"), "primitive");
-  cr_expect_str_eq(str(nav, "reviewState"), "verified");
+  cr_expect_str_eq(str(nav, "reviewState"), "candidate");
   cr_expect_eq(len(nav, "successSignals"), 2);
   cr_expect(find(nav, "targetPatterns", "stableId", "nav.home"));
   cr_expect(find(nav, "targetPatterns", "role", "link"));
   const cJSON *act = find(p, "actionCatalog.actions", "id", "ui.activate");
-  cr_expect_str_eq(str(act, "reviewState"), "verified");
+  cr_expect_str_eq(str(act, "reviewState"), "candidate");
   cr_expect_str_eq(str(act, "risk.level"), "confirm"); /* some targets were denied */
   cr_expect_null(get(act, "sideEffectClass"));         /* target-dependent */
   cr_expect_eq(num(act, "metadata.denied"), 3);
@@ -394,7 +397,8 @@ Test(package, review_queue_has_every_derived_kind) {
 
   cr_expect_eq(count_kind(p, "closed_shadow"), 1);
 
-  /* 15.5: every domain action without a signal, none for primitives */
+  /* 15.5: every domain action without a signal; the primitives here each
+   * have a signal or stay put */
   cr_expect_eq(count_kind(p, "missing_success_signal"), 2);
   cr_expect(item(p, "missing_success_signal", "note.create"));
   it = item(p, "missing_success_signal", "settings.save");
@@ -443,6 +447,87 @@ Test(package, review_queue_has_every_derived_kind) {
     cJSON_ArrayForEach(y, get(p, "reviewQueue.items")) same += !strcmp(str(x, "id"), str(y, "id"));
     cr_expect_eq(same, 1);
   }
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* ---- review duties on observed behaviour (mapper 15.5, 16) --------------------------- */
+
+/* 1: item x cites evidence ref (any source). */
+static int cites(const cJSON *x, const char *ref) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "evidence"))
+    if (!strcmp(str(e, "refId"), ref)) return 1;
+  return 0;
+}
+
+Test(package, semantics_contradicting_behaviour_are_review_items) {
+  char *dir = t_journal_dir("behaviour", NULL);
+  cJSON *p = build(dir);
+  validate_package(p, dir);
+  const cJSON *it = item(p, "custom", "The button \"Open help\"");
+  cr_assert(it, "a button that navigated to another route is a review item");
+  cr_expect(strstr(str(it, "description"), "navigated to another route"));
+  cr_expect(cites(it, "t1"));
+  cr_expect_str_eq(str(it, "stableId"), "notes.open");
+  it = item(p, "custom", "The link \"Settings\"");
+  cr_assert(it, "a link that opened a dialog is a review item");
+  cr_expect(strstr(str(it, "description"), "opened a dialog"));
+  cr_expect(cites(it, "t2"));
+  it = item(p, "custom", "The checkbox \"Remember me\"");
+  cr_assert(it, "a toggle that changed nothing is a review item");
+  cr_expect(cites(it, "t3"));
+  cr_expect_str_eq(str(it, "routeId"), "/settings.html");
+  /* a submit button's form may lead to another page: not a contradiction */
+  cr_expect(!item(p, "custom", "\"Save note\""));
+  cr_expect(!item(p, "custom", "\"Upgrade plan\" on route"), "a link that navigates does what it says");
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+Test(package, silent_primitive_transition_is_missing_success_signal) {
+  char *dir = t_journal_dir("behaviour", NULL);
+  cJSON *p = build(dir);
+  const cJSON *it = item(p, "missing_success_signal", "ui.activate on button \"Edit\"");
+  cr_assert(it, "a primitive transition to another state without a signal is missing_success_signal");
+  cr_expect(cites(it, "t4"));
+  cr_expect_str_eq(str(it, "severity"), "low");
+  /* the toggle stayed put (its own item above), the others had signals */
+  cr_expect(!item(p, "missing_success_signal", "\"Remember me\""));
+  cr_expect(!item(p, "missing_success_signal", "\"Open help\""));
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+Test(package, security_and_billing_flows_touched_are_review_items) {
+  char *dir = t_journal_dir("behaviour", NULL);
+  cJSON *p = build(dir);
+  const cJSON *it = item(p, "custom", "billing-related flow was touched on route /settings.html");
+  cr_assert(it, "an exercised billing control is a review item");
+  cr_expect_str_eq(str(it, "severity"), "high", "exercised: high");
+  cr_expect(strstr(str(it, "description"), "\"Upgrade plan\""));
+  cr_expect(cites(it, "t5"));
+  it = item(p, "custom", "billing-related flow was touched on route /home.html");
+  cr_assert(it, "a denied billing control is still a touched billing flow");
+  cr_expect_str_eq(str(it, "severity"), "medium");
+  cr_expect(strstr(str(it, "description"), "\"Pay now\""));
+  it = item(p, "custom", "security-related flow was touched on route /settings.html");
+  cr_assert(it, "a route with credential fields touches a security flow");
+  cr_expect(strstr(str(it, "description"), "\"Password\""));
+  cr_expect(strstr(str(it, "remediation"), "by hand"));
+  cr_expect(!item(p, "custom", "security-related flow was touched on route /home.html"));
+  cJSON_Delete(p);
+  /* the normal run: a denied security control and a password field */
+  t_rm_rf(dir);
+  free(dir);
+  dir = t_journal_dir("normal", NULL);
+  p = build(dir);
+  it = item(p, "custom", "security-related flow was touched on route /settings.html");
+  cr_assert(it);
+  cr_expect(strstr(str(it, "description"), "\"Revoke API keys\""));
   cJSON_Delete(p);
   t_rm_rf(dir);
   free(dir);
@@ -640,6 +725,336 @@ Test(package, gate_counts_what_the_gate_cost) {
   cr_assert_eq(crawl_gate_line(dir, line, sizeof line, err, sizeof err), CRAWL_OK, "%s", err);
   cr_expect(!strncmp(line, "gate: 6 allowed, 3 denied (destructive 2, ", 42), "%s", line);
   cr_expect(strstr(line, " held (write 1)") && strstr(line, " skipped (draft 1)"), "%s", line);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* ---- reviewState: "verified" only from a reviewer (issue #16) -------------------- */
+/* Every entry of the three catalogs with reviewState "verified". */
+static int count_verified(const cJSON *p) {
+  static const char *const arrays[] = {"elementCatalog.elements", "actionCatalog.actions", "workflowCandidates.workflows"};
+  int n = 0;
+  for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) {
+    const cJSON *x;
+    cJSON_ArrayForEach(x, get(p, arrays[i])) {
+      const char *rs = str(x, "reviewState");
+      n += rs && !strcmp(rs, "verified");
+    }
+  }
+  return n;
+}
+
+/* Without a reviewer nothing is "verified" -- not even an annotated element
+ * acted on with a signal, nor a primitive executed with signals: the
+ * crawler's strongest word is "candidate" with high confidence. */
+Test(package, nothing_verified_without_a_reviewer) {
+  char *dir = t_journal_dir("normal", NULL);
+  cJSON *p = build(dir);
+  cr_expect_eq(count_verified(p), 0, "the crawler verified %d entries itself", count_verified(p));
+  const cJSON *home = element(p, "stableId", "nav.home");
+  cr_expect_str_eq(str(home, "reviewState"), "candidate");
+  cr_expect_str_eq(str(home, "confidence"), "high");
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+static void write_decisions(const char *dir, const char *file, const char *text) {
+  char path[1024], err[512] = "";
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  cr_assert_eq(t_write_file(path, text), 0);
+  cJSON *d = NULL;
+  cr_assert_eq(crawl_reviewed_load(path, &d, err, sizeof err), CRAWL_OK, "%s", err);
+  cr_assert_eq(crawl_reviewed_save(dir, d, err, sizeof err), CRAWL_OK, "%s", err);
+  cJSON_Delete(d);
+  unlink(path);
+}
+
+/* A decisions file: exactly the entries it names (by stable key) become
+ * verified; a decision whose key (or role) no longer matches verifies
+ * nothing and is counted in run.notes; the package stays valid. */
+Test(package, reviewed_decisions_verify_exactly_the_reviewed_entries) {
+  char *dir = t_journal_dir("normal", NULL);
+  write_decisions(dir, "decisions.json",
+                  "{\"reviewDecisions\":["
+                  "{\"catalog\":\"elements\",\"key\":\"nav.home\",\"decision\":\"verified\",\"reviewer\":\"ana\"},"
+                  "{\"catalog\":\"elements\",\"key\":\"/home.html|region|button|edit\",\"decision\":\"verified\"},"
+                  "{\"catalog\":\"elements\",\"key\":\"note.save\",\"role\":\"link\",\"decision\":\"verified\"},"
+                  "{\"catalog\":\"actions\",\"key\":\"nav.navigate\",\"decision\":\"verified\"},"
+                  "{\"catalog\":\"actions\",\"key\":\"gone.action\",\"decision\":\"verified\"}]}");
+  cJSON *p = build(dir);
+  validate_package(p, dir);
+  cr_expect_eq(count_verified(p), 3);
+  cr_expect_str_eq(str(element(p, "stableId", "nav.home"), "reviewState"), "verified");
+  cr_expect_str_eq(str(element(p, "stableId", "nav.home"), "metadata.reviewedBy"), "ana");
+  cr_expect_str_eq(str(element_named(p, "/home.html", "button", "Edit"), "reviewState"), "verified");
+  cr_expect_str_eq(str(element(p, "stableId", "note.save"), "reviewState"), "candidate", "role changed: no match");
+  cr_expect_str_eq(str(find(p, "actionCatalog.actions", "id", "nav.navigate"), "reviewState"), "verified");
+  cr_expect_str_eq(str(find(p, "actionCatalog.actions", "id", "ui.activate"), "reviewState"), "candidate");
+  int noted = 0;
+  const cJSON *n;
+  cJSON_ArrayForEach(n, get(p, "run.notes")) noted |= strstr(n->valuestring, "3 entries verified by a reviewer; 2 decisions match nothing") != NULL;
+  cr_expect(noted, "run.notes count the verified entries and the stale decisions");
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* A previous package: the entries a person marked verified there are
+ * verified in the new one (same stable key), and only those. */
+Test(package, reviewed_previous_package_carries_the_verified_entries) {
+  char *dir = t_journal_dir("normal", NULL);
+  cJSON *prev = build(dir);
+  cJSON *e = (cJSON *)element(prev, "stableId", "notes.open");
+  cr_assert(e);
+  cJSON_ReplaceItemInObjectCaseSensitive(e, "reviewState", cJSON_CreateString("verified"));
+  cJSON *a = (cJSON *)find(prev, "actionCatalog.actions", "id", "note.create");
+  cr_assert(a);
+  cJSON_ReplaceItemInObjectCaseSensitive(a, "reviewState", cJSON_CreateString("verified"));
+  char *text = cJSON_Print(prev);
+  cJSON_Delete(prev);
+  write_decisions(dir, "previous.json", text);
+  free(text);
+  cJSON *p = build(dir);
+  validate_package(p, dir);
+  cr_expect_eq(count_verified(p), 2);
+  cr_expect_str_eq(str(element(p, "stableId", "notes.open"), "reviewState"), "verified");
+  cr_expect_str_eq(str(find(p, "actionCatalog.actions", "id", "note.create"), "reviewState"), "verified");
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* Files that are neither shape, and decisions other than "verified", are refused. */
+Test(package, reviewed_bad_files_are_refused) {
+  char *dir = t_tmpdir(), path[1024], err[512];
+  snprintf(path, sizeof path, "%s/d.json", dir);
+  static const char *const bad[] = {
+    "{\"items\":[]}", "not json",
+    "{\"reviewDecisions\":[{\"catalog\":\"routes\",\"key\":\"/\",\"decision\":\"verified\"}]}",
+    "{\"reviewDecisions\":[{\"catalog\":\"elements\",\"key\":\"x\",\"decision\":\"ok\"}]}",
+    "{\"reviewDecisions\":[{\"catalog\":\"elements\",\"decision\":\"verified\"}]}"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    cr_assert_eq(t_write_file(path, bad[i]), 0);
+    cJSON *d = (cJSON *)1;
+    cr_expect_eq(crawl_reviewed_load(path, &d, err, sizeof err), CRAWL_ARG, "%s", bad[i]);
+    cr_expect_null(d);
+    cr_expect(strstr(err, path), "err names the file: %s", err);
+  }
+  unlink(path);
+  cJSON *d = (cJSON *)1;
+  cr_expect_eq(crawl_reviewed_load(path, &d, err, sizeof err), CRAWL_ARG, "a missing file");
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* The CLI: report --reviewed FILE rebuilds the package with the decisions,
+ * and a later plain `report` keeps them (DIR/reviewed.json). */
+Test(package, cli_report_reviewed) {
+  char *dir = t_journal_dir("normal", NULL), dpath[1024], ppath[1024];
+  snprintf(dpath, sizeof dpath, "%s.decisions.json", dir);
+  snprintf(ppath, sizeof ppath, "%s/package.json", dir);
+  cr_assert_eq(t_write_file(dpath, "{\"reviewDecisions\":[{\"catalog\":\"elements\",\"key\":\"nav.home\",\"decision\":\"verified\"}]}"), 0);
+  t_run r = t_run_argv((const char *[]){UIAP_BIN, "report", dir, "--reviewed", dpath, "--layout", "builtin", NULL}, 30000);
+  cr_assert_eq(r.status, 0, "%s", r.err);
+  t_run_free(&r);
+  for (int pass = 0; pass < 2; pass++) {
+    char *text = t_read_file(ppath, NULL);
+    cJSON *p = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    cr_assert(p);
+    cr_expect_eq(count_verified(p), 1, "pass %d", pass);
+    cr_expect_str_eq(str(element(p, "stableId", "nav.home"), "reviewState"), "verified");
+    cJSON_Delete(p);
+    r = t_run_argv((const char *[]){UIAP_BIN, "report", dir, "--layout", "builtin", NULL}, 30000);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    t_run_free(&r);
+  }
+  /* a bad file: usage error, the package untouched */
+  cr_assert_eq(t_write_file(dpath, "{\"nope\":1}"), 0);
+  r = t_run_argv((const char *[]){UIAP_BIN, "report", dir, "--reviewed", dpath, NULL}, 30000);
+  cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+  cr_expect(strstr(r.err, "reviewDecisions"), "%s", r.err);
+  t_run_free(&r);
+  r = t_run_argv((const char *[]){UIAP_BIN, "report", dir, "--reviewed", dpath, "--no-package", NULL}, 30000);
+  cr_expect_eq(r.status, 2, "--reviewed needs the package rebuilt");
+  t_run_free(&r);
+  unlink(dpath);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* ---- every seed gets a state or a review item (mapper 11.2, issue #16) --------- */
+/* The normal run with four more seeds: a workflow seed naming a synthesized
+ * candidate (note.create), one naming none (checkout), a documentation seed
+ * that led to a state met before (s3), and one the crawler could not open
+ * (its planning review line). Each is visited or has a review item that
+ * says why; coverage counts the visited ones; the package stays valid. */
+Test(package, workflow_and_documentation_seeds_are_resolved_or_reported) {
+  char *text = t_read_file(FIXTURES "/normal/journal.jsonl", NULL);
+  cr_assert(text);
+  static const char old[] = "{\"kind\":\"url\",\"url\":\"http://127.0.0.1:8000/missing.html\"}]";
+  static const char more[] =
+    "{\"kind\":\"url\",\"url\":\"http://127.0.0.1:8000/missing.html\"},{\"kind\":\"workflow\",\"workflowId\":\"note.create\"},"
+    "{\"kind\":\"workflow\",\"workflowId\":\"checkout\"},{\"kind\":\"documentation\",\"ref\":\"/settings.html\"},"
+    "{\"kind\":\"documentation\",\"ref\":\"guide.pdf\"}]";
+  static const char lines[] =
+    "{\"type\":\"seed\",\"at\":\"2026-01-05T10:00:02.010Z\",\"index\":4,\"seed\":{\"kind\":\"documentation\",\"ref\":\"/settings.html\"},"
+    "\"resolved\":true,\"url\":\"http://127.0.0.1:8000/settings.html\",\"stateId\":\"s3\"}\n"
+    "{\"type\":\"seed\",\"at\":\"2026-01-05T10:00:00.150Z\",\"index\":5,\"seed\":{\"kind\":\"documentation\",\"ref\":\"guide.pdf\"},"
+    "\"resolved\":false,\"reason\":\"the ref guide.pdf names no page of the app\"}\n"
+    "{\"type\":\"review\",\"at\":\"2026-01-05T10:00:00.160Z\",\"kind\":\"coverage_gap\",\"severity\":\"medium\","
+    "\"description\":\"Seed 5 (documentation) could not be resolved: the ref guide.pdf names no page of the app.\"}\n";
+  char *at = strstr(text, old);
+  cr_assert(at);
+  size_t n = strlen(text) + sizeof more + sizeof lines;
+  char *j = malloc(n);
+  snprintf(j, n, "%.*s%s%s%s", (int)(at - text), text, more, at + strlen(old), lines);
+  free(text);
+  char *dir = t_journal_dir("normal", j);
+  free(j);
+  cJSON *p = build(dir);
+  validate_package(p, dir);
+  cr_expect_eq(num(p, "coverage.seedsTotal"), 6);
+  /* seed 0 (home), seed 2 (the note form candidate), seed 4 (s3) */
+  cr_expect_eq(num(p, "coverage.seedsVisited"), 3);
+  const cJSON *wf = find(p, "workflowCandidates.workflows", "id", "candidate.note.create");
+  cr_assert(wf);
+  cr_expect(cJSON_IsNumber(cJSON_GetArrayItem(get(wf, "metadata.seeds"), 0)) &&
+            cJSON_GetArrayItem(get(wf, "metadata.seeds"), 0)->valueint == 2, "the candidate names its seed");
+  cr_expect_null(item(p, "coverage_gap", "Seed 2 "));
+  cr_expect(item(p, "coverage_gap", "Seed 3 (workflow checkout) could not be resolved: no workflow candidate"));
+  cr_expect_null(item(p, "coverage_gap", "Seed 4 "), "the documentation seed reached s3");
+  cr_expect_eq(count_kind(p, "coverage_gap") >= 1, 1);
+  int seed5 = 0;
+  const cJSON *x;
+  cJSON_ArrayForEach(x, get(p, "reviewQueue.items")) seed5 += strstr(str(x, "description"), "Seed 5 ") != NULL;
+  cr_expect_eq(seed5, 1, "the unopenable documentation seed has one review item, with its reason");
+  cr_expect(item(p, "coverage_gap", "guide.pdf names no page"));
+  cr_expect_eq(num(p, "coverage.reviewItems"), len(p, "reviewQueue.items"));
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* A route whose pages folded into an equal state of another route (journal:
+ * the transition's "route") is in the catalog all the same: its URLs,
+ * the params seen, the state it showed; and, with no page naming it, a
+ * review item for a route without stable identity. */
+Test(package, folded_routes_catalogued) {
+  char path[4200];
+  char *dir = t_journal_dir("normal", NULL);
+  snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+  FILE *f = fopen(path, "a");
+  cr_assert(f);
+  for (int n = 2; n <= 3; n++)
+    fprintf(f,
+            "{\"type\":\"transition\",\"at\":\"2026-01-05T10:00:09.000Z\",\"transitionId\":\"tp%d\",\"fromStateId\":\"s1\","
+            "\"toStateId\":\"s1\",\"viaActionId\":\"nav.navigate\",\"target\":{\"role\":\"link\",\"name\":\"Page %d\"},"
+            "\"sideEffectClass\":\"navigation\",\"observedSignals\":[],\"selfLoop\":true,\"route\":{\"routeId\":"
+            "\"/home.html#/page/:n\",\"url\":\"http://127.0.0.1:8000/home.html#/page/%d\",\"title\":\"Notes\","
+            "\"params\":{\"n\":\"%d\"},\"query\":{\"sort\":\"name\"}}}\n",
+            n, n, n, n);
+  fclose(f);
+  cJSON *p = build(dir);
+  const cJSON *rt = find(p, "routeCatalog.routes", "routeId", "/home.html#/page/:n");
+  cr_assert(rt, "the folded route is catalogued");
+  cr_expect_eq(len(rt, "urls"), 2);
+  cr_expect(has_str(get(rt, "metadata.params.n"), "2") && has_str(get(rt, "metadata.params.n"), "3"), "params.n: 2, 3");
+  cr_expect(has_str(get(rt, "metadata.query.sort"), "name"), "query.sort");
+  cr_expect(has_str(get(rt, "metadata.foldedInto"), "s1"), "its pages showed s1");
+  cr_expect(find(rt, "discoveredBy", "refId", "tp2") && find(rt, "discoveredBy", "refId", "s1"));
+  cr_expect_eq(num(rt, "metadata.states"), 0);
+  cr_expect(has_str(get(rt, "entryActions"), "nav.navigate"), "entered by the page links");
+  const cJSON *it = item(p, "missing_stable_id", "no stable identity");
+  cr_assert(it, "a route without stable identity is a review item");
+  cr_expect_str_eq(str(it, "routeId"), "/home.html#/page/:n");
+  cr_expect(!item(p, "coverage_gap", "/home.html#/page/:n"), "no coverage gap: it was explored as s1");
+  cr_expect_eq(num(p, "coverage.routesDiscovered"), len(p, "routeCatalog.routes"));
+  cJSON_Delete(p);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* ---- evidence files (discovery-mapper 11.2, 17) -------------------------------- */
+/* Every "accessibility" or "screenshot" reference in discoveredBy/evidence
+ * arrays anywhere under o: checked against the index, counted. */
+static int check_refs(const cJSON *o, const cJSON *index, const char *want_ref, int *hits) {
+  int bad = 0;
+  if (cJSON_IsObject(o) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "refId")) &&
+      cJSON_GetObjectItemCaseSensitive(o, "source") && !cJSON_GetObjectItemCaseSensitive(o, "path")) {
+    const char *src = str(o, "source"), *ref = str(o, "refId");
+    if (!strcmp(src, "screenshot") || (!strcmp(src, "accessibility") && !strncmp(ref, "ax_", 3))) {
+      const cJSON *e = find(index, "entries", "refId", ref);
+      if (!e || strcmp(str(e, "source"), src)) bad++;
+    }
+    if (want_ref && !strcmp(ref, want_ref)) (*hits)++;
+  }
+  const cJSON *ch;
+  for (ch = o ? o->child : NULL; ch; ch = ch->next) bad += check_refs(ch, index, want_ref, hits);
+  return bad;
+}
+
+Test(package, accessibility_records_and_screenshots_are_evidence) {
+  char *dir = t_journal_dir("evidence", NULL);
+  char src[1024], dst[1024];
+  snprintf(dst, sizeof dst, "%s/accessibility", dir);
+  cr_assert_eq(mkdir(dst, 0755), 0);
+  for (int i = 1; i <= 2; i++) { /* recorded by a crawl of pages/ (README) */
+    snprintf(src, sizeof src, FIXTURES "/evidence/accessibility/s%d.json", i);
+    snprintf(dst, sizeof dst, "%s/accessibility/s%d.json", dir, i);
+    t_copy_file(src, dst);
+  }
+  cJSON *p = build(dir);
+  validate_package(p, dir);
+  /* the states: their own record and screenshot */
+  const cJSON *s1 = find(p, "transitionGraph.states", "stateId", "s1");
+  const cJSON *s3 = find(p, "transitionGraph.states", "stateId", "s3");
+  const cJSON *ax1 = find(s1, "discoveredBy", "refId", "ax_s1"), *shot1 = find(s1, "discoveredBy", "refId", "shot_s1");
+  cr_assert(ax1 && shot1, "s1 cites its accessibility record and its screenshot");
+  cr_expect_str_eq(str(ax1, "source"), "accessibility");
+  cr_expect_str_eq(str(shot1, "source"), "screenshot");
+  cr_expect(find(find(p, "transitionGraph.states", "stateId", "s2"), "discoveredBy", "refId", "ax_s2"));
+  cr_expect_null(find(s3, "discoveredBy", "source", "accessibility"), "s3 has no record: none cited");
+  cr_expect_null(find(s3, "discoveredBy", "source", "screenshot"));
+  /* the index says where each lives */
+  const cJSON *idx = get(p, "evidenceIndex");
+  const cJSON *e = find(idx, "entries", "refId", "ax_s1");
+  cr_assert(e);
+  cr_expect_str_eq(str(e, "source"), "accessibility");
+  cr_expect_str_eq(str(e, "path"), "accessibility/s1.json");
+  cr_expect_str_eq(str(e, "stateId"), "s1");
+  snprintf(dst, sizeof dst, "%s/%s", dir, str(e, "path"));
+  cr_expect_eq(access(dst, R_OK), 0, "the path is the file in the crawl directory");
+  cr_expect_str_eq(str(find(idx, "entries", "refId", "shot_s1"), "path"), "screenshots/s1.png");
+  cr_expect_str_eq(str(find(idx, "entries", "refId", "ax_s2"), "path"), "accessibility/s2.json");
+  cr_expect_null(find(idx, "entries", "refId", "ax_s3"));
+  cr_expect_eq(len(p, "evidenceIndex.entries"), 3 + 7 + 3);
+  /* catalog entries from those states cite the record; every reference resolves */
+  int hits = 0;
+  cr_expect_eq(check_refs(p, idx, "ax_s1", &hits), 0, "every accessibility/screenshot refId is in the index");
+  cr_expect_gt(hits, 5, "elements, scopes and routes of s1 cite its record (%d)", hits);
+  const cJSON *home = find(p, "routeCatalog.routes", "routeId", "/home.html");
+  const cJSON *settings = find(p, "routeCatalog.routes", "routeId", "/settings.html");
+  cr_expect(find(home, "discoveredBy", "refId", "ax_s1"));
+  cr_expect_null(find(settings, "discoveredBy", "source", "accessibility"), "its only state has no record");
+  const cJSON *el;
+  int els = 0;
+  cJSON_ArrayForEach(el, get(p, "elementCatalog.elements")) {
+    const cJSON *a = find(el, "discoveredBy", "source", "accessibility");
+    if (a && !strncmp(str(a, "refId"), "ax_", 3)) els++;
+  }
+  cr_expect_gt(els, 3, "elements cite the records (%d)", els);
+  /* the normal journal (no records): no accessibility record cited anywhere */
+  char *plain = t_journal_dir("normal", NULL);
+  cJSON *q = build(plain);
+  hits = 0;
+  check_refs(q, get(q, "evidenceIndex"), "ax_s1", &hits);
+  cr_expect_eq(hits, 0);
+  cJSON_Delete(q);
+  t_rm_rf(plain);
+  free(plain);
+  cJSON_Delete(p);
   t_rm_rf(dir);
   free(dir);
 }

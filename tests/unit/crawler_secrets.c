@@ -137,3 +137,45 @@ Test(secrets, log_lines_pass_through_the_list) {
   crawl_log_set(NULL, NULL, CRAWL_LOG_WARN);
   crawl__secrets_free(s);
 }
+
+/* --redact pii: values remembered with their own mask, and a text filter
+ * after the list, in every seam (scrub, JSON, the log), also with an
+ * empty list. */
+static char *email_filter(const char *text, int *hits) {
+  const char *at = strstr(text, "jane@x.org");
+  if (!at) return NULL;
+  *hits = 1;
+  return crawl__xprintf("%.*s[email]%s", (int)(at - text), text, at + strlen("jane@x.org"));
+}
+
+Test(secrets, masked_values_and_a_filter) {
+  crawl__secrets *s = crawl__secrets_new();
+  cr_expect_not(crawl__secrets_filtered(s));
+  crawl__secrets_filter(s, email_filter);
+  cr_expect(crawl__secrets_filtered(s));
+  int n = 0;
+  char *t = scrubbed(s, "to jane@x.org now", &n);
+  cr_expect_str_eq(t, "to [email] now", "an empty list still filters");
+  cr_expect_eq(n, 1);
+  free(t);
+  cr_expect_eq(crawl__secrets_add_masked(s, "Jane Doe", "[name]"), 1);
+  crawl__secrets_add(s, "PW2-SECRET-value");
+  t = scrubbed(s, "Jane Doe <jane@x.org> pw=PW2-SECRET-value", &n);
+  cr_expect_str_eq(t, "[name] <[email]> pw=[redacted]");
+  cr_expect_eq(n, 3);
+  free(t);
+  cJSON *j = cJSON_Parse("{\"jane@x.org\":\"Jane+Doe\"}");
+  cr_expect_eq(crawl__secrets_scrub_json(s, j), 1);
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(j, "jane@x.org")), "[name]", "keys are ours, values filtered");
+  cJSON_Delete(j);
+  crawl__secrets *only = crawl__secrets_new();
+  crawl__secrets_filter(only, email_filter);
+  crawl_log_set(sink, NULL, CRAWL_LOG_INFO);
+  crawl__log_secrets(only);
+  crawl_log(CRAWL_LOG_INFO, "run", "mailto:%s", "jane@x.org");
+  cr_expect_str_eq(logged, "run: mailto:[email]", "a filter alone filters log lines");
+  crawl__log_secrets(NULL);
+  crawl_log_set(NULL, NULL, CRAWL_LOG_WARN);
+  crawl__secrets_free(only);
+  crawl__secrets_free(s);
+}

@@ -3,7 +3,8 @@
  * graph into the new one; ops never refer to a document or scope unknown at
  * that point (a new frame with a new root scope and nested scopes, removals
  * children first); a revision gap and bad references are refused and leave
- * the graph as it was; the graph-derived signals fire once per change. */
+ * the graph as it was; the graph-derived signals fire once per change;
+ * pg_change_signals finds collection counts and elements that came or went. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,73 @@ Test(delta, signals_from_the_graphs) {
   cJSON_ArrayForEach(s, back) closed2 += !strcmp(cJSON_GetObjectItem(s, "kind")->valuestring, "dialog.closed");
   cr_expect_eq(closed2, 1);
   cJSON_Delete(a); cJSON_Delete(b); cJSON_Delete(sigs); cJSON_Delete(back);
+}
+
+/* pg_change_signals: one page before and after a step. The table's rows
+ * (a rowgroup, ids of a reload: matched by kind and name) go from 2 to 3;
+ * "Show filters" goes, a checkbox comes; a second "Edit" comes (two of one
+ * key before, three after: one appeared); a status and a dialog's button
+ * come too but have signals of their own. */
+#define PG_HEAD "{\"modelVersion\":\"0.1\",\"profile\":\"web@0.1\",\"revision\":\"r\",\"rootDocumentId\":\"doc_root\"," \
+  "\"route\":{\"url\":\"http://a/x\"},\"viewport\":{\"width\":1,\"height\":1,\"scrollX\":0,\"scrollY\":0}," \
+  "\"documents\":[{\"documentId\":\"doc_root\",\"frameId\":\"F0\",\"access\":\"same-origin\",\"rootScopeId\":\"scope_route\"}],"
+#define PG_EL(id, scope, role, name) "{\"instanceId\":\"" id "\",\"documentId\":\"doc_root\",\"scopeId\":\"" scope \
+  "\",\"role\":\"" role "\",\"name\":\"" name "\",\"state\":{\"visible\":true},\"affordances\":[],\"supportedActions\":[]}"
+static const char STEP_OLD[] = PG_HEAD
+  "\"scopes\":[{\"scopeId\":\"scope_route\",\"kind\":\"route\",\"documentId\":\"doc_root\"},"
+  "{\"scopeId\":\"sc_1\",\"kind\":\"collection\",\"name\":\"Results\",\"documentId\":\"doc_root\",\"parentScopeId\":\"scope_route\"},"
+  "{\"scopeId\":\"sc_2\",\"kind\":\"rowgroup\",\"documentId\":\"doc_root\",\"parentScopeId\":\"sc_1\"}],"
+  "\"elements\":[" PG_EL("el_1", "sc_2", "button", "Item 1") "," PG_EL("el_2", "sc_2", "button", "Item 2") ","
+  PG_EL("el_3", "scope_route", "button", "Show filters") "," PG_EL("el_4", "scope_route", "button", "Edit") ","
+  PG_EL("el_5", "scope_route", "button", "Edit") "]}";
+static const char STEP_NEW[] = PG_HEAD
+  "\"scopes\":[{\"scopeId\":\"scope_route\",\"kind\":\"route\",\"documentId\":\"doc_root\"},"
+  "{\"scopeId\":\"sc_11\",\"kind\":\"collection\",\"name\":\"Results\",\"documentId\":\"doc_root\",\"parentScopeId\":\"scope_route\"},"
+  "{\"scopeId\":\"sc_12\",\"kind\":\"rowgroup\",\"documentId\":\"doc_root\",\"parentScopeId\":\"sc_11\"},"
+  "{\"scopeId\":\"sc_13\",\"kind\":\"dialog\",\"name\":\"Help\",\"documentId\":\"doc_root\",\"parentScopeId\":\"scope_route\",\"state\":{\"open\":true}}],"
+  "\"elements\":[" PG_EL("el_11", "sc_12", "button", "Item 1") "," PG_EL("el_12", "sc_12", "button", "Item 2") ","
+  PG_EL("el_13", "sc_12", "button", "Item 3") "," PG_EL("el_14", "scope_route", "checkbox", "Only mine") ","
+  PG_EL("el_15", "scope_route", "button", "Edit") "," PG_EL("el_16", "scope_route", "button", "Edit") ","
+  PG_EL("el_17", "scope_route", "button", "Edit") "," PG_EL("el_18", "scope_route", "status", "Saved") ","
+  PG_EL("el_19", "sc_13", "button", "Close") "]}";
+
+static int kind_count(const cJSON *sigs, const char *kind, const char *role, const char *name) {
+  int n = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, sigs) {
+    const cJSON *t = cJSON_GetObjectItem(s, "target");
+    if (strcmp(cJSON_GetObjectItem(s, "kind")->valuestring, kind)) continue;
+    if (role && (!t || strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(t, "role")), role) ||
+                 strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(t, "name")), name)))
+      continue;
+    n++;
+  }
+  return n;
+}
+
+Test(delta, change_signals_count_collections_and_elements) {
+  cJSON *a = parse(STEP_OLD), *b = parse(STEP_NEW), *sigs = cJSON_CreateArray();
+  int n = pg_change_signals(a, b, sigs);
+  cr_expect_eq(kind_count(sigs, "collection.count_changed", NULL, NULL), 1, "the rowgroup grew");
+  const cJSON *s;
+  cJSON_ArrayForEach(s, sigs)
+    if (!strcmp(cJSON_GetObjectItem(s, "kind")->valuestring, "collection.count_changed"))
+      cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(s, "scopeId")), "sc_12", "the new capture's scope");
+  cr_expect_eq(kind_count(sigs, "element.appeared", "checkbox", "Only mine"), 1);
+  cr_expect_eq(kind_count(sigs, "element.appeared", "button", "Edit"), 1, "one more Edit: one signal");
+  cr_expect_eq(kind_count(sigs, "element.disappeared", "button", "Show filters"), 1);
+  cr_expect_eq(kind_count(sigs, "element.appeared", "status", "Saved"), 0, "a status is a toast, not this");
+  cr_expect_eq(kind_count(sigs, "element.appeared", "button", "Close"), 0, "a dialog's contents: dialog.opened");
+  cr_expect_eq(kind_count(sigs, "element.appeared", "button", "Item 3"), 0, "a row: the count");
+  cr_expect_eq(n, 4, "%d signals", n);
+  cJSON_ArrayForEach(s, sigs) {
+    const cJSON *t = cJSON_GetObjectItem(s, "target");
+    cr_expect(!t || !cJSON_GetObjectItem(t, "instanceId"), "no per-capture id in a success signal's target");
+  }
+  /* nothing changed: nothing */
+  cJSON *none = cJSON_CreateArray();
+  cr_expect_eq(pg_change_signals(b, b, none), 0);
+  cJSON_Delete(a); cJSON_Delete(b); cJSON_Delete(sigs); cJSON_Delete(none);
 }
 
 Test(delta, malformed_graphs) {

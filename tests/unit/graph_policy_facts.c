@@ -27,6 +27,9 @@ typedef struct {
   const char *attrs[12]; /* name, value, ..., NULL */
 } tnode;
 
+/* The page node with a click listener (DOMSnapshot isClickable), or 0. */
+static int clickable_node;
+
 #define MAXN 64
 
 typedef struct { cJSON *strings; int n; } interner;
@@ -45,7 +48,7 @@ static cJSON *ints(const int *v, int n) { return cJSON_CreateIntArray(v, n); }
 static char *snapshot_json(const tnode *page, int n, const char *doc_url, const char *base_url) {
   interner in = {cJSON_CreateArray(), 0};
   int parent[MAXN], type[MAXN], name[MAXN], value[MAXN], backend[MAXN];
-  int vidx[MAXN], vval[MAXN], nv = 0;
+  int vidx[MAXN], vval[MAXN], nv = 0, clk[MAXN], nclk = 0;
   cJSON *attrs = cJSON_CreateArray();
   cr_assert_lt(n + 1, MAXN);
   parent[0] = -1, type[0] = 9, name[0] = intern(&in, "#document"), value[0] = -1, backend[0] = 1;
@@ -63,6 +66,7 @@ static char *snapshot_json(const tnode *page, int n, const char *doc_url, const 
     }
     cJSON_AddItemToArray(attrs, a);
     if (!text && t->text) vidx[nv] = i, vval[nv++] = intern(&in, t->text);
+    if (i == clickable_node) clk[nclk++] = i;
   }
   cJSON *nodes = cJSON_CreateObject();
   cJSON_AddItemToObject(nodes, "parentIndex", ints(parent, n + 1));
@@ -75,6 +79,9 @@ static char *snapshot_json(const tnode *page, int n, const char *doc_url, const 
   cJSON_AddItemToObject(iv, "index", ints(vidx, nv));
   cJSON_AddItemToObject(iv, "value", ints(vval, nv));
   cJSON_AddItemToObject(nodes, "inputValue", iv);
+  cJSON *ck = cJSON_CreateObject();
+  cJSON_AddItemToObject(ck, "index", ints(clk, nclk));
+  cJSON_AddItemToObject(nodes, "isClickable", ck);
   /* layout: one box per node but the document */
   cJSON *ni = cJSON_CreateArray(), *styles = cJSON_CreateArray(), *bounds = cJSON_CreateArray();
   int st[4] = {intern(&in, "block"), intern(&in, "visible"), intern(&in, "1"), intern(&in, "auto")};
@@ -443,4 +450,40 @@ Test(graph_facts, autocomplete_token_reader) {
     cr_expect_eq(pg_autocomplete_has(cs[i].ac, cs[i].token), cs[i].want, "\"%s\" has %s", cs[i].ac, cs[i].token);
   cr_expect(pg_autocomplete_sensitive("NEW-PASSWORD"));
   cr_expect(!pg_autocomplete_sensitive("email"));
+}
+
+/* ---- semantics.sources: what decided (web profile 5.9, issue #16) ------------ */
+/* Without an accessibility tree too: a role attribute is aria, not
+ * native-html; the tag's own role is native-html; a native checkbox with
+ * role=switch both; a div a click listener makes activatable inferred. */
+static const tnode sources_page[] = {
+  HTML,                                                                       /* 1, 2 */
+  /* 3 */ {2, "BUTTON", NULL, {"type", "button", NULL}},
+  /* 4 */ {3, "#text", "Save", {NULL}},
+  /* 5 */ {2, "DIV", NULL, {"role", "button", "tabindex", "0", NULL}},
+  /* 6 */ {5, "#text", "Open panel", {NULL}},
+  /* 7 */ {2, "INPUT", NULL, {"type", "checkbox", "role", "switch", "aria-label", "Wifi", NULL}},
+  /* 8 */ {2, "DIV", NULL, {NULL}}, /* clickable_node */
+  /* 9 */ {8, "#text", "Refresh", {NULL}},
+  /* 10 */ {2, "A", NULL, {"href", "/next", NULL}},
+  /* 11 */ {10, "#text", "Next", {NULL}},
+};
+
+static int has_source(const pg_element *e, pg_source s) { return (e->sources >> s) & 1u; }
+
+Test(graph_facts, semantic_sources_say_what_decided) {
+  clickable_node = 8;
+  built b = build(sources_page, sizeof sources_page / sizeof *sources_page, ORIGIN "/app/", NULL);
+  clickable_node = 0;
+  static const struct { int node; const char *role; int native, aria, inferred; } want[] = {
+    {3, "button", 1, 0, 0}, {5, "button", 0, 1, 0}, {7, "switch", 1, 1, 0}, {8, "generic", 1, 0, 1}, {10, "link", 1, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    const pg_element *e = node_el(&b, want[i].node);
+    cr_expect_str_eq(e->role, want[i].role, "node %d", want[i].node);
+    cr_expect_eq(has_source(e, PG_SRC_NATIVE), want[i].native, "node %d (%s): native-html", want[i].node, e->role);
+    cr_expect_eq(has_source(e, PG_SRC_ARIA), want[i].aria, "node %d (%s): aria", want[i].node, e->role);
+    cr_expect_eq(has_source(e, PG_SRC_INFERRED), want[i].inferred, "node %d (%s): inferred", want[i].node, e->role);
+  }
+  release(&b);
 }

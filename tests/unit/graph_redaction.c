@@ -469,3 +469,157 @@ Test(graph_redaction, one_list_of_rules) {
   cr_expect(strstr(sel, "[type=password i]"));
   cr_expect(strstr(sel, "[data-uiap-sensitive]:not([data-uiap-sensitive=false])"));
 }
+
+/* ---- the accessibility record (pg_ax_record) ------------------------------------- */
+/* The AX nodes of `revealed` as Chromium gives them after "Show": the
+ * password field is type=text, so its value is there in plain text; plus a
+ * node the graph does not publish (a closed shadow tree's button). */
+static cJSON *revealed_ax(void) {
+  static const tax v[] = {{104, "textbox", "Password", "attribute", "aria-label", NULL},
+                          {105, "textbox", "User", "attribute", "aria-label", NULL},
+                          {107, "button", "Inside-closed-SECRET", "contents", NULL, NULL}};
+  cJSON *ax = ax_json(v, 3), *n;
+  const char *values[] = {"hunter2-SECRET-pw", "ada", NULL};
+  int i = 0;
+  cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(ax, "nodes")) {
+    if (i < 2) {
+      cJSON *val = cJSON_AddObjectToObject(n, "value");
+      cJSON_AddStringToObject(val, "type", "string");
+      cJSON_AddStringToObject(val, "value", values[i]);
+    }
+    cJSON *props = cJSON_AddArrayToObject(n, "properties"), *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "name", "focusable");
+    cJSON *pv = cJSON_AddObjectToObject(p, "value");
+    cJSON_AddStringToObject(pv, "type", "booleanOrUndefined");
+    cJSON_AddBoolToObject(pv, "value", 1);
+    cJSON_AddItemToArray(props, p);
+    cJSON *u = cJSON_CreateObject();
+    cJSON_AddStringToObject(u, "name", "url");
+    cJSON *uv = cJSON_AddObjectToObject(u, "value");
+    cJSON_AddStringToObject(uv, "type", "string");
+    cJSON_AddStringToObject(uv, "value", "http://x.test/?pw=hunter2-SECRET-pw");
+    cJSON_AddItemToArray(props, u);
+    i++;
+  }
+  return ax;
+}
+
+static const tnode revealed_closed[] = {
+  HTML,
+  /* 3 */ {2, "FORM", NULL, {"id", "signin", NULL}, {0}, NULL, 0},
+  /* 4 */ {3, "INPUT", "hunter2-SECRET-pw", {"type", "text", "id", "pw", "aria-label", "Password", NULL}, {0}, NULL, 0},
+  /* 5 */ {3, "INPUT", "ada", {"type", "text", "id", "user", "aria-label", "User", NULL}, {0}, NULL, 0},
+  /* 6 */ {2, "DIV", NULL, {NULL}, {0}, NULL, 0},
+  /* 7 */ {6, "BUTTON", NULL, {NULL}, {0}, "closed", 0},
+  /* 8 */ T(7, "Inside-closed-SECRET"),
+};
+
+Test(graph_redaction, ax_record_holds_only_what_the_graph_publishes) {
+  char *text = snapshot_json(&(tdoc){ORIGIN "/page", revealed_closed, 8, 100}, 1);
+  pg_snapshot *snap = NULL;
+  cr_assert_eq(pg_snapshot_parse(text, strlen(text), &snap), PG_OK);
+  free(text);
+  cJSON *ax = revealed_ax();
+  const cJSON *axs[1] = {ax};
+  const int nodes[] = {104}; /* an earlier capture saw a password here */
+  pg_input in = {.snapshot = snap, .ax = axs, .nax = 1, .known_sensitive_nodes = nodes, .nknown_sensitive_nodes = 1};
+  pg_graph *g = NULL;
+  cr_assert_eq(pg_build(&in, &(pg_options){.revision = 1}, &g), PG_OK);
+  cJSON *rec = pg_ax_record(g, &in);
+  cr_assert(rec);
+  char *out = cJSON_PrintUnformatted(rec);
+  cr_expect_null(strstr(out, "hunter2-SECRET-pw"), "the revealed password is not in the record: %s", out);
+  cr_expect_null(strstr(out, "Inside-closed-SECRET"), "nothing of a closed shadow tree: %s", out);
+  cr_expect_null(strstr(out, "\"url\""), "no link URLs");
+  cr_expect(strstr(out, "\"ada\""), "a plain field's value is an AX fact kept: %s", out);
+  cr_expect(strstr(out, "\"Password\"") && strstr(out, "\"focusable\""), "names and states stay: %s", out);
+  const cJSON *n, *list = cJSON_GetObjectItemCaseSensitive(rec, "nodes");
+  int pw = 0;
+  cJSON_ArrayForEach(n, list) {
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(n, "instanceId"));
+    cr_expect(id && !strncmp(id, "el_", 3), "each node names its element");
+    if (cJSON_GetObjectItemCaseSensitive(n, "backendDOMNodeId")->valueint == 104) {
+      pw = 1;
+      const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(n, "value"), "value");
+      cr_expect_str_eq(cJSON_GetStringValue(v), PG_REDACTED);
+    }
+  }
+  cr_expect(pw, "the password field's node is there, its value masked");
+  cr_expect_eq(cJSON_GetObjectItemCaseSensitive(rec, "elementsWithAccessibility")->valueint, cJSON_GetArraySize(list));
+  /* in two steps (the crawler's way): the same record, the nodes moved */
+  int before = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ax, "nodes"));
+  pg_ax_retain(g, &in);
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ax, "nodes")), before - cJSON_GetArraySize(list),
+               "the published elements' nodes moved into the graph");
+  cJSON *again = pg_ax_record_of(g);
+  char *out2 = cJSON_PrintUnformatted(again);
+  cr_expect_str_eq(out2, out, "pg_ax_record_of gives what pg_ax_record gave");
+  pg_ax_retain(g, &in); /* a second retain does nothing */
+  cr_expect_eq(cJSON_GetArraySize(g->ax_nodes), cJSON_GetArraySize(list));
+  free(out2);
+  cJSON_Delete(again);
+  free(out);
+  cJSON_Delete(rec);
+  pg_graph_free(g); /* frees the retained nodes */
+  cJSON_Delete(ax);
+  pg_snapshot_free(snap);
+}
+
+/* ---- personal data (--redact pii) ------------------------------------------------------ */
+static const tnode contacts[] = {
+  HTML,
+  /* 3 */ {2, "TABLE", NULL, {NULL}, {0}, NULL, 0},
+  /* 4 */ {3, "THEAD", NULL, {NULL}, {0}, NULL, 0},
+  /* 5 */ {4, "TR", NULL, {NULL}, {0}, NULL, 0},
+  /* 6 */ {5, "TH", NULL, {NULL}, {0}, NULL, 0},
+  /* 7 */ T(6, "Name"),
+  /* 8 */ {5, "TH", NULL, {NULL}, {0}, NULL, 0},
+  /* 9 */ T(8, "Contact"),
+  /* 10 */ {3, "TBODY", NULL, {NULL}, {0}, NULL, 0},
+  /* 11 */ {10, "TR", NULL, {NULL}, {0}, NULL, 0},
+  /* 12 */ {11, "TD", NULL, {NULL}, {0}, NULL, 0},
+  /* 13 */ {12, "A", NULL, {"href", "/c/1", NULL}, {0}, NULL, 0},
+  /* 14 */ T(13, "Ingrid Bergstrom"),
+  /* 15 */ {11, "TD", NULL, {NULL}, {0}, NULL, 0},
+  /* 16 */ {15, "A", NULL, {"href", "mailto:ingrid.b@example.org", NULL}, {0}, NULL, 0},
+  /* 17 */ T(16, "ingrid.b@example.org"),
+  /* 18 */ {2, "FORM", NULL, {"id", "edit", NULL}, {0}, NULL, 0},
+  /* 19 */ {18, "INPUT", "Tomasz Wielki", {"type", "text", "name", "full_name", "aria-label", "Full name", NULL}, {0}, NULL, 0},
+  /* 20 */ {18, "INPUT", "+48 22 555 01 99", {"type", "tel", "aria-label", "Mobile", NULL}, {0}, NULL, 0},
+  /* 21 */ {18, "INPUT", "t.wielki@example.net", {"type", "email", "aria-label", "Mail", NULL}, {0}, NULL, 0},
+  /* 22 */ {18, "INPUT", "Quarterly report", {"type", "text", "name", "subject", "aria-label", "Subject", NULL}, {0}, NULL, 0},
+  /* 23 */ {2, "BUTTON", NULL, {NULL}, {0}, NULL, 0},
+  /* 24 */ T(23, "Call Tomasz Wielki at +48 22 555 01 99"),
+};
+
+Test(graph_redaction, pii_masked_when_asked) {
+  static const char *const personal[] = {"Ingrid Bergstrom", "ingrid.b@example.org", "Tomasz Wielki",
+                                         "+48 22 555 01 99", "t.wielki@example.net"};
+  built plain = build(contacts, 24, NULL, 0, NULL, NULL);
+  char *json = published(&plain);
+  for (size_t k = 0; k < sizeof personal / sizeof *personal; k++)
+    cr_expect(strstr(json, personal[k]), "without --redact pii the graph shows %s", personal[k]);
+  free(json);
+  cr_expect_eq(plain.g->npii, 0);
+  size_t masks0 = plain.g->nmasks;
+  release(&plain);
+
+  built b = build(contacts, 24, NULL, 0, NULL, &(pg_options){.redact_pii = 1});
+  json = published(&b);
+  for (size_t k = 0; k < sizeof personal / sizeof *personal; k++)
+    cr_expect_null(strstr(json, personal[k]), "%s is masked: %s", personal[k], json);
+  cr_expect(strstr(json, "Quarterly report"), "a subject is not personal data");
+  const pg_element *name = node_el(&b, 19), *tel = node_el(&b, 20), *mail = node_el(&b, 21), *link = node_el(&b, 13),
+                   *call = node_el(&b, 23);
+  cr_assert(name && tel && mail && link && call);
+  cr_expect_str_eq(name->text_value, "[name]");
+  cr_expect_str_eq(tel->text_value, "[phone]");
+  cr_expect_str_eq(mail->text_value, "[email]");
+  cr_expect(name->redacted && tel->redacted && mail->redacted);
+  cr_expect_str_eq(link->name, "[name]", "a name column's cell");
+  cr_expect_str_eq(call->name, "Call [name] at [phone]", "a value found in a field is masked in other texts");
+  cr_expect_eq(b.g->npii, 4, "the values masked, for the crawler's filter (%zu)", b.g->npii);
+  cr_expect_gt(b.g->nmasks, masks0, "the masked elements' boxes are masked in screenshots");
+  free(json);
+  release(&b);
+}

@@ -5,6 +5,7 @@
  * userinfo, blob:, data:, about:blank, file:), same-origin, the scheme and
  * path scanners, and garbage and overlong input. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,5 +294,107 @@ Test(graph_url, garbage_and_overlong) {
   cr_expect_null(pg_url_resolve("http://h/dir/", big + 9)); /* "aaaa..." under /dir/ */
   memset(big + 9, 0xc3, PG_URL_MAX - 9); /* every byte becomes %C3: three times as long */
   cr_expect_null(pg_url_normalize(big));
+  free(big);
+}
+
+/* Route templates: segments and query values that name one record (numbers,
+ * UUIDs, long hex ids, dates) become parameters; everything else stays. */
+typedef struct { const char *route, *want, *params; } template_case;
+
+/* "name=value,name=value" (a "?" before a query value's name) */
+static void params_text(const pg_route_param *p, size_t n, char *buf, size_t cap) {
+  size_t o = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < n && o < cap; i++)
+    o += (size_t)snprintf(buf + o, cap - o, "%s%s%s=%s", i ? "," : "", p[i].in_query ? "?" : "", p[i].name, p[i].value);
+}
+
+static void check_templates(const template_case *t, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    pg_route_param *p = NULL;
+    size_t np = 0;
+    char *got = pg_route_template(t[i].route, &p, &np), ps[512];
+    params_text(p, np, ps, sizeof ps);
+    cr_expect(got && !strcmp(got, t[i].want), "template(%s) = %s, want %s", t[i].route, got ? got : "NULL", t[i].want);
+    cr_expect_str_eq(ps, t[i].params, "params of %s", t[i].route);
+    free(got);
+    pg_route_params_free(p, np);
+  }
+}
+
+Test(graph_url, route_template_hash_routes) {
+  static const template_case t[] = {
+    {"/#/page/2", "/#/page/:n", "n=2"},
+    {"/#/page/3", "/#/page/:n", "n=3"},
+    {"/#/item/7", "/#/item/:id", "id=7"},
+    {"/#/items", "/#/items", ""},
+    {"/app.html#!/p/12", "/app.html#!/p/:n", "n=12"},
+    {"/#!page/4", "/#!page/:n", "n=4"},
+    {"/#/42", "/#/:id", "id=42"},
+    {"/#/seite/9/list", "/#/seite/:n/list", "n=9"},
+    {"/#section-2", "/#section-2", ""}, /* not a route: kept */
+    {"/#/", "/#/", ""},
+  };
+  check_templates(t, N(t));
+}
+
+Test(graph_url, route_template_paths_and_ids) {
+  static const template_case t[] = {
+    {"/users/42", "/users/:id", "id=42"},
+    {"/users/42/posts/7", "/users/:id/posts/:id2", "id=42,id2=7"},
+    {"/orders/3f2504e0-4f89-11d3-9a0c-0305e82c3301/items", "/orders/:id/items", "id=3f2504e0-4f89-11d3-9a0c-0305e82c3301"},
+    {"/o/507f1f77bcf86cd799439011", "/o/:id", "id=507f1f77bcf86cd799439011"},
+    {"/reports/2024-05-12", "/reports/:date", "date=2024-05-12"},
+    {"/reports/2024-13-12", "/reports/2024-13-12", ""}, /* no month 13 */
+    {"/api/v2/decadefacade", "/api/v2/decadefacade", ""}, /* hex letters only: a word */
+    {"/a/deadbeef", "/a/deadbeef", ""},                   /* too short for a hex id */
+    {"/", "/", ""},
+    {"/dir/", "/dir/", ""},
+    {"http://h:8000/users/5", "http://h:8000/users/:id", "id=5"}, /* the origin is kept */
+    {"about:blank", "about:blank", ""},
+    {"", "", ""},
+  };
+  check_templates(t, N(t));
+}
+
+Test(graph_url, route_template_query) {
+  static const template_case t[] = {
+    {"/list?page=2", "/list?page=:page", "?page=2"},
+    {"/list?page=2&sort=name", "/list?page=:page&sort=name", "?page=2"},
+    {"/index.php?view=settings", "/index.php?view=settings", ""}, /* a word names a place */
+    {"/u/3?tab=a#/page/5", "/u/:id?tab=a#/page/:n", "id=3,n=5"},
+    {"/#/list?id=9", "/#/list?id=:id", "?id=9"},
+    {"/x?flag", "/x?flag", ""},
+  };
+  check_templates(t, N(t));
+}
+
+/* Routes that differ only in their records share one template. */
+Test(graph_url, route_template_shared) {
+  static const char *const same[][2] = {
+    {"/#/page/1", "/#/page/30"},
+    {"/users/1/edit", "/users/99/edit"},
+    {"/d/2024-01-01", "/d/2025-12-31"},
+    {"/s?page=1", "/s?page=2"},
+  };
+  static const char *const differ[][2] = {{"/#/page/1", "/#/item/1"}, {"/users/1", "/groups/1"}, {"/s?view=a", "/s?view=b"}};
+  for (size_t i = 0; i < N(same); i++) {
+    char *a = pg_route_template(same[i][0], NULL, NULL), *b = pg_route_template(same[i][1], NULL, NULL);
+    cr_expect(a && b && !strcmp(a, b), "%s and %s share a template (%s, %s)", same[i][0], same[i][1], a, b);
+    free(a);
+    free(b);
+  }
+  for (size_t i = 0; i < N(differ); i++) {
+    char *a = pg_route_template(differ[i][0], NULL, NULL), *b = pg_route_template(differ[i][1], NULL, NULL);
+    cr_expect(a && b && strcmp(a, b), "%s and %s do not (%s)", differ[i][0], differ[i][1], a);
+    free(a);
+    free(b);
+  }
+  cr_expect_null(pg_route_template(NULL, NULL, NULL));
+  char *big = malloc(PG_URL_MAX + 2);
+  memset(big, '1', PG_URL_MAX + 1);
+  big[0] = '/';
+  big[PG_URL_MAX + 1] = 0;
+  cr_expect_null(pg_route_template(big, NULL, NULL), "over PG_URL_MAX: refused");
   free(big);
 }
