@@ -2971,6 +2971,11 @@ static crawl_code package_build(const char *dir, cJSON **package, char *err, siz
     snprintf(err, errlen, "crawl_package_build: dir and package are required");
     return CRAWL_ARG;
   }
+  /* a reviewer's decisions edit the built catalogs (crawl_reviewed_apply):
+   * nothing may be parked as text then */
+  char rv[4200];
+  snprintf(rv, sizeof rv, "%s/reviewed.json", dir);
+  if (park && access(rv, F_OK) == 0) park = 0;
   pk b = {.dir = dir, .err = err, .errlen = errlen, .park = park};
   if (pk_journal_read(&b) != 0) { pk_free(&b); return CRAWL_IO; }
   if (!b.run) {

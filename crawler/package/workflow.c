@@ -159,6 +159,10 @@ static int cmp_edge_content(const void *x, const void *y, void *ud) {
 static const cJSON *wf_item(wf *w, const cJSON *x) {
   if (!cJSON_IsRaw(x) || !x->valuestring) return x;
   const cJSON *f = crawl__jarena_parse(&w->jar, x->valuestring, strlen(x->valuestring));
+  if (f) return f;
+  cJSON *t = cJSON_Parse(x->valuestring); /* what the arena parser leaves to cJSON */
+  f = t ? crawl__jfreeze(&w->jar, t) : NULL;
+  cJSON_Delete(t);
   return f ? f : x;
 }
 
