@@ -1356,7 +1356,8 @@ static void landed_route(pk *b, const cJSON *j, const char *sid, const char *tid
   const cJSON *route = crawl__get(j, "route");
   const char *id = crawl__str(route, "routeId");
   if (!id || !*id || !sid) return;
-  pk_route *rt = &b->routes[pk_route_of(b, id)];
+  long ri = pk_route_of(b, id); /* may grow b->routes: index it after */
+  pk_route *rt = &b->routes[ri];
   strset_add(&rt->urls, crawl__str(route, "url"));
   const char *title = crawl__str(route, "title");
   if (title && *title) strset_add(&rt->titles, title);
