@@ -26,6 +26,20 @@
  * sections as text and the reports read package.json into an arena, this
  * run peaked at 87 MB; now at 60 MB (docs/measurements-memory.md). */
 #define LIMIT_KB (64 * 1024)
+/* Under AddressSanitizer (make test's build-asan) shadow memory and the
+ * quarantine multiply every allocation: the limit is checked by the plain
+ * build's run of this test; the sanitizer run checks the output and memory
+ * safety only. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RSS_CHECKED 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RSS_CHECKED 0
+#endif
+#endif
+#ifndef RSS_CHECKED
+#define RSS_CHECKED 1
+#endif
 
 typedef struct { cJSON *rec[64]; int n; } recs;
 static int keep(void *ud, const char *type, cJSON *rec) {
@@ -157,5 +171,8 @@ Test(growth, report_of_999_states_stays_under_its_memory_limit, .timeout = 300) 
   cJSON_Delete(built);
   rm_tree(dir);
   cr_log_info("report of %d states: peak RSS %ld kB", 3 * COPIES, kb);
-  cr_assert_lt(kb, LIMIT_KB, "report of %d states: peak RSS %ld kB, limit %d kB", 3 * COPIES, kb, LIMIT_KB);
+  if (RSS_CHECKED)
+    cr_assert_lt(kb, LIMIT_KB, "report of %d states: peak RSS %ld kB, limit %d kB", 3 * COPIES, kb, LIMIT_KB);
+  else
+    cr_log_info("AddressSanitizer build: the %d kB limit is the plain build's check", LIMIT_KB);
 }
