@@ -81,32 +81,6 @@ static const cJSON *find(const cJSON *arr, const char *key, const char *v) {
   return NULL;
 }
 
-/* The journal's records of a type (an array; caller deletes). */
-static cJSON *journal(const run_res *r, const char *type) {
-  char path[700];
-  snprintf(path, sizeof path, "%s/journal.jsonl", r->out);
-  char *text = t_read_file(path, NULL);
-  cJSON *all = cJSON_CreateArray();
-  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-    nl = strchr(line, '\n');
-    if (nl) *nl = 0;
-    cJSON *j = cJSON_Parse(line);
-    if (!strcmp(str(j, "type"), type)) cJSON_AddItemToArray(all, j);
-    else cJSON_Delete(j);
-  }
-  free(text);
-  return all;
-}
-
-static cJSON *read_json(const char *dir, const char *rel) {
-  char path[1200];
-  snprintf(path, sizeof path, "%s/%s", dir, rel);
-  char *text = t_read_file(path, NULL);
-  cJSON *j = text ? cJSON_Parse(text) : NULL;
-  free(text);
-  return j;
-}
-
 /* None of needles in any file below dir, nor on the terminal. */
 static void expect_absent(const run_res *r, const char *what, const char *const *needles) {
   char found[4096];
@@ -144,7 +118,7 @@ Test(evidence, every_state_has_an_accessibility_record, .timeout = 150) {
   run_res r;
   const char *const args[] = {"--screenshots", NULL};
   run_cli(&r, "crawl", t_fixture_url(0, NULL, path), args);
-  cJSON *states = journal(&r, "state"), *trs = journal(&r, "transition");
+  cJSON *states = t_journal_records(r.out, "state"), *trs = t_journal_records(r.out, "transition");
   cr_assert_geq(cJSON_GetArraySize(states), 2, "the crawl found more than one state");
   int shown = 0;
   const cJSON *t;
@@ -159,7 +133,7 @@ Test(evidence, every_state_has_an_accessibility_record, .timeout = 150) {
     char want[200], axid[200];
     snprintf(want, sizeof want, "accessibility/%s.json", id);
     cr_expect_str_eq(ref, want, "state %s has its accessibility record", id);
-    cJSON *rec = read_json(r.out, want);
+    cJSON *rec = t_json_at(r.out, want);
     cr_assert(rec, "%s is JSON", want);
     cr_expect_str_eq(str(rec, "stateId"), id);
     cr_expect_gt(cJSON_GetArraySize(get(rec, "nodes")), 3, "%s holds the AX facts of the elements", want);
@@ -287,10 +261,10 @@ Test(redact, crawl_masks_personal_data_everywhere, .timeout = 150) {
   const char *const args[] = {"--redact", "pii", "--screenshots", NULL};
   run_cli(&r, "crawl", t_fixture_url(0, NULL, "/evidence/contacts.html"), args);
   expect_absent(&r, "crawl --redact pii", personal);
-  cJSON *states = journal(&r, "state");
+  cJSON *states = t_journal_records(r.out, "state");
   cr_assert_geq(cJSON_GetArraySize(states), 1);
   const cJSON *s = cJSON_GetArrayItem(states, 0);
-  cJSON *g = read_json(r.out, str(s, "pageGraphRef"));
+  cJSON *g = t_json_at(r.out, str(s, "pageGraphRef"));
   cr_assert(g);
   char *text = cJSON_PrintUnformatted(g);
   cr_expect(strstr(text, "[name]") && strstr(text, "[email]") && strstr(text, "[phone]"));

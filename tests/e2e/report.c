@@ -59,15 +59,6 @@ static char *crawl_app(const char *app, const char *extra, int want_status) {
   return res;
 }
 
-static cJSON *load_json(const char *dir, const char *name) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  char *t = t_read_file(path, NULL);
-  cJSON *j = t ? cJSON_Parse(t) : NULL;
-  free(t);
-  return j;
-}
-
 /* ---- Chromium: console errors and exceptions ---------------------------------------------- */
 typedef struct { int errors; char first[512]; } console;
 static void on_event(void *ud, const char *session, const char *method, const cJSON *params) {
@@ -110,7 +101,7 @@ Test(report, renders_and_validates, .timeout = 400) {
   cr_assert_eq(r.status, 0, "report: exit %d: %s", r.status, r.err);
   cr_expect(strstr(r.out, "report.html"), "the written files are listed: %s", r.out);
   t_run_free(&r);
-  cJSON *pkg = load_json(out, "package.json");
+  cJSON *pkg = t_json_at(out, "package.json");
   cr_assert(pkg);
   char pkgpath[700], msg[8192];
   snprintf(pkgpath, sizeof pkgpath, "%s/package.json", out);
@@ -158,7 +149,7 @@ Test(report, renders_and_validates, .timeout = 400) {
 
   /* SARIF: one result per review item; valid against the official schema
    * (from UIAP_SHARED: without it, only that check is skipped) */
-  cJSON *sarif_log = load_json(out, "review.sarif");
+  cJSON *sarif_log = t_json_at(out, "review.sarif");
   cr_assert(sarif_log, "review.sarif parses");
   cr_expect_eq(cJSON_GetArraySize(get(cJSON_GetArrayItem(get(sarif_log, "runs"), 0), "results")), nitems,
                "one result per review item");

@@ -158,24 +158,6 @@ static int pkg_says(const cJSON *pkg, const char *kind, const char *needle) {
   return 0;
 }
 
-/* The journal records of a type, parsed, in order (an array; caller frees). */
-static cJSON *journal(const run_res *r, const char *type) {
-  char path[700];
-  snprintf(path, sizeof path, "%s/journal.jsonl", r->out);
-  char *text = t_read_file(path, NULL);
-  cJSON *all = cJSON_CreateArray();
-  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-    nl = strchr(line, '\n');
-    if (nl) *nl = 0;
-    cJSON *j = cJSON_Parse(line);
-    const char *t = cJSON_GetStringValue(cJSON_GetObjectItem(j, "type"));
-    if (t && !strcmp(t, type)) cJSON_AddItemToArray(all, j);
-    else cJSON_Delete(j);
-  }
-  free(text);
-  return all;
-}
-
 static const char *jstr(const cJSON *o, const char *k) {
   const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(o, k));
   return s ? s : "";
@@ -183,7 +165,7 @@ static const char *jstr(const cJSON *o, const char *k) {
 
 /* Transitions whose target has this name (the journal's). */
 static int clicks(const run_res *r, const char *name) {
-  cJSON *ts = journal(r, "transition");
+  cJSON *ts = t_journal_records(r->out, "transition");
   int n = 0;
   const cJSON *t;
   cJSON_ArrayForEach(t, ts) n += !strcmp(jstr(cJSON_GetObjectItem(t, "target"), "name"), name);
@@ -323,7 +305,7 @@ Test(safety, get_with_write_intent, .timeout = 90) {
 /* ---- 5. icon-only controls by context ------------------------------------------ */
 /* Transitions by "×" out of a state with a modal open into one with none. */
 static int dialog_closed_by_x(const run_res *r) {
-  cJSON *ts = journal(r, "transition"), *ss = journal(r, "state");
+  cJSON *ts = t_journal_records(r->out, "transition"), *ss = t_journal_records(r->out, "state");
   int n = 0;
   const cJSON *t;
   cJSON_ArrayForEach(t, ts) {
@@ -340,7 +322,7 @@ static int dialog_closed_by_x(const run_res *r) {
 /* Transitions by "×" whose target is in the scope named scope_name (looked
  * up in the PageGraph of the state it was clicked in). */
 static int x_in_scope(const run_res *r, const char *scope_name) {
-  cJSON *ts = journal(r, "transition");
+  cJSON *ts = t_journal_records(r->out, "transition");
   int n = 0;
   const cJSON *t;
   cJSON_ArrayForEach(t, ts) {
@@ -625,7 +607,7 @@ Test(safety, observe_writes_nothing, .timeout = 90) {
  * journaled. */
 static char decided_buf[32];
 static const char *decided(const run_res *r, const char *name) {
-  cJSON *ds = journal(r, "decision");
+  cJSON *ds = t_journal_records(r->out, "decision");
   const cJSON *d;
   decided_buf[0] = 0;
   cJSON_ArrayForEach(d, ds)

@@ -541,6 +541,32 @@ int t_journal_lines(const char *out_dir, const char *type) {
   return n;
 }
 
+cJSON *t_journal_records(const char *out_dir, const char *type) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/journal.jsonl", out_dir);
+  char *text = t_read_file(path, NULL);
+  cJSON *all = cJSON_CreateArray();
+  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+    nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    cJSON *j = cJSON_Parse(line);
+    const char *t = cJSON_GetStringValue(cJSON_GetObjectItem(j, "type"));
+    if (t && !strcmp(t, type)) cJSON_AddItemToArray(all, j);
+    else cJSON_Delete(j);
+  }
+  free(text);
+  return all;
+}
+
+cJSON *t_json_at(const char *dir, const char *rel) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/%s", dir, rel);
+  char *text = t_read_file(path, NULL);
+  cJSON *j = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  return j;
+}
+
 void t_chromium_start(const char *const *argv, const char *profile, pid_t *pid_out, int *port, char *ws_path) {
   pid_t parent = getpid();
   pid_t pid = fork();

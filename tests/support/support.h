@@ -133,6 +133,11 @@ char *t_journal_dir(const char *name, const char *journal);
 /* How many `"type":"TYPE"` records out_dir/journal.jsonl holds (0 when none
  * or no file). */
 int t_journal_lines(const char *out_dir, const char *type);
+/* out_dir/journal.jsonl's records of a type, parsed, in order (an array,
+ * empty when none or no file; caller cJSON_Delete's). */
+cJSON *t_journal_records(const char *out_dir, const char *type);
+/* dir/rel parsed; NULL when it is missing or no JSON. */
+cJSON *t_json_at(const char *dir, const char *rel);
 
 /* Start Chromium as argv says (argv[0] the binary, looked up on PATH when it
  * has no slash; argv should hold --remote-debugging-port=0 and
