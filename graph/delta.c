@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* ---- a small string -> item map ------------------------------------------ */
-typedef struct { const char *key; const cJSON *val; } slot;
+typedef struct { const char *key; const cJSON *val; int idx; } slot; /* idx: position (map_array) */
 typedef struct { slot *s; size_t cap; } idmap;
 
 static size_t hash(const char *k) {
@@ -31,21 +31,28 @@ static void map_init(idmap *m, size_t n) {
 static void map_free(idmap *m) { free(m->s); m->s = NULL; }
 
 /* Insert (a later duplicate key replaces the earlier one). */
-static void map_put(idmap *m, const char *k, const cJSON *v) {
-  if (!k) return;
+static slot *map_put_at(idmap *m, const char *k, const cJSON *v) {
+  if (!k) return NULL;
   size_t i = hash(k) & (m->cap - 1);
   while (m->s[i].key && strcmp(m->s[i].key, k)) i = (i + 1) & (m->cap - 1);
   m->s[i].key = k;
   m->s[i].val = v;
+  m->s[i].idx = -1;
+  return &m->s[i];
 }
-static const cJSON *map_get(const idmap *m, const char *k) {
+static void map_put(idmap *m, const char *k, const cJSON *v) { map_put_at(m, k, v); }
+static const slot *map_slot(const idmap *m, const char *k) {
   if (!k || !m->s) return NULL;
   size_t i = hash(k) & (m->cap - 1);
   while (m->s[i].key) {
-    if (!strcmp(m->s[i].key, k)) return m->s[i].val;
+    if (!strcmp(m->s[i].key, k)) return &m->s[i];
     i = (i + 1) & (m->cap - 1);
   }
   return NULL;
+}
+static const cJSON *map_get(const idmap *m, const char *k) {
+  const slot *sl = map_slot(m, k);
+  return sl ? sl->val : NULL;
 }
 
 static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
@@ -54,7 +61,12 @@ static const char *get_str(const cJSON *o, const char *k) { return cJSON_GetStri
 static void map_array(idmap *m, const cJSON *arr, const char *idkey) {
   map_init(m, (size_t)cJSON_GetArraySize(arr));
   const cJSON *it;
-  cJSON_ArrayForEach(it, arr) map_put(m, get_str(it, idkey), it);
+  int i = 0;
+  cJSON_ArrayForEach(it, arr) {
+    slot *sl = map_put_at(m, get_str(it, idkey), it);
+    if (sl) sl->idx = i;
+    i++;
+  }
 }
 
 /* Every item of arr is an object with a string id. */
@@ -502,16 +514,27 @@ static int element_signals(const cJSON *to, const idmap *to_scopes, const keyset
   return made;
 }
 
-/* Watched elements of graph in collection scope id cs (innermost). */
-static int collection_count(const cJSON *graph, const idmap *scopes, const char *cs) {
-  int n = 0;
+/* Visible elements of graph per innermost collection scope, in one pass:
+ * counts[i] for the i-th entry of graph's scopes (scopes: map_array of
+ * them; caller frees). */
+static int *collection_counts(const cJSON *graph, const idmap *scopes) {
+  size_t n = (size_t)cJSON_GetArraySize(get(graph, "scopes")) + 1;
+  int *count = pg__xmalloc(n * sizeof *count);
+  memset(count, 0, n * sizeof *count);
   const cJSON *el;
   cJSON_ArrayForEach(el, get(graph, "elements")) {
     if (cJSON_IsFalse(get(get(el, "state"), "visible"))) continue;
     const cJSON *c = collection_around(scopes, get_str(el, "scopeId"));
-    n += c && !strcmp(get_str(c, "scopeId"), cs);
+    const slot *sl = c ? map_slot(scopes, get_str(c, "scopeId")) : NULL;
+    if (sl && sl->val == c && sl->idx >= 0) count[sl->idx]++;
   }
-  return n;
+  return count;
+}
+
+/* The count collection_counts gave scope sc. */
+static int count_of(const int *count, const idmap *scopes, const cJSON *sc) {
+  const slot *sl = map_slot(scopes, get_str(sc, "scopeId"));
+  return sl && sl->val == sc && sl->idx >= 0 ? count[sl->idx] : 0;
 }
 
 /* The scope of `graph` that is `sc` of the other capture: the same id, else
@@ -533,18 +556,18 @@ int pg_change_signals(const cJSON *old_graph, const cJSON *new_graph, cJSON *sig
   idmap mos, mns;
   map_array(&mos, get(old_graph, "scopes"), "scopeId");
   map_array(&mns, get(new_graph, "scopes"), "scopeId");
+  int *c0 = collection_counts(old_graph, &mos), *c1 = collection_counts(new_graph, &mns);
   const cJSON *sc;
   cJSON_ArrayForEach(sc, get(new_graph, "scopes")) {
     if (made == PG_CHANGE_SIGNALS_MAX || !collection_kind(get_str(sc, "kind"))) continue;
     const cJSON *was = same_scope(old_graph, &mos, sc);
-    if (!was) continue;
-    int n0 = collection_count(old_graph, &mos, get_str(was, "scopeId"));
-    int n1 = collection_count(new_graph, &mns, get_str(sc, "scopeId"));
-    if (n0 == n1) continue;
+    if (!was || count_of(c0, &mos, was) == count_of(c1, &mns, sc)) continue;
     cJSON *s = success_signal(signals, "collection.count_changed", get_str(sc, "scopeId"));
     add_str(s, "text", get_str(sc, "name"));
     made++;
   }
+  free(c0);
+  free(c1);
   keyset ka, kb;
   keyset_of(&ka, old_graph, &mos);
   keyset_of(&kb, new_graph, &mns);
