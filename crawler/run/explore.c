@@ -655,6 +655,8 @@ static void build_actions(run *r, int si) {
     if (!aid) continue;
     action *a = &s->acts[n];
     action_init(a, aid, g, e, ord[i]);
+    a->here = (!strcmp(e->role, "tab") && pg_state_is(&e->state, PG_ST_SELECTED)) ||
+              (e->href && s->url && !strcmp(e->href, s->url));
     decide(r, a, e);
     n++;
   }
@@ -2209,8 +2211,10 @@ static void shared_let_go(run *r, int si) {
 
 /* The planner picked si: work in it only under our lease, taken from the
  * queue when nobody holds it (then what others did there is pulled in).
- * The leases held elsewhere are renewed; one lost, or one that can not be
- * taken, is another worker's (foreign: not planned again unless leased). */
+ * A worker holds one lease at a time: the states it leaves go back to the
+ * queue (front) unless finished, so an idle worker never waits on work a
+ * busy one merely holds. One that can not be taken is another worker's
+ * (foreign: not planned again unless leased). */
 static int shared_hold(run *r, int si) {
   state *s = &r->f.st[si];
   if (!s->held) {
@@ -2226,7 +2230,7 @@ static int shared_hold(run *r, int si) {
   for (int k = 0; k < r->f.nst; k++) {
     state *h = &r->f.st[k];
     if (!h->held) continue;
-    if (k != si && !fr_pending(&r->f, k, 0)) { /* left with only predictable work: let others have it */
+    if (k != si) { /* left for work elsewhere: finished, or back to the queue for whoever is free */
       shared_let_go(r, k);
       continue;
     }
@@ -2251,11 +2255,27 @@ static void shared_wait(run *r, int ms) {
   for (int t = 0; t < ms && !(r->o->cancel && *r->o->cancel); t += 50) usleep(50000);
 }
 
-/* Nothing to do here: lease the next queued state (1), wait while others
- * hold leases (0: their states may add more), or -1: drained, or failed. */
+/* The states this worker knows that it could take next, nearest to the
+ * page first (into ids, at most max; borrowed): not its own, not dead. */
+static int shared_prefer(run *r, const char **ids, int max) {
+  int *near = crawl__xrealloc(NULL, (size_t)(r->f.nst ? r->f.nst : 1) * sizeof *near);
+  int n = fr_nearest(&r->f, r->cur, near, r->f.nst), k = 0;
+  for (int i = 0; i < n && k < max; i++) {
+    const state *s = &r->f.st[near[i]];
+    if (!s->held && !s->dead) ids[k++] = s->id;
+  }
+  free(near);
+  return k;
+}
+
+/* Nothing to do here: lease the queued state nearest to the page, else the
+ * oldest (1), wait while others hold leases (0: their states may add
+ * more), or -1: drained, or failed. */
 static int shared_more(run *r) {
   char *id = NULL;
-  int back = 0, what = crawl__shared_lease(r->sh, &id, &back);
+  const char *prefer[CRAWL__LEASE_PREFER_MAX];
+  int np = shared_prefer(r, prefer, CRAWL__LEASE_PREFER_MAX);
+  int back = 0, what = crawl__shared_lease(r->sh, prefer, np, &id, &back);
   if (back) jl_note(r, "took back %d expired lease%s of another worker", back, back == 1 ? "" : "s");
   if (what < 0) shared_failed(r);
   if (what == CRAWL__WAIT) shared_wait(r, 200);

@@ -21,6 +21,7 @@ void fr_action_copy(action *dst, const action *src) {
   dst->href = crawl__xstrdup(src->href);
   dst->option_index = src->option_index;
   dst->option_from = src->option_from;
+  dst->here = src->here;
 }
 
 void fr_action_free(action *a) {
@@ -94,6 +95,23 @@ int fr_predict(const frontier *f, const action *a, int si) {
   return t;
 }
 
+/* Following a link or selecting a tab goes where its target says, not
+ * relative to the page it starts from (a toggle does): one move seen is
+ * enough to expect the same move again. */
+static int absolute(const action *a) { return (a->href && *a->href) || (a->role && !strcmp(a->role, "tab")); }
+
+static int likely1(const outcome *o) { return !o->mixed && o->nmove == 1 && !o->nself ? o->move_to : -1; }
+
+int fr_likely(const frontier *f, const action *a, int si) {
+  int t = fr_predict(f, a, si);
+  if (t >= 0) return t;
+  if (a->here) return si;
+  if (!absolute(a)) return -1;
+  if (a->pkr >= 0) t = likely1(&f->out[a->pkr]);
+  if (t < 0 && a->pk >= 0 && a->href && *a->href) t = likely1(&f->out[a->pk]);
+  return t;
+}
+
 int fr_add_edge(frontier *f, int from, int to, const action *a) {
   char pair[32];
   snprintf(pair, sizeof pair, "%d>%d", from, to);
@@ -111,14 +129,15 @@ int fr_add_edge(frontier *f, int from, int to, const action *a) {
   return f->ned++;
 }
 
-/* Untried allowed actions come in two tiers: 0, those whose outcome is not
- * predictable (they find new states); 1, any. First of the tier by rank, or -1. */
+/* Untried allowed actions come in two tiers: 0, those whose outcome is
+ * neither predictable nor likely (they find new states); 1, any. First of
+ * the tier by rank, or -1. */
 int fr_next_action(const frontier *f, int si, int tier) {
   const state *s = &f->st[si];
   for (int i = 0; i < s->nacts; i++) {
     const action *a = &s->acts[i];
     if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
-    if (tier == 0 && fr_predict(f, a, si) >= 0) continue;
+    if (tier == 0 && fr_likely(f, a, si) >= 0) continue;
     return i;
   }
   return -1;
@@ -134,9 +153,9 @@ int fr_pending(const frontier *f, int si, int tier) {
 /* Breadth-first search from cur over known edges and untried predictable
  * actions for the nearest state x with want(x, arg); its path in hops into
  * path (*len). -1 when none is reachable. */
-typedef int (*fr_want)(const frontier *f, int x, int arg);
+typedef int (*fr_want)(const frontier *f, int x, void *arg);
 
-static int bfs(const frontier *f, int cur, fr_want want, int arg, fr_hop *path, int *len) {
+static int bfs(const frontier *f, int cur, fr_want want, void *arg, fr_hop *path, int *len) {
   *len = 0;
   if (cur < 0) return -1;
   int n = f->nst, found = -1;
@@ -187,10 +206,30 @@ static int bfs(const frontier *f, int cur, fr_want want, int arg, fr_hop *path, 
   return found;
 }
 
-static int want_pending(const frontier *f, int x, int tier) { return fr_pending(f, x, tier); }
+static int want_pending(const frontier *f, int x, void *tier) { return fr_pending(f, x, *(int *)tier); }
 
 int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
-  return bfs(f, cur, want_pending, tier, path, len);
+  return bfs(f, cur, want_pending, &tier, path, len);
+}
+
+/* fr_nearest's list: every state the search reaches, in the order it does
+ * (never "found": the search runs to the end). */
+typedef struct {
+  int *out, n, max;
+} near_list;
+
+static int want_none(const frontier *f, int x, void *arg) {
+  near_list *l = arg;
+  (void)f;
+  if (l->n < l->max) l->out[l->n++] = x;
+  return 0;
+}
+
+int fr_nearest(const frontier *f, int cur, int *out, int max) {
+  near_list l = {out, 0, max};
+  int len;
+  bfs(f, cur, want_none, &l, NULL, &len);
+  return l.n;
 }
 
 int fr_find_state(const frontier *f, const char *fp) { return (int)crawl__strmap_get(&f->by_fp, fp); }

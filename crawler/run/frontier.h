@@ -37,6 +37,7 @@ typedef struct action {
   char *href;               /* a link's target (access probing); NULL: none */
   int option_index;         /* and its index */
   int option_from;          /* the index selected when it was decided (-1 unknown) */
+  int here;                 /* a tab already selected, a link to the page itself: expected to stay */
 } action;
 
 typedef struct state {
@@ -103,6 +104,11 @@ void fr_outcome_keys(frontier *f, const char *key, const char *route, int *pk, i
 void fr_outcome_note(frontier *f, int pk, int pkr, int from, int to);
 /* Predicted target of a in state si (si itself when it stays put), -1 unknown. */
 int fr_predict(const frontier *f, const action *a, int si);
+/* fr_predict; else si for a tab already selected or a link to the page
+ * itself; else for a link or a tab (which go where their target says) the
+ * one move seen so far: where a is expected to go, not yet known.
+ * Orders the work only; paths use fr_predict. */
+int fr_likely(const frontier *f, const action *a, int si);
 
 /* Untried allowed actions come in two tiers: 0, those whose outcome is not
  * predictable; 1, any. fr_next_action: the first of the tier by rank, or -1;
@@ -118,6 +124,9 @@ typedef struct fr_hop { int from, to, edge, act; } fr_hop;
  * from state cur over known edges and predictable actions; its path in hops
  * (*len, 0 when it is cur; at most FR_MAX_HOPS). -1 when none is reachable. */
 int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len);
+/* The states reachable from cur over known edges and predictable actions,
+ * nearest first (cur itself first), at most max into out; their count. */
+int fr_nearest(const frontier *f, int cur, int *out, int max);
 
 void fr_free(frontier *f);
 

@@ -30,12 +30,15 @@ struct crawl__shared {
 /* The server's clock in ms, so leases mean the same on every machine. */
 #define NOW_MS "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "
 
-/* KEYS queue leases owner; ARGV owner leaseMs */
+/* KEYS queue leases owner; ARGV owner leaseMs [preferred ids, nearest first]:
+ * the first preferred id still queued, else the oldest */
 static const char lease_lua[] = NOW_MS
   "local exp = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now) "
   "for i = #exp, 1, -1 do redis.call('ZREM', KEYS[2], exp[i]) redis.call('HDEL', KEYS[3], exp[i]) "
   "redis.call('LPUSH', KEYS[1], exp[i]) end "
-  "local id = redis.call('LPOP', KEYS[1]) "
+  "local id = nil "
+  "for i = 3, #ARGV do if redis.call('LREM', KEYS[1], 1, ARGV[i]) > 0 then id = ARGV[i] break end end "
+  "if not id then id = redis.call('LPOP', KEYS[1]) end "
   "if id then redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), id) redis.call('HSET', KEYS[3], id, ARGV[1]) "
   "return {1, id, #exp} end "
   "if redis.call('ZCARD', KEYS[2]) == 0 then return {0, '', #exp} end "
@@ -183,7 +186,7 @@ static redisReply *cmd(crawl__shared *sh, int argc, const char **argv) {
 /* EVAL script over the keys named by ks (nk of them) with args. */
 static redisReply *eval(crawl__shared *sh, const char *script, const int *ks, int nk, const char *const *args,
                         int na) {
-  const char *argv[16];
+  const char *argv[8 + 2 + CRAWL__LEASE_PREFER_MAX];
   char nkeys[8];
   snprintf(nkeys, sizeof nkeys, "%d", nk);
   int n = 0;
@@ -281,12 +284,14 @@ int crawl__shared_register(crawl__shared *sh, const char *fp, const char *id, co
 }
 
 /* ---- leases ------------------------------------------------------------------------ */
-int crawl__shared_lease(crawl__shared *sh, char **id, int *reclaimed) {
+int crawl__shared_lease(crawl__shared *sh, const char *const *prefer, int nprefer, char **id, int *reclaimed) {
   static const int ks[] = {K_QUEUE, K_LEASES, K_OWNER};
-  const char *args[] = {sh->owner, sh->lease_ms};
+  const char *args[2 + CRAWL__LEASE_PREFER_MAX] = {sh->owner, sh->lease_ms};
+  int na = 2;
+  for (int k = 0; k < nprefer && k < CRAWL__LEASE_PREFER_MAX; k++) args[na++] = prefer[k];
   *id = NULL;
   *reclaimed = 0;
-  redisReply *rp = eval(sh, lease_lua, ks, 3, args, 2);
+  redisReply *rp = eval(sh, lease_lua, ks, 3, args, na);
   if (!rp || rp->type != REDIS_REPLY_ARRAY || rp->elements != 3) {
     if (rp) set_err(sh, "lease", "unexpected reply");
     if (rp) freeReplyObject(rp);

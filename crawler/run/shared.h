@@ -46,13 +46,16 @@ char *crawl__shared_record(crawl__shared *sh, const char *id);
 /* States registered so far, -1 on error. */
 long crawl__shared_count(crawl__shared *sh);
 
-/* Lease the next state to expand, taking back expired leases first.
+/* Lease the next state to expand, taking back expired leases first: the
+ * first of prefer (nprefer ids, at most CRAWL__LEASE_PREFER_MAX, nearest to
+ * the worker's page first) still queued, else the oldest queued.
  * CRAWL__LEASED (*id set, caller frees), CRAWL__WAIT (the queue is empty
  * but others hold leases: their states may add more), CRAWL__DRAINED
  * (nothing queued, nothing leased: the run is done), or -1 on error.
  * *reclaimed: how many expired leases were taken back. */
 enum { CRAWL__DRAINED = 0, CRAWL__LEASED = 1, CRAWL__WAIT = 2 };
-int crawl__shared_lease(crawl__shared *sh, char **id, int *reclaimed);
+#define CRAWL__LEASE_PREFER_MAX 32
+int crawl__shared_lease(crawl__shared *sh, const char *const *prefer, int nprefer, char **id, int *reclaimed);
 /* Lease state id when it is still queued (a worker that just found it goes
  * on from there): 1 leased, 0 someone took it already, -1 error. */
 int crawl__shared_take(crawl__shared *sh, const char *id);

@@ -206,3 +206,36 @@ Test(scale, redis_frontier_worker_killed_and_replaced, .timeout = 600) {
   t_rm_rf(dir);
   free(dir);
 }
+
+/* A worker with nothing to do leases the queued state nearest its page
+ * (the ids it prefers, nearest first), else the oldest: it walks a hop or
+ * two instead of reloading and replaying from the start. */
+Test(scale, a_lease_takes_the_nearest_queued_state_first, .timeout = 60) {
+  int port;
+  char redis[80], err[300] = "";
+  pid_t rs = redis_start(&port, redis, sizeof redis);
+  crawl__shared *sh = crawl__shared_open(redis, "lease-test", 0, 2000, err, sizeof err);
+  cr_assert(sh, "%s", err);
+  char *winner = NULL;
+  static const char *const ids[] = {"s_a", "s_b", "s_c"};
+  for (int i = 0; i < 3; i++) {
+    cr_assert_eq(crawl__shared_register(sh, ids[i], ids[i], "{}", 1, &winner), 1);
+    free(winner);
+  }
+  char *id = NULL;
+  int back = 0;
+  const char *prefer[] = {"s_unknown", "s_c", "s_b"};
+  cr_assert_eq(crawl__shared_lease(sh, prefer, 3, &id, &back), CRAWL__LEASED);
+  cr_expect_str_eq(id, "s_c", "the nearest one still queued, not the oldest");
+  free(id);
+  cr_assert_eq(crawl__shared_lease(sh, prefer, 3, &id, &back), CRAWL__LEASED);
+  cr_expect_str_eq(id, "s_b", "s_c is leased: the next preferred");
+  free(id);
+  cr_assert_eq(crawl__shared_lease(sh, NULL, 0, &id, &back), CRAWL__LEASED);
+  cr_expect_str_eq(id, "s_a", "none preferred: the oldest");
+  free(id);
+  cr_expect_eq(crawl__shared_lease(sh, prefer, 3, &id, &back), CRAWL__WAIT, "all leased: wait for their work");
+  crawl__shared_close(sh);
+  kill(rs, SIGTERM);
+  waitpid(rs, NULL, 0);
+}

@@ -145,3 +145,67 @@ Test(frontier, known_edges_are_kept_once_per_pair) {
   cr_expect_eq(fr_find_state(&f, "nope"), -1);
   fr_free(&f);
 }
+
+/* the action named name of state si, as a tab (or a link to href) */
+static action *as_tab(frontier *f, int si, const char *name) {
+  action *a = &f->st[si].acts[act(f, si, name)];
+  free(a->role);
+  a->role = strdup("tab");
+  return a;
+}
+
+Test(frontier, a_tab_or_link_seen_once_is_likely_a_toggle_is_not) {
+  static const char *const routes[] = {"/a", "/a", "/a", "/a", "/b"};
+  static const char *const acts[] = {"Activity,Panel,Go", "Activity,Panel,Go", "", "", "Go"};
+  frontier f;
+  make(&f, 5, routes, acts);
+  for (int i = 0; i < 2; i++) as_tab(&f, i, "Activity");
+  for (int i = 0; i < 2; i++) f.st[i].acts[act(&f, i, "Go")].href = strdup("http://x/#/b");
+  f.st[4].acts[0].href = strdup("http://x/#/b");
+  took(&f, 0, "Activity", 2);
+  took(&f, 0, "Panel", 3);
+  took(&f, 4, "Go", 4); /* the link, from another route: it led to /b's state 4 */
+  const action *tab = &f.st[1].acts[act(&f, 1, "Activity")];
+  const action *panel = &f.st[1].acts[act(&f, 1, "Panel")];
+  const action *go = &f.st[1].acts[act(&f, 1, "Go")];
+  cr_expect_eq(fr_predict(&f, tab, 1), -1, "one observation predicts nothing (paths stay safe)");
+  cr_expect_eq(fr_likely(&f, tab, 1), 2, "a tab goes where it went before");
+  cr_expect_eq(fr_likely(&f, panel, 1), -1, "a button may toggle: where it goes depends on the page");
+  cr_expect_eq(fr_likely(&f, go, 1), -1, "a link that stayed put once says nothing yet");
+  took(&f, 0, "Go", 4);
+  cr_expect_eq(fr_likely(&f, go, 1), 4, "a link that moved once is expected to move there again");
+  /* tier 0: the panel first; the likely tab and link wait */
+  cr_expect_eq(fr_next_action(&f, 1, 0), act(&f, 1, "Panel"));
+  cr_expect_eq(fr_next_action(&f, 1, 1), act(&f, 1, "Activity"), "tier 1 still does them, in rank order");
+  fr_free(&f);
+}
+
+Test(frontier, a_selected_tab_or_a_link_to_the_page_itself_is_expected_to_stay) {
+  static const char *const routes[] = {"/a"};
+  static const char *const acts[] = {"Overview,More"};
+  frontier f;
+  make(&f, 1, routes, acts);
+  as_tab(&f, 0, "Overview")->here = 1;
+  cr_expect_eq(fr_likely(&f, &f.st[0].acts[act(&f, 0, "Overview")], 0), 0);
+  cr_expect_eq(fr_next_action(&f, 0, 0), act(&f, 0, "More"));
+  fr_free(&f);
+}
+
+Test(frontier, states_are_listed_nearest_first) {
+  /* 0 -> 1 -> 2, 0 -> 3; 4 unreachable */
+  static const char *const routes[] = {"/a", "/a", "/a", "/a", "/z"};
+  static const char *const acts[] = {"A,B", "C", "", "", ""};
+  frontier f;
+  make(&f, 5, routes, acts);
+  took(&f, 0, "A", 1);
+  took(&f, 1, "C", 2);
+  took(&f, 0, "B", 3);
+  int out[8];
+  int n = fr_nearest(&f, 0, out, 8);
+  cr_assert_eq(n, 4, "the unreachable state is not listed");
+  cr_expect_eq(out[0], 0, "the page's own state first");
+  cr_expect(out[1] != 2 && out[2] != 2, "one hop before two hops");
+  cr_expect_eq(out[3], 2);
+  cr_expect_eq(fr_nearest(&f, 0, out, 2), 2, "at most max");
+  fr_free(&f);
+}
