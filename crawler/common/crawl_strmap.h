@@ -36,6 +36,12 @@ int crawl__strmap_put(crawl__strmap *m, const char *key, long value);
 /* The value for key; when absent, value is stored and returned, and *added
  * (may be NULL) set to 1. One hash and probe for both. */
 long crawl__strmap_intern(crawl__strmap *m, const char *key, long value, int *added);
+/* The map's own copy of key, added (its value: the count of keys before
+ * it) when absent: a pool of strings each kept once, their pointers stable
+ * until the map is released. */
+const char *crawl__strmap_keep(crawl__strmap *m, const char *key);
+/* The map's own copy of key, or NULL when absent (or key NULL). */
+const char *crawl__strmap_key(const crawl__strmap *m, const char *key);
 /* Free the keys and the table; the map is empty again. */
 void crawl__strmap_release(crawl__strmap *m);
 

@@ -54,6 +54,25 @@ long crawl__strmap_intern(crawl__strmap *m, const char *key, long value, int *ad
   return value;
 }
 
+const char *crawl__strmap_keep(crawl__strmap *m, const char *key) {
+  if ((m->n + 1) * 4 > m->cap * 3) grow(m);
+  size_t len = strlen(key);
+  uint64_t h = XXH3_64bits(key, len);
+  size_t i = find(m, key, len, h);
+  if (!m->slot[i].key) {
+    m->slot[i] = (crawl__strmap_slot){crawl__xstrdup(key), h, (long)m->n};
+    m->n++;
+  }
+  return m->slot[i].key;
+}
+
+const char *crawl__strmap_key(const crawl__strmap *m, const char *key) {
+  if (!key || !m->cap) return NULL;
+  size_t len = strlen(key);
+  size_t i = find(m, key, len, XXH3_64bits(key, len));
+  return m->slot[i].key;
+}
+
 int crawl__strmap_put(crawl__strmap *m, const char *key, long value) {
   int added;
   crawl__strmap_intern(m, key, value, &added);

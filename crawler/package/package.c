@@ -103,35 +103,81 @@ static size_t pk_utf8_cut(const char *s, size_t max) {
   return max;
 }
 
+/* ---- the build's strings, each kept once ------------------------------------- */
+/* The sets of a build hold pointers into one pool: a state id that is in a
+ * thousand elements' sets is stored once, and a set compares pointers. The
+ * pool lives for one package_build (thread-local: the listen server builds
+ * on its own threads); nothing of it outlives the build. */
+static _Thread_local crawl__strmap pk_pool;
+
+static char *pool_keep(const char *k) { return (char *)crawl__strmap_keep(&pk_pool, k); }
+static void pool_release(void) { crawl__strmap_release(&pk_pool); }
+
 /* ---- strset: unique strings in insertion order, with a hash index ---------- */
-/* Small sets (most of them: an element's routes, names, ...) are searched
- * linearly; from STRSET_INDEX_MIN strings on, a crawl__strmap maps each
- * string to its position. */
+/* v holds pool strings (never freed by the set, never written to). Small
+ * sets (most of them: an element's routes, names, ...) are searched
+ * linearly; from STRSET_INDEX_MIN strings on, ix maps each string's
+ * pointer to its position (+1; 0 is an empty slot). */
 #define STRSET_INDEX_MIN 9
 typedef struct strset {
   char **v;
   size_t n, cap;
-  crawl__strmap index; /* string -> position in v; empty below STRSET_INDEX_MIN */
+  uint32_t *ix;
+  size_t ixcap;        /* a power of two, or 0 */
 } strset;
 
-static long strset_find(const strset *s, const char *k) {
-  if (s->index.n) return crawl__strmap_get(&s->index, k);
-  for (size_t j = 0; j < s->n; j++)
-    if (!strcmp(s->v[j], k)) return (long)j;
+static size_t ptr_hash(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+static void strset_ix_insert(strset *s, size_t pos) {
+  size_t mask = s->ixcap - 1, i = ptr_hash(s->v[pos]) & mask;
+  while (s->ix[i]) i = (i + 1) & mask;
+  s->ix[i] = (uint32_t)pos + 1;
+}
+
+static void strset_ix_build(strset *s, size_t cap) {
+  free(s->ix);
+  s->ix = crawl__xcalloc(cap, sizeof *s->ix);
+  s->ixcap = cap;
+  for (size_t k = 0; k < s->n; k++) strset_ix_insert(s, k);
+}
+
+/* Position of pool string p in s, or -1. */
+static long strset_find_kept(const strset *s, const char *p) {
+  if (!s->ix) {
+    for (size_t j = 0; j < s->n; j++)
+      if (s->v[j] == p) return (long)j;
+    return -1;
+  }
+  size_t mask = s->ixcap - 1;
+  for (size_t i = ptr_hash(p) & mask; s->ix[i]; i = (i + 1) & mask)
+    if (s->v[s->ix[i] - 1] == p) return (long)s->ix[i] - 1;
   return -1;
 }
+
+static long strset_find(const strset *s, const char *k) {
+  const char *p = s->n ? crawl__strmap_key(&pk_pool, k) : NULL;
+  return p ? strset_find_kept(s, p) : -1;
+}
+
 /* Index of k, added if new (*added = 1). NULL k is ignored (-1). */
 static long strset_put(strset *s, const char *k, int *added) {
   if (added) *added = 0;
   if (!k) return -1;
-  long j = strset_find(s, k);
+  char *p = pool_keep(k);
+  long j = strset_find_kept(s, p);
   if (j >= 0) return j;
   PK_GROW(s->v, s->n, s->cap);
-  s->v[s->n++] = crawl__xstrdup(k);
+  s->v[s->n++] = p;
   if (added) *added = 1;
-  if (s->index.n) crawl__strmap_put(&s->index, k, (long)s->n - 1);
-  else if (s->n >= STRSET_INDEX_MIN)
-    for (size_t i = 0; i < s->n; i++) crawl__strmap_put(&s->index, s->v[i], (long)i);
+  if (s->ix && s->n * 4 > s->ixcap * 3) strset_ix_build(s, s->ixcap * 2);
+  else if (s->ix) strset_ix_insert(s, s->n - 1);
+  else if (s->n >= STRSET_INDEX_MIN) strset_ix_build(s, 32);
   return (long)s->n - 1;
 }
 static void strset_add(strset *s, const char *k) { (void)strset_put(s, k, NULL); }
@@ -139,9 +185,8 @@ static void strset_addall(strset *s, const strset *from) {
   for (size_t i = 0; i < from->n; i++) strset_add(s, from->v[i]);
 }
 static void strset_free(strset *s) {
-  for (size_t i = 0; i < s->n; i++) free(s->v[i]);
   free(s->v);
-  crawl__strmap_release(&s->index);
+  free(s->ix);
   memset(s, 0, sizeof *s);
 }
 /* A sorted copy of the pointers (caller frees the array only). */
@@ -729,11 +774,11 @@ static void findings_closed_shadow(pk *b, pk_state *st, pk_route *rt, const cJSO
 
 /* duplicate_name: several elements of one scope share role and name
  * without a stableId. groups holds "scope\x1frole\x1fname" keys (split in
- * place here: the set is not searched any more), count how often each. */
+ * a copy: pool strings are shared), count how often each. */
 static void findings_duplicate_names(pk *b, pk_state *st, strset *groups, const long *count) {
   for (size_t i = 0; i < groups->n; i++) {
     if (count[i] < 2) continue;
-    char *lscope = groups->v[i], *role = strchr(lscope, '\x1f') + 1, *name = strchr(role, '\x1f') + 1;
+    char *lscope = crawl__xstrdup(groups->v[i]), *role = strchr(lscope, '\x1f') + 1, *name = strchr(role, '\x1f') + 1;
     role[-1] = 0;
     name[-1] = 0;
     const char *scope = state_scope(b, st, lscope);
@@ -748,6 +793,7 @@ static void findings_duplicate_names(pk *b, pk_state *st, strset *groups, const 
     pk_item_text(it, crawl__xprintf("%s contains several %s elements named \"%s\" without a data-uiap-id, so a name-based locator is ambiguous.",
                                     scope ? scope : "A scope", role, name),
                  crawl__xprintf("Give each %s a distinct accessible name (e.g. an aria-label naming its row or subject) or a data-uiap-id.", role));
+    free(lscope);
   }
 }
 
@@ -2978,10 +3024,11 @@ static crawl_code package_build(const char *dir, cJSON **package, char *err, siz
   snprintf(rv, sizeof rv, "%s/reviewed.json", dir);
   if (park && access(rv, F_OK) == 0) park = 0;
   pk b = {.dir = dir, .err = err, .errlen = errlen, .park = park};
-  if (pk_journal_read(&b) != 0) { pk_free(&b); return CRAWL_IO; }
+  if (pk_journal_read(&b) != 0) { pk_free(&b); pool_release(); return CRAWL_IO; }
   if (!b.run) {
     snprintf(err, errlen, "%s/journal.jsonl has no run record", dir);
     pk_free(&b);
+    pool_release();
     return CRAWL_ARG;
   }
   pk_fold_states(&b);
@@ -2989,6 +3036,7 @@ static crawl_code package_build(const char *dir, cJSON **package, char *err, siz
   pk_review_derive(&b);
   cJSON *p = pk_emit(&b);
   pk_free(&b); /* p holds copies: the journal's records go before workflow.c reads it again */
+  pool_release();
   /* workflow candidates (6.7, 11.7): placed before reviewQueue, with their
    * review items and coverage.workflowCandidatesDiscovered (workflow.c) */
   crawl_workflows_add(p, dir);

@@ -155,6 +155,24 @@ Test(strmap, keys_are_copied_and_values_found_after_growth) {
   cr_assert_eq(crawl__strmap_get(&m, "new"), -1);
 }
 
+Test(strmap, a_kept_string_is_one_copy_that_survives_growth) {
+  crawl__strmap m = {0};
+  char k[32];
+  const char *first = crawl__strmap_keep(&m, "s_0");
+  cr_assert_str_eq(first, "s_0");
+  for (long i = 1; i < 3000; i++) {
+    snprintf(k, sizeof k, "s_%ld", i);
+    crawl__strmap_keep(&m, k);
+  }
+  cr_expect_eq(crawl__strmap_keep(&m, "s_0"), first, "the same pointer again, after the table grew");
+  cr_expect_eq(crawl__strmap_key(&m, "s_0"), first);
+  cr_expect_eq(crawl__strmap_get(&m, "s_2999"), 2999, "its value is its order of arrival");
+  cr_expect_null(crawl__strmap_key(&m, "s_3000"), "never kept: NULL, and not added");
+  cr_expect_eq(m.n, 3000);
+  cr_expect_null(crawl__strmap_key(&m, NULL));
+  crawl__strmap_release(&m);
+}
+
 Test(envelope, fields_in_the_order_of_core_decisions) {
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "x", "y");
