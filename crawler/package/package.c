@@ -172,7 +172,10 @@ static long strset_put(strset *s, const char *k, int *added) {
   char *p = pool_keep(k);
   long j = strset_find_kept(s, p);
   if (j >= 0) return j;
-  PK_GROW(s->v, s->n, s->cap);
+  if (s->n == s->cap) { /* from 2, not PK_GROW's 16: most sets (an element's routes, names, ...) hold one */
+    s->cap = s->cap ? s->cap * 2 : 2;
+    s->v = crawl__xrealloc(s->v, s->cap * sizeof *s->v);
+  }
   s->v[s->n++] = p;
   if (added) *added = 1;
   if (s->ix && s->n * 4 > s->ixcap * 3) strset_ix_build(s, s->ixcap * 2);
