@@ -23,6 +23,9 @@
 #include "act.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1168,6 +1171,7 @@ static void resume_transition(run *r, const cJSON *j) {
   const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role"));
   action_from_json(&a, aid, t, args, aid && !strcmp(aid, "ui.dismiss") && role && !strcmp(role, "dialog"));
   fr_add_edge(&r->f, from, to, &a);
+  fr_relax(&r->f, from, to, &a); /* the depths the run had found, not the first ones */
   fr_action_free(&a);
 }
 
@@ -1563,7 +1567,10 @@ static void step_(run *r, int si, int i) {
   fr_outcome_note(&r->f, a->pk, a->pkr, si, to);
   r->transitions++;
   if (to == si) r->self_loops++;
-  else fr_add_edge(&r->f, si, to, a);
+  else {
+    fr_add_edge(&r->f, si, to, a);
+    fr_relax(&r->f, si, to, a);
+  }
   journal_transition(r, si, to, a, saved, route, guarded, &m);
   pg_graph_free(saved);
   free(route);
@@ -2542,6 +2549,12 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
    * run's tables go first, so its build reuses their memory (docs/performance.md) */
   fr_free(&r->f);
   graph_json_drop(r);
+#ifdef __GLIBC__
+  /* what exploring freed goes back to the system before the build grows:
+   * left resident, the freed pieces that the build's allocations do not
+   * fit stayed counted in the run's peak (docs/measurements-memory.md) */
+  malloc_trim(0);
+#endif
   return crawl_package_write(r->dir, sum->error, sizeof sum->error);
 }
 

@@ -129,6 +129,38 @@ int fr_add_edge(frontier *f, int from, int to, const action *a) {
   return f->ned++;
 }
 
+/* State x is reached from `from` over action a in fewer steps than it
+ * was: its depth, parent and replay action follow the shorter path. */
+static int relax1(frontier *f, int from, int x, const action *a) {
+  state *s = &f->st[x];
+  if (f->st[from].depth + 1 >= s->depth || f->st[from].principal != s->principal) return 0; /* a seed is at 0 */
+  s->depth = f->st[from].depth + 1;
+  s->parent = from;
+  fr_action_free(&s->via);
+  fr_action_copy(&s->via, a);
+  return 1;
+}
+
+void fr_relax(frontier *f, int from, int to, const action *a) {
+  if (!relax1(f, from, to, a)) return;
+  int *queue = crawl__xrealloc(NULL, (size_t)f->nst * sizeof *queue), qh = 0, qt = 0;
+  char *queued = crawl__xcalloc((size_t)f->nst, 1);
+  queue[qt++] = to;
+  queued[to] = 1;
+  while (qh < qt) { /* what was found from `to` is nearer now as well */
+    int x = queue[qh++];
+    queued[x] = 0;
+    for (int k = 0; k < f->ned; k++)
+      if (f->ed[k].from == x && relax1(f, x, f->ed[k].to, &f->ed[k].a) && !queued[f->ed[k].to]) {
+        if (qt == f->nst) { memmove(queue, queue + qh, (size_t)(qt - qh) * sizeof *queue); qt -= qh; qh = 0; }
+        queue[qt++] = f->ed[k].to;
+        queued[f->ed[k].to] = 1;
+      }
+  }
+  free(queue);
+  free(queued);
+}
+
 /* Untried allowed actions come in two tiers: 0, those whose outcome is
  * neither predictable nor likely (they find new states); 1, any. First of
  * the tier by rank, or -1. */

@@ -96,6 +96,11 @@ int fr_find_state(const frontier *f, const char *fp);
 void fr_index_state(frontier *f, int i);
 /* The known edge from -> to (taken by a), added when new. Returns its index. */
 int fr_add_edge(frontier *f, int from, int to, const action *a);
+/* Action a took `from` to `to`: when that is a shorter way to `to` than the
+ * one it was found by, its depth, parent and replay action follow it, and
+ * so do the states found from it over known edges (a state first found
+ * deep in the app is not held back by maxDepth once a nearer way is seen). */
+void fr_relax(frontier *f, int from, int to, const action *a);
 
 /* Outcomes. key identifies an action (action, role, name, stable id,
  * ordinal, option); fr_outcome_keys gives its two records (any route, this

@@ -209,3 +209,27 @@ Test(frontier, states_are_listed_nearest_first) {
   cr_expect_eq(fr_nearest(&f, 0, out, 2), 2, "at most max");
   fr_free(&f);
 }
+
+Test(frontier, a_nearer_way_to_a_state_makes_it_and_what_was_found_from_it_nearer) {
+  /* found deep: 0 -> 1 -> 2 -> 3 -> 4 (depths 1..4); then 0 --Short--> 3 */
+  static const char *const routes[] = {"/a", "/b", "/c", "/d", "/e"};
+  static const char *const acts[] = {"Next,Short", "Next", "Next", "Next", "Work"};
+  frontier f;
+  make(&f, 5, routes, acts);
+  f.max_depth = 3;
+  for (int i = 1; i < 5; i++) f.st[i].depth = i, f.st[i].parent = i - 1;
+  for (int i = 0; i < 4; i++) took(&f, i, "Next", i + 1);
+  cr_expect_eq(fr_pending(&f, 4, 0), 0, "state 4 is beyond maxDepth 3: held back");
+  const action *shortcut = &f.st[0].acts[act(&f, 0, "Short")];
+  took(&f, 0, "Short", 3);
+  fr_relax(&f, 0, 3, shortcut);
+  cr_expect_eq(f.st[3].depth, 1);
+  cr_expect_eq(f.st[3].parent, 0, "replayed from 0 over Short now");
+  cr_expect_str_eq(f.st[3].via.name, "Short");
+  cr_expect_eq(f.st[4].depth, 2, "what was found from 3 follows");
+  cr_expect_eq(f.st[4].parent, 3);
+  cr_expect_eq(fr_pending(&f, 4, 0), 1, "and is explored after all");
+  fr_relax(&f, 2, 3, &f.st[2].acts[0]);
+  cr_expect_eq(f.st[3].parent, 0, "a longer way changes nothing");
+  fr_free(&f);
+}
