@@ -159,59 +159,85 @@ static const cdp__transport launched_transport = {
   .close = launched_close, .pid = launched_pid, .profile = launched_profile,
 };
 
-cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_t errlen) {
-  static const cdp_launch_opts zero;
-  if (!o) o = &zero;
-  *out = NULL;
+/* ---- cdp_launch, step by step ----------------------------------------------
+ * What one launch builds before fork: the child may only make
+ * async-signal-safe calls, so argv, the environment and every path are ready
+ * before it exists. */
+typedef struct {
   char bin[4096];
-  if (find_browser(o->chromium, bin, sizeof bin) < 0) {
-    const char *w = o->chromium && *o->chromium ? o->chromium : getenv("UIAP_CHROMIUM");
-    if (err) {
-      if (w && *w) snprintf(err, errlen, "Chromium binary not found or not executable: %s", w);
-      else snprintf(err, errlen, "no Chromium found on PATH (tried chromium, chromium-browser, google-chrome); install it or pass --chromium PATH");
-    }
-    return CDP_NOBROWSER;
-  }
-  const char *tmp = getenv("TMPDIR");
   char profile[4096];
-  snprintf(profile, sizeof profile, "%s/uiap-crawl-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(profile)) {
+  char ctmp[64];            /* short TMPDIR for a long profile path, or "" */
+  char tmpenv[4200], udd[4200], wsize[64], lang[128], logpath[4200];
+  const char *argv[64];
+  char **envp;
+  int to_browser[2], from_browser[2];
+} launch_plan;
+
+/* Fills err for a browser that cannot be found; returns CDP_NOBROWSER. */
+static cdp_code no_browser(const cdp_launch_opts *o, char *err, size_t errlen) {
+  const char *w = o->chromium && *o->chromium ? o->chromium : getenv("UIAP_CHROMIUM");
+  if (err) {
+    if (w && *w) snprintf(err, errlen, "Chromium binary not found or not executable: %s", w);
+    else snprintf(err, errlen, "no Chromium found on PATH (tried chromium, chromium-browser, google-chrome); install it or pass --chromium PATH");
+  }
+  return CDP_NOBROWSER;
+}
+
+/* Creates the fresh temporary profile directory; -1 (err filled) when it cannot. */
+static int make_profile(launch_plan *p, char *err, size_t errlen) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(p->profile, sizeof p->profile, "%s/uiap-crawl-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(p->profile)) {
     if (err) snprintf(err, errlen, "cannot create a temporary profile in %s: %s",
                       tmp && *tmp ? tmp : "/tmp", strerror(errno));
-    return CDP_LAUNCH;
+    return -1;
   }
-  char tmpenv[4200], ctmp[64] = "";
-  int to_browser[2], from_browser[2];
-  if (pipe2(to_browser, O_CLOEXEC) < 0) goto fail_nopipe;
-  if (pipe2(from_browser, O_CLOEXEC) < 0) {
-    close(to_browser[0]);
-    close(to_browser[1]);
-    goto fail_nopipe;
-  }
+  return 0;
+}
 
-  /* Build argv before fork: nothing but async-signal-safe calls after it. */
-  char udd[4200], wsize[64], lang[128];
-  snprintf(udd, sizeof udd, "--user-data-dir=%s", o->user_data_dir ? o->user_data_dir : profile);
-  snprintf(wsize, sizeof wsize, "--window-size=%d,%d", o->width > 0 ? o->width : 1280,
+/* Opens the two command pipes; -1 (none left open) when it cannot. */
+static int open_pipes(launch_plan *p) {
+  if (pipe2(p->to_browser, O_CLOEXEC) < 0) return -1;
+  if (pipe2(p->from_browser, O_CLOEXEC) < 0) {
+    close(p->to_browser[0]);
+    close(p->to_browser[1]);
+    return -1;
+  }
+  return 0;
+}
+
+/* Closes both ends of both pipes. */
+static void close_pipes(launch_plan *p) {
+  close(p->to_browser[0]); close(p->to_browser[1]);
+  close(p->from_browser[0]); close(p->from_browser[1]);
+}
+
+/* The browser's command line, and the path of its log file. */
+static void build_argv(launch_plan *p, const cdp_launch_opts *o) {
+  snprintf(p->udd, sizeof p->udd, "--user-data-dir=%s", o->user_data_dir ? o->user_data_dir : p->profile);
+  snprintf(p->wsize, sizeof p->wsize, "--window-size=%d,%d", o->width > 0 ? o->width : 1280,
            o->height > 0 ? o->height : 800);
-  const char *argv[64];
+  const char **argv = p->argv;
   int n = 0;
-  argv[n++] = bin;
+  argv[n++] = p->bin;
   if (!o->headful) argv[n++] = "--headless";
   if (!cdp_launch_sandboxed(o)) argv[n++] = "--no-sandbox";
   for (size_t i = 0; i < sizeof default_flags / sizeof *default_flags; i++) argv[n++] = default_flags[i];
-  argv[n++] = udd;
-  argv[n++] = wsize;
+  argv[n++] = p->udd;
+  argv[n++] = p->wsize;
   if (o->lang) {
-    snprintf(lang, sizeof lang, "--lang=%s", o->lang);
-    argv[n++] = lang;
+    snprintf(p->lang, sizeof p->lang, "--lang=%s", o->lang);
+    argv[n++] = p->lang;
   }
   for (int i = 0; o->extra_args && o->extra_args[i] && n < 62; i++) argv[n++] = o->extra_args[i];
   argv[n++] = "about:blank";
   argv[n] = NULL;
-  char logpath[4200];
-  snprintf(logpath, sizeof logpath, "%s/chromium.log", profile);
+  snprintf(p->logpath, sizeof p->logpath, "%s/chromium.log", p->profile);
+}
 
+/* The browser's environment: ours with TMPDIR pointing into the profile (or
+ * a short temp dir); NULL when out of memory. */
+static char **build_env(launch_plan *p) {
   /* Chromium's own temp files go inside the profile, so removing the profile
    * removes them too. Environment built before fork. */
   extern char **environ;
@@ -220,103 +246,147 @@ cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_
   char **envp = calloc(nenv + 2, sizeof *envp);
   /* Chromium puts Unix sockets in TMPDIR; their paths must stay under 108
    * bytes, so a long profile path gets a short separate temp dir. */
-  if (strlen(profile) > 40) {
-    snprintf(ctmp, sizeof ctmp, "/tmp/uiap-t-XXXXXX");
-    if (!mkdtemp(ctmp)) ctmp[0] = 0;
+  if (strlen(p->profile) > 40) {
+    snprintf(p->ctmp, sizeof p->ctmp, "/tmp/uiap-t-XXXXXX");
+    if (!mkdtemp(p->ctmp)) p->ctmp[0] = 0;
   }
-  snprintf(tmpenv, sizeof tmpenv, "TMPDIR=%s", ctmp[0] ? ctmp : profile);
-  if (!envp) {
-    close(to_browser[0]); close(to_browser[1]);
-    close(from_browser[0]); close(from_browser[1]);
-    goto fail_nopipe;
-  }
+  snprintf(p->tmpenv, sizeof p->tmpenv, "TMPDIR=%s", p->ctmp[0] ? p->ctmp : p->profile);
+  if (!envp) return NULL;
   size_t ne = 0;
   for (size_t i = 0; i < nenv; i++)
     if (strncmp(environ[i], "TMPDIR=", 7)) envp[ne++] = environ[i];
-  envp[ne++] = tmpenv;
+  envp[ne++] = p->tmpenv;
   envp[ne] = NULL;
+  return envp;
+}
+
+/* In the forked child: become the browser (never returns). */
+static _Noreturn void exec_browser(const launch_plan *p, pid_t parent) {
+  setpgid(0, 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);
+  /* fd 3: commands in, fd 4: replies out. dup2 clears CLOEXEC. */
+  int r3 = dup(p->to_browser[0]), w4 = dup(p->from_browser[1]);
+  if (r3 < 0 || w4 < 0) _exit(127);
+  if (dup2(r3, 3) < 0 || dup2(w4, 4) < 0) _exit(127);
+  int devnull = open("/dev/null", O_RDONLY);
+  if (devnull >= 0) dup2(devnull, 0);
+  int logfd = open(p->logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (logfd >= 0) {
+    dup2(logfd, 1);
+    dup2(logfd, 2);
+  }
+  signal(SIGPIPE, SIG_DFL);
+  execve(p->bin, (char *const *)p->argv, p->envp);
+  _exit(127);
+}
+
+/* Forks the browser; its pid, or -1 (pipes closed, envp freed) when fork fails. */
+static pid_t spawn_browser(launch_plan *p) {
   pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
-    free(envp);
-    close(to_browser[0]); close(to_browser[1]);
-    close(from_browser[0]); close(from_browser[1]);
-    goto fail_nopipe;
+    free(p->envp);
+    close_pipes(p);
+    return -1;
   }
-  if (pid == 0) {
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);
-    /* fd 3: commands in, fd 4: replies out. dup2 clears CLOEXEC. */
-    int r3 = dup(to_browser[0]), w4 = dup(from_browser[1]);
-    if (r3 < 0 || w4 < 0) _exit(127);
-    if (dup2(r3, 3) < 0 || dup2(w4, 4) < 0) _exit(127);
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, 0);
-    int logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (logfd >= 0) {
-      dup2(logfd, 1);
-      dup2(logfd, 2);
-    }
-    signal(SIGPIPE, SIG_DFL);
-    execve(bin, (char *const *)argv, envp);
-    _exit(127);
-  }
-  free(envp);
+  if (pid == 0) exec_browser(p, parent);
+  free(p->envp);
   setpgid(pid, pid); /* also from the parent: no race with kill(-pid) */
-  close(to_browser[0]);
-  close(from_browser[1]);
-  /* From here the transport owns the browser: closing it reaps. */
+  close(p->to_browser[0]);
+  close(p->from_browser[1]);
+  return pid;
+}
+
+/* A client whose transport owns the running browser (closing it reaps);
+ * CDP_NOMEM (err filled, browser reaped) when out of memory. */
+static cdp_code wrap_browser(launch_plan *p, pid_t pid, cdp_client **cl, char *err, size_t errlen) {
   launched_tp *t = calloc(1, sizeof *t);
-  if (t) t->pipe = cdp__pipe_new(to_browser[1], from_browser[0]);
+  if (t) t->pipe = cdp__pipe_new(p->to_browser[1], p->from_browser[0]);
   if (!t || !t->pipe) {
     free(t);
-    close(to_browser[1]);
-    close(from_browser[0]);
-    browser_reap(pid, profile, ctmp);
+    close(p->to_browser[1]);
+    close(p->from_browser[0]);
+    browser_reap(pid, p->profile, p->ctmp);
     if (err) snprintf(err, errlen, "out of memory");
     return CDP_NOMEM;
   }
   t->pid = pid;
-  snprintf(t->profile, sizeof t->profile, "%s", profile);
-  snprintf(t->tmpdir, sizeof t->tmpdir, "%s", ctmp);
-  cdp_client *c = cdp__client_new(&launched_transport, t);
-  if (!c) {
+  snprintf(t->profile, sizeof t->profile, "%s", p->profile);
+  snprintf(t->tmpdir, sizeof t->tmpdir, "%s", p->ctmp);
+  *cl = cdp__client_new(&launched_transport, t);
+  if (!*cl) {
     launched_close(t);
     if (err) snprintf(err, errlen, "out of memory");
     return CDP_NOMEM;
   }
-  /* The first reply proves the browser is up. */
+  return CDP_OK;
+}
+
+/* The last telling line of the browser's log ("" when there is none). */
+static void last_log_line(const char *logpath, char *last, size_t cap) {
+  FILE *f = fopen(logpath, "r");
+  if (!f) return;
+  char line[256];
+  while (fgets(line, sizeof line, f))
+    if (line[0] != '\n' && !strstr(line, "unexpected operator") && !strstr(line, "dbus") &&
+        !strstr(line, "crashpad") && !strstr(line, "cpufreq"))
+      snprintf(last, cap, "%s", line);
+  fclose(f);
+  last[strcspn(last, "\n")] = 0;
+}
+
+/* Waits for the browser's first reply; on failure fills err, frees the
+ * client and returns CDP_CANCELLED or CDP_LAUNCH. */
+static cdp_code await_browser(const launch_plan *p, const cdp_launch_opts *o, cdp_client *c,
+                              char *err, size_t errlen) {
   cJSON *res = NULL;
   cdp_code rc = cdp_call(c, NULL, "Browser.getVersion", NULL, &res,
                          o->timeout_ms > 0 ? o->timeout_ms : 20000);
   cJSON_Delete(res);
-  if (rc != CDP_OK) {
-    if (err) {
-      /* the last line Chromium printed usually says why */
-      char last[256] = "";
-      FILE *f = fopen(logpath, "r");
-      if (f) {
-        char line[256];
-        while (fgets(line, sizeof line, f))
-          if (line[0] != '\n' && !strstr(line, "unexpected operator") && !strstr(line, "dbus") &&
-              !strstr(line, "crashpad") && !strstr(line, "cpufreq"))
-            snprintf(last, sizeof last, "%s", line);
-        fclose(f);
-        last[strcspn(last, "\n")] = 0;
-      }
-      snprintf(err, errlen, "Chromium (%s) did not start: %s%s%s", bin, cdp_client_errmsg(c),
-               *last ? "; it said: " : "", last);
-    }
-    cdp_client_free(c);
-    return rc == CDP_CANCELLED ? rc : CDP_LAUNCH;
+  if (rc == CDP_OK) return CDP_OK;
+  if (err) {
+    /* the last line Chromium printed usually says why */
+    char last[256] = "";
+    last_log_line(p->logpath, last, sizeof last);
+    snprintf(err, errlen, "Chromium (%s) did not start: %s%s%s", p->bin, cdp_client_errmsg(c),
+             *last ? "; it said: " : "", last);
   }
+  cdp_client_free(c);
+  return rc == CDP_CANCELLED ? rc : CDP_LAUNCH;
+}
+
+cdp_code cdp_launch(const cdp_launch_opts *o, cdp_client **out, char *err, size_t errlen) {
+  static const cdp_launch_opts zero;
+  if (!o) o = &zero;
+  *out = NULL;
+  launch_plan p;
+  p.ctmp[0] = 0;
+  if (find_browser(o->chromium, p.bin, sizeof p.bin) < 0) return no_browser(o, err, errlen);
+  if (make_profile(&p, err, errlen) < 0) return CDP_LAUNCH;
+  if (open_pipes(&p) < 0) goto fail_nopipe;
+  /* Build argv before fork: nothing but async-signal-safe calls after it. */
+  build_argv(&p, o);
+  p.envp = build_env(&p);
+  if (!p.envp) {
+    close_pipes(&p);
+    goto fail_nopipe;
+  }
+  pid_t pid = spawn_browser(&p);
+  if (pid < 0) goto fail_nopipe;
+  /* From here the transport owns the browser: closing it reaps. */
+  cdp_client *c = NULL;
+  cdp_code rc = wrap_browser(&p, pid, &c, err, errlen);
+  if (rc != CDP_OK) return rc;
+  /* The first reply proves the browser is up. */
+  rc = await_browser(&p, o, c, err, errlen);
+  if (rc != CDP_OK) return rc;
   *out = c;
   return CDP_OK;
 
 fail_nopipe:
   if (err) snprintf(err, errlen, "cannot start Chromium: %s", strerror(errno));
-  cdp__rmtree(profile);
-  if (ctmp[0]) cdp__rmtree(ctmp);
+  cdp__rmtree(p.profile);
+  if (p.ctmp[0]) cdp__rmtree(p.ctmp);
   return CDP_LAUNCH;
 }

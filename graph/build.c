@@ -191,7 +191,9 @@ static int has_scheme(const char *url, const char *name) {
 #define MAX_SUBFRAMES 100       /* (index + 1) << 24 stays an int */
 #define SUB_ID_BITS 24
 
-static int index_snapshot(ctx *c) {
+/* Counts the documents of the page's snapshot and its subframes' snapshots
+ * (at most MAX_SUBFRAMES) and allocates c->d; -1 on failure. */
+static int alloc_docs(ctx *c, size_t *nsub_out) {
   const pg_snapshot *snap = c->in->snapshot;
   if (!snap->ndocs) return -1;
   size_t nsub = c->in->subframes ? c->in->nsubframes : 0;
@@ -201,9 +203,16 @@ static int index_snapshot(ctx *c) {
     if (c->in->subframes[k].snapshot) c->nd += c->in->subframes[k].snapshot->ndocs;
   c->d = calloc(c->nd, sizeof *c->d);
   if (!c->d) return -1;
+  *nsub_out = nsub;
+  return 0;
+}
+
+/* Fills the header of each document (snapshot k: -1 the page, else a
+ * subframe) and returns the total node count. */
+static size_t index_docs(ctx *c, size_t nsub) {
   size_t total = 0, di = 0;
   for (int k = -1; k < (int)nsub; k++) {
-    const pg_snapshot *sp = k < 0 ? snap : c->in->subframes[k].snapshot;
+    const pg_snapshot *sp = k < 0 ? c->in->snapshot : c->in->subframes[k].snapshot;
     if (!sp) continue;
     const char *prefix = NULL;
     if (k >= 0) {
@@ -231,6 +240,12 @@ static int index_snapshot(ctx *c) {
       d->scroll_y = sd->scroll_y;
     }
   }
+  return total;
+}
+
+/* Allocates the node array and the backendNodeId table for total nodes;
+ * -1 on failure. */
+static int alloc_nodes(ctx *c, size_t total) {
   if (total > INT32_MAX / 2) return -1; /* node indexes are ints */
   c->nn = total;
   c->n = calloc(total ? total : 1, sizeof *c->n);
@@ -239,92 +254,124 @@ static int index_snapshot(ctx *c) {
   c->hkeys = calloc(c->hcap, sizeof *c->hkeys);
   c->hvals = calloc(c->hcap, sizeof *c->hvals);
   if (!c->n || !c->hkeys || !c->hvals) return -1;
+  return 0;
+}
 
+/* Indexes node i of document dj: its fields, its backendNodeId and its
+ * place among its parent's children. */
+static void index_node(ctx *c, size_t dj, int i) {
+  const sdoc *d = &c->d[dj];
+  const pg__snap_doc *sd = d->sd;
+  size_t u = (size_t)i;
+  snode *n = &c->n[d->base + i];
+  n->doc = (int)dj;
+  int p = sd->parent[i];
+  n->parent = p >= 0 && p < i ? d->base + p : -1; /* parents precede children */
+  n->first_child = n->last_child = n->next_sibling = -1;
+  n->type = u < sd->ntype ? sd->type[i] : 0;
+  n->tag = u < sd->nname ? dstr(d, sd->name[i]) : "";
+  n->value = u < sd->nvalue ? dstr(d, sd->value[i]) : "";
+  n->backend = u < sd->nbackend ? sd->backend[i] : 0;
+  if (d->sub >= 0) /* another renderer's ids: moved to a range of their own */
+    n->backend = n->backend > 0 && n->backend < (1 << SUB_ID_BITS) ? n->backend + ((d->sub + 1) << SUB_ID_BITS) : 0;
+  if (u < sd->nattr_nodes && sd->attr_off[i + 1] > sd->attr_off[i]) {
+    n->attrs = sd->attr + sd->attr_off[i];
+    n->nattrs = (int)(sd->attr_off[i + 1] - sd->attr_off[i]);
+  }
+  n->layout = -1;
+  n->checked = -1;
+  n->content_doc = -1;
+  n->shadow_host = -1;
+  n->frame_doc = -1;
+  n->scope = -2;
+  n->elem = -1;
+  if (n->backend > 0) {
+    /* ids are unique in Chromium's output; a repeated one (malformed
+     * input) is dropped, so that an id always leads back to its node */
+    if (hget(c, n->backend) >= 0) n->backend = 0;
+    else hput(c, n->backend, d->base + i);
+  }
+  if (n->parent >= 0) {
+    snode *pn = &c->n[n->parent];
+    if (pn->last_child >= 0) c->n[pn->last_child].next_sibling = d->base + i;
+    else pn->first_child = d->base + i;
+    pn->last_child = d->base + i;
+  }
+}
+
+/* Applies document d's sparse per-node arrays (shadow root type, values,
+ * checked, selected, clickable, content document). */
+static void index_sparse(ctx *c, const sdoc *d) {
+  const pg__snap_doc *sd = d->sd;
+  sparse(c, d, &sd->shadow_root_type, sp_shadow);
+  sparse(c, d, &sd->input_value, sp_input);
+  sparse(c, d, &sd->text_value, sp_text);
+  sparse(c, d, &sd->input_checked, sp_checked);
+  sparse(c, d, &sd->option_selected, sp_selected);
+  sparse(c, d, &sd->is_clickable, sp_clickable);
+  sparse(c, d, &sd->content_document_index, sp_content);
+}
+
+/* Turns document d's contentDocumentIndex values into document indexes of
+ * c->d (-1 when out of its snapshot). */
+static void resolve_content_docs(ctx *c, const sdoc *d) {
+  for (int i = 0; i < d->count; i++) {
+    snode *n = &c->n[d->base + i];
+    if (n->content_doc < 0) continue;
+    size_t g = (size_t)d->first_of_snap + (size_t)n->content_doc;
+    n->content_doc = n->content_doc > 0 && g < c->nd && c->d[g].snap == d->snap ? (int)g : -1;
+  }
+}
+
+/* Copies document d's layout: the first 4 styles (display, visibility,
+ * opacity, pointer-events), bounds, client rect and paint order per box;
+ * -1 on failure. */
+static int index_layout(ctx *c, sdoc *d) {
+  const pg__snap_doc *sd = d->sd;
+  size_t nl = sd->nlayout_node;
+  if (nl > INT32_MAX) return -1;
+  d->nlayout = (int)nl;
+  d->styles = calloc(nl ? nl : 1, sizeof *d->styles);
+  d->bounds = calloc(nl ? nl : 1, sizeof *d->bounds);
+  d->client = calloc(nl ? nl : 1, sizeof *d->client);
+  d->paint = calloc(nl ? nl : 1, sizeof *d->paint);
+  if (!d->styles || !d->bounds || !d->client || !d->paint) return -1;
+  int ns = sd->style_stride < 4 ? sd->style_stride : 4;
+  for (size_t l = 0; l < nl; l++) {
+    int ln = sd->layout_node[l];
+    if (ln >= 0 && ln < d->count) {
+      snode *n = &c->n[d->base + ln];
+      if (n->layout < 0) n->layout = (int)l; /* first box of the node */
+    }
+    int s = 0;
+    if (l < sd->nstyles)
+      for (; s < ns; s++) d->styles[l][s] = dstr(d, sd->styles[l * (size_t)sd->style_stride + (size_t)s]);
+    for (; s < 4; s++) d->styles[l][s] = "";
+    if (l < sd->nbounds) {
+      const double *r = &sd->bounds[4 * l];
+      d->bounds[l] = (pg_rect){r[0], r[1], r[2], r[3]};
+    }
+    if (l < sd->nclient_rects) {
+      const double *r = &sd->client_rects[4 * l];
+      d->client[l] = (pg_rect){r[0], r[1], r[2], r[3]};
+    }
+    d->paint[l] = l < sd->npaint ? sd->paint[l] : 0;
+  }
+  return 0;
+}
+
+/* Indexes the flat snapshot: documents, nodes, sparse facts and layout;
+ * -1 on failure. */
+static int index_snapshot(ctx *c) {
+  size_t nsub = 0;
+  if (alloc_docs(c, &nsub) < 0) return -1;
+  if (alloc_nodes(c, index_docs(c, nsub)) < 0) return -1;
   for (size_t dj = 0; dj < c->nd; dj++) {
     sdoc *d = &c->d[dj];
-    const pg__snap_doc *sd = d->sd;
-    for (int i = 0; i < d->count; i++) {
-      size_t u = (size_t)i;
-      snode *n = &c->n[d->base + i];
-      n->doc = (int)dj;
-      int p = sd->parent[i];
-      n->parent = p >= 0 && p < i ? d->base + p : -1; /* parents precede children */
-      n->first_child = n->last_child = n->next_sibling = -1;
-      n->type = u < sd->ntype ? sd->type[i] : 0;
-      n->tag = u < sd->nname ? dstr(d, sd->name[i]) : "";
-      n->value = u < sd->nvalue ? dstr(d, sd->value[i]) : "";
-      n->backend = u < sd->nbackend ? sd->backend[i] : 0;
-      if (d->sub >= 0) /* another renderer's ids: moved to a range of their own */
-        n->backend = n->backend > 0 && n->backend < (1 << SUB_ID_BITS) ? n->backend + ((d->sub + 1) << SUB_ID_BITS) : 0;
-      if (u < sd->nattr_nodes && sd->attr_off[i + 1] > sd->attr_off[i]) {
-        n->attrs = sd->attr + sd->attr_off[i];
-        n->nattrs = (int)(sd->attr_off[i + 1] - sd->attr_off[i]);
-      }
-      n->layout = -1;
-      n->checked = -1;
-      n->content_doc = -1;
-      n->shadow_host = -1;
-      n->frame_doc = -1;
-      n->scope = -2;
-      n->elem = -1;
-      if (n->backend > 0) {
-        /* ids are unique in Chromium's output; a repeated one (malformed
-         * input) is dropped, so that an id always leads back to its node */
-        if (hget(c, n->backend) >= 0) n->backend = 0;
-        else hput(c, n->backend, d->base + i);
-      }
-      if (n->parent >= 0) {
-        snode *pn = &c->n[n->parent];
-        if (pn->last_child >= 0) c->n[pn->last_child].next_sibling = d->base + i;
-        else pn->first_child = d->base + i;
-        pn->last_child = d->base + i;
-      }
-    }
-    sparse(c, d, &sd->shadow_root_type, sp_shadow);
-    sparse(c, d, &sd->input_value, sp_input);
-    sparse(c, d, &sd->text_value, sp_text);
-    sparse(c, d, &sd->input_checked, sp_checked);
-    sparse(c, d, &sd->option_selected, sp_selected);
-    sparse(c, d, &sd->is_clickable, sp_clickable);
-    sparse(c, d, &sd->content_document_index, sp_content);
-    for (int i = 0; i < d->count; i++) {
-      snode *n = &c->n[d->base + i];
-      if (n->content_doc < 0) continue;
-      size_t g = (size_t)d->first_of_snap + (size_t)n->content_doc;
-      n->content_doc = n->content_doc > 0 && g < c->nd && c->d[g].snap == d->snap ? (int)g : -1;
-    }
-
-    /* layout: the first 4 styles (display, visibility, opacity,
-     * pointer-events), bounds, client rect and paint order per box */
-    size_t nl = sd->nlayout_node;
-    if (nl > INT32_MAX) return -1;
-    d->nlayout = (int)nl;
-    d->styles = calloc(nl ? nl : 1, sizeof *d->styles);
-    d->bounds = calloc(nl ? nl : 1, sizeof *d->bounds);
-    d->client = calloc(nl ? nl : 1, sizeof *d->client);
-    d->paint = calloc(nl ? nl : 1, sizeof *d->paint);
-    if (!d->styles || !d->bounds || !d->client || !d->paint) return -1;
-    int ns = sd->style_stride < 4 ? sd->style_stride : 4;
-    for (size_t l = 0; l < nl; l++) {
-      int ln = sd->layout_node[l];
-      if (ln >= 0 && ln < d->count) {
-        snode *n = &c->n[d->base + ln];
-        if (n->layout < 0) n->layout = (int)l; /* first box of the node */
-      }
-      int s = 0;
-      if (l < sd->nstyles)
-        for (; s < ns; s++) d->styles[l][s] = dstr(d, sd->styles[l * (size_t)sd->style_stride + (size_t)s]);
-      for (; s < 4; s++) d->styles[l][s] = "";
-      if (l < sd->nbounds) {
-        const double *r = &sd->bounds[4 * l];
-        d->bounds[l] = (pg_rect){r[0], r[1], r[2], r[3]};
-      }
-      if (l < sd->nclient_rects) {
-        const double *r = &sd->client_rects[4 * l];
-        d->client[l] = (pg_rect){r[0], r[1], r[2], r[3]};
-      }
-      d->paint[l] = l < sd->npaint ? sd->paint[l] : 0;
-    }
+    for (int i = 0; i < d->count; i++) index_node(c, dj, i);
+    index_sparse(c, d);
+    resolve_content_docs(c, d);
+    if (index_layout(c, d) < 0) return -1;
   }
   return 0;
 }
@@ -579,8 +626,10 @@ static const char *frame_ready_state(ctx *c, const char *url, pg_access access) 
 
 static char *clean(ctx *c, const char *s, size_t max);
 
-static void build_documents(ctx *c) {
-  pg__arena *a = c->a;
+/* Links each document to the iframe node that shows it: by
+ * contentDocumentIndex, and a bridged out-of-process frame's document by its
+ * iframe in the page. */
+static void link_owners(ctx *c) {
   /* owners: an iframe node's contentDocumentIndex points at its document */
   for (size_t i = 0; i < c->nn; i++)
     if (c->n[i].content_doc > 0 && (size_t)c->n[i].content_doc < c->nd)
@@ -592,81 +641,99 @@ static void build_documents(ctx *c) {
     int o = hget(c, c->in->subframes[d->sub].owner_backend_node_id);
     if (o >= 0 && c->d[c->n[o].doc].sub < 0 && !strcasecmp(c->n[o].tag, "IFRAME")) d->owner = o;
   }
-  c->top_origin = origin_of(a, c->d[0].url);
+}
+
+/* Publishes the page's own document (doc_root). */
+static void publish_root(ctx *c, sdoc *d, pg_document doc, char *origin) {
+  pg__arena *a = c->a;
   const cJSON *page = c->in->page;
-  for (size_t dj = 0; dj < c->nd; dj++) {
-    sdoc *d = &c->d[dj];
-    pg_document doc = {0};
-    doc.parent = -1;
-    doc.frame_id = pg__strdup(a, d->frame_id);
-    char *origin = origin_of(a, d->url);
-    if (dj == 0) {
-      d->access = PG_ACCESS_SAME_ORIGIN;
-      d->ox = -d->scroll_x;
-      d->oy = -d->scroll_y;
-      doc.document_id = pg__strdup(a, "doc_root");
-      doc.url = pg__strdup(a, d->url);
-      doc.title = clean(c, get_str(page, "title") ? get_str(page, "title") : d->title, NAME_MAX_BYTES);
-      doc.ready_state = pg__strdup(a, get_str(page, "readyState"));
-      doc.origin = origin;
-      doc.root_scope_id = pg__strdup(a, "scope_route");
-      d->published = add_document(c, doc);
-      continue;
-    }
-    if (d->owner < 0) continue; /* a detached document: nothing to anchor it */
-    snode *owner = &c->n[d->owner];
-    const sdoc *pd = &c->d[owner->doc];
-    if (pd->published < 0 || owner->closed_inside || pd->access == PG_ACCESS_OPAQUE) {
-      /* inside an opaque frame or a closed shadow root: not even metadata
-       * (its frames, their URLs and boxes are that document's content) */
-      d->access = PG_ACCESS_OPAQUE;
-      continue;
-    }
-    pg_document *parent_doc = &c->g->documents[pd->published];
-    if (has_scheme(d->url, "about")) {
-      /* about:blank / srcdoc: the parent's origin and access */
-      d->access = pd->access;
-      origin = parent_doc->origin;
-    } else {
-      int same = origin && c->top_origin && !strcmp(origin, c->top_origin) && strcmp(origin, "null") != 0;
-      d->access = same ? PG_ACCESS_SAME_ORIGIN
-                       : bridged_doc(c, d, origin) ? PG_ACCESS_BRIDGED : PG_ACCESS_OPAQUE;
-    }
-    doc.access = d->access;
-    doc.parent = pd->published;
-    doc.depth = parent_doc->depth + 1;
-    doc.parent_frame_id = parent_doc->frame_id;
-    doc.document_id = pg__printf(a, "doc_%s", d->frame_id);
-    if (d->access == PG_ACCESS_OPAQUE) {
-      /* only what the parent already knows: the iframe's src attribute */
-      const char *src = attr(c, owner, "src");
-      doc.origin = origin_of(a, src);
-      doc.url = src && *src && !has_scheme(src, "data") ? pg__strdup(a, src) : NULL;
-      if (!doc.origin || !strcmp(doc.origin, "null")) doc.origin = NULL;
-      c->g->opaque_frames++;
-    } else {
-      doc.origin = origin;
-      doc.url = pg__strdup(a, d->url);
-      doc.title = clean(c, d->title, NAME_MAX_BYTES);
-      doc.ready_state = pg__strdup(a, frame_ready_state(c, d->url, d->access));
-      doc.root_scope_id = pg__printf(a, "scope_frame_%s", d->frame_id);
-      if (d->access == PG_ACCESS_BRIDGED)
-        doc.bridge_session_id = d->sub >= 0 && c->in->subframes[d->sub].session_id
-                                    ? pg__strdup(a, c->in->subframes[d->sub].session_id)
-                                    : pg__printf(a, "bridge_%s", d->frame_id);
-    }
-    if (owner->layout >= 0) {
-      /* the frame's content box: border box + border (client rect) + padding */
-      pg_rect b = pd->bounds[owner->layout], cl = pd->client[owner->layout];
-      doc.bbox = (pg_rect){b.x + pd->ox, b.y + pd->oy, b.w, b.h};
-      doc.has_bbox = 1;
-      d->ox = b.x + pd->ox + cl.x + style_px(c, pd, owner->layout, STYLE_PADDING_LEFT) - d->scroll_x;
-      d->oy = b.y + pd->oy + cl.y + style_px(c, pd, owner->layout, STYLE_PADDING_TOP) - d->scroll_y;
-    }
-    d->published = add_document(c, doc);
-    owner->frame_doc = d->published;
+  d->access = PG_ACCESS_SAME_ORIGIN;
+  d->ox = -d->scroll_x;
+  d->oy = -d->scroll_y;
+  doc.document_id = pg__strdup(a, "doc_root");
+  doc.url = pg__strdup(a, d->url);
+  doc.title = clean(c, get_str(page, "title") ? get_str(page, "title") : d->title, NAME_MAX_BYTES);
+  doc.ready_state = pg__strdup(a, get_str(page, "readyState"));
+  doc.origin = origin;
+  doc.root_scope_id = pg__strdup(a, "scope_route");
+  d->published = add_document(c, doc);
+}
+
+/* Decides a frame document's access (same-origin, bridged or opaque) and
+ * returns its origin (an about: document's is its parent's). */
+static char *frame_access(ctx *c, sdoc *d, const sdoc *pd, const pg_document *parent_doc, char *origin) {
+  if (has_scheme(d->url, "about")) {
+    /* about:blank / srcdoc: the parent's origin and access */
+    d->access = pd->access;
+    return parent_doc->origin;
   }
-  /* out-of-process frames are not in the snapshot: opaque (or bridged later) */
+  int same = origin && c->top_origin && !strcmp(origin, c->top_origin) && strcmp(origin, "null") != 0;
+  d->access = same ? PG_ACCESS_SAME_ORIGIN
+                   : bridged_doc(c, d, origin) ? PG_ACCESS_BRIDGED : PG_ACCESS_OPAQUE;
+  return origin;
+}
+
+/* An opaque frame's metadata: only what the parent already knows, the
+ * iframe's src attribute. */
+static void opaque_frame_facts(ctx *c, const snode *owner, pg_document *doc) {
+  const char *src = attr(c, owner, "src");
+  doc->origin = origin_of(c->a, src);
+  doc->url = src && *src && !has_scheme(src, "data") ? pg__strdup(c->a, src) : NULL;
+  if (!doc->origin || !strcmp(doc->origin, "null")) doc->origin = NULL;
+  c->g->opaque_frames++;
+}
+
+/* A readable (same-origin or bridged) frame's metadata. */
+static void readable_frame_facts(ctx *c, const sdoc *d, char *origin, pg_document *doc) {
+  pg__arena *a = c->a;
+  doc->origin = origin;
+  doc->url = pg__strdup(a, d->url);
+  doc->title = clean(c, d->title, NAME_MAX_BYTES);
+  doc->ready_state = pg__strdup(a, frame_ready_state(c, d->url, d->access));
+  doc->root_scope_id = pg__printf(a, "scope_frame_%s", d->frame_id);
+  if (d->access == PG_ACCESS_BRIDGED)
+    doc->bridge_session_id = d->sub >= 0 && c->in->subframes[d->sub].session_id
+                                 ? pg__strdup(a, c->in->subframes[d->sub].session_id)
+                                 : pg__printf(a, "bridge_%s", d->frame_id);
+}
+
+/* Publishes the document of a frame whose iframe is published (or marks it
+ * opaque when its parent cannot be looked into). */
+static void publish_frame(ctx *c, sdoc *d, pg_document doc, char *origin) {
+  if (d->owner < 0) return; /* a detached document: nothing to anchor it */
+  snode *owner = &c->n[d->owner];
+  const sdoc *pd = &c->d[owner->doc];
+  if (pd->published < 0 || owner->closed_inside || pd->access == PG_ACCESS_OPAQUE) {
+    /* inside an opaque frame or a closed shadow root: not even metadata
+     * (its frames, their URLs and boxes are that document's content) */
+    d->access = PG_ACCESS_OPAQUE;
+    return;
+  }
+  pg_document *parent_doc = &c->g->documents[pd->published];
+  origin = frame_access(c, d, pd, parent_doc, origin);
+  doc.access = d->access;
+  doc.parent = pd->published;
+  doc.depth = parent_doc->depth + 1;
+  doc.parent_frame_id = parent_doc->frame_id;
+  doc.document_id = pg__printf(c->a, "doc_%s", d->frame_id);
+  if (d->access == PG_ACCESS_OPAQUE) opaque_frame_facts(c, owner, &doc);
+  else readable_frame_facts(c, d, origin, &doc);
+  if (owner->layout >= 0) {
+    /* the frame's content box: border box + border (client rect) + padding */
+    pg_rect b = pd->bounds[owner->layout], cl = pd->client[owner->layout];
+    doc.bbox = (pg_rect){b.x + pd->ox, b.y + pd->oy, b.w, b.h};
+    doc.has_bbox = 1;
+    d->ox = b.x + pd->ox + cl.x + style_px(c, pd, owner->layout, STYLE_PADDING_LEFT) - d->scroll_x;
+    d->oy = b.y + pd->oy + cl.y + style_px(c, pd, owner->layout, STYLE_PADDING_TOP) - d->scroll_y;
+  }
+  d->published = add_document(c, doc);
+  owner->frame_doc = d->published;
+}
+
+/* Publishes out-of-process frames, which are not in the snapshot, as opaque
+ * documents (unless captured over their own session: bridged). */
+static void publish_oopifs(ctx *c) {
+  pg__arena *a = c->a;
   for (size_t i = 0; i < c->in->nframes; i++) {
     const pg_frame_info *f = &c->in->frames[i];
     if (!f->oopif) continue;
@@ -696,6 +763,24 @@ static void build_documents(ctx *c) {
     c->g->opaque_frames++;
     on->frame_doc = add_document(c, doc);
   }
+}
+
+/* Decides which documents may be published and publishes them, parents
+ * first: the page, its frames, then out-of-process frames. */
+static void build_documents(ctx *c) {
+  pg__arena *a = c->a;
+  link_owners(c);
+  c->top_origin = origin_of(a, c->d[0].url);
+  for (size_t dj = 0; dj < c->nd; dj++) {
+    sdoc *d = &c->d[dj];
+    pg_document doc = {0};
+    doc.parent = -1;
+    doc.frame_id = pg__strdup(a, d->frame_id);
+    char *origin = origin_of(a, d->url);
+    if (dj == 0) publish_root(c, d, doc, origin);
+    else publish_frame(c, d, doc, origin);
+  }
+  publish_oopifs(c);
   (void)frame_info;
 }
 
@@ -1852,18 +1937,15 @@ static char *annotated_name(ctx *c, int i) {
 }
 
 static int click_proxy(ctx *c, int i);
-static void make_element(ctx *c, int i, const char *role, int visible, int from_ax, int why) {
+
+/* Copies what the markup states: ids, role, name, description, the
+ * data-uiap-* annotations, tag, input type, ARIA role and href. */
+static void element_identity(ctx *c, int i, pg_element *e, const char *role, const pg__role_info *ri) {
   snode *n = &c->n[i];
-  const sdoc *d = &c->d[n->doc];
-  const pg__role_info *ri = pg__role_lookup(role);
-  pg_element *e = add_element(c);
-  e->selection_only = why == WANT_SELECTION;
-  n->elem = (int)(c->g->nelements - 1);
-  e->backend_node_id = n->backend;
   /* backendNodeIds are unique within a renderer process: every document of
    * the snapshot shares one */
   e->instance_id = node_id(c, i, "el");
-  e->document = d->published;
+  e->document = c->d[n->doc].published;
   e->role = pg__strdup(c->a, role);
   e->name = node_name(c, i);
   e->description = node_description(c, i);
@@ -1887,6 +1969,12 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   } else if (href) {
     e->href = pg__strdup(c->a, href);
   }
+}
+
+/* Copies the facts the safety policy reads: submission, download, target,
+ * autocomplete, sensitivity, nearby text and the debugging hint. */
+static void element_policy_facts(ctx *c, int i, pg_element *e) {
+  snode *n = &c->n[i];
   e->is_submit = is_submit_button(c, n);
   if (e->is_submit) submit_facts(c, i, e);
   e->has_download = attr(c, n, "download") != NULL;
@@ -1896,22 +1984,17 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   e->context = context_text(c, i);
   if (c->opt->hint_attr && !(e->sensitive && !strcasecmp(c->opt->hint_attr, "value")))
     e->hint_attr = pg__strdup(c->a, attr(c, n, c->opt->hint_attr));
+}
 
-  node_state(c, n, ri, &e->state, visible);
-  if (n->ax) {
-    /* AX "focused" is only set on the focused node; trust the page's answer */
-  }
-  if (c->in->focused_backend_node_id && n->backend == c->in->focused_backend_node_id && n->frame_doc < 0)
-    pg_state_set(&e->state, PG_ST_FOCUSED, 1);
-
-  /* sources: what decided the role, then the name */
+/* Sets the sources bits: what decided the role, then the name (naming an
+ * annotated widget from its contents when the browser did not). */
+static void element_sources(ctx *c, int i, pg_element *e, const char *role, const pg__role_info *ri) {
+  const snode *n = &c->n[i];
   e->sources |= role_sources(c, n, role);
   if ((e->sources & (1u << PG_SRC_ANNOTATION)) && (!e->name || !*e->name) && ri && !(ri->scope >= 0))
     if ((e->name = annotated_name(c, i)) != NULL) e->sources |= 1u << PG_SRC_TEXT; /* the browser saw a generic element */
   if (attr(c, n, "aria-label") || attr(c, n, "aria-labelledby")) e->sources |= 1u << PG_SRC_ARIA;
   if (n->ax) {
-    const cJSON *lb = ax_prop(n->ax, "labelledby");
-    (void)lb;
     const cJSON *srcs = get(get(n->ax, "name"), "sources");
     const cJSON *it;
     cJSON_ArrayForEach(it, srcs) {
@@ -1924,30 +2007,46 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
       }
     }
   }
-  if (sid || act || meaning || e->risk_attr) e->sources |= 1u << PG_SRC_ANNOTATION;
+  if (attr(c, n, "data-uiap-id") || attr(c, n, "data-uiap-action") || attr(c, n, "data-uiap-meaning") ||
+      e->risk_attr)
+    e->sources |= 1u << PG_SRC_ANNOTATION;
+}
 
-  /* value, redacted */
+/* Replaces the element's text value with the redaction marker. */
+static void redact_value(ctx *c, pg_element *e) {
+  e->text_value = pg__strdup(c->a, PG_REDACTED);
+  e->redacted = 1;
+  c->g->redactions++;
+}
+
+/* The current value of a field (input, textarea, chooser, editable), NULL
+ * for checkboxes, radios and hidden inputs. */
+static const char *field_value(ctx *c, int i, const pg__role_info *ri) {
+  const snode *n = &c->n[i];
   const char *val = NULL;
   if (!strcasecmp(n->tag, "TEXTAREA")) val = n->text_value ? n->text_value : n->input_value;
   else if (!strcasecmp(n->tag, "INPUT")) val = n->input_value;
   else if (ri && ((ri->flags & PG__R_CHOOSER) || (ri->flags & PG__R_EDITABLE)) && n->ax && !closed_host(c, i))
     val = ax_str(n->ax, "value"); /* (a closed host's value would be its inside's) */
+  const char *type = attr(c, n, "type");
   if (type && !strcasecmp(n->tag, "INPUT") &&
       (!strcasecmp(type, "checkbox") || !strcasecmp(type, "radio") || !strcasecmp(type, "hidden")))
     val = NULL;
+  return val;
+}
+
+/* Sets the text value, redacted when sensitive: a field's value, else the
+ * text of a status, alert or of a text a field points at (error messages,
+ * descriptions) when the role gives it no name. */
+static void element_value(ctx *c, int i, pg_element *e, const pg__role_info *ri, int why) {
+  const snode *n = &c->n[i];
+  const char *val = field_value(c, i, ri);
   if (val && *val) {
-    if (e->sensitive) {
-      e->text_value = pg__strdup(c->a, PG_REDACTED);
-      e->redacted = 1;
-      c->g->redactions++;
-    } else {
-      e->text_value = clean(c, val, VALUE_MAX_BYTES);
-    }
+    if (e->sensitive) redact_value(c, e);
+    else e->text_value = clean(c, val, VALUE_MAX_BYTES);
   } else if (e->sensitive) {
     e->redacted = 0;
   }
-  /* status, alert and the texts fields point at (error messages,
-   * descriptions): their text, when the role gives them no name */
   int field = !strcasecmp(n->tag, "INPUT") || !strcasecmp(n->tag, "TEXTAREA") || !strcasecmp(n->tag, "SELECT") ||
               (ri && (ri->flags & (PG__R_CHOOSER | PG__R_EDITABLE | PG__R_RANGE)));
   if (!e->text_value && !field && !e->name && ((ri && (ri->flags & PG__R_STATUS)) || (why & WANT_ENDPOINT))) {
@@ -1956,18 +2055,15 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
     buf[0] = 0;
     light_text(c, i, buf, sizeof buf, &len, 0);
     char *t = clean(c, buf, VALUE_MAX_BYTES);
-    if (t && e->sensitive) {
-      e->text_value = pg__strdup(c->a, PG_REDACTED);
-      e->redacted = 1;
-      c->g->redactions++;
-    } else {
-      e->text_value = t;
-    }
+    if (t && e->sensitive) redact_value(c, e);
+    else e->text_value = t;
   }
+}
 
-  /* geometry: its own box, or the one a click goes to */
+/* Sets the geometry: its own box, or the one a click goes to. */
+static void element_geometry(ctx *c, int i, pg_element *e, int visible) {
   int proxy = click_proxy(c, i);
-  const snode *box = proxy >= 0 ? &c->n[proxy] : n;
+  const snode *box = proxy >= 0 ? &c->n[proxy] : &c->n[i];
   if (proxy >= 0) e->click_backend_node_id = box->backend;
   if (box->layout >= 0) {
     e->bbox = node_rect(c, box);
@@ -1976,7 +2072,47 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
     e->in_viewport = visible && e->bbox.x < c->g->vp_width && e->bbox.y < c->g->vp_height &&
                      e->bbox.x + e->bbox.w > 0 && e->bbox.y + e->bbox.h > 0;
   }
-  e->attached = 1;
+}
+
+/* Composite widgets whose role an element inside reports as its container. */
+static const char *const composite_roles[] = {"tablist", "menu", "menubar", "dialog", "alertdialog",
+                                              "toolbar", "listbox", "tree", "grid", "radiogroup"};
+/* Roles that announce changes like a live region. */
+static const char *const live_roles[] = {"status", "alert", "log", "timer", "marquee", "progressbar"};
+
+/* 1 when role r is one of list[0..n). */
+static int role_in(const char *r, const char *const *list, size_t n) {
+  for (size_t z = 0; r && z < n; z++)
+    if (!strcmp(r, list[z])) return 1;
+  return 0;
+}
+
+/* The role of the nearest composite widget above node i, or NULL. */
+static const char *composite_above(ctx *c, int i) {
+  for (int k = c->n[i].parent, steps = 0; k >= 0 && steps < 32; k = c->n[k].parent, steps++) {
+    const snode *q = &c->n[k];
+    const char *qr = q->ax ? ax_str(q->ax, "role") : attr(c, q, "role");
+    if (!qr && !strcasecmp(q->tag, "DIALOG")) qr = "dialog";
+    if (role_in(qr, composite_roles, sizeof composite_roles / sizeof *composite_roles)) return qr;
+  }
+  return NULL;
+}
+
+/* 1 when node i is in a live region, status, alert, log, timer or progressbar. */
+static int in_live_region(ctx *c, int i) {
+  for (int k = i, steps = 0; k >= 0 && steps < 64; k = c->n[k].parent, steps++) {
+    const snode *q = &c->n[k];
+    const char *lv = attr(c, q, "aria-live");
+    const char *qr = q->ax ? ax_str(q->ax, "role") : attr(c, q, "role");
+    if ((lv && strcmp(lv, "off")) || role_in(qr, live_roles, sizeof live_roles / sizeof *live_roles)) return 1;
+  }
+  return 0;
+}
+
+/* Sets what its surroundings say: its shadow host, popup and controls
+ * facts, container kind and role, icons, and live region. */
+static void element_context(ctx *c, int i, pg_element *e) {
+  const snode *n = &c->n[i];
   /* the nearest published open host (a wrapper host may be left out) */
   for (int h = n->shadow == 1 ? n->shadow_host : -1; h >= 0 && !c->n[h].closed_inside;
        h = c->n[h].shadow == 1 ? c->n[h].shadow_host : -1)
@@ -1990,32 +2126,31 @@ static void make_element(ctx *c, int i, const char *role, int visible, int from_
   e->container_kind = n->parent >= 0 ? container_kind(c, n->parent) : NULL;
   icon_facts(c, i, e);
   icon_name(c, i, e);
-  for (int k = n->parent, steps = 0; k >= 0 && steps < 32; k = c->n[k].parent, steps++) {
-    const snode *q = &c->n[k];
-    const char *qr = q->ax ? ax_str(q->ax, "role") : attr(c, q, "role");
-    if (!qr && !strcasecmp(q->tag, "DIALOG")) qr = "dialog";
-    static const char *const composite[] = {"tablist", "menu", "menubar", "dialog", "alertdialog",
-                                            "toolbar", "listbox", "tree", "grid", "radiogroup"};
-    int hit = 0;
-    for (size_t z = 0; qr && z < sizeof composite / sizeof *composite; z++)
-      if (!strcmp(qr, composite[z])) hit = 1;
-    if (hit) {
-      e->container_role = pg__strdup(c->a, qr);
-      break;
-    }
-  }
-  /* inside a live region, status, alert, log, timer or progressbar? */
-  for (int k = i, steps = 0; k >= 0 && steps < 64; k = c->n[k].parent, steps++) {
-    const snode *q = &c->n[k];
-    const char *lv = attr(c, q, "aria-live");
-    const char *qr = q->ax ? ax_str(q->ax, "role") : attr(c, q, "role");
-    if ((lv && strcmp(lv, "off")) ||
-        (qr && (!strcmp(qr, "status") || !strcmp(qr, "alert") || !strcmp(qr, "log") ||
-                !strcmp(qr, "timer") || !strcmp(qr, "marquee") || !strcmp(qr, "progressbar")))) {
-      e->live = 1;
-      break;
-    }
-  }
+  const char *qr = composite_above(c, i);
+  if (qr) e->container_role = pg__strdup(c->a, qr);
+  if (in_live_region(c, i)) e->live = 1;
+}
+
+/* Publishes node i as an element with the given role: its facts, state,
+ * value, geometry, surroundings and actions. */
+static void make_element(ctx *c, int i, const char *role, int visible, int from_ax, int why) {
+  snode *n = &c->n[i];
+  const pg__role_info *ri = pg__role_lookup(role);
+  pg_element *e = add_element(c);
+  e->selection_only = why == WANT_SELECTION;
+  n->elem = (int)(c->g->nelements - 1);
+  e->backend_node_id = n->backend;
+  element_identity(c, i, e, role, ri);
+  element_policy_facts(c, i, e);
+  node_state(c, n, ri, &e->state, visible);
+  /* AX "focused" is only set on the focused node; trust the page's answer */
+  if (c->in->focused_backend_node_id && n->backend == c->in->focused_backend_node_id && n->frame_doc < 0)
+    pg_state_set(&e->state, PG_ST_FOCUSED, 1);
+  element_sources(c, i, e, role, ri);
+  element_value(c, i, e, ri, why);
+  element_geometry(c, i, e, visible);
+  e->attached = 1;
+  element_context(c, i, e);
   derive_actions(c, n, e, ri); /* invoke for an app action, unless disabled */
   e->interactable = visible && pg_state_is(&e->state, PG_ST_ENABLED) && e->actions != 0;
 }
@@ -3133,6 +3268,187 @@ static void redact_pii(ctx *c) {
   pii_boxes(c, changed);
 }
 
+/* Reads the viewport from the page facts (defaults: 1280x800, the root
+ * document's scroll, dpr 1). */
+static void read_viewport(ctx *c) {
+  pg_graph *g = c->g;
+  const cJSON *page = c->in->page;
+  const cJSON *v;
+  g->vp_width = (v = get(page, "vw")) && cJSON_IsNumber(v) ? v->valuedouble : 1280;
+  g->vp_height = (v = get(page, "vh")) && cJSON_IsNumber(v) ? v->valuedouble : 800;
+  g->vp_scroll_x = (v = get(page, "sx")) && cJSON_IsNumber(v) ? v->valuedouble : c->d[0].scroll_x;
+  g->vp_scroll_y = (v = get(page, "sy")) && cJSON_IsNumber(v) ? v->valuedouble : c->d[0].scroll_y;
+  g->vp_dpr = (v = get(page, "dpr")) && cJSON_IsNumber(v) ? v->valuedouble : 1;
+}
+
+/* Sets the route: URL, title, pathname and its context. */
+static void read_route(ctx *c) {
+  pg_graph *g = c->g;
+  const cJSON *page = c->in->page;
+  const char *url = get_str(page, "url") ? get_str(page, "url") : c->d[0].url;
+  g->route_url = pg__strdup(c->a, url);
+  g->route_title = clean(c, get_str(page, "title") ? get_str(page, "title") : c->d[0].title, NAME_MAX_BYTES);
+  if (url) {
+    const char *rest = pg_url_rest(url);
+    g->route_pathname = *rest == '/' ? pg__strndup(c->a, rest, strcspn(rest, "?#")) : pg__strdup(c->a, "/");
+  }
+  route_context(c, url);
+}
+
+/* Sets the innermost scope of each element. */
+static void assign_scopes(ctx *c) {
+  pg_graph *g = c->g;
+  for (size_t e = 0; e < g->nelements; e++) {
+    int ni = hget(c, g->elements[e].backend_node_id);
+    g->elements[e].scope = ni >= 0 && c->n[ni].parent >= 0 ? scope_of(c, c->n[ni].parent)
+                           : ni >= 0 ? doc_scope(c, c->n[ni].doc) : -1;
+  }
+}
+
+/* Adds the scopes that appear even when empty: open dialogs, popovers,
+ * drawers and annotated scopes (all kinds with include_non_interactive). */
+static void add_standing_scopes(ctx *c) {
+  for (size_t i = 0; i < c->nn; i++) {
+    const snode *n = &c->n[i];
+    if (n->type != 1 || n->closed_inside || c->d[n->doc].published < 0 || n->scope != -2) continue;
+    if (c->d[n->doc].access == PG_ACCESS_OPAQUE) continue;
+    if (!node_visible(c, n) && !c->opt->include_hidden) continue;
+    int from_ax;
+    const char *role = node_role(c, n, &from_ax);
+    const char *stable;
+    int kind = scope_kind_of(c, (int)i, role, 1, &stable);
+    if (kind == PG_SCOPE_DIALOG || kind == PG_SCOPE_POPOVER || kind == PG_SCOPE_DRAWER || kind == PG_SCOPE_CUSTOM ||
+        (kind >= 0 && c->opt->include_non_interactive))
+      scope_of(c, (int)i);
+  }
+}
+
+/* Sets the focused element, or the document that holds the focus. */
+static void find_focus(ctx *c) {
+  pg_graph *g = c->g;
+  if (!c->in->focused_backend_node_id) return;
+  int ni = hget(c, c->in->focused_backend_node_id);
+  if (ni >= 0 && c->n[ni].frame_doc >= 0) {
+    /* focus is inside a frame the page cannot look into (opaque, bridged
+     * or out-of-process): that document, no target */
+    g->focus_document = c->n[ni].frame_doc;
+  } else if (ni >= 0 && c->n[ni].elem >= 0) {
+    g->focus_element = c->n[ni].elem;
+    g->focus_document = g->elements[c->n[ni].elem].document;
+  } else if (ni >= 0 && c->d[c->n[ni].doc].published >= 0) {
+    g->focus_document = c->d[c->n[ni].doc].published;
+  }
+}
+
+/* Collects the visible main headings (h1, h2 of the root document; at
+ * most 16): part of a state's identity. */
+static void collect_headings(ctx *c) {
+  pg_graph *g = c->g;
+  for (size_t i = 0; i < c->nn && g->nheadings < 16; i++) {
+    const snode *n = &c->n[i];
+    if (n->type != 1 || n->doc != 0 || n->closed_inside || n->tag[0] != 'H' || (n->tag[1] != '1' && n->tag[1] != '2') || n->tag[2])
+      continue;
+    if (!node_visible(c, n)) continue;
+    char buf[512];
+    size_t len = 0;
+    buf[0] = 0;
+    light_text(c, (int)i, buf, sizeof buf, &len, 0);
+    char *t = clean(c, buf, 200);
+    if (!t) continue;
+    if (!g->headings) g->headings = pg__alloc(c->a, 16 * sizeof *g->headings);
+    g->headings[g->nheadings++] = t;
+  }
+}
+
+/* Sets the selection: its ends' elements, if they survived the filters, and
+ * its text unless an end lies where nothing may be read. */
+static void read_selection(ctx *c) {
+  pg_graph *g = c->g;
+  g->selection_anchor = c->sel_node[0] >= 0 ? c->n[c->sel_node[0]].elem : -1;
+  g->selection_focus = c->sel_node[1] >= 0 ? c->n[c->sel_node[1]].elem : -1;
+  const char *sel = get_str(c->in->page, "selection");
+  g->selection_text = c->sel_drop ? NULL : clean(c, sel, 1000);
+}
+
+/* Counts the closed shadow hosts in published, readable documents. */
+static void count_closed_hosts(ctx *c) {
+  for (size_t i = 0; i < c->nn; i++) {
+    const snode *n = &c->n[i];
+    if (n->type == 1 && !n->closed_inside && c->d[n->doc].published >= 0 &&
+        c->d[n->doc].access != PG_ACCESS_OPAQUE && closed_host(c, (int)i))
+      c->g->closed_shadow_hosts++;
+  }
+}
+
+/* Builds the graph's backendNodeId -> parent map for hit tests (left empty
+ * when out of memory). */
+static void build_parent_map(ctx *c) {
+  pg_graph *g = c->g;
+  g->pcap = 16;
+  while (g->pcap < c->nn * 2 + 2) g->pcap <<= 1;
+  g->pkeys = calloc(g->pcap, sizeof *g->pkeys);
+  g->pvals = calloc(g->pcap, sizeof *g->pvals);
+  if (g->pkeys && g->pvals)
+    for (size_t i = 0; i < c->nn; i++) {
+      if (!c->n[i].backend) continue;
+      size_t m = g->pcap - 1, h = ((unsigned)c->n[i].backend * 2654435761u) & m;
+      while (g->pkeys[h] && g->pkeys[h] != c->n[i].backend) h = (h + 1) & m;
+      g->pkeys[h] = c->n[i].backend;
+      g->pvals[h] = c->n[i].parent >= 0 ? c->n[c->n[i].parent].backend : 0;
+    }
+}
+
+/* Frees the build's working memory (not the graph). */
+static void ctx_release(ctx *c) {
+  for (size_t dj = 0; dj < c->nd; dj++) {
+    free(c->d[dj].styles);
+    free(c->d[dj].bounds);
+    free(c->d[dj].client);
+    free(c->d[dj].paint);
+  }
+  free(c->d);
+  free(c->n);
+  free(c->hkeys);
+  free(c->hvals);
+  free(c->idkeys);
+  free(c->forkeys);
+  free(c->controlled);
+}
+
+/* The build's steps after indexing, in order: documents, route, elements,
+ * scopes, relations, page facts, then redaction. */
+static void build_graph(ctx *c) {
+  pg_graph *g = c->g;
+  read_viewport(c);
+  g->revision = pg__printf(c->a, "rev_%llu", c->opt->revision ? c->opt->revision : pg_next_revision());
+  g->root_document_id = pg__strdup(c->a, "doc_root");
+  propagate(c);
+  build_documents(c);
+  join_ax(c);
+  read_route(c);
+  doc_scope(c, 0);
+
+  select_elements(c);
+  compute_obscured(c);
+  assign_scopes(c);
+  apply_filters(c);
+  apply_max_nodes(c);
+  add_standing_scopes(c);
+  for (size_t dj = 1; dj < c->nd; dj++) doc_scope(c, (int)dj);
+  prune_scopes(c);
+  mark_inert(c);
+  build_relations(c);
+  find_focus(c);
+  collect_headings(c);
+  read_selection(c);
+  count_closed_hosts(c);
+  scrub_sensitive(c);
+  list_sensitive_fields(c);
+  collect_masks(c);
+  if (c->opt->redact_pii) redact_pii(c);
+  build_parent_map(c);
+}
+
 pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   static const pg_options zero;
   *out = NULL;
@@ -3149,135 +3465,9 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   c.g->selection_anchor = c.g->selection_focus = -1;
   c.sel_node[0] = c.sel_node[1] = -1;
   pg_code rc = PG_OK;
-  if (index_snapshot(&c) < 0) {
-    rc = c.nd ? PG_INPUT : PG_EMPTY;
-    goto done;
-  }
-  pg_graph *g = c.g;
-  const cJSON *page = in->page;
-  const cJSON *v;
-  g->vp_width = (v = get(page, "vw")) && cJSON_IsNumber(v) ? v->valuedouble : 1280;
-  g->vp_height = (v = get(page, "vh")) && cJSON_IsNumber(v) ? v->valuedouble : 800;
-  g->vp_scroll_x = (v = get(page, "sx")) && cJSON_IsNumber(v) ? v->valuedouble : c.d[0].scroll_x;
-  g->vp_scroll_y = (v = get(page, "sy")) && cJSON_IsNumber(v) ? v->valuedouble : c.d[0].scroll_y;
-  g->vp_dpr = (v = get(page, "dpr")) && cJSON_IsNumber(v) ? v->valuedouble : 1;
-  g->revision = pg__printf(c.a, "rev_%llu", c.opt->revision ? c.opt->revision : pg_next_revision());
-  g->root_document_id = pg__strdup(c.a, "doc_root");
-  propagate(&c);
-  build_documents(&c);
-  join_ax(&c);
-  const char *url = get_str(page, "url") ? get_str(page, "url") : c.d[0].url;
-  g->route_url = pg__strdup(c.a, url);
-  g->route_title = clean(&c, get_str(page, "title") ? get_str(page, "title") : c.d[0].title, NAME_MAX_BYTES);
-  if (url) {
-    const char *rest = pg_url_rest(url);
-    g->route_pathname = *rest == '/' ? pg__strndup(c.a, rest, strcspn(rest, "?#")) : pg__strdup(c.a, "/");
-  }
-  route_context(&c, url);
-  doc_scope(&c, 0);
-
-  select_elements(&c);
-  compute_obscured(&c);
-  /* the innermost scope of each element */
-  for (size_t e = 0; e < g->nelements; e++) {
-    int ni = hget(&c, g->elements[e].backend_node_id);
-    g->elements[e].scope = ni >= 0 && c.n[ni].parent >= 0 ? scope_of(&c, c.n[ni].parent)
-                           : ni >= 0 ? doc_scope(&c, c.n[ni].doc) : -1;
-  }
-  apply_filters(&c);
-  apply_max_nodes(&c);
-  /* open dialogs/popovers and annotated scopes appear even when empty */
-  for (size_t i = 0; i < c.nn; i++) {
-    const snode *n = &c.n[i];
-    if (n->type != 1 || n->closed_inside || c.d[n->doc].published < 0 || n->scope != -2) continue;
-    if (c.d[n->doc].access == PG_ACCESS_OPAQUE) continue;
-    if (!node_visible(&c, n) && !c.opt->include_hidden) continue;
-    int from_ax;
-    const char *role = node_role(&c, n, &from_ax);
-    const char *stable;
-    int kind = scope_kind_of(&c, (int)i, role, 1, &stable);
-    if (kind == PG_SCOPE_DIALOG || kind == PG_SCOPE_POPOVER || kind == PG_SCOPE_DRAWER || kind == PG_SCOPE_CUSTOM ||
-        (kind >= 0 && c.opt->include_non_interactive))
-      scope_of(&c, (int)i);
-  }
-  for (size_t dj = 1; dj < c.nd; dj++) doc_scope(&c, (int)dj);
-  prune_scopes(&c);
-  mark_inert(&c);
-  build_relations(&c);
-  /* focus */
-  if (in->focused_backend_node_id) {
-    int ni = hget(&c, in->focused_backend_node_id);
-    if (ni >= 0 && c.n[ni].frame_doc >= 0) {
-      /* focus is inside a frame the page cannot look into (opaque, bridged
-       * or out-of-process): that document, no target */
-      g->focus_document = c.n[ni].frame_doc;
-    } else if (ni >= 0 && c.n[ni].elem >= 0) {
-      g->focus_element = c.n[ni].elem;
-      g->focus_document = g->elements[c.n[ni].elem].document;
-    } else if (ni >= 0 && c.d[c.n[ni].doc].published >= 0) {
-      g->focus_document = c.d[c.n[ni].doc].published;
-    }
-  }
-  /* main headings: part of a state's identity */
-  for (size_t i = 0; i < c.nn && g->nheadings < 16; i++) {
-    const snode *n = &c.n[i];
-    if (n->type != 1 || n->doc != 0 || n->closed_inside || n->tag[0] != 'H' || (n->tag[1] != '1' && n->tag[1] != '2') || n->tag[2])
-      continue;
-    if (!node_visible(&c, n)) continue;
-    char buf[512];
-    size_t len = 0;
-    buf[0] = 0;
-    light_text(&c, (int)i, buf, sizeof buf, &len, 0);
-    char *t = clean(&c, buf, 200);
-    if (!t) continue;
-    if (!g->headings) g->headings = pg__alloc(c.a, 16 * sizeof *g->headings);
-    g->headings[g->nheadings++] = t;
-  }
-  /* selection: its ends' elements, if they survived the filters, and its
-   * text unless an end lies where nothing may be read */
-  g->selection_anchor = c.sel_node[0] >= 0 ? c.n[c.sel_node[0]].elem : -1;
-  g->selection_focus = c.sel_node[1] >= 0 ? c.n[c.sel_node[1]].elem : -1;
-  const char *sel = get_str(page, "selection");
-  g->selection_text = c.sel_drop ? NULL : clean(&c, sel, 1000);
-  for (size_t i = 0; i < c.nn; i++) {
-    const snode *n = &c.n[i];
-    if (n->type == 1 && !n->closed_inside && c.d[n->doc].published >= 0 &&
-        c.d[n->doc].access != PG_ACCESS_OPAQUE && closed_host(&c, (int)i))
-      g->closed_shadow_hosts++;
-  }
-  scrub_sensitive(&c);
-  list_sensitive_fields(&c);
-  collect_masks(&c);
-  if (c.opt->redact_pii) redact_pii(&c);
-
-  /* parent map for hit tests */
-  g->pcap = 16;
-  while (g->pcap < c.nn * 2 + 2) g->pcap <<= 1;
-  g->pkeys = calloc(g->pcap, sizeof *g->pkeys);
-  g->pvals = calloc(g->pcap, sizeof *g->pvals);
-  if (g->pkeys && g->pvals)
-    for (size_t i = 0; i < c.nn; i++) {
-      if (!c.n[i].backend) continue;
-      size_t m = g->pcap - 1, h = ((unsigned)c.n[i].backend * 2654435761u) & m;
-      while (g->pkeys[h] && g->pkeys[h] != c.n[i].backend) h = (h + 1) & m;
-      g->pkeys[h] = c.n[i].backend;
-      g->pvals[h] = c.n[i].parent >= 0 ? c.n[c.n[i].parent].backend : 0;
-    }
-
-done:
-  for (size_t dj = 0; dj < c.nd; dj++) {
-    free(c.d[dj].styles);
-    free(c.d[dj].bounds);
-    free(c.d[dj].client);
-    free(c.d[dj].paint);
-  }
-  free(c.d);
-  free(c.n);
-  free(c.hkeys);
-  free(c.hvals);
-  free(c.idkeys);
-  free(c.forkeys);
-  free(c.controlled);
+  if (index_snapshot(&c) < 0) rc = c.nd ? PG_INPUT : PG_EMPTY;
+  else build_graph(&c);
+  ctx_release(&c);
   if (rc != PG_OK) {
     pg_graph_free(c.g);
     return rc;

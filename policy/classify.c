@@ -561,6 +561,216 @@ static void offer_icon(cand *c, const icon_view *v)
   }
 }
 
+/* ---- pol_classify, step by step ------------------------------------------- */
+
+/* What the steps share: the subject, what it is asked to do, and what its
+ * words, URLs and icons say. */
+typedef struct {
+  const pol_subject *s;
+  pol_risk_level risk;
+  int act, app, submit, scan_flags;
+  int same_origin_link;
+  const char *href_path, *action_path;
+  pol__scan name_scan, ctx_scan, app_scan, act_scan;
+  icon_view iv;
+} cls_facts;
+
+/* Step 1: offers the hard native facts (password, credential, payment,
+ * download, file input) and reads the href and form action. */
+static void offer_hard_facts(cls_facts *f, cand *c)
+{
+  const pol_subject *s = f->s;
+  pol_data_class fdc = autocomplete_dc(s->autocomplete);
+  if (pol__attr_eq(s->input_type, "password"))
+    offer(c, POL_SE_SECURITY_CHANGE, "native.password", NULL, "attribute");
+  if (fdc == POL_DC_CREDENTIAL)
+    offer(c, POL_SE_SECURITY_CHANGE, "native.autocomplete.credential", NULL, "attribute");
+  if (fdc == POL_DC_SECRET)
+    offer(c, POL_SE_SECURITY_CHANGE, "native.autocomplete.otp", NULL, "attribute");
+  if (sensitive_attr(s))
+    offer(c, POL_SE_SECURITY_CHANGE, "annotation.sensitive", NULL, "attribute");
+  if (fdc == POL_DC_PAYMENT)
+    offer(c, POL_SE_BILLING_CHANGE, "native.autocomplete.payment", NULL, "attribute");
+  if (s->has_download)
+    offer(c, POL_SE_EXTERNAL_EFFECT, "native.download", NULL, "attribute");
+  if (pol__attr_eq(s->input_type, "file") && f->act != ACT_TEXT)
+    offer(c, POL_SE_EXTERNAL_EFFECT, "native.file_input", NULL, "attribute");
+  f->href_path = f->action_path = NULL;
+  f->same_origin_link = url_facts(s, s->href, "href", "url", c, &f->href_path);
+  if (f->submit)
+    url_facts(s, s->form_action, "form_action", "native.submit", c, &f->action_path);
+}
+
+/* Scans the name, context and action ids with the lexicons (used from step
+ * 2 on) and reads the icons. */
+static void scan_words(cls_facts *f)
+{
+  const pol_subject *s = f->s;
+  int link = plain_link(s, f->act, f->submit, f->same_origin_link) && !f->app;
+  pol__lexicon_scan(s->name, f->scan_flags | (link ? POL__SCAN_LINK : 0), &f->name_scan);
+  pol__lexicon_scan(link ? NULL : s->context, f->scan_flags, &f->ctx_scan);
+  pol__lexicon_scan(s->app_action, POL__SCAN_CAMEL, &f->app_scan);
+  pol__lexicon_scan(f->act == ACT_APP ? s->action : NULL, POL__SCAN_CAMEL, &f->act_scan);
+  icon_view_read(s, &f->name_scan, &f->iv);
+  if (f->name_scan.safe_signal || f->iv.dismiss) /* "Cancel", "Open details", a
+                                                    dialog's ×: no context taint */
+    memset(&f->ctx_scan, 0, sizeof f->ctx_scan);
+}
+
+/* Offers the risky words of the name, the action ids and the context. */
+static void offer_words(const cls_facts *f, cand *c)
+{
+  offer_lex(c, f->name_scan.risky, "lexicon", "name");
+  offer_lex(c, f->app_scan.risky, "lexicon", "app_action");
+  offer_lex(c, f->act_scan.risky, "lexicon", "app_action");
+  offer_lex(c, f->ctx_scan.risky, "lexicon", "context");
+}
+
+/* Step 2, data-uiap-risk="blocked": the verdict names the worst evidence
+ * known (at least destructive). */
+static void decide_blocked(const cls_facts *f, const cand *c, pol_classification *out)
+{
+  cand words = {0};
+  offer_words(f, &words);
+  pol_side_effect se = POL_SE_DESTRUCTIVE;
+  if (c->set && pol__rank(c->se) >= pol__rank(POL_SE_EXTERNAL_EFFECT))
+    se = c->se;
+  else if (words.set && pol__rank(words.se) >= pol__rank(POL_SE_EXTERNAL_EFFECT))
+    se = words.se;
+  cand b = {0};
+  offer(&b, se, "annotation.risk.blocked", words.keyword, "attribute");
+  finish(&b, out);
+}
+
+/* Step 2, data-uiap-risk="safe": the app vouches for its own side effects;
+ * that cannot make leaving the origin, a download or a credential field
+ * safe (step 1). */
+static void decide_safe(const cls_facts *f, cand *c, pol_classification *out)
+{
+  if (!c->set) {
+    pol_side_effect se = f->act == ACT_TEXT ? POL_SE_DRAFT
+                       : f->same_origin_link ? POL_SE_NAVIGATION : POL_SE_LOCAL_UI;
+    offer(c, se, "annotation.risk.safe", NULL, "attribute");
+  }
+  finish(c, out);
+}
+
+/* Step 3, the fixed cases (text entry, dismissing a dialog, a tab, a
+ * control whose markup says what a click does); 1 when one decided. */
+static int fixed_case(const cls_facts *f, cand *c)
+{
+  const pol_subject *s = f->s;
+  if (f->act == ACT_TEXT) {
+    offer(c, POL_SE_DRAFT, "action.text_entry", NULL, "action");
+    return 1;
+  }
+  if (f->act == ACT_DISMISS && (pol__attr_eq(s->role, "dialog") ||
+                                pol__attr_eq(s->role, "alertdialog"))) {
+    offer(c, POL_SE_LOCAL_UI, "action.dismiss", NULL, "action");
+    return 1;
+  }
+  if (pol__attr_eq(s->role, "tab") && !f->app) {
+    offer(c, POL_SE_LOCAL_UI, "role.tab", NULL, "role");
+    return 1;
+  }
+  int sem = own_semantics(s, &f->name_scan);
+  if (sem != SEM_NONE && plain_click(s, f->act, f->submit, f->app, f->risk, c, &f->iv.ic)) {
+    offer_ex(c, POL_SE_LOCAL_UI, sem_rules[sem].rule, NULL, sem_rules[sem].where,
+             sem_rules[sem].explain, 0);
+    return 1;
+  }
+  return 0;
+}
+
+/* Step 6: offers the soft native semantics (submission, reset, the href,
+ * going back). */
+static void offer_soft_native(const cls_facts *f, cand *c)
+{
+  const pol_subject *s = f->s;
+  if (f->submit)
+    offer_submit(s, c, f->action_path);
+  else if (pol__attr_eq(s->input_type, "reset"))
+    offer(c, POL_SE_LOCAL_UI, "native.form_reset", NULL, "attribute");
+  if (f->href_path) {
+    offer_url(c, f->href_path, "href");
+    if (f->same_origin_link)
+      offer(c, POL_SE_NAVIGATION, "url.same_origin", NULL, "href");
+  }
+  if (f->act == ACT_BACK)
+    offer(c, POL_SE_NAVIGATION, "action.back", NULL, "action");
+}
+
+/* Step 7, no evidence yet: offers the role default or a local-UI signal,
+ * else unknown. */
+static void offer_fallback(const cls_facts *f, cand *c)
+{
+  const pol_subject *s = f->s;
+  if (f->submit) {
+    /* A form submit whose method the page does not state: scripted forms
+     * usually look like this, so only a plain safe word ("Search") makes
+     * it a read. */
+    if (f->name_scan.safe_signal)
+      offer(c, POL_SE_READ, "native.submit.safe_name", f->name_scan.safe->phrase, "name");
+    else
+      offer(c, POL_SE_UNKNOWN, "native.submit.implicit", NULL, "attribute");
+    return;
+  }
+  const char *rr = role_default(s);
+  if (rr) {
+    offer(c, POL_SE_LOCAL_UI, rr, NULL, "role");
+    return;
+  }
+  for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
+    if (signals[i].test(s, f->act)) {
+      offer(c, POL_SE_LOCAL_UI, signals[i].rule, NULL, signals[i].where);
+      return;
+    }
+  if (f->iv.dismiss) {
+    offer_ex(c, POL_SE_LOCAL_UI, "icon.close.dismiss", f->iv.ic.token, "icon", f->iv.phrase, 1);
+    return;
+  }
+  if (f->name_scan.safe_signal) {
+    offer(c, POL_SE_LOCAL_UI, "signal.safe_word", f->name_scan.safe->phrase, "name");
+    return;
+  }
+  offer(c, POL_SE_UNKNOWN, "default.unknown", NULL, NULL);
+}
+
+/* Steps 4 to 7: words and icons, app actions, soft native semantics, then
+ * the fallbacks. */
+static void offer_evidence(const cls_facts *f, cand *c)
+{
+  /* 4. lexicons */
+  offer_words(f, c);
+  offer_icon(c, &f->iv);
+  /* 5. app actions without a telling word */
+  if (f->app) {
+    if (!c->set)
+      offer(c, POL_SE_UNKNOWN, "annotation.action.unknown", NULL, "app_action");
+    return;
+  }
+  /* 6. soft native semantics */
+  offer_soft_native(f, c);
+  if (c->set)
+    return;
+  /* 7. no evidence yet: role defaults and local-UI signals */
+  offer_fallback(f, c);
+}
+
+/* data-uiap-risk="confirm": at least a write, whatever the words say. */
+static void confirm_floor(cand *c, pol_risk_level risk)
+{
+  if (risk == POL_RISK_CONFIRM &&
+      (c->se == POL_SE_UNKNOWN || pol__rank(c->se) < pol__rank(POL_SE_WRITE))) {
+    c->se = POL_SE_WRITE;
+    snprintf(c->rule, sizeof c->rule, "annotation.risk.confirm");
+    c->keyword = NULL;
+    c->where = "attribute";
+    c->explain = NULL;
+    c->inferred = 0;
+  }
+}
+
 pol_code pol_classify(const pol_subject *s, pol_classification *out)
 {
   if (!out)
@@ -573,174 +783,34 @@ pol_code pol_classify(const pol_subject *s, pol_classification *out)
 
   out->data_class = pol_subject_data_class(s);
   out->risk = parse_risk(s->risk);
-  int act = action_kind(s->action);
-  int app = has(s->app_action) || act == ACT_APP;
-  int submit = s->is_submit || act == ACT_SUBMIT;
-  int scan_flags = in_dialog(s, act) ? POL__SCAN_DIALOG : 0;
+  cls_facts f;
+  f.s = s;
+  f.risk = out->risk;
+  f.act = action_kind(s->action);
+  f.app = has(s->app_action) || f.act == ACT_APP;
+  f.submit = s->is_submit || f.act == ACT_SUBMIT;
+  f.scan_flags = in_dialog(s, f.act) ? POL__SCAN_DIALOG : 0;
   cand c = {0};
 
   /* 0. passive actions */
-  if (act == ACT_PASSIVE && out->risk != POL_RISK_BLOCKED) {
+  if (f.act == ACT_PASSIVE && out->risk != POL_RISK_BLOCKED) {
     offer(&c, POL_SE_NONE, "action.passive", NULL, "action");
     finish(&c, out);
     return POL_OK;
   }
-
-  /* 1. hard native facts */
-  pol_data_class fdc = autocomplete_dc(s->autocomplete);
-  if (pol__attr_eq(s->input_type, "password"))
-    offer(&c, POL_SE_SECURITY_CHANGE, "native.password", NULL, "attribute");
-  if (fdc == POL_DC_CREDENTIAL)
-    offer(&c, POL_SE_SECURITY_CHANGE, "native.autocomplete.credential", NULL, "attribute");
-  if (fdc == POL_DC_SECRET)
-    offer(&c, POL_SE_SECURITY_CHANGE, "native.autocomplete.otp", NULL, "attribute");
-  if (sensitive_attr(s))
-    offer(&c, POL_SE_SECURITY_CHANGE, "annotation.sensitive", NULL, "attribute");
-  if (fdc == POL_DC_PAYMENT)
-    offer(&c, POL_SE_BILLING_CHANGE, "native.autocomplete.payment", NULL, "attribute");
-  if (s->has_download)
-    offer(&c, POL_SE_EXTERNAL_EFFECT, "native.download", NULL, "attribute");
-  if (pol__attr_eq(s->input_type, "file") && act != ACT_TEXT)
-    offer(&c, POL_SE_EXTERNAL_EFFECT, "native.file_input", NULL, "attribute");
-  const char *href_path = NULL, *action_path = NULL;
-  int same_origin_link = url_facts(s, s->href, "href", "url", &c, &href_path);
-  if (submit)
-    url_facts(s, s->form_action, "form_action", "native.submit", &c, &action_path);
-
-  /* Lexicon scans (used from step 2 on). */
-  pol__scan name_scan, ctx_scan, app_scan, act_scan;
-  int link = plain_link(s, act, submit, same_origin_link) && !app;
-  pol__lexicon_scan(s->name, scan_flags | (link ? POL__SCAN_LINK : 0), &name_scan);
-  pol__lexicon_scan(link ? NULL : s->context, scan_flags, &ctx_scan);
-  pol__lexicon_scan(s->app_action, POL__SCAN_CAMEL, &app_scan);
-  pol__lexicon_scan(act == ACT_APP ? s->action : NULL, POL__SCAN_CAMEL, &act_scan);
-  icon_view iv;
-  icon_view_read(s, &name_scan, &iv);
-  if (name_scan.safe_signal || iv.dismiss) /* "Cancel", "Open details", a
-                                              dialog's ×: no context taint */
-    memset(&ctx_scan, 0, sizeof ctx_scan);
-
-  /* 2. annotations: data-uiap-risk */
+  offer_hard_facts(&f, &c);
+  scan_words(&f);
   if (out->risk == POL_RISK_BLOCKED) {
-    cand words = {0};
-    offer_lex(&words, name_scan.risky, "lexicon", "name");
-    offer_lex(&words, app_scan.risky, "lexicon", "app_action");
-    offer_lex(&words, act_scan.risky, "lexicon", "app_action");
-    offer_lex(&words, ctx_scan.risky, "lexicon", "context");
-    pol_side_effect se = POL_SE_DESTRUCTIVE;
-    if (c.set && pol__rank(c.se) >= pol__rank(POL_SE_EXTERNAL_EFFECT))
-      se = c.se;
-    else if (words.set && pol__rank(words.se) >= pol__rank(POL_SE_EXTERNAL_EFFECT))
-      se = words.se;
-    cand b = {0};
-    offer(&b, se, "annotation.risk.blocked", words.keyword, "attribute");
-    finish(&b, out);
+    decide_blocked(&f, &c, out);
     return POL_OK;
   }
   if (out->risk == POL_RISK_SAFE) {
-    /* The app vouches for its own side effects; that cannot make leaving
-     * the origin, a download or a credential field safe (step 1). */
-    if (!c.set) {
-      pol_side_effect se = act == ACT_TEXT ? POL_SE_DRAFT
-                         : same_origin_link ? POL_SE_NAVIGATION : POL_SE_LOCAL_UI;
-      offer(&c, se, "annotation.risk.safe", NULL, "attribute");
-    }
-    finish(&c, out);
+    decide_safe(&f, &c, out);
     return POL_OK;
   }
-
-  /* 3. fixed cases */
-  if (act == ACT_TEXT) {
-    offer(&c, POL_SE_DRAFT, "action.text_entry", NULL, "action");
-    goto done;
-  }
-  if (act == ACT_DISMISS && (pol__attr_eq(s->role, "dialog") ||
-                             pol__attr_eq(s->role, "alertdialog"))) {
-    offer(&c, POL_SE_LOCAL_UI, "action.dismiss", NULL, "action");
-    goto done;
-  }
-  if (pol__attr_eq(s->role, "tab") && !app) {
-    offer(&c, POL_SE_LOCAL_UI, "role.tab", NULL, "role");
-    goto done;
-  }
-  int sem = own_semantics(s, &name_scan);
-  if (sem != SEM_NONE && plain_click(s, act, submit, app, out->risk, &c, &iv.ic)) {
-    offer_ex(&c, POL_SE_LOCAL_UI, sem_rules[sem].rule, NULL, sem_rules[sem].where,
-             sem_rules[sem].explain, 0);
-    goto done;
-  }
-
-  /* 4. lexicons */
-  offer_lex(&c, name_scan.risky, "lexicon", "name");
-  offer_lex(&c, app_scan.risky, "lexicon", "app_action");
-  offer_lex(&c, act_scan.risky, "lexicon", "app_action");
-  offer_lex(&c, ctx_scan.risky, "lexicon", "context");
-  offer_icon(&c, &iv);
-
-  /* 5. app actions without a telling word */
-  if (app) {
-    if (!c.set)
-      offer(&c, POL_SE_UNKNOWN, "annotation.action.unknown", NULL, "app_action");
-    goto done;
-  }
-
-  /* 6. soft native semantics */
-  if (submit)
-    offer_submit(s, &c, action_path);
-  else if (pol__attr_eq(s->input_type, "reset"))
-    offer(&c, POL_SE_LOCAL_UI, "native.form_reset", NULL, "attribute");
-  if (href_path) {
-    offer_url(&c, href_path, "href");
-    if (same_origin_link)
-      offer(&c, POL_SE_NAVIGATION, "url.same_origin", NULL, "href");
-  }
-  if (act == ACT_BACK)
-    offer(&c, POL_SE_NAVIGATION, "action.back", NULL, "action");
-  if (c.set)
-    goto done;
-
-  /* 7. no evidence yet: role defaults and local-UI signals */
-  if (submit) {
-    /* A form submit whose method the page does not state: scripted forms
-     * usually look like this, so only a plain safe word ("Search") makes
-     * it a read. */
-    if (name_scan.safe_signal)
-      offer(&c, POL_SE_READ, "native.submit.safe_name", name_scan.safe->phrase, "name");
-    else
-      offer(&c, POL_SE_UNKNOWN, "native.submit.implicit", NULL, "attribute");
-    goto done;
-  }
-  const char *rr = role_default(s);
-  if (rr) {
-    offer(&c, POL_SE_LOCAL_UI, rr, NULL, "role");
-    goto done;
-  }
-  for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
-    if (signals[i].test(s, act)) {
-      offer(&c, POL_SE_LOCAL_UI, signals[i].rule, NULL, signals[i].where);
-      goto done;
-    }
-  if (iv.dismiss) {
-    offer_ex(&c, POL_SE_LOCAL_UI, "icon.close.dismiss", iv.ic.token, "icon", iv.phrase, 1);
-    goto done;
-  }
-  if (name_scan.safe_signal) {
-    offer(&c, POL_SE_LOCAL_UI, "signal.safe_word", name_scan.safe->phrase, "name");
-    goto done;
-  }
-  offer(&c, POL_SE_UNKNOWN, "default.unknown", NULL, NULL);
-
-done:
-  /* data-uiap-risk="confirm": at least a write, whatever the words say. */
-  if (out->risk == POL_RISK_CONFIRM &&
-      (c.se == POL_SE_UNKNOWN || pol__rank(c.se) < pol__rank(POL_SE_WRITE))) {
-    c.se = POL_SE_WRITE;
-    snprintf(c.rule, sizeof c.rule, "annotation.risk.confirm");
-    c.keyword = NULL;
-    c.where = "attribute";
-    c.explain = NULL;
-    c.inferred = 0;
-  }
+  if (!fixed_case(&f, &c))
+    offer_evidence(&f, &c);
+  confirm_floor(&c, out->risk);
   finish(&c, out);
   return POL_OK;
 }
