@@ -79,6 +79,7 @@ typedef struct run {
   int nloops, caploops;
   crawl__strmap by_loop;    /* index of loops */
   int deviations;           /* walks that ended off their path since the last step */
+  long depths_at;           /* r->transitions when the depths were last lowered (fr_depths) */
   const pg_graph *before;   /* the capture before an action, while r->g is NULL */
   /* JSON of the two latest graphs asked for, by revision (unique per
    * process): a graph is converted once, whether for its state file or for
@@ -2101,6 +2102,10 @@ static void explore(run *r) {
     if (r->signed_out && sign_in_again(r) != 0) break;
     fr_hop path[FR_MAX_HOPS];
     int len = 0, tier;
+    if (r->transitions - r->depths_at >= 32) { /* what is one likely click from a seed is not deep */
+      fr_depths(&r->f);
+      r->depths_at = r->transitions;
+    }
     int target = explore_target(r, path, &len, &tier);
     if (target < 0 && (!r->sh || shared_more(r) < 0)) break; /* frontier empty (shared: drained) */
     if (target < 0) continue;                                  /* leased one, or waited */

@@ -161,6 +161,37 @@ void fr_relax(frontier *f, int from, int to, const action *a) {
   free(queued);
 }
 
+void fr_depths(frontier *f) {
+  int n = f->nst, qh = 0, qt = 0;
+  if (!n) return;
+  int *queue = crawl__xrealloc(NULL, (size_t)n * sizeof *queue), *dist = crawl__xrealloc(NULL, (size_t)n * sizeof *dist);
+  int *start = crawl__xcalloc((size_t)n + 1, sizeof *start), *by_from = crawl__xrealloc(NULL, (size_t)(f->ned ? f->ned : 1) * sizeof *by_from);
+  for (int k = 0; k < f->ned; k++) start[f->ed[k].from + 1]++;
+  for (int k = 0; k < n; k++) start[k + 1] += start[k];
+  int *fill = crawl__xrealloc(NULL, ((size_t)n + 1) * sizeof *fill);
+  memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
+  for (int k = 0; k < f->ned; k++) by_from[fill[f->ed[k].from]++] = k;
+  free(fill);
+  for (int k = 0; k < n; k++) {
+    dist[k] = f->st[k].depth == 0 ? 0 : -1;
+    if (!dist[k]) queue[qt++] = k;
+  }
+  while (qh < qt) {
+    int x = queue[qh++];
+    if (dist[x] < f->st[x].depth) f->st[x].depth = dist[x];
+    for (int j = start[x]; j < start[x + 1]; j++) {
+      int t = f->ed[by_from[j]].to;
+      if (dist[t] < 0 && f->st[t].principal == f->st[x].principal) dist[t] = dist[x] + 1, queue[qt++] = t;
+    }
+    for (int i = 0; i < f->st[x].nacts; i++) {
+      const action *a = &f->st[x].acts[i];
+      int t = a->done || a->dec.effect != POL_EFFECT_ALLOW ? -1 : fr_likely(f, a, x);
+      if (t >= 0 && dist[t] < 0 && f->st[t].principal == f->st[x].principal) dist[t] = dist[x] + 1, queue[qt++] = t;
+    }
+  }
+  free(queue); free(dist); free(start); free(by_from);
+}
+
 /* Untried allowed actions come in two tiers: 0, those whose outcome is
  * neither predictable nor likely (they find new states); 1, any. First of
  * the tier by rank, or -1. */

@@ -101,6 +101,12 @@ int fr_add_edge(frontier *f, int from, int to, const action *a);
  * so do the states found from it over known edges (a state first found
  * deep in the app is not held back by maxDepth once a nearer way is seen). */
 void fr_relax(frontier *f, int from, int to, const action *a);
+/* Every state's depth lowered to its fewest steps from a seed over known
+ * edges and the untried actions likely to lead there (fr_likely): a state
+ * one likely click from the seed is not held back by maxDepth because the
+ * crawl first came to it the long way. Depths only; replays keep their
+ * observed paths. */
+void fr_depths(frontier *f);
 
 /* Outcomes. key identifies an action (action, role, name, stable id,
  * ordinal, option); fr_outcome_keys gives its two records (any route, this

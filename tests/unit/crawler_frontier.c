@@ -233,3 +233,23 @@ Test(frontier, a_nearer_way_to_a_state_makes_it_and_what_was_found_from_it_neare
   cr_expect_eq(f.st[3].parent, 0, "a longer way changes nothing");
   fr_free(&f);
 }
+
+Test(frontier, a_state_one_likely_click_from_the_seed_is_shallow) {
+  /* found the long way: 0 -> 1 -> 2 -> 3 (depths 1..3); the seed 0 has a
+   * link, untried, to where the same link went from state 1 (state 3) */
+  static const char *const routes[] = {"/a", "/b", "/c", "/d"};
+  static const char *const acts[] = {"Next,Go", "Next,Go", "Next", "Work"};
+  frontier f;
+  make(&f, 4, routes, acts);
+  for (int i = 1; i < 4; i++) f.st[i].depth = i, f.st[i].parent = i - 1;
+  for (int i = 0; i < 2; i++) f.st[i].acts[act(&f, i, "Go")].href = strdup("http://x/d");
+  for (int i = 0; i < 3; i++) took(&f, i, "Next", i + 1);
+  took(&f, 1, "Go", 3);
+  f.st[3].depth = 3; /* as found first */
+  fr_depths(&f);
+  cr_expect_eq(f.st[3].depth, 1, "the seed's untried link is likely to go there");
+  cr_expect_eq(f.st[3].parent, 2, "the replay keeps its observed path");
+  cr_expect_eq(f.st[2].depth, 2, "nothing nearer for state 2");
+  cr_expect_eq(f.st[0].depth, 0);
+  fr_free(&f);
+}
