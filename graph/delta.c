@@ -137,154 +137,196 @@ static void removals(cJSON *ops, const cJSON *old_arr, const idmap *old_m, const
   free(v);
 }
 
+/* One delta's working set: the two graphs' arrays and id maps, what has
+ * been sent so far, and the ops. */
+typedef struct {
+  const cJSON *old_graph, *new_graph;
+  const cJSON *od, *nd, *os, *ns, *oe, *ne;
+  idmap mod, mnd, mos, mns, moe, mne, sent_doc, sent_scope;
+  size_t ndocs, nscopes;
+  char *again;  /* per new document: send once more with its rootScopeId */
+  cJSON *ops;
+} dctx;
+
+static int known_doc(const dctx *d, const char *id) { return map_get(&d->mod, id) || map_get(&d->sent_doc, id); }
+static int known_scope(const dctx *d, const char *id) { return map_get(&d->mos, id) || map_get(&d->sent_scope, id); }
+
+static void dctx_open(dctx *d, const cJSON *old_graph, const cJSON *new_graph) {
+  memset(d, 0, sizeof *d);
+  d->old_graph = old_graph;
+  d->new_graph = new_graph;
+  d->od = get(old_graph, "documents"), d->nd = get(new_graph, "documents");
+  d->os = get(old_graph, "scopes"), d->ns = get(new_graph, "scopes");
+  d->oe = get(old_graph, "elements"), d->ne = get(new_graph, "elements");
+  map_array(&d->mod, d->od, "documentId");
+  map_array(&d->mnd, d->nd, "documentId");
+  map_array(&d->mos, d->os, "scopeId");
+  map_array(&d->mns, d->ns, "scopeId");
+  map_array(&d->moe, d->oe, "instanceId");
+  map_array(&d->mne, d->ne, "instanceId");
+  d->ndocs = (size_t)cJSON_GetArraySize(d->nd);
+  d->nscopes = (size_t)cJSON_GetArraySize(d->ns);
+  map_init(&d->sent_doc, d->ndocs);
+  map_init(&d->sent_scope, d->nscopes);
+  d->again = pg__xmalloc(d->ndocs + 1);
+  memset(d->again, 0, d->ndocs + 1);
+  d->ops = cJSON_CreateArray();
+}
+
+static void dctx_close(dctx *d) {
+  free(d->again);
+  map_free(&d->mod); map_free(&d->mnd); map_free(&d->mos); map_free(&d->mns);
+  map_free(&d->moe); map_free(&d->mne); map_free(&d->sent_doc); map_free(&d->sent_scope);
+}
+
+/* The new graph must be whole: every reference resolves inside it. */
+static pg_code check_whole(const dctx *d) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, d->nd) {
+    const char *p = get_str(it, "parentDocumentId"), *r = get_str(it, "rootScopeId");
+    if ((p && !map_get(&d->mnd, p)) || (r && !map_get(&d->mns, r))) return PG_INPUT;
+  }
+  cJSON_ArrayForEach(it, d->ns) {
+    const char *doc = get_str(it, "documentId"), *p = get_str(it, "parentScopeId");
+    if (!doc || !map_get(&d->mnd, doc) || (p && !map_get(&d->mns, p))) return PG_INPUT;
+  }
+  cJSON_ArrayForEach(it, d->ne) {
+    const char *doc = get_str(it, "documentId"), *sc = get_str(it, "scopeId");
+    if (!doc || !map_get(&d->mnd, doc) || (sc && !map_get(&d->mns, sc))) return PG_INPUT;
+  }
+  return PG_OK;
+}
+
+/* New document i (it) as an upsert; a root scope not yet known is left
+ * out, and the document sent again once the scopes are (d->again). */
+static void send_document(dctx *d, const cJSON *it, size_t i) {
+  cJSON *copy = cJSON_Duplicate(it, 1);
+  const char *root = get_str(it, "rootScopeId");
+  if (root && !known_scope(d, root)) {
+    cJSON_DeleteItemFromObjectCaseSensitive(copy, "rootScopeId");
+    d->again[i] = 1;
+  }
+  add_op(d->ops, "upsertDocument", "document", copy);
+  map_put(&d->sent_doc, get_str(it, "documentId"), it);
+}
+
+/* Changed documents, parents first. */
+static pg_code send_documents(dctx *d) {
+  char *pending = pg__xmalloc(d->ndocs + 1);
+  size_t left = 0, i = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, d->nd) {
+    pending[i] = !same(map_get(&d->mod, get_str(it, "documentId")), it);
+    left += (size_t)pending[i++];
+  }
+  while (left) {
+    size_t before = left;
+    i = 0;
+    cJSON_ArrayForEach(it, d->nd) {
+      const char *parent = get_str(it, "parentDocumentId");
+      if (pending[i] && (!parent || known_doc(d, parent))) {
+        send_document(d, it, i);
+        pending[i] = 0;
+        left--;
+      }
+      i++;
+    }
+    if (left == before) break; /* a parent the graph lacks */
+  }
+  free(pending);
+  return left ? PG_INPUT : PG_OK;
+}
+
+/* Changed scopes, parents first. */
+static pg_code send_scopes(dctx *d) {
+  char *pending = pg__xmalloc(d->nscopes + 1);
+  size_t left = 0, i = 0;
+  const cJSON *it;
+  pg_code rc = PG_OK;
+  cJSON_ArrayForEach(it, d->ns) {
+    pending[i] = !same(map_get(&d->mos, get_str(it, "scopeId")), it);
+    left += (size_t)pending[i++];
+    if (!known_doc(d, get_str(it, "documentId"))) rc = PG_INPUT;
+  }
+  while (!rc && left) {
+    size_t before = left;
+    i = 0;
+    cJSON_ArrayForEach(it, d->ns) {
+      const char *parent = get_str(it, "parentScopeId");
+      if (pending[i] && (!parent || known_scope(d, parent))) {
+        add_op(d->ops, "upsertScope", "scope", cJSON_Duplicate(it, 1));
+        map_put(&d->sent_scope, get_str(it, "scopeId"), it);
+        pending[i] = 0;
+        left--;
+      }
+      i++;
+    }
+    if (left == before) rc = PG_INPUT;
+  }
+  free(pending);
+  return rc;
+}
+
+/* Documents whose root scope was new, again; then the changed elements. */
+static pg_code send_roots_and_elements(dctx *d) {
+  size_t i = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, d->nd) {
+    if (d->again[i++]) {
+      if (!known_scope(d, get_str(it, "rootScopeId"))) return PG_INPUT;
+      add_op(d->ops, "upsertDocument", "document", cJSON_Duplicate(it, 1));
+    }
+  }
+  cJSON_ArrayForEach(it, d->ne) {
+    if (same(map_get(&d->moe, get_str(it, "instanceId")), it)) continue;
+    const char *doc = get_str(it, "documentId"), *scope = get_str(it, "scopeId");
+    if (!doc || !known_doc(d, doc) || (scope && !known_scope(d, scope))) return PG_INPUT;
+    add_op(d->ops, "upsertElement", "element", cJSON_Duplicate(it, 1));
+  }
+  return PG_OK;
+}
+
+/* Route, focus, selection: what focus and selection name must be in the
+ * new graph; each that changed is set. */
+static pg_code send_singles(dctx *d) {
+  const cJSON *f = get(d->new_graph, "focus"), *sel = get(d->new_graph, "selection");
+  const char *fd = get_str(f, "documentId"), *ft = get_str(f, "target");
+  const char *sa = get_str(sel, "anchorTarget"), *sf = get_str(sel, "focusTarget");
+  if ((f && (!fd || !map_get(&d->mnd, fd))) || (ft && !map_get(&d->mne, ft)) || (sa && !map_get(&d->mne, sa)) ||
+      (sf && !map_get(&d->mne, sf)))
+    return PG_INPUT;
+  const cJSON *r = get(d->new_graph, "route");
+  if (r && !same(get(d->old_graph, "route"), r)) add_op(d->ops, "setRoute", "route", cJSON_Duplicate(r, 1));
+  static const char *const single[][2] = {{"focus", "setFocus"}, {"selection", "setSelection"}};
+  for (int k = 0; k < 2; k++) {
+    const cJSON *a = get(d->old_graph, single[k][0]), *b = get(d->new_graph, single[k][0]);
+    if (same(a, b)) continue;
+    add_op(d->ops, single[k][1], b ? single[k][0] : NULL, b ? cJSON_Duplicate(b, 1) : NULL);
+  }
+  return PG_OK;
+}
+
 pg_code pg_delta_compute(const cJSON *old_graph, const cJSON *new_graph, cJSON **ops_out) {
   *ops_out = NULL;
   if (!graph_ok(new_graph) || (old_graph && !graph_ok(old_graph))) return PG_INPUT;
-  const cJSON *od = get(old_graph, "documents"), *nd = get(new_graph, "documents");
-  const cJSON *os = get(old_graph, "scopes"), *ns = get(new_graph, "scopes");
-  const cJSON *oe = get(old_graph, "elements"), *ne = get(new_graph, "elements");
-  idmap mod, mnd, mos, mns, moe, mne, sent_doc, sent_scope;
-  map_array(&mod, od, "documentId");
-  map_array(&mnd, nd, "documentId");
-  map_array(&mos, os, "scopeId");
-  map_array(&mns, ns, "scopeId");
-  map_array(&moe, oe, "instanceId");
-  map_array(&mne, ne, "instanceId");
-  map_init(&sent_doc, (size_t)cJSON_GetArraySize(nd));
-  map_init(&sent_scope, (size_t)cJSON_GetArraySize(ns));
-  cJSON *ops = cJSON_CreateArray();
-  pg_code rc = PG_OK;
-  size_t ndocs = (size_t)cJSON_GetArraySize(nd), nscopes = (size_t)cJSON_GetArraySize(ns);
-  /* pending: scopes [0, nscopes), documents [nscopes, nscopes + ndocs);
-   * again: per document, send once more with its rootScopeId */
-  char *pending = pg__xmalloc(nscopes + 2 * ndocs + 1);
-  char *again = pending + nscopes + ndocs;
-  memset(pending, 0, nscopes + 2 * ndocs + 1);
-  /* the new graph must be whole: every reference resolves inside it */
-  const cJSON *it;
-  cJSON_ArrayForEach(it, nd) {
-    const char *p = get_str(it, "parentDocumentId"), *r = get_str(it, "rootScopeId");
-    if ((p && !map_get(&mnd, p)) || (r && !map_get(&mns, r))) rc = PG_INPUT;
+  dctx d;
+  dctx_open(&d, old_graph, new_graph);
+  pg_code rc = check_whole(&d);
+  if (!rc) rc = send_documents(&d);
+  if (!rc) rc = send_scopes(&d);
+  if (!rc) rc = send_roots_and_elements(&d);
+  if (!rc) rc = send_singles(&d);
+  if (!rc) { /* removals, children first */
+    removals(d.ops, d.oe, &d.moe, &d.mne, "instanceId", NULL, "removeElement", "instanceId");
+    removals(d.ops, d.os, &d.mos, &d.mns, "scopeId", "parentScopeId", "removeScope", "scopeId");
+    removals(d.ops, d.od, &d.mod, &d.mnd, "documentId", "parentDocumentId", "removeDocument", "documentId");
   }
-  cJSON_ArrayForEach(it, ns) {
-    const char *d = get_str(it, "documentId"), *p = get_str(it, "parentScopeId");
-    if (!d || !map_get(&mnd, d) || (p && !map_get(&mns, p))) rc = PG_INPUT;
-  }
-  cJSON_ArrayForEach(it, ne) {
-    const char *d = get_str(it, "documentId"), *sc = get_str(it, "scopeId");
-    if (!d || !map_get(&mnd, d) || (sc && !map_get(&mns, sc))) rc = PG_INPUT;
-  }
-  if (rc) goto done;
-#define KNOWN_DOC(id) (map_get(&mod, id) || map_get(&sent_doc, id))
-#define KNOWN_SCOPE(id) (map_get(&mos, id) || map_get(&sent_scope, id))
-
-  /* documents, parents first */
-  size_t left = 0, i;
-  i = 0;
-  cJSON_ArrayForEach(it, nd) {
-    pending[nscopes + i] = !same(map_get(&mod, get_str(it, "documentId")), it);
-    left += pending[nscopes + i];
-    i++;
-  }
-  while (left) {
-    size_t before = left;
-    i = 0;
-    cJSON_ArrayForEach(it, nd) {
-      if (pending[nscopes + i]) {
-        const char *parent = get_str(it, "parentDocumentId");
-        if (!parent || KNOWN_DOC(parent)) {
-          cJSON *copy = cJSON_Duplicate(it, 1);
-          const char *root = get_str(it, "rootScopeId");
-          if (root && !KNOWN_SCOPE(root)) {
-            /* the root scope needs its document first: send it without, then again */
-            cJSON_DeleteItemFromObjectCaseSensitive(copy, "rootScopeId");
-            again[i] = 1;
-          }
-          add_op(ops, "upsertDocument", "document", copy);
-          map_put(&sent_doc, get_str(it, "documentId"), it);
-          pending[nscopes + i] = 0;
-          left--;
-        }
-      }
-      i++;
-    }
-    if (left == before) { rc = PG_INPUT; goto done; } /* a parent the graph lacks */
-  }
-  /* scopes, parents first */
-  i = 0;
-  cJSON_ArrayForEach(it, ns) {
-    pending[i] = !same(map_get(&mos, get_str(it, "scopeId")), it);
-    left += pending[i];
-    if (!KNOWN_DOC(get_str(it, "documentId"))) { rc = PG_INPUT; goto done; }
-    i++;
-  }
-  while (left) {
-    size_t before = left;
-    i = 0;
-    cJSON_ArrayForEach(it, ns) {
-      if (pending[i]) {
-        const char *parent = get_str(it, "parentScopeId");
-        if (!parent || KNOWN_SCOPE(parent)) {
-          add_op(ops, "upsertScope", "scope", cJSON_Duplicate(it, 1));
-          map_put(&sent_scope, get_str(it, "scopeId"), it);
-          pending[i] = 0;
-          left--;
-        }
-      }
-      i++;
-    }
-    if (left == before) { rc = PG_INPUT; goto done; }
-  }
-  /* documents whose root scope was new */
-  i = 0;
-  cJSON_ArrayForEach(it, nd) {
-    if (again[i]) {
-      if (!KNOWN_SCOPE(get_str(it, "rootScopeId"))) { rc = PG_INPUT; goto done; }
-      add_op(ops, "upsertDocument", "document", cJSON_Duplicate(it, 1));
-    }
-    i++;
-  }
-  /* elements */
-  cJSON_ArrayForEach(it, ne) {
-    if (same(map_get(&moe, get_str(it, "instanceId")), it)) continue;
-    const char *doc = get_str(it, "documentId"), *scope = get_str(it, "scopeId");
-    if (!doc || !KNOWN_DOC(doc) || (scope && !KNOWN_SCOPE(scope))) { rc = PG_INPUT; goto done; }
-    add_op(ops, "upsertElement", "element", cJSON_Duplicate(it, 1));
-  }
-  /* route, focus, selection: what they name must be in the new graph */
-  {
-    const cJSON *f = get(new_graph, "focus"), *sel = get(new_graph, "selection");
-    const char *fd = get_str(f, "documentId"), *ft = get_str(f, "target");
-    const char *sa = get_str(sel, "anchorTarget"), *sf = get_str(sel, "focusTarget");
-    if ((f && (!fd || !map_get(&mnd, fd))) || (ft && !map_get(&mne, ft)) || (sa && !map_get(&mne, sa)) ||
-        (sf && !map_get(&mne, sf))) {
-      rc = PG_INPUT;
-      goto done;
-    }
-  }
-  const cJSON *r = get(new_graph, "route");
-  if (r && !same(get(old_graph, "route"), r)) add_op(ops, "setRoute", "route", cJSON_Duplicate(r, 1));
-  static const char *const single[][2] = {{"focus", "setFocus"}, {"selection", "setSelection"}};
-  for (int k = 0; k < 2; k++) {
-    const cJSON *a = get(old_graph, single[k][0]), *b = get(new_graph, single[k][0]);
-    if (same(a, b)) continue;
-    add_op(ops, single[k][1], b ? single[k][0] : NULL, b ? cJSON_Duplicate(b, 1) : NULL);
-  }
-  /* removals, children first */
-  removals(ops, oe, &moe, &mne, "instanceId", NULL, "removeElement", "instanceId");
-  removals(ops, os, &mos, &mns, "scopeId", "parentScopeId", "removeScope", "scopeId");
-  removals(ops, od, &mod, &mnd, "documentId", "parentDocumentId", "removeDocument", "documentId");
-#undef KNOWN_DOC
-#undef KNOWN_SCOPE
-done:
-  free(pending);
-  map_free(&mod); map_free(&mnd); map_free(&mos); map_free(&mns);
-  map_free(&moe); map_free(&mne); map_free(&sent_doc); map_free(&sent_scope);
+  dctx_close(&d);
   if (rc) {
-    cJSON_Delete(ops);
+    cJSON_Delete(d.ops);
     return rc;
   }
-  *ops_out = ops;
+  *ops_out = d.ops;
   return PG_OK;
 }
 
