@@ -129,6 +129,22 @@ int fr_add_edge(frontier *f, int from, int to, const action *a) {
   return f->ned++;
 }
 
+/* The known edges grouped by source state: state x's edges are
+ * f->ed[by_from[j]] for j in [start[x], start[x + 1]) (caller frees both). */
+static void edges_by_source(const frontier *f, int **start_out, int **by_from_out) {
+  int n = f->nst;
+  int *start = crawl__xcalloc((size_t)n + 1, sizeof *start);
+  int *by_from = crawl__xrealloc(NULL, (size_t)(f->ned ? f->ned : 1) * sizeof *by_from);
+  for (int k = 0; k < f->ned; k++) start[f->ed[k].from + 1]++;
+  for (int k = 0; k < n; k++) start[k + 1] += start[k];
+  int *fill = crawl__xrealloc(NULL, ((size_t)n + 1) * sizeof *fill);
+  memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
+  for (int k = 0; k < f->ned; k++) by_from[fill[f->ed[k].from]++] = k;
+  free(fill);
+  *start_out = start;
+  *by_from_out = by_from;
+}
+
 /* State x is reached from `from` over action a in fewer steps than it
  * was: its depth, parent and replay action follow the shorter path. */
 static int relax1(frontier *f, int from, int x, const action *a) {
@@ -165,13 +181,8 @@ void fr_depths(frontier *f) {
   int n = f->nst, qh = 0, qt = 0;
   if (!n) return;
   int *queue = crawl__xrealloc(NULL, (size_t)n * sizeof *queue), *dist = crawl__xrealloc(NULL, (size_t)n * sizeof *dist);
-  int *start = crawl__xcalloc((size_t)n + 1, sizeof *start), *by_from = crawl__xrealloc(NULL, (size_t)(f->ned ? f->ned : 1) * sizeof *by_from);
-  for (int k = 0; k < f->ned; k++) start[f->ed[k].from + 1]++;
-  for (int k = 0; k < n; k++) start[k + 1] += start[k];
-  int *fill = crawl__xrealloc(NULL, ((size_t)n + 1) * sizeof *fill);
-  memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
-  for (int k = 0; k < f->ned; k++) by_from[fill[f->ed[k].from]++] = k;
-  free(fill);
+  int *start, *by_from;
+  edges_by_source(f, &start, &by_from);
   for (int k = 0; k < n; k++) {
     dist[k] = f->st[k].depth == 0 ? 0 : -1;
     if (!dist[k]) queue[qt++] = k;
@@ -222,16 +233,10 @@ static int bfs(const frontier *f, int cur, fr_want want, void *arg, fr_hop *path
   *len = 0;
   if (cur < 0) return -1;
   int n = f->nst, found = -1;
-  int *start = crawl__xcalloc((size_t)n + 1, sizeof *start);
-  int *by_from = crawl__xrealloc(NULL, (size_t)(f->ned ? f->ned : 1) * sizeof *by_from);
+  int *start, *by_from;
+  edges_by_source(f, &start, &by_from);
   int *dist = crawl__xrealloc(NULL, (size_t)n * sizeof *dist), *queue = crawl__xrealloc(NULL, (size_t)n * sizeof *queue);
   fr_hop *prev = crawl__xrealloc(NULL, (size_t)n * sizeof *prev);
-  for (int k = 0; k < f->ned; k++) start[f->ed[k].from + 1]++;
-  for (int k = 0; k < n; k++) start[k + 1] += start[k];
-  int *fill = crawl__xrealloc(NULL, ((size_t)n + 1) * sizeof *fill); /* edges grouped by source */
-  memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
-  for (int k = 0; k < f->ned; k++) by_from[fill[f->ed[k].from]++] = k;
-  free(fill);
   for (int k = 0; k < n; k++) dist[k] = -1;
   int qh = 0, qt = 0;
   dist[cur] = 0;
