@@ -456,21 +456,6 @@ Test(crawl, plan_seeds_menu_and_action_driven_first, .timeout = 120) {
   free(pdir);
 }
 
-/* The journal's records of one type, parsed, in order (caller deletes). */
-static cJSON *journal_records(const char *out, const char *type) {
-  char path[800];
-  snprintf(path, sizeof path, "%s/journal.jsonl", out);
-  char *text = t_read_file(path, NULL), *save = NULL;
-  cJSON *arr = cJSON_CreateArray();
-  for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
-    cJSON *j = cJSON_Parse(line);
-    const char *t = cJSON_GetStringValue(cJSON_GetObjectItem(j, "type"));
-    if (t && !strcmp(t, type)) cJSON_AddItemToArray(arr, j);
-    else cJSON_Delete(j);
-  }
-  free(text);
-  return arr;
-}
 
 /* statuses (strings, in order) follow the mapper's lifecycle (10.1, 10.2):
  * each later than the one before, from planning to reviewing. */
@@ -515,7 +500,7 @@ Test(crawl, lifecycle_seed_kinds_and_reviewed, .timeout = 180) {
   cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
   snprintf(out, sizeof out, "%s/out", dir);
   /* the journal's status lines */
-  cJSON *sts = journal_records(out, "status"), *x;
+  cJSON *sts = t_journal_records(out, "status"), *x;
   const char *js[32];
   int nj = 0;
   cJSON_ArrayForEach(x, sts) if (nj < 32) js[nj++] = cJSON_GetStringValue(cJSON_GetObjectItem(x, "status"));
@@ -533,7 +518,7 @@ Test(crawl, lifecycle_seed_kinds_and_reviewed, .timeout = 180) {
   }
   expect_lifecycle(ps, np, "progress");
   /* each seed: a state, a workflow candidate, or a review item with the reason */
-  cJSON *seeds = journal_records(out, "seed");
+  cJSON *seeds = t_journal_records(out, "seed");
   for (int i = 0; i < 6; i++) {
     int state = 0;
     cJSON_ArrayForEach(x, seeds)
