@@ -99,9 +99,12 @@ void crawl__act_decide(const pol_policy *policy, const char *page_origin, const 
   pol_decision d;
   pol_decide(policy, &s, &a->cls, &d);
   a->dec = (act_decision){.effect = d.effect, .reason = d.reason, .text = crawl__act_text(d.text)};
-  /* priority (section 11.5): app actions and local UI first, then navigation */
-  a->rank = a->cls.side_effect == POL_SE_LOCAL_UI ? (e && e->app_action ? 0 : 1)
-          : a->cls.side_effect == POL_SE_NAVIGATION ? 3 : 2;
+  /* priority (section 11.5): app actions and local UI first, then navigation;
+   * what closes (collapse) after what opens: closing mostly returns to a
+   * state already seen, opening shows what is new */
+  int closes = a->action_id && !strcmp(a->action_id, "ui.collapse");
+  a->rank = a->cls.side_effect == POL_SE_LOCAL_UI ? (e && e->app_action ? FR_RANK_APP : closes ? FR_RANK_CLOSE : FR_RANK_LOCAL)
+          : a->cls.side_effect == POL_SE_NAVIGATION ? FR_RANK_NAV : FR_RANK_OTHER;
 }
 
 /* ---- targets and clicks ---- */

@@ -678,7 +678,7 @@ static void build_actions(run *r, int si) {
     a->scope_id = crawl__xstrdup(sc->scope_id);
     a->escape = 1;
     decide(r, a, NULL);
-    a->rank = 4; /* after its own buttons: a Close button is the natural exit */
+    a->rank = FR_RANK_DISMISS; /* after its own buttons: a Close button is the natural exit */
     break;
   }
   s->nacts = n;
@@ -1317,6 +1317,7 @@ static void prepare_state(run *r, int si) {
       if (!strcmp(s->done[k], key)) s->acts[i].done = 1;
     fr_outcome_keys(&r->f, key, s->route, &s->acts[i].pk, &s->acts[i].pkr);
   }
+  fr_state_sig(&r->f, si);
   if (s->decided) return; /* a resumed run journaled them already */
   s->decided = 1;
   long allowed = 0;
@@ -2060,21 +2061,25 @@ static int control_seeds(const seed *seeds, int nseeds) {
 }
 
 /* ---- the run: explore ------------------------------------------------------------------------ */
-/* Where to work next: unpredictable actions first (tier 0), wherever they
- * are: in the current state, else the nearest state over known edges and
- * predictable controls (path, *len hops), else the oldest (*len -1: reload
- * and replay); then the rest (tier 1) the same way. A walk that went astray
- * three times in a row falls back to reloading. Returns the state (-1: the
- * frontier is empty) and its tier in *tier. */
+/* Where to work next: unpredictable local UI a few steps away (finish
+ * what is near before following links away: coming back costs a reload),
+ * else unpredictable actions wherever they are: in the current state, else
+ * the nearest state over known edges and predictable controls (path, *len
+ * hops), else the oldest (*len -1: reload and replay); then the rest the
+ * same way. A walk that went astray three times in a row falls back to
+ * reloading. Returns the state (-1: the frontier is empty) and its tier in
+ * *tier. */
 static int explore_target(run *r, fr_hop *path, int *len, int *tier) {
-  int target = -1, t = 0;
-  for (; t < 2 && target < 0; t++) {
-    if (r->deviations < 3) target = fr_plan_path(&r->f, r->cur, t, path, len);
+  int target = -1;
+  *tier = FR_TIER_LOCAL;
+  if (r->deviations < 3) target = fr_plan_path(&r->f, r->cur, FR_TIER_LOCAL, FR_LIKELY_HOPS, path, len);
+  for (int t = FR_TIER_NEW; t <= FR_TIER_ANY && target < 0; t++) {
+    *tier = t;
+    if (r->deviations < 3) target = fr_plan_path(&r->f, r->cur, t, FR_MAX_HOPS, path, len);
     if (target >= 0 && *len > r->f.st[target].depth + 2) *len = -1; /* a reload is cheaper */
     for (int k = 0; k < r->f.nst && target < 0; k++)
       if (fr_pending(&r->f, k, t)) { target = k; *len = -1; }
   }
-  *tier = t - 1;
   return target;
 }
 
@@ -2106,6 +2111,7 @@ static void explore(run *r) {
       fr_depths(&r->f);
       r->depths_at = r->transitions;
     }
+    fr_learn(&r->f);
     int target = explore_target(r, path, &len, &tier);
     if (target < 0 && (!r->sh || shared_more(r) < 0)) break; /* frontier empty (shared: drained) */
     if (target < 0) continue;                                  /* leased one, or waited */
@@ -2127,7 +2133,7 @@ static void explore(run *r) {
     if (r->sh && r->f.st[target].mirrored) journal_mirrored(r, target);
     if (!r->f.st[target].acts) prepare_state(r, target);
     int i = fr_next_action(&r->f, target, tier);
-    if (i < 0) i = fr_next_action(&r->f, target, 1);
+    if (i < 0) i = fr_next_action(&r->f, target, FR_TIER_ANY);
     if (i >= 0) step(r, target, i);
     if (r->sh) shared_settle(r, target);
   }
@@ -2217,7 +2223,7 @@ static void shared_let_go(run *r, int si) {
   state *s = &r->f.st[si];
   if (!s->held) return;
   s->held = 0;
-  int rc = s->dead || !fr_pending(&r->f, si, 1) ? crawl__shared_finish(r->sh, s->id) : crawl__shared_release(r->sh, s->id);
+  int rc = s->dead || !fr_pending(&r->f, si, FR_TIER_ANY) ? crawl__shared_finish(r->sh, s->id) : crawl__shared_release(r->sh, s->id);
   if (rc < 0) shared_failed(r);
 }
 
@@ -2255,7 +2261,7 @@ static int shared_hold(run *r, int si) {
 
 /* After working in si: finished when nothing is left in it. */
 static void shared_settle(run *r, int si) {
-  if (r->f.st[si].held && (r->f.st[si].dead || !fr_pending(&r->f, si, 1))) shared_let_go(r, si);
+  if (r->f.st[si].held && (r->f.st[si].dead || !fr_pending(&r->f, si, FR_TIER_ANY))) shared_let_go(r, si);
 }
 
 static void shared_release_all(run *r) {

@@ -35,6 +35,7 @@ void fr_state_free(state *s) {
   free(s->done);
   for (int i = 0; i < s->nacts; i++) fr_action_free(&s->acts[i]);
   free(s->acts);
+  free(s->sig);
   free(s->id); free(s->url); free(s->route); free(s->route_id); free(s->title);
 }
 
@@ -59,6 +60,22 @@ void fr_outcome_keys(frontier *f, const char *key, const char *route, int *pk, i
   *pkr = outcome_of(f, rk);
 }
 
+/* Keep the observation from -> to in o's ring; its change is worked out by
+ * fr_learn once both states have signatures. */
+static void observe(frontier *f, int oi, int from, int to) {
+  outcome *o = &f->out[oi];
+  if (!o->obs) o->obs = crawl__xcalloc(FR_OBS, sizeof *o->obs);
+  int slot = o->nobs++ % FR_OBS;
+  fr_obs *b = &o->obs[slot];
+  free(b->d);
+  *b = (fr_obs){.from = from, .to = to};
+  if (f->nlearn == f->caplearn) {
+    f->caplearn = f->caplearn ? f->caplearn * 2 : 64;
+    f->learn = crawl__xrealloc(f->learn, (size_t)f->caplearn * sizeof *f->learn);
+  }
+  f->learn[f->nlearn++] = oi * FR_OBS + slot;
+}
+
 static void outcome_note1(const frontier *f, outcome *o, int from, int to) {
   if (o->first_from < 0) o->first_from = from;
   const char *a = f->st[o->first_from].route, *b = f->st[from].route;
@@ -76,8 +93,125 @@ static void outcome_note1(const frontier *f, outcome *o, int from, int to) {
 }
 
 void fr_outcome_note(frontier *f, int pk, int pkr, int from, int to) {
-  if (pk >= 0) outcome_note1(f, &f->out[pk], from, to);
-  if (pkr >= 0) outcome_note1(f, &f->out[pkr], from, to);
+  if (pk >= 0) outcome_note1(f, &f->out[pk], from, to), observe(f, pk, from, to);
+  if (pkr >= 0) outcome_note1(f, &f->out[pkr], from, to), observe(f, pkr, from, to);
+}
+
+/* ---- prediction by analogy ---- */
+/* A state's signature is the set of its controls, each hashed with what it
+ * offers (ui.expand or ui.collapse, a tab selected or not), plus its route.
+ * A control observed taking x to y changed x's set into y's: some controls
+ * went (a menu's items, "expand" turned "collapse"), some came. The same
+ * change applied to another state whose set holds what went (and not what
+ * came) names the state it would lead to, when one with that set is known;
+ * otherwise a state never seen. It orders the work only. */
+static unsigned long long mix64(unsigned long long x) {
+  x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+static unsigned long long fnv(unsigned long long h, const char *str) {
+  for (const unsigned char *p = (const unsigned char *)(str ? str : ""); *p; p++) h = (h ^ *p) * 0x100000001b3ULL;
+  return (h ^ 0x1f) * 0x100000001b3ULL; /* a separator: ("ab","c") is not ("a","bc") */
+}
+
+static unsigned long long control_hash(const action *a) {
+  unsigned long long h = 0xcbf29ce484222325ULL;
+  h = fnv(h, a->action_id); h = fnv(h, a->role); h = fnv(h, a->name);
+  h = fnv(h, a->stable_id); h = fnv(h, a->option);
+  h = (h ^ (unsigned)a->ordinal) * 0x100000001b3ULL;
+  return mix64(h ^ (unsigned long long)(a->here | a->escape << 1) << 56);
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void sig_key(char *buf, size_t n, unsigned long long h) { snprintf(buf, n, "%016llx", h); }
+
+void fr_state_sig(frontier *f, int si) {
+  state *s = &f->st[si];
+  free(s->sig);
+  unsigned long long *v = crawl__xrealloc(NULL, ((size_t)s->nacts + 1) * sizeof *v);
+  int n = 0;
+  v[n++] = mix64(fnv(0x84222325cbf29ce4ULL, s->route));
+  for (int i = 0; i < s->nacts; i++) v[n++] = control_hash(&s->acts[i]);
+  qsort(v, (size_t)n, sizeof *v, cmp_u64);
+  int u = 0;
+  s->sighash = 0;
+  for (int i = 0; i < n; i++)
+    if (!u || v[u - 1] != v[i]) s->sighash += v[u++] = v[i];
+  s->sig = v;
+  s->nsig = u;
+  char key[20];
+  sig_key(key, sizeof key, s->sighash);
+  long known = crawl__strmap_get(&f->by_sig, key);
+  if (known == -1) crawl__strmap_put(&f->by_sig, key, si);
+  else if (known != si) crawl__strmap_put(&f->by_sig, key, -2); /* two states, one set: no prediction */
+}
+
+/* b's change from its states' signatures: 1 done, 0 not yet, -1 never. */
+static int obs_change(const frontier *f, fr_obs *b) {
+  const state *x = &f->st[b->from], *y = &f->st[b->to];
+  if (!x->sig || !y->sig) return x->dead || y->dead ? -1 : 0;
+  unsigned long long *rem = crawl__xrealloc(NULL, ((size_t)x->nsig + y->nsig + 1) * sizeof *rem);
+  unsigned long long *add = rem + x->nsig, hrem = 0, hadd = 0;
+  int i = 0, j = 0, nr = 0, na = 0;
+  while (i < x->nsig || j < y->nsig) {
+    if (j == y->nsig || (i < x->nsig && x->sig[i] < y->sig[j])) hrem += rem[nr++] = x->sig[i++];
+    else if (i == x->nsig || y->sig[j] < x->sig[i]) hadd += add[na++] = y->sig[j++];
+    else i++, j++;
+  }
+  memmove(rem + nr, add, (size_t)na * sizeof *add);
+  b->d = crawl__xrealloc(rem, ((size_t)nr + na + 1) * sizeof *rem);
+  b->nrem = nr; b->nadd = na; b->hrem = hrem; b->hadd = hadd;
+  return 1;
+}
+
+void fr_learn(frontier *f) {
+  int keep = 0;
+  for (int k = 0; k < f->nlearn; k++) {
+    fr_obs *b = &f->out[f->learn[k] / FR_OBS].obs[f->learn[k] % FR_OBS];
+    if (b->ready == 0) b->ready = obs_change(f, b);
+    if (b->ready == 0) f->learn[keep++] = f->learn[k];
+  }
+  f->nlearn = keep;
+}
+
+static int sig_has(const state *s, unsigned long long h) {
+  return bsearch(&h, s->sig, (size_t)s->nsig, sizeof h, cmp_u64) != NULL;
+}
+
+/* What b's change makes of state s: a known state, -2 a new one, -1 it
+ * does not apply (s lacks what went or holds what came). */
+static int apply_change(const frontier *f, const fr_obs *b, const state *s) {
+  for (int k = 0; k < b->nrem; k++)
+    if (!sig_has(s, b->d[k])) return -1;
+  for (int k = 0; k < b->nadd; k++)
+    if (sig_has(s, b->d[b->nrem + k])) return -1;
+  char key[20];
+  sig_key(key, sizeof key, s->sighash - b->hrem + b->hadd);
+  long t = crawl__strmap_get(&f->by_sig, key);
+  return t == -1 ? -2 : t == -2 ? -1 : (int)t;
+}
+
+int fr_analogy(const frontier *f, const action *a, int si) {
+  const state *s = &f->st[si];
+  if (!s->sig) return -1;
+  int recs[2] = {a->pkr, a->pk}; /* this route's observations first */
+  for (int r = 0; r < 2; r++) {
+    const outcome *o = recs[r] >= 0 ? &f->out[recs[r]] : NULL;
+    if (!o || !o->obs) continue;
+    for (int k = 0; k < o->nobs && k < FR_OBS; k++) {
+      const fr_obs *b = &o->obs[(o->nobs - 1 - k) % FR_OBS];
+      if (b->ready != 1 || b->from == si) continue;
+      int t = apply_change(f, b, s);
+      if (t != -1) return t;
+    }
+  }
+  return -1;
 }
 
 /* Predicted target of action a in state si: a state index (si itself when it
@@ -102,14 +236,71 @@ static int absolute(const action *a) { return (a->href && *a->href) || (a->role 
 
 static int likely1(const outcome *o) { return !o->mixed && o->nmove == 1 && !o->nself ? o->move_to : -1; }
 
-int fr_likely(const frontier *f, const action *a, int si) {
+static int same_str(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
+
+/* The same control: role, name, ordinal and stable id agree (the action
+ * may differ: an expanded control offers ui.collapse where it offered
+ * ui.expand). */
+static int same_control(const action *a, const action *b) {
+  return same_str(a->role, b->role) && same_str(a->name, b->name) && same_str(a->stable_id, b->stable_id) &&
+         a->ordinal == b->ordinal && !a->option && !b->option;
+}
+
+static int has_escape(const state *s) {
+  for (int i = 0; i < s->nacts; i++)
+    if (s->acts[i].escape) return 1;
+  return 0;
+}
+
+/* A tab of state p's that was selected there. */
+static int selected_in(const state *p, const action *a) {
+  for (int i = 0; i < p->nacts; i++)
+    if (p->acts[i].here && same_control(&p->acts[i], a)) return 1;
+  return 0;
+}
+
+/* The way back: state si was reached from its parent by its via action;
+ * what undoes that is expected to return there: the same control toggled
+ * the other way (collapse after expand, a checkbox or a menu button a
+ * second time), Escape on a dialog the parent did not show, the tab that
+ * was selected in the parent after another tab. -1 when a undoes nothing. */
+static int undo_of(const frontier *f, const action *a, int si) {
+  const state *s = &f->st[si];
+  const action *v = &s->via;
+  int p = s->parent;
+  if (p < 0 || p >= f->nst || !v->action_id || !a->action_id) return -1;
+  const char *x = a->action_id, *y = v->action_id;
+  int opposite = (!strcmp(x, "ui.collapse") && !strcmp(y, "ui.expand")) ||
+                 (!strcmp(x, "ui.expand") && !strcmp(y, "ui.collapse")) ||
+                 (!strcmp(x, "ui.toggle") && !strcmp(y, "ui.toggle"));
+  if (opposite && same_control(a, v)) return p;
+  if (a->escape && !has_escape(&f->st[p]) && !v->escape) return p;
+  if (same_str(a->role, "tab") && same_str(v->role, "tab") && !same_control(a, v) && selected_in(&f->st[p], a))
+    return p;
+  return -1;
+}
+
+/* fr_likely, and in *novel whether the analogy expects a new state. */
+static int expect(const frontier *f, const action *a, int si, int *novel) {
+  *novel = 0;
   int t = fr_predict(f, a, si);
   if (t >= 0) return t;
   if (a->here) return si;
-  if (!absolute(a)) return -1;
-  if (a->pkr >= 0) t = likely1(&f->out[a->pkr]);
-  if (t < 0 && a->pk >= 0 && a->href && *a->href) t = likely1(&f->out[a->pk]);
-  return t;
+  if (absolute(a)) {
+    if (a->pkr >= 0) t = likely1(&f->out[a->pkr]);
+    if (t < 0 && a->pk >= 0 && a->href && *a->href) t = likely1(&f->out[a->pk]);
+    if (t >= 0) return t;
+  }
+  if ((t = fr_analogy(f, a, si)) != -1) {
+    *novel = t == -2;
+    return t >= 0 ? t : -1;
+  }
+  return undo_of(f, a, si);
+}
+
+int fr_likely(const frontier *f, const action *a, int si) {
+  int novel;
+  return expect(f, a, si, &novel);
 }
 
 int fr_add_edge(frontier *f, int from, int to, const action *a) {
@@ -203,18 +394,21 @@ void fr_depths(frontier *f) {
   free(queue); free(dist); free(start); free(by_from);
 }
 
-/* Untried allowed actions come in two tiers: 0, those whose outcome is
- * neither predictable nor likely (they find new states); 1, any. First of
- * the tier by rank, or -1. */
+/* The first untried allowed action of the tier (frontier.h), or -1. */
 int fr_next_action(const frontier *f, int si, int tier) {
   const state *s = &f->st[si];
+  int first = -1;
   for (int i = 0; i < s->nacts; i++) {
     const action *a = &s->acts[i];
     if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
-    if (tier == 0 && fr_likely(f, a, si) >= 0) continue;
-    return i;
+    if (tier == FR_TIER_ANY) return i;
+    if (tier == FR_TIER_LOCAL && a->rank > FR_RANK_CLOSE) continue;
+    int novel;
+    if (expect(f, a, si, &novel) >= 0) continue;
+    if (novel) return i; /* expected to show a new state: before the rest */
+    if (first < 0) first = i;
   }
-  return -1;
+  return first;
 }
 
 int fr_pending(const frontier *f, int si, int tier) {
@@ -229,7 +423,7 @@ int fr_pending(const frontier *f, int si, int tier) {
  * path (*len). -1 when none is reachable. */
 typedef int (*fr_want)(const frontier *f, int x, void *arg);
 
-static int bfs(const frontier *f, int cur, fr_want want, void *arg, fr_hop *path, int *len) {
+static int bfs(const frontier *f, int cur, int max_hops, fr_want want, void *arg, fr_hop *path, int *len) {
   *len = 0;
   if (cur < 0) return -1;
   int n = f->nst, found = -1;
@@ -244,7 +438,7 @@ static int bfs(const frontier *f, int cur, fr_want want, void *arg, fr_hop *path
   while (qh < qt && found < 0) {
     int x = queue[qh++];
     if (want(f, x, arg)) { found = x; break; }
-    if (dist[x] >= FR_MAX_HOPS) continue;
+    if (dist[x] >= max_hops) continue;
     for (int j = start[x]; j < start[x + 1]; j++) {
       int t = f->ed[by_from[j]].to;
       if (dist[t] >= 0) continue;
@@ -256,8 +450,8 @@ static int bfs(const frontier *f, int cur, fr_want want, void *arg, fr_hop *path
     for (int i = 0; i < s->nacts; i++) {
       const action *a = &s->acts[i];
       if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
-      int t = fr_predict(f, a, x);
-      if (t < 0 || t == x || dist[t] >= 0) continue;
+      int t = dist[x] < FR_LIKELY_HOPS ? fr_likely(f, a, x) : fr_predict(f, a, x);
+      if (t < 0 || t == x || dist[t] >= 0 || f->st[t].principal != s->principal) continue;
       dist[t] = dist[x] + 1;
       prev[t] = (fr_hop){x, t, -1, i};
       queue[qt++] = t;
@@ -276,8 +470,8 @@ static int bfs(const frontier *f, int cur, fr_want want, void *arg, fr_hop *path
 
 static int want_pending(const frontier *f, int x, void *tier) { return fr_pending(f, x, *(int *)tier); }
 
-int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len) {
-  return bfs(f, cur, want_pending, &tier, path, len);
+int fr_plan_path(const frontier *f, int cur, int tier, int max_hops, fr_hop *path, int *len) {
+  return bfs(f, cur, max_hops < FR_MAX_HOPS ? max_hops : FR_MAX_HOPS, want_pending, &tier, path, len);
 }
 
 /* fr_nearest's list: every state the search reaches, in the order it does
@@ -296,7 +490,7 @@ static int want_none(const frontier *f, int x, void *arg) {
 int fr_nearest(const frontier *f, int cur, int *out, int max) {
   near_list l = {out, 0, max};
   int len;
-  bfs(f, cur, want_none, &l, NULL, &len);
+  bfs(f, cur, FR_MAX_HOPS, want_none, &l, NULL, &len);
   return l.n;
 }
 
@@ -309,7 +503,13 @@ void fr_free(frontier *f) {
   free(f->st);
   for (int i = 0; i < f->ned; i++) fr_action_free(&f->ed[i].a);
   free(f->ed);
-  for (int i = 0; i < f->nout; i++) free(f->out[i].key);
+  for (int i = 0; i < f->nout; i++) {
+    free(f->out[i].key);
+    for (int k = 0; f->out[i].obs && k < FR_OBS; k++) free(f->out[i].obs[k].d);
+    free(f->out[i].obs);
+  }
+  free(f->learn);
+  crawl__strmap_release(&f->by_sig);
   free(f->out);
   crawl__strmap_release(&f->by_fp);
   crawl__strmap_release(&f->by_pair);

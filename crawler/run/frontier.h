@@ -59,6 +59,9 @@ typedef struct state {
   int mirrored;             /* from the shared frontier's record: not yet in this worker's journal */
   int held;                 /* shared frontier: this worker holds its lease */
   int foreign;              /* shared frontier: another worker's (held or finished): not planned */
+  unsigned long long *sig;  /* its signature (fr_state_sig): the sorted hashes of its controls, NULL: not yet */
+  int nsig;
+  unsigned long long sighash; /* their sum */
 } state;
 
 typedef struct edge { int from, to; action a; } edge;
@@ -68,8 +71,22 @@ typedef struct edge { int from, to; action a; } edge;
  * link, a tab of this route) or stayed put twice is predictable: its outcome
  * is known before it is tried, so it waits until the unpredictable controls
  * (toggles, menus, dialogs) are done, and it serves as a path to its target. */
+/* One observation of a control, for prediction by analogy: it took state
+ * `from` to `to`; once both have signatures, the change: the control
+ * hashes `to` lost (rem) and gained (add), sorted, with their sums. */
+typedef struct fr_obs {
+  int from, to;
+  int ready;                /* 1 change known, 0 not yet, -1 never (a state without signature) */
+  int nrem, nadd;
+  unsigned long long *d;    /* nrem removed, then nadd added */
+  unsigned long long hrem, hadd;
+} fr_obs;
+#define FR_OBS 3            /* observations kept per outcome record, the latest */
+
 typedef struct outcome {
   char *key;
+  fr_obs *obs;              /* FR_OBS slots once observed, newest at nobs-1 mod FR_OBS */
+  int nobs;
   int move_to;              /* state of its moves, -1 none yet */
   int nmove, nself, self_from;
   int mixed;                /* went to different places: not predictable */
@@ -84,6 +101,9 @@ typedef struct frontier {
   outcome *out;             /* outcome records */
   int nout, capout;
   crawl__strmap by_fp, by_pair, by_outcome; /* indexes: states by fingerprint, edges, outcomes */
+  crawl__strmap by_sig;     /* states by signature hash (-2: two states share it) */
+  int *learn;               /* observations whose change is not worked out yet: outcome * FR_OBS + slot */
+  int nlearn, caplearn;
   int max_depth;            /* states this deep are not expanded */
 } frontier;
 
@@ -121,9 +141,31 @@ int fr_predict(const frontier *f, const action *a, int si);
  * Orders the work only; paths use fr_predict. */
 int fr_likely(const frontier *f, const action *a, int si);
 
-/* Untried allowed actions come in two tiers: 0, those whose outcome is not
- * predictable; 1, any. fr_next_action: the first of the tier by rank, or -1;
- * fr_pending: state si has one (or was never prepared). */
+/* State si's signature: the hashes of its controls (each action's control
+ * and what it offers: expand or collapse, a selected tab, a link to the
+ * page itself) and of its route, from its prepared actions; indexed for
+ * fr_analogy. Call once its actions are built. */
+void fr_state_sig(frontier *f, int si);
+/* The changes of observations whose states now have signatures worked out
+ * (call before planning). */
+void fr_learn(frontier *f);
+/* Action a in state si by analogy with what the same control did elsewhere:
+ * an observed change (what its target listed that its source did not, and
+ * the reverse) applied to si's signature. A known state's index, -2 when it
+ * predicts a state never seen (a new one), -1 when no observation applies. */
+int fr_analogy(const frontier *f, const action *a, int si);
+
+/* An action's rank orders the work of a state, lower first (act.c): app
+ * actions, local UI, what closes (collapse), other, navigation, Escape. */
+enum { FR_RANK_APP, FR_RANK_LOCAL, FR_RANK_CLOSE, FR_RANK_OTHER, FR_RANK_NAV, FR_RANK_DISMISS };
+
+/* Untried allowed actions come in three tiers: FR_TIER_LOCAL, local UI
+ * (rank up to FR_RANK_CLOSE) whose outcome is neither predictable nor likely;
+ * FR_TIER_NEW, any such; FR_TIER_ANY, any. Within a tier, what the analogy
+ * expects to show a new state comes first, then rank. fr_next_action: the
+ * first of the tier, or -1; fr_pending: state si has one (or was never
+ * prepared). */
+enum { FR_TIER_LOCAL, FR_TIER_NEW, FR_TIER_ANY };
 int fr_next_action(const frontier *f, int si, int tier);
 int fr_pending(const frontier *f, int si, int tier);
 
@@ -132,9 +174,12 @@ int fr_pending(const frontier *f, int si, int tier);
 typedef struct fr_hop { int from, to, edge, act; } fr_hop;
 #define FR_MAX_HOPS 12
 /* The nearest state with pending actions of the tier, by breadth-first search
- * from state cur over known edges and predictable actions; its path in hops
- * (*len, 0 when it is cur; at most FR_MAX_HOPS). -1 when none is reachable. */
-int fr_plan_path(const frontier *f, int cur, int tier, fr_hop *path, int *len);
+ * from state cur over known edges and predictable actions, and within the
+ * first FR_LIKELY_HOPS hops also untried likely ones (fr_likely: checked when
+ * walked, a path that goes astray is planned again); its path in hops (*len,
+ * 0 when it is cur; at most max_hops, FR_MAX_HOPS). -1 when none is reachable. */
+#define FR_LIKELY_HOPS 2
+int fr_plan_path(const frontier *f, int cur, int tier, int max_hops, fr_hop *path, int *len);
 /* The states reachable from cur over known edges and predictable actions,
  * nearest first (cur itself first), at most max into out; their count. */
 int fr_nearest(const frontier *f, int cur, int *out, int max);

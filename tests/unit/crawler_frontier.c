@@ -97,8 +97,8 @@ Test(frontier, stays_put_twice_is_a_predicted_self_loop) {
   took(&f, 0, "Save", 0);
   took(&f, 1, "Save", 1);
   cr_expect_eq(predicted(&f, 2, "Save"), 2, "stays in state 2");
-  cr_expect_eq(fr_next_action(&f, 2, 0), act(&f, 2, "Other"), "tier 0 skips the predicted Save");
-  cr_expect_eq(fr_next_action(&f, 2, 1), act(&f, 2, "Save"), "tier 1 takes it in rank order");
+  cr_expect_eq(fr_next_action(&f, 2, FR_TIER_NEW), act(&f, 2, "Other"), "the first tiers skip the predicted Save");
+  cr_expect_eq(fr_next_action(&f, 2, FR_TIER_ANY), act(&f, 2, "Save"), "the last tier takes it in rank order");
   fr_free(&f);
 }
 
@@ -117,7 +117,7 @@ Test(frontier, the_planner_walks_known_edges_and_predictable_controls) {
   fr_hop path[FR_MAX_HOPS];
   int len = -1;
   /* from 0: 0 -> 1 over the known edge, then 1 -> 3 over Nav (untried, predicted) */
-  int t = fr_plan_path(&f, 0, 0, path, &len);
+  int t = fr_plan_path(&f, 0, FR_TIER_NEW, FR_MAX_HOPS, path, &len);
   cr_assert_eq(t, 3);
   cr_assert_eq(len, 2);
   cr_expect_eq(path[0].edge, 0, "first hop: the known edge");
@@ -125,10 +125,10 @@ Test(frontier, the_planner_walks_known_edges_and_predictable_controls) {
   cr_expect_eq(path[1].from, 1);
   cr_expect_eq(path[1].act, act(&f, 1, "Nav"));
   /* in the state itself: no hops */
-  cr_expect_eq(fr_plan_path(&f, 3, 0, path, &len), 3);
+  cr_expect_eq(fr_plan_path(&f, 3, FR_TIER_NEW, FR_MAX_HOPS, path, &len), 3);
   cr_expect_eq(len, 0);
   /* nothing reachable from the dead end 2 */
-  cr_expect_eq(fr_plan_path(&f, 2, 1, path, &len), -1);
+  cr_expect_eq(fr_plan_path(&f, 2, FR_TIER_ANY, FR_MAX_HOPS, path, &len), -1);
   fr_free(&f);
 }
 
@@ -175,8 +175,8 @@ Test(frontier, a_tab_or_link_seen_once_is_likely_a_toggle_is_not) {
   took(&f, 0, "Go", 4);
   cr_expect_eq(fr_likely(&f, go, 1), 4, "a link that moved once is expected to move there again");
   /* tier 0: the panel first; the likely tab and link wait */
-  cr_expect_eq(fr_next_action(&f, 1, 0), act(&f, 1, "Panel"));
-  cr_expect_eq(fr_next_action(&f, 1, 1), act(&f, 1, "Activity"), "tier 1 still does them, in rank order");
+  cr_expect_eq(fr_next_action(&f, 1, FR_TIER_NEW), act(&f, 1, "Panel"));
+  cr_expect_eq(fr_next_action(&f, 1, FR_TIER_ANY), act(&f, 1, "Activity"), "the last tier still does them, in rank order");
   fr_free(&f);
 }
 
@@ -187,7 +187,7 @@ Test(frontier, a_selected_tab_or_a_link_to_the_page_itself_is_expected_to_stay) 
   make(&f, 1, routes, acts);
   as_tab(&f, 0, "Overview")->here = 1;
   cr_expect_eq(fr_likely(&f, &f.st[0].acts[act(&f, 0, "Overview")], 0), 0);
-  cr_expect_eq(fr_next_action(&f, 0, 0), act(&f, 0, "More"));
+  cr_expect_eq(fr_next_action(&f, 0, FR_TIER_NEW), act(&f, 0, "More"));
   fr_free(&f);
 }
 
@@ -251,5 +251,130 @@ Test(frontier, a_state_one_likely_click_from_the_seed_is_shallow) {
   cr_expect_eq(f.st[3].parent, 2, "the replay keeps its observed path");
   cr_expect_eq(f.st[2].depth, 2, "nothing nearer for state 2");
   cr_expect_eq(f.st[0].depth, 0);
+  fr_free(&f);
+}
+
+/* what control `name` of state si offers (ui.expand, ui.collapse, ...) */
+static void offers(frontier *f, int si, const char *name, const char *action_id) {
+  action *a = &f->st[si].acts[act(f, si, name)];
+  free(a->action_id);
+  a->action_id = strdup(action_id);
+}
+
+static void signatures(frontier *f) {
+  for (int i = 0; i < f->nst; i++) fr_state_sig(f, i);
+  fr_learn(f);
+}
+
+Test(frontier, a_change_seen_elsewhere_predicts_a_known_state_or_a_new_one) {
+  /* 0 --Menu--> 1 opened the menu (Item appeared, Menu offers collapse);
+   * state 2 has the panel open and the menu closed: its Menu is expected to
+   * show a state not seen yet, and goes before Zed, which nothing predicts */
+  static const char *const routes[] = {"/a", "/a", "/a", "/a"};
+  static const char *const acts[] = {"Zed,Menu,Panel", "Zed,Menu,Item,Panel", "Zed,Menu,Panel", "Zed,Menu,Item,Panel"};
+  frontier f;
+  make(&f, 3, routes, acts);
+  for (int i = 0; i < 3; i++) offers(&f, i, "Menu", i == 1 ? "ui.collapse" : "ui.expand");
+  offers(&f, 2, "Panel", "ui.collapse");
+  signatures(&f);
+  took(&f, 0, "Menu", 1);
+  fr_learn(&f);
+  const action *menu = &f.st[2].acts[act(&f, 2, "Menu")];
+  cr_expect_eq(fr_analogy(&f, menu, 2), -2, "a new state: the menu open over the open panel");
+  cr_expect_eq(fr_likely(&f, menu, 2), -1);
+  cr_expect_eq(fr_next_action(&f, 2, FR_TIER_NEW), act(&f, 2, "Menu"), "what shows a new state first");
+  cr_expect_eq(fr_analogy(&f, &f.st[2].acts[act(&f, 2, "Zed")], 2), -1, "Zed was never seen: no analogy");
+  fr_free(&f);
+  /* the same, with the state it predicts known: now the Menu click is expected to lead there */
+  frontier g;
+  make(&g, 4, routes, acts);
+  for (int i = 0; i < 4; i++) offers(&g, i, "Menu", i % 2 ? "ui.collapse" : "ui.expand");
+  offers(&g, 2, "Panel", "ui.collapse");
+  offers(&g, 3, "Panel", "ui.collapse");
+  signatures(&g);
+  took(&g, 0, "Menu", 1);
+  fr_learn(&g);
+  menu = &g.st[2].acts[act(&g, 2, "Menu")];
+  cr_expect_eq(fr_analogy(&g, menu, 2), 3);
+  cr_expect_eq(fr_likely(&g, menu, 2), 3, "likely: it waits behind the unknown");
+  cr_expect_eq(fr_next_action(&g, 2, FR_TIER_NEW), act(&g, 2, "Zed"));
+  cr_expect_eq(fr_predict(&g, menu, 2), -1, "an analogy is no path: paths need agreeing observations");
+  /* a change that does not fit (state 1 lacks the closed Menu it removes) predicts nothing */
+  cr_expect_eq(fr_analogy(&g, &g.st[1].acts[act(&g, 1, "Menu")], 1), -1);
+  fr_free(&g);
+}
+
+Test(frontier, two_states_with_one_signature_predict_nothing) {
+  /* 2 and 3 list the same controls (pages of one list, say): the change
+   * seen 0 -> 1 leads from 2 to a set both have; no prediction */
+  static const char *const routes[] = {"/a", "/a", "/a", "/a", "/a"};
+  static const char *const acts[] = {"Go,Open", "Go,Close", "Go,Open", "Go,Close", "Go,Close"};
+  frontier f;
+  make(&f, 5, routes, acts);
+  signatures(&f);
+  took(&f, 0, "Open", 1);
+  fr_learn(&f);
+  cr_expect_eq(fr_analogy(&f, &f.st[2].acts[act(&f, 2, "Open")], 2), -1, "1, 3 and 4 share the set");
+  fr_free(&f);
+}
+
+Test(frontier, what_undoes_the_way_in_is_expected_to_lead_back) {
+  /* 0 --Panel (expand)--> 1; 0 --Activity tab--> 2 (Overview was selected in
+   * 0); 0 --Open--> 3, a dialog with Escape */
+  static const char *const routes[] = {"/a", "/a", "/a", "/a"};
+  static const char *const acts[] = {"Overview,Activity,Panel,Open", "Overview,Activity,Panel,Other",
+                                     "Overview,Activity,Other", "Close"};
+  frontier f;
+  make(&f, 4, routes, acts);
+  offers(&f, 0, "Panel", "ui.expand");
+  offers(&f, 1, "Panel", "ui.collapse");
+  for (int i = 0; i < 3; i++) as_tab(&f, i, "Overview"), as_tab(&f, i, "Activity");
+  f.st[0].acts[act(&f, 0, "Overview")].here = 1;
+  f.st[2].acts[act(&f, 2, "Activity")].here = 1;
+  action *esc = &f.st[3].acts[f.st[3].nacts++];
+  esc->action_id = strdup("ui.dismiss");
+  esc->role = strdup("dialog");
+  esc->name = strdup("Details");
+  esc->escape = 1;
+  esc->dec.effect = POL_EFFECT_ALLOW;
+  const char *via[] = {NULL, "Panel", "Activity", "Open"};
+  for (int i = 1; i < 4; i++) {
+    f.st[i].parent = 0;
+    fr_action_copy(&f.st[i].via, &f.st[0].acts[act(&f, 0, via[i])]);
+  }
+  cr_expect_eq(fr_likely(&f, &f.st[1].acts[act(&f, 1, "Panel")], 1), 0, "collapse after expand: back");
+  cr_expect_eq(fr_likely(&f, &f.st[1].acts[act(&f, 1, "Other")], 1), -1);
+  cr_expect_eq(fr_likely(&f, &f.st[2].acts[act(&f, 2, "Overview")], 2), 0, "the tab selected before: back");
+  cr_expect_eq(fr_likely(&f, esc, 3), 0, "Escape on the dialog the click opened: back");
+  cr_expect_eq(fr_likely(&f, &f.st[3].acts[act(&f, 3, "Close")], 3), -1, "a button in it may do anything");
+  f.st[1].acts[act(&f, 1, "Overview")].here = 1;
+  f.st[1].acts[act(&f, 1, "Activity")].done = 1;
+  cr_expect_eq(fr_next_action(&f, 1, FR_TIER_NEW), act(&f, 1, "Other"), "the way back waits");
+  fr_free(&f);
+}
+
+Test(frontier, local_work_first_and_a_likely_click_is_a_short_way_there) {
+  /* 0 --Panel--> 1 (expand); in 1 only a link is untried; 0 still has
+   * Spec. Local tier: 1 has none (the link is navigation); the nearest
+   * is 0, one likely click (collapse Panel) away */
+  static const char *const routes[] = {"/a", "/a"};
+  static const char *const acts[] = {"Panel,Spec", "Panel,Link"};
+  frontier f;
+  make(&f, 2, routes, acts);
+  offers(&f, 0, "Panel", "ui.expand");
+  offers(&f, 1, "Panel", "ui.collapse");
+  f.st[1].acts[act(&f, 1, "Link")].rank = FR_RANK_NAV;
+  f.st[1].parent = 0;
+  fr_action_copy(&f.st[1].via, &f.st[0].acts[act(&f, 0, "Panel")]);
+  took(&f, 0, "Panel", 1);
+  cr_expect_eq(fr_next_action(&f, 1, FR_TIER_LOCAL), -1, "a link is not local work");
+  cr_expect_eq(fr_next_action(&f, 1, FR_TIER_NEW), act(&f, 1, "Link"));
+  fr_hop path[FR_MAX_HOPS];
+  int len = -1;
+  cr_assert_eq(fr_plan_path(&f, 1, FR_TIER_LOCAL, FR_LIKELY_HOPS, path, &len), 0);
+  cr_assert_eq(len, 1);
+  cr_expect_eq(path[0].edge, -1, "an untried click, taken as a transition");
+  cr_expect_eq(path[0].act, act(&f, 1, "Panel"));
+  cr_expect_eq(fr_plan_path(&f, 1, FR_TIER_LOCAL, 0, path, &len), -1, "none within 0 hops");
   fr_free(&f);
 }
