@@ -2100,6 +2100,7 @@ static int shared_more(run *r);
 static int shared_hold(run *r, int si);
 static void shared_settle(run *r, int si);
 static void shared_release_all(run *r);
+static void shared_unhold(run *r);
 
 static void explore(run *r) {
   while (!budget_stop(r) && !r->sh_lost) {
@@ -2112,6 +2113,7 @@ static void explore(run *r) {
       r->depths_at = r->transitions;
     }
     fr_learn(&r->f);
+    if (r->sh) shared_unhold(r);
     int target = explore_target(r, path, &len, &tier);
     if (target < 0 && (!r->sh || shared_more(r) < 0)) break; /* frontier empty (shared: drained) */
     if (target < 0) continue;                                  /* leased one, or waited */
@@ -2165,6 +2167,7 @@ static int shared_mirror(run *r, const char *id, int hops) {
   resume_state(r, j, id);
   cJSON_Delete(j);
   r->f.st[r->f.nst - 1].mirrored = 1;
+  r->f.st[r->f.nst - 1].held_back = r->f.st[r->f.nst - 1].depth >= r->b.max_depth;
   return r->f.nst - 1;
 }
 
@@ -2190,6 +2193,20 @@ static void shared_add(run *r, int idx, const char *record) {
   const state *s = &r->f.st[idx];
   if (crawl__shared_register(r->sh, s->fp, s->id, record, s->depth < r->b.max_depth, &winner) < 0) shared_failed(r);
   free(winner); /* the same fingerprint gives the same id */
+  r->f.st[idx].held_back = s->depth >= r->b.max_depth;
+}
+
+/* States held back at the depth budget that this worker now knows a
+ * shorter way to (fr_relax, fr_depths) go to the queue, for whoever is free:
+ * maxDepth holds back what is deep, not what one worker found the long way. */
+static void shared_unhold(run *r) {
+  for (int k = 0; k < r->f.nst && !r->sh_lost; k++) {
+    state *s = &r->f.st[k];
+    if (!s->held_back || s->depth >= r->b.max_depth) continue;
+    s->held_back = 0;
+    s->foreign = 0;
+    if (crawl__shared_unhold(r->sh, s->id) < 0) shared_failed(r);
+  }
 }
 
 /* What any worker already did in state si, as done in the table. */

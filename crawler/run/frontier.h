@@ -57,6 +57,7 @@ typedef struct state {
   int dead;                 /* could not be restored: not explored further */
   int principal;            /* index in crawl_opts.principals, 0 without any */
   int mirrored;             /* from the shared frontier's record: not yet in this worker's journal */
+  int held_back;            /* shared frontier: known at the depth budget, not queued there */
   int held;                 /* shared frontier: this worker holds its lease */
   int foreign;              /* shared frontier: another worker's (held or finished): not planned */
   unsigned long long *sig;  /* its signature (fr_state_sig): the sorted hashes of its controls, NULL: not yet */

@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { K_SEEN, K_STATES, K_QUEUE, K_LEASES, K_OWNER, K_DONE, K_N };
-static const char *const key_names[K_N] = {"seen", "states", "queue", "leases", "owner", "done"};
+enum { K_SEEN, K_STATES, K_QUEUE, K_LEASES, K_OWNER, K_DONE, K_DEEP, K_N };
+static const char *const key_names[K_N] = {"seen", "states", "queue", "leases", "owner", "done", "deep"};
 
 struct crawl__shared {
   redisContext *c;
@@ -62,13 +62,17 @@ static const char release_lua[] =
   "if redis.call('HGET', KEYS[2], ARGV[2]) ~= ARGV[1] then return 0 end "
   "redis.call('ZREM', KEYS[1], ARGV[2]) redis.call('HDEL', KEYS[2], ARGV[2]) redis.call('LPUSH', KEYS[3], ARGV[2]) "
   "return 1";
-/* KEYS seen states queue; ARGV fp id record expand */
+/* KEYS seen states queue deep; ARGV fp id record expand */
 static const char register_lua[] =
   "local known = redis.call('HGET', KEYS[1], ARGV[1]) "
   "if known then return {0, known} end "
   "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) "
-  "if ARGV[4] == '1' then redis.call('RPUSH', KEYS[3], ARGV[2]) end "
+  "if ARGV[4] == '1' then redis.call('RPUSH', KEYS[3], ARGV[2]) else redis.call('SADD', KEYS[4], ARGV[2]) end "
   "return {1, ARGV[2]}";
+/* KEYS deep queue; ARGV id */
+static const char unhold_lua[] =
+  "if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end "
+  "redis.call('LPUSH', KEYS[2], ARGV[1]) return 1";
 
 /* ---- the URL ----------------------------------------------------------------- */
 static int parse_db(const char *s, int *db) {
@@ -267,10 +271,10 @@ long crawl__shared_count(crawl__shared *sh) {
 
 int crawl__shared_register(crawl__shared *sh, const char *fp, const char *id, const char *record, int expand,
                            char **winner) {
-  static const int ks[] = {K_SEEN, K_STATES, K_QUEUE};
+  static const int ks[] = {K_SEEN, K_STATES, K_QUEUE, K_DEEP};
   const char *args[] = {fp, id, record, expand ? "1" : "0"};
   *winner = NULL;
-  redisReply *rp = eval(sh, register_lua, ks, 3, args, 4);
+  redisReply *rp = eval(sh, register_lua, ks, 4, args, 4);
   if (!rp || rp->type != REDIS_REPLY_ARRAY || rp->elements != 2) {
     if (rp) set_err(sh, "register", "unexpected reply");
     if (rp) freeReplyObject(rp);
@@ -320,6 +324,12 @@ int crawl__shared_finish(crawl__shared *sh, const char *id) {
   static const int ks[] = {K_LEASES, K_OWNER, K_DONE};
   const char *args[] = {sh->owner, id};
   return (int)int_reply(eval(sh, finish_lua, ks, 3, args, 2));
+}
+
+int crawl__shared_unhold(crawl__shared *sh, const char *id) {
+  static const int ks[] = {K_DEEP, K_QUEUE};
+  const char *args[] = {id};
+  return (int)int_reply(eval(sh, unhold_lua, ks, 2, args, 1));
 }
 
 int crawl__shared_release(crawl__shared *sh, const char *id) {

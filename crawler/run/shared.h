@@ -37,8 +37,9 @@ const char *crawl__shared_error(const crawl__shared *sh);
  * on an error: see crawl__shared_error). */
 char *crawl__shared_known(crawl__shared *sh, const char *fp);
 /* Register state id with fingerprint fp and its record (JSON text); queued
- * for expansion when expand. 1 registered, 0 someone else registered fp
- * first (*winner, caller frees, gets its id), -1 error. */
+ * for expansion when expand, else held back (at the depth budget). 1
+ * registered, 0 someone else registered fp first (*winner, caller frees,
+ * gets its id), -1 error. */
 int crawl__shared_register(crawl__shared *sh, const char *fp, const char *id, const char *record, int expand,
                            char **winner);
 /* The record of state id (caller frees), NULL when unknown or on error. */
@@ -64,6 +65,10 @@ int crawl__shared_take(crawl__shared *sh, const char *id);
 int crawl__shared_renew(crawl__shared *sh, const char *id);
 /* id is expanded: the lease ends (1), 0 when it was no longer ours. */
 int crawl__shared_finish(crawl__shared *sh, const char *id);
+/* A state held back at registration is nearer than it was found: to the
+ * front of the queue. 1 moved, 0 it was not held back (queued, leased or
+ * done already), -1 error. */
+int crawl__shared_unhold(crawl__shared *sh, const char *id);
 /* Give the lease on id back unfinished (to the front of the queue). */
 int crawl__shared_release(crawl__shared *sh, const char *id);
 

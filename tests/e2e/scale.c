@@ -239,3 +239,31 @@ Test(scale, a_lease_takes_the_nearest_queued_state_first, .timeout = 60) {
   kill(rs, SIGTERM);
   waitpid(rs, NULL, 0);
 }
+
+/* A state registered at the depth budget is held back, not queued: the
+ * run drains without it. When a worker finds a shorter way there it goes
+ * to the front of the queue (once), and a worker takes it. */
+Test(scale, a_state_held_back_at_the_depth_budget_is_queued_when_found_nearer, .timeout = 60) {
+  int port;
+  char redis[80], err[300] = "";
+  pid_t rs = redis_start(&port, redis, sizeof redis);
+  crawl__shared *sh = crawl__shared_open(redis, "deep-test", 0, 2000, err, sizeof err);
+  cr_assert(sh, "%s", err);
+  char *winner = NULL, *id = NULL;
+  int back = 0;
+  cr_assert_eq(crawl__shared_register(sh, "fp_deep", "s_deep", "{}", 0, &winner), 1);
+  free(winner);
+  cr_expect_eq(crawl__shared_lease(sh, NULL, 0, &id, &back), CRAWL__DRAINED, "held back: nothing to lease");
+  cr_expect_eq(crawl__shared_take(sh, "s_deep"), 0, "nor to take");
+  cr_assert_eq(crawl__shared_unhold(sh, "s_deep"), 1);
+  cr_expect_eq(crawl__shared_unhold(sh, "s_deep"), 0, "queued once");
+  cr_assert_eq(crawl__shared_lease(sh, NULL, 0, &id, &back), CRAWL__LEASED);
+  cr_expect_str_eq(id, "s_deep");
+  free(id);
+  cr_expect_eq(crawl__shared_finish(sh, "s_deep"), 1);
+  cr_expect_eq(crawl__shared_unhold(sh, "s_deep"), 0, "a finished state is not queued again");
+  cr_expect_eq(crawl__shared_lease(sh, NULL, 0, &id, &back), CRAWL__DRAINED);
+  crawl__shared_close(sh);
+  kill(rs, SIGTERM);
+  waitpid(rs, NULL, 0);
+}
