@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -63,8 +64,11 @@ const char cli_help_crawl[] =
   "  --run-id ID               with --frontier: the run all workers share (required)\n"
   "  --lease-ms N              with --frontier: a state a worker took is given back to\n"
   "                            the others N ms after its last sign of life (default 30000)\n"
-  "  --workers N               N worker processes on one run (a private redis-server,\n"
-  "                            then one merged package; default 1: docs/scale.md)\n"
+  "  --workers N|auto          N worker processes on one run (a private redis-server,\n"
+  "                            then one merged package). Default auto: one per core,\n"
+  "                            at most 4 and one per 512 MB of free memory, when the run\n"
+  "                            can be split, else 1 (docs/scale.md); UIAP_WORKERS sets\n"
+  "                            the default\n"
   "  --progress jsonl          uiap.discovery.progress events as JSON lines on stdout\n"
   "                            (a live line on stderr is the default on a terminal)\n"
   CLI_SESSION_HELP
@@ -233,8 +237,10 @@ static int crawl_shared_arg(crawl_cli *x, int c, const char *v) {
       return cli_fail(CLI_EXIT_USAGE, "--run-id takes 1 to 64 letters, digits, '.', '_' or '-'");
     x->co.run_id = v;
   } else if (c == OPT_WORKERS) {
-    if (cli_parse_long(v, 1, 16, &n)) return cli_fail(CLI_EXIT_USAGE, "--workers takes a number from 1 to 16, not %s", v);
-    x->workers = (int)n;
+    if (!strcmp(v, "auto")) x->workers = 0;
+    else if (cli_parse_long(v, 1, 16, &n))
+      return cli_fail(CLI_EXIT_USAGE, "--workers takes auto or a number from 1 to 16, not %s", v);
+    else x->workers = (int)n;
   } else {
     if (cli_parse_long(v, 1000, 3600000, &n))
       return cli_fail(CLI_EXIT_USAGE, "--lease-ms takes a number from 1000 to 3600000, not %s", v);
@@ -506,6 +512,81 @@ static int crawl_save_reviewed(crawl_cli *x) {
   return rc ? cli_fail(CLI_EXIT_OUTPUT, "%s", err) : CLI_CONTINUE;
 }
 
+/* A plan seed that names a control (menu, action): driven first, by one
+ * process only. */
+static int plan_control_seeds(const cJSON *plan) {
+  const cJSON *p = cJSON_GetObjectItemCaseSensitive(plan, "payload");
+  const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(p ? p : plan, "seeds"), *sd;
+  cJSON_ArrayForEach(sd, seeds) {
+    const char *k = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sd, "kind"));
+    if (k && (!strcmp(k, "menu") || !strcmp(k, "action"))) return 1;
+  }
+  return 0;
+}
+
+/* redis-server on PATH (the private frontier of --workers). */
+static int have_redis_server(void) {
+  const char *path = getenv("PATH");
+  char dir[4096], file[4200];
+  for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+    size_t n = strcspn(p, ":");
+    if (n && n < sizeof dir) {
+      memcpy(dir, p, n);
+      dir[n] = 0;
+      snprintf(file, sizeof file, "%s/redis-server", dir);
+      if (access(file, X_OK) == 0) return 1;
+    }
+    p += n + (p[n] == ':');
+  }
+  return 0;
+}
+
+/* MB of memory available now (MemAvailable), -1 unknown. */
+static long available_mb(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  char line[256];
+  long kb = -1;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1) break;
+  if (f) fclose(f);
+  return kb < 0 ? -1 : kb / 1024;
+}
+
+/* Why this run cannot be split over workers, or NULL. */
+static const char *one_worker_only(const crawl_cli *x) {
+  if (x->co.frontier) return "--frontier: this process is one worker";
+  if (x->co.resume) return "--resume continues one journal";
+  if (x->co.nprincipals) return "principals explore in one process";
+  if (x->connect) return "--connect drives one browser";
+  if (x->headful) return "--headful shows one browser";
+  if (x->user_data_dir) return "--user-data-dir is one browser's profile";
+  if (x->progress_jsonl) return "--progress jsonl comes from one process";
+  if (x->plan && plan_control_seeds(x->plan)) return "the plan's menu and action seeds are driven by one process";
+  if (!have_redis_server()) return "no redis-server for the workers' frontier";
+  return NULL;
+}
+
+/* --workers auto (the default): one per core, at most 4 and one per 512 MB
+ * of available memory (each has its own Chromium), when the run can be
+ * split; else 1. UIAP_WORKERS (a number or auto) sets the default. */
+#define AUTO_WORKERS_MAX 4
+static int auto_workers(const crawl_cli *x) {
+  const char *env = getenv("UIAP_WORKERS"), *why = one_worker_only(x);
+  long n;
+  if (why) {
+    crawl_log(CRAWL_LOG_INFO, "crawl", "one worker: %s", why);
+    return 1;
+  }
+  if (env && *env && strcmp(env, "auto") && !cli_parse_long(env, 1, 16, &n)) return (int)n;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN), mb = available_mb();
+  n = cores < 1 ? 1 : cores;
+  if (n > AUTO_WORKERS_MAX) n = AUTO_WORKERS_MAX;
+  if (mb >= 0 && n > mb / 512) n = mb / 512 < 1 ? 1 : mb / 512;
+  crawl_log(CRAWL_LOG_INFO, "crawl", "%ld worker%s (auto: %ld cores, %ld MB available; --workers N to choose)", n,
+            n == 1 ? "" : "s", cores, mb);
+  return (int)n;
+}
+
 static int crawl_setup(crawl_cli *x) {
   int code;
   if (!x->co.out_dir) return cli_fail(CLI_EXIT_USAGE, "crawl needs an output directory (-o DIR)");
@@ -523,6 +604,7 @@ static int crawl_setup(crawl_cli *x) {
     return cli_fail(CLI_EXIT_USAGE, "--workers runs its own frontier: not with --frontier, --resume, --connect or principals");
   if (x->co.frontier && x->co.nprincipals)
     return cli_fail(CLI_EXIT_USAGE, "--frontier does not explore as principals yet (docs/scale.md)");
+  if (!x->workers) x->workers = auto_workers(x);
   if ((code = crawl_seeds(x)) != CLI_CONTINUE) return code;
   if ((code = crawl_load_reviewed(x)) != CLI_CONTINUE) return code;
   if ((code = crawl_prepare_out(x)) != CLI_CONTINUE) return code;

@@ -416,14 +416,14 @@ static void state_line(run *r, cJSON *o, char **shared) {
   crawl__journal_sync(r->jl);
 }
 
-static int shared_known(run *r);
+static int shared_known(run *r, const char *rk);
 static void shared_add(run *r, int idx, const char *record);
 
 /* Register the current capture as a new state: the table, its files, its
  * journal line (and the shared frontier's record). Returns its index, or
  * -1 when a budget refuses it. */
 static int add_state(run *r, int parent, const action *via, int seed, const char *route) {
-  int known = r->sh ? shared_known(r) : -1; /* another worker found it first */
+  int known = r->sh ? shared_known(r, route) : -1; /* another worker found it first */
   if (known >= 0) return known;
   char *route_id = route_id_of(r, route);
   if (state_refused(r, route_id)) {
@@ -2171,18 +2171,38 @@ static int shared_mirror(run *r, const char *id, int hops) {
   return r->f.nst - 1;
 }
 
-/* The current capture is a state another worker registered: its index in
- * the table (mirrored, and journaled here: the page shows it); -1 when it
- * is new to the run. */
-static int shared_known(run *r) {
+/* The fold key of a state with content fingerprint cfp on route rk: its
+ * content and the route without its fragment, and whether it had one
+ * (other: the key of the counterpart, with a fragment where rk has none
+ * and the reverse). observe() folds the two in one table; the shared
+ * frontier's fold keys do so across workers. */
+static void fold_key(char *buf, size_t n, const char *cfp, const char *rk, int other) {
+  size_t base = strcspn(rk ? rk : "", "#");
+  int frag = rk && rk[base] != 0;
+  snprintf(buf, n, "%s|%.*s|%d", cfp, (int)(base < 900 ? base : 900), rk ? rk : "", other ? !frag : frag);
+}
+
+/* The current capture is a state another worker registered (under its
+ * fingerprint, or the same page with or without a route fragment: folded
+ * as observe() does): its index in the table (mirrored, and journaled
+ * here: the page shows it); -1 when it is new to the run. */
+static int shared_known(run *r, const char *rk) {
   char *id = crawl__shared_known(r->sh, r->cur_fp);
+  if (!id && !crawl__shared_error(r->sh)[0]) {
+    char key[1100];
+    fold_key(key, sizeof key, r->cur_cfp, rk, 1);
+    id = crawl__shared_fold_find(r->sh, key);
+  }
   if (!id) {
     if (crawl__shared_error(r->sh)[0]) shared_failed(r);
     return -1;
   }
   int k = shared_mirror(r, id, 0);
   free(id);
-  if (k >= 0) journal_mirrored(r, k);
+  if (k >= 0) {
+    memcpy(r->cur_fp, r->f.st[k].fp, sizeof r->cur_fp);
+    journal_mirrored(r, k);
+  }
   return k;
 }
 
@@ -2194,6 +2214,9 @@ static void shared_add(run *r, int idx, const char *record) {
   if (crawl__shared_register(r->sh, s->fp, s->id, record, s->depth < r->b.max_depth, &winner) < 0) shared_failed(r);
   free(winner); /* the same fingerprint gives the same id */
   r->f.st[idx].held_back = s->depth >= r->b.max_depth;
+  char key[1100];
+  fold_key(key, sizeof key, s->cfp, s->route, 0);
+  if (crawl__shared_fold_note(r->sh, key, s->id) < 0) shared_failed(r);
 }
 
 /* States held back at the depth budget that this worker now knows a

@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { K_SEEN, K_STATES, K_QUEUE, K_LEASES, K_OWNER, K_DONE, K_DEEP, K_N };
-static const char *const key_names[K_N] = {"seen", "states", "queue", "leases", "owner", "done", "deep"};
+enum { K_SEEN, K_STATES, K_QUEUE, K_LEASES, K_OWNER, K_DONE, K_DEEP, K_FOLD, K_N };
+static const char *const key_names[K_N] = {"seen", "states", "queue", "leases", "owner", "done", "deep", "fold"};
 
 struct crawl__shared {
   redisContext *c;
@@ -256,6 +256,16 @@ const char *crawl__shared_error(const crawl__shared *sh) { return sh ? sh->err :
 /* ---- states ---------------------------------------------------------------------- */
 char *crawl__shared_known(crawl__shared *sh, const char *fp) {
   const char *argv[] = {"HGET", sh->key[K_SEEN], fp};
+  return str_reply(cmd(sh, 3, argv));
+}
+
+int crawl__shared_fold_note(crawl__shared *sh, const char *key, const char *id) {
+  const char *argv[] = {"HSETNX", sh->key[K_FOLD], key, id};
+  return (int)int_reply(cmd(sh, 4, argv));
+}
+
+char *crawl__shared_fold_find(crawl__shared *sh, const char *key) {
+  const char *argv[] = {"HGET", sh->key[K_FOLD], key};
   return str_reply(cmd(sh, 3, argv));
 }
 

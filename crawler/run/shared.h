@@ -42,6 +42,12 @@ char *crawl__shared_known(crawl__shared *sh, const char *fp);
  * gets its id), -1 error. */
 int crawl__shared_register(crawl__shared *sh, const char *fp, const char *id, const char *record, int expand,
                            char **winner);
+/* Fold keys: one state under several keys of its own (a hash-routed page
+ * at "page.html" and at "page.html#/home" is one state). note: key names
+ * id unless it names another already (1 noted, 0 taken, -1 error); find:
+ * the state key names (caller frees), NULL when none or on error. */
+int crawl__shared_fold_note(crawl__shared *sh, const char *key, const char *id);
+char *crawl__shared_fold_find(crawl__shared *sh, const char *key);
 /* The record of state id (caller frees), NULL when unknown or on error. */
 char *crawl__shared_record(crawl__shared *sh, const char *id);
 /* States registered so far, -1 on error. */

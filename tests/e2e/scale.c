@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -266,4 +267,96 @@ Test(scale, a_state_held_back_at_the_depth_budget_is_queued_when_found_nearer, .
   crawl__shared_close(sh);
   kill(rs, SIGTERM);
   waitpid(rs, NULL, 0);
+}
+
+/* count of OUT/workers/wN directories */
+static int worker_dirs(const char *out) {
+  int n = 0;
+  char p[800];
+  struct stat st;
+  for (int k = 1; k <= 16; k++) {
+    snprintf(p, sizeof p, "%s/workers/w%d", out, k);
+    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) n++;
+  }
+  return n;
+}
+
+/* Without --workers a crawl uses the machine: one worker per core (at most
+ * 4), when the run can be split; a run that cannot (here --progress jsonl,
+ * which one process writes) says why and stays one process. */
+Test(scale, workers_default_to_the_cores_when_the_run_can_be_split, .timeout = 300) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  char *dir = t_tmpdir();
+  char out[700], one[700];
+  snprintf(out, sizeof out, "%s/auto", dir);
+  snprintf(one, sizeof one, "%s/one", dir);
+  const char *url = seed_url();
+  char *was = getenv("UIAP_WORKERS") ? strdup(getenv("UIAP_WORKERS")) : NULL;
+  unsetenv("UIAP_WORKERS"); /* the suite's one worker (tests/CMakeLists.txt) */
+  t_run a = cli((const char *[]){UIAP_BIN, "crawl", url, "-o", out, "--max-states", "8", "--verbose", NULL}, 240000);
+  t_run b = cli((const char *[]){UIAP_BIN, "crawl", url, "-o", one, "--max-states", "8", "--verbose", "--progress",
+                                 "jsonl", NULL}, 240000);
+  if (was) setenv("UIAP_WORKERS", was, 1);
+  free(was);
+  cr_assert_eq(a.status, 0, "%s", a.err);
+  long want = cores < 2 ? 1 : cores > 4 ? 4 : cores;
+  if (want > 1) {
+    cr_expect_eq(worker_dirs(out), want, "one worker per core (%ld cores): %s", cores, a.err);
+    cr_expect(strstr(a.err, "workers (auto:"), "--verbose says how many and why: %s", a.err);
+  } else {
+    cr_expect_eq(worker_dirs(out), 0, "one core: one process");
+  }
+  cJSON *p = package_of(out);
+  cr_expect_gt(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(p, "transitionGraph"), "states")), 1,
+               "the merged package has the run's states");
+  cJSON_Delete(p);
+  cr_assert_eq(b.status, 0, "%s", b.err);
+  cr_expect_eq(worker_dirs(one), 0, "--progress jsonl: one process");
+  cr_expect(strstr(b.err, "one worker: --progress jsonl"), "and it says why: %s", b.err);
+  t_run_free(&a);
+  t_run_free(&b);
+  t_rm_rf(dir);
+  free(dir);
+}
+
+/* only the "S id" lines of graph_lines' text */
+static char *state_lines(const char *lines) {
+  char *out = calloc(1, strlen(lines) + 1);
+  for (const char *l = lines, *nl; *l; l = nl + 1) {
+    nl = strchr(l, '\n');
+    if (l[0] == 'S') strncat(out, l, (size_t)(nl - l + 1));
+  }
+  return out;
+}
+
+/* The bundled demo app shows its default route at "/" and at "#/dashboard"
+ * (and keeps the chosen statistics tab across pages): one state, whichever
+ * worker comes to it first under which URL. Two workers find exactly the
+ * states one process finds, none twice. (Edges may differ here: where the
+ * Dashboard link lands depends on the tab the app remembers.) */
+Test(scale, two_workers_fold_a_page_shown_with_and_without_its_route_fragment, .timeout = 300) {
+  char *dir = t_tmpdir();
+  char one[700], two[700], buf[1300];
+  snprintf(one, sizeof one, "%s/one", dir);
+  snprintf(two, sizeof two, "%s/two", dir);
+  const char *demo = UIAP_SRC "/docs/demo";
+  t_run a = cli((const char *[]){UIAP_BIN, "crawl", demo, "-o", one, "--workers", "1", "--quiet", NULL}, 240000);
+  t_run b = cli((const char *[]){UIAP_BIN, "crawl", demo, "-o", two, "--workers", "2", "--quiet", NULL}, 240000);
+  cr_assert_eq(a.status, 0, "%s", a.err);
+  cr_assert_eq(b.status, 0, "%s", b.err);
+  cJSON *pa = package_of(one), *pb = package_of(two);
+  int da, db;
+  char *la = graph_lines(pa, &da), *lb = graph_lines(pb, &db);
+  char *sa = state_lines(la), *sb = state_lines(lb);
+  cr_expect_eq(db, 0, "nothing twice");
+  cr_expect_gt(strlen(sa), 20 * 20, "one process found the demo's states");
+  cr_expect(!*first_missing(sa, sb, buf, sizeof buf), "two workers find every state; missing: %s", buf);
+  cr_expect(!*first_missing(sb, sa, buf, sizeof buf), "and no other (a folded page twice?); extra: %s", buf);
+  free(la); free(lb); free(sa); free(sb);
+  cJSON_Delete(pa);
+  cJSON_Delete(pb);
+  t_run_free(&a);
+  t_run_free(&b);
+  t_rm_rf(dir);
+  free(dir);
 }
