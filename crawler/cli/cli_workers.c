@@ -148,6 +148,10 @@ static crawl_code merge_workers(const cli_workers *w, crawl_summary *sum) {
   if (rc) return rc;
   sum->states = st.states;
   sum->transitions = st.transitions;
+  sum->self_loops = st.self_loops;
+  sum->decisions = st.decisions;
+  sum->failures = st.failures;
+  sum->reviews = st.reviews;
   sum->status = st.unended ? "failed" : "completed";
   sum->stopped_by = "frontier";
   return CRAWL_OK;

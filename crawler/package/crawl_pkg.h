@@ -75,6 +75,7 @@ typedef struct crawl_merge_opts {
 typedef struct crawl_merge_stats {
   long dirs;                 /* directories merged */
   long states, transitions;  /* records in out/journal.jsonl */
+  long self_loops, decisions, failures, reviews; /* of them: self-loops, and decision, failure, review records */
   long dup_states, dup_transitions; /* dropped: another worker's copy is kept */
   long dup_other;            /* other records dropped as duplicates (status, seed, ...) */
   long unended;              /* inputs without an `end` record (a stopped worker) */

@@ -273,6 +273,10 @@ static void mg_count(mg *m, const mg_rec *r) {
   if (r->keep) {
     m->st->states += state;
     m->st->transitions += tr;
+    m->st->self_loops += tr && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->j, "selfLoop"));
+    m->st->decisions += !strcmp(r->type, "decision");
+    m->st->failures += !strcmp(r->type, "failure");
+    m->st->reviews += !strcmp(r->type, "review");
   } else {
     long *dup = state ? &m->st->dup_states : tr ? &m->st->dup_transitions : &m->st->dup_other;
     (*dup)++;

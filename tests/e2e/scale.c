@@ -340,10 +340,21 @@ Test(scale, two_workers_fold_a_page_shown_with_and_without_its_route_fragment, .
   snprintf(one, sizeof one, "%s/one", dir);
   snprintf(two, sizeof two, "%s/two", dir);
   const char *demo = UIAP_SRC "/docs/demo";
-  t_run a = cli((const char *[]){UIAP_BIN, "crawl", demo, "-o", one, "--workers", "1", "--quiet", NULL}, 240000);
-  t_run b = cli((const char *[]){UIAP_BIN, "crawl", demo, "-o", two, "--workers", "2", "--quiet", NULL}, 240000);
+  t_run a = cli((const char *[]){UIAP_BIN, "crawl", demo, "-o", one, "--workers", "1", NULL}, 240000);
+  t_run b = cli((const char *[]){UIAP_BIN, "crawl", demo, "-o", two, "--workers", "2", NULL}, 240000);
   cr_assert_eq(a.status, 0, "%s", a.err);
   cr_assert_eq(b.status, 0, "%s", b.err);
+  /* the summary line of the merged run counts what one process counts */
+  long sa_loops = -1, sb_loops = -1, sa_not = -1, sb_not = -1;
+  const char *ca = strstr(a.err, "self-loops"), *cb = strstr(b.err, "self-loops");
+  cr_assert(ca && cb, "both print a summary: %s / %s", a.err, b.err);
+  for (const char *p = ca; p > a.err; p--) if (*p == '(') { sscanf(p + 1, "%ld", &sa_loops); break; }
+  for (const char *p = cb; p > b.err; p--) if (*p == '(') { sscanf(p + 1, "%ld", &sb_loops); break; }
+  sscanf(ca, "self-loops), %ld actions not taken", &sa_not);
+  sscanf(cb, "self-loops), %ld actions not taken", &sb_not);
+  cr_expect_gt(sa_loops, 0);
+  cr_expect_gt(sb_loops, 0, "the merged summary counts self-loops: %s", b.err);
+  cr_expect_eq(sb_not, sa_not, "and the actions not taken (one decision per state and control): %s", b.err);
   cJSON *pa = package_of(one), *pb = package_of(two);
   int da, db;
   char *la = graph_lines(pa, &da), *lb = graph_lines(pb, &db);
