@@ -1076,10 +1076,14 @@ static int restore_path(run *r, int si) {
     if (r->fatal || r->cancelled || r->signed_out) return -1;
     break;
   }
+  return -1;
+}
+
+/* State si could not be restored (for good): a review item. */
+static void unrestorable(run *r, int si) {
   jl_review(r, "custom", "medium", si, NULL,
             "Make the state reachable deterministically (a URL or a stable path).",
             "Could not restore state %s: replaying its recorded path landed in a different state.", r->f.st[si].id);
-  return -1;
 }
 
 
@@ -1164,14 +1168,17 @@ static void resume_transition(run *r, const cJSON *j) {
   int pk, pkr;
   fr_outcome_keys(&r->f, key, r->f.st[from].route, &pk, &pkr);
   fr_outcome_note(&r->f, pk, pkr, from, to);
+  const cJSON *dur = cJSON_GetObjectItemCaseSensitive(j, "durationMs");
+  int took = cJSON_IsNumber(dur) && dur->valuedouble > 0 && dur->valuedouble < 3600000 ? (int)dur->valuedouble : 0;
   if (from == to) {
     r->self_loops++;
+    fr_note_ms(&r->f, pk, -1, took);
     return;
   }
   action a;
   const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role"));
   action_from_json(&a, aid, t, args, aid && !strcmp(aid, "ui.dismiss") && role && !strcmp(role, "dialog"));
-  fr_add_edge(&r->f, from, to, &a);
+  fr_note_ms(&r->f, pk, fr_add_edge(&r->f, from, to, &a), took);
   fr_relax(&r->f, from, to, &a); /* the depths the run had found, not the first ones */
   fr_action_free(&a);
 }
@@ -1521,6 +1528,8 @@ static void step_(run *r, int si, int i) {
     if (restore(r, si) == 0) {
       m = marks_now(r);
       rc = perform(r, a, why, sizeof why);
+    } else if (!r->fatal && !r->cancelled && !r->signed_out) {
+      unrestorable(r, si);
     }
   }
   crawl__timing_add(&r->tm, CRAWL_PH_ACT, cdp_now_ms() - m.t);
@@ -1568,9 +1577,10 @@ static void step_(run *r, int si, int i) {
   a = &r->f.st[si].acts[i];
   fr_outcome_note(&r->f, a->pk, a->pkr, si, to);
   r->transitions++;
-  if (to == si) r->self_loops++;
+  int took = (int)(cdp_now_ms() - m.t);
+  if (to == si) r->self_loops++, fr_note_ms(&r->f, a->pk, -1, took);
   else {
-    fr_add_edge(&r->f, si, to, a);
+    fr_note_ms(&r->f, a->pk, fr_add_edge(&r->f, si, to, a), took);
     fr_relax(&r->f, si, to, a);
   }
   journal_transition(r, si, to, a, saved, route, guarded, &m);
@@ -2016,7 +2026,10 @@ static int seed_control(run *r, const cJSON *json, int *found) {
   int is_menu = kind && !strcmp(kind, "menu") && label, is_action = kind && !strcmp(kind, "action") && aid;
   for (int si = 0; si < r->f.nst && (is_menu || is_action); si++) {
     if (r->f.st[si].parent >= 0 || r->f.st[si].dead) continue;
-    if (r->cur != si && restore(r, si) != 0) continue;
+    if (r->cur != si && restore(r, si) != 0) {
+      if (!r->fatal && !r->cancelled && !r->signed_out) unrestorable(r, si);
+      continue;
+    }
     if (!r->f.st[si].acts) prepare_state(r, si);
     const pg_element *el = seed_element(r->g, is_menu ? label : NULL, is_action ? aid : NULL);
     int k = el ? action_on(&r->f.st[si], el) : -1;
@@ -2093,6 +2106,10 @@ static int walk_path(run *r, const fr_hop *path, int len, int target) {
   return r->cur == target;
 }
 
+/* A state whose restore failed this often is given up (dead): the first
+ * failure may be a slow load on a busy machine, not a path that is gone. */
+#define RESTORE_TRIES 2
+
 /* Greedy online exploration: go on from where the page is while the
  * current state has untried actions; otherwise the nearest state (over
  * known edges) that has some; otherwise the oldest, by reload and replay. */
@@ -2100,7 +2117,7 @@ static int shared_more(run *r);
 static int shared_hold(run *r, int si);
 static void shared_settle(run *r, int si);
 static void shared_release_all(run *r);
-static void shared_unhold(run *r);
+static void shared_refresh(run *r);
 
 static void explore(run *r) {
   while (!budget_stop(r) && !r->sh_lost) {
@@ -2113,7 +2130,7 @@ static void explore(run *r) {
       r->depths_at = r->transitions;
     }
     fr_learn(&r->f);
-    if (r->sh) shared_unhold(r);
+    if (r->sh) shared_refresh(r);
     int target = explore_target(r, path, &len, &tier);
     if (target < 0 && (!r->sh || shared_more(r) < 0)) break; /* frontier empty (shared: drained) */
     if (target < 0) continue;                                  /* leased one, or waited */
@@ -2128,7 +2145,9 @@ static void explore(run *r) {
     } else if (r->cur != target && restore(r, target) != 0) {
       if (r->cancelled) break;
       if (r->fatal || r->signed_out) continue; /* recover or sign in at the top */
+      if (++r->f.st[target].restore_fails < RESTORE_TRIES) continue; /* a slow load, a busy machine: again */
       r->f.st[target].dead = 1;
+      unrestorable(r, target);
       if (r->sh) shared_settle(r, target);
       continue;
     }
@@ -2219,12 +2238,16 @@ static void shared_add(run *r, int idx, const char *record) {
   if (crawl__shared_fold_note(r->sh, key, s->id) < 0) shared_failed(r);
 }
 
-/* States held back at the depth budget that this worker now knows a
- * shorter way to (fr_relax, fr_depths) go to the queue, for whoever is free:
- * maxDepth holds back what is deep, not what one worker found the long way. */
-static void shared_unhold(run *r) {
+/* Before each plan: states another worker held are planned again once
+ * FOREIGN_RETRY_MS have passed (shared_hold); states held back at the depth
+ * budget that this worker now knows a shorter way to (fr_relax, fr_depths)
+ * go to the queue, for whoever is free: maxDepth holds back what is deep,
+ * not what one worker found the long way. */
+static void shared_refresh(run *r) {
+  long long now = cdp_now_ms();
   for (int k = 0; k < r->f.nst && !r->sh_lost; k++) {
     state *s = &r->f.st[k];
+    if (s->foreign && s->foreign_until && now >= s->foreign_until) s->foreign = 0, s->foreign_until = 0;
     if (!s->held_back || s->depth >= r->b.max_depth) continue;
     s->held_back = 0;
     s->foreign = 0;
@@ -2267,12 +2290,18 @@ static void shared_let_go(run *r, int si) {
   if (rc < 0) shared_failed(r);
 }
 
+/* How long a state another worker holds is left out of planning: it holds
+ * one state at a time and moves on after a few actions, giving it back. */
+#define FOREIGN_RETRY_MS 1000
+
 /* The planner picked si: work in it only under our lease, taken from the
  * queue when nobody holds it (then what others did there is pulled in).
  * A worker holds one lease at a time: the states it leaves go back to the
  * queue (front) unless finished, so an idle worker never waits on work a
  * busy one merely holds. One that can not be taken is another worker's
- * (foreign: not planned again unless leased). */
+ * (foreign): one it holds is planned again after FOREIGN_RETRY_MS (it is
+ * likely back in the queue, near this worker's page), a finished one not
+ * again unless leased. */
 static int shared_hold(run *r, int si) {
   state *s = &r->f.st[si];
   if (!s->held) {
@@ -2280,6 +2309,7 @@ static int shared_hold(run *r, int si) {
     if (took < 0) shared_failed(r);
     if (took != 1) {
       s->foreign = 1;
+      s->foreign_until = took == 0 ? cdp_now_ms() + FOREIGN_RETRY_MS : 0;
       return 0;
     }
     s->held = 1;
@@ -2294,7 +2324,7 @@ static int shared_hold(run *r, int si) {
     }
     int mine = crawl__shared_renew(r->sh, h->id);
     if (mine < 0) shared_failed(r);
-    if (mine == 0) h->held = 0, h->foreign = 1;
+    if (mine == 0) h->held = 0, h->foreign = 1, h->foreign_until = cdp_now_ms() + FOREIGN_RETRY_MS;
   }
   return s->held;
 }
@@ -2343,9 +2373,16 @@ static int shared_more(run *r) {
     jl_note(r, "state %s has no record on the shared frontier; skipped", id);
     crawl__shared_finish(r->sh, id);
   } else {
-    r->f.st[si].held = 1;
-    r->f.st[si].foreign = 0;
+    state *s = &r->f.st[si];
+    s->held = 1;
+    s->foreign = 0;
+    s->foreign_until = 0;
+    /* queued means within the depth budget: another worker knows a shorter
+     * way than this one's table (shared_refresh) */
+    if (s->depth >= r->b.max_depth) s->depth = r->b.max_depth - 1;
+    s->held_back = 0;
     shared_pull_done(r, si);
+    shared_settle(r, si); /* nothing this worker can do there (dead): finished at once */
   }
   free(id);
   return 1;

@@ -303,6 +303,12 @@ int fr_likely(const frontier *f, const action *a, int si) {
   return expect(f, a, si, &novel);
 }
 
+void fr_note_ms(frontier *f, int pk, int edge, int ms) {
+  if (ms <= 0) return;
+  if (pk >= 0) f->out[pk].ms_sum += ms, f->out[pk].ms_n++;
+  if (edge >= 0 && !f->ed[edge].ms) f->ed[edge].ms = ms;
+}
+
 int fr_add_edge(frontier *f, int from, int to, const action *a) {
   char pair[32];
   snprintf(pair, sizeof pair, "%d>%d", from, to);
@@ -316,6 +322,7 @@ int fr_add_edge(frontier *f, int from, int to, const action *a) {
   edge *e = &f->ed[f->ned];
   e->from = from;
   e->to = to;
+  e->ms = 0;
   fr_action_copy(&e->a, a);
   return f->ned++;
 }
@@ -418,10 +425,73 @@ int fr_pending(const frontier *f, int si, int tier) {
   return fr_next_action(f, si, tier) >= 0;
 }
 
-/* Breadth-first search from cur over known edges and untried predictable
- * actions for the nearest state x with want(x, arg); its path in hops into
- * path (*len). -1 when none is reachable. */
+/* A cheapest-first search from cur over known edges and untried
+ * predictable actions (likely ones within FR_LIKELY_HOPS hops) for the
+ * nearest state x with want(x, arg); its path in hops into path (*len). -1
+ * when none is reachable. */
 typedef int (*fr_want)(const frontier *f, int x, void *arg);
+
+typedef struct { long cost; int x; } heap_item;
+
+static void heap_push(heap_item **h, int *n, int *cap, long cost, int x) {
+  if (*n == *cap) *h = crawl__xrealloc(*h, (size_t)(*cap = *cap ? *cap * 2 : 64) * sizeof **h);
+  int i = (*n)++;
+  for (; i > 0 && (*h)[(i - 1) / 2].cost > cost; i = (i - 1) / 2) (*h)[i] = (*h)[(i - 1) / 2];
+  (*h)[i] = (heap_item){cost, x};
+}
+
+static heap_item heap_pop(heap_item *h, int *n) {
+  heap_item top = h[0], last = h[--*n];
+  int i = 0;
+  for (int c; (c = 2 * i + 1) < *n; i = c) {
+    if (c + 1 < *n && h[c + 1].cost < h[c].cost) c++;
+    if (h[c].cost >= last.cost) break;
+    h[i] = h[c];
+  }
+  h[i] = last;
+  return top;
+}
+
+static long edge_ms(const edge *e) { return e->ms > 0 ? e->ms : FR_HOP_MS; }
+
+static long action_ms(const frontier *f, const action *a) {
+  const outcome *o = a->pk >= 0 ? &f->out[a->pk] : NULL;
+  return o && o->ms_n ? o->ms_sum / o->ms_n : FR_HOP_MS;
+}
+
+typedef struct {
+  long *cost;
+  int *hops;
+  char *settled;
+  fr_hop *prev;
+  heap_item *heap;
+  int nheap, capheap;
+} search;
+
+static void reach(search *sr, int from, int t, long cost, fr_hop hop) {
+  if (sr->settled[t] || cost >= sr->cost[t]) return;
+  sr->cost[t] = cost;
+  sr->hops[t] = sr->hops[from] + 1;
+  sr->prev[t] = hop;
+  heap_push(&sr->heap, &sr->nheap, &sr->capheap, cost, t);
+}
+
+/* The hops out of x: its known edges, its untried predictable (or, near
+ * the start, likely) actions. */
+static void expand(const frontier *f, search *sr, int x, const int *start, const int *by_from) {
+  for (int j = start[x]; j < start[x + 1]; j++) {
+    const edge *e = &f->ed[by_from[j]];
+    reach(sr, x, e->to, sr->cost[x] + edge_ms(e), (fr_hop){x, e->to, by_from[j], -1});
+  }
+  const state *s = &f->st[x];
+  for (int i = 0; i < s->nacts; i++) {
+    const action *a = &s->acts[i];
+    if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
+    int t = sr->hops[x] < FR_LIKELY_HOPS ? fr_likely(f, a, x) : fr_predict(f, a, x);
+    if (t < 0 || t == x || f->st[t].principal != s->principal) continue;
+    reach(sr, x, t, sr->cost[x] + action_ms(f, a), (fr_hop){x, t, -1, i});
+  }
+}
 
 static int bfs(const frontier *f, int cur, int max_hops, fr_want want, void *arg, fr_hop *path, int *len) {
   *len = 0;
@@ -429,42 +499,26 @@ static int bfs(const frontier *f, int cur, int max_hops, fr_want want, void *arg
   int n = f->nst, found = -1;
   int *start, *by_from;
   edges_by_source(f, &start, &by_from);
-  int *dist = crawl__xrealloc(NULL, (size_t)n * sizeof *dist), *queue = crawl__xrealloc(NULL, (size_t)n * sizeof *queue);
-  fr_hop *prev = crawl__xrealloc(NULL, (size_t)n * sizeof *prev);
-  for (int k = 0; k < n; k++) dist[k] = -1;
-  int qh = 0, qt = 0;
-  dist[cur] = 0;
-  queue[qt++] = cur;
-  while (qh < qt && found < 0) {
-    int x = queue[qh++];
-    if (want(f, x, arg)) { found = x; break; }
-    if (dist[x] >= max_hops) continue;
-    for (int j = start[x]; j < start[x + 1]; j++) {
-      int t = f->ed[by_from[j]].to;
-      if (dist[t] >= 0) continue;
-      dist[t] = dist[x] + 1;
-      prev[t] = (fr_hop){x, t, by_from[j], -1};
-      queue[qt++] = t;
-    }
-    const state *s = &f->st[x];
-    for (int i = 0; i < s->nacts; i++) {
-      const action *a = &s->acts[i];
-      if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
-      int t = dist[x] < FR_LIKELY_HOPS ? fr_likely(f, a, x) : fr_predict(f, a, x);
-      if (t < 0 || t == x || dist[t] >= 0 || f->st[t].principal != s->principal) continue;
-      dist[t] = dist[x] + 1;
-      prev[t] = (fr_hop){x, t, -1, i};
-      queue[qt++] = t;
-    }
+  search sr = {crawl__xrealloc(NULL, (size_t)n * sizeof *sr.cost), crawl__xcalloc((size_t)n, sizeof *sr.hops),
+               crawl__xcalloc((size_t)n, 1), crawl__xrealloc(NULL, (size_t)n * sizeof *sr.prev), NULL, 0, 0};
+  for (int k = 0; k < n; k++) sr.cost[k] = -1UL >> 1;
+  sr.cost[cur] = 0;
+  heap_push(&sr.heap, &sr.nheap, &sr.capheap, 0, cur);
+  while (sr.nheap && found < 0) {
+    int x = heap_pop(sr.heap, &sr.nheap).x;
+    if (sr.settled[x]) continue;
+    sr.settled[x] = 1;
+    if (want(f, x, arg)) found = x;
+    else if (sr.hops[x] < max_hops) expand(f, &sr, x, start, by_from);
   }
   if (found >= 0) {
-    *len = dist[found];
+    *len = sr.hops[found];
     for (int x = found, i = *len - 1; i >= 0; i--) {
-      path[i] = prev[x];
-      x = prev[x].from;
+      path[i] = sr.prev[x];
+      x = sr.prev[x].from;
     }
   }
-  free(start); free(by_from); free(dist); free(queue); free(prev);
+  free(start); free(by_from); free(sr.cost); free(sr.hops); free(sr.settled); free(sr.prev); free(sr.heap);
   return found;
 }
 

@@ -55,17 +55,19 @@ typedef struct state {
   action *acts;
   int nacts, cap_acts;
   int dead;                 /* could not be restored: not explored further */
+  int restore_fails;        /* restores that failed (dead after RESTORE_TRIES, explore.c) */
   int principal;            /* index in crawl_opts.principals, 0 without any */
   int mirrored;             /* from the shared frontier's record: not yet in this worker's journal */
   int held_back;            /* shared frontier: known at the depth budget, not queued there */
   int held;                 /* shared frontier: this worker holds its lease */
   int foreign;              /* shared frontier: another worker's (held or finished): not planned */
+  long long foreign_until;  /* held by another worker: planned again from then (ms; 0: for good) */
   unsigned long long *sig;  /* its signature (fr_state_sig): the sorted hashes of its controls, NULL: not yet */
   int nsig;
   unsigned long long sighash; /* their sum */
 } state;
 
-typedef struct edge { int from, to; action a; } edge;
+typedef struct edge { int from, to; action a; int ms; /* what taking it took (0 unknown) */ } edge;
 /* What a control did wherever it was tried: the key is the action's identity
  * (action, role, name, stable id, ordinal), once for any route and once per
  * route. A control that went to the same state from two states (a global nav
@@ -93,6 +95,8 @@ typedef struct outcome {
   int mixed;                /* went to different places: not predictable */
   int first_from;           /* state of the first observation */
   int multi_route;          /* observed from states on two routes */
+  long ms_sum;              /* what taking it took, over ms_n observations */
+  int ms_n;
 } outcome;
 typedef struct frontier {
   state *st;                /* the state table */
@@ -134,6 +138,11 @@ void fr_depths(frontier *f);
  * route); fr_outcome_note records that it went from `from` to `to`. */
 void fr_outcome_keys(frontier *f, const char *key, const char *route, int *pk, int *pkr);
 void fr_outcome_note(frontier *f, int pk, int pkr, int from, int to);
+/* Taking the action of outcome record pk (the any-route one) took ms; so
+ * did the known edge `edge` (-1 none), the first time. Paths are planned
+ * by what their hops take, not by their count: a page load costs more
+ * than a toggle. */
+void fr_note_ms(frontier *f, int pk, int edge, int ms);
 /* Predicted target of a in state si (si itself when it stays put), -1 unknown. */
 int fr_predict(const frontier *f, const action *a, int si);
 /* fr_predict; else si for a tab already selected or a link to the page
@@ -174,12 +183,15 @@ int fr_pending(const frontier *f, int si, int tier);
  * action `act` of state `from` (recorded as a transition when taken). */
 typedef struct fr_hop { int from, to, edge, act; } fr_hop;
 #define FR_MAX_HOPS 12
-/* The nearest state with pending actions of the tier, by breadth-first search
- * from state cur over known edges and predictable actions, and within the
- * first FR_LIKELY_HOPS hops also untried likely ones (fr_likely: checked when
- * walked, a path that goes astray is planned again); its path in hops (*len,
- * 0 when it is cur; at most max_hops, FR_MAX_HOPS). -1 when none is reachable. */
+/* The nearest state with pending actions of the tier, by a cheapest-path
+ * search (each hop costs what it took when taken, FR_HOP_MS when never
+ * timed) from state cur over known edges and predictable actions, and
+ * within the first FR_LIKELY_HOPS hops also untried likely ones (fr_likely:
+ * checked when walked, a path that goes astray is planned again); its path
+ * in hops (*len, 0 when it is cur; at most max_hops, FR_MAX_HOPS). -1 when
+ * none is reachable. */
 #define FR_LIKELY_HOPS 2
+#define FR_HOP_MS 100
 int fr_plan_path(const frontier *f, int cur, int tier, int max_hops, fr_hop *path, int *len);
 /* The states reachable from cur over known edges and predictable actions,
  * nearest first (cur itself first), at most max into out; their count. */

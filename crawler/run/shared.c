@@ -45,7 +45,8 @@ static const char lease_lua[] = NOW_MS
   "return {2, '', #exp}";
 /* KEYS queue leases owner; ARGV owner leaseMs id */
 static const char take_lua[] =
-  "if redis.call('LREM', KEYS[1], 1, ARGV[3]) == 0 then return 0 end " NOW_MS
+  "if redis.call('LREM', KEYS[1], 1, ARGV[3]) == 0 then "
+  "if redis.call('HEXISTS', KEYS[3], ARGV[3]) == 1 then return 0 end return 2 end " NOW_MS
   "redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[3]) redis.call('HSET', KEYS[3], ARGV[3], ARGV[1]) "
   "return 1";
 /* KEYS leases owner; ARGV owner leaseMs id */

@@ -64,7 +64,9 @@ enum { CRAWL__DRAINED = 0, CRAWL__LEASED = 1, CRAWL__WAIT = 2 };
 #define CRAWL__LEASE_PREFER_MAX 32
 int crawl__shared_lease(crawl__shared *sh, const char *const *prefer, int nprefer, char **id, int *reclaimed);
 /* Lease state id when it is still queued (a worker that just found it goes
- * on from there): 1 leased, 0 someone took it already, -1 error. */
+ * on from there): 1 leased, 0 another worker holds it now, 2 nobody holds
+ * it and it is not queued (finished, or held back at the depth budget),
+ * -1 error. */
 int crawl__shared_take(crawl__shared *sh, const char *id);
 /* Extend the lease on id: 1 still ours, 0 lost (expired and taken by
  * another worker: stop working on it), -1 error. */

@@ -255,12 +255,13 @@ Test(scale, a_state_held_back_at_the_depth_budget_is_queued_when_found_nearer, .
   cr_assert_eq(crawl__shared_register(sh, "fp_deep", "s_deep", "{}", 0, &winner), 1);
   free(winner);
   cr_expect_eq(crawl__shared_lease(sh, NULL, 0, &id, &back), CRAWL__DRAINED, "held back: nothing to lease");
-  cr_expect_eq(crawl__shared_take(sh, "s_deep"), 0, "nor to take");
+  cr_expect_eq(crawl__shared_take(sh, "s_deep"), 2, "nor to take: not queued, and nobody holds it");
   cr_assert_eq(crawl__shared_unhold(sh, "s_deep"), 1);
   cr_expect_eq(crawl__shared_unhold(sh, "s_deep"), 0, "queued once");
   cr_assert_eq(crawl__shared_lease(sh, NULL, 0, &id, &back), CRAWL__LEASED);
   cr_expect_str_eq(id, "s_deep");
   free(id);
+  cr_expect_eq(crawl__shared_take(sh, "s_deep"), 0, "leased: another worker holds it (try again later)");
   cr_expect_eq(crawl__shared_finish(sh, "s_deep"), 1);
   cr_expect_eq(crawl__shared_unhold(sh, "s_deep"), 0, "a finished state is not queued again");
   cr_expect_eq(crawl__shared_lease(sh, NULL, 0, &id, &back), CRAWL__DRAINED);

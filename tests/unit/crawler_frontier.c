@@ -378,3 +378,28 @@ Test(frontier, local_work_first_and_a_likely_click_is_a_short_way_there) {
   cr_expect_eq(fr_plan_path(&f, 1, FR_TIER_LOCAL, 0, path, &len), -1, "none within 0 hops");
   fr_free(&f);
 }
+
+Test(frontier, the_planner_takes_the_cheapest_way_not_the_fewest_hops) {
+  /* 0 --Load--> 2 took 900 ms (a page load); 0 --A--> 1 --B--> 2 took 60 ms each.
+   * State 2 has work: two quick clicks beat one slow load */
+  static const char *const routes[] = {"/a", "/a", "/a"};
+  static const char *const acts[] = {"Load,A", "B", "Work"};
+  frontier f;
+  make(&f, 3, routes, acts);
+  took(&f, 0, "Load", 2);
+  fr_note_ms(&f, f.st[0].acts[act(&f, 0, "Load")].pk, 0, 900);
+  took(&f, 0, "A", 1);
+  fr_note_ms(&f, f.st[0].acts[act(&f, 0, "A")].pk, 1, 60);
+  took(&f, 1, "B", 2);
+  fr_note_ms(&f, f.st[1].acts[act(&f, 1, "B")].pk, 2, 60);
+  fr_hop path[FR_MAX_HOPS];
+  int len = -1;
+  cr_assert_eq(fr_plan_path(&f, 0, FR_TIER_NEW, FR_MAX_HOPS, path, &len), 2);
+  cr_expect_eq(len, 2, "two quick hops, not the slow one");
+  cr_expect_eq(path[0].edge, 1);
+  cr_expect_eq(path[1].edge, 2);
+  cr_expect_eq(fr_plan_path(&f, 0, FR_TIER_NEW, 1, path, &len), 2, "within one hop: the slow way is the only one");
+  cr_expect_eq(len, 1);
+  cr_expect_eq(path[0].edge, 0);
+  fr_free(&f);
+}
