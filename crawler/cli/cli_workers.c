@@ -192,6 +192,6 @@ int cli_workers_run(const cli_workers *w, crawl_summary *sum) {
   stop_redis(rs, sockdir, sock);
   crawl_code rc = merge_workers(w, sum);
   if (!rc && failed) snprintf(sum->error, sizeof sum->error, "%d of %d workers failed (logs in %.300s)", failed, w->n, dir);
-  if (!rc && cli_signal) sum->status = "cancelled";
+  if (!rc && cli_signal) sum->status = "cancelled", sum->stopped_by = "signal";
   return rc;
 }

@@ -812,3 +812,35 @@ Test(crawl, collection_counts_and_elements_are_signals, .timeout = 150) {
   t_run_free(&run);
   rm_rf(dir);
 }
+
+/* A state that reloading and replaying cannot bring back (the app shows it
+ * once per tab): the crawler tries twice (a first failure may be a slow
+ * load on a busy machine), then gives it up with one review item, and the
+ * run ends normally. */
+Test(crawl, a_state_that_cannot_be_restored_is_tried_twice_then_reviewed_once, .timeout = 150) {
+  const char *args[] = {t_fixture_url(0, NULL, "/restore/index.html"), "--max-runtime-ms", "60000", "--workers", "1",
+                        "--verbose", "--verbose", "--verbose", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  char out[700], tried[200];
+  snprintf(out, sizeof out, "%s/out", dir);
+  cJSON *reviews = t_journal_records(out, "review"), *rv;
+  int unrestorable = 0;
+  const char *sid = NULL;
+  cJSON_ArrayForEach(rv, reviews) {
+    const char *d = cJSON_GetStringValue(cJSON_GetObjectItem(rv, "description"));
+    if (d && strstr(d, "Could not restore state")) unrestorable++, sid = cJSON_GetStringValue(cJSON_GetObjectItem(rv, "stateId"));
+  }
+  cr_assert_eq(unrestorable, 1, "one review item for the state given up");
+  int tries = 0; /* --verbose x3 logs each restore: "restore: state ID from ..." */
+  snprintf(tried, sizeof tried, "restore: state %s from", sid ? sid : "?");
+  for (const char *p = run.err; (p = strstr(p, tried)) != NULL; p++) tries++;
+  cr_expect_eq(tries, 2, "tried twice before giving up: %s", run.err);
+  cr_expect_eq(run.status, 0, "the run ends normally");
+  cJSON_Delete(reviews);
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
