@@ -211,12 +211,25 @@ Test(scale, redis_frontier_worker_killed_and_replaced, .timeout = 600) {
 /* A worker with nothing to do leases the queued state nearest its page
  * (the ids it prefers, nearest first), else the oldest: it walks a hop or
  * two instead of reloading and replaying from the start. */
-Test(scale, a_lease_takes_the_nearest_queued_state_first, .timeout = 60) {
+/* A frontier for run `run_id` on a redis-server of its own (*rs). */
+static crawl__shared *frontier_open(const char *run_id, pid_t *rs) {
   int port;
   char redis[80], err[300] = "";
-  pid_t rs = redis_start(&port, redis, sizeof redis);
-  crawl__shared *sh = crawl__shared_open(redis, "lease-test", 0, 2000, err, sizeof err);
+  *rs = redis_start(&port, redis, sizeof redis);
+  crawl__shared *sh = crawl__shared_open(redis, run_id, 0, 2000, err, sizeof err);
   cr_assert(sh, "%s", err);
+  return sh;
+}
+
+static void frontier_close(crawl__shared *sh, pid_t rs) {
+  crawl__shared_close(sh);
+  kill(rs, SIGTERM);
+  waitpid(rs, NULL, 0);
+}
+
+Test(scale, a_lease_takes_the_nearest_queued_state_first, .timeout = 60) {
+  pid_t rs;
+  crawl__shared *sh = frontier_open("lease-test", &rs);
   char *winner = NULL;
   static const char *const ids[] = {"s_a", "s_b", "s_c"};
   for (int i = 0; i < 3; i++) {
@@ -236,20 +249,15 @@ Test(scale, a_lease_takes_the_nearest_queued_state_first, .timeout = 60) {
   cr_expect_str_eq(id, "s_a", "none preferred: the oldest");
   free(id);
   cr_expect_eq(crawl__shared_lease(sh, prefer, 3, &id, &back), CRAWL__WAIT, "all leased: wait for their work");
-  crawl__shared_close(sh);
-  kill(rs, SIGTERM);
-  waitpid(rs, NULL, 0);
+  frontier_close(sh, rs);
 }
 
 /* A state registered at the depth budget is held back, not queued: the
  * run drains without it. When a worker finds a shorter way there it goes
  * to the front of the queue (once), and a worker takes it. */
 Test(scale, a_state_held_back_at_the_depth_budget_is_queued_when_found_nearer, .timeout = 60) {
-  int port;
-  char redis[80], err[300] = "";
-  pid_t rs = redis_start(&port, redis, sizeof redis);
-  crawl__shared *sh = crawl__shared_open(redis, "deep-test", 0, 2000, err, sizeof err);
-  cr_assert(sh, "%s", err);
+  pid_t rs;
+  crawl__shared *sh = frontier_open("deep-test", &rs);
   char *winner = NULL, *id = NULL;
   int back = 0;
   cr_assert_eq(crawl__shared_register(sh, "fp_deep", "s_deep", "{}", 0, &winner), 1);
@@ -265,9 +273,7 @@ Test(scale, a_state_held_back_at_the_depth_budget_is_queued_when_found_nearer, .
   cr_expect_eq(crawl__shared_finish(sh, "s_deep"), 1);
   cr_expect_eq(crawl__shared_unhold(sh, "s_deep"), 0, "a finished state is not queued again");
   cr_expect_eq(crawl__shared_lease(sh, NULL, 0, &id, &back), CRAWL__DRAINED);
-  crawl__shared_close(sh);
-  kill(rs, SIGTERM);
-  waitpid(rs, NULL, 0);
+  frontier_close(sh, rs);
 }
 
 /* count of OUT/workers/wN directories */
