@@ -88,6 +88,7 @@ typedef struct run {
   int gj_last;              /* the slot returned last */
   crawl__shared *sh;        /* the frontier shared with other workers (--frontier), or NULL */
   int sh_lost;              /* the shared frontier stopped answering */
+  long sh_edges;            /* the shared frontier's transitions read so far (shared_edges_in) */
   int phase;                /* the lifecycle step reached (run_phases), -1: none yet */
   char err[512];
 } run;
@@ -1155,23 +1156,27 @@ static void resume_state(run *r, const cJSON *j, const char *sid) {
 }
 
 /* A "transition" line: done in its state, an outcome, an edge or a self loop. */
-static void resume_transition(run *r, const cJSON *j) {
-  int from = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fromStateId")));
-  int to = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "toStateId")));
+/* A transition record (this run's journal, or another worker's on the
+ * shared frontier) into the table: the action done in `from`, its outcome,
+ * its time, and the edge. */
+static void known_transition(run *r, int from, int to, const cJSON *j) {
   const char *aid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "viaActionId"));
   const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "target"), *args = cJSON_GetObjectItemCaseSensitive(j, "args");
-  r->transitions++;
-  if (from < 0 || to < 0) return;
   char key[1200];
   action_key(key, sizeof key, aid, t, args, NULL);
-  add_done(&r->f.st[from], key);
+  state *s = &r->f.st[from];
+  add_done(s, key);
+  for (int i = 0; i < s->nacts; i++) { /* prepared already: mark it here */
+    char k[1200];
+    action_key(k, sizeof k, NULL, NULL, NULL, &s->acts[i]);
+    if (!strcmp(k, key)) s->acts[i].done = 1;
+  }
   int pk, pkr;
   fr_outcome_keys(&r->f, key, r->f.st[from].route, &pk, &pkr);
   fr_outcome_note(&r->f, pk, pkr, from, to);
   const cJSON *dur = cJSON_GetObjectItemCaseSensitive(j, "durationMs");
   int took = cJSON_IsNumber(dur) && dur->valuedouble > 0 && dur->valuedouble < 3600000 ? (int)dur->valuedouble : 0;
   if (from == to) {
-    r->self_loops++;
     fr_note_ms(&r->f, pk, -1, took);
     return;
   }
@@ -1181,6 +1186,15 @@ static void resume_transition(run *r, const cJSON *j) {
   fr_note_ms(&r->f, pk, fr_add_edge(&r->f, from, to, &a), took);
   fr_relax(&r->f, from, to, &a); /* the depths the run had found, not the first ones */
   fr_action_free(&a);
+}
+
+static void resume_transition(run *r, const cJSON *j) {
+  int from = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fromStateId")));
+  int to = state_by_id(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "toStateId")));
+  r->transitions++;
+  if (from < 0 || to < 0) return;
+  r->self_loops += from == to;
+  known_transition(r, from, to, j);
 }
 
 /* One journal record back into the run (crawl__journal_read's callback). */
@@ -1466,6 +1480,8 @@ static void landed_route(run *r, cJSON *o, const char *rk) {
  * (captured as `before`) to `to` (the current capture, on route); guarded:
  * the write guard failed its navigation. A review when the guard blocked
  * anything since m. */
+static void shared_edge_out(run *r, const cJSON *o);
+
 static void journal_transition(run *r, int from, int to, const action *a, const pg_graph *before,
                                const char *route, int guarded, const step_marks *m) {
   char tid[32];
@@ -1492,6 +1508,7 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
   cJSON_AddNumberToObject(o, "durationMs", (double)(cdp_now_ms() - m->t));
   journal_guarded(r, from, a, m, o);
   if (!guarded) journal_revealed(r, from, a, before);
+  if (r->sh && to != from) shared_edge_out(r, o);
   jl_write(r, "transition", o);
 }
 
@@ -2238,6 +2255,48 @@ static void shared_add(run *r, int idx, const char *record) {
   if (crawl__shared_fold_note(r->sh, key, s->id) < 0) shared_failed(r);
 }
 
+/* Transition o (a journal record) for the other workers' paths: what it
+ * needs to be walked and timed, scrubbed as the state records are. */
+static void shared_edge_out(run *r, const cJSON *o) {
+  static const char *const keep[] = {"fromStateId", "toStateId", "viaActionId", "target", "args", "durationMs"};
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "by", crawl__shared_owner(r->sh));
+  for (size_t k = 0; k < sizeof keep / sizeof *keep; k++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, keep[k]);
+    if (v) cJSON_AddItemToObject(e, keep[k], cJSON_Duplicate(v, 1));
+  }
+  crawl__secrets_scrub_json(r->secrets, e);
+  char *text = cJSON_PrintUnformatted(e);
+  if (text && crawl__shared_edge_push(r->sh, text) < 0) shared_failed(r);
+  free(text);
+  cJSON_Delete(e);
+}
+
+/* The other workers' transitions since the last call, into the table: this
+ * worker's paths use their edges (and what they did is done here), so it
+ * walks the run's graph, not the half it took itself. */
+static void shared_edges_in(run *r) {
+  char **recs = NULL;
+  size_t n = 0;
+  if (crawl__shared_edges(r->sh, r->sh_edges, &recs, &n) < 0) {
+    shared_failed(r);
+    return;
+  }
+  const char *me = crawl__shared_owner(r->sh);
+  for (size_t k = 0; k < n; k++) {
+    cJSON *j = cJSON_Parse(recs[k]);
+    const char *by = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "by"));
+    if (j && by && strcmp(by, me)) {
+      int from = shared_mirror(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fromStateId")), 0);
+      int to = shared_mirror(r, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "toStateId")), 0);
+      if (from >= 0 && to >= 0 && from != to) known_transition(r, from, to, j);
+    }
+    cJSON_Delete(j);
+  }
+  r->sh_edges += (long)n;
+  strv_free(recs, n);
+}
+
 /* Before each plan: states another worker held are planned again once
  * FOREIGN_RETRY_MS have passed (shared_hold); states held back at the depth
  * budget that this worker now knows a shorter way to (fr_relax, fr_depths)
@@ -2245,6 +2304,7 @@ static void shared_add(run *r, int idx, const char *record) {
  * not what one worker found the long way. */
 static void shared_refresh(run *r) {
   long long now = cdp_now_ms();
+  shared_edges_in(r);
   for (int k = 0; k < r->f.nst && !r->sh_lost; k++) {
     state *s = &r->f.st[k];
     if (s->foreign && s->foreign_until && now >= s->foreign_until) s->foreign = 0, s->foreign_until = 0;

@@ -13,8 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { K_SEEN, K_STATES, K_QUEUE, K_LEASES, K_OWNER, K_DONE, K_DEEP, K_FOLD, K_N };
-static const char *const key_names[K_N] = {"seen", "states", "queue", "leases", "owner", "done", "deep", "fold"};
+enum { K_SEEN, K_STATES, K_QUEUE, K_LEASES, K_OWNER, K_DONE, K_DEEP, K_FOLD, K_EDGES, K_N };
+static const char *const key_names[K_N] = {"seen", "states", "queue", "leases", "owner", "done", "deep", "fold",
+                                           "edges"};
 
 struct crawl__shared {
   redisContext *c;
@@ -268,6 +269,33 @@ int crawl__shared_fold_note(crawl__shared *sh, const char *key, const char *id) 
 char *crawl__shared_fold_find(crawl__shared *sh, const char *key) {
   const char *argv[] = {"HGET", sh->key[K_FOLD], key};
   return str_reply(cmd(sh, 3, argv));
+}
+
+const char *crawl__shared_owner(const crawl__shared *sh) { return sh->owner; }
+
+int crawl__shared_edge_push(crawl__shared *sh, const char *record) {
+  const char *argv[] = {"RPUSH", sh->key[K_EDGES], record};
+  return int_reply(cmd(sh, 3, argv)) < 0 ? -1 : 0;
+}
+
+int crawl__shared_edges(crawl__shared *sh, long from, char ***recs, size_t *n) {
+  char start[32];
+  snprintf(start, sizeof start, "%ld", from);
+  const char *argv[] = {"LRANGE", sh->key[K_EDGES], start, "-1"};
+  *recs = NULL;
+  *n = 0;
+  redisReply *rp = cmd(sh, 4, argv);
+  if (!rp || rp->type != REDIS_REPLY_ARRAY) {
+    if (rp) freeReplyObject(rp);
+    return -1;
+  }
+  *recs = crawl__xcalloc(rp->elements + 1, sizeof **recs);
+  for (size_t i = 0; i < rp->elements; i++)
+    (*recs)[(*n)++] = rp->element[i]->type == REDIS_REPLY_STRING
+                          ? crawl__xstrndup(rp->element[i]->str, rp->element[i]->len)
+                          : crawl__xstrdup("");
+  freeReplyObject(rp);
+  return 0;
 }
 
 char *crawl__shared_record(crawl__shared *sh, const char *id) {

@@ -48,6 +48,13 @@ int crawl__shared_register(crawl__shared *sh, const char *fp, const char *id, co
  * the state key names (caller frees), NULL when none or on error. */
 int crawl__shared_fold_note(crawl__shared *sh, const char *key, const char *id);
 char *crawl__shared_fold_find(crawl__shared *sh, const char *key);
+/* This worker's name on the frontier (host:pid:random). */
+const char *crawl__shared_owner(const crawl__shared *sh);
+/* The run's transitions between two states, for every worker's paths: push
+ * one record (JSON text), or read those from index `from` on (*recs, *n:
+ * caller frees each and the array; in the order pushed). 0, or -1 error. */
+int crawl__shared_edge_push(crawl__shared *sh, const char *record);
+int crawl__shared_edges(crawl__shared *sh, long from, char ***recs, size_t *n);
 /* The record of state id (caller frees), NULL when unknown or on error. */
 char *crawl__shared_record(crawl__shared *sh, const char *id);
 /* States registered so far, -1 on error. */
