@@ -524,23 +524,6 @@ static int plan_control_seeds(const cJSON *plan) {
   return 0;
 }
 
-/* redis-server on PATH (the private frontier of --workers). */
-static int have_redis_server(void) {
-  const char *path = getenv("PATH");
-  char dir[4096], file[4200];
-  for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-    size_t n = strcspn(p, ":");
-    if (n && n < sizeof dir) {
-      memcpy(dir, p, n);
-      dir[n] = 0;
-      snprintf(file, sizeof file, "%s/redis-server", dir);
-      if (access(file, X_OK) == 0) return 1;
-    }
-    p += n + (p[n] == ':');
-  }
-  return 0;
-}
-
 /* MB of memory available now (MemAvailable), -1 unknown. */
 static long available_mb(void) {
   FILE *f = fopen("/proc/meminfo", "r");
@@ -562,7 +545,10 @@ static const char *one_worker_only(const crawl_cli *x) {
   if (x->user_data_dir) return "--user-data-dir is one browser's profile";
   if (x->progress_jsonl) return "--progress jsonl comes from one process";
   if (x->plan && plan_control_seeds(x->plan)) return "the plan's menu and action seeds are driven by one process";
-  if (!have_redis_server()) return "no redis-server for the workers' frontier";
+  char *redis = crawl__find_on_path("redis-server");
+  int have_redis = redis != NULL;
+  free(redis);
+  if (!have_redis) return "no redis-server for the workers' frontier";
   return NULL;
 }
 

@@ -45,6 +45,9 @@ void crawl__buf_free(crawl__buf *b);
 /* The whole file, NUL-terminated (caller frees), or NULL with *err = errno
  * (EFBIG above max, EISDIR for a non-regular file). */
 char *crawl__file_read(const char *path, size_t max, size_t *len, int *err);
+/* name as a path (it has a '/'), else the first executable regular file
+ * called name in $PATH's folders; NULL when none. Caller frees. */
+char *crawl__find_on_path(const char *name);
 /* A path relative to a directory that stays inside it: not empty, not
  * absolute, no ".." part. 1 or 0. */
 int crawl__path_inside(const char *rel);

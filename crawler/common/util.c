@@ -48,6 +48,22 @@ int crawl__errf(char *err, size_t errlen, int code, const char *fmt, ...) {
   return code;
 }
 
+char *crawl__find_on_path(const char *name) {
+  if (strchr(name, '/')) return access(name, X_OK) == 0 ? crawl__xstrdup(name) : NULL;
+  const char *path = getenv("PATH");
+  if (!path) return NULL;
+  for (const char *p = path; *p;) {
+    const char *e = strchr(p, ':');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    char *cand = crawl__xprintf("%.*s/%s", (int)n, n ? p : ".", name);
+    struct stat st;
+    if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) return cand;
+    free(cand);
+    p += n + (e ? 1 : 0);
+  }
+  return NULL;
+}
+
 char *crawl__xprintf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -367,25 +367,9 @@ static char *rp_dot(rp *r, int labels) {
 }
 
 /* ---- SVG: Graphviz --------------------------------------------------------------------------- */
-static char *find_on_path(const char *name) {
-  if (strchr(name, '/')) return access(name, X_OK) == 0 ? crawl__xstrdup(name) : NULL;
-  const char *path = getenv("PATH");
-  if (!path) return NULL;
-  for (const char *p = path; *p;) {
-    const char *e = strchr(p, ':');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    char *cand = crawl__xprintf("%.*s/%s", (int)n, n ? p : ".", name);
-    struct stat st;
-    if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) return cand;
-    free(cand);
-    p += n + (e ? 1 : 0);
-  }
-  return NULL;
-}
-
 /* dot -Tsvg on the compact graph, bounded in time; the <svg> element, or NULL. */
 static char *svg_dot(rp *r) {
-  char *bin = find_on_path(r->o->dot ? r->o->dot : "dot");
+  char *bin = crawl__find_on_path(r->o->dot ? r->o->dot : "dot");
   if (!bin) return NULL;
   char *in = crawl__xprintf("%s/.graph.%ld.dot", r->dir, (long)getpid()), *out = crawl__xprintf("%s/.graph.%ld.svg", r->dir, (long)getpid());
   char *text = rp_dot(r, 0);
