@@ -1129,6 +1129,19 @@ static void add_done(state *s, const char *key) {
   s->done[s->ndone++] = crawl__xstrdup(key);
 }
 
+/* The n actions with these keys are done in s (by this run's journal or
+ * another worker): kept for when s is prepared, and marked now if it is
+ * (each action's key made once). */
+static void mark_done(state *s, char *const *keys, size_t n) {
+  for (size_t k = 0; k < n; k++) add_done(s, keys[k]);
+  for (int i = 0; i < s->nacts; i++) {
+    char key[1200];
+    if (s->acts[i].done) continue;
+    action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
+    for (size_t k = 0; k < n && !s->acts[i].done; k++) s->acts[i].done = !strcmp(keys[k], key);
+  }
+}
+
 /* A "state" line: the state back in the table (once per id). */
 static void resume_state(run *r, const cJSON *j, const char *sid) {
   state *st = state_slot(r);
@@ -1164,13 +1177,8 @@ static void known_transition(run *r, int from, int to, const cJSON *j) {
   const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "target"), *args = cJSON_GetObjectItemCaseSensitive(j, "args");
   char key[1200];
   action_key(key, sizeof key, aid, t, args, NULL);
-  state *s = &r->f.st[from];
-  add_done(s, key);
-  for (int i = 0; i < s->nacts; i++) { /* prepared already: mark it here */
-    char k[1200];
-    action_key(k, sizeof k, NULL, NULL, NULL, &s->acts[i]);
-    if (!strcmp(k, key)) s->acts[i].done = 1;
-  }
+  char *one = key;
+  mark_done(&r->f.st[from], &one, 1);
   int pk, pkr;
   fr_outcome_keys(&r->f, key, r->f.st[from].route, &pk, &pkr);
   fr_outcome_note(&r->f, pk, pkr, from, to);
@@ -2342,13 +2350,7 @@ static void shared_pull_done(run *r, int si) {
     shared_failed(r);
     return;
   }
-  state *s = &r->f.st[si];
-  for (size_t k = 0; k < n; k++) add_done(s, keys[k]);
-  for (int i = 0; i < s->nacts; i++) { /* prepared before: mark them here */
-    char key[1200];
-    action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
-    for (size_t k = 0; k < n && !s->acts[i].done; k++) s->acts[i].done = !strcmp(keys[k], key);
-  }
+  mark_done(&r->f.st[si], keys, n);
   strv_free(keys, n);
 }
 
