@@ -261,6 +261,12 @@ static void offers(frontier *f, int si, const char *name, const char *action_id)
   a->action_id = strdup(action_id);
 }
 
+/* state si was first reached from parent by its control `name` */
+static void found_by(frontier *f, int si, int parent, const char *name) {
+  f->st[si].parent = parent;
+  fr_action_copy(&f->st[si].via, &f->st[parent].acts[act(f, parent, name)]);
+}
+
 static void signatures(frontier *f) {
   for (int i = 0; i < f->nst; i++) fr_state_sig(f, i);
   fr_learn(f);
@@ -338,10 +344,7 @@ Test(frontier, what_undoes_the_way_in_is_expected_to_lead_back) {
   esc->escape = 1;
   esc->dec.effect = POL_EFFECT_ALLOW;
   const char *via[] = {NULL, "Panel", "Activity", "Open"};
-  for (int i = 1; i < 4; i++) {
-    f.st[i].parent = 0;
-    fr_action_copy(&f.st[i].via, &f.st[0].acts[act(&f, 0, via[i])]);
-  }
+  for (int i = 1; i < 4; i++) found_by(&f, i, 0, via[i]);
   cr_expect_eq(fr_likely(&f, &f.st[1].acts[act(&f, 1, "Panel")], 1), 0, "collapse after expand: back");
   cr_expect_eq(fr_likely(&f, &f.st[1].acts[act(&f, 1, "Other")], 1), -1);
   cr_expect_eq(fr_likely(&f, &f.st[2].acts[act(&f, 2, "Overview")], 2), 0, "the tab selected before: back");
@@ -364,8 +367,7 @@ Test(frontier, local_work_first_and_a_likely_click_is_a_short_way_there) {
   offers(&f, 0, "Panel", "ui.expand");
   offers(&f, 1, "Panel", "ui.collapse");
   f.st[1].acts[act(&f, 1, "Link")].rank = FR_RANK_NAV;
-  f.st[1].parent = 0;
-  fr_action_copy(&f.st[1].via, &f.st[0].acts[act(&f, 0, "Panel")]);
+  found_by(&f, 1, 0, "Panel");
   took(&f, 0, "Panel", 1);
   cr_expect_eq(fr_next_action(&f, 1, FR_TIER_LOCAL), -1, "a link is not local work");
   cr_expect_eq(fr_next_action(&f, 1, FR_TIER_NEW), act(&f, 1, "Link"));
