@@ -62,7 +62,7 @@ void fr_outcome_keys(frontier *f, const char *key, const char *route, int *pk, i
 
 /* Keep the observation from -> to in o's ring; its change is worked out by
  * fr_learn once both states have signatures. */
-static void observe(frontier *f, int oi, int from, int to) {
+static void keep_observation(frontier *f, int oi, int from, int to) {
   outcome *o = &f->out[oi];
   if (!o->obs) o->obs = crawl__xcalloc(FR_OBS, sizeof *o->obs);
   int slot = o->nobs++ % FR_OBS;
@@ -93,8 +93,8 @@ static void outcome_note1(const frontier *f, outcome *o, int from, int to) {
 }
 
 void fr_outcome_note(frontier *f, int pk, int pkr, int from, int to) {
-  if (pk >= 0) outcome_note1(f, &f->out[pk], from, to), observe(f, pk, from, to);
-  if (pkr >= 0) outcome_note1(f, &f->out[pkr], from, to), observe(f, pkr, from, to);
+  if (pk >= 0) outcome_note1(f, &f->out[pk], from, to), keep_observation(f, pk, from, to);
+  if (pkr >= 0) outcome_note1(f, &f->out[pkr], from, to), keep_observation(f, pkr, from, to);
 }
 
 /* ---- prediction by analogy ---- */
@@ -493,7 +493,7 @@ static void expand(const frontier *f, search *sr, int x, const int *start, const
   }
 }
 
-static int bfs(const frontier *f, int cur, int max_hops, fr_want want, void *arg, fr_hop *path, int *len) {
+static int cheapest_search(const frontier *f, int cur, int max_hops, fr_want want, void *arg, fr_hop *path, int *len) {
   *len = 0;
   if (cur < 0) return -1;
   int n = f->nst, found = -1;
@@ -525,7 +525,7 @@ static int bfs(const frontier *f, int cur, int max_hops, fr_want want, void *arg
 static int want_pending(const frontier *f, int x, void *tier) { return fr_pending(f, x, *(int *)tier); }
 
 int fr_plan_path(const frontier *f, int cur, int tier, int max_hops, fr_hop *path, int *len) {
-  return bfs(f, cur, max_hops < FR_MAX_HOPS ? max_hops : FR_MAX_HOPS, want_pending, &tier, path, len);
+  return cheapest_search(f, cur, max_hops < FR_MAX_HOPS ? max_hops : FR_MAX_HOPS, want_pending, &tier, path, len);
 }
 
 /* fr_nearest's list: every state the search reaches, in the order it does
@@ -544,7 +544,7 @@ static int want_none(const frontier *f, int x, void *arg) {
 int fr_nearest(const frontier *f, int cur, int *out, int max) {
   near_list l = {out, 0, max};
   int len;
-  bfs(f, cur, FR_MAX_HOPS, want_none, &l, NULL, &len);
+  cheapest_search(f, cur, FR_MAX_HOPS, want_none, &l, NULL, &len);
   return l.n;
 }
 
