@@ -324,16 +324,23 @@ static cdp_code wrap_browser(launch_plan *p, pid_t pid, cdp_client **cl, char *e
 }
 
 /* The last telling line of the browser's log ("" when there is none). */
-static void last_log_line(const char *logpath, char *last, size_t cap) {
+/* The last two lines Chromium printed that are not its usual noise, joined
+ * by " / ": the reason is often the line before the last ("Missing X server
+ * or $DISPLAY" before "The platform failed to initialize"). */
+static void last_log_lines(const char *logpath, char *last, size_t cap) {
   FILE *f = fopen(logpath, "r");
   if (!f) return;
-  char line[256];
-  while (fgets(line, sizeof line, f))
-    if (line[0] != '\n' && !strstr(line, "unexpected operator") && !strstr(line, "dbus") &&
-        !strstr(line, "crashpad") && !strstr(line, "cpufreq"))
-      snprintf(last, cap, "%s", line);
+  char line[256], prev[256] = "", cur[256] = "";
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = 0;
+    if (line[0] && !strstr(line, "unexpected operator") && !strstr(line, "dbus") && !strstr(line, "crashpad") &&
+        !strstr(line, "cpufreq")) {
+      memcpy(prev, cur, sizeof prev);
+      snprintf(cur, sizeof cur, "%s", line);
+    }
+  }
   fclose(f);
-  last[strcspn(last, "\n")] = 0;
+  snprintf(last, cap, "%s%s%s", prev, *prev ? " / " : "", cur);
 }
 
 /* Waits for the browser's first reply; on failure fills err, frees the
@@ -346,9 +353,9 @@ static cdp_code await_browser(const launch_plan *p, const cdp_launch_opts *o, cd
   cJSON_Delete(res);
   if (rc == CDP_OK) return CDP_OK;
   if (err) {
-    /* the last line Chromium printed usually says why */
-    char last[256] = "";
-    last_log_line(p->logpath, last, sizeof last);
+    /* what Chromium printed last usually says why */
+    char last[520] = "";
+    last_log_lines(p->logpath, last, sizeof last);
     snprintf(err, errlen, "Chromium (%s) did not start: %s%s%s", p->bin, cdp_client_errmsg(c),
              *last ? "; it said: " : "", last);
   }
