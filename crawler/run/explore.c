@@ -2143,6 +2143,7 @@ static int shared_hold(run *r, int si);
 static void shared_settle(run *r, int si);
 static void shared_release_all(run *r);
 static void shared_refresh(run *r);
+static void shared_wait(run *r, int ms);
 
 static void explore(run *r) {
   while (!budget_stop(r) && !r->sh_lost) {
@@ -2156,9 +2157,17 @@ static void explore(run *r) {
     }
     fr_learn(&r->f);
     if (r->sh) shared_refresh(r);
+    r->f.avoid = r->sh != NULL;
     int target = explore_target(r, path, &len, &tier);
-    if (target < 0 && (!r->sh || shared_more(r) < 0)) break; /* frontier empty (shared: drained) */
-    if (target < 0) continue;                                  /* leased one, or waited */
+    if (target < 0 && r->sh) {
+      int more = shared_more(r); /* leased one: plan again */
+      if (more > 0 || r->sh_lost) continue;
+      r->f.avoid = 0; /* nothing on a route of its own: where the others are */
+      target = explore_target(r, path, &len, &tier);
+      if (target < 0 && more == 0) shared_wait(r, 200); /* others hold leases: their states may add more */
+      if (target < 0 && more == 0) continue;
+    }
+    if (target < 0) break; /* frontier empty (shared: drained) */
     if (r->sh && !shared_hold(r, target)) continue;            /* another worker's: plan again */
     if (len > 0) {
       long long t0 = cdp_now_ms();
@@ -2285,17 +2294,17 @@ static void shared_edge_out(run *r, const cJSON *o) {
 }
 
 /* A state of another worker's transition in the table: one new to this
- * worker is the other's to expand (it is there, and goes on from it): a
- * way through, not a place to work, until this worker leases it from the
- * queue (shared_more). Planning it again after a while instead (1 s, 5 s)
- * made R=5 complete faster (76-78 s against 89 s) but R=20 at 40 s find
- * far fewer states (199-217 of 260 against 260): both workers then crowd
- * into what one of them has just found. */
+ * worker is the other's to expand (it is there, and goes on from it). Until
+ * this worker leases it, it is learned: only its predictable work is
+ * planned here (FR_TIER_ANY: the links every state has, which land a
+ * worker on a page the other found). Planning all of it after a while (1 s,
+ * 5 s) made R=20 at 40 s find far fewer states (199-217 of 260 against
+ * 260): both workers crowded into what one of them had just found. */
 static int edge_end(run *r, const char *id) {
   int known = state_by_id(r, id);
   if (known >= 0) return known;
   int k = shared_mirror(r, id, 0);
-  if (k >= 0) r->f.st[k].foreign = 1, r->f.st[k].foreign_until = 0;
+  if (k >= 0) r->f.st[k].learned = 1;
   return k;
 }
 
@@ -2324,14 +2333,39 @@ static void shared_edges_in(run *r) {
   strv_free(recs, n);
 }
 
-/* Before each plan: states another worker held are planned again once
- * FOREIGN_RETRY_MS have passed (shared_hold); states held back at the depth
- * budget that this worker now knows a shorter way to (fr_relax, fr_depths)
- * go to the queue, for whoever is free: maxDepth holds back what is deep,
- * not what one worker found the long way. */
+/* Workers keep to routes of their own: each says which route its page is
+ * on, and plans states on the routes others came to first only when it has
+ * nothing else (frontier.avoid). Two workers on one route take turns in
+ * the same few states, each walking around the other's leases, and cross
+ * to another route and back (a page load each time): on the bench's R=5
+ * app 161 route crossings against one worker's 12, 74 s of walking. */
+#define WHERE_TTL_MS 10000
+
+static void shared_where(run *r) {
+  char **routes = NULL;
+  size_t n = 0;
+  if (crawl__shared_where(r->sh, r->cur >= 0 ? r->f.st[r->cur].route : NULL, WHERE_TTL_MS, &routes, &n) < 0) {
+    shared_failed(r);
+    return;
+  }
+  for (int k = 0; k < r->f.nst; k++) {
+    state *s = &r->f.st[k];
+    s->elsewhere = 0;
+    for (size_t i = 0; i < n && s->route && !s->elsewhere; i++) s->elsewhere = !strcmp(s->route, routes[i]);
+  }
+  strv_free(routes, n);
+}
+
+/* Before each plan: where the other workers are (shared_where); states
+ * another worker held are planned again once FOREIGN_RETRY_MS have passed
+ * (shared_hold); states held back at the depth budget that this worker now
+ * knows a shorter way to (fr_relax, fr_depths) go to the queue, for
+ * whoever is free: maxDepth holds back what is deep, not what one worker
+ * found the long way. */
 static void shared_refresh(run *r) {
   long long now = cdp_now_ms();
   shared_edges_in(r);
+  shared_where(r);
   for (int k = 0; k < r->f.nst && !r->sh_lost; k++) {
     state *s = &r->f.st[k];
     if (s->foreign && s->foreign_until && now >= s->foreign_until) s->foreign = 0, s->foreign_until = 0;
@@ -2367,7 +2401,7 @@ static void shared_let_go(run *r, int si) {
   state *s = &r->f.st[si];
   if (!s->held) return;
   s->held = 0;
-  int rc = s->dead || !fr_pending(&r->f, si, FR_TIER_ANY) ? crawl__shared_finish(r->sh, s->id) : crawl__shared_release(r->sh, s->id);
+  int rc = !fr_untried(&r->f, si, FR_TIER_ANY) ? crawl__shared_finish(r->sh, s->id) : crawl__shared_release(r->sh, s->id);
   if (rc < 0) shared_failed(r);
 }
 
@@ -2390,6 +2424,7 @@ static int shared_hold(run *r, int si) {
       return 0;
     }
     s->held = 1;
+    s->learned = 0;
     shared_pull_done(r, si);
   }
   for (int k = 0; k < r->f.nst; k++) {
@@ -2408,11 +2443,12 @@ static int shared_hold(run *r, int si) {
 
 /* After working in si: finished when nothing is left in it. */
 static void shared_settle(run *r, int si) {
-  if (r->f.st[si].held && (r->f.st[si].dead || !fr_pending(&r->f, si, FR_TIER_ANY))) shared_let_go(r, si);
+  if (r->f.st[si].held && !fr_untried(&r->f, si, FR_TIER_ANY)) shared_let_go(r, si);
 }
 
 static void shared_release_all(run *r) {
   for (int k = 0; k < r->f.nst && !r->sh_lost; k++) shared_let_go(r, k);
+  if (!r->sh_lost && crawl__shared_gone(r->sh) < 0) shared_failed(r);
 }
 
 /* Wait ms, in slices, unless cancelled. */
@@ -2425,17 +2461,18 @@ static void shared_wait(run *r, int ms) {
 static int shared_prefer(run *r, const char **ids, int max) {
   int *near = crawl__xrealloc(NULL, (size_t)(r->f.nst ? r->f.nst : 1) * sizeof *near);
   int n = fr_nearest(&r->f, r->cur, near, r->f.nst), k = 0;
-  for (int i = 0; i < n && k < max; i++) {
-    const state *s = &r->f.st[near[i]];
-    if (!s->held && !s->dead) ids[k++] = s->id;
-  }
+  for (int pass = 0; pass < 2; pass++) /* on routes of its own first */
+    for (int i = 0; i < n && k < max; i++) {
+      const state *s = &r->f.st[near[i]];
+      if (!s->held && !s->dead && s->elsewhere == pass) ids[k++] = s->id;
+    }
   free(near);
   return k;
 }
 
-/* Nothing to do here: lease the queued state nearest to the page, else the
- * oldest (1), wait while others hold leases (0: their states may add
- * more), or -1: drained, or failed. */
+/* Nothing to do here: lease the queued state nearest to the page (on a
+ * route of its own first), else the oldest (1); 0: nothing queued, but
+ * others hold leases (their states may add more); -1: drained, or failed. */
 static int shared_more(run *r) {
   char *id = NULL;
   const char *prefer[CRAWL__LEASE_PREFER_MAX];
@@ -2443,7 +2480,6 @@ static int shared_more(run *r) {
   int back = 0, what = crawl__shared_lease(r->sh, prefer, np, &id, &back);
   if (back) jl_note(r, "took back %d expired lease%s of another worker", back, back == 1 ? "" : "s");
   if (what < 0) shared_failed(r);
-  if (what == CRAWL__WAIT) shared_wait(r, 200);
   if (what != CRAWL__LEASED) return what == CRAWL__WAIT ? 0 : -1;
   int si = shared_mirror(r, id, 0);
   if (si < 0) {
@@ -2454,6 +2490,7 @@ static int shared_more(run *r) {
     s->held = 1;
     s->foreign = 0;
     s->foreign_until = 0;
+    s->learned = 0;
     /* queued means within the depth budget: another worker knows a shorter
      * way than this one's table (shared_refresh) */
     if (s->depth >= r->b.max_depth) s->depth = r->b.max_depth - 1;

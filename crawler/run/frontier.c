@@ -418,11 +418,17 @@ int fr_next_action(const frontier *f, int si, int tier) {
   return first;
 }
 
-int fr_pending(const frontier *f, int si, int tier) {
+int fr_untried(const frontier *f, int si, int tier) {
   const state *s = &f->st[si];
-  if (s->dead || s->foreign || s->depth >= f->max_depth) return 0;
+  if (s->dead || s->depth >= f->max_depth) return 0;
   if (!s->acts) return 1; /* never prepared: everything is untried */
   return fr_next_action(f, si, tier) >= 0;
+}
+
+int fr_pending(const frontier *f, int si, int tier) {
+  const state *s = &f->st[si];
+  if (s->foreign || (s->learned && tier != FR_TIER_ANY) || (f->avoid && s->elsewhere && !s->held)) return 0;
+  return fr_untried(f, si, tier);
 }
 
 /* A cheapest-first search from cur over known edges and untried
