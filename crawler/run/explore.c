@@ -2143,7 +2143,6 @@ static int shared_hold(run *r, int si);
 static void shared_settle(run *r, int si);
 static void shared_release_all(run *r);
 static void shared_refresh(run *r);
-static void shared_wait(run *r, int ms);
 
 static void explore(run *r) {
   while (!budget_stop(r) && !r->sh_lost) {
@@ -2157,17 +2156,9 @@ static void explore(run *r) {
     }
     fr_learn(&r->f);
     if (r->sh) shared_refresh(r);
-    r->f.avoid = r->sh != NULL;
     int target = explore_target(r, path, &len, &tier);
-    if (target < 0 && r->sh) {
-      int more = shared_more(r); /* leased one: plan again */
-      if (more > 0 || r->sh_lost) continue;
-      r->f.avoid = 0; /* nothing on a route of its own: where the others are */
-      target = explore_target(r, path, &len, &tier);
-      if (target < 0 && more == 0) shared_wait(r, 200); /* others hold leases: their states may add more */
-      if (target < 0 && more == 0) continue;
-    }
-    if (target < 0) break; /* frontier empty (shared: drained) */
+    if (target < 0 && (!r->sh || shared_more(r) < 0)) break; /* frontier empty (shared: drained) */
+    if (target < 0) continue;                                  /* leased one, or waited */
     if (r->sh && !shared_hold(r, target)) continue;            /* another worker's: plan again */
     if (len > 0) {
       long long t0 = cdp_now_ms();
@@ -2333,39 +2324,14 @@ static void shared_edges_in(run *r) {
   strv_free(recs, n);
 }
 
-/* Workers keep to routes of their own: each says which route its page is
- * on, and plans states on the routes others came to first only when it has
- * nothing else (frontier.avoid). Two workers on one route take turns in
- * the same few states, each walking around the other's leases, and cross
- * to another route and back (a page load each time): on the bench's R=5
- * app 161 route crossings against one worker's 12, 74 s of walking. */
-#define WHERE_TTL_MS 10000
-
-static void shared_where(run *r) {
-  char **routes = NULL;
-  size_t n = 0;
-  if (crawl__shared_where(r->sh, r->cur >= 0 ? r->f.st[r->cur].route : NULL, WHERE_TTL_MS, &routes, &n) < 0) {
-    shared_failed(r);
-    return;
-  }
-  for (int k = 0; k < r->f.nst; k++) {
-    state *s = &r->f.st[k];
-    s->elsewhere = 0;
-    for (size_t i = 0; i < n && s->route && !s->elsewhere; i++) s->elsewhere = !strcmp(s->route, routes[i]);
-  }
-  strv_free(routes, n);
-}
-
-/* Before each plan: where the other workers are (shared_where); states
- * another worker held are planned again once FOREIGN_RETRY_MS have passed
- * (shared_hold); states held back at the depth budget that this worker now
- * knows a shorter way to (fr_relax, fr_depths) go to the queue, for
- * whoever is free: maxDepth holds back what is deep, not what one worker
- * found the long way. */
+/* Before each plan: states another worker held are planned again once
+ * FOREIGN_RETRY_MS have passed (shared_hold); states held back at the depth
+ * budget that this worker now knows a shorter way to (fr_relax, fr_depths)
+ * go to the queue, for whoever is free: maxDepth holds back what is deep,
+ * not what one worker found the long way. */
 static void shared_refresh(run *r) {
   long long now = cdp_now_ms();
   shared_edges_in(r);
-  shared_where(r);
   for (int k = 0; k < r->f.nst && !r->sh_lost; k++) {
     state *s = &r->f.st[k];
     if (s->foreign && s->foreign_until && now >= s->foreign_until) s->foreign = 0, s->foreign_until = 0;
@@ -2448,7 +2414,6 @@ static void shared_settle(run *r, int si) {
 
 static void shared_release_all(run *r) {
   for (int k = 0; k < r->f.nst && !r->sh_lost; k++) shared_let_go(r, k);
-  if (!r->sh_lost && crawl__shared_gone(r->sh) < 0) shared_failed(r);
 }
 
 /* Wait ms, in slices, unless cancelled. */
@@ -2461,18 +2426,17 @@ static void shared_wait(run *r, int ms) {
 static int shared_prefer(run *r, const char **ids, int max) {
   int *near = crawl__xrealloc(NULL, (size_t)(r->f.nst ? r->f.nst : 1) * sizeof *near);
   int n = fr_nearest(&r->f, r->cur, near, r->f.nst), k = 0;
-  for (int pass = 0; pass < 2; pass++) /* on routes of its own first */
-    for (int i = 0; i < n && k < max; i++) {
-      const state *s = &r->f.st[near[i]];
-      if (!s->held && !s->dead && s->elsewhere == pass) ids[k++] = s->id;
-    }
+  for (int i = 0; i < n && k < max; i++) {
+    const state *s = &r->f.st[near[i]];
+    if (!s->held && !s->dead) ids[k++] = s->id;
+  }
   free(near);
   return k;
 }
 
-/* Nothing to do here: lease the queued state nearest to the page (on a
- * route of its own first), else the oldest (1); 0: nothing queued, but
- * others hold leases (their states may add more); -1: drained, or failed. */
+/* Nothing to do here: lease the queued state nearest to the page, else the
+ * oldest (1), wait while others hold leases (0: their states may add
+ * more), or -1: drained, or failed. */
 static int shared_more(run *r) {
   char *id = NULL;
   const char *prefer[CRAWL__LEASE_PREFER_MAX];
@@ -2480,6 +2444,7 @@ static int shared_more(run *r) {
   int back = 0, what = crawl__shared_lease(r->sh, prefer, np, &id, &back);
   if (back) jl_note(r, "took back %d expired lease%s of another worker", back, back == 1 ? "" : "s");
   if (what < 0) shared_failed(r);
+  if (what == CRAWL__WAIT) shared_wait(r, 200);
   if (what != CRAWL__LEASED) return what == CRAWL__WAIT ? 0 : -1;
   int si = shared_mirror(r, id, 0);
   if (si < 0) {

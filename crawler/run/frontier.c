@@ -427,7 +427,7 @@ int fr_untried(const frontier *f, int si, int tier) {
 
 int fr_pending(const frontier *f, int si, int tier) {
   const state *s = &f->st[si];
-  if (s->foreign || (s->learned && tier != FR_TIER_ANY) || (f->avoid && s->elsewhere && !s->held)) return 0;
+  if (s->foreign || (s->learned && tier != FR_TIER_ANY)) return 0;
   return fr_untried(f, si, tier);
 }
 

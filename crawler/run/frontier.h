@@ -64,7 +64,6 @@ typedef struct state {
   long long foreign_until;  /* held by another worker: planned again from then (ms; 0: for good) */
   int learned;              /* shared frontier: known from another worker's transition, not leased
                                yet: only its predictable work is planned here (FR_TIER_ANY) */
-  int elsewhere;            /* shared frontier: on a route another worker is on (frontier.avoid) */
   unsigned long long *sig;  /* its signature (fr_state_sig): the sorted hashes of its controls, NULL: not yet */
   int nsig;
   unsigned long long sighash; /* their sum */
@@ -113,7 +112,6 @@ typedef struct frontier {
   int *learn;               /* observations whose change is not worked out yet: outcome * FR_OBS + slot */
   int nlearn, caplearn;
   int max_depth;            /* states this deep are not expanded */
-  int avoid;                /* 1: states elsewhere (another worker's route) are not planned unless held */
 } frontier;
 
 void fr_action_copy(action *dst, const action *src);
@@ -179,8 +177,8 @@ enum { FR_RANK_APP, FR_RANK_LOCAL, FR_RANK_CLOSE, FR_RANK_OTHER, FR_RANK_NAV, FR
  * expects to show a new state comes first, then rank. fr_next_action: the
  * first of the tier, or -1; fr_untried: state si has one (or was never
  * prepared) and is within the depth budget, not dead; fr_pending: so, and
- * this worker may plan it (shared frontier: not another worker's, not
- * elsewhere while avoided, only predictable work in a learned state). */
+ * this worker may plan it (shared frontier: not another worker's, only
+ * predictable work in a learned state). */
 enum { FR_TIER_LOCAL, FR_TIER_NEW, FR_TIER_ANY };
 int fr_next_action(const frontier *f, int si, int tier);
 int fr_untried(const frontier *f, int si, int tier);

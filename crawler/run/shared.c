@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { K_SEEN, K_STATES, K_QUEUE, K_LEASES, K_OWNER, K_DONE, K_DEEP, K_FOLD, K_EDGES, K_WHERE, K_N };
+enum { K_SEEN, K_STATES, K_QUEUE, K_LEASES, K_OWNER, K_DONE, K_DEEP, K_FOLD, K_EDGES, K_N };
 static const char *const key_names[K_N] = {"seen", "states", "queue", "leases", "owner", "done", "deep", "fold",
-                                           "edges", "where"};
+                                           "edges"};
 
 struct crawl__shared {
   redisContext *c;
@@ -71,21 +71,6 @@ static const char register_lua[] =
   "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) "
   "if ARGV[4] == '1' then redis.call('RPUSH', KEYS[3], ARGV[2]) else redis.call('SADD', KEYS[4], ARGV[2]) end "
   "return {1, ARGV[2]}";
-/* KEYS where; ARGV owner route ttlMs: this worker is on route (since when
- * it came there, until the entry expires); the routes of the others that
- * were there first (either may be alone on its own route: ties go to the
- * lower owner name) */
-static const char where_lua[] = NOW_MS
-  "local function parse(v) local s, e, r = string.match(v, '^(%d+)\\t(%d+)\\t(.*)$') "
-  "return tonumber(s), tonumber(e), r end "
-  "local since = now local mine = redis.call('HGET', KEYS[1], ARGV[1]) "
-  "if mine then local s, e, r = parse(mine) if r == ARGV[2] and s then since = s end end "
-  "redis.call('HSET', KEYS[1], ARGV[1], string.format('%.0f\\t%.0f\\t', since, now + tonumber(ARGV[3])) .. ARGV[2]) "
-  "local all, out = redis.call('HGETALL', KEYS[1]), {} "
-  "for i = 1, #all, 2 do if all[i] ~= ARGV[1] then local s, e, r = parse(all[i + 1]) "
-  "if s and e > now and r ~= '' and (r ~= ARGV[2] or s < since or (s == since and all[i] < ARGV[1])) then "
-  "out[#out + 1] = r end end end "
-  "return out";
 /* KEYS deep queue; ARGV id */
 static const char unhold_lua[] =
   "if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end "
@@ -316,19 +301,6 @@ int crawl__shared_edges(crawl__shared *sh, long from, char ***recs, size_t *n) {
   snprintf(start, sizeof start, "%ld", from);
   const char *argv[] = {"LRANGE", sh->key[K_EDGES], start, "-1"};
   return strv_reply(cmd(sh, 4, argv), recs, n);
-}
-
-int crawl__shared_where(crawl__shared *sh, const char *route, int ttl_ms, char ***routes, size_t *n) {
-  static const int ks[] = {K_WHERE};
-  char ttl[16];
-  snprintf(ttl, sizeof ttl, "%d", ttl_ms);
-  const char *args[] = {sh->owner, route ? route : "", ttl};
-  return strv_reply(eval(sh, where_lua, ks, 1, args, 3), routes, n);
-}
-
-int crawl__shared_gone(crawl__shared *sh) {
-  const char *argv[] = {"HDEL", sh->key[K_WHERE], sh->owner};
-  return int_reply(cmd(sh, 3, argv)) < 0 ? -1 : 0;
 }
 
 char *crawl__shared_record(crawl__shared *sh, const char *id) {

@@ -55,12 +55,6 @@ const char *crawl__shared_owner(const crawl__shared *sh);
  * caller frees each and the array; in the order pushed). 0, or -1 error. */
 int crawl__shared_edge_push(crawl__shared *sh, const char *record);
 int crawl__shared_edges(crawl__shared *sh, long from, char ***recs, size_t *n);
-/* Where the workers are: this one is on route (NULL or "": none) for the
- * next ttl_ms; *routes (*n; caller frees each and the array) are the routes
- * other workers are on that they came to first. 0, or -1 error. Gone: this
- * worker is on none (it stops). */
-int crawl__shared_where(crawl__shared *sh, const char *route, int ttl_ms, char ***routes, size_t *n);
-int crawl__shared_gone(crawl__shared *sh);
 /* The record of state id (caller frees), NULL when unknown or on error. */
 char *crawl__shared_record(crawl__shared *sh, const char *id);
 /* States registered so far, -1 on error. */

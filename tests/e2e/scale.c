@@ -291,58 +291,6 @@ Test(scale, a_fold_key_names_the_first_state_registered, .timeout = 60) {
   frontier_close(sh, rs);
 }
 
-/* The routes the others are on, as one string "a b" (sorted by Redis's
- * hash order: tests use at most one other worker). */
-static void where(crawl__shared *sh, const char *route, int ttl_ms, char *buf, size_t cap) {
-  char **routes = NULL;
-  size_t n = 0;
-  cr_assert_eq(crawl__shared_where(sh, route, ttl_ms, &routes, &n), 0, "%s", crawl__shared_error(sh));
-  buf[0] = 0;
-  for (size_t i = 0; i < n; i++) {
-    snprintf(buf + strlen(buf), cap - strlen(buf), "%s%s", i ? " " : "", routes[i]);
-    free(routes[i]);
-  }
-  free(routes);
-}
-
-/* Workers keep to routes of their own: each learns which routes the others
- * are on, and of two on one route the one that came first keeps it; a
- * worker that stops, or stops saying where it is, frees its route. */
-Test(scale, workers_learn_which_routes_the_others_are_on, .timeout = 60) {
-  int port;
-  char redis[80], err[300] = "", got[400];
-  pid_t rs = redis_start(&port, redis, sizeof redis);
-  crawl__shared *a = crawl__shared_open(redis, "where-test", 0, 2000, err, sizeof err);
-  cr_assert(a, "%s", err);
-  crawl__shared *b = crawl__shared_open(redis, "where-test", 0, 2000, err, sizeof err);
-  cr_assert(b, "%s", err);
-  where(a, "/#/r0", 10000, got, sizeof got);
-  cr_expect_str_eq(got, "", "alone");
-  usleep(5000);
-  where(b, "/#/r0", 10000, got, sizeof got);
-  cr_expect_str_eq(got, "/#/r0", "b came later to a's route: it is a's");
-  where(a, "/#/r0", 10000, got, sizeof got);
-  cr_expect_str_eq(got, "", "a came first: it keeps its route");
-  where(b, "/#/r1", 10000, got, sizeof got);
-  cr_expect_str_eq(got, "/#/r0");
-  where(a, "/#/r0", 10000, got, sizeof got);
-  cr_expect_str_eq(got, "/#/r1", "each avoids the other's");
-  where(b, NULL, 10000, got, sizeof got);
-  where(a, "/#/r0", 10000, got, sizeof got);
-  cr_expect_str_eq(got, "", "a worker on no route (loading) holds none");
-  where(b, "/#/r2", 200, got, sizeof got);
-  usleep(300000);
-  where(a, "/#/r0", 10000, got, sizeof got);
-  cr_expect_str_eq(got, "", "a worker that stopped saying where it is frees its route when its entry expires");
-  where(b, "/#/r0", 10000, got, sizeof got);
-  cr_expect_str_eq(got, "/#/r0");
-  cr_assert_eq(crawl__shared_gone(a), 0);
-  where(b, "/#/r0", 10000, got, sizeof got);
-  cr_expect_str_eq(got, "", "a worker that stopped frees its route at once");
-  crawl__shared_close(a);
-  frontier_close(b, rs);
-}
-
 /* count of OUT/workers/wN directories */
 static int worker_dirs(const char *out) {
   int n = 0;

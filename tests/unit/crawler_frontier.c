@@ -407,30 +407,23 @@ Test(frontier, the_planner_takes_the_cheapest_way_not_the_fewest_hops) {
 }
 
 /* Shared frontier: a state known only from another worker's transition
- * (learned) offers this worker its predictable work alone, and states on a
- * route another worker is on (elsewhere) are planned only when the worker
- * has nothing on a route of its own (frontier.avoid), unless it holds them.
- * What is left in a state does not depend on either: a worker that leaves
- * one gives it back unfinished. */
+ * (learned) offers this worker its predictable work alone; one another
+ * worker holds, nothing. What is left in a state does not depend on
+ * either: a worker that leaves one gives it back unfinished. */
 Test(frontier, another_workers_states_are_planned_only_as_far_as_theirs_allows) {
-  static const char *const routes[] = {"/a", "/a", "/b"};
-  static const char *const acts[] = {"Go", "Go", "Go"};
+  static const char *const routes[] = {"/a", "/a"};
+  static const char *const acts[] = {"Go", "Go"};
   frontier f;
-  make(&f, 3, routes, acts);
+  make(&f, 2, routes, acts);
   f.st[1].learned = 1;
   cr_expect_eq(fr_pending(&f, 1, FR_TIER_NEW), 0, "a learned state: nothing new to find there for this worker");
   cr_expect_eq(fr_pending(&f, 1, FR_TIER_ANY), 1, "but its remaining work is done by whoever is there");
-  f.st[2].elsewhere = 1;
-  f.avoid = 1;
-  cr_expect_eq(fr_pending(&f, 2, FR_TIER_ANY), 0, "another worker's route: avoided");
-  cr_expect_eq(fr_untried(&f, 2, FR_TIER_ANY), 1, "it still has work left");
-  f.st[2].held = 1;
-  cr_expect_eq(fr_pending(&f, 2, FR_TIER_ANY), 1, "held by this worker: planned");
-  f.st[2].held = 0;
-  f.avoid = 0;
-  cr_expect_eq(fr_pending(&f, 2, FR_TIER_ANY), 1, "nothing else to do: planned after all");
-  f.st[2].foreign = 1;
-  cr_expect_eq(fr_pending(&f, 2, FR_TIER_ANY), 0, "held by another worker: never");
-  cr_expect_eq(fr_untried(&f, 2, FR_TIER_ANY), 1);
+  f.st[1].learned = 0;
+  f.st[1].foreign = 1;
+  cr_expect_eq(fr_pending(&f, 1, FR_TIER_ANY), 0, "held by another worker: never");
+  cr_expect_eq(fr_untried(&f, 1, FR_TIER_ANY), 1, "it still has work left");
+  f.st[1].foreign = 0;
+  f.st[1].acts[0].done = 1;
+  cr_expect_eq(fr_untried(&f, 1, FR_TIER_ANY), 0, "all done");
   fr_free(&f);
 }
