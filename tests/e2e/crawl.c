@@ -33,7 +33,7 @@ static cJSON *crawl(const char *const *extra, t_run *run, char **dir_out) {
   argv[n++] = out;
   argv[n] = NULL;
   *run = t_run_argv(argv, 300000);
-  cr_expect_eq(t_dir_entries(tmp) + t_count_procs(tmp), 0, "Chromium or its profile outlived the crawl");
+  cr_expect_eq(t_leftovers(tmp), 0, "Chromium or its profile outlived the crawl");
   rmdir(tmp);
   free(tmp);
   char pkg[700];

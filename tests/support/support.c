@@ -358,6 +358,15 @@ int t_count_procs(const char *needle) {
   return count;
 }
 
+int t_leftovers(const char *tmp) {
+  int left = t_dir_entries(tmp) + t_count_procs(tmp);
+  for (int i = 0; i < 20 && left; i++) {
+    usleep(50000);
+    left = t_dir_entries(tmp) + t_count_procs(tmp);
+  }
+  return left;
+}
+
 char *t_tmpdir(void) {
   char tmpl[] = "/tmp/uiap-test-XXXXXX";
   char *d = mkdtemp(tmpl);
@@ -393,7 +402,7 @@ cJSON *t_snapshot(t_run *run, int *leftover, const char *url, const char *const 
   argv[n++] = outpath;
   argv[n] = NULL;
   *run = t_run_argv(argv, 90000);
-  if (leftover) *leftover = t_dir_entries(tmp) + t_count_procs(tmp);
+  if (leftover) *leftover = t_leftovers(tmp);
   cJSON *g = NULL;
   if (run->status == 0) {
     char *text = t_read_file(outpath, NULL);

@@ -96,6 +96,10 @@ long t_fixture_hits_since(const cJSON *before, const char *prefix, char *buf, si
 
 /* Count processes whose command line contains needle (e.g. a profile dir). */
 int t_count_procs(const char *needle);
+/* What a run left behind in its TMPDIR tmp: files there plus processes
+ * naming it, once they stay (polled for up to 1 s: a renderer the browser
+ * reaped a moment after the run exited is not left behind). */
+int t_leftovers(const char *tmp);
 
 #endif
 
