@@ -185,6 +185,7 @@ typedef struct cli_workers {
   const char *const *urls;
   int nurls;
   const char *frontier;       /* set by cli_workers_run */
+  int verbose;                /* --verbose: the workers log in detail, and their time splits are told */
 } cli_workers;
 int cli_workers_run(const cli_workers *w, struct crawl_summary *sum);
 

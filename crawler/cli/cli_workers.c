@@ -67,7 +67,7 @@ static char **worker_argv(const cli_workers *w, int k, char *out, size_t outlen)
   v[n++] = (char *)w->frontier;
   v[n++] = "--run-id";
   v[n++] = (char *)w->run_id;
-  v[n++] = "--quiet";
+  v[n++] = w->verbose ? "--verbose" : "--quiet";
   v[n++] = "-o";
   v[n++] = out;
   return v;
@@ -157,6 +157,25 @@ static crawl_code merge_workers(const cli_workers *w, crawl_summary *sum) {
   return CRAWL_OK;
 }
 
+/* --verbose: where each worker's actions took their time (the line its own
+ * --verbose log ends with; the merged journal has no timing: docs/merge.md). */
+static void tell_timings(const char *dir, int n) {
+  static const char mark[] = "time per action: ";
+  for (int k = 0; k < n; k++) {
+    char log[4400], line[1024], last[1024] = "";
+    snprintf(log, sizeof log, "%s/w%d.log", dir, k + 1);
+    FILE *f = fopen(log, "r");
+    if (!f) continue;
+    while (fgets(line, sizeof line, f)) {
+      const char *t = strstr(line, mark);
+      if (t) snprintf(last, sizeof last, "%s", t + sizeof mark - 1);
+    }
+    fclose(f);
+    last[strcspn(last, "\n")] = 0;
+    if (*last) crawl_log(CRAWL_LOG_INFO, "crawl", "worker %d: time per action: %s", k + 1, last);
+  }
+}
+
 int cli_workers_run(const cli_workers *w, crawl_summary *sum) {
   memset(sum, 0, sizeof *sum);
   char dir[4200], sock[4300], log[4400], url[4400];
@@ -191,6 +210,7 @@ int cli_workers_run(const cli_workers *w, crawl_summary *sum) {
   wait_all(pids, w->n, &failed);
   stop_redis(rs, sockdir, sock);
   crawl_code rc = merge_workers(w, sum);
+  if (w->verbose) tell_timings(dir, w->n);
   if (!rc && failed) snprintf(sum->error, sizeof sum->error, "%d of %d workers failed (logs in %.300s)", failed, w->n, dir);
   if (!rc && cli_signal) sum->status = "cancelled", sum->stopped_by = "signal";
   return rc;

@@ -769,7 +769,8 @@ static int crawl_execute_workers(crawl_cli *x) {
   exe[n] = 0;
   snprintf(run_id, sizeof run_id, "run_%lld_%d", (long long)time(NULL), (int)getpid());
   cli_workers w = {.n = x->workers, .out = x->co.out_dir, .exe = exe, .run_id = run_id, .argc = x->argc,
-                   .argv = x->argv, .longopts = longopts, .urls = x->urls, .nurls = x->nurls};
+                   .argv = x->argv, .longopts = longopts, .urls = x->urls, .nurls = x->nurls,
+                   .verbose = x->verbosity > 1};
   crawl_summary sum;
   crawl_code rc = cli_workers_run(&w, &sum);
   if (!rc && sum.error[0] && x->verbosity > 0) fprintf(stderr, "uiap-crawl: warning: %s\n", sum.error);

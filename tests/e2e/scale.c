@@ -305,7 +305,8 @@ static int worker_dirs(const char *out) {
 
 /* Without --workers a crawl uses the machine: one worker per core (at most
  * 4), when the run can be split; a run that cannot (here --progress jsonl,
- * which one process writes) says why and stays one process. */
+ * which one process writes) says why and stays one process. Either way
+ * --verbose ends with where the actions took their time (each worker's). */
 Test(scale, workers_default_to_the_cores_when_the_run_can_be_split, .timeout = 300) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   char *dir = t_tmpdir();
@@ -325,6 +326,8 @@ Test(scale, workers_default_to_the_cores_when_the_run_can_be_split, .timeout = 3
   if (want > 1) {
     cr_expect_eq(worker_dirs(out), want, "one worker per core (%ld cores): %s", cores, a.err);
     cr_expect(strstr(a.err, "workers (auto:"), "--verbose says how many and why: %s", a.err);
+    cr_expect(strstr(a.err, "worker 1: time per action: act ") && strstr(a.err, "worker 2: time per action: act "),
+              "--verbose tells where each worker's actions took their time: %s", a.err);
   } else {
     cr_expect_eq(worker_dirs(out), 0, "one core: one process");
   }
@@ -335,6 +338,8 @@ Test(scale, workers_default_to_the_cores_when_the_run_can_be_split, .timeout = 3
   cr_assert_eq(b.status, 0, "%s", b.err);
   cr_expect_eq(worker_dirs(one), 0, "--progress jsonl: one process");
   cr_expect(strstr(b.err, "one worker: --progress jsonl"), "and it says why: %s", b.err);
+  cr_expect(strstr(b.err, "time per action: act ") && strstr(b.err, " ms, settle "),
+            "--verbose tells where one process's actions took their time: %s", b.err);
   t_run_free(&a);
   t_run_free(&b);
   t_rm_rf(dir);
