@@ -2548,6 +2548,19 @@ void crawl_page_close(crawl_page *p) {
     cJSON_AddStringToObject(a, "targetId", p->target_id);
     cdp_call(p->c, NULL, "Target.closeTarget", a, NULL, 2000);
   }
+  /* Workers outlive their page (a service worker goes on installing), and
+   * turning auto-attach off below detaches their sessions, which lets the
+   * requests our guard holds go on: CI once saw a service worker's install
+   * POST get out after a snapshot on a loaded machine. They are stopped
+   * first. */
+  for (int i = 0; i < p->nkids && cdp_client_alive(p->c); i++) {
+    if (strcmp(p->kids[i].type, "service_worker") && strcmp(p->kids[i].type, "shared_worker") &&
+        strcmp(p->kids[i].type, "worker"))
+      continue;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "targetId", p->kids[i].target_id);
+    cdp_call(p->c, NULL, "Target.closeTarget", a, NULL, 2000);
+  }
   if (p->browser_guard && cdp_client_alive(p->c)) {
     /* the browser-wide auto-attach is this page's: a tab opened next would
      * attach paused to nobody (it sets its own) */
