@@ -1301,10 +1301,12 @@ static int probe(crawl_page *p, int timeout_ms) {
 /* probe, asking the page what it still has pending (js/change_observer.js:
  * timers of up to 1 s, animation frames, running animations, a mutation
  * report not sent yet) into *pending (-1: it cannot say). After an input
- * (p->acted_at) only what was set up since counts: a timer the page's own
- * clock or ticker set before the click is no consequence of it (the bench's
- * synth app has a 500 ms one pending a sixth of the time), and waiting for
- * it cost a whole quiet window. */
+ * (p->acted_at) only the timers and idle callbacks set up since count: a
+ * timer the page's own clock or ticker set before the click is no
+ * consequence of it (the bench's synth app has a 500 ms one pending a sixth
+ * of the time), and waiting for it cost a whole quiet window. Animation
+ * frames and running animations count whenever they began: one still
+ * running from before changes what is visible. */
 static int probe_pending(crawl_page *p, int timeout_ms, int *pending) {
   cJSON *a = cJSON_CreateObject(), *res = NULL;
   long long age = p->acted_at ? cdp_now_ms() - p->acted_at + ACTED_SLACK_MS : -1;
