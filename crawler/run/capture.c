@@ -60,7 +60,6 @@ struct crawl_page {
   int nsubs;
   /* settling */
   long long last_activity;
-  long long acted_at;         /* when the input being settled was sent; 0: none (settle_until) */
   long long last_paused;      /* when the guard last saw a request (leave_guarded) */
   char *inflight[MAX_INFLIGHT];
   long long inflight_t[MAX_INFLIGHT];
@@ -1294,23 +1293,13 @@ static int probe(crawl_page *p, int timeout_ms) {
   return probe_answer(p, cdp_call(p->c, p->session, "Runtime.evaluate", a, NULL, timeout_ms));
 }
 
-/* What counts as set up by an input (probe_pending): from this long before
- * it was sent (the page's clock and ours are read at different moments). */
-#define ACTED_SLACK_MS 20
 
 /* probe, asking the page what it still has pending (js/change_observer.js:
  * timers of up to 1 s, animation frames, running animations, a mutation
- * report not sent yet) into *pending (-1: it cannot say). After an input
- * (p->acted_at) only the timers and idle callbacks set up since count: a
- * timer the page's own clock or ticker set before the click is no
- * consequence of it (the bench's synth app has a 500 ms one pending a sixth
- * of the time), and waiting for it cost a whole quiet window. Animation
- * frames and running animations count whenever they began: one still
- * running from before changes what is visible. */
+ * report not sent yet) into *pending (-1: it cannot say). */
 static int probe_pending(crawl_page *p, int timeout_ms, int *pending) {
   cJSON *a = cJSON_CreateObject(), *res = NULL;
-  long long age = p->acted_at ? cdp_now_ms() - p->acted_at + ACTED_SLACK_MS : -1;
-  char *expr = crawl__xprintf("(()=>{const f=window['%s__pending'];return f?f(%lld):-1})()", p->binding, age);
+  char *expr = crawl__xprintf("(()=>{const f=window['%s__pending'];return f?f():-1})()", p->binding);
   cJSON_AddStringToObject(a, "expression", expr);
   cJSON_AddBoolToObject(a, "returnByValue", 1);
   free(expr);
@@ -1480,7 +1469,6 @@ static crawl_code settle_until(crawl_page *p, int navs0) {
 
 static crawl_code settle(crawl_page *p, int navs0) {
   crawl_code rc = settle_until(p, navs0);
-  p->acted_at = 0; /* the next settle without an input counts all that is pending */
   drop_loop_guard(p);
   return rc;
 }
@@ -2359,7 +2347,6 @@ crawl_code crawl_page_click(crawl_page *p, double x, double y) {
   static const char *const types[] = {"mouseMoved", "mousePressed", "mouseReleased"};
   if (guard_check(p)) return CRAWL_GUARD;
   ws_block_set(p, 1);
-  p->acted_at = cdp_now_ms();
   int ids[3];
   for (int i = 0; i < 3; i++) {
     cJSON *a = cJSON_CreateObject();
@@ -2387,7 +2374,6 @@ crawl_code crawl_page_click(crawl_page *p, double x, double y) {
 crawl_code crawl_page_key(crawl_page *p, const char *key) {
   if (guard_check(p)) return CRAWL_GUARD;
   ws_block_set(p, 1);
-  p->acted_at = cdp_now_ms();
   static const struct { const char *key, *code; int vk; } keys[] = {
     {"Escape", "Escape", 27}, {"Enter", "Enter", 13}, {"Tab", "Tab", 9},
     {"ArrowDown", "ArrowDown", 40}, {"ArrowUp", "ArrowUp", 38},
@@ -2421,7 +2407,6 @@ crawl_code crawl_page_key(crawl_page *p, const char *key) {
 crawl_code crawl_page_insert_text(crawl_page *p, const char *text) {
   if (guard_check(p)) return CRAWL_GUARD;
   ws_block_set(p, 1);
-  p->acted_at = cdp_now_ms();
   cJSON *a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "text", text);
   crawl_code rc = call(p, "Input.insertText", a, NULL);

@@ -685,10 +685,9 @@ Test(crawl, loading_screen_is_not_a_state, .timeout = 120) {
   rm_rf(dir);
 }
 
-/* Settling on evidence: a timer the page set up before the click (a
- * ticker's) is no reason to wait out the quiet window after it; a timer
- * the click set up is, and the state after it shows what the timer did.
- * The journal's timing says how long settling took (median). */
+/* Settling on evidence beside a ticker (a timer of under a second always
+ * pending): a timer the click set up is waited for, and the state after
+ * it shows what the timer did. */
 Test(crawl, a_click_waits_for_its_own_timers_not_the_pages_ticker, .timeout = 150) {
   const char *args[] = {t_fixture_url(0, NULL, "/settle/index.html"), "--max-runtime-ms", "90000", "--workers", "1", NULL};
   t_run run;
@@ -714,19 +713,6 @@ Test(crawl, a_click_waits_for_its_own_timers_not_the_pages_ticker, .timeout = 15
   }
   cr_expect_gt(by_later, 0, "a click on Later shows the line its timer reveals");
   cr_expect_eq(by_other, 0, "the line appeared after another click (%s): Later was captured too early", other);
-  char jpath[700];
-  snprintf(jpath, sizeof jpath, "%s/out/journal.jsonl", dir);
-  char *journal = t_read_file(jpath, NULL), *end = journal ? strstr(journal, "{\"type\":\"end\"") : NULL;
-  cJSON *j = end ? cJSON_Parse(end) : NULL;
-  const cJSON *settle = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "timing"), "settle");
-  double median = cJSON_GetNumberValue(cJSON_GetObjectItem(settle, "medianMs"));
-  cr_assert(settle, "the journal's end record has the settle timing");
-  cr_expect_gt(cJSON_GetNumberValue(cJSON_GetObjectItem(settle, "count")), 8, "enough clicks to take a median");
-  /* the quiet window is 200 ms: waiting it out after each click would put the
-   * median above it; on evidence it is the 30 ms quiet spell and a probe */
-  cr_expect_lt(median, 150, "settling waited on the ticker's timer: median %.0f ms", median);
-  cJSON_Delete(j);
-  free(journal);
   cJSON_Delete(pkg);
   t_run_free(&run);
   rm_rf(dir);
