@@ -323,7 +323,6 @@ static cdp_code wrap_browser(launch_plan *p, pid_t pid, cdp_client **cl, char *e
   return CDP_OK;
 }
 
-/* The last telling line of the browser's log ("" when there is none). */
 /* The last two lines Chromium printed that are not its usual noise, joined
  * by " / ": the reason is often the line before the last ("Missing X server
  * or $DISPLAY" before "The platform failed to initialize"). */

@@ -265,10 +265,17 @@ static void send_forget(crawl_page *p, const char *session, const char *method, 
  * pause in their own session once Fetch is enabled there; a dedicated
  * worker's requests go through the frame that started it, whose Fetch
  * already pauses them (Fetch is not offered in a dedicated worker). */
-static const struct { const char *type; int own_fetch; } guardable_types[] = {
-  {"iframe", 1}, {"service_worker", 1}, {"shared_worker", 1}, {"worker", 0},
-  {"page", 1}, /* a popup: guarded, let run (its opener may wait for it), closed */
+static const struct { const char *type; int own_fetch, worker; } guardable_types[] = {
+  {"iframe", 1, 0}, {"service_worker", 1, 1}, {"shared_worker", 1, 1}, {"worker", 0, 1},
+  {"page", 1, 0}, /* a popup: guarded, let run (its opener may wait for it), closed */
 };
+
+/* 1: a worker of some kind (it has no document; it may outlive its page). */
+static int is_worker(const char *type) {
+  for (size_t i = 0; i < sizeof guardable_types / sizeof *guardable_types; i++)
+    if (!strcmp(type, guardable_types[i].type)) return guardable_types[i].worker;
+  return 0;
+}
 
 /* 1: own Fetch, 0: covered by its parent, -1: not guardable. */
 static int guardable(const char *type) {
@@ -282,7 +289,7 @@ static int guardable(const char *type) {
  * (ws_block) refuses every one. Each reports through the page's binding,
  * added to its own session. Nothing when the plan allows WebSockets. */
 static void guard_kid_websockets(crawl_page *p, const char *sid, const char *type) {
-  int frame = !strcmp(type, "iframe"), worker = !frame && strcmp(type, "page");
+  int frame = !strcmp(type, "iframe"), worker = is_worker(type);
   if (p->o.allow_websockets || !(frame || (worker && p->ws_block))) return;
   cJSON *a = cJSON_CreateObject();
   cJSON_AddStringToObject(a, "name", p->binding);
@@ -1293,7 +1300,6 @@ static int probe(crawl_page *p, int timeout_ms) {
   return probe_answer(p, cdp_call(p->c, p->session, "Runtime.evaluate", a, NULL, timeout_ms));
 }
 
-
 /* probe, asking the page what it still has pending (js/change_observer.js:
  * timers of up to 1 s, animation frames, running animations, a mutation
  * report not sent yet) into *pending (-1: it cannot say). */
@@ -1377,7 +1383,6 @@ static void unstick(crawl_page *p, liveness *l) {
 }
 
 /* ---- settle ---------------------------------------------------------------------- */
-
 /* Settles the page; navs0: top-level navigations before the load or settle
  * (navigations beyond LOAD_MAX_NAVS from there are a loop). */
 /* Settling on evidence (crawl_page_opts.settle_early): quiet for
@@ -2541,9 +2546,7 @@ void crawl_page_close(crawl_page *p) {
    * POST get out after a snapshot on a loaded machine. They are stopped
    * first. */
   for (int i = 0; i < p->nkids && cdp_client_alive(p->c); i++) {
-    if (strcmp(p->kids[i].type, "service_worker") && strcmp(p->kids[i].type, "shared_worker") &&
-        strcmp(p->kids[i].type, "worker"))
-      continue;
+    if (!is_worker(p->kids[i].type)) continue;
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "targetId", p->kids[i].target_id);
     cdp_call(p->c, NULL, "Target.closeTarget", a, NULL, 2000);

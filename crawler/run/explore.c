@@ -2367,7 +2367,7 @@ static void shared_let_go(run *r, int si) {
   state *s = &r->f.st[si];
   if (!s->held) return;
   s->held = 0;
-  int rc = !fr_untried(&r->f, si, FR_TIER_ANY) ? crawl__shared_finish(r->sh, s->id) : crawl__shared_release(r->sh, s->id);
+  int rc = fr_untried(&r->f, si, FR_TIER_ANY) ? crawl__shared_release(r->sh, s->id) : crawl__shared_finish(r->sh, s->id);
   if (rc < 0) shared_failed(r);
 }
 

@@ -688,7 +688,7 @@ Test(crawl, loading_screen_is_not_a_state, .timeout = 120) {
 /* Settling on evidence beside a ticker (a timer of under a second always
  * pending): a timer the click set up is waited for, and the state after
  * it shows what the timer did. */
-Test(crawl, a_click_waits_for_its_own_timers_not_the_pages_ticker, .timeout = 150) {
+Test(crawl, a_click_waits_for_the_timer_it_set, .timeout = 150) {
   const char *args[] = {t_fixture_url(0, NULL, "/settle/index.html"), "--max-runtime-ms", "90000", "--workers", "1", NULL};
   t_run run;
   char *dir;
