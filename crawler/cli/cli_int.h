@@ -174,8 +174,17 @@ int cli_user_data_dir_arg(const char *dir);
  * longopts; its output, --workers, --progress, --fail-on, --quiet,
  * --verbose, --force are its own) into OUT/workers/wK, then the package
  * merged into out. CRAWL_OK with the merged counts in *sum (sum->error:
- * workers that failed); CRAWL_FRONTIER when redis-server does not start. */
+ * workers that failed, one line) and how the workers ended in *end;
+ * CRAWL_FRONTIER when redis-server does not start. */
 struct crawl_summary;
+/* What the workers' exits say about the run (docs/scale.md, "When a worker
+ * fails"): code 0 leaves the verdict to the merged package; else the run
+ * fails with code and why, the line a single process would have printed. */
+typedef struct cli_workers_end {
+  int failed;                 /* workers that did not exit 0 */
+  int code;                   /* CLI_EXIT_*, or 0 */
+  char why[512];              /* the failing worker's own line, without "uiap-crawl: " */
+} cli_workers_end;
 typedef struct cli_workers {
   int n;
   const char *out, *exe, *run_id;
@@ -187,7 +196,7 @@ typedef struct cli_workers {
   const char *frontier;       /* set by cli_workers_run */
   int verbose;                /* --verbose: the workers log in detail, and their time splits are told */
 } cli_workers;
-int cli_workers_run(const cli_workers *w, struct crawl_summary *sum);
+int cli_workers_run(const cli_workers *w, struct crawl_summary *sum, cli_workers_end *end);
 
 /* ---- signals ------------------------------------------------------------------ */
 /* The signal that came (SIGINT, SIGTERM), 0 before; the browser's and the

@@ -102,10 +102,9 @@ static int redis_ready(const char *sock, int ms) {
 }
 
 /* Wait for every worker; a signal to the parent goes on to them (each
- * writes its package). *failed: how many did not exit 0. */
-static void wait_all(pid_t *pids, int n, int *failed) {
+ * writes its package). status[k]: worker k's wait status. */
+static void wait_all(pid_t *pids, int n, int *status) {
   int left = n, told = 0;
-  *failed = 0;
   while (left > 0) {
     if (cli_signal && !told) {
       for (int k = 0; k < n; k++)
@@ -119,10 +118,79 @@ static void wait_all(pid_t *pids, int n, int *failed) {
     for (int k = 0; k < n; k++)
       if (pids[k] == p) {
         pids[k] = -1;
+        status[k] = st;
         left--;
-        *failed += !WIFEXITED(st) || WEXITSTATUS(st) != 0;
       }
   }
+}
+
+/* The last line of log, without "uiap-crawl: ": a failed worker's own
+ * error line (it exits right after printing it). "" without one. */
+static void last_line(const char *log, char *line, size_t len) {
+  static const char me[] = "uiap-crawl: ";
+  char buf[1024];
+  int at_start = 1;
+  line[0] = 0;
+  FILE *f = fopen(log, "r");
+  if (!f) return;
+  while (fgets(buf, sizeof buf, f)) {
+    if (at_start && buf[0] != '\n') {
+      const char *t = buf + (strncmp(buf, me, sizeof me - 1) ? 0 : sizeof me - 1);
+      size_t l = strlen(t) < len ? strlen(t) : len - 1;
+      memcpy(line, t, l);
+      line[l] = 0;
+    }
+    at_start = strchr(buf, '\n') != NULL;
+  }
+  fclose(f);
+  line[strcspn(line, "\n")] = 0;
+}
+
+/* A worker failing with one of these fails the run though the others went
+ * on: an unguarded target stops a run (safety), a lost frontier leaves it
+ * partial. */
+static const int fails_run[] = {CLI_EXIT_GUARD, CLI_EXIT_FRONTIER};
+
+static int is_fatal(int code) {
+  for (size_t k = 0; k < sizeof fails_run / sizeof *fails_run; k++)
+    if (fails_run[k] == code) return 1;
+  return 0;
+}
+
+/* How worker k ended: its exit code (CLI_EXIT_INTERNAL when a signal killed
+ * it) and, when it failed, why. */
+static int worker_exit(const char *dir, int k, int st, char *why, size_t len) {
+  char log[4400];
+  snprintf(log, sizeof log, "%s/w%d.log", dir, k + 1);
+  if (WIFEXITED(st)) {
+    last_line(log, why, len);
+    return WEXITSTATUS(st);
+  }
+  int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+  snprintf(why, len, "worker %d was killed by signal %d (%s)", k + 1, sig, strsignal(sig));
+  return CLI_EXIT_INTERNAL;
+}
+
+/* The workers' exits judged (docs/scale.md, "When a worker fails"): every
+ * worker failed, or one failed the run (fails_run), then the run fails as
+ * that worker did; else the failures are a warning in warn. Exits caused by
+ * the parent's own signal are not failures. */
+static void judge_ends(const char *dir, const int *status, int n, cli_workers_end *end, char *warn, size_t wlen) {
+  size_t used = 0;
+  memset(end, 0, sizeof *end);
+  warn[0] = 0;
+  for (int k = 0; k < n; k++) {
+    char why[sizeof end->why];
+    int code = worker_exit(dir, k, status[k], why, sizeof why);
+    if (!code || (cli_signal && (code == CLI_EXIT_INTERRUPTED || code == CLI_EXIT_TERMINATED))) continue;
+    if (!end->failed++ || (is_fatal(code) && !is_fatal(end->code))) {
+      end->code = code;
+      snprintf(end->why, sizeof end->why, "%s", why);
+    }
+    if (used < wlen) used += (size_t)snprintf(warn + used, wlen - used, "%sworker %d (exit %d): %.200s",
+                                               used ? "; " : "", k + 1, code, why);
+  }
+  if (end->failed < n && !is_fatal(end->code)) end->code = 0;
 }
 
 static void stop_redis(pid_t rs, const char *sockdir, const char *sock) {
@@ -153,7 +221,7 @@ static crawl_code merge_workers(const cli_workers *w, crawl_summary *sum) {
   sum->failures = st.failures;
   sum->reviews = st.reviews;
   sum->status = st.unended ? "failed" : "completed";
-  sum->stopped_by = "frontier";
+  sum->stopped_by = st.stopped_by ? st.stopped_by : "frontier";
   return CRAWL_OK;
 }
 
@@ -176,8 +244,9 @@ static void tell_timings(const char *dir, int n) {
   }
 }
 
-int cli_workers_run(const cli_workers *w, crawl_summary *sum) {
+int cli_workers_run(const cli_workers *w, crawl_summary *sum, cli_workers_end *end) {
   memset(sum, 0, sizeof *sum);
+  memset(end, 0, sizeof *end);
   char dir[4200], sock[4300], log[4400], url[4400];
   snprintf(dir, sizeof dir, "%s/workers", w->out);
   char sockdir[] = "/tmp/uiap-redis-XXXXXX"; /* a unix socket path has 108 bytes at most */
@@ -206,12 +275,15 @@ int cli_workers_run(const cli_workers *w, crawl_summary *sum) {
     pids[k] = spawn(argv, w->exe, log);
     free(argv);
   }
-  int failed;
-  wait_all(pids, w->n, &failed);
+  int status[WORKERS_MAX] = {0};
+  wait_all(pids, w->n, status);
   stop_redis(rs, sockdir, sock);
   crawl_code rc = merge_workers(w, sum);
   if (w->verbose) tell_timings(dir, w->n);
-  if (!rc && failed) snprintf(sum->error, sizeof sum->error, "%d of %d workers failed (logs in %.300s)", failed, w->n, dir);
+  char warn[400];
+  judge_ends(dir, status, w->n, end, warn, sizeof warn);
+  if (!rc && end->failed)
+    snprintf(sum->error, sizeof sum->error, "%d of %d workers failed (logs in %.60s): %s", end->failed, w->n, dir, warn);
   if (!rc && cli_signal) sum->status = "cancelled", sum->stopped_by = "signal";
   return rc;
 }

@@ -447,7 +447,7 @@ static int remove_tree(const char *path) {
 static int remove_run(const char *dir) {
   static const char *const ours[] = {"journal.jsonl", "package.json", "states", "screenshots", "accessibility",
                                      "report.html", "graph.dot", "review.sarif", "junit.xml", "access.json",
-                                     "reviewed.json"};
+                                     "reviewed.json", "workers"};
   char path[8300];
   for (size_t i = 0; i < sizeof ours / sizeof *ours; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, ours[i]);
@@ -761,6 +761,26 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
   return CLI_EXIT_OK;
 }
 
+/* The workers failed as one (cli_workers_end): the run fails as a single
+ * process would have, with the worker's line. A browser that did not start
+ * (or a pool not reached) leaves nothing behind; else the merged package and
+ * reports are written first. */
+static int crawl_workers_failed(crawl_cli *x, crawl_code rc, crawl_summary *sum, const cli_workers_end *end) {
+  static const char noseed[] = "no seed could be loaded";
+  if (end->code == CLI_EXIT_BROWSER || end->code == CLI_EXIT_CONNECT || end->code == CLI_EXIT_USAGE) {
+    if (x->made) remove_tree(x->co.out_dir);
+    else remove_run(x->co.out_dir);
+    return cli_fail(end->code, "%s", end->why);
+  }
+  if (rc) return cli_fail(end->code, "%s", end->why); /* nothing merged: the workers' logs are in OUT/workers */
+  const char *why = end->why;
+  if (end->code == CLI_EXIT_NAVIGATE && !strncmp(why, noseed, sizeof noseed - 1)) /* crawl_verdict says it again */
+    why += strspn(why + sizeof noseed - 1, ": ") + sizeof noseed - 1;
+  snprintf(sum->error, sizeof sum->error, "%s", why);
+  int code = crawl_verdict(x, CRAWL_OK, sum);
+  return code == CLI_EXIT_OK || code == CLI_EXIT_REVIEW ? cli_fail(end->code, "%s", end->why) : code;
+}
+
 /* --workers N: the run in N processes, merged (cli_workers.c). */
 static int crawl_execute_workers(crawl_cli *x) {
   char exe[4096], run_id[64];
@@ -772,10 +792,12 @@ static int crawl_execute_workers(crawl_cli *x) {
                    .argv = x->argv, .longopts = longopts, .urls = x->urls, .nurls = x->nurls,
                    .verbose = x->verbosity > 1};
   crawl_summary sum;
-  crawl_code rc = cli_workers_run(&w, &sum);
+  cli_workers_end end;
+  crawl_code rc = cli_workers_run(&w, &sum, &end);
+  crawl_cli_release(x);
+  if (end.code) return crawl_workers_failed(x, rc, &sum, &end);
   if (!rc && sum.error[0] && x->verbosity > 0) fprintf(stderr, "uiap-crawl: warning: %s\n", sum.error);
   sum.error[0] = rc ? sum.error[0] : 0;
-  crawl_cli_release(x);
   return crawl_verdict(x, rc, &sum);
 }
 

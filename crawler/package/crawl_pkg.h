@@ -79,6 +79,8 @@ typedef struct crawl_merge_stats {
   long dup_states, dup_transitions; /* dropped: another worker's copy is kept */
   long dup_other;            /* other records dropped as duplicates (status, seed, ...) */
   long unended;              /* inputs without an `end` record (a stopped worker) */
+  const char *stopped_by;    /* static: the merged end's stoppedBy ("frontier", "maxRuntimeMs", ...,
+                                "other"), NULL without one */
 } crawl_merge_stats;
 crawl_code crawl_merge(const char *const *dirs, int n, const char *out, const crawl_merge_opts *o,
                        crawl_merge_stats *st, char *err, size_t errlen);

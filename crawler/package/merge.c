@@ -135,8 +135,8 @@ static int mg_record(void *ud, const char *type, cJSON *rec) {
     return 1;
   }
   const char *at = crawl__str(rec, "at");
-  const mg_rec *prev = m->n && m->recs[m->n - 1].dir == m->cur ? &m->recs[m->n - 1] : NULL;
   if (m->n == m->cap) m->recs = crawl__xrealloc(m->recs, (m->cap = m->cap ? 2 * m->cap : 256) * sizeof *m->recs);
+  const mg_rec *prev = m->n && m->recs[m->n - 1].dir == m->cur ? &m->recs[m->n - 1] : NULL; /* after the realloc */
   mg_rec *r = &m->recs[m->n];
   memset(r, 0, sizeof *r);
   r->j = rec;
@@ -387,9 +387,24 @@ static const char *mg_last_at(const mg *m) {
   return at;
 }
 
+/* What stopped the merged run: the input's reason that says the most about
+ * the result, in this order (a worker stopped by a budget leaves the run
+ * partial though the others drained the frontier). Reasons not listed rank
+ * before "frontier". */
+static const char *const stop_rank[] = {"guard", "error", "signal", "maxRuntimeMs", "maxTransitions", "maxStates",
+                                        NULL};
+
+static int stop_rank_of(const char *sb) {
+  int k = 0;
+  for (; stop_rank[k]; k++)
+    if (!strcmp(stop_rank[k], sb)) return k;
+  return strcmp(sb, "frontier") ? k : k + 1;
+}
+
 /* One end for all: completed unless an input ended otherwise (the first
- * such status); the latest finishedAt; the first stoppedBy. NULL when no
- * input has an end record. Caller frees. */
+ * such status); the latest finishedAt; the weightiest stoppedBy (stop_rank),
+ * also in m->st->stopped_by. NULL when no input has an end record. Caller
+ * frees. */
 static cJSON *mg_end(const mg *m, const char *at) {
   const char *status = NULL, *stopped = NULL, *finished = NULL;
   for (int i = 0; i < m->ndirs; i++) {
@@ -398,10 +413,14 @@ static cJSON *mg_end(const mg *m, const char *at) {
     const char *s = crawl__str(e, "status"), *sb = crawl__str(e, "stoppedBy"), *fa = crawl__str(e, "finishedAt");
     if (!s) s = "failed";
     if (!status || (!strcmp(status, "completed") && strcmp(s, "completed"))) status = s;
-    if (!stopped) stopped = sb;
+    if (sb && (!stopped || stop_rank_of(sb) < stop_rank_of(stopped))) stopped = sb;
     if (fa && (!finished || strcmp(fa, finished) > 0)) finished = fa;
   }
   if (!status) return NULL;
+  if (stopped) {
+    int k = stop_rank_of(stopped);
+    m->st->stopped_by = stop_rank[k] ? stop_rank[k] : !strcmp(stopped, "frontier") ? "frontier" : "other";
+  }
   cJSON *o = crawl__jx(cJSON_CreateObject());
   crawl__jstr(o, "type", "end");
   crawl__jstr(o, "at", at);

@@ -753,34 +753,47 @@ Test(hostile_input, output_holds_another_run, .timeout = 90) {
   free(tmp);
 }
 
-Test(hostile_input, unresolvable_seed, .timeout = 60) {
-  crawl_res c;
-  const char *const args[] = {"http://no-such-host.invalid/", NULL};
-  crawl(&c, args, 20000);
-  cr_expect_eq(c.run.status, 4, "no seed loaded: exit 4, got %d: %s", c.run.status, c.run.err);
-  cr_expect(strstr(c.run.err, "ERR_NAME_NOT_RESOLVED"), "%s", c.run.err);
-  cr_assert(c.pkg, "the package is still written");
-  cr_expect(pkg_says(c.pkg, "coverage_gap", "no-such-host.invalid"), "the seed is a coverage_gap review item");
-  cr_expect_eq(nstates(c.pkg), 0);
-  crawl_free(&c);
+/* One process, then two workers (the default on two cores): the same exit
+ * code, line and package (docs/scale.md, "When a worker fails"). */
+Test(hostile_input, unresolvable_seed, .timeout = 90) {
+  static const char *const workers[] = {"1", "2"};
+  for (int w = 0; w < 2; w++) {
+    crawl_res c;
+    const char *const args[] = {"http://no-such-host.invalid/", "--workers", workers[w], NULL};
+    crawl(&c, args, 20000);
+    cr_expect_eq(c.run.status, 4, "--workers %s: no seed loaded: exit 4, got %d: %s", workers[w], c.run.status, c.run.err);
+    cr_expect(strstr(c.run.err, "no seed could be loaded: cannot load http://no-such-host.invalid/: "
+                                "net::ERR_NAME_NOT_RESOLVED\n"), "--workers %s: %s", workers[w], c.run.err);
+    cr_expect(!strstr(c.run.err, "workers failed"), "--workers %s: %s", workers[w], c.run.err);
+    cr_assert(c.pkg, "the package is still written");
+    cr_expect(pkg_says(c.pkg, "coverage_gap", "no-such-host.invalid"), "the seed is a coverage_gap review item");
+    cr_expect_eq(nstates(c.pkg), 0);
+    crawl_free(&c);
+  }
 }
 
+/* With one process and with two workers (the default on two cores): exit
+ * 3, the one line naming the problem, nothing left behind. */
 Test(hostile_input, missing_chromium) {
   char *dir = t_tmpdir();
   char out[600];
   snprintf(out, sizeof out, "%s/out", dir);
-  const char *const argv[] = {UIAP_BIN, "crawl", "http://127.0.0.1:9/", "--chromium", "/nonexistent/chromium",
-                              "-o", out, NULL};
-  expect_error(argv, 3, "/nonexistent/chromium", 3000);
+  static const char *const workers[] = {"1", "2"};
+  for (int w = 0; w < 2; w++) {
+    const char *const argv[] = {UIAP_BIN, "crawl", "http://127.0.0.1:9/", "--chromium", "/nonexistent/chromium",
+                                "--workers", workers[w], "-o", out, NULL};
+    expect_error(argv, 3, "uiap-crawl: Chromium binary not found or not executable: /nonexistent/chromium\n", 3000);
+    const char *const argv3[] = {UIAP_BIN, "crawl", "http://127.0.0.1:9/", "--chromium", "/bin/false",
+                                 "--workers", workers[w], "-o", out, NULL};
+    expect_error(argv3, 3, "did not start", 10000);
+    struct stat st;
+    cr_expect_neq(stat(out, &st), 0, "--workers %s: no output directory is left behind", workers[w]);
+  }
   const char *const argv2[] = {"/usr/bin/env", "PATH=/nonexistent", "UIAP_CHROMIUM=", UIAP_BIN, "crawl",
                                "http://127.0.0.1:9/", "-o", out, NULL};
   t_run r = t_run_argv(argv2, 5000);
   cr_expect_eq(r.status, 3, "exit %d: %s", r.status, r.err);
   t_run_free(&r);
-  const char *const argv3[] = {UIAP_BIN, "crawl", "http://127.0.0.1:9/", "--chromium", "/bin/false", "-o", out, NULL};
-  expect_error(argv3, 3, "did not start", 10000);
-  struct stat st;
-  cr_expect_neq(stat(out, &st), 0, "no output directory is left behind");
   rmdir(dir);
   free(dir);
 }
