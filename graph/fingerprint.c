@@ -165,7 +165,7 @@ void pg_fingerprint(const pg_graph *g, const pg_fp_policy *p, char out[33], char
   static const pg_fp_policy zero;
   if (!p) p = &zero;
   lines L = {0};
-  char *rk = pg_route_key_rel(g->route_url, p->base_origin);
+  char *rk = p->route_key ? strdup(p->route_key) : pg_route_key_rel(g->route_url, p->base_origin);
   if (!p->ignore_route) add_line(&L, "route|%s", rk ? rk : "");
   char nb[512], sb[512];
   size_t *coll_count = calloc(g->nscopes + 1, sizeof *coll_count);

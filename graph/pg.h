@@ -615,6 +615,8 @@ typedef struct pg_fp_policy {
   int ignore_route;             /* leave the route out (content fingerprint) */
   const char *base_origin;      /* stripped from route keys ("http://host:port"),
                                    so ids do not depend on the server's port */
+  const char *route_key;        /* when set: the route key to fingerprint under,
+                                   in place of the graph's (an alias's route) */
 } pg_fp_policy;
 
 /* Normalised URL for route identity: scheme://host:port/path, query keys

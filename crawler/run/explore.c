@@ -52,6 +52,11 @@ typedef struct run {
   int cur;                  /* current state index, -1 unknown */
   pg_graph *g;              /* capture of the current page */
   char cur_fp[33], cur_cfp[33];
+  crawl__strmap route_alias; /* route key -> the seed state whose route it showed
+                               (observe's fold: "page.html#/home" showing what the
+                               seed "page.html" shows); captures there are
+                               fingerprinted under the seed's route, so a state
+                               has one id whichever URL a worker reached it by */
   const char *stopped_by;
   char run_id[64];
   crawl_budget b;
@@ -88,6 +93,7 @@ typedef struct run {
   int gj_last;              /* the slot returned last */
   crawl__shared *sh;        /* the frontier shared with other workers (--frontier), or NULL */
   int sh_lost;              /* the shared frontier stopped answering */
+  int sh_spent;             /* the run's maxTransitions are taken (by all workers) */
   long sh_edges;            /* the shared frontier's transitions read so far (shared_edges_in) */
   int phase;                /* the lifecycle step reached (run_phases), -1: none yet */
   char err[512];
@@ -800,6 +806,14 @@ static int observe(run *r, crawl_code *rc, char **route) {
     fp.base_origin = r->page_origin;
     long long t2 = cdp_now_ms();
     pg_fingerprint(g, &fp, r->cur_fp, &rk);
+    long canon = rk ? crawl__strmap_get(&r->route_alias, rk) : -1;
+    if (canon >= 0) { /* this URL shows the seed's route: fingerprinted as that route */
+      free(rk);
+      rk = crawl__xstrdup(r->f.st[canon].route);
+      fp.route_key = rk;
+      pg_fingerprint(g, &fp, r->cur_fp, NULL);
+      fp.route_key = NULL;
+    }
     fp.ignore_route = 1;
     pg_fingerprint(g, &fp, r->cur_cfp, NULL);
     if (!r->in_restore) crawl__timing_add(&r->tm, CRAWL_PH_FINGERPRINT, cdp_now_ms() - t2);
@@ -816,7 +830,10 @@ static int observe(run *r, crawl_code *rc, char **route) {
         size_t la = strcspn(a, "#"), lb = strcspn(b, "#");
         if (la == lb && !strncmp(a, b, la) && (!a[la] || !b[lb])) r->cur = i;
       }
-      if (r->cur >= 0) memcpy(r->cur_fp, r->f.st[r->cur].fp, sizeof r->cur_fp);
+      if (r->cur >= 0) {
+        memcpy(r->cur_fp, r->f.st[r->cur].fp, sizeof r->cur_fp);
+        if (r->f.st[r->cur].depth == 0) crawl__strmap_put(&r->route_alias, rk, r->cur);
+      }
     }
     if (r->cur >= 0 || !new_busy(g, before)) break;
   }
@@ -891,7 +908,7 @@ static int budget_stop(run *r) {
     return 1;
   }
   if (r->stopped_by) return 1;
-  if (r->transitions >= r->b.max_transitions) {
+  if (r->sh ? r->sh_spent : r->transitions >= r->b.max_transitions) {
     r->stopped_by = "maxTransitions";
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "budget", "maxTransitions");
@@ -1521,6 +1538,7 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
 }
 
 static void shared_did(run *r, int si, int i);
+static void shared_failed(run *r);
 
 /* Execute action i of state si (the page shows si) and record where it led. */
 /* What the page has counted so far, and now. */
@@ -1616,8 +1634,22 @@ static void step_(run *r, int si, int i) {
 
 /* step_, then, on a shared frontier, the action is done for every worker
  * (after its journal line: a worker killed before that has it redone). */
+/* Shared: one of the run's maxTransitions reserved for the next action
+ * (1), or none left (0: r->sh_spent, budget_stop reports it). */
+static int shared_reserve(run *r) {
+  long n = crawl__shared_transitions_add(r->sh, 1);
+  if (n < 0) shared_failed(r);
+  if (n <= r->b.max_transitions) return n >= 0;
+  crawl__shared_transitions_add(r->sh, -1);
+  r->sh_spent = 1;
+  return 0;
+}
+
 static void step(run *r, int si, int i) {
+  if (r->sh && !shared_reserve(r)) return;
+  long before = r->transitions;
   step_(r, si, i);
+  if (r->sh && r->transitions == before && crawl__shared_transitions_add(r->sh, -1) < 0) shared_failed(r);
   if (r->sh && r->f.st[si].acts[i].done) shared_did(r, si, i);
 }
 
@@ -2736,6 +2768,7 @@ static void run_free(run *r) {
   r->secrets = NULL;
   fr_free(&r->f);
   crawl__strmap_release(&r->by_loop);
+  crawl__strmap_release(&r->route_alias);
   graph_json_drop(r);
 }
 

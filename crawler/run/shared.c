@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { K_SEEN, K_STATES, K_QUEUE, K_LEASES, K_OWNER, K_DONE, K_DEEP, K_FOLD, K_EDGES, K_N };
+enum { K_SEEN, K_STATES, K_QUEUE, K_LEASES, K_OWNER, K_DONE, K_DEEP, K_FOLD, K_EDGES, K_TRANS, K_N };
 static const char *const key_names[K_N] = {"seen", "states", "queue", "leases", "owner", "done", "deep", "fold",
-                                           "edges"};
+                                           "edges", "transitions"};
 
 struct crawl__shared {
   redisContext *c;
@@ -306,6 +306,13 @@ int crawl__shared_edges(crawl__shared *sh, long from, char ***recs, size_t *n) {
 char *crawl__shared_record(crawl__shared *sh, const char *id) {
   const char *argv[] = {"HGET", sh->key[K_STATES], id};
   return str_reply(cmd(sh, 3, argv));
+}
+
+long crawl__shared_transitions_add(crawl__shared *sh, long by) {
+  char n[32];
+  snprintf(n, sizeof n, "%ld", by);
+  const char *argv[] = {"INCRBY", sh->key[K_TRANS], n};
+  return int_reply(cmd(sh, 3, argv));
 }
 
 long crawl__shared_count(crawl__shared *sh) {

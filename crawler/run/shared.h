@@ -59,6 +59,10 @@ int crawl__shared_edges(crawl__shared *sh, long from, char ***recs, size_t *n);
 char *crawl__shared_record(crawl__shared *sh, const char *id);
 /* States registered so far, -1 on error. */
 long crawl__shared_count(crawl__shared *sh);
+/* The run's transition count, after adding by (a worker reserves one
+ * before an action and gives it back when the action recorded none: the
+ * run's maxTransitions). -1 on error. */
+long crawl__shared_transitions_add(crawl__shared *sh, long by);
 
 /* Lease the next state to expand, taking back expired leases first: the
  * first of prefer (nprefer ids, at most CRAWL__LEASE_PREFER_MAX, nearest to
