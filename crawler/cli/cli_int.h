@@ -177,6 +177,7 @@ int cli_user_data_dir_arg(const char *dir);
  * workers that failed, one line) and how the workers ended in *end;
  * CRAWL_FRONTIER when redis-server does not start. */
 struct crawl_summary;
+struct crawl_progress;
 /* What the workers' exits say about the run (docs/scale.md, "When a worker
  * fails"): code 0 leaves the verdict to the merged package; else the run
  * fails with code and why, the line a single process would have printed. */
@@ -195,6 +196,10 @@ typedef struct cli_workers {
   int nurls;
   const char *frontier;       /* set by cli_workers_run */
   int verbose;                /* --verbose: the workers log in detail, and their time splits are told */
+  /* while the workers run, every PROGRESS_MS: the run's counts (status,
+     states, transitions, elapsed_ms) from the shared frontier; may be NULL */
+  void (*progress)(void *ud, const struct crawl_progress *p);
+  void *progress_ud;
 } cli_workers;
 int cli_workers_run(const cli_workers *w, struct crawl_summary *sum, cli_workers_end *end);
 

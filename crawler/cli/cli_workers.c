@@ -101,10 +101,23 @@ static int redis_ready(const char *sock, int ms) {
   return 0;
 }
 
+#define PROGRESS_MS 500
+
+/* w->progress with the run's counts, when it is time (every PROGRESS_MS). */
+static void tell_progress(const cli_workers *w, crawl_watch *watch, long long t0, long long *last) {
+  long long now = cdp_now_ms();
+  if (!w->progress || !watch || now - *last < PROGRESS_MS) return;
+  *last = now;
+  crawl_progress p = {.run_id = w->run_id, .status = "exploring", .elapsed_ms = (long)(now - t0), .decisions = -1};
+  if (crawl_watch_read(watch, &p) == 0) w->progress(w->progress_ud, &p);
+}
+
 /* Wait for every worker; a signal to the parent goes on to them (each
- * writes its package). status[k]: worker k's wait status. */
-static void wait_all(pid_t *pids, int n, int *status) {
-  int left = n, told = 0;
+ * writes its package). status[k]: worker k's wait status. With a watch,
+ * the run's progress is told meanwhile. */
+static void wait_all(const cli_workers *w, pid_t *pids, int *status, crawl_watch *watch) {
+  int n = w->n, left = n, told = 0;
+  long long t0 = cdp_now_ms(), last = t0;
   while (left > 0) {
     if (cli_signal && !told) {
       for (int k = 0; k < n; k++)
@@ -112,7 +125,12 @@ static void wait_all(pid_t *pids, int n, int *status) {
       told = 1;
     }
     int st;
-    pid_t p = waitpid(-1, &st, 0);
+    pid_t p = waitpid(-1, &st, watch ? WNOHANG : 0);
+    if (p == 0) {
+      tell_progress(w, watch, t0, &last);
+      usleep(100000);
+      continue;
+    }
     if (p < 0 && errno == EINTR) continue;
     if (p < 0) break;
     for (int k = 0; k < n; k++)
@@ -276,7 +294,10 @@ int cli_workers_run(const cli_workers *w, crawl_summary *sum, cli_workers_end *e
     free(argv);
   }
   int status[WORKERS_MAX] = {0};
-  wait_all(pids, w->n, status);
+  char werr[256];
+  crawl_watch *watch = w->progress ? crawl_watch_open(url, w->run_id, werr, sizeof werr) : NULL;
+  wait_all(&ww, pids, status, watch);
+  crawl_watch_close(watch);
   stop_redis(rs, sockdir, sock);
   crawl_code rc = merge_workers(w, sum);
   if (w->verbose) tell_timings(dir, w->n);

@@ -636,8 +636,10 @@ static void progress_line(void *ud, const crawl_progress *p) {
     return;
   }
   if (!x->isatty_err || x->verbosity <= 0) return;
-  fprintf(stderr, "\r\033[K%-10s states %ld  transitions %ld  not clicked %ld  %lds  %.60s", p->status, p->states,
-          p->transitions, p->decisions, p->elapsed_ms / 1000, p->route ? p->route : "");
+  char nc[48] = ""; /* the workers' parent does not know it: -1 */
+  if (p->decisions >= 0) snprintf(nc, sizeof nc, "  not clicked %ld", p->decisions);
+  fprintf(stderr, "\r\033[K%-10s states %ld  transitions %ld%s  %lds  %.60s", p->status, p->states, p->transitions,
+          nc, p->elapsed_ms / 1000, p->route ? p->route : "");
   fflush(stderr);
 }
 
@@ -791,9 +793,12 @@ static int crawl_execute_workers(crawl_cli *x) {
   cli_workers w = {.n = x->workers, .out = x->co.out_dir, .exe = exe, .run_id = run_id, .argc = x->argc,
                    .argv = x->argv, .longopts = longopts, .urls = x->urls, .nurls = x->nurls,
                    .verbose = x->verbosity > 1};
+  x->isatty_err = isatty(2);
+  if (x->isatty_err && x->verbosity > 0) w.progress = progress_line, w.progress_ud = x;
   crawl_summary sum;
   cli_workers_end end;
   crawl_code rc = cli_workers_run(&w, &sum, &end);
+  if (w.progress) fputs("\r\033[K", stderr);
   crawl_cli_release(x);
   if (end.code) return crawl_workers_failed(x, rc, &sum, &end);
   if (!rc && sum.error[0] && x->verbosity > 0) fprintf(stderr, "uiap-crawl: warning: %s\n", sum.error);

@@ -310,10 +310,20 @@ typedef struct crawl_budget {
 typedef struct crawl_progress {
   const char *run_id;
   const char *status;         /* DiscoveryRunStatus */
-  long states, transitions, frontier, decisions;
+  long states, transitions, frontier, decisions; /* decisions -1: not known (crawl --workers' parent) */
   long elapsed_ms;
   const char *route;          /* current route key */
 } crawl_progress;
+
+/* ---- watching a shared run (crawl --workers' progress line) ---- */
+/* A connection to the shared frontier of run_id at frontier (a --frontier
+ * URL); NULL with one line in err when Redis does not answer. */
+typedef struct crawl_watch crawl_watch;
+crawl_watch *crawl_watch_open(const char *frontier, const char *run_id, char *err, size_t errlen);
+/* The run's states and transitions so far into p->states, p->transitions
+ * (the other fields untouched): 0, or -1 when Redis did not answer. */
+int crawl_watch_read(crawl_watch *w, crawl_progress *p);
+void crawl_watch_close(crawl_watch *w);
 
 typedef struct crawl_opts {
   const char *out_dir;        /* required; created if missing */

@@ -2,6 +2,7 @@
  * per worker, commands with a timeout, one reconnect on a dropped socket;
  * the steps that must be atomic are Lua scripts run with EVAL. */
 #include "shared.h"
+#include "crawl.h"
 #include "crawl_util.h"
 
 #include <hiredis/hiredis.h>
@@ -402,4 +403,31 @@ int crawl__shared_acts(crawl__shared *sh, const char *id, char ***keys, size_t *
   snprintf(k, sizeof k, "%sacts:%s", sh->prefix, id);
   const char *argv[] = {"SMEMBERS", k};
   return strv_reply(cmd(sh, 2, argv), keys, n);
+}
+
+/* ---- crawl_watch (crawl.h): the run's counts, for a progress line ---- */
+struct crawl_watch {
+  crawl__shared *sh;
+};
+
+crawl_watch *crawl_watch_open(const char *frontier, const char *run_id, char *err, size_t errlen) {
+  crawl__shared *sh = crawl__shared_open(frontier, run_id, 0, 1000, err, errlen);
+  if (!sh) return NULL;
+  crawl_watch *w = crawl__xcalloc(1, sizeof *w);
+  w->sh = sh;
+  return w;
+}
+
+int crawl_watch_read(crawl_watch *w, crawl_progress *p) {
+  long states = crawl__shared_count(w->sh), transitions = crawl__shared_transitions_add(w->sh, 0);
+  if (states < 0 || transitions < 0) return -1;
+  p->states = states;
+  p->transitions = transitions;
+  return 0;
+}
+
+void crawl_watch_close(crawl_watch *w) {
+  if (!w) return;
+  crawl__shared_close(w->sh);
+  free(w);
 }

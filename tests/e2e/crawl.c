@@ -429,15 +429,23 @@ Test(crawl, progress_outputs, .timeout = 180) {
   cr_expect_str_eq(r.out, "", "stdout stays empty off a terminal");
   cr_expect(!strchr(r.err, '\r'), "no live progress line off a terminal");
   t_run_free(&r);
-  /* on a terminal: a live line ("states N ...") on stderr, rewritten with \r */
-  char cmd[2000];
-  snprintf(cmd, sizeof cmd, "script -qec \"'%s' crawl '%s' --max-states 2 -o '%s/out3' 2>&1\" /dev/null",
-           UIAP_BIN, t_fixture_url(0, NULL, "/spa/index.html"), dir);
-  const char *argv3[] = {"/bin/sh", "-c", cmd, NULL};
-  r = t_run_argv(argv3, 120000);
-  cr_expect_eq(r.status, 0, "%s", r.out);
-  cr_expect(strstr(r.out, "\r") && strstr(r.out, "states "), "a live progress line on a terminal: %.200s", r.out);
-  t_run_free(&r);
+  /* on a terminal: a live line ("states N ...") on stderr, rewritten with
+   * \r, from one process and from the parent of two workers (the default
+   * on two cores), which reads the run's counts from the shared frontier */
+  for (int w = 1; w <= 2; w++) {
+    char cmd[2000];
+    snprintf(cmd, sizeof cmd,
+             "script -qec \"'%s' crawl '%s' --max-states 3 --workers %d -o '%s/out3_%d' 2>&1\" /dev/null",
+             UIAP_BIN, t_fixture_url(0, NULL, "/spa/index.html"), w, dir, w);
+    const char *argv3[] = {"/bin/sh", "-c", cmd, NULL};
+    r = t_run_argv(argv3, 120000);
+    cr_expect_eq(r.status, 0, "%s", r.out);
+    cr_expect(strstr(r.out, "\r") && strstr(r.out, "states "), "--workers %d: a live progress line on a terminal: %.200s",
+              w, r.out);
+    cr_expect(strstr(r.out, "states 1 ") || strstr(r.out, "states 2 ") || strstr(r.out, "states 3 "),
+              "--workers %d: the line counts the states found: %.400s", w, r.out);
+    t_run_free(&r);
+  }
   rm_rf(dir);
 }
 
