@@ -202,6 +202,11 @@ typedef struct cli_workers {
   void *progress_ud;
 } cli_workers;
 int cli_workers_run(const cli_workers *w, struct crawl_summary *sum, cli_workers_end *end);
+/* --resume OUT of a --workers run that stopped before its merge (the parent
+ * was killed): without OUT/journal.jsonl, the journals in OUT/workers/wK
+ * merged into OUT, to be resumed as one process. The number merged (0:
+ * nothing to do), or -1 with one line in err. */
+int cli_workers_gather(const char *out, char *err, size_t errlen);
 
 /* ---- signals ------------------------------------------------------------------ */
 /* The signal that came (SIGINT, SIGTERM), 0 before; the browser's and the

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -73,10 +74,14 @@ static char **worker_argv(const cli_workers *w, int k, char *out, size_t outlen)
   return v;
 }
 
-/* Start argv as a child with stderr into log. */
+/* Start argv as a child with stderr into log. The child gets SIGTERM when
+ * the parent dies (SIGKILL, OOM): a worker then writes its package and
+ * closes its browser, the private redis-server goes; none is left behind. */
 static pid_t spawn(char *const *argv, const char *exe, const char *log) {
-  pid_t pid = fork();
+  pid_t parent = getpid(), pid = fork();
   if (pid != 0) return pid;
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != parent) _exit(127); /* the parent died before prctl */
   freopen("/dev/null", "r", stdin);
   freopen(log, "w", stderr);
   freopen("/dev/null", "w", stdout);
@@ -307,4 +312,21 @@ int cli_workers_run(const cli_workers *w, crawl_summary *sum, cli_workers_end *e
     snprintf(sum->error, sizeof sum->error, "%d of %d workers failed (logs in %.60s): %s", end->failed, w->n, dir, warn);
   if (!rc && cli_signal) sum->status = "cancelled", sum->stopped_by = "signal";
   return rc;
+}
+
+int cli_workers_gather(const char *out, char *err, size_t errlen) {
+  char jp[4400], dirs[WORKERS_MAX][4400];
+  const char *dv[WORKERS_MAX];
+  struct stat st;
+  int n = 0;
+  snprintf(jp, sizeof jp, "%s/journal.jsonl", out);
+  if (stat(jp, &st) == 0) return 0;
+  for (int k = 0; k < WORKERS_MAX; k++) {
+    snprintf(dirs[n], sizeof dirs[n], "%s/workers/w%d", out, k + 1);
+    snprintf(jp, sizeof jp, "%s/journal.jsonl", dirs[n]);
+    if (stat(jp, &st) == 0) dv[n] = dirs[n], n++;
+  }
+  if (!n) return 0;
+  crawl_merge_opts mo = {.force = 1}; /* OUT holds workers/ */
+  return crawl_merge(dv, n, out, &mo, NULL, err, errlen) == CRAWL_OK ? n : -1;
 }

@@ -576,10 +576,16 @@ static int auto_workers(const crawl_cli *x) {
 static int crawl_setup(crawl_cli *x) {
   int code;
   if (!x->co.out_dir) return cli_fail(CLI_EXIT_USAGE, "crawl needs an output directory (-o DIR)");
+  char err[512];
+  int gathered = x->co.resume ? cli_workers_gather(x->co.out_dir, err, sizeof err) : 0;
+  if (gathered < 0)
+    return cli_fail(CLI_EXIT_OUTPUT, "cannot merge the workers' journals in %s to resume: %s", x->co.out_dir, err);
   if (x->co.resume && !x->nurls && !x->plan_path && (code = crawl_resume_plan(x)) != CLI_CONTINUE) return code;
   if (!x->nurls && !x->plan_path)
     return cli_fail(CLI_EXIT_USAGE, "crawl needs a URL, a directory or --plan (see uiap-crawl crawl --help)");
   cli_log_setup(x->verbosity);
+  if (gathered > 0)
+    crawl_log(CRAWL_LOG_INFO, "crawl", "resuming the run of %d workers in %s as one process", gathered, x->co.out_dir);
   if (x->plan_path && (code = crawl_load_plan(x)) != CLI_CONTINUE) return code;
   if ((code = crawl_principals(x)) != CLI_CONTINUE) return code;
   if ((x->co.run_id || x->co.lease_ms) && !x->co.frontier)

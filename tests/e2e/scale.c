@@ -4,6 +4,7 @@
  * and edges as one process alone, nothing twice (docs/scale.md). */
 #include <criterion/criterion.h>
 #include <netinet/in.h>
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,6 +207,83 @@ Test(scale, redis_frontier_worker_killed_and_replaced, .timeout = 600) {
   cJSON_Delete(pm);
   t_rm_rf(dir);
   free(dir);
+}
+
+/* The argument after flag on the command line of a process whose command
+ * line holds needle, into buf ("" when there is none). */
+static void proc_arg(const char *needle, const char *flag, char *buf, size_t n) {
+  buf[0] = 0;
+  DIR *d = opendir("/proc");
+  struct dirent *e;
+  while (d && !buf[0] && (e = readdir(d))) {
+    char path[300], cl[8192];
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f) continue;
+    size_t len = fread(cl, 1, sizeof cl - 1, f);
+    fclose(f);
+    cl[len] = 0;
+    int holds = 0;
+    for (size_t i = 0; i < len; i += strlen(cl + i) + 1) holds |= strstr(cl + i, needle) != NULL;
+    for (size_t i = 0; holds && i < len; i += strlen(cl + i) + 1)
+      if (!strcmp(cl + i, flag) && i + strlen(cl + i) + 1 < len) snprintf(buf, n, "%s", cl + i + strlen(cl + i) + 1);
+  }
+  if (d) closedir(d);
+}
+
+/* crawl --workers 2 whose parent is SIGKILLed mid-run (an OOM kill, a CI
+ * job cancelled): its workers, their browsers and its redis-server go too
+ * (each worker writes its package), and `crawl --resume OUT` merges the
+ * workers' journals and finishes the run as one process: every state and
+ * edge one process finds, nothing twice. */
+Test(scale, a_killed_workers_run_leaves_nothing_running_and_resumes_whole, .timeout = 400) {
+  char *dir = t_tmpdir(), *tmp = t_tmpdir();
+  char single[700], wk[700], w1[800], sock[300] = "";
+  snprintf(single, sizeof single, "%s/single", dir);
+  snprintf(wk, sizeof wk, "%s/wk", dir);
+  snprintf(w1, sizeof w1, "%s/workers/w1", wk);
+  const char *url = seed_url();
+  t_run one = cli((const char *[]){UIAP_BIN, "crawl", url, "-o", single, "--quiet", "--workers", "1", NULL}, 300000);
+  cr_assert_eq(one.status, 0, "one process alone: %s", one.err);
+  t_run_free(&one);
+  pid_t p = fork();
+  if (p == 0) {
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    setenv("TMPDIR", tmp, 1);
+    execl(UIAP_BIN, UIAP_BIN, "crawl", url, "-o", wk, "--workers", "2", (char *)NULL);
+    _exit(127);
+  }
+  for (int i = 0; i < 600 && t_journal_lines(w1, "transition") < 3; i++) usleep(100000);
+  cr_assert_geq(t_journal_lines(w1, "transition"), 3, "worker 1 got going");
+  proc_arg(wk, "--frontier", sock, sizeof sock);
+  cr_assert(strstr(sock, "unix://"), "a worker names the run's redis-server: %s", sock);
+  kill(p, SIGKILL);
+  waitpid(p, NULL, 0);
+  int left = 1;
+  for (int i = 0; i < 150 && left; i++, usleep(100000))
+    left = t_count_procs(wk) + t_count_procs(tmp) + t_count_procs(sock + strlen("unix://"));
+  cr_expect_eq(left, 0, "workers (%d), browsers (%d) or the redis-server (%d) outlived their parent", t_count_procs(wk),
+               t_count_procs(tmp), t_count_procs(sock + strlen("unix://")));
+  t_run r = cli((const char *[]){UIAP_BIN, "crawl", "--resume", wk, "--verbose", NULL}, 300000);
+  cr_assert_eq(r.status, 0, "--resume: %s", r.err);
+  cr_expect(strstr(r.err, "resuming the run of 2 workers in"), "%s", r.err);
+  t_run_free(&r);
+  cJSON *ps = package_of(single), *pr = package_of(wk);
+  int dup_s, dup_r;
+  char *ls = graph_lines(ps, &dup_s), *lr = graph_lines(pr, &dup_r), buf[1300];
+  cr_expect_eq(dup_r, 0, "no state or edge twice");
+  cr_expect(!*first_missing(ls, lr, buf, sizeof buf), "the resumed run has every state and edge; missing: %s", buf);
+  cr_expect(!*first_missing(lr, ls, buf, sizeof buf), "and nothing one process did not find; extra: %s", buf);
+  free(ls);
+  free(lr);
+  cJSON_Delete(ps);
+  cJSON_Delete(pr);
+  t_rm_rf(dir);
+  t_rm_rf(tmp);
+  free(dir);
+  free(tmp);
 }
 
 /* A worker with nothing to do leases the queued state nearest its page
