@@ -15,6 +15,11 @@
 #include "crawl_common.h"
 
 #define CRAWL__JOURNAL_FILE "journal.jsonl"
+/* The description of a `missing_success_signal` review of a control whose
+ * every activation was a self-loop without a signal (the action id, the
+ * count): written by the explorer at the end of a run, rewritten by merge
+ * for the whole run. The record also holds `actionId` and `target`. */
+#define CRAWL__LOOP_REVIEW_FMT "Activating this control (%s, %d times) led to no distinguishable state and no signal."
 
 /* ---- writing --------------------------------------------------------------- */
 typedef struct crawl__journal crawl__journal;

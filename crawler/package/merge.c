@@ -418,8 +418,8 @@ static cJSON *mg_end(const mg *m, const char *at) {
   }
   if (!status) return NULL;
   if (stopped) {
-    int k = stop_rank_of(stopped);
-    m->st->stopped_by = stop_rank[k] ? stop_rank[k] : !strcmp(stopped, "frontier") ? "frontier" : "other";
+    int k = stop_rank_of(stopped), nk = (int)(sizeof stop_rank / sizeof *stop_rank) - 1;
+    m->st->stopped_by = k < nk ? stop_rank[k] : !strcmp(stopped, "frontier") ? "frontier" : "other";
   }
   cJSON *o = crawl__jx(cJSON_CreateObject());
   crawl__jstr(o, "type", "end");
@@ -463,12 +463,69 @@ static crawl_code mg_write(mg *m) {
   return CRAWL_OK;
 }
 
+/* ---- controls that never changed anything -------------------------------------- */
+/* Each worker writes a missing_success_signal review for a control all of
+ * whose activations it saw were self-loops without a signal, counted over
+ * its own share of the run. The merged run says it once, as one process
+ * would: counted over the kept transitions, and not at all when one of them
+ * shows the control changing something (explore.c finish()). */
+static char *loop_key(const char *action, const cJSON *t) {
+  return crawl__xprintf("%s\x1e%s\x1e%s", action ? action : "", crawl__str(t, "role") ?: "", crawl__str(t, "name") ?: "");
+}
+
+static int is_loop_review(const mg_rec *r) {
+  return !strcmp(r->type, "review") && crawl__str(r->j, "actionId") &&
+         !strcmp(crawl__str(r->j, "kind") ?: "", "missing_success_signal");
+}
+
+/* The kept transitions' self-loops per control (in loops) and the controls
+ * that moved or signalled at least once (in moved). */
+static void mg_loop_counts(const mg *m, crawl__strmap *loops, crawl__strmap *moved) {
+  for (size_t i = 0; i < m->n; i++) {
+    const mg_rec *r = &m->recs[i];
+    if (!r->keep || strcmp(r->type, "transition")) continue;
+    char *key = loop_key(crawl__str(r->j, "viaActionId"), crawl__get(r->j, "target"));
+    const cJSON *sig = crawl__get(r->j, "observedSignals");
+    long n = crawl__strmap_get(loops, key);
+    if (!cJSON_IsTrue(crawl__get(r->j, "selfLoop")) || cJSON_GetArraySize(sig) > 0) crawl__strmap_put(moved, key, 1);
+    else crawl__strmap_put(loops, key, n < 0 ? 1 : n + 1);
+    free(key);
+  }
+}
+
+static void mg_loops(mg *m) {
+  crawl__strmap loops = {0}, moved = {0}, said = {0};
+  mg_loop_counts(m, &loops, &moved);
+  for (size_t i = 0; i < m->n; i++) {
+    mg_rec *r = &m->recs[i];
+    if (!is_loop_review(r)) continue;
+    const char *action = crawl__str(r->j, "actionId");
+    char *key = loop_key(action, crawl__get(r->j, "target"));
+    long n = crawl__strmap_get(&loops, key);
+    int was = r->keep, added = 0;
+    if (crawl__strmap_get(&moved, key) < 0 && n > 0) crawl__strmap_intern(&said, key, 1, &added);
+    r->keep = added;
+    if (added) {
+      char *d = crawl__xprintf(CRAWL__LOOP_REVIEW_FMT, action, (int)n);
+      cJSON_ReplaceItemInObjectCaseSensitive(r->j, "description", cJSON_CreateString(d));
+      free(d);
+    }
+    m->st->reviews += r->keep - was;
+    m->st->dup_other += was - r->keep;
+    free(key);
+  }
+  crawl__strmap_release(&loops);
+  crawl__strmap_release(&moved);
+  crawl__strmap_release(&said);
+}
+
 /* ---- the pipeline ------------------------------------------------------------------------ */
 static crawl_code mg_run(mg *m) {
   crawl_code rc;
   if ((rc = mg_read(m)) || (rc = mg_check_runs(m)) || (rc = mg_check_out(m))) return rc;
   mg_sort(m);
   for (size_t i = 0; i < m->n; i++) mg_judge(m, i);
+  mg_loops(m);
   mg_renumber(m);
   if ((rc = mg_copy_files(m)) || (rc = mg_write(m))) return rc;
   return crawl_package_write(m->out, m->err, m->errlen);

@@ -230,7 +230,10 @@ static void jl_review(run *r, const char *kind, const char *severity, int state,
     cJSON_AddStringToObject(o, "stateId", r->f.st[state].id);
     if (r->f.st[state].route_id) cJSON_AddStringToObject(o, "routeId", r->f.st[state].route_id);
   }
-  if (a) cJSON_AddItemToObject(o, "target", target_json(a));
+  if (a) {
+    cJSON_AddStringToObject(o, "actionId", a->action_id);
+    cJSON_AddItemToObject(o, "target", target_json(a));
+  }
   if (remediation) cJSON_AddStringToObject(o, "remediation", remediation);
   jl_write(r, "review", o);
   r->reviews++;
@@ -1310,7 +1313,7 @@ static void finish(run *r, crawl_summary *sum) {
     if (!l->moved && l->self && !l->signals)
       jl_review(r, "missing_success_signal", "low", -1, &l->a,
                 "Give the control an observable effect (a status message, a route or state change) or annotate what it does.",
-                "Activating this control (%s, %d times) led to no distinguishable state and no signal.", l->a.action_id, l->self);
+                CRAWL__LOOP_REVIEW_FMT, l->a.action_id, l->self);
     free(l->key);
     fr_action_free(&l->a);
   }

@@ -114,8 +114,8 @@ static char *graph_lines(const cJSON *p, int *dups) {
   for (size_t i = 0; i < n; i++) {
     if (i && !strcmp(v[i], v[i - 1])) (*dups)++;
     strcat(strcat(out, v[i]), "\n");
-    free(v[i]);
   }
+  for (size_t i = 0; i < n; i++) free(v[i]);
   free(v);
   return out;
 }

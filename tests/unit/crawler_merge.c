@@ -418,9 +418,76 @@ Test(merge, a_long_journal_and_the_weightiest_stop_reason) {
   cr_expect_eq(st.states, 4);
   cr_expect_eq(st.unended, 0);
   cr_expect_str_eq(st.stopped_by ? st.stopped_by : "(none)", "maxStates", "not w1's \"frontier\"");
+  char out1[1100];
+  snprintf(out1, sizeof out1, "%s/w1only", parent);
+  const char *one[] = {w1};
+  cr_assert_eq(crawl_merge(one, 1, out1, NULL, &st, err, sizeof err), CRAWL_OK, "%s", err);
+  cr_expect_str_eq(st.stopped_by ? st.stopped_by : "(none)", "frontier", "w1 alone drained the frontier");
   cJSON *merged = load_package(out);
   cr_expect_eq(cJSON_GetArraySize(graph(merged, "states")), 4);
   cJSON_Delete(merged);
+  t_rm_rf(w1), t_rm_rf(w2), t_rm_rf(parent);
+  free(w1), free(w2), free(parent), free(out);
+}
+
+/* Records put into a crawl directory's journal before its end record (or
+ * at its end, its torn last line cut off, when it has none). */
+static void journal_insert(const char *dir, const char *lines) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+  char *j = t_read_file(path, NULL), *end;
+  cr_assert(j);
+  if (!(end = strstr(j, "{\"type\":\"end\""))) *(end = strrchr(j, '\n') + 1) = 0;
+  char *out = malloc(strlen(j) + strlen(lines) + 1);
+  sprintf(out, "%.*s%s%s", (int)(end - j), j, lines, end);
+  cr_assert_eq(t_write_file(path, out), 0);
+  free(out);
+  free(j);
+}
+
+#define LOOP_R(action, role, name, n)                                                                          \
+  "{\"type\":\"review\",\"kind\":\"missing_success_signal\",\"severity\":\"low\",\"actionId\":\"" action       \
+  "\",\"target\":{\"role\":\"" role "\",\"name\":\"" name "\",\"ordinal\":0},\"description\":\"Activating "    \
+  "this control (" action ", " #n " times) led to no distinguishable state and no signal.\"}\n"
+
+/* A control each worker saw only loop (its own share of the run) is one
+ * review item of the merged run, counted over the run; a control one worker
+ * saw loop and the other saw change the page is none (as one process says). */
+Test(merge, a_control_that_never_changed_anything_is_one_review_over_the_run) {
+  char *w1 = crawl_dir("w1"), *w2 = crawl_dir("w2"), *parent, err[1024] = "";
+  char *out = fresh_out(&parent);
+  char a[4096], b[4096];
+  snprintf(a, sizeof a, "%s%s%s%s",
+           "{\"type\":\"transition\",\"transitionId\":\"t_09001\",\"fromStateId\":\"" STATE_C "\",\"toStateId\":\"" STATE_C
+           "\",\"viaActionId\":\"ui.choose\",\"target\":{\"role\":\"combobox\",\"name\":\"Visibility\",\"ordinal\":0},"
+           "\"args\":{\"optionIndex\":1},\"observedSignals\":[],\"selfLoop\":true}\n",
+           "{\"type\":\"transition\",\"transitionId\":\"t_09002\",\"fromStateId\":\"" STATE_C "\",\"toStateId\":\"" STATE_C
+           "\",\"viaActionId\":\"ui.toggle\",\"target\":{\"role\":\"switch\",\"name\":\"Dark mode\",\"ordinal\":0},"
+           "\"observedSignals\":[],\"selfLoop\":true}\n",
+           LOOP_R("ui.choose", "combobox", "Visibility", 1), LOOP_R("ui.toggle", "switch", "Dark mode", 1));
+  snprintf(b, sizeof b, "%s%s%s",
+           "{\"type\":\"transition\",\"transitionId\":\"t_09003\",\"fromStateId\":\"" STATE_B "\",\"toStateId\":\"" STATE_B
+           "\",\"viaActionId\":\"ui.choose\",\"target\":{\"role\":\"combobox\",\"name\":\"Visibility\",\"ordinal\":0},"
+           "\"args\":{\"optionIndex\":2},\"observedSignals\":[],\"selfLoop\":true}\n",
+           "{\"type\":\"transition\",\"transitionId\":\"t_09004\",\"fromStateId\":\"" STATE_B "\",\"toStateId\":\"" STATE_C
+           "\",\"viaActionId\":\"ui.toggle\",\"target\":{\"role\":\"switch\",\"name\":\"Dark mode\",\"ordinal\":0},"
+           "\"observedSignals\":[],\"selfLoop\":false}\n",
+           LOOP_R("ui.choose", "combobox", "Visibility", 1));
+  journal_insert(w1, a);
+  journal_insert(w2, b);
+  cr_assert_eq(merge2(w1, w2, out, NULL, err, sizeof err), CRAWL_OK, "%s", err);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/journal.jsonl", out);
+  char *j = t_read_file(path, NULL);
+  cr_assert(j);
+  int choose = 0, toggle = 0;
+  for (const char *p = j; (p = strstr(p, "Activating this control (")); p++) {
+    choose += !strncmp(p, "Activating this control (ui.choose, 2 times)", 44);
+    toggle += !strncmp(p, "Activating this control (ui.toggle", 34);
+  }
+  cr_expect_eq(choose, 1, "one review for the combobox, counting both workers' loops:\n%s", j);
+  cr_expect_eq(toggle, 0, "none for the switch: worker 2 saw it change the page");
+  free(j);
   t_rm_rf(w1), t_rm_rf(w2), t_rm_rf(parent);
   free(w1), free(w2), free(parent), free(out);
 }
