@@ -21,6 +21,26 @@
 #include <unistd.h>
 
 #define WORKERS_MAX 16
+#define WPATH 4400
+
+/* Worker k's path under OUT: its directory (suffix "") or its log (".log"). */
+static void worker_path(char *buf, size_t len, const char *out, int k, const char *suffix) {
+  snprintf(buf, len, "%s/workers/w%d%s", out, k + 1, suffix);
+}
+
+/* The directories of workers 0..n-1 into dirs and dv (with journals_only,
+ * those of them that hold a journal): how many. */
+static int worker_dirs(const char *out, int n, int journals_only, char dirs[][WPATH], const char **dv) {
+  int m = 0;
+  for (int k = 0; k < n; k++) {
+    char jp[WPATH + 16];
+    struct stat st;
+    worker_path(dirs[m], WPATH, out, k, "");
+    snprintf(jp, sizeof jp, "%.*s/journal.jsonl", WPATH, dirs[m]);
+    if (!journals_only || stat(jp, &st) == 0) dv[m] = dirs[m], m++;
+  }
+  return m;
+}
 
 /* Options of the parent that are not passed to the workers: each gets its
  * own output, and the parent reports and judges the merged result. */
@@ -63,7 +83,7 @@ static char **worker_argv(const cli_workers *w, int k, char *out, size_t outlen)
     }
     if (val) i++;
   }
-  snprintf(out, outlen, "%s/workers/w%d", w->out, k + 1);
+  worker_path(out, outlen, w->out, k, "");
   v[n++] = "--frontier";
   v[n++] = (char *)w->frontier;
   v[n++] = "--run-id";
@@ -182,9 +202,9 @@ static int is_fatal(int code) {
 
 /* How worker k ended: its exit code (CLI_EXIT_INTERNAL when a signal killed
  * it) and, when it failed, why. */
-static int worker_exit(const char *dir, int k, int st, char *why, size_t len) {
-  char log[4400];
-  snprintf(log, sizeof log, "%s/w%d.log", dir, k + 1);
+static int worker_exit(const char *out, int k, int st, char *why, size_t len) {
+  char log[WPATH];
+  worker_path(log, sizeof log, out, k, ".log");
   if (WIFEXITED(st)) {
     last_line(log, why, len);
     return WEXITSTATUS(st);
@@ -198,13 +218,13 @@ static int worker_exit(const char *dir, int k, int st, char *why, size_t len) {
  * worker failed, or one failed the run (fails_run), then the run fails as
  * that worker did; else the failures are a warning in warn. Exits caused by
  * the parent's own signal are not failures. */
-static void judge_ends(const char *dir, const int *status, int n, cli_workers_end *end, char *warn, size_t wlen) {
+static void judge_ends(const char *out, const int *status, int n, cli_workers_end *end, char *warn, size_t wlen) {
   size_t used = 0;
   memset(end, 0, sizeof *end);
   warn[0] = 0;
   for (int k = 0; k < n; k++) {
     char why[sizeof end->why];
-    int code = worker_exit(dir, k, status[k], why, sizeof why);
+    int code = worker_exit(out, k, status[k], why, sizeof why);
     if (!code || (cli_signal && (code == CLI_EXIT_INTERRUPTED || code == CLI_EXIT_TERMINATED))) continue;
     if (!end->failed++ || (is_fatal(code) && !is_fatal(end->code))) {
       end->code = code;
@@ -227,15 +247,12 @@ static void stop_redis(pid_t rs, const char *sockdir, const char *sock) {
 
 /* Merge the workers' directories into OUT; the summary in sum. */
 static crawl_code merge_workers(const cli_workers *w, crawl_summary *sum) {
-  char dirs[WORKERS_MAX][4400];
+  char dirs[WORKERS_MAX][WPATH];
   const char *dv[WORKERS_MAX];
-  for (int k = 0; k < w->n; k++) {
-    snprintf(dirs[k], sizeof dirs[k], "%s/workers/w%d", w->out, k + 1);
-    dv[k] = dirs[k];
-  }
+  int n = worker_dirs(w->out, w->n, 0, dirs, dv);
   crawl_merge_opts mo = {.force = 1}; /* OUT holds workers/ */
   crawl_merge_stats st;
-  crawl_code rc = crawl_merge(dv, w->n, w->out, &mo, &st, sum->error, sizeof sum->error);
+  crawl_code rc = crawl_merge(dv, n, w->out, &mo, &st, sum->error, sizeof sum->error);
   if (rc) return rc;
   sum->states = st.states;
   sum->transitions = st.transitions;
@@ -250,11 +267,11 @@ static crawl_code merge_workers(const cli_workers *w, crawl_summary *sum) {
 
 /* --verbose: where each worker's actions took their time (the line its own
  * --verbose log ends with; the merged journal has no timing: docs/merge.md). */
-static void tell_timings(const char *dir, int n) {
+static void tell_timings(const char *out, int n) {
   static const char mark[] = "time per action: ";
   for (int k = 0; k < n; k++) {
-    char log[4400], line[1024], last[1024] = "";
-    snprintf(log, sizeof log, "%s/w%d.log", dir, k + 1);
+    char log[WPATH], line[1024], last[1024] = "";
+    worker_path(log, sizeof log, out, k, ".log");
     FILE *f = fopen(log, "r");
     if (!f) continue;
     while (fgets(line, sizeof line, f)) {
@@ -294,7 +311,7 @@ int cli_workers_run(const cli_workers *w, crawl_summary *sum, cli_workers_end *e
   for (int k = 0; k < w->n; k++) {
     char out[4400];
     char **argv = worker_argv(&ww, k, out, sizeof out);
-    snprintf(log, sizeof log, "%s/w%d.log", dir, k + 1);
+    worker_path(log, sizeof log, w->out, k, ".log");
     pids[k] = spawn(argv, w->exe, log);
     free(argv);
   }
@@ -305,9 +322,9 @@ int cli_workers_run(const cli_workers *w, crawl_summary *sum, cli_workers_end *e
   crawl_watch_close(watch);
   stop_redis(rs, sockdir, sock);
   crawl_code rc = merge_workers(w, sum);
-  if (w->verbose) tell_timings(dir, w->n);
+  if (w->verbose) tell_timings(w->out, w->n);
   char warn[400];
-  judge_ends(dir, status, w->n, end, warn, sizeof warn);
+  judge_ends(w->out, status, w->n, end, warn, sizeof warn);
   if (!rc && end->failed)
     snprintf(sum->error, sizeof sum->error, "%d of %d workers failed (logs in %.60s): %s", end->failed, w->n, dir, warn);
   if (!rc && cli_signal) sum->status = "cancelled", sum->stopped_by = "signal";
@@ -315,17 +332,12 @@ int cli_workers_run(const cli_workers *w, crawl_summary *sum, cli_workers_end *e
 }
 
 int cli_workers_gather(const char *out, char *err, size_t errlen) {
-  char jp[4400], dirs[WORKERS_MAX][4400];
+  char jp[WPATH], dirs[WORKERS_MAX][WPATH];
   const char *dv[WORKERS_MAX];
   struct stat st;
-  int n = 0;
   snprintf(jp, sizeof jp, "%s/journal.jsonl", out);
   if (stat(jp, &st) == 0) return 0;
-  for (int k = 0; k < WORKERS_MAX; k++) {
-    snprintf(dirs[n], sizeof dirs[n], "%s/workers/w%d", out, k + 1);
-    snprintf(jp, sizeof jp, "%s/journal.jsonl", dirs[n]);
-    if (stat(jp, &st) == 0) dv[n] = dirs[n], n++;
-  }
+  int n = worker_dirs(out, WORKERS_MAX, 1, dirs, dv);
   if (!n) return 0;
   crawl_merge_opts mo = {.force = 1}; /* OUT holds workers/ */
   return crawl_merge(dv, n, out, &mo, NULL, err, errlen) == CRAWL_OK ? n : -1;

@@ -808,15 +808,15 @@ static int observe(run *r, crawl_code *rc, char **route) {
     pg_fp_policy fp = r->o->fp;
     fp.base_origin = r->page_origin;
     long long t2 = cdp_now_ms();
-    pg_fingerprint(g, &fp, r->cur_fp, &rk);
+    rk = pg_route_key_rel(g->route_url, r->page_origin);
     long canon = rk ? crawl__strmap_get(&r->route_alias, rk) : -1;
-    if (canon >= 0) { /* this URL shows the seed's route: fingerprinted as that route */
+    if (canon >= 0) { /* this URL shows a seed's route: fingerprinted and named as that route */
       free(rk);
       rk = crawl__xstrdup(r->f.st[canon].route);
-      fp.route_key = rk;
-      pg_fingerprint(g, &fp, r->cur_fp, NULL);
-      fp.route_key = NULL;
     }
+    fp.route_key = rk;
+    pg_fingerprint(g, &fp, r->cur_fp, NULL);
+    fp.route_key = NULL;
     fp.ignore_route = 1;
     pg_fingerprint(g, &fp, r->cur_cfp, NULL);
     if (!r->in_restore) crawl__timing_add(&r->tm, CRAWL_PH_FINGERPRINT, cdp_now_ms() - t2);
@@ -1635,19 +1635,25 @@ static void step_(run *r, int si, int i) {
   report_progress(r, run_phase(r), r->cur >= 0 ? r->f.st[r->cur].route_id : NULL);
 }
 
-/* step_, then, on a shared frontier, the action is done for every worker
- * (after its journal line: a worker killed before that has it redone). */
 /* Shared: one of the run's maxTransitions reserved for the next action
- * (1), or none left (0: r->sh_spent, budget_stop reports it). */
+ * (1), or none left (0: r->sh_spent, budget_stop reports it; or the
+ * frontier stopped answering). */
 static int shared_reserve(run *r) {
   long n = crawl__shared_transitions_add(r->sh, 1);
-  if (n < 0) shared_failed(r);
-  if (n <= r->b.max_transitions) return n >= 0;
+  if (n < 0) {
+    shared_failed(r);
+    return 0;
+  }
+  if (n <= r->b.max_transitions) return 1;
   crawl__shared_transitions_add(r->sh, -1);
   r->sh_spent = 1;
   return 0;
 }
 
+/* step_, then, on a shared frontier, the action is done for every worker
+ * (after its journal line: a worker killed before that has it redone). A
+ * shared run reserves the transition first and gives it back when the
+ * action recorded none. */
 static void step(run *r, int si, int i) {
   if (r->sh && !shared_reserve(r)) return;
   long before = r->transitions;

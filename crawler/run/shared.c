@@ -406,28 +406,18 @@ int crawl__shared_acts(crawl__shared *sh, const char *id, char ***keys, size_t *
 }
 
 /* ---- crawl_watch (crawl.h): the run's counts, for a progress line ---- */
-struct crawl_watch {
-  crawl__shared *sh;
-};
-
+/* A watch is a connection of its own to the frontier (crawl__shared). */
 crawl_watch *crawl_watch_open(const char *frontier, const char *run_id, char *err, size_t errlen) {
-  crawl__shared *sh = crawl__shared_open(frontier, run_id, 0, 1000, err, errlen);
-  if (!sh) return NULL;
-  crawl_watch *w = crawl__xcalloc(1, sizeof *w);
-  w->sh = sh;
-  return w;
+  return (crawl_watch *)crawl__shared_open(frontier, run_id, 0, 1000, err, errlen);
 }
 
 int crawl_watch_read(crawl_watch *w, crawl_progress *p) {
-  long states = crawl__shared_count(w->sh), transitions = crawl__shared_transitions_add(w->sh, 0);
+  crawl__shared *sh = (crawl__shared *)w;
+  long states = crawl__shared_count(sh), transitions = crawl__shared_transitions_add(sh, 0);
   if (states < 0 || transitions < 0) return -1;
   p->states = states;
   p->transitions = transitions;
   return 0;
 }
 
-void crawl_watch_close(crawl_watch *w) {
-  if (!w) return;
-  crawl__shared_close(w->sh);
-  free(w);
-}
+void crawl_watch_close(crawl_watch *w) { crawl__shared_close((crawl__shared *)w); }

@@ -137,6 +137,19 @@ static const char *first_missing(const char *a, const char *b, char *buf, size_t
 
 static t_run cli(const char *const *argv, int ms) { return t_run_argv(argv, ms); }
 
+/* The package in dir has every state and edge of ls (one process's
+ * graph_lines), nothing else, and none twice; what names the run. */
+static void expect_graph_of(const char *ls, const char *dir, const char *what) {
+  cJSON *p = package_of(dir);
+  int dups;
+  char *l = graph_lines(p, &dups), buf[1300];
+  cr_expect_eq(dups, 0, "%s: no state or edge twice", what);
+  cr_expect(!*first_missing(ls, l, buf, sizeof buf), "%s has every state and edge; missing: %s (in %s)", what, buf, dir);
+  cr_expect(!*first_missing(l, ls, buf, sizeof buf), "%s: nothing one process did not find; extra: %s", what, buf);
+  free(l);
+  cJSON_Delete(p);
+}
+
 Test(scale, redis_frontier_worker_killed_and_replaced, .timeout = 600) {
   char *dir = t_tmpdir();
   char single[700], w1[700], w2[700], merged[700], redis[80];
@@ -178,14 +191,11 @@ Test(scale, redis_frontier_worker_killed_and_replaced, .timeout = 600) {
   t_run m = cli((const char *[]){UIAP_BIN, "merge", w1, w2, "-o", merged, NULL}, 120000);
   cr_assert_eq(m.status, 0, "merge: %s", m.err);
   t_run_free(&m);
-  cJSON *ps = package_of(single), *pm = package_of(merged);
-  int dup_s, dup_m;
-  char *ls = graph_lines(ps, &dup_s), *lm = graph_lines(pm, &dup_m), buf[1300];
-  cr_expect_eq(dup_m, 0, "no state or edge twice in the merged package");
-  cr_expect(!*first_missing(ls, lm, buf, sizeof buf), "the merged package has every state and edge; missing: %s (in %s)", buf, dir);
-  cr_expect(!*first_missing(lm, ls, buf, sizeof buf), "and nothing one process did not find; extra: %s", buf);
+  cJSON *ps = package_of(single);
+  int dup_s;
+  char *ls = graph_lines(ps, &dup_s);
   cr_expect_gt(strlen(ls), 100, "the single run found something");
-  free(lm);
+  expect_graph_of(ls, merged, "the merged package");
 
   /* --workers 2: the same on one machine, its redis-server its own */
   char wk[700];
@@ -194,17 +204,9 @@ Test(scale, redis_frontier_worker_killed_and_replaced, .timeout = 600) {
   cr_assert_eq(w.status, 0, "--workers 2: %s", w.err);
   cr_expect(strstr(w.err, "package:"), "the summary names the merged package: %s", w.err);
   t_run_free(&w);
-  cJSON *pw = package_of(wk);
-  int dup_w;
-  char *lw = graph_lines(pw, &dup_w);
-  cr_expect_eq(dup_w, 0, "--workers: no state or edge twice");
-  cr_expect(!*first_missing(ls, lw, buf, sizeof buf), "--workers finds every state and edge; missing: %s", buf);
-  cr_expect(!*first_missing(lw, ls, buf, sizeof buf), "and nothing one process did not find; extra: %s", buf);
-  free(lw);
-  cJSON_Delete(pw);
+  expect_graph_of(ls, wk, "--workers 2");
   free(ls);
   cJSON_Delete(ps);
-  cJSON_Delete(pm);
   t_rm_rf(dir);
   free(dir);
 }
@@ -270,16 +272,12 @@ Test(scale, a_killed_workers_run_leaves_nothing_running_and_resumes_whole, .time
   cr_assert_eq(r.status, 0, "--resume: %s", r.err);
   cr_expect(strstr(r.err, "resuming the run of 2 workers in"), "%s", r.err);
   t_run_free(&r);
-  cJSON *ps = package_of(single), *pr = package_of(wk);
-  int dup_s, dup_r;
-  char *ls = graph_lines(ps, &dup_s), *lr = graph_lines(pr, &dup_r), buf[1300];
-  cr_expect_eq(dup_r, 0, "no state or edge twice");
-  cr_expect(!*first_missing(ls, lr, buf, sizeof buf), "the resumed run has every state and edge; missing: %s", buf);
-  cr_expect(!*first_missing(lr, ls, buf, sizeof buf), "and nothing one process did not find; extra: %s", buf);
+  cJSON *ps = package_of(single);
+  int dup_s;
+  char *ls = graph_lines(ps, &dup_s);
+  expect_graph_of(ls, wk, "the resumed run");
   free(ls);
-  free(lr);
   cJSON_Delete(ps);
-  cJSON_Delete(pr);
   t_rm_rf(dir);
   t_rm_rf(tmp);
   free(dir);

@@ -378,6 +378,21 @@ Test(merge, accessibility_records_are_copied) {
   free(w1), free(w2), free(parent), free(out);
 }
 
+/* Records put into a crawl directory's journal before its end record (or
+ * at its end, its torn last line cut off, when it has none). */
+static void journal_insert(const char *dir, const char *lines) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+  char *j = t_read_file(path, NULL), *end;
+  cr_assert(j);
+  if (!(end = strstr(j, "{\"type\":\"end\""))) *(end = strrchr(j, '\n') + 1) = 0;
+  char *out = malloc(strlen(j) + strlen(lines) + 1);
+  sprintf(out, "%.*s%s%s", (int)(end - j), j, lines, end);
+  cr_assert_eq(t_write_file(path, out), 0);
+  free(out);
+  free(j);
+}
+
 /* A worker's journal of more records than merge first makes room for (the
  * big page of tests/e2e/hostile.c wrote 25,000 decisions): merge read the
  * previous record after growing its list (a crash in --workers runs). The
@@ -385,34 +400,21 @@ Test(merge, accessibility_records_are_copied) {
  * frontier, w2 stopped at maxStates, so the run is partial. */
 Test(merge, a_long_journal_and_the_weightiest_stop_reason) {
   enum { EXTRA = 3000 };
-  char *w1 = crawl_dir("w1"), *w2 = crawl_dir("w2"), *parent, path[1024], err[1024] = "";
+  char *w1 = crawl_dir("w1"), *w2 = crawl_dir("w2"), *parent, err[1024] = "";
   char *out = fresh_out(&parent);
   crawl_merge_stats st0, st;
   cr_assert_eq(merge2(w1, w2, out, &st0, err, sizeof err), CRAWL_OK, "%s", err);
   t_rm_rf(out);
-  snprintf(path, sizeof path, "%s/journal.jsonl", w1); /* w1: its torn line replaced by an end record */
-  char *j1 = t_read_file(path, NULL);
-  cr_assert(j1);
-  strrchr(j1, '\n')[1] = 0;
-  size_t n1 = strlen(j1);
-  j1 = realloc(j1, n1 + 200);
-  strcpy(j1 + n1, "{\"type\":\"end\",\"at\":\"2026-12-01T16:03:01.100Z\",\"status\":\"completed\",\"stoppedBy\":\"frontier\"}\n");
-  cr_assert_eq(t_write_file(path, j1), 0);
-  free(j1);
-  snprintf(path, sizeof path, "%s/journal.jsonl", w2); /* w2: EXTRA decisions before its end record */
-  char *j2 = t_read_file(path, NULL), *end = strstr(j2, "{\"type\":\"end\"");
-  cr_assert(j2 && end);
-  size_t head = (size_t)(end - j2), cap = strlen(j2) + EXTRA * 300;
-  char *big = malloc(cap), *p = big + head;
-  memcpy(big, j2, head);
+  /* w1: its torn line replaced by an end record; w2: EXTRA decisions before its end record */
+  journal_insert(w1, "{\"type\":\"end\",\"at\":\"2026-12-01T16:03:01.100Z\",\"status\":\"completed\","
+                     "\"stoppedBy\":\"frontier\"}\n");
+  char *big = malloc(EXTRA * 300), *p = big;
   for (int i = 0; i < EXTRA; i++)
     p += sprintf(p, "{\"type\":\"decision\",\"stateId\":\"" STATE_C "\",\"actionId\":\"ui.activate\","
                     "\"target\":{\"role\":\"button\",\"name\":\"Delete row %d\",\"scopeId\":\"sc_1\",\"ordinal\":0},"
                     "\"effect\":\"deny\",\"reason\":\"destructive\"}\n", i);
-  strcpy(p, end);
-  cr_assert_eq(t_write_file(path, big), 0);
+  journal_insert(w2, big);
   free(big);
-  free(j2);
   cr_assert_eq(merge2(w1, w2, out, &st, err, sizeof err), CRAWL_OK, "%s", err);
   cr_expect_eq(st.decisions, st0.decisions + EXTRA, "every decision once: %ld, before %ld", st.decisions, st0.decisions);
   cr_expect_eq(st.states, 4);
@@ -428,21 +430,6 @@ Test(merge, a_long_journal_and_the_weightiest_stop_reason) {
   cJSON_Delete(merged);
   t_rm_rf(w1), t_rm_rf(w2), t_rm_rf(parent);
   free(w1), free(w2), free(parent), free(out);
-}
-
-/* Records put into a crawl directory's journal before its end record (or
- * at its end, its torn last line cut off, when it has none). */
-static void journal_insert(const char *dir, const char *lines) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/journal.jsonl", dir);
-  char *j = t_read_file(path, NULL), *end;
-  cr_assert(j);
-  if (!(end = strstr(j, "{\"type\":\"end\""))) *(end = strrchr(j, '\n') + 1) = 0;
-  char *out = malloc(strlen(j) + strlen(lines) + 1);
-  sprintf(out, "%.*s%s%s", (int)(end - j), j, lines, end);
-  cr_assert_eq(t_write_file(path, out), 0);
-  free(out);
-  free(j);
 }
 
 #define LOOP_R(action, role, name, n)                                                                          \
