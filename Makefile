@@ -30,7 +30,7 @@ run: build
 TEST_JOBS ?= 2
 test: build asan-build fuzz-build
 	@cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS)
-	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(TEST_JOBS) -R '^(unit_|e2e_snapshot)'
+	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(TEST_JOBS) -R '^(unit_|e2e_snapshot|e2e_soak)'
 	@bash scripts/fuzz-smoke.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 FUZZ_BUILD ?= build-fuzz

@@ -28,3 +28,9 @@ if [ -f "$here/tests/support/package-lock.json" ] && { [ ! -d "$here/tests/suppo
   echo "deps: npm ci in tests/support" >&2
   (cd "$here/tests/support" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+# The soak suite's real third-party apps (tests/e2e/soak.c), pinned in
+# tests/soak/package-lock.json.
+if [ -f "$here/tests/soak/package-lock.json" ] && [ ! -f "$here/tests/soak/node_modules/.package-lock.json" ]; then
+  echo "deps: npm ci in tests/soak" >&2
+  (cd "$here/tests/soak" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi

@@ -109,7 +109,7 @@ void crawl__act_decide(const pol_policy *policy, const char *page_origin, const 
 
 /* ---- targets and clicks ---- */
 static int elem_matches(const pg_element *e, const char *role, const char *name, const char *stable_id) {
-  if (stable_id) return e->stable_id && !strcmp(e->stable_id, stable_id) && !strcmp(e->role, role);
+  if (stable_id && (!e->stable_id || strcmp(e->stable_id, stable_id))) return 0;
   return !strcmp(e->role, role) && !strcmp(e->name ? e->name : "", name ? name : "");
 }
 
@@ -376,13 +376,100 @@ static crawl_code choose_option(act_ctx *r, const pg_element *e, int k, int from
   return CRAWL_OK;
 }
 
-static crawl_code perform(act_ctx *r, const action *a, const char *value, char *why, size_t whylen) {
-  if (a->escape) return crawl_page_key(r->page, "Escape");
-  const pg_element *e = crawl__act_find(r->g, a->role, a->name, a->stable_id, a->scope_key, a->ordinal);
-  if (!e) {
-    snprintf(why, whylen, "target not found in the current state");
+/* ---- the element decided on, found again ---- */
+static int same_str(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
+
+/* 1 when e is what a names: role, name and stable id, and its scope when a
+ * has one. */
+static int is_target(const pg_graph *g, const pg_element *e, const action *a) {
+  if (!same_str(e->role, a->role) || !same_str(e->name, a->name) || !same_str(e->stable_id, a->stable_id)) return 0;
+  return !a->scope_key || in_scope(g, e, a->scope_key);
+}
+
+/* The elements carrying a's stable id and role, narrowed to a's name and
+ * then to a's scope while more than one is left: 1 with *out when one is
+ * left, 0 none, -1 several equally plausible (*n of them). One alone is
+ * taken whatever its name now (a count in it changes): it is decided
+ * again on what it says now. */
+static int locate_stable(const pg_graph *g, const action *a, const pg_element **out, int *n) {
+  int by_id = 0, by_name = 0, by_scope = 0;
+  const pg_element *id1 = NULL, *name1 = NULL, *scope1 = NULL;
+  for (size_t i = 0; i < g->nelements; i++) {
+    const pg_element *e = &g->elements[i];
+    if (!e->stable_id || strcmp(e->stable_id, a->stable_id) || !same_str(e->role, a->role)) continue;
+    if (!by_id++) id1 = e;
+    if (!same_str(e->name, a->name)) continue;
+    if (!by_name++) name1 = e;
+    if (a->scope_key && in_scope(g, e, a->scope_key) && !by_scope++) scope1 = e;
+  }
+  *n = by_id;
+  *out = by_id == 1 ? id1 : by_name == 1 ? name1 : by_scope == 1 ? scope1 : NULL;
+  if (*out) return 1;
+  return by_id ? -1 : 0;
+}
+
+/* The element of g that a was decided on (mapper 11.5, 16): the node it
+ * was decided on when that node is still there and still is a's target;
+ * else by stable id (locate_stable); else by role and name in its scope
+ * and ordinal (crawl__act_find). 1 found, 0 none, -1 ambiguous (*n
+ * candidates). */
+static int locate(const pg_graph *g, const action *a, const pg_element **out, int *n) {
+  *out = NULL;
+  *n = 0;
+  for (size_t i = 0; a->backend > 0 && i < g->nelements; i++)
+    if (g->elements[i].backend_node_id == a->backend) {
+      if (is_target(g, &g->elements[i], a)) return *out = &g->elements[i], *n = 1;
+      break;
+    }
+  if (a->stable_id) return locate_stable(g, a, out, n);
+  *out = crawl__act_find(g, a->role, a->name, NULL, a->scope_key, a->ordinal);
+  return *n = *out != NULL;
+}
+
+/* a decided again on e as it is now (its role, name and facts in this
+ * capture) under the gate: 0 when that decision is allow, else the
+ * refusal with why. a->dec must have been allow as well. */
+static int decide_again(const act_gate *gate, const action *a, const pg_element *e, char *why, size_t whylen) {
+  if (a->dec.effect != POL_EFFECT_ALLOW) {
+    snprintf(why, whylen, "not performed: the decision for it is %s, not allow", pol_effect_name(a->dec.effect));
+    return -1;
+  }
+  action d = *a;
+  if (e) {
+    d.role = (char *)e->role;
+    d.name = (char *)(e->name ? e->name : "");
+  }
+  crawl__act_decide(gate->policy, gate->page_origin, gate->allowed, &d, e);
+  if (d.dec.effect == POL_EFFECT_ALLOW) return 0;
+  snprintf(why, whylen, "not performed: decided again on the element found now (%s \"%.120s\"), the gate says %s "
+           "(%s): %.200s", d.role, d.name, pol_effect_name(d.dec.effect), pol_reason_name(d.dec.reason),
+           d.dec.text ? d.dec.text : "");
+  return -1;
+}
+
+static crawl_code perform(act_ctx *r, const act_gate *gate, const action *a, const char *value, act_refusal *refused,
+                          char *why, size_t whylen) {
+  const pg_element *e = NULL;
+  int n = 0;
+  if (!a->escape) {
+    int found = locate(r->g, a, &e, &n);
+    if (found < 0) {
+      *refused = ACT_AMBIGUOUS;
+      snprintf(why, whylen, "ambiguous target: %d elements carry the data-uiap-id \"%.100s\" with role %s and none "
+               "is told apart by its name \"%.100s\" and scope; nothing was clicked", n, a->stable_id, a->role,
+               a->name ? a->name : "");
+      return CRAWL_ARG;
+    }
+    if (!e) {
+      snprintf(why, whylen, "target not found in the current state");
+      return CRAWL_ARG;
+    }
+  }
+  if (decide_again(gate, a, e, why, whylen)) {
+    *refused = ACT_REFUSED;
     return CRAWL_ARG;
   }
+  if (a->escape) return crawl_page_key(r->page, "Escape");
   if (a->option) {
     if (!pg_state_is(&e->state, PG_ST_VISIBLE) || !pg_state_is(&e->state, PG_ST_ENABLED)) {
       snprintf(why, whylen, "not visible or disabled");
@@ -399,10 +486,14 @@ static crawl_code perform(act_ctx *r, const action *a, const char *value, char *
   return crawl_page_insert_text(r->page, value ? value : draft_value(e));
 }
 
-crawl_code crawl__act_perform(crawl_page *p, const pg_graph *g, const action *a, const char *value, char *why,
-                              size_t whylen) {
+crawl_code crawl__act_perform(crawl_page *p, const pg_graph *g, const act_gate *gate, const action *a, const char *value,
+                              act_refusal *refused, char *why, size_t whylen) {
   act_ctx r = {.page = p, .c = crawl_page_client(p), .g = g};
-  return perform(&r, a, value, why, whylen);
+  act_refusal ignored;
+  if (!refused) refused = &ignored;
+  *refused = ACT_DONE;
+  if (whylen) why[0] = 0;
+  return perform(&r, gate, a, value, refused, why, whylen);
 }
 
 int crawl__act_call(crawl_page *p, int backend, const char *fn, cJSON **out) {

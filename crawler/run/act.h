@@ -26,8 +26,8 @@ void crawl__act_decide(const pol_policy *policy, const char *page_origin, const 
  * actions point at. Never freed; a run meets a few dozen. */
 const char *crawl__act_text(const char *text);
 
-/* The element of g a names (web 3.2, mapper 11.5): by stable_id (and
- * role) when set; else by role and name within the scope of scope_key
+/* The element of g a names (web 3.2, mapper 11.5): by stable_id, role
+ * and name when stable_id is set (the first such); else by role and name within the scope of scope_key
  * (crawl__act_scope_key) when g has that scope -- the ordinal-th of the
  * page if it lies there, else the first there, NULL when the scope holds
  * none; else (no key, or the scope is gone) the ordinal-th (0-based) with
@@ -41,14 +41,38 @@ const pg_element *crawl__act_find(const pg_graph *g, const char *role, const cha
  * (the route scope, unnamed scopes). Caller frees. */
 char *crawl__act_scope_key(const pg_graph *g, int scope);
 
-/* Do a on p, whose capture g holds its target: Escape (a->escape), the
- * option a->option_index of a <select> (a->option), else an actionable
- * click, then for ui.enterText the text value (NULL: a draft value by the
- * field's type; a sensitive field is never typed into). CRAWL_ARG with why
- * when the target is missing or not actionable; CRAWL_BROWSER/CRAWL_CRASHED
- * when the browser is gone. The caller decided a first. */
-crawl_code crawl__act_perform(crawl_page *p, const pg_graph *g, const action *a, const char *value, char *why,
-                              size_t whylen);
+/* What an action is decided under: the run's policy, the page's origin and
+ * the other origins in scope (NULL-terminated, may be NULL). */
+typedef struct act_gate {
+  const pol_policy *policy;
+  const char *page_origin;
+  const char *const *allowed;
+} act_gate;
+
+/* Why crawl__act_perform did nothing on purpose. */
+typedef enum {
+  ACT_DONE,       /* performed, or failed for another reason (why) */
+  ACT_AMBIGUOUS,  /* several elements are equally plausible targets (mapper 16) */
+  ACT_REFUSED,    /* a's decision, or the decision taken again on the element
+                     found now, is not allow */
+} act_refusal;
+
+/* The one path from a decision to input: every click, key press and choice
+ * the crawler makes on a page goes through here. Finds the element a was
+ * decided on in p's capture g (the node it was decided on when still
+ * there, else by stable id, role, name and scope, else by role, name,
+ * scope and ordinal), decides a again under gate on that element as it is
+ * now, and does exactly a only when a->dec and that decision are both
+ * allow: Escape (a->escape), the option a->option_index of a <select>
+ * (a->option), else an actionable click, then for ui.enterText the text
+ * value (NULL: a draft value by the field's type; a sensitive field is
+ * never typed into). Several equally plausible targets: nothing is done,
+ * *refused = ACT_AMBIGUOUS; a decision other than allow: nothing is done,
+ * *refused = ACT_REFUSED (refused may be NULL). CRAWL_ARG with why when
+ * nothing was done (refused, target missing, not actionable);
+ * CRAWL_BROWSER/CRAWL_CRASHED when the browser is gone. */
+crawl_code crawl__act_perform(crawl_page *p, const pg_graph *g, const act_gate *gate, const action *a, const char *value,
+                              act_refusal *refused, char *why, size_t whylen);
 
 /* Call fn (a function declaration) on node backend of p, returnByValue:
  * *out the value (caller frees). 0, or -1. */

@@ -585,12 +585,25 @@ static void action_init(action *a, const char *aid, const pg_graph *g, const pg_
   a->scope_key = crawl__act_scope_key(g, e->scope);
   a->document_id = crawl__xstrdup(g->documents[e->document].document_id);
   a->ordinal = ordinal;
+  a->backend = e->backend_node_id;
+}
+
+/* Slot n of s's action table, zeroed, the table grown when it is full:
+ * every action starts from nothing, whatever the slot held (an option
+ * label left by realloc's fresh memory was read as this action's own). */
+static action *acts_slot(state *s, int n) {
+  if (n >= s->cap_acts) {
+    s->cap_acts = n >= 8 ? n * 2 : 8;
+    s->acts = crawl__xrealloc(s->acts, (size_t)s->cap_acts * sizeof *s->acts);
+  }
+  memset(&s->acts[n], 0, sizeof s->acts[n]);
+  return &s->acts[n];
 }
 
 #define MAX_OPTIONS 8
 /* ui.choose actions for a single-choice <select> e: the options other than
  * the selected one, not disabled, the first MAX_OPTIONS. Appends to
- * st[si].acts from index n (grown as needed); returns the new count. */
+ * st[si].acts from index n (acts_slot); returns the new count. */
 static int select_actions(run *r, int si, const pg_element *e, const cJSON *v, int ordinal, int n) {
   if (!cJSON_IsObject(v)) return n;
   const cJSON *opts = cJSON_GetObjectItemCaseSensitive(v, "o"), *sel = cJSON_GetObjectItemCaseSensitive(v, "i");
@@ -615,9 +628,7 @@ static int select_actions(run *r, int si, const pg_element *e, const cJSON *v, i
     const char *label = cJSON_GetStringValue(cJSON_GetArrayItem(o, 0));
     int idx = k++;
     if (idx == cur || cJSON_IsTrue(cJSON_GetArrayItem(o, 1)) || !label || made == MAX_OPTIONS) continue;
-    s->acts = crawl__xrealloc(s->acts, (size_t)(s->cap_acts += 1) * sizeof *s->acts);
-    action *a = &s->acts[n];
-    memset(a, 0, sizeof *a);
+    action *a = acts_slot(s, n);
     action_init(a, "ui.choose", r->g, e, ordinal);
     a->option = crawl__xstrdup(label);
     a->option_index = idx;
@@ -667,7 +678,7 @@ static void build_actions(run *r, int si) {
     }
     const char *aid = action_for(e);
     if (!aid) continue;
-    action *a = &s->acts[n];
+    action *a = acts_slot(s, n);
     action_init(a, aid, g, e, ord[i]);
     a->here = (!strcmp(e->role, "tab") && pg_state_is(&e->state, PG_ST_SELECTED)) ||
               (e->href && s->url && !strcmp(e->href, s->url));
@@ -680,7 +691,7 @@ static void build_actions(run *r, int si) {
   for (size_t k = 0; k < g->nscopes; k++) {
     const pg_scope *sc = &g->scopes[k];
     if (!open_dialog(sc)) continue;
-    action *a = &s->acts[n++];
+    action *a = acts_slot(s, n++);
     a->action_id = crawl__xstrdup("ui.dismiss");
     a->role = crawl__xstrdup("dialog");
     a->name = crawl__xstrdup(sc->name ? sc->name : "");
@@ -897,9 +908,20 @@ static cJSON *signals_between(run *r, const pg_graph *a, const char *route_a, co
   return arr;
 }
 
-/* Perform action a on the current page (act.c). */
+/* Perform action a on the current page (act.c: found again and decided
+ * again there). An ambiguous target is a review item of the state the page
+ * is in; a refusal is logged (the caller records the failure). */
 static crawl_code perform(run *r, const action *a, char *why, size_t whylen) {
-  return crawl__act_perform(r->page, r->g, a, NULL, why, whylen);
+  act_gate gate = {.policy = &r->o->policy, .page_origin = r->page_origin, .allowed = (const char *const *)r->allowed};
+  act_refusal refused;
+  crawl_code rc = crawl__act_perform(r->page, r->g, &gate, a, NULL, &refused, why, whylen);
+  if (refused == ACT_AMBIGUOUS)
+    jl_review(r, "ambiguous_target", "medium", r->cur, a,
+              "Make every data-uiap-id unique within a page (add the row or item key to repeated controls).", "%s",
+              why);
+  else if (refused == ACT_REFUSED)
+    crawl_log(CRAWL_LOG_WARN, "gate", "%s %s \"%s\": %s", a->action_id, a->role, a->name ? a->name : "", why);
+  return rc;
 }
 
 

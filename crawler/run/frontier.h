@@ -38,6 +38,8 @@ typedef struct action {
   int option_index;         /* and its index */
   int option_from;          /* the index selected when it was decided (-1 unknown) */
   int here;                 /* a tab already selected, a link to the page itself: expected to stay */
+  int backend;              /* backendNodeId of the element it was decided on, in that capture (0:
+                               unknown); a hint only: act.c checks role, name and scope again */
 } action;
 
 typedef struct state {

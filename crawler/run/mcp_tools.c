@@ -332,14 +332,21 @@ static int scope_inside(const pg_graph *g, int s, const char *id) {
 
 /* The target of args in g (web 3.2): by stableId, else role and name --
  * inside scopeId when given -- and ordinal (the n-th among those). */
-static const pg_element *act_target(const pg_graph *g, const cJSON *t) {
+static const pg_element *act_target(const pg_graph *g, const cJSON *t, int *ambiguous) {
   const char *sid = crawl__str(t, "stableId"), *scope = crawl__str(t, "scopeId");
   const char *role = crawl__str(t, "role"), *name = crawl__str(t, "name");
   int ordinal = (int)crawl__num(t, "ordinal", 0), seen = 0;
-  if (sid) {
-    for (size_t i = 0; i < g->nelements; i++)
-      if (g->elements[i].stable_id && !strcmp(g->elements[i].stable_id, sid)) return &g->elements[i];
-    return NULL;
+  if (sid) { /* with role and name when given; several alike: none (the caller says ambiguous) */
+    const pg_element *found = NULL;
+    for (size_t i = 0; i < g->nelements; i++) {
+      const pg_element *e = &g->elements[i];
+      if (!e->stable_id || strcmp(e->stable_id, sid) || (role && strcmp(e->role, role)) ||
+          (name && strcmp(e->name ? e->name : "", name)))
+        continue;
+      if (found) return *ambiguous = 1, NULL;
+      found = e;
+    }
+    return found;
   }
   if (!scope) return crawl__act_find(g, role, name, NULL, NULL, ordinal);
   for (size_t i = 0; role && i < g->nelements; i++) {
@@ -469,14 +476,16 @@ static int act_decided(crawl_mcp *m, pg_graph *g, const pg_element *e, const pg_
     return fail(r, "refused: %s %s (side effect %s): %s Nothing was done.", pol_effect_name(a.dec.effect),
                 pol_reason_name(a.dec.reason), pol_side_effect_name(a.cls.side_effect), a.dec.text ? a.dec.text : "");
   if (value && strcmp(a.action_id, "ui.enterText")) return fail(r, "value is for ui.enterText only");
-  if (e) { /* perform finds e again: its ordinal on the page and its scope */
+  if (e) { /* perform finds e again: the node decided on, its ordinal on the page and its scope */
     a.ordinal = page_ordinal(g, e);
     a.scope_key = crawl__act_scope_key(g, e->scope);
+    a.backend = e->backend_node_id;
   }
   cJSON *before = pg_graph_to_json(g);
   int blocked0 = crawl_page_blocked(m->page, NULL);
   char why[512] = "";
-  crawl_code rc = crawl__act_perform(m->page, g, &a, value, why, sizeof why);
+  act_gate gate = {.policy = &m->o.policy, .page_origin = m->first_origin, .allowed = m->allowed};
+  crawl_code rc = crawl__act_perform(m->page, g, &gate, &a, value, NULL, why, sizeof why);
   if (rc) fail(r, "could not %s %s \"%s\": %s", a.action_id, a.role, a.name, why[0] ? why : crawl_strerror(rc));
   else act_done(m, &a, before, blocked0, r);
   free(a.scope_key);
@@ -492,8 +501,12 @@ static int t_act(crawl_mcp *m, const cJSON *args, mcp__result *r) {
   pg_graph *g = capture(m, r);
   if (!g) return 0;
   const pg_scope *dialog = !strcmp(asked, "ui.dismiss") ? act_dialog(g, target) : NULL;
-  const pg_element *e = dialog ? NULL : act_target(g, target);
-  if (!dialog && !e)
+  int ambiguous = 0;
+  const pg_element *e = dialog ? NULL : act_target(g, target, &ambiguous);
+  if (!dialog && ambiguous)
+    fail(r, "ambiguous target: several elements carry stableId \"%s\"; name the one you mean with role and name "
+            "as well. Nothing was done.", crawl__str(target, "stableId"));
+  else if (!dialog && !e)
     fail(r, "target not found on the current page (take a new snapshot)");
   else
     act_decided(m, g, e, dialog, args, r);

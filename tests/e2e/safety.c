@@ -674,3 +674,19 @@ Test(safety, reach_plain_links, .timeout = 90) {
   };
   expect_reach("reach-context.html", cs, sizeof cs / sizeof *cs);
 }
+
+/* ---- the decision and the click are about the same element ------------------- */
+/* Two controls share a data-uiap-id: the one the gate allowed is the one
+ * clicked ("Show details", never "Delete account"), and the shared id is
+ * a review item. */
+Test(safety, the_click_lands_on_the_element_decided_on, .timeout = 90) {
+  run_res r;
+  const char *const args[] = {page("shared-id.html", 0), NULL};
+  crawl(&r, args);
+  EXPECT_NO_WRITES(r, "crawl", "shared-id.html");
+  cr_expect_geq(clicks(&r, "Show details"), 1, "the disclosure \"Show details\" was opened");
+  cr_expect_eq(clicks(&r, "Delete account"), 0, "no transition names \"Delete account\"");
+  cr_expect(r.pkg && pkg_says(r.pkg, "ambiguous_target", "acct-btn"),
+            "an ambiguous_target review item names the data-uiap-id \"acct-btn\" that two controls share");
+  done(&r);
+}
