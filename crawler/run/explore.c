@@ -2628,7 +2628,10 @@ static void explore_as(run *r, int k, seed *seeds, int nseeds) {
 /* ---- access probing ---- */
 typedef struct probe_route { char key[512]; const char *url; unsigned reached, offered; } probe_route;
 
-/* Route url (its key) in v: reached (1) or offered (0) to principal pri. */
+/* Route url (its key) in v: reached (1) or offered (0) to principal pri.
+ * Only a reached route is added: a link's target is marked offered on a
+ * route some principal reached, never added by itself (a denied control's
+ * target, an <a download> say, is never fetched). */
 static void probe_add(run *r, probe_route *v, int *n, int max, const char *url, int pri, int reached) {
   char key[512], o[512];
   if (!url || strncmp(url, "http", 4)) return;
@@ -2637,7 +2640,7 @@ static void probe_add(run *r, probe_route *v, int *n, int max, const char *url, 
   crawl__access_route(url, key, sizeof key);
   int k = 0;
   while (k < *n && strcmp(v[k].key, key)) k++;
-  if (k == *n && *n == max) return;
+  if (k == *n && (*n == max || !reached)) return;
   if (k == *n) {
     memset(&v[k], 0, sizeof v[k]);
     snprintf(v[k].key, sizeof v[k].key, "%s", key);
@@ -2648,8 +2651,8 @@ static void probe_add(run *r, probe_route *v, int *n, int max, const char *url, 
   if (reached) v[k].reached |= 1u << pri;
 }
 
-/* The routes the principals' states show (reached), and the same-origin
- * links their states offer but exploring did not take (offered). */
+/* The routes the principals' states show (reached: by a seed or an allowed
+ * action), and which of them each principal's states link to (offered). */
 static int probe_routes(run *r, probe_route *v, int max) {
   int n = 0;
   for (int i = 0; i < r->f.nst; i++) probe_add(r, v, &n, max, r->f.st[i].url, r->f.st[i].principal, 1);

@@ -429,8 +429,11 @@ Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   crawl_res r;
   const char *args[] = {"--plan", plan, "--principal", "owner", "--principal", "viewer", "--verbose", NULL};
   crawl(&r, NULL, args); /* the seeds come from the plan */
-  char list[2048];
+  char list[2048], danger[1024];
   long w = writes_since(before, list, sizeof list);
+  /* the denied download link of the home page: not clicked, not probed */
+  cr_expect_eq(t_fixture_hits_since(before, "/danger/", danger, sizeof danger), 0,
+               "nothing under /danger/ was fetched (the denied Export CSV link): %s", danger);
   cJSON_Delete(before);
   cr_expect(reached(&r, "admin", "cookie", "/auth/app/users") > 0, "admin reached Users");
   cr_expect(reached(&r, "viewer", "cookie", "/auth/app/profile") > 0, "viewer reached its profile");
@@ -453,6 +456,8 @@ Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   cr_expect_str_eq(access_of(acc, "/auth/app/users", "owner"), "reached");
   cr_expect_str_eq(access_of(acc, "/auth/app/users", "viewer"), "denied");
   cr_expect_str_eq(access_of(acc, "/auth/app/billing", "viewer"), "direct");
+  cr_expect(!cJSON_GetObjectItem(cJSON_GetObjectItem(acc, "routes"), "/danger/reports/export.csv"),
+            "access.json does not list the target of the denied download link: %s", at);
   const cJSON *ak;
   int users_action = 0, profile_both = 0;
   cJSON_ArrayForEach(ak, cJSON_GetObjectItem(acc, "actions")) {

@@ -175,7 +175,9 @@ static void app_home(const crawl_request *req, const principal *who, crawl_respo
   free(other);
   snprintf(page, sizeof page,
            "<!doctype html><title>App</title><h1>Welcome %s</h1><nav>"
-           "<a href=/auth/app/profile>Profile</a>%s%s</nav>%s"
+           "<a href=/auth/app/profile>Profile</a>%s%s"
+           /* denied (a download): probing access must never fetch it */
+           "<a download href=/danger/reports/export.csv>Export CSV</a></nav>%s"
            "<script>var n=localStorage.getItem('auth-note');"
            "fetch('/auth/app/note?ls='+(n?'yes':'no'));"
            "if(!n)localStorage.setItem('auth-note','note-'+Math.random().toString(36).slice(2)+'-ls');"
