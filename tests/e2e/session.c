@@ -188,7 +188,7 @@ Test(session, cookies_txt_signs_in_as_viewer, .timeout = 240) {
   crawl(&r, t_fixture_url(0, NULL, "/auth/app/"), args);
   cr_expect(reached(&r, "viewer", "cookie", "/auth/app/profile") > 0, "the viewer's pages");
   cr_expect_eq(reached(&r, "viewer", "cookie", "/auth/app/users"), 0, "Users is admin-only (403)");
-  cr_expect_eq(reached(&r, "viewer", "cookie", "/auth/app/billing"), 0, "Billing is not linked for a viewer");
+  cr_expect_eq(reached(&r, "viewer", "cookie", "/auth/app/audit"), 0, "Audit log is not linked for a viewer");
   cr_expect_eq(reached(&r, "admin", "cookie", NULL), 0);
   cr_expect_str_eq(auth_mode(&r), "session_reuse");
   const char *secrets[] = {sid, NULL};
@@ -455,7 +455,7 @@ Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   cr_assert(acc, "access.json is written");
   cr_expect_str_eq(access_of(acc, "/auth/app/users", "owner"), "reached");
   cr_expect_str_eq(access_of(acc, "/auth/app/users", "viewer"), "denied");
-  cr_expect_str_eq(access_of(acc, "/auth/app/billing", "viewer"), "direct");
+  cr_expect_str_eq(access_of(acc, "/auth/app/audit", "viewer"), "direct");
   cr_expect(!cJSON_GetObjectItem(cJSON_GetObjectItem(acc, "routes"), "/danger/reports/export.csv"),
             "access.json does not list the target of the denied download link: %s", at);
   const cJSON *ak;
@@ -472,7 +472,7 @@ Test(principals, admin_recipe_expires_and_viewer_state, .timeout = 240) {
   free(at);
   snprintf(path, sizeof path, "%s/package.json", r.out);
   char *pk = t_read_file(path, NULL);
-  cr_expect(pk && strstr(pk, "viewer can open /auth/app/billing directly"), "a review item names the gap");
+  cr_expect(pk && strstr(pk, "viewer can open /auth/app/audit directly"), "a review item names the gap");
   cr_expect(pk && !strstr(pk, "\"unused\""), "only the principals used are listed");
   cr_expect_str_eq(auth_mode(&r), "seeded");
   cJSON *pkj = pk ? cJSON_Parse(pk) : NULL, *rt;

@@ -9,11 +9,12 @@
  *   /auth/app/...                needs the cookie, or the request header
  *                                X-Test-Token: T_AUTH_TOKEN (a viewer);
  *                                else 302 to /auth/login. Pages: / (links;
- *                                Users and Billing only for admin), profile
+ *                                Users and Audit log only for admin; Export
+ *                                CSV, a download the gate denies), profile
  *                                (shows the session's cookie value or the
  *                                token: secrets the crawl must not write),
  *                                users (admin only: 403 for a viewer),
- *                                billing (linked for admin, not protected),
+ *                                audit (linked for admin, not protected),
  *                                ?other=PORT: the home page loads an image
  *                                from 127.0.0.1:PORT/auth/app/other-origin,
  *                                note?ls=yes|no (the home page's script says
@@ -183,7 +184,7 @@ static void app_home(const crawl_request *req, const principal *who, crawl_respo
            "if(!n)localStorage.setItem('auth-note','note-'+Math.random().toString(36).slice(2)+'-ls');"
            "</script>",
            who->user, admin ? "<a href=/auth/app/users>Users</a>" : "",
-           admin ? "<a href=/auth/app/billing>Billing</a>" : "", img);
+           admin ? "<a href=/auth/app/audit>Audit log</a>" : "", img);
   html(res, 200, page);
 }
 
@@ -209,7 +210,7 @@ static void app_page(const crawl_request *req, crawl_response *res) {
   if (!*page) app_home(req, &who, res);
   else if (!strcmp(page, "profile")) app_profile(&who, res);
   else if (!strcmp(page, "users")) html(res, 200, "<title>Users</title><h1>Users</h1><a href=/auth/app/>Home</a>");
-  else if (!strcmp(page, "billing")) html(res, 200, "<title>Billing</title><h1>Billing</h1><a href=/auth/app/>Home</a>");
+  else if (!strcmp(page, "audit")) html(res, 200, "<title>Audit log</title><h1>Audit log</h1><a href=/auth/app/>Home</a>");
   else if (!strcmp(page, "note")) html(res, 200, "ok");
   else html(res, 404, "<p>Not found</p>");
 }
