@@ -220,6 +220,33 @@ Test(mcp, choose, .timeout = 120) {
   t_run_free(&r);
 }
 
+/* Two buttons share data-uiap-id="acct-btn" (tests/fixtures/safety/shared-id.html):
+ * act on "Show details" opens it and never clicks "Delete account"; act by
+ * the shared stableId alone is refused as ambiguous; nothing at /danger/. */
+Test(mcp, act_clicks_the_element_decided_on, .timeout = 120) {
+  need_sdk();
+  char steps[2048];
+  snprintf(steps, sizeof steps,
+           "[{\"tool\":\"navigate\",\"args\":{\"url\":\"%s\"}},"
+           "{\"tool\":\"act\",\"args\":{\"action\":\"ui.expand\",\"target\":{\"role\":\"button\",\"name\":\"Show details\"}}},"
+           "{\"tool\":\"act\",\"args\":{\"action\":\"ui.activate\",\"target\":{\"stableId\":\"acct-btn\"}}}]",
+           t_fixture_url(0, NULL, "/safety/shared-id.html"));
+  cJSON *hits0 = t_fixture_hit_table();
+  const char *argv[] = {"/usr/bin/env", "node", CLIENT, UIAP_BIN, steps, "--quiet", NULL};
+  t_run r = t_run_argv(argv, 110000);
+  cr_assert_eq(r.status, 0, "mcp_client.mjs: exit %d\n%s\n%s", r.status, r.out, r.err);
+  cJSON *out = cJSON_Parse(r.out);
+  cr_assert(out, "not JSON: %s", r.out);
+  EXPECT_OK(out, 1, "done: ui.expand button \"Show details\"");
+  EXPECT_ERR(out, 2, "ambiguous target");
+  EXPECT_ERR(out, 2, "Nothing was done.");
+  char list[512];
+  cr_expect_eq(t_fixture_hits_since(hits0, "/danger/", list, sizeof list), 0, "requests reached /danger/: %s", list);
+  cJSON_Delete(out);
+  cJSON_Delete(hits0);
+  t_run_free(&r);
+}
+
 /* Raw lines on stdin; the server's stdout. */
 static t_run raw_session(const char *lines) {
   char *dir = t_tmpdir(), in[600], cmd[1400];
