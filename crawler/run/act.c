@@ -426,6 +426,19 @@ static int locate(const pg_graph *g, const action *a, const pg_element **out, in
   return *n = *out != NULL;
 }
 
+/* What a login recipe's step may do beyond an allow: sign in (a credential
+ * typed, a form posted, a session set). Never a destruction, a payment,
+ * something irreversible or an effect outside the app: a recipe that names
+ * "Delete account" is refused like any other click. */
+static const unsigned char recipe_sides[POL__SE_COUNT] = {
+  [POL_SE_NONE] = 1, [POL_SE_READ] = 1, [POL_SE_NAVIGATION] = 1, [POL_SE_LOCAL_UI] = 1, [POL_SE_DRAFT] = 1,
+  [POL_SE_REVERSIBLE_WRITE] = 1, [POL_SE_WRITE] = 1, [POL_SE_SECURITY_CHANGE] = 1, [POL_SE_UNKNOWN] = 1,
+};
+
+static int recipe_may(const act_gate *gate, const action *d) {
+  return gate->recipe && d->cls.side_effect < POL__SE_COUNT && recipe_sides[d->cls.side_effect];
+}
+
 /* a decided again on e as it is now (its role, name and facts in this
  * capture) under the gate: 0 when that decision is allow, else the
  * refusal with why. a->dec must have been allow as well. */
@@ -440,7 +453,7 @@ static int decide_again(const act_gate *gate, const action *a, const pg_element 
     d.name = (char *)(e->name ? e->name : "");
   }
   crawl__act_decide(gate->policy, gate->page_origin, gate->allowed, &d, e);
-  if (d.dec.effect == POL_EFFECT_ALLOW) return 0;
+  if (d.dec.effect == POL_EFFECT_ALLOW || recipe_may(gate, &d)) return 0;
   snprintf(why, whylen, "not performed: decided again on the element found now (%s \"%.120s\"), the gate says %s "
            "(%s): %.200s", d.role, d.name, pol_effect_name(d.dec.effect), pol_reason_name(d.dec.reason),
            d.dec.text ? d.dec.text : "");
@@ -479,7 +492,7 @@ static crawl_code perform(act_ctx *r, const act_gate *gate, const action *a, con
   }
   crawl_code rc = act_click(r, e, why, whylen);
   if (rc || !a->action_id || strcmp(a->action_id, "ui.enterText")) return rc;
-  if (e->sensitive) { /* the policy denies these; never type into one */
+  if (e->sensitive && !gate->recipe) { /* the policy denies these; only a login recipe types into one */
     snprintf(why, whylen, "sensitive field");
     return CRAWL_ARG;
   }

@@ -47,6 +47,10 @@ typedef struct act_gate {
   const pol_policy *policy;
   const char *page_origin;
   const char *const *allowed;
+  int recipe;     /* a principal's login recipe step (login.c): the user's
+                     own sign-in, which may type into a sensitive field and
+                     may do what signing in does (act.c recipe_may), never
+                     what destroys, pays, cannot be undone or leaves the app */
 } act_gate;
 
 /* Why crawl__act_perform did nothing on purpose. */

@@ -2549,7 +2549,8 @@ static int sign_in(run *r, int again) {
     return -1;
   }
   r->relogins += again;
-  crawl_code rc = crawl__login_run(r->page, pr->login, r->secrets, why, sizeof why);
+  crawl_code rc = crawl__login_run(r->page, pr->login, &r->o->policy, (const char *const *)r->allowed, r->secrets, why,
+                                   sizeof why);
   if (rc) {
     note_error(r, rc);
     jl_note(r, "signing in as %s failed: %s", pr->id, why);

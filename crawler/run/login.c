@@ -4,6 +4,7 @@
  * for that one submit, check where it landed) and the sign-in page test
  * the explorer uses to notice a lost session. Errors name a JSON path or a
  * variable, never a value. docs/principals.md. */
+#include "act.h"
 #include "crawl.h"
 #include "crawl_secrets.h"
 #include "crawl_util.h"
@@ -262,18 +263,22 @@ static void open_for_submit(crawl_page *p, const pg_element *e) {
   if (e->submit_url) crawl__page_allow_write(p, m, e->submit_url);
 }
 
-static crawl_code do_step(crawl_page *p, const pg_graph *g, const crawl_login_step *st, size_t i, char *why,
-                          size_t whylen) {
+/* Step i on g's page: the recipe decided it (the user's sign-in); the gate
+ * checks it like any action (act.c: the element found, decided again,
+ * nothing beyond signing in) and the click or the typing goes through the
+ * one path from a decision to input. */
+static crawl_code do_step(crawl_page *p, const pg_graph *g, const act_gate *gate, const crawl_login_step *st,
+                          size_t i, char *why, size_t whylen) {
   const pg_element *e = find_el(g, st->role, st->name);
-  double x, y;
   if (!e) return fail(why, whylen, "step %zu: no %s \"%s\" on the sign-in page", i, st->role, st->name);
-  if (crawl__page_node_point(p, pg_element_click_node(e), &x, &y))
-    return fail(why, whylen, "step %zu: %s \"%s\" has no box", i, st->role, st->name);
+  action a = {.action_id = st->value ? "ui.enterText" : "ui.activate", .role = e->role,
+              .name = e->name ? e->name : "", .stable_id = e->stable_id, .backend = e->backend_node_id,
+              .dec = {.effect = POL_EFFECT_ALLOW, .text = "a step of the principal's login recipe"}};
   if (!st->value) open_for_submit(p, e);
-  crawl_code rc = crawl_page_click(p, (int)x, (int)y);
-  if (!rc && st->value) rc = crawl_page_insert_text(p, st->value);
+  char refusal[512] = "";
+  crawl_code rc = crawl__act_perform(p, g, gate, &a, st->value, NULL, refusal, sizeof refusal);
   if (!rc && !st->value) rc = crawl_page_settle(p);
-  if (rc) fail(why, whylen, "step %zu: %s", i, crawl_page_errmsg(p));
+  if (rc) fail(why, whylen, "step %zu: %s", i, refusal[0] ? refusal : crawl_page_errmsg(p));
   return rc;
 }
 
@@ -289,8 +294,11 @@ static void cookies_secret(crawl_page *p, struct crawl__secrets *sec) {
   cJSON_Delete(res);
 }
 
-crawl_code crawl__login_run(crawl_page *p, const crawl_login *l, struct crawl__secrets *sec, char *why,
-                            size_t whylen) {
+crawl_code crawl__login_run(crawl_page *p, const crawl_login *l, const pol_policy *policy, const char *const *allowed,
+                            struct crawl__secrets *sec, char *why, size_t whylen) {
+  char origin[512];
+  if (pg_url_origin(l->url, origin, sizeof origin) < 0) origin[0] = 0;
+  act_gate gate = {.policy = policy, .page_origin = origin, .allowed = allowed, .recipe = 1};
   crawl__login_secrets(l, sec);
   crawl_code rc = crawl_page_load(p, l->url);
   if (rc) {
@@ -302,7 +310,7 @@ crawl_code crawl__login_run(crawl_page *p, const crawl_login *l, struct crawl__s
     pg_options go = {0};
     rc = crawl_page_capture(p, &go, &g);
     if (rc) fail(why, whylen, "step %zu: %s", i, crawl_page_errmsg(p));
-    else rc = do_step(p, g, &l->steps[i], i, why, whylen);
+    else rc = do_step(p, g, &gate, &l->steps[i], i, why, whylen);
     pg_graph_free(g);
   }
   crawl__page_allow_write(p, NULL, NULL);

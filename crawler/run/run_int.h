@@ -81,10 +81,12 @@ void crawl__page_allow_write(crawl_page *p, const char *method, const char *url)
  * (DOM.getContentQuads; scroll it into view first). 0, or -1. */
 int crawl__page_node_point(crawl_page *p, int backend, double *x, double *y);
 /* Sign in on p with recipe l: its values join sec first, the cookies the
- * server set after it. CRAWL_OK when the page ended where the recipe says
- * (success.urlPrefix, else off the sign-in page); else a code and why. */
-crawl_code crawl__login_run(crawl_page *p, const crawl_login *l, struct crawl__secrets *sec, char *why,
-                            size_t whylen);
+ * server set after it. Each step goes through crawl__act_perform under
+ * policy (the sign-in page's origin and allowed in scope) as a recipe step.
+ * CRAWL_OK when the page ended where the recipe says (success.urlPrefix,
+ * else off the sign-in page); else a code and why. */
+crawl_code crawl__login_run(crawl_page *p, const crawl_login *l, const pol_policy *policy, const char *const *allowed,
+                            struct crawl__secrets *sec, char *why, size_t whylen);
 /* 1 when url (up to its query) is the recipe's sign-in page, or g shows
  * every target of its steps (the sign-in form where it was not). */
 int crawl__login_page(const crawl_login *l, const char *url, const pg_graph *g);

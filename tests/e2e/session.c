@@ -600,3 +600,53 @@ Test(principals, stale_session_without_recipe_stops, .timeout = 240) {
   t_rm_rf(tmp);
   free(tmp);
 }
+
+/* A login recipe's steps go through the gate like every click: a recipe
+ * that names "Delete account" is refused (nothing reaches /danger/) and the
+ * run says why; the same page signs in with a recipe that names "Sign in". */
+static t_run recipe_crawl(const char *tmp, const char *last_step, char *out, size_t outlen) {
+  char plan[700], *pj = NULL;
+  const char *login = t_fixture_url(0, NULL, "/safety/recipe-login.html");
+  cr_assert(asprintf(&pj,
+      "{\"environment\":{\"environmentId\":\"recipe\",\"baseUrl\":\"%s\",\"principalProfiles\":[{\"id\":\"mallory\"}],"
+      "\"metadata\":{\"principals\":{\"mallory\":{\"login\":{\"url\":\"%s\",\"steps\":["
+      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"User\"},\"value\":\"${env:T_RECIPE_USER}\"},"
+      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"${env:T_RECIPE_PASS}\"},"
+      "{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"name\":\"%s\"}}]}}}}},"
+      "\"seeds\":[{\"kind\":\"url\",\"url\":\"%s\"}]}",
+      login, login, last_step, t_fixture_url(0, NULL, "/safety/recipe-home.html")) > 0);
+  snprintf(plan, sizeof plan, "%s/plan-%s.json", tmp, last_step[0] == 'D' ? "zap" : "ok");
+  t_write_file(plan, pj);
+  free(pj);
+  setenv("T_RECIPE_USER", "recipe-user-4417", 1); /* not the principal id: values are secrets */
+  setenv("T_RECIPE_PASS", "recipe-pass-4417", 1);
+  snprintf(out, outlen, "%s/out-%s", tmp, last_step[0] == 'D' ? "zap" : "ok");
+  const char *argv[] = {UIAP_BIN, "crawl", "--plan", plan, "-o", out, "--max-states", "4", "--max-runtime-ms", "20000",
+                        NULL};
+  return t_run_argv(argv, 90000);
+}
+
+Test(principals, a_recipe_step_is_decided_like_any_click, .timeout = 200) {
+  char *tmp = t_tmpdir(), out[700], path[800], danger[512];
+  cJSON *before = t_fixture_hit_table();
+  t_run r = recipe_crawl(tmp, "Delete account", out, sizeof out);
+  cr_expect_eq(t_fixture_hits_since(before, "/danger/", danger, sizeof danger), 0,
+               "the recipe's \"Delete account\" step reached the server: %s", danger);
+  snprintf(path, sizeof path, "%s/journal.jsonl", out);
+  char *jl = t_read_file(path, NULL);
+  cr_expect(jl && strstr(jl, "Signing in as mallory with its recipe failed: step 2: not performed"),
+            "the run says the recipe's step was refused (exit %d): %s", r.status, r.err);
+  free(jl);
+  t_run_free(&r);
+  r = recipe_crawl(tmp, "Sign in", out, sizeof out);
+  snprintf(path, sizeof path, "%s/journal.jsonl", out);
+  jl = t_read_file(path, NULL);
+  cr_expect(jl && strstr(jl, "signed in as mallory with its recipe"), "the recipe that names Sign in signs in: %s",
+            r.err);
+  cr_expect(jl && !strstr(jl, "recipe-pass-4417"), "the recipe's password is in no journal");
+  free(jl);
+  cJSON_Delete(before);
+  t_run_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
+}
