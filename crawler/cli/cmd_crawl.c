@@ -692,19 +692,23 @@ static int crawl_connect(const crawl_cli *x, cdp_client **c) {
 }
 
 /* A new browser after the old one died, or a new connection to --connect
- * after it dropped (crawl_opts.relaunch). */
+ * after it dropped (crawl_opts.relaunch). The CLI's client pointer (*c of
+ * the context) follows the run's: the old client is freed here, so it is
+ * NULL after a failure, never the freed one (which crawl_execute would free
+ * again). A failure is kept (err) for the run's exit code and its line. */
 typedef struct {
   cdp_client **c;
   cdp_launch_opts lo;
   const char *connect;
   long connect_timeout_ms;
+  char err[1024];               /* why the last relaunch failed ("" when none did) */
 } relaunch_ctx;
 
 static cdp_code relaunch(void *ud, cdp_client **c) {
   relaunch_ctx *x = ud;
   cdp_client *old = *c;
-  *c = NULL;
-  char err[1024];
+  *c = *x->c = NULL;
+  char err[1024] = "";
   cdp_code rc;
   if (x->connect) {
     rc = pool_connect(x->connect, x->connect_timeout_ms, old, c, err, sizeof err);
@@ -714,12 +718,14 @@ static cdp_code relaunch(void *ud, cdp_client **c) {
     rc = cdp_launch(&x->lo, c, err, sizeof err);
     if (!rc) cdp_client_set_cancel(*c, &cli_signal);
   }
+  *x->c = *c;
+  if (rc == CDP_CANCELLED) return rc; /* a signal: the run ends as cancelled */
   if (rc) {
-    crawl_log(CRAWL_LOG_ERROR, "crawl", "%s failed: %s", x->connect ? "reconnecting to the browser" : "restarting the browser",
-              err);
+    snprintf(x->err, sizeof x->err, "%s failed: %s", x->connect ? "reconnecting to the browser" : "restarting the browser",
+             err);
     return rc;
   }
-  *x->c = *c;
+  x->err[0] = 0;
   return CDP_OK;
 }
 
@@ -748,7 +754,7 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
     fprintf(stderr, "uiap-crawl: %s\n", gate);
   if (rc == CRAWL_FRONTIER && x->made) unmake_out(x); /* only when nothing was written */
   if (rc != CRAWL_OK)
-    return cli_fail(rc == CRAWL_BROWSER    ? CLI_EXIT_BROWSER
+    return cli_fail(rc == CRAWL_BROWSER    ? (x->connect ? CLI_EXIT_CONNECT : CLI_EXIT_BROWSER)
                     : rc == CRAWL_FRONTIER ? CLI_EXIT_FRONTIER
                                            : CLI_EXIT_INTERNAL, "%s", sum->error);
   if (sum->status && !strcmp(sum->status, "cancelled")) return cli_exit_signal();
@@ -836,8 +842,12 @@ static int crawl_execute(crawl_cli *x) {
   crawl_summary sum;
   crawl_code rc = crawl_run(c, co, &sum);
   if (x->isatty_err && x->verbosity > 0) fputs("\r\033[K", stderr);
-  cdp_client_free(c);
+  cdp_client_free(c); /* NULL when the last relaunch failed */
   crawl_cli_release(x);
+  if (rx.err[0]) { /* the browser was lost for good: the run's line says why */
+    snprintf(sum.error, sizeof sum.error, "%.400s; the run stopped there", rx.err);
+    if (rc == CRAWL_OK) rc = CRAWL_BROWSER;
+  }
   return crawl_verdict(x, rc, &sum);
 }
 
