@@ -2796,8 +2796,11 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   const cJSON *plan = plan_payload(o->plan);
   const cJSON *env = cJSON_GetObjectItemCaseSensitive(plan, "environment");
   const char *base = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"));
-  seed seeds[64];
-  int nseeds = seeds_collect(o->urls, cJSON_GetObjectItemCaseSensitive(plan, "seeds"), base, seeds, 64);
+  const cJSON *plan_sd = cJSON_GetObjectItemCaseSensitive(plan, "seeds");
+  int maxseeds = cJSON_GetArraySize(plan_sd) + 1; /* every seed given, or the base URL */
+  for (int i = 0; o->urls && o->urls[i]; i++) maxseeds++;
+  seed *seeds = crawl__xcalloc((size_t)maxseeds, sizeof *seeds);
+  int nseeds = seeds_collect(o->urls, plan_sd, base, seeds, maxseeds);
   for (int i = 0; i < nseeds && o->seed_query; i++) seeds[i].url = with_query(seeds[i].url, o->seed_query);
   for (int i = 0; i < nseeds && !base; i++) base = seeds[i].url; /* else the first seed URL */
   run_origins(r, base);
@@ -2825,6 +2828,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   }
   run_free(r);
   seeds_free(seeds, nseeds);
+  free(seeds);
   if (prc) return prc;
   if (r->guard_stop) { /* the package is written; the CLI exits with the guard's code */
     snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
