@@ -991,3 +991,45 @@ Test(crawl_errors, repeated_options_past_their_limit_are_refused) {
   }
   rm_rf(dir);
 }
+
+/* Issue 25 item 11: on a page whose "Next page" goes to a new hash route
+ * each time (tests/fixtures/paging: #/page/2, #/page/3, ...; only digits
+ * and row text differ, which fingerprints leave out), the alias rule for
+ * the seed's default route took #/page/2 for the seed: 1 state, the click
+ * a self-loop of the seed. A route that takes parameters is never the
+ * seed's: Next page from the seed leads to another state, on its template. */
+Test(crawl, a_new_route_from_the_seed_is_another_state, .timeout = 150) {
+  const char *args[] = {t_fixture_url(0, NULL, "/paging/index.html"), "--max-states", "10", "--workers", "1", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  const cJSON *tg = cJSON_GetObjectItem(pkg, "transitionGraph"), *st, *e;
+  cr_expect_gt(cJSON_GetArraySize(cJSON_GetObjectItem(tg, "states")), 1, "more than one state");
+  const char *seed = NULL;
+  int page2 = 0;
+  cJSON_ArrayForEach(st, cJSON_GetObjectItem(tg, "states")) {
+    const cJSON *m = cJSON_GetObjectItem(st, "metadata");
+    const char *url = cJSON_GetStringValue(cJSON_GetObjectItem(m, "url"));
+    if (cJSON_GetObjectItem(m, "depth") && cJSON_GetObjectItem(m, "depth")->valueint == 0) {
+      seed = cJSON_GetStringValue(cJSON_GetObjectItem(st, "stateId"));
+      cr_expect_eq(cJSON_GetObjectItem(m, "selfLoops") ? cJSON_GetObjectItem(m, "selfLoops")->valueint : 0, 0,
+                   "no self-loop on the seed");
+    }
+    page2 += url && strstr(url, "#/page/2") &&
+             !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(st, "routeId")) ?: "", "/paging/#/page/:n");
+  }
+  cr_assert(seed, "a seed state");
+  cr_expect_eq(page2, 1, "#/page/2 is a state of its own, on its template's route");
+  int next_leaves = 0;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(tg, "edges")) {
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "target"), "name"));
+    const char *from = cJSON_GetStringValue(cJSON_GetObjectItem(e, "fromStateId"));
+    const char *to = cJSON_GetStringValue(cJSON_GetObjectItem(e, "toStateId"));
+    next_leaves += name && !strcmp(name, "Next page") && from && !strcmp(from, seed) && to && strcmp(to, seed);
+  }
+  cr_expect_eq(next_leaves, 1, "Next page leads from the seed to another state");
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}
