@@ -21,7 +21,9 @@
   X(OK, 0, "ok", "success (a crawl stopped by a budget is a success: see `coverage.stoppedBy`)")         \
   X(INTERNAL, 1, "internal error", "internal error")                                                     \
   X(USAGE, 2, "usage", "usage: unknown flag, bad value, unsupported URL, malformed or invalid plan")      \
-  X(BROWSER, 3, "Chromium missing or failed", "Chromium missing, not executable, or failed to start")    \
+  X(BROWSER, 3, "Chromium missing or failed",                                                            \
+    "Chromium missing, not executable, or failed to start (`crawl`: also a browser that died mid-run "    \
+    "and could not be restarted: the package of what was found is written)")                              \
   X(NAVIGATE, 4, "URL unreachable",                                                                      \
     "the URL could not be loaded (DNS, refused connection, TLS, an off-origin redirect the write guard " \
     "blocked, ...); `crawl`: no seed could be loaded (the package is still written, each seed a "        \
@@ -29,7 +31,8 @@
   X(TIMEOUT, 5, "timeout", "timeout (`snapshot`: the main document did not answer within `--timeout-ms`)") \
   X(CONNECT, 6, "--connect failed",                                                                      \
     "`--connect` failed (`crawl`: also a browser pool that stayed at its concurrency limit, HTTP 429 or " \
-    "503, past `--connect-timeout-ms`)")                                                                 \
+    "503, past `--connect-timeout-ms`, and a connection lost mid-run that could not be made again or "   \
+    "dropped more often than `--max-reconnects` allows: the package of what was found is written)")       \
   X(OUTPUT, 7, "output not writable",                                                                    \
     "output not writable, or the output directory holds another run (use `--force`)")                    \
   X(CAPTURE, 8, "capture failed", "capture failed (the page crashed)")                                   \

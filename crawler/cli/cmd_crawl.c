@@ -27,6 +27,7 @@ const char cli_help_crawl[] =
   "Explores the app behind the seeds with the safety gate on and writes a\n"
   "Discovery Package: OUT/package.json, OUT/states/, OUT/journal.jsonl.\n"
   "A directory is served read-only on loopback and crawled from its index.html.\n"
+  "Every URL given is a seed, however many.\n"
   "\n"
   "  -o, --output DIR          output directory (required)\n"
   "  --plan FILE               DiscoveryPlanPayload or uiap.discovery.plan message\n"
@@ -38,11 +39,11 @@ const char cli_help_crawl[] =
   "  --max-depth N             do not expand states deeper than N (default 12)\n"
   "  --max-runtime-ms N        stop after N ms (default 600000)\n"
   "  --max-per-route N         at most N states per route\n"
-  "  --allow-origin ORIGIN     another origin in scope (repeatable)\n"
+  "  --allow-origin ORIGIN     another origin in scope (repeatable, at most 32)\n"
   "  --allow-beacon PATH       let beacons (sendBeacon, <a ping>) to PATH... on the app's\n"
   "                            origins through the write guard: telemetry known to be\n"
-  "                            harmless, such as a test bench's (repeatable; docs/safety.md)\n"
-  "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (repeatable)\n"
+  "                            harmless, such as a test bench's (at most 32; docs/safety.md)\n"
+  "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (at most 32)\n"
   "  --allow-bridges           also frames whose document declares <meta name=\"uiap-bridge\">\n"
   "  --viewport WxH            viewport (default 1280x800)\n"
   "  --locale LANG             browser language, e.g. de-DE\n"
@@ -81,7 +82,8 @@ const char cli_help_crawl[] =
 
 typedef struct {
   crawl_opts co;
-  const char *urls[65];
+  const char **urls;             /* the seeds given (nurls, NULL-terminated); as many as typed */
+  char **url_bufs;              /* each seed as a URL (crawl_seeds), freed by crawl_cli_free */
   const char *allow[33], *bridge[33], *beacon[33];
   int nurls, nallow, nbridge, nbeacon;
   const char *plan_path, *chromium, *connect, *fail_on, *user_data_dir;
@@ -103,7 +105,6 @@ typedef struct {
   cJSON *reviewed;              /* its decisions, saved as OUT/reviewed.json */
   crawl_server *server;         /* serving the directory seed */
   int made;                     /* we created co.out_dir */
-  char url_bufs[64][8192];
 } crawl_cli;
 
 /* ---- options ---------------------------------------------------------------- */
@@ -276,12 +277,19 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
     case OPT_MODE: case OPT_PROGRESS: case OPT_FAIL_ON:
       if ((code = crawl_choice_arg(x, c, v)) != CLI_CONTINUE) return code;
       break;
-    case OPT_ALLOW_ORIGIN: if (x->nallow < 32) x->allow[x->nallow++] = v; break;
+    case OPT_ALLOW_ORIGIN:
+      if (x->nallow == 32) return cli_fail(CLI_EXIT_USAGE, "--allow-origin: at most 32");
+      x->allow[x->nallow++] = v;
+      break;
     case OPT_ALLOW_BEACON:
       if (v[0] != '/') return cli_fail(CLI_EXIT_USAGE, "--allow-beacon takes a path that starts with /");
-      if (x->nbeacon < 32) x->beacon[x->nbeacon++] = v;
+      if (x->nbeacon == 32) return cli_fail(CLI_EXIT_USAGE, "--allow-beacon: at most 32");
+      x->beacon[x->nbeacon++] = v;
       break;
-    case OPT_BRIDGE_ORIGIN: if (x->nbridge < 32) x->bridge[x->nbridge++] = v; break;
+    case OPT_BRIDGE_ORIGIN:
+      if (x->nbridge == 32) return cli_fail(CLI_EXIT_USAGE, "--bridge-origin: at most 32");
+      x->bridge[x->nbridge++] = v;
+      break;
     case OPT_ALLOW_BRIDGES: x->co.allow_bridges = 1; break;
     case OPT_VIEWPORT:
       if ((code = cli_viewport_arg(v, &x->co.width, &x->co.height))) return code;
@@ -319,7 +327,7 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
       if (x->npick == 16) return cli_fail(CLI_EXIT_USAGE, "--principal: at most 16");
       x->pick[x->npick++] = v;
       break;
-    case 1: if (x->nurls < 64) x->urls[x->nurls++] = v; break;
+    case 1: x->urls[x->nurls++] = v; break; /* urls holds argc of them */
     default: return cli_bad_option(&g, c);
     }
   }
@@ -409,9 +417,10 @@ static int crawl_seeds(crawl_cli *x) {
       char err[256];
       if (crawl_server_start(&so, &s, err, sizeof err) != 0) return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
       x->server = s;
-      snprintf(x->url_bufs[i], sizeof x->url_bufs[i], "http://127.0.0.1:%d/", crawl_server_port(s));
+      x->url_bufs[i] = crawl__xprintf("http://127.0.0.1:%d/", crawl_server_port(s));
     } else {
-      int nu = cli_url_normalize(x->urls[i], x->url_bufs[i], sizeof x->url_bufs[i]);
+      x->url_bufs[i] = crawl__xcalloc(1, 8192);
+      int nu = cli_url_normalize(x->urls[i], x->url_bufs[i], 8192);
       if (nu == -1) return cli_fail(CLI_EXIT_USAGE, "unsupported URL (only http, https and file): %s", x->urls[i]);
       if (nu == -2) return cli_fail(CLI_EXIT_USAGE, "not a URL, file or directory: %s", x->urls[i]);
     }
@@ -692,19 +701,23 @@ static int crawl_connect(const crawl_cli *x, cdp_client **c) {
 }
 
 /* A new browser after the old one died, or a new connection to --connect
- * after it dropped (crawl_opts.relaunch). */
+ * after it dropped (crawl_opts.relaunch). The CLI's client pointer (*c of
+ * the context) follows the run's: the old client is freed here, so it is
+ * NULL after a failure, never the freed one (which crawl_execute would free
+ * again). A failure is kept (err) for the run's exit code and its line. */
 typedef struct {
   cdp_client **c;
   cdp_launch_opts lo;
   const char *connect;
   long connect_timeout_ms;
+  char err[1024];               /* why the last relaunch failed ("" when none did) */
 } relaunch_ctx;
 
 static cdp_code relaunch(void *ud, cdp_client **c) {
   relaunch_ctx *x = ud;
   cdp_client *old = *c;
-  *c = NULL;
-  char err[1024];
+  *c = *x->c = NULL;
+  char err[1024] = "";
   cdp_code rc;
   if (x->connect) {
     rc = pool_connect(x->connect, x->connect_timeout_ms, old, c, err, sizeof err);
@@ -714,12 +727,14 @@ static cdp_code relaunch(void *ud, cdp_client **c) {
     rc = cdp_launch(&x->lo, c, err, sizeof err);
     if (!rc) cdp_client_set_cancel(*c, &cli_signal);
   }
+  *x->c = *c;
+  if (rc == CDP_CANCELLED) return rc; /* a signal: the run ends as cancelled */
   if (rc) {
-    crawl_log(CRAWL_LOG_ERROR, "crawl", "%s failed: %s", x->connect ? "reconnecting to the browser" : "restarting the browser",
-              err);
+    snprintf(x->err, sizeof x->err, "%s failed: %s", x->connect ? "reconnecting to the browser" : "restarting the browser",
+             err);
     return rc;
   }
-  *x->c = *c;
+  x->err[0] = 0;
   return CDP_OK;
 }
 
@@ -748,7 +763,7 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
     fprintf(stderr, "uiap-crawl: %s\n", gate);
   if (rc == CRAWL_FRONTIER && x->made) unmake_out(x); /* only when nothing was written */
   if (rc != CRAWL_OK)
-    return cli_fail(rc == CRAWL_BROWSER    ? CLI_EXIT_BROWSER
+    return cli_fail(rc == CRAWL_BROWSER    ? (x->connect ? CLI_EXIT_CONNECT : CLI_EXIT_BROWSER)
                     : rc == CRAWL_FRONTIER ? CLI_EXIT_FRONTIER
                                            : CLI_EXIT_INTERNAL, "%s", sum->error);
   if (sum->status && !strcmp(sum->status, "cancelled")) return cli_exit_signal();
@@ -836,16 +851,26 @@ static int crawl_execute(crawl_cli *x) {
   crawl_summary sum;
   crawl_code rc = crawl_run(c, co, &sum);
   if (x->isatty_err && x->verbosity > 0) fputs("\r\033[K", stderr);
-  cdp_client_free(c);
+  cdp_client_free(c); /* NULL when the last relaunch failed */
   crawl_cli_release(x);
+  if (rx.err[0]) { /* the browser was lost for good: the run's line says why */
+    snprintf(sum.error, sizeof sum.error, "%.400s; the run stopped there", rx.err);
+    if (rc == CRAWL_OK) rc = CRAWL_BROWSER;
+  }
   return crawl_verdict(x, rc, &sum);
 }
 
 int cli_cmd_crawl(int argc, char **argv) {
   crawl_cli x = {.verbosity = 1, .argc = argc, .argv = argv, .max_reconnects = -1};
+  /* every operand is a seed: no more of them than argv has */
+  x.urls = crawl__xcalloc((size_t)argc + 1, sizeof *x.urls);
+  x.url_bufs = crawl__xcalloc((size_t)argc + 1, sizeof *x.url_bufs);
   int code = crawl_parse(argc, argv, &x);
   if (code == CLI_CONTINUE) code = crawl_setup(&x);
   if (code == CLI_CONTINUE) code = crawl_execute(&x);
   crawl_cli_release(&x);
+  for (int i = 0; i < argc; i++) free(x.url_bufs[i]);
+  free(x.url_bufs);
+  free(x.urls);
   return code;
 }

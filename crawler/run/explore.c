@@ -782,6 +782,24 @@ static void principal_salt(const run *r, char *fp) {
   free(b);
 }
 
+/* A hash-routed app shows its default route at "page.html" and at
+ * "page.html#/home": the same UI (content fingerprint) under route keys a
+ * and b, one with a route fragment and one without, is one state. Only a
+ * fixed route can be the default one: a fragment that takes parameters
+ * (#/page/2, #/item/42) is one page of its template, a route of its own
+ * even when its page looks like the seed's (issue 25; docs/decisions.md). */
+static int default_route_alias(const char *a, const char *b) {
+  if (!a || !b) return 0;
+  size_t la = strcspn(a, "#"), lb = strcspn(b, "#");
+  if (la != lb || strncmp(a, b, la) || (a[la] && b[lb])) return 0;
+  const char *frag = a[la] ? a + la : b + lb;
+  pg_route_param *params = NULL;
+  size_t nparams = 0;
+  free(pg_route_template(frag, &params, &nparams));
+  pg_route_params_free(params, nparams);
+  return nparams == 0;
+}
+
 #define BUSY_ROUNDS 8
 static int observe(run *r, crawl_code *rc, char **route) {
   pg_graph *prev = r->g;   /* ours to free once the new capture is in */
@@ -835,15 +853,8 @@ static int observe(run *r, crawl_code *rc, char **route) {
     principal_salt(r, r->cur_cfp);
     r->cur = find_state(r, r->cur_fp);
     if (r->cur < 0) {
-      /* A hash-routed app shows its default route at "page.html" and at
-       * "page.html#/home": the same UI under a URL with and without a route
-       * fragment is one state. */
-      for (int i = 0; i < r->f.nst && r->cur < 0; i++) {
-        const char *a = r->f.st[i].route, *b = rk;
-        if (!a || !b || strcmp(r->f.st[i].cfp, r->cur_cfp)) continue;
-        size_t la = strcspn(a, "#"), lb = strcspn(b, "#");
-        if (la == lb && !strncmp(a, b, la) && (!a[la] || !b[lb])) r->cur = i;
-      }
+      for (int i = 0; i < r->f.nst && r->cur < 0; i++)
+        if (!strcmp(r->f.st[i].cfp, r->cur_cfp) && default_route_alias(r->f.st[i].route, rk)) r->cur = i;
       if (r->cur >= 0) {
         memcpy(r->cur_fp, r->f.st[r->cur].fp, sizeof r->cur_fp);
         if (r->f.st[r->cur].depth == 0) crawl__strmap_put(&r->route_alias, rk, r->cur);
@@ -2822,8 +2833,11 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   const cJSON *plan = plan_payload(o->plan);
   const cJSON *env = cJSON_GetObjectItemCaseSensitive(plan, "environment");
   const char *base = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"));
-  seed seeds[64];
-  int nseeds = seeds_collect(o->urls, cJSON_GetObjectItemCaseSensitive(plan, "seeds"), base, seeds, 64);
+  const cJSON *plan_sd = cJSON_GetObjectItemCaseSensitive(plan, "seeds");
+  int maxseeds = cJSON_GetArraySize(plan_sd) + 1; /* every seed given, or the base URL */
+  for (int i = 0; o->urls && o->urls[i]; i++) maxseeds++;
+  seed *seeds = crawl__xcalloc((size_t)maxseeds, sizeof *seeds);
+  int nseeds = seeds_collect(o->urls, plan_sd, base, seeds, maxseeds);
   for (int i = 0; i < nseeds && o->seed_query; i++) seeds[i].url = with_query(seeds[i].url, o->seed_query);
   for (int i = 0; i < nseeds && !base; i++) base = seeds[i].url; /* else the first seed URL */
   run_origins(r, base);
@@ -2851,6 +2865,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   }
   run_free(r);
   seeds_free(seeds, nseeds);
+  free(seeds);
   if (prc) return prc;
   if (r->guard_stop) { /* the package is written; the CLI exits with the guard's code */
     snprintf(sum->error, sizeof sum->error, "%.500s", r->err);

@@ -169,27 +169,68 @@ static int picked(const char *const *pick, const char *id) {
   return 0;
 }
 
-/* What metadata.principals.<id> adds to principal pr (k: its index). */
-static crawl_code principal_extras(const cJSON *extra, crawl_principal *pr, char *err, size_t errlen) {
-  const char *id = pr->id;
+/* What one place of the plan adds to principal pr: extra (an object at the
+ * JSON path where: the environment's metadata.principals.<id>, or the
+ * profile's own metadata) may hold a login recipe and a storage state. A
+ * second recipe or storage state for pr (from the other place) is refused. */
+static crawl_code principal_extras(const cJSON *extra, const char *where, crawl_principal *pr, char *err,
+                                   size_t errlen) {
   if (!extra) return CRAWL_OK;
-  if (!cJSON_IsObject(extra)) return fail(err, errlen, "/environment/metadata/principals/%s must be an object", id);
+  if (!cJSON_IsObject(extra)) return fail(err, errlen, "%s must be an object", where);
   const cJSON *login = cJSON_GetObjectItemCaseSensitive(extra, "login");
   const cJSON *ss = cJSON_GetObjectItemCaseSensitive(extra, "storageState");
-  if (ss && !cJSON_IsString(ss))
-    return fail(err, errlen, "/environment/metadata/principals/%s/storageState must be a file name", id);
+  if (ss && !cJSON_IsString(ss)) return fail(err, errlen, "%s/storageState must be a file name", where);
+  if ((ss && pr->storage_state) || (login && pr->login))
+    return fail(err, errlen, "%s/%s: principal %s has one already in the plan; give it in one place only", where,
+                login && pr->login ? "login" : "storageState", pr->id);
   if (ss) pr->storage_state = crawl__xstrdup(ss->valuestring);
   if (!login) return CRAWL_OK;
   char why[300];
   pr->login = crawl__xcalloc(1, sizeof *pr->login);
-  if (crawl_login_parse(login, pr->login, why, sizeof why))
-    return fail(err, errlen, "/environment/metadata/principals/%s/login%s", id, why);
+  if (crawl_login_parse(login, pr->login, why, sizeof why)) return fail(err, errlen, "%s/login%s", where, why);
   return CRAWL_OK;
+}
+
+/* Principal pr's sign-in, from both places docs/principals.md names: the
+ * environment's metadata.principals.<id> and the profile's own metadata
+ * (pj, profile i). A recipe or storage state on the profile itself is in
+ * neither: refused, with the places it goes. */
+static crawl_code principal_signin(const cJSON *extras, const cJSON *pj, int i, crawl_principal *pr, char *err,
+                                   size_t errlen) {
+  static const char *const misplaced[] = {"login", "storageState"};
+  for (size_t k = 0; k < sizeof misplaced / sizeof *misplaced; k++)
+    if (cJSON_GetObjectItemCaseSensitive(pj, misplaced[k]))
+      return fail(err, errlen,
+                  "/environment/principalProfiles/%d/%s: a principal's %s goes in its profile's metadata.%s or in "
+                  "environment.metadata.principals.%s.%s (docs/principals.md)",
+                  i, misplaced[k], misplaced[k], misplaced[k], pr->id, misplaced[k]);
+  char where[300];
+  snprintf(where, sizeof where, "/environment/metadata/principals/%s", pr->id);
+  crawl_code rc = principal_extras(cJSON_GetObjectItemCaseSensitive(extras, pr->id), where, pr, err, errlen);
+  if (rc) return rc;
+  const cJSON *meta = cJSON_GetObjectItemCaseSensitive(pj, "metadata");
+  snprintf(where, sizeof where, "/environment/principalProfiles/%d/metadata", i);
+  return principal_extras(meta, where, pr, err, errlen);
 }
 
 static const cJSON *plan_env(const cJSON *plan) {
   const cJSON *payload = cJSON_GetObjectItemCaseSensitive(plan, "payload");
   return cJSON_GetObjectItemCaseSensitive(payload ? payload : plan, "environment");
+}
+
+/* Every entry of the environment's metadata.principals names a profile: a
+ * recipe for nobody would be dropped without a word. */
+static crawl_code extras_named(const cJSON *profiles, const cJSON *extras, char *err, size_t errlen) {
+  const cJSON *xj, *named = cJSON_IsObject(extras) ? extras : NULL;
+  cJSON_ArrayForEach(xj, named) {
+    const cJSON *pj;
+    int found = 0;
+    cJSON_ArrayForEach(pj, profiles) found |= crawl__str(pj, "id") && !strcmp(crawl__str(pj, "id"), xj->string);
+    if (!found)
+      return fail(err, errlen, "/environment/metadata/principals/%s: no principal profile has this id "
+                  "(environment.principalProfiles)", xj->string);
+  }
+  return CRAWL_OK;
 }
 
 /* Every id of pick is a profile of the plan. */
@@ -212,6 +253,7 @@ crawl_code crawl_principals_parse(const cJSON *plan, const char *const *pick, cr
   *n = 0;
   if (profiles && !cJSON_IsArray(profiles)) return fail(err, errlen, "/environment/principalProfiles must be an array");
   crawl_code rc = picks_exist(profiles, pick, err, errlen);
+  if (!rc) rc = extras_named(profiles, extras, err, errlen);
   if (rc) return rc;
   *v = crawl__xcalloc((size_t)cJSON_GetArraySize(profiles) + 1, sizeof **v);
   const cJSON *pj;
@@ -221,12 +263,15 @@ crawl_code crawl_principals_parse(const cJSON *plan, const char *const *pick, cr
     if (!id || !*id) return fail(err, errlen, "/environment/principalProfiles/%d/id must be a string", i);
     for (size_t k = 0; k < *n; k++)
       if (!strcmp((*v)[k].id, id)) return fail(err, errlen, "/environment/principalProfiles/%d/id repeats %s", i, id);
-    i++;
-    if (!picked(pick, id)) continue;
+    if (!picked(pick, id)) {
+      i++;
+      continue;
+    }
     crawl_principal *pr = &(*v)[(*n)++];
     pr->id = crawl__xstrdup(id);
     pr->profile = cJSON_Duplicate(pj, 1);
-    if ((rc = principal_extras(cJSON_GetObjectItemCaseSensitive(extras, id), pr, err, errlen)) != CRAWL_OK) return rc;
+    if ((rc = principal_signin(extras, pj, i, pr, err, errlen)) != CRAWL_OK) return rc;
+    i++;
   }
   return CRAWL_OK;
 }

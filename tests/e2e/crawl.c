@@ -920,3 +920,116 @@ Test(crawl, a_state_that_cannot_be_restored_is_tried_twice_then_reviewed_once, .
   t_run_free(&run);
   rm_rf(dir);
 }
+
+/* Issue 25 item 12: `crawl URL1 ... URL149` kept the first 64 URLs and said
+ * nothing about the rest. Every URL typed is a seed of the run: the journal
+ * and the package list all 149, in order, and those the budget left
+ * unvisited are coverage_gap review items, the 149th among them. */
+Test(crawl, every_seed_url_typed_is_taken, .timeout = 150) {
+  enum { N = 149 };
+  char *dir = t_tmpdir(), out[600], *urls[N];
+  snprintf(out, sizeof out, "%s/out", dir);
+  const char *argv[N + 16];
+  int n = 0;
+  argv[n++] = UIAP_BIN;
+  argv[n++] = "crawl";
+  for (int i = 0; i < N; i++) {
+    char path[64];
+    snprintf(path, sizeof path, "/seeds/index.html?n=%d", i + 1);
+    argv[n++] = urls[i] = strdup(t_fixture_url(0, NULL, path));
+  }
+  static const char *const rest[] = {"--max-states", "2", "--max-depth", "1", "--workers", "1", "-o", NULL};
+  for (int i = 0; rest[i]; i++) argv[n++] = rest[i];
+  argv[n++] = out;
+  argv[n] = NULL;
+  t_run r = t_run_argv(argv, 120000);
+  cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+  char path[700];
+  snprintf(path, sizeof path, "%s/package.json", out);
+  cJSON *p = t_package_read(path);
+  cr_assert(p, "a package was written");
+  const cJSON *seeds = cJSON_GetObjectItem(cJSON_GetObjectItem(p, "run"), "seeds");
+  cr_expect_eq(cJSON_GetArraySize(seeds), N, "the package lists every seed (%d)", cJSON_GetArraySize(seeds));
+  const char *last = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(seeds, N - 1), "url"));
+  cr_expect(last && strstr(last, "?n=149"), "the last seed is the 149th URL: %s", last ? last : "(none)");
+  cJSON *runs = t_journal_records(out, "run");
+  cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetArrayItem(runs, 0), "seeds")), N,
+               "the journal's run record lists every seed");
+  cJSON_Delete(runs);
+  cr_expect(review_mentions(p, "coverage_gap", "?n=149"), "the 149th seed, not visited, is a coverage_gap item");
+  cJSON_Delete(p);
+  t_run_free(&r);
+  for (int i = 0; i < N; i++) free(urls[i]);
+  rm_rf(dir);
+}
+
+/* Issue 25 item 12: a 33rd --allow-origin (or --bridge-origin,
+ * --allow-beacon) was dropped without a word. It is refused: exit 2 and a
+ * line that names the option and its limit. */
+Test(crawl_errors, repeated_options_past_their_limit_are_refused) {
+  static const char *const opts[] = {"--allow-origin", "--bridge-origin", "--allow-beacon"};
+  char *dir = t_tmpdir(), vals[33][64];
+  for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+    const char *argv[80];
+    int n = 0;
+    argv[n++] = UIAP_BIN;
+    argv[n++] = "crawl";
+    argv[n++] = "http://127.0.0.1:1/";
+    for (int i = 0; i < 33; i++) {
+      snprintf(vals[i], sizeof vals[i], k == 2 ? "/beacon/%d" : "http://h%d.example", i);
+      argv[n++] = opts[k];
+      argv[n++] = vals[i];
+    }
+    argv[n++] = "-o";
+    argv[n++] = dir;
+    argv[n] = NULL;
+    t_run r = t_run_argv(argv, 10000);
+    cr_expect_eq(r.status, 2, "%s 33 times: exit 2 (%d): %s", opts[k], r.status, r.err);
+    cr_expect(strstr(r.err, opts[k]) && strstr(r.err, "at most 32"), "the line names %s and its limit: %s", opts[k],
+              r.err);
+    t_run_free(&r);
+  }
+  rm_rf(dir);
+}
+
+/* Issue 25 item 11: on a page whose "Next page" goes to a new hash route
+ * each time (tests/fixtures/paging: #/page/2, #/page/3, ...; only digits
+ * and row text differ, which fingerprints leave out), the alias rule for
+ * the seed's default route took #/page/2 for the seed: 1 state, the click
+ * a self-loop of the seed. A route that takes parameters is never the
+ * seed's: Next page from the seed leads to another state, on its template. */
+Test(crawl, a_new_route_from_the_seed_is_another_state, .timeout = 150) {
+  const char *args[] = {t_fixture_url(0, NULL, "/paging/index.html"), "--max-states", "10", "--workers", "1", NULL};
+  t_run run;
+  char *dir;
+  cJSON *pkg = crawl(args, &run, &dir);
+  cr_assert(pkg, "crawl failed (exit %d): %s", run.status, run.err);
+  const cJSON *tg = cJSON_GetObjectItem(pkg, "transitionGraph"), *st, *e;
+  cr_expect_gt(cJSON_GetArraySize(cJSON_GetObjectItem(tg, "states")), 1, "more than one state");
+  const char *seed = NULL;
+  int page2 = 0;
+  cJSON_ArrayForEach(st, cJSON_GetObjectItem(tg, "states")) {
+    const cJSON *m = cJSON_GetObjectItem(st, "metadata");
+    const char *url = cJSON_GetStringValue(cJSON_GetObjectItem(m, "url"));
+    if (cJSON_GetObjectItem(m, "depth") && cJSON_GetObjectItem(m, "depth")->valueint == 0) {
+      seed = cJSON_GetStringValue(cJSON_GetObjectItem(st, "stateId"));
+      cr_expect_eq(cJSON_GetObjectItem(m, "selfLoops") ? cJSON_GetObjectItem(m, "selfLoops")->valueint : 0, 0,
+                   "no self-loop on the seed");
+    }
+    page2 += url && strstr(url, "#/page/2") &&
+             !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(st, "routeId")) ?: "", "/paging/#/page/:n");
+  }
+  cr_assert(seed, "a seed state");
+  cr_expect_eq(page2, 1, "#/page/2 is a state of its own, on its template's route");
+  int next_leaves = 0;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(tg, "edges")) {
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "target"), "name"));
+    const char *from = cJSON_GetStringValue(cJSON_GetObjectItem(e, "fromStateId"));
+    const char *to = cJSON_GetStringValue(cJSON_GetObjectItem(e, "toStateId"));
+    next_leaves += name && !strcmp(name, "Next page") && from && !strcmp(from, seed) && to && strcmp(to, seed);
+  }
+  cr_expect_eq(next_leaves, 1, "Next page leads from the seed to another state");
+  cJSON_Delete(pkg);
+  t_run_free(&run);
+  rm_rf(dir);
+}

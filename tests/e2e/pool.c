@@ -6,10 +6,13 @@
  * same package as a run straight to the browser, a "reconnected" note and
  * no "browser died" review item, a note that the pool slowed the run, and
  * no tab left behind in the pool's browser. A pool that stays busy fails
- * the run after --connect-timeout-ms: exit 6 and one line on stderr. */
+ * the run after --connect-timeout-ms: exit 6 and one line on stderr; so
+ * does a pool whose browser is gone for good mid-run (the reconnect fails),
+ * with the package of what was found. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,4 +191,53 @@ Test(pool, always_busy_fails_after_its_deadline) {
     t_run_free(&r);
     rm_dir(dir);
   }
+}
+
+/* ---- the pool's browser is gone for good ------------------------------------------- */
+/* Kills the pool's browser (its process group) once the crawl in out has
+ * recorded states states; a thread of its own, asserting nothing. */
+typedef struct { char out[700]; int states; pid_t pid; int killed; } killer;
+static void *kill_mid_run(void *ud) {
+  killer *k = ud;
+  for (int i = 0; i < 1800 && t_journal_lines(k->out, "state") < k->states; i++) usleep(100000);
+  k->killed = kill(-k->pid, SIGKILL) == 0;
+  return NULL;
+}
+
+/* Issue 25 item 9: the browser behind --connect killed mid-crawl, so the one
+ * reconnect --max-reconnects 1 allows fails. The run used to free the old
+ * connection twice (exit 134, "free(): invalid size", or SIGSEGV). It ends
+ * with exit 6, its last stderr line saying the reconnect failed, and a valid
+ * package of the states found before the browser went. */
+Test(pool, browser_gone_for_good_is_exit_6_with_the_package) {
+  browser_start();
+  char direct[64], *dir = t_tmpdir();
+  snprintf(direct, sizeof direct, "http://127.0.0.1:%d", br.port);
+  killer k = {.states = 3, .pid = br.pid};
+  snprintf(k.out, sizeof k.out, "%s/out", dir);
+  pthread_t th;
+  cr_assert_eq(pthread_create(&th, NULL, kill_mid_run, &k), 0);
+  const char *extra[] = {"--max-reconnects", "1", NULL};
+  t_run r = crawl_via(direct, dir, extra);
+  pthread_join(th, NULL);
+  browser_stop(); /* reaps the killed browser */
+  cr_assert(k.killed, "the browser was killed mid-run (exit %d): %s", r.status, r.err);
+  cr_expect_eq(r.status, 6, "exit 6, the browser behind --connect was lost (%d): %s", r.status, r.err);
+  size_t n = strlen(r.err);
+  while (n && r.err[n - 1] == '\n') r.err[--n] = 0;
+  const char *last = strrchr(r.err, '\n') ? strrchr(r.err, '\n') + 1 : r.err;
+  cr_expect(!strncmp(last, "uiap-crawl: ", 12) && strstr(last, "reconnecting to the browser failed") &&
+                strstr(last, "the run stopped there"),
+            "the last line says why the run stopped: %s", r.err);
+  cr_expect(!strstr(r.err, "free(") && !strstr(r.err, "Sanitizer"), "no crash: %s", r.err);
+  cJSON *p = package_of(dir);
+  cr_assert(p, "the package of what was found is written");
+  cr_expect_geq(count_of(p, "states"), 3, "it holds the states found before the browser went (%d)",
+                count_of(p, "states"));
+  char *j = journal_of(dir);
+  cr_expect(j && strstr(j, "reconnecting failed"), "the journal says the reconnect failed");
+  free(j);
+  cJSON_Delete(p);
+  t_run_free(&r);
+  rm_dir(dir);
 }

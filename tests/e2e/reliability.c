@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -144,5 +145,56 @@ Test(reliability, sigint_finalizes, .timeout = 120) {
   for (int i = 0; i < 60 && t_count_procs(tmp); i++) usleep(50000);
   cr_expect_eq(t_count_procs(tmp), 0, "no Chromium left");
   cr_expect_eq(t_dir_entries(tmp), 0, "temporary profile removed");
+  cleanup(tmp, dir);
+}
+
+/* Issue 25 item 9, the launched browser: Chromium killed mid-crawl, and the
+ * new one the run starts does not come up (a --chromium that starts once).
+ * The run used to free the dead browser's client twice (exit 134 or a
+ * SIGSEGV). Exit 3, a last line that says the restart failed, and a valid
+ * package of the states found before. */
+Test(reliability, chromium_killed_and_not_restarted, .timeout = 240) {
+  char *tmp = t_tmpdir(), *dir = t_tmpdir();
+  char out[700], wrap[700], errpath[700];
+  snprintf(out, sizeof out, "%s/out", dir);
+  snprintf(wrap, sizeof wrap, "%s/chromium-once", dir);
+  snprintf(errpath, sizeof errpath, "%s/stderr", dir);
+  const char *bin = getenv("UIAP_CHROMIUM") && *getenv("UIAP_CHROMIUM") ? getenv("UIAP_CHROMIUM") : "chromium";
+  FILE *f = fopen(wrap, "w");
+  cr_assert(f);
+  fprintf(f, "#!/bin/sh\n[ -e '%s/launched' ] && exit 1\n: > '%s/launched'\nexec '%s' \"$@\"\n", dir, dir, bin);
+  fclose(f);
+  chmod(wrap, 0755);
+  const char *url = t_fixture_url(0, NULL, "/spa/index.html");
+  pid_t pid = fork();
+  if (pid == 0) {
+    setenv("TMPDIR", tmp, 1);
+    freopen("/dev/null", "w", stdout);
+    freopen(errpath, "w", stderr);
+    execl(UIAP_BIN, UIAP_BIN, "crawl", url, "--chromium", wrap, "-o", out, (char *)NULL);
+    _exit(127);
+  }
+  for (int i = 0; i < 200 && t_journal_lines(out, "state") < 4; i++) usleep(100000);
+  cr_assert_geq(t_journal_lines(out, "state"), 4, "the crawl got going");
+  char cmd[800];
+  snprintf(cmd, sizeof cmd, "pkill -9 -f -- '--user-data-dir=%s'", tmp);
+  (void)!system(cmd);
+  int st = 0;
+  cr_assert(t_wait_exit(pid, 200000, &st), "the crawl finished");
+  char *err = t_read_file(errpath, NULL);
+  cr_assert(err);
+  cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 3, "exit 3, the browser could not be restarted (status %d): %s", st,
+            err);
+  size_t n = strlen(err);
+  while (n && err[n - 1] == '\n') err[--n] = 0;
+  const char *last = strrchr(err, '\n') ? strrchr(err, '\n') + 1 : err;
+  cr_expect(!strncmp(last, "uiap-crawl: ", 12) && strstr(last, "restarting the browser failed"),
+            "the last line says why the run stopped: %s", err);
+  free(err);
+  cJSON *p = package_of(out);
+  cr_assert(p, "the package of what was found is written");
+  cr_expect_geq(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(p, "transitionGraph"), "states")), 4);
+  cJSON_Delete(p);
+  cr_expect_eq(t_count_procs(tmp), 0, "no Chromium left");
   cleanup(tmp, dir);
 }

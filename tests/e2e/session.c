@@ -650,3 +650,87 @@ Test(principals, a_recipe_step_is_decided_like_any_click, .timeout = 200) {
   t_rm_rf(tmp);
   free(tmp);
 }
+
+/* Issue 25 item 12: the owner's recipe in its profile's own metadata
+ * (principalProfiles[0].metadata.login, where readers of the spec's types
+ * look first) was ignored without a word: the run explored anonymously. It
+ * signs in with it, as from environment.metadata.principals. */
+Test(principals, recipe_in_the_profile_metadata_signs_in, .timeout = 240) {
+  char *tmp = t_tmpdir(), plan[700], base[128];
+  snprintf(base, sizeof base, "http://127.0.0.1:%d", t_fixture_port(0));
+  static const char head[] = "\"owner\":{\"login\":";
+  const char *rj = owner_recipe(base, ""), *login = rj + sizeof head - 1;
+  cr_assert(!strncmp(rj, head, sizeof head - 1));
+  char *pj = NULL;
+  cr_assert(asprintf(&pj,
+      "{\"environment\":{\"environmentId\":\"auth\",\"baseUrl\":\"%s/\",\"principalProfiles\":["
+      "{\"id\":\"owner\",\"roles\":[\"admin\"],\"metadata\":{\"login\":%.*s}}]},"
+      "\"seeds\":[{\"kind\":\"url\",\"url\":\"/auth/app/\"}]}",
+      base, (int)strlen(login) - 1, login) > 0);
+  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+  t_write_file(plan, pj);
+  free(pj);
+  crawl_res r;
+  const char *args[] = {"--plan", plan, NULL};
+  crawl(&r, NULL, args);
+  cr_expect_gt(reached(&r, "admin", "cookie", "/auth/app/users"), 0, "the recipe signed in: admin reached Users");
+  char path[700];
+  snprintf(path, sizeof path, "%s/journal.jsonl", r.out);
+  char *jl = t_read_file(path, NULL);
+  cr_expect(jl && strstr(jl, "signed in as owner with its recipe"), "the journal says the recipe signed in");
+  free(jl);
+  cr_expect_str_eq(auth_mode(&r), "seeded");
+  const char *secrets[] = {"admin-pass", NULL};
+  no_secret_anywhere(&r, secrets);
+  crawl_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
+}
+
+/* `crawl --plan` with env_extra in the environment and one profile:
+ * refused with exit 2 and one line before a browser starts. */
+static t_run plan_refused(const char *profile, const char *env_extra) {
+  char *tmp = t_tmpdir(), plan[700], out[700], text[2048];
+  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+  snprintf(out, sizeof out, "%s/out", tmp);
+  snprintf(text, sizeof text,
+           "{\"environment\":{\"environmentId\":\"e\",\"baseUrl\":\"http://127.0.0.1:9/\","
+           "\"principalProfiles\":[%s]%s}}", profile, env_extra);
+  t_write_file(plan, text);
+  const char *argv[] = {UIAP_BIN, "crawl", "--plan", plan, "-o", out, NULL};
+  t_run r = t_run_argv(argv, 20000);
+  cr_expect_eq(r.status, 2, "exit 2: %s", r.err);
+  cr_expect(strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "one line: %s", r.err);
+  struct stat st;
+  cr_expect(stat(out, &st) != 0, "no output directory");
+  t_rm_rf(tmp);
+  free(tmp);
+  return r;
+}
+
+/* Issue 25 item 12: nothing of a principal's sign-in is dropped silently. A
+ * recipe on the profile itself (in neither documented place), a recipe for
+ * an id no profile has, and two recipes for one principal are refused with
+ * a line naming the JSON path (and the documented places). */
+Test(principals, misplaced_recipes_are_refused) {
+  static const char recipe[] = "{\"url\":\"http://127.0.0.1:9/login\",\"steps\":[{\"action\":\"ui.activate\","
+                               "\"target\":{\"role\":\"button\",\"name\":\"Sign in\"}}]}";
+  char profile[512], extra[512];
+  snprintf(profile, sizeof profile, "{\"id\":\"owner\",\"login\":%s}", recipe);
+  t_run r = plan_refused(profile, "");
+  cr_expect(strstr(r.err, "/environment/principalProfiles/0/login") && strstr(r.err, "metadata.login") &&
+                strstr(r.err, "environment.metadata.principals.owner.login"),
+            "names where it is and where it goes: %s", r.err);
+  t_run_free(&r);
+  snprintf(extra, sizeof extra, ",\"metadata\":{\"principals\":{\"ownr\":{\"login\":%s}}}", recipe);
+  r = plan_refused("{\"id\":\"owner\"}", extra);
+  cr_expect(strstr(r.err, "/environment/metadata/principals/ownr") && strstr(r.err, "no principal profile"),
+            "a recipe for nobody: %s", r.err);
+  t_run_free(&r);
+  snprintf(profile, sizeof profile, "{\"id\":\"owner\",\"metadata\":{\"login\":%s}}", recipe);
+  snprintf(extra, sizeof extra, ",\"metadata\":{\"principals\":{\"owner\":{\"login\":%s}}}", recipe);
+  r = plan_refused(profile, extra);
+  cr_expect(strstr(r.err, "/environment/principalProfiles/0/metadata/login") && strstr(r.err, "one place"),
+            "two recipes for owner: %s", r.err);
+  t_run_free(&r);
+}
