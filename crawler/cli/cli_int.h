@@ -92,6 +92,15 @@ extern const char cli_help_snapshot[], cli_help_crawl[], cli_help_serve[], cli_h
 /* "uiap-crawl: <message>" on stderr; returns code (the exit code). */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The secrets of the command line (docs/safety.md): the credentials of
+ * every argument that is a URL (crawl__secrets_add_url) -- of a --connect
+ * or --frontier value every query value too. Taken once, before the
+ * command runs (main.c); cli_fail and the log sink print no spelling of
+ * them, and a run adds them to its own list (crawl_opts.secrets). */
+struct crawl__secrets;
+void cli_secrets_from_argv(int argc, char **argv);
+const struct crawl__secrets *cli_secrets(void);
+
 /* The library's log lines on stderr ("uiap-crawl: LEVEL: COMPONENT: MESSAGE")
  * for verbosity 0 (quiet: errors only), 1 (warnings, the default), 2
  * (--verbose: info) or 3 and up (debug). */

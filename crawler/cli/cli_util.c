@@ -3,6 +3,8 @@
  * viewports, reading a file, URLs, signals, starting or attaching to the
  * browser. */
 #include "cli_int.h"
+#include "crawl_secrets.h"
+#include "crawl_util.h"
 #include "cdp.h"
 #include "pg.h"
 
@@ -28,27 +30,69 @@ int cli_exit_from_crawl(crawl_code rc) {
   }
 }
 
+/* ---- the command line's secrets ---------------------------------------------------- */
+static crawl__secrets *cli_secret_list; /* lives until the process exits */
+
+/* The URL an option of argv[i] carries, when it is one that names a
+ * browser pool or a frontier ("--connect URL", "--frontier=URL"), with
+ * *every set; else argv[i] itself. */
+static const char *cli_url_arg(int argc, char **argv, int *i, int *every) {
+  static const char *const whole[] = {"--connect", "--frontier"};
+  *every = 0;
+  for (size_t k = 0; k < sizeof whole / sizeof *whole; k++) {
+    size_t n = strlen(whole[k]);
+    if (strncmp(argv[*i], whole[k], n)) continue;
+    if (argv[*i][n] == '=') return *every = 1, argv[*i] + n + 1;
+    if (!argv[*i][n] && *i + 1 < argc) return *every = 1, argv[++*i];
+  }
+  return argv[*i];
+}
+
+void cli_secrets_from_argv(int argc, char **argv) {
+  if (!cli_secret_list) cli_secret_list = crawl__secrets_new();
+  for (int i = 0; i < argc; i++) {
+    int every;
+    const char *url = cli_url_arg(argc, argv, &i, &every);
+    crawl__secrets_add_url(cli_secret_list, url, every);
+  }
+}
+
+const crawl__secrets *cli_secrets(void) { return cli_secret_list; }
+
 /* ---- errors and logs ---------------------------------------------------------- */
 /* Error and log lines carry URLs, names and messages from pages: printed
- * through pg_text_terminal_safe, so no page can rewrite the terminal. */
+ * through pg_text_terminal_safe, so no page can rewrite the terminal, after
+ * the command line's secrets are scrubbed from the whole line. */
+static void cli_print_line(const char *prefix, const char *line) {
+  char *clean = crawl__secrets_scrub(cli_secret_list, line, NULL);
+  char out[2048];
+  snprintf(out, sizeof out, "%s", clean);
+  free(clean);
+  pg_text_terminal_safe(out);
+  fprintf(stderr, "uiap-crawl: %s%s\n", prefix, out);
+}
+
 int cli_fail(int code, const char *fmt, ...) {
-  char line[2048];
-  va_list ap;
+  va_list ap, again;
   va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, again);
+  va_end(again);
+  char *line = crawl__xmalloc(n > 0 ? (size_t)n + 1 : 1);
+  line[0] = 0;
+  if (n > 0) vsnprintf(line, (size_t)n + 1, fmt, ap);
   va_end(ap);
-  pg_text_terminal_safe(line);
-  fprintf(stderr, "uiap-crawl: %s\n", line);
+  cli_print_line("", line);
+  free(line);
   return code;
 }
 
 static void cli_log_sink(void *ud, crawl_log_level lvl, const char *component, const char *msg) {
   static const char *const names[] = {"error", "warning", "info", "debug"};
   (void)ud;
-  char line[2048];
-  snprintf(line, sizeof line, "%s: %s", component, msg);
-  pg_text_terminal_safe(line);
-  fprintf(stderr, "uiap-crawl: %s: %s\n", names[lvl], line);
+  char *line = crawl__xprintf("%s: %s: %s", names[lvl], component, msg);
+  cli_print_line("", line);
+  free(line);
 }
 
 void cli_log_setup(int verbosity) {

@@ -430,6 +430,7 @@ static int crawl_seeds(crawl_cli *x) {
   x->allow[x->nallow] = NULL;
   x->bridge[x->nbridge] = NULL;
   x->co.urls = x->urls;
+  x->co.secrets = cli_secrets(); /* the credentials of its URLs: the run's too */
   x->co.allow_origins = x->allow;
   x->beacon[x->nbeacon] = NULL;
   x->co.allow_beacons = x->nbeacon ? x->beacon : NULL;

@@ -124,9 +124,7 @@ static int save_state(const login_cli *x) {
   cJSON *doc = crawl_session_state_from_cdp(x->cookies, x->storage);
   char *text = cJSON_Print(doc);
   cJSON_Delete(doc);
-  mode_t old = umask(077);
-  int e = crawl__file_write(x->save, text, strlen(text));
-  umask(old);
+  int e = crawl__file_write_mode(x->save, text, strlen(text), 0600);
   int n = cJSON_GetArraySize(x->cookies);
   free(text);
   if (e) return cli_fail(CLI_EXIT_OUTPUT, "cannot write %s: %s", x->save, strerror(e));

@@ -117,6 +117,7 @@ int main(int argc, char **argv) {
     usage(stderr);
     return CLI_EXIT_USAGE;
   }
+  cli_secrets_from_argv(argc - 1, argv + 1); /* before any line is printed */
   const cli_command *cmd = command_find(argv[1]);
   if (!cmd) return cli_fail(CLI_EXIT_USAGE, "unknown command %s (see uiap-crawl --help)", argv[1]);
   return cmd->run(argc - 1, argv + 1);

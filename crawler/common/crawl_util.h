@@ -51,8 +51,13 @@ char *crawl__find_on_path(const char *name);
 /* A path relative to a directory that stays inside it: not empty, not
  * absolute, no ".." part. 1 or 0. */
 int crawl__path_inside(const char *rel);
-/* Write atomically: a temporary file beside path, then rename. 0 or errno. */
+/* Write atomically: a temporary file beside path that no one else can have
+ * made or linked (an unpredictable name, created with O_EXCL|O_NOFOLLOW),
+ * written, fsync'd, then renamed over path (a symlink at path is replaced,
+ * never followed). 0 or errno. The file gets mode 0644 less the umask;
+ * _mode gives another (0600 for a saved session: only its owner reads it). */
 int crawl__file_write(const char *path, const char *data, size_t len);
+int crawl__file_write_mode(const char *path, const char *data, size_t len, unsigned mode);
 
 /* Parse a JSON file. On failure NULL and one line in err ("PATH: not JSON
  * (line L, column C)" or "PATH: <strerror>"). */

@@ -6,6 +6,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "crawl_util.h"
+
+#define CRAWL__LOG_LINE_MAX 1023 /* bytes of a line the sink gets */
 
 static crawl_log_fn sink;
 static void *sink_ud;
@@ -29,18 +34,37 @@ void crawl_log_set(crawl_log_fn fn, void *ud, crawl_log_level max) {
   sink_max = max;
 }
 
+/* The line as formatted, whole (caller frees). */
+static char *log_format(const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, again);
+  va_end(again);
+  if (n < 0) return crawl__xstrdup(fmt);
+  char *line = crawl__xmalloc((size_t)n + 1);
+  vsnprintf(line, (size_t)n + 1, fmt, ap);
+  return line;
+}
+
+/* A line is scrubbed whole, then cut to CRAWL__LOG_LINE_MAX bytes (at a
+ * character boundary): a secret across the cut is never printed in part. */
 void crawl_log(crawl_log_level lvl, const char *component, const char *fmt, ...) {
   if (!sink || lvl > sink_max) return; /* test before formatting */
-  char buf[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  char *line = log_format(fmt, ap);
   va_end(ap);
-  if (!crawl__secrets_count(sink_secrets) && !crawl__secrets_filtered(sink_secrets)) {
-    sink(sink_ud, lvl, component, buf);
-    return;
+  if (crawl__secrets_count(sink_secrets) || crawl__secrets_filtered(sink_secrets)) {
+    char *clean = crawl__secrets_scrub(sink_secrets, line, NULL);
+    free(line);
+    line = clean;
   }
-  char *clean = crawl__secrets_scrub(sink_secrets, buf, NULL);
-  sink(sink_ud, lvl, component, clean);
-  free(clean);
+  size_t n = strlen(line);
+  if (n > CRAWL__LOG_LINE_MAX) {
+    n = CRAWL__LOG_LINE_MAX;
+    while (n && ((unsigned char)line[n] & 0xC0) == 0x80) n--;
+    line[n] = 0;
+  }
+  sink(sink_ud, lvl, component, line);
+  free(line);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -232,9 +233,27 @@ int crawl__path_inside(const char *rel) {
   return 1;
 }
 
-int crawl__file_write(const char *path, const char *data, size_t len) {
-  char *tmp = crawl__xprintf("%s.%ld.tmp", path, (long)getpid());
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+/* A temporary file beside path no one else can have made or linked: an
+ * unpredictable name, created here (O_EXCL: never one that exists, a
+ * symlink included; O_NOFOLLOW). Its fd, or -1 with errno; *tmp the name. */
+static int file_tmp_open(const char *path, mode_t mode, char **tmp) {
+  for (int tries = 0; tries < 16; tries++) {
+    unsigned char r[8];
+    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) return -1;
+    *tmp = crawl__xprintf("%s.%02x%02x%02x%02x%02x%02x%02x%02x.tmp", path, r[0], r[1], r[2], r[3], r[4], r[5], r[6],
+                          r[7]);
+    int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd >= 0 || errno != EEXIST) return fd;
+    free(*tmp);
+    *tmp = NULL;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+int crawl__file_write_mode(const char *path, const char *data, size_t len, unsigned mode) {
+  char *tmp = NULL;
+  int fd = file_tmp_open(path, (mode_t)mode, &tmp);
   if (fd < 0) {
     int e = errno;
     free(tmp);
@@ -248,11 +267,16 @@ int crawl__file_write(const char *path, const char *data, size_t len) {
     if (w <= 0) { e = w < 0 ? errno : EIO; break; }
     off += (size_t)w;
   }
+  if (!e && fsync(fd) != 0) e = errno;
   if (close(fd) != 0 && !e) e = errno;
-  if (!e && rename(tmp, path) != 0) e = errno;
+  if (!e && rename(tmp, path) != 0) e = errno; /* a symlink at path is replaced, not followed */
   if (e) unlink(tmp);
   free(tmp);
   return e;
+}
+
+int crawl__file_write(const char *path, const char *data, size_t len) {
+  return crawl__file_write_mode(path, data, len, 0644);
 }
 
 cJSON *crawl__json_load(const char *path, char *err, size_t errlen) {

@@ -349,6 +349,9 @@ typedef struct crawl_opts {
   const crawl_session *session; /* signed in: cookies, localStorage, headers
                                  (crawl_page_opts.session); its values are
                                  secrets of the run; authMode "session_reuse" */
+  const struct crawl__secrets *secrets; /* the caller's secrets, also the run's
+                                 (the CLI: credentials in the URLs on its
+                                 command line, docs/safety.md); NULL: none */
   int session_reuse;          /* authMode "session_reuse" without a session
                                  (a reused browser profile, --user-data-dir) */
   const crawl_principal *principals; /* explore as each in turn (its own browser

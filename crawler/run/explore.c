@@ -1736,6 +1736,9 @@ static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int 
   if (o->redact_pii) crawl__secrets_filter(r->secrets, pg_pii_mask); /* before the first line */
   crawl__journal_secrets(r->jl, r->secrets);
   crawl__session_secrets(o->session, r->secrets); /* cookie, header, localStorage values */
+  crawl__secrets_add_all(r->secrets, o->secrets);  /* the caller's: --connect's credentials */
+  crawl__secrets_add_url(r->secrets, o->frontier, 1);
+  for (int i = 0; o->urls && o->urls[i]; i++) crawl__secrets_add_url(r->secrets, o->urls[i], 0);
   crawl__log_secrets(r->secrets);
   if (!o->resume) return CRAWL_OK;
   crawl__journal_stats st;

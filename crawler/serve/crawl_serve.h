@@ -15,9 +15,12 @@
  * set (client-side routing).
  *
  * Hit counters: every request (any method) is counted per "METHOD path"
- * (path as sent, query dropped). GET /__hits returns the counts as JSON
- * {"total":N,"requests":{"GET /a.html":1,...}}, GET /__reset zeroes them;
- * neither is counted. At most CRAWL_SERVER_HIT_PATHS distinct keys are kept:
+ * (path as sent, query dropped); crawl_server_hits reads them. With
+ * crawl_server_opts.test_hooks (the tests' servers only, never `serve` or
+ * `crawl DIR`: every path requested is nobody else's business), GET /__hits
+ * returns the counts as JSON {"total":N,"requests":{"GET /a.html":1,...}},
+ * GET /__reset zeroes them, and neither is counted; without it they are
+ * paths like any other (404). At most CRAWL_SERVER_HIT_PATHS distinct keys are kept:
  * once that many are known, requests for new ones count under the single key
  * "other" (in "total" too), so a long-running server stays bounded. */
 #define CRAWL_SERVER_HIT_PATHS 4096
@@ -45,7 +48,7 @@ typedef struct crawl_request {
 typedef struct crawl_response crawl_response;
 
 /* An extension: called on the server thread for every request (any method,
- * after counting, before the file lookup), except /__hits and /__reset.
+ * after counting, before the file lookup), except the test hooks.
  * Returns 1 when it answered (res is sent), 0 to let the server serve the
  * file as usual (res is dropped). It must not block: use
  * crawl_response_delay for a late reply. */
@@ -56,6 +59,7 @@ typedef struct crawl_server_opts {
   const char *host;        /* bind address; NULL: 127.0.0.1 */
   int port;                /* 0: any free port */
   int spa_fallback;        /* 1: see above */
+  int test_hooks;          /* 1: answer GET /__hits and /__reset (tests only) */
   crawl_server_handler handler;  /* NULL: files only */
   void *handler_ud;        /* passed to handler */
   int head_timeout_ms;     /* a request head begun must be complete within

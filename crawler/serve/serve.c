@@ -171,6 +171,7 @@ struct crawl_server {
   int head_ms;              /* head timeout */
   size_t rootlen;
   int spa_fallback;
+  int test_hooks;               /* crawl_server_opts.test_hooks */
   crawl_server_handler handler;
   void *handler_ud;
   pthread_t thread;
@@ -660,13 +661,13 @@ static void serve_dispatch(crawl_server *s, serve_conn *c)
   int get = strcmp(c->method, "GET") == 0;
   r.head = strcmp(c->method, "HEAD") == 0;
 
-  if ((get || r.head) && strcmp(path, "/__hits") == 0) {
+  if (s->test_hooks && (get || r.head) && strcmp(path, "/__hits") == 0) {
     char *j = serve_hit_json(s);
     serve_respond(c, &r, 200, "application/json", j, strlen(j), NULL);
     free(j);
     goto done;
   }
-  if ((get || r.head) && strcmp(path, "/__reset") == 0) {
+  if (s->test_hooks && (get || r.head) && strcmp(path, "/__reset") == 0) {
     serve_hit_reset(s);
     serve_respond(c, &r, 200, "application/json", "{\"ok\":true}", 11, NULL);
     goto done;
@@ -1161,6 +1162,7 @@ int crawl_server_start(const crawl_server_opts *o, crawl_server **out, char *err
     s->rootlen = 0;
   }
   s->spa_fallback = o->spa_fallback;
+  s->test_hooks = o->test_hooks;
   s->handler = o->handler;
   s->handler_ud = o->handler_ud;
   s->wake[0] = s->wake[1] = -1;

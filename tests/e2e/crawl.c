@@ -8,6 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "crawl.h"
@@ -1032,4 +1038,61 @@ Test(crawl, a_new_route_from_the_seed_is_another_state, .timeout = 150) {
   cJSON_Delete(pkg);
   t_run_free(&run);
   rm_rf(dir);
+}
+
+/* ---- `uiap-crawl serve`: no test hooks in the product ------------------------------ */
+/* The status of GET path from 127.0.0.1:port, or -1. */
+static int http_status(int port, const char *path) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  char req[256], buf[64] = "";
+  snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", path);
+  int code = -1;
+  if (write(fd, req, strlen(req)) == (ssize_t)strlen(req) && read(fd, buf, sizeof buf - 1) > 0)
+    sscanf(buf, "HTTP/1.1 %d", &code);
+  close(fd);
+  return code;
+}
+
+/* `uiap-crawl serve DIR` answers GET /__hits (every path requested) and
+ * /__reset with 404: those hooks are the test server's (tests/support),
+ * not the product's. */
+Test(serve_cli, production_serve_has_no_test_hooks, .timeout = 60) {
+  int out[2];
+  cr_assert_eq(pipe(out), 0);
+  pid_t pid = fork();
+  cr_assert_neq(pid, -1);
+  if (pid == 0) {
+    dup2(out[1], 1);
+    close(out[0]);
+    close(out[1]);
+    execl(UIAP_BIN, UIAP_BIN, "serve", UIAP_SRC "/tests/fixtures/secrets", (char *)NULL);
+    _exit(127);
+  }
+  close(out[1]);
+  char line[128] = "";
+  size_t n = 0;
+  struct pollfd p = {.fd = out[0], .events = POLLIN};
+  while (n < sizeof line - 1 && !strchr(line, '\n') && poll(&p, 1, 20000) == 1) {
+    ssize_t r = read(out[0], line + n, sizeof line - 1 - n);
+    if (r <= 0) break;
+    n += (size_t)r;
+    line[n] = 0;
+  }
+  int port = 0;
+  sscanf(line, "http://127.0.0.1:%d/", &port);
+  int page = port ? http_status(port, "/next.html") : -1;
+  int hits = port ? http_status(port, "/__hits") : -1, reset = port ? http_status(port, "/__reset") : -1;
+  kill(pid, SIGTERM);
+  waitpid(pid, NULL, 0);
+  close(out[0]);
+  cr_assert_gt(port, 0, "serve printed its URL: %s", line);
+  cr_expect_eq(page, 200, "serve serves the folder");
+  cr_expect_eq(hits, 404, "GET /__hits: %d", hits);
+  cr_expect_eq(reset, 404, "GET /__reset: %d", reset);
 }

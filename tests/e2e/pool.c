@@ -241,3 +241,37 @@ Test(pool, browser_gone_for_good_is_exit_6_with_the_package) {
   t_run_free(&r);
   rm_dir(dir);
 }
+
+/* ---- a pool's credentials are secrets of the run ------------------------------------ */
+/* A pool's URL carries its token (browserless: ?token=...): unreachable,
+ * the crawl fails with exit 6 (docs/exit-codes.md) and its line names the
+ * URL without the token -- CI logs keep stderr. Likewise a password in the
+ * URL's userinfo, any query value of --connect, and `snapshot --connect`. */
+Test(pool, unreachable_pool_line_names_no_token) {
+  static const char *const endpoints[] = {
+    "http://127.0.0.1:1/?token=SECRETVALUE",
+    "ws://127.0.0.1:1/devtools/browser/x?launch=SECRETVALUE&token=SECRETVALUE",
+    "--connect=http://127.0.0.1:1/?token=SECRETVALUE",
+  };
+  for (size_t k = 0; k < sizeof endpoints / sizeof *endpoints; k++) {
+    char *dir = t_tmpdir(), out[700];
+    snprintf(out, sizeof out, "%s/out", dir);
+    int eq = !strncmp(endpoints[k], "--", 2);
+    const char *argv[] = {UIAP_BIN, "crawl", t_fixture_url(0, NULL, "/spa/index.html"), eq ? endpoints[k] : "--connect",
+                          eq ? "-o" : endpoints[k], eq ? out : "-o", eq ? NULL : out, NULL};
+    t_run r = t_run_argv(argv, 60000);
+    cr_expect_eq(r.status, 6, "%s: exit 6, --connect failed (%d): %s", endpoints[k], r.status, r.err);
+    cr_expect(strstr(r.err, "127.0.0.1:1"), "%s: the line names the pool: %s", endpoints[k], r.err);
+    cr_expect_null(strstr(r.err, "SECRETVALUE"), "%s: the token is on stderr: %s", endpoints[k], r.err);
+    cr_expect_null(strstr(r.out, "SECRETVALUE"), "%s: the token is on stdout", endpoints[k]);
+    t_run_free(&r);
+    rm_dir(dir);
+  }
+  const char *snap[] = {UIAP_BIN, "snapshot", t_fixture_url(0, NULL, "/spa/index.html"), "--connect",
+                        "http://pool-user:PASSWORDVALUE@127.0.0.1:1/?token=SECRETVALUE", NULL};
+  t_run r = t_run_argv(snap, 60000);
+  cr_expect_neq(r.status, 0, "snapshot fails: %s", r.err);
+  cr_expect(strstr(r.err, "127.0.0.1:1"), "the line names the pool: %s", r.err);
+  cr_expect(!strstr(r.err, "SECRETVALUE") && !strstr(r.err, "PASSWORDVALUE"), "a credential is on stderr: %s", r.err);
+  t_run_free(&r);
+}

@@ -228,6 +228,46 @@ Test(session, snapshot_takes_a_header_and_prints_no_value, .timeout = 90) {
   t_run_free(&r);
 }
 
+/* A page turns a localStorage token from --storage-state into other
+ * spellings (tests/fixtures/secrets/transformed.html): btoa() into links'
+ * hrefs (standard, URL-safe, inside a longer encoded value), hex, and the
+ * token upper-cased into a link's name. No spelling is in any output file
+ * (package, journal, states, reports), on stdout or stderr. The needles
+ * were worked out with Python's base64 and bytes.hex. */
+#define TRANSFORMED_TOKEN "Ls~T0ken?Secret>v9"
+Test(session, transformed_token_is_in_no_output, .timeout = 120) {
+  char *dir = t_tmpdir(), state[600], origin[64];
+  snprintf(state, sizeof state, "%s/state.json", dir);
+  snprintf(origin, sizeof origin, "http://127.0.0.1:%d", t_fixture_port(0));
+  char doc[400];
+  snprintf(doc, sizeof doc, "{\"cookies\":[],\"origins\":[{\"origin\":\"%s\",\"localStorage\":"
+           "[{\"name\":\"api-token\",\"value\":\"" TRANSFORMED_TOKEN "\"}]}]}", origin);
+  cr_assert_eq(t_write_file(state, doc), 0);
+  crawl_res r;
+  const char *args[] = {"--storage-state", state, NULL};
+  crawl(&r, t_fixture_url(0, NULL, "/secrets/transformed.html"), args);
+  char path[700];
+  snprintf(path, sizeof path, "%s/package.json", r.out);
+  char *pkg = t_read_file(path, NULL);
+  cr_assert(pkg, "the package is written");
+  cr_expect(strstr(pkg, "Token [redacted]"), "the page found the token in localStorage and named a link with it "
+            "upper-cased: the link is there, scrubbed");
+  cr_expect(strstr(pkg, "next.html?t=[redacted]"), "the link to its base64 is there, scrubbed");
+  free(pkg);
+  const char *spellings[] = {
+    TRANSFORMED_TOKEN, "Ls~T0ken",                           /* as written */
+    "THN+VDBrZW4/U2VjcmV0PnY5", "THN-VDBrZW4_U2VjcmV0PnY5", /* base64, both alphabets */
+    "VDBrZW4", "U2VjcmV0",                                   /* parts of it, whatever escapes the rest */
+    "Mc35UMGtlbj9TZWNyZXQ",                                  /* inside btoa("user=" + token + ";v=1") */
+    "4c737e54306b656e3f5365637265743e7639",                  /* hex */
+    "LS~T0KEN?SECRET", "ls~t0ken?secret",                    /* upper, lower case */
+    NULL};
+  no_secret_anywhere(&r, spellings);
+  crawl_free(&r);
+  t_rm_rf(dir);
+  free(dir);
+}
+
 Test(session, malformed_files_exit_2_before_the_browser) {
   char *dir = t_tmpdir(), bad[600];
   snprintf(bad, sizeof bad, "%s/bad.json", dir);

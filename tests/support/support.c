@@ -209,7 +209,7 @@ static void stop_servers(void) {
 int t_fixture_port(int which) {
   if (!servers[0]) {
     for (int i = 0; i < 2; i++) {
-      crawl_server_opts o = {.root = UIAP_SRC "/tests/fixtures", .handler = t_test_endpoints};
+      crawl_server_opts o = {.root = UIAP_SRC "/tests/fixtures", .handler = t_test_endpoints, .test_hooks = 1};
       char err[256];
       if (crawl_server_start(&o, &servers[i], err, sizeof err) != 0) {
         fprintf(stderr, "fixture server: %s\n", err);
@@ -323,7 +323,7 @@ int t_serve_root(const char *root) {
     fprintf(stderr, "t_serve_root: too many roots\n");
     return -1;
   }
-  crawl_server_opts o = {.root = root};
+  crawl_server_opts o = {.root = root, .test_hooks = 1};
   char err[256];
   crawl_server *s = NULL;
   if (crawl_server_start(&o, &s, err, sizeof err) != 0) {

@@ -1,10 +1,13 @@
 /* crawler_common.c -- the shared modules of crawler/common: the journal
  * (its one set of reading rules: torn tail, malformed lines, unknown types,
- * type filters; appending after a crash), the string map and the envelope. */
+ * type filters; appending after a crash), the string map, the envelope, and
+ * the one atomic file write (no temp file another user can plant or link). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "crawl_journal.h"
@@ -189,4 +192,98 @@ Test(envelope, fields_in_the_order_of_core_decisions) {
   cr_assert_null(cJSON_GetObjectItem(e, "correlationId"));
   cr_assert(cJSON_IsObject(cJSON_GetObjectItem(e, "payload")));
   cJSON_Delete(e);
+}
+
+/* ---- crawl__file_write: a shared directory (`login --save-state` into one) ---- */
+static char fdir[64];
+static void fscratch(void) {
+  snprintf(fdir, sizeof fdir, "/tmp/uiap-fwrite-XXXXXX");
+  cr_assert(mkdtemp(fdir));
+}
+static void frm(void) {
+  DIR *d = opendir(fdir);
+  struct dirent *e;
+  char p[400];
+  while (d && (e = readdir(d)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+      snprintf(p, sizeof p, "%s/%s", fdir, e->d_name);
+      unlink(p);
+    }
+  if (d) closedir(d);
+  rmdir(fdir);
+}
+static int entries(void) {
+  DIR *d = opendir(fdir);
+  int n = 0;
+  struct dirent *e;
+  while (d && (e = readdir(d))) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+  if (d) closedir(d);
+  return n;
+}
+static void fput(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  cr_assert(f);
+  fputs(text, f);
+  fclose(f);
+}
+TestSuite(file_write, .init = fscratch, .fini = frm);
+
+/* Another local user plants a symlink where the temp file used to be
+ * (PATH.PID.tmp, a predictable name) pointing at a file of theirs, to
+ * capture the session: the write goes to PATH only, the link's target is
+ * untouched, and nothing is left beside PATH. */
+Test(file_write, a_planted_link_at_the_temp_name_is_not_followed) {
+  char victim[128], path[128], link[160];
+  snprintf(victim, sizeof victim, "%s/captured", fdir);
+  snprintf(path, sizeof path, "%s/state.json", fdir);
+  snprintf(link, sizeof link, "%s.%ld.tmp", path, (long)getpid());
+  fput(victim, "nothing yet");
+  cr_assert_eq(symlink(victim, link), 0);
+  cr_assert_eq(crawl__file_write(path, "SESSION-COOKIE", 14), 0);
+  char *v = crawl__file_read(victim, 1024, NULL, &(int){0});
+  cr_expect_str_eq(v, "nothing yet", "the write went through the planted link");
+  free(v);
+  char *t = crawl__file_read(path, 1024, NULL, &(int){0});
+  cr_expect_str_eq(t ? t : "(none)", "SESSION-COOKIE");
+  free(t);
+  struct stat st;
+  cr_expect_eq(lstat(path, &st), 0);
+  cr_expect(S_ISREG(st.st_mode), "the file is a file of its own");
+  cr_expect_eq(entries(), 3, "no temp file left beside it (the victim, the link, the file)");
+}
+
+/* A symlink at PATH itself is replaced by the file, never written through. */
+Test(file_write, a_link_at_the_path_is_replaced_not_followed) {
+  char victim[128], path[128];
+  snprintf(victim, sizeof victim, "%s/captured", fdir);
+  snprintf(path, sizeof path, "%s/state.json", fdir);
+  fput(victim, "nothing yet");
+  cr_assert_eq(symlink(victim, path), 0);
+  cr_assert_eq(crawl__file_write_mode(path, "SESSION-COOKIE", 14, 0600), 0);
+  char *v = crawl__file_read(victim, 1024, NULL, &(int){0});
+  cr_expect_str_eq(v, "nothing yet");
+  free(v);
+  struct stat st;
+  cr_expect_eq(lstat(path, &st), 0);
+  cr_expect(S_ISREG(st.st_mode), "the link was replaced by the file");
+}
+
+/* A saved session is its owner's only (0600), whatever the umask and
+ * whatever mode the file it replaces had; other files keep 0644 less the
+ * umask. */
+Test(file_write, a_session_file_is_its_owners_only) {
+  char path[128], other[128];
+  snprintf(path, sizeof path, "%s/state.json", fdir);
+  snprintf(other, sizeof other, "%s/package.json", fdir);
+  fput(path, "old");
+  chmod(path, 0666);
+  mode_t old = umask(022);
+  cr_assert_eq(crawl__file_write_mode(path, "{}", 2, 0600), 0);
+  cr_assert_eq(crawl__file_write(other, "{}", 2), 0);
+  umask(old);
+  struct stat st;
+  cr_assert_eq(stat(path, &st), 0);
+  cr_expect_eq(st.st_mode & 0777, 0600, "mode %o", st.st_mode & 0777);
+  cr_assert_eq(stat(other, &st), 0);
+  cr_expect_eq(st.st_mode & 0777, 0644, "mode %o", st.st_mode & 0777);
 }

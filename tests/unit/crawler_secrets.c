@@ -1,6 +1,8 @@
 /* crawler_secrets.c -- the run's secret list (crawler/common/secrets.c):
  * what counts as a secret, what a match is (as written, percent-encoded,
- * '+' for a space), the JSON filter, and the two seams it sits in: the
+ * '+' for a space, and the spellings a page makes of a secret: case, hex,
+ * base64 at each alignment), the credentials of a URL the user gave, the JSON
+ * filter, and the two seams it sits in: the
  * journal writer (so a blocked request's URL in a review item carries no
  * password) and the log. */
 #include <criterion/criterion.h>
@@ -41,7 +43,8 @@ Test(secrets, matches_as_written_and_url_encoded) {
     {"q=hunter+2%26x;r=hunter%202%26x;s=hunter 2&x", "q=[redacted];r=[redacted];s=[redacted]", 3},
     {"q=%C3%A9t%c3%a9-pass", "q=[redacted]", 1},
     {"PW2-SECRET-valu is not it", "PW2-SECRET-valu is not it", 0},
-    {"pw2-secret-value: case matters", "pw2-secret-value: case matters", 0},
+    {"pw2-secret-value PW2-SECRET-VALUE: its lower and upper case", "[redacted] [redacted]: its lower and upper case", 2},
+    {"Pw2-Secret-Value: other mixes of case are not it", "Pw2-Secret-Value: other mixes of case are not it", 0},
     {"%", "%", 0},
     {"", "", 0},
   };
@@ -119,7 +122,7 @@ Test(secrets, journal_lines_pass_through_the_list) {
   free(dir);
 }
 
-static char logged[1024];
+static char logged[4096];
 static void sink(void *ud, crawl_log_level lvl, const char *component, const char *msg) {
   snprintf(logged, sizeof logged, "%s: %s", component, msg);
 }
@@ -177,5 +180,147 @@ Test(secrets, masked_values_and_a_filter) {
   crawl__log_secrets(NULL);
   crawl_log_set(NULL, NULL, CRAWL_LOG_WARN);
   crawl__secrets_free(only);
+  crawl__secrets_free(s);
+}
+
+/* A page turns a token into other spellings: btoa() into an href, the
+ * token upper-cased into a link's name, hex. The expected texts were
+ * worked out by hand (Python's base64 and bytes.hex, independent of the
+ * code under test): base64 of "Tk~s3cr?t>vAlue1" alone is
+ * VGt+czNjcj90PnZBbHVlMQ==; inside a longer encoded value, the characters
+ * that mix its bits with its neighbours' stay (they carry at most 4 bits
+ * of it), the rest is "[redacted]". */
+Test(secrets, spellings_a_page_makes_of_a_secret) {
+  crawl__secrets *s = crawl__secrets_new();
+  crawl__secrets_add(s, "Tk~s3cr?t>vAlue1");
+  static const struct { const char *in, *out; } cs[] = {
+    /* btoa(token), padded, both alphabets, and percent-encoded in a URL */
+    {"href=/p?t=VGt+czNjcj90PnZBbHVlMQ==", "href=/p?t=[redacted]"},
+    {"href=/p?t=VGt-czNjcj90PnZBbHVlMQ==", "href=/p?t=[redacted]"},
+    {"href=/p?t=VGt-czNjcj90PnZBbHVlMQ&x", "href=/p?t=[redacted]&x", /* URL-safe, no padding (JWT) */},
+    {"href=/p?t=VGt%2BczNjcj90PnZBbHVlMQ%3D%3D", "href=/p?t=[redacted]"},
+    /* inside a longer value: btoa("abc" + token + "!"), alignment 0 */
+    {"YWJjVGt+czNjcj90PnZBbHVlMSE=", "YWJj[redacted]SE="},
+    {"YWJjVGt-czNjcj90PnZBbHVlMSE=", "YWJj[redacted]SE="},
+    /* btoa("x" + token + "yz"), alignment 1 */
+    {"eFRrfnMzY3I/dD52QWx1ZTF5eg==", "eF[redacted]F5eg=="},
+    {"eFRrfnMzY3I_dD52QWx1ZTF5eg==", "eF[redacted]F5eg=="},
+    /* btoa("u=" + token + ";x"), alignment 2 */
+    {"dT1Ua35zM2NyP3Q+dkFsdWUxO3g=", "dT1[redacted]O3g="},
+    {"dT1Ua35zM2NyP3Q-dkFsdWUxO3g=", "dT1[redacted]O3g="},
+    /* hex, either case of digits */
+    {"h=546b7e733363723f743e76416c756531", "h=[redacted]"},
+    {"h=546B7E733363723F743E76416C756531", "h=[redacted]"},
+    /* the token upper- and lower-cased (a link's name) */
+    {"link TK~S3CR?T>VALUE1", "link [redacted]"},
+    {"link tk~s3cr?t>value1", "link [redacted]"},
+    /* not it: another token's base64, a mix of cases */
+    {"dG9rZW4tb3RoZXI=", "dG9rZW4tb3RoZXI="},
+    {"tK~S3cr?T>valUE1", "tK~S3cr?T>valUE1"},
+  };
+  for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
+    char *t = scrubbed(s, cs[i].in, NULL);
+    cr_expect_str_eq(t, cs[i].out, "%s", cs[i].in);
+    free(t);
+  }
+  cr_expect_eq(crawl__secrets_count(s), 1, "one value, however many spellings");
+  crawl__secrets_free(s);
+}
+
+/* The shortest-secret guard holds for the spellings too: a short value
+ * is no secret in any spelling; a value of 4 characters wipes out only
+ * its own spellings, not ordinary text. */
+Test(secrets, short_values_do_not_wipe_out_text) {
+  crawl__secrets *s = crawl__secrets_new();
+  cr_expect_eq(crawl__secrets_add(s, "abc"), 0);
+  cr_expect_eq(crawl__secrets_add(s, "wxyz"), 1);
+  const char *text = "The quick brown fox 0123456789 abcdef YWJj d3h5 ABC";
+  char *t = scrubbed(s, text, NULL);
+  cr_expect_str_eq(t, text, "nothing here spells wxyz");
+  free(t);
+  t = scrubbed(s, "d3h5eg== WXYZ 7778797a", NULL);
+  cr_expect_str_eq(t, "[redacted] [redacted] [redacted]");
+  free(t);
+  crawl__secrets_free(s);
+}
+
+/* Scrubbing stays fast with a full list: every string the crawler writes
+ * passes it. 4096 values (about 60,000 spellings) over 256 KiB of text
+ * that looks like base64 and hex: well under a second on a laptop; the
+ * bound is loose for a loaded machine. */
+Test(secrets, a_full_list_scrubs_fast) {
+  crawl__secrets *s = crawl__secrets_new();
+  char v[32];
+  for (int i = 0; i < CRAWL__SECRETS_MAX; i++) {
+    snprintf(v, sizeof v, "tok-%08x-%d", (unsigned)i * 2654435761u, i);
+    crawl__secrets_add(s, v);
+  }
+  cr_assert_eq(crawl__secrets_count(s), CRAWL__SECRETS_MAX);
+  size_t n = 256 * 1024;
+  char *text = crawl__xmalloc(n + 1);
+  static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/%=";
+  unsigned r = 12345;
+  for (size_t i = 0; i < n; i++) text[i] = abc[(r = r * 1103515245u + 12345u) >> 16 & 63];
+  text[n] = 0;
+  memcpy(text + n / 2, "tok-00000000-0", 14);
+  long long t0 = crawl__time_ms();
+  int hits = 0;
+  char *t = scrubbed(s, text, &hits);
+  long long ms = crawl__time_ms() - t0;
+  cr_expect_geq(hits, 1);
+  cr_expect_lt(ms, 3000, "256 KiB through 4096 secrets took %lld ms", ms);
+  free(t);
+  free(text);
+  crawl__secrets_free(s);
+}
+
+/* crawl_log scrubs the whole line, then cuts it: a secret across the
+ * 1024-byte cut is not printed in part. */
+Test(secrets, a_secret_across_the_log_cut_is_not_printed_in_part) {
+  crawl__secrets *s = crawl__secrets_new();
+  crawl__secrets_add(s, "CUT-SECRET-0123456789");
+  crawl_log_set(sink, NULL, CRAWL_LOG_INFO);
+  crawl__log_secrets(s);
+  char pad[1200];
+  for (size_t start = 1000; start < 1030; start++) {
+    memset(pad, 'x', start);
+    pad[start] = 0;
+    crawl_log(CRAWL_LOG_INFO, "run", "%s%s tail", pad, "CUT-SECRET-0123456789");
+    cr_expect_null(strstr(logged, "CUT-SECRET"), "a secret at byte %zu is printed in part", start);
+    cr_expect_leq(strlen(logged), strlen("run: ") + 1023, "the line is still cut");
+  }
+  crawl__log_secrets(NULL);
+  crawl_log_set(NULL, NULL, CRAWL_LOG_WARN);
+  crawl__secrets_free(s);
+}
+
+/* Credentials in URLs the user gave (--connect, --frontier, seeds): the
+ * userinfo's password, a token as user name, credential-named query and
+ * fragment values; every query value of a --connect or --frontier URL. */
+Test(secrets, credentials_of_a_url_the_user_gave) {
+  crawl__secrets *s = crawl__secrets_new();
+  cr_expect_eq(crawl__secrets_add_url(s, "redis://default:R3dis%2Fpass@127.0.0.1:6379/0", 1), 1);
+  cr_expect_eq(crawl__secrets_add_url(s, "https://ghp_TOKENASUSER@example.test/x", 0), 1);
+  cr_expect_eq(crawl__secrets_add_url(s, "http://app.test/?page=2&access_token=AT-12345&lang=en#id_token=IDT-6789", 0), 2);
+  cr_expect_eq(crawl__secrets_add_url(s, "http://pool:3000/?launch=fast-mode&token=POOLTOKEN1", 1), 2);
+  cr_expect_eq(crawl__secrets_add_url(s, "not a url ?token=x1234", 1), 0);
+  static const struct { const char *in, *out; } cs[] = {
+    {"cannot reach redis://default:R3dis%2Fpass@127.0.0.1", "cannot reach redis://default:[redacted]@127.0.0.1"},
+    {"pw R3dis/pass", "pw [redacted]"},
+    {"https://ghp_TOKENASUSER@example.test/x", "https://[redacted]@example.test/x"},
+    {"/?page=2&access_token=AT-12345&lang=en#id_token=IDT-6789", "/?page=2&access_token=[redacted]&lang=en#id_token=[redacted]"},
+    {"ws://pool:3000/?launch=fast-mode&token=POOLTOKEN1", "ws://pool:3000/?launch=[redacted]&token=[redacted]"},
+  };
+  for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
+    char *t = scrubbed(s, cs[i].in, NULL);
+    cr_expect_str_eq(t, cs[i].out, "%s", cs[i].in);
+    free(t);
+  }
+  crawl__secrets *run = crawl__secrets_new();
+  cr_expect_eq(crawl__secrets_add_all(run, s), (int)crawl__secrets_count(s));
+  char *t = scrubbed(run, "token=POOLTOKEN1 pooltoken1", NULL);
+  cr_expect_str_eq(t, "token=[redacted] [redacted]", "a copy keeps the spellings");
+  free(t);
+  crawl__secrets_free(run);
   crawl__secrets_free(s);
 }

@@ -266,7 +266,8 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
 static void start(int spa, crawl_server_handler handler, void *ud)
 {
   char err[256] = "";
-  crawl_server_opts o = { .root = root, .spa_fallback = spa, .handler = handler, .handler_ud = ud };
+  crawl_server_opts o = { .root = root, .spa_fallback = spa, .handler = handler, .handler_ud = ud,
+                          .test_hooks = 1 };
   cr_assert_eq(crawl_server_start(&o, &srv, err, sizeof err), 0, "start: %s", err);
   port = crawl_server_port(srv);
   cr_assert(port > 0);
@@ -325,6 +326,15 @@ static void setup_short_heads(void)
   cr_assert_eq(crawl_server_start(&o, &srv, err, sizeof err), 0, "start: %s", err);
   port = crawl_server_port(srv);
 }
+/* As `uiap-crawl serve` and `crawl DIR` start it: no test hooks. */
+static void setup_product(void)
+{
+  make_tree();
+  char err[256] = "";
+  crawl_server_opts o = { .root = root };
+  cr_assert_eq(crawl_server_start(&o, &srv, err, sizeof err), 0, "start: %s", err);
+  port = crawl_server_port(srv);
+}
 static void setup_spa(void) { make_tree(); start(1, NULL, NULL); }
 static void setup_test(void) { make_tree(); start(0, t_test_endpoints, NULL); }
 static void setup_hook(void)
@@ -346,6 +356,7 @@ static void teardown(void)
 TestSuite(serve, .init = setup_plain, .fini = teardown, .timeout = 30);
 TestSuite(serve_heads, .init = setup_short_heads, .fini = teardown, .timeout = 30);
 TestSuite(serve_spa, .init = setup_spa, .fini = teardown, .timeout = 30);
+TestSuite(serve_product, .init = setup_product, .fini = teardown, .timeout = 30);
 TestSuite(serve_test, .init = setup_test, .fini = teardown, .timeout = 30);
 TestSuite(serve_hook, .init = setup_hook, .fini = teardown, .timeout = 30);
 
@@ -532,6 +543,23 @@ Test(serve, reset_zeroes_counters)
   resp_free(&r);
   r = get(port, "/a.html"); resp_free(&r);
   cr_assert_eq(crawl_server_hits(srv, "/a.html"), 1);
+}
+
+/* The product's server does not tell anyone every path it was asked for,
+ * nor lets anyone reset that: /__hits and /__reset are paths like any
+ * other there (404), counted like any other. */
+Test(serve_product, no_test_hooks)
+{
+  t_resp r = get(port, "/a.html"); resp_free(&r);
+  r = get(port, "/__hits");
+  cr_expect_eq(r.status, 404, "/__hits: %d %s", r.status, r.body);
+  cr_expect_null(strstr(r.body ? r.body : "", "/a.html"), "the paths requested are not listed: %s", r.body);
+  resp_free(&r);
+  r = get(port, "/__reset");
+  cr_expect_eq(r.status, 404, "/__reset: %d", r.status);
+  resp_free(&r);
+  cr_expect_eq(crawl_server_hits(srv, "/a.html"), 1, "nothing was reset");
+  cr_expect_eq(crawl_server_hits(srv, "/__"), 2, "they were counted as ordinary requests");
 }
 
 Test(serve, post_is_counted_and_refused)
