@@ -930,10 +930,19 @@ static int budget_stop(run *r) {
   return 0;
 }
 
+/* 1 when rc or the cancel flag says the run was cancelled (noted: the run
+ * ends with what it collected, status "cancelled", whatever failed on the
+ * way, since a cancel interrupts the browser call under way). */
+static int cancel_seen(run *r, crawl_code rc) {
+  if (rc != CRAWL_CANCELLED && !(r->o->cancel && *r->o->cancel)) return 0;
+  r->cancelled = 1;
+  if (!r->stopped_by) r->stopped_by = "signal";
+  return 1;
+}
+
 static void note_error(run *r, crawl_code rc) {
-  if (rc == CRAWL_CANCELLED || (r->o->cancel && *r->o->cancel)) {
-    r->cancelled = 1;
-    if (!r->stopped_by) r->stopped_by = "signal";
+  if (cancel_seen(r, rc)) {
+    return;
   } else if (rc == CRAWL_GUARD) {
     /* fail closed: going on (or restarting into the same page) would run
      * something the guard does not cover */
@@ -1002,6 +1011,7 @@ static int recover(run *r) {
     crawl__page_remember_keys(r->page, (const char *const *)keys, nkeys);
   }
   strv_free(keys, nkeys);
+  if (rc && cancel_seen(r, rc)) return -1;
   if (rc) {
     jl_note(r, "stopped: could not open a new tab: %s", crawl_page_errmsg(r->page));
     if (!r->stopped_by) r->stopped_by = "error";
@@ -1984,6 +1994,11 @@ static void run_open_tab(run *r) {
                             .browser_context = r->pri >= 0 ? r->contexts[r->pri] : NULL,
                             .session_kept = r->pri >= 0 && r->kept[r->pri]};
   crawl_code rc = crawl_page_open(r->c, &r->po, &r->page);
+  if (rc && cancel_seen(r, rc)) { /* cancelled while the tab opened: no tab, nothing failed */
+    crawl_page_close(r->page);
+    r->page = NULL;
+    return;
+  }
   if (rc) {
     snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));
     jl_note(r, "could not open a tab: %s", r->err);
@@ -2817,6 +2832,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     jl_status(r, "exploring");
     explore(r);
   }
+  cancel_seen(r, CRAWL_OK); /* cancelled in any phase: the package says so */
   crawl_code prc = run_close(r, sum);
   if (!prc && o->nprincipals && !r->cancelled && !r->guard_stop) {
     char aerr[512];
@@ -2830,7 +2846,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
     return CRAWL_OK;
   }
-  if (r->fatal) {
+  if (r->fatal && !r->cancelled) { /* a cancelled run's package says "cancelled" (mapper 14.7) */
     snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
     return CRAWL_BROWSER;
   }
