@@ -1709,10 +1709,8 @@ static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int 
     snprintf(sum->error, sizeof sum->error, "cannot write %s", err);
     return CRAWL_IO;
   }
-  r->secrets = crawl__secrets_new();
-  if (o->redact_pii) crawl__secrets_filter(r->secrets, pg_pii_mask); /* before the first line */
+  r->secrets = crawl__secrets_for(o->session, o->redact_pii); /* before the first line */
   crawl__journal_secrets(r->jl, r->secrets);
-  crawl__session_secrets(o->session, r->secrets); /* cookie, header, localStorage values */
   crawl__log_secrets(r->secrets);
   if (!o->resume) return CRAWL_OK;
   crawl__journal_stats st;
@@ -1987,7 +1985,7 @@ static void run_open_tab(run *r) {
                             .settle_early = !o->settle_quiet_ms, /* --settle-ms: the window asked for */
                             .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
                             .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
-                            .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
+                            .block_writes = crawl_guard_for_mode(&o->policy, 0),
                             .allow_websockets = r->allow_ws, .allow_beacons = o->allow_beacons,
                             .allowed_origins = r->allowed,
                             .session = r->pri >= 0 ? &o->principals[r->pri].session : o->session,

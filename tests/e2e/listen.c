@@ -326,3 +326,44 @@ Test(listen, cancel_heavy_run, .timeout = 600) {
   free(l.tmp);
   free(dir);
 }
+
+Test(listen, guarded_and_scrubbed, .timeout = 180) {
+  /* issue #25 item 13: listen's tab is guarded as its mode says and its
+   * snapshots and observations pass the tab's secret list: secret.html
+   * shows its password field's value in a heading 3 s after load (no
+   * capture of that moment knows it is a password) and POSTs to /danger/
+   * on load and later */
+  need_node();
+  cJSON *before = t_fixture_hit_table();
+  listener l;
+  listen_start(&l, t_fixture_url(0, NULL, "/listen/secret.html"));
+  char base[512], *dir = t_tmpdir(), out[600], hits[1024];
+  snprintf(base, sizeof base, "%s", t_fixture_url(0, NULL, "/listen/"));
+  snprintf(out, sizeof out, "%s/received.jsonl", dir);
+  const char *argv[] = {"/usr/bin/env", "node", UIAP_SRC "/tests/support/uiap_ws_client.mjs", l.url, base, out,
+                        "secret", NULL};
+  t_run run = t_run_argv(argv, 150000);
+  cr_expect_eq(listen_stop(&l), 0, "listen ends cleanly on SIGTERM");
+  cr_assert_eq(run.status, 0, "the client ran: %s", run.err);
+  cJSON *r = cJSON_Parse(run.out);
+  cr_assert(r, "the client printed a JSON report: %.2000s", run.out);
+  cr_expect(yes(r, "ok"), "the client walked the scenario: %s", str(r, "error"));
+  cr_expect_str_eq(str(r, "secret.first.type"), "web.state.snapshot");
+  cr_expect(yes(r, "secret.first.passwordField"), "the first snapshot has the password field");
+  cr_expect(!yes(r, "secret.first.holdsSecret"), "its value is redacted");
+  cr_expect(yes(r, "secret.second.heading"), "the second snapshot has the heading");
+  cr_expect(!yes(r, "secret.second.holdsSecret"), "the heading does not show the password (the tab's secret list)");
+  cr_expect(yes(r, "secret.second.redacted"), "it shows [redacted] in its place");
+  cr_expect(yes(r, "secret.observed.delta"), "the observation saw the heading come");
+  cr_expect(!yes(r, "secret.observed.holdsSecret"), "the observation does not show the password");
+  cr_expect(!yes(r, "secret.anyMessage"), "no message of the session holds the password");
+  cr_expect_eq(t_fixture_hits_since(before, "/danger/", hits, sizeof hits), 0,
+               "the write guard refused the page's writes: %s", hits);
+  cJSON_Delete(before);
+  cJSON_Delete(r);
+  t_run_free(&run);
+  t_rm_rf(dir);
+  t_rm_rf(l.tmp);
+  free(l.tmp);
+  free(dir);
+}

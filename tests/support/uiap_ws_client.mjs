@@ -5,7 +5,9 @@
 // usage: node uiap_ws_client.mjs WS_URL APP_BASE_URL OUT.jsonl [SCENARIO]
 // SCENARIO: session (the default: the whole session), cancel-heavy (a run on
 // big.html paused, resumed and cancelled in two phases; each result's
-// package is written to OUT.jsonl.<n>.package.json).
+// package is written to OUT.jsonl.<n>.package.json), secret (listen on
+// secret.html: two web.state.get 5 s apart and an observation, reporting
+// whether any message holds the page's password).
 import { writeFileSync } from "node:fs";
 import WebSocket from "ws";
 
@@ -238,7 +240,33 @@ async function cancelHeavy() {
   c.ws.close();
 }
 
-const scenarios = { session: main, "cancel-heavy": cancelHeavy };
+// secret.html shows its password field's value in a heading 3 s after
+// load: the snapshots and the observation must not carry it anywhere.
+const SECRET = "Tr0ub4dor-77-listen";
+async function secret() {
+  const c = await open(wsUrl);
+  await request(c, "session.initialize", { supportedProfiles: ["web@0.1"] });
+  const s1 = await request(c, "web.state.get", { includeNonInteractive: true });
+  await sleep(5000);
+  const s2 = await request(c, "web.state.get", { includeNonInteractive: true });
+  const started = await request(c, "web.observe.start", { throttleMs: 100 });
+  const sub = started.payload?.subscriptionId;
+  const shown = (x) => x.payload?.subscriptionId === sub && JSON.stringify(x.payload).includes("Your password is");
+  const delta = await waitFor(c, (x) => x.type === "web.state.delta" && shown(x), 30000, "the heading in a delta").catch(() => null);
+  await request(c, "web.observe.stop", { subscriptionId: sub });
+  const names = (m) => JSON.stringify(m.payload?.graph ?? {});
+  report.secret = {
+    first: { type: s1.type, passwordField: (s1.payload?.graph?.elements ?? []).some((e) => e.role === "textbox" || e.name === "Password"),
+             holdsSecret: names(s1).includes(SECRET) },
+    second: { type: s2.type, heading: names(s2).includes("Your password is"), holdsSecret: names(s2).includes(SECRET),
+              redacted: names(s2).includes("[redacted]") },
+    observed: { delta: !!delta, holdsSecret: c.inbox.some((x) => x.payload?.subscriptionId === sub && JSON.stringify(x).includes(SECRET)) },
+    anyMessage: received.some((t) => t.includes(SECRET)),
+  };
+  c.ws.close();
+}
+
+const scenarios = { session: main, "cancel-heavy": cancelHeavy, secret };
 try {
   if (!scenarios[scenario]) throw new Error(`no scenario ${scenario}`);
   await scenarios[scenario]();
