@@ -273,7 +273,7 @@ static int observe_run(observe_cli *x) {
   x->o.page_opts.height = x->height;
   /* a tab of our own is guarded like a snapshot's; a tab another tool
    * drives (--connect) is its owner's: we only watch it */
-  x->o.page_opts.block_writes = !x->connect && !x->allow_writes;
+  x->o.page_opts.block_writes = crawl_guard_for_mode(NULL, x->connect || x->allow_writes);
   x->o.url = x->connect ? NULL : x->url;
   x->o.script = x->script;
   cli_log_setup(x->verbosity);

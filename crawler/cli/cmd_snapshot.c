@@ -185,13 +185,15 @@ static int snap_check(const snap_opts *o, char *url, size_t urllen) {
   return CLI_CONTINUE;
 }
 
-/* The page opened, loaded and captured into *g (*p: the page, to close). */
+/* The page opened, loaded and captured into *g (*p: the page, to close;
+ * its secret list filters the log while it is open). */
 static crawl_code snap_capture(cdp_client *c, snap_opts *o, const char *url, crawl_page **p, pg_graph **g) {
   /* loading a page to read it writes nothing: the write guard is on */
   crawl_page_opts po = {.width = o->width, .height = o->height, .nav_timeout_ms = o->timeout_ms,
-                        .settle_max_ms = o->settle_ms, .block_writes = 1,
+                        .settle_max_ms = o->settle_ms, .block_writes = crawl_guard_for_mode(NULL, 0),
                         .session = crawl_session_any(&o->session) ? &o->session : NULL};
   crawl_code rc = crawl_page_open(c, &po, p);
+  crawl__log_secrets(crawl__page_secrets(*p)); /* the session's values: in no output, no log line */
   if (rc == CRAWL_OK) rc = crawl_page_goto(*p, url);
   if (rc != CRAWL_OK) return rc;
   o->scopes[o->nscopes] = NULL;
@@ -201,7 +203,7 @@ static crawl_code snap_capture(cdp_client *c, snap_opts *o, const char *url, cra
   o->g.document_filter = o->ndocuments ? o->documents : NULL;
   o->g.bridge_origins = o->nbridges ? o->bridges : NULL;
   o->g.hint_attr = o->hint_attr;
-  return crawl_page_capture(*p, &o->g, g);
+  return crawl_page_snapshot(*p, &o->g, g, NULL);
 }
 
 /* The graph as printed: text, JSON with what the page tried and we turned
@@ -267,16 +269,12 @@ static int snap_run(snap_opts *o) {
   if ((code = cli_browser_open(o->connect, total_timeout < 10000 ? total_timeout : 10000, &lo, &c))) return code;
   crawl_page *p = NULL;
   pg_graph *g = NULL;
-  crawl__secrets *sec = crawl__secrets_new(); /* the session's values: in no output, no log line */
-  crawl__session_secrets(&o->session, sec);
-  if (o->g.redact_pii) crawl__secrets_filter(sec, pg_pii_mask); /* URLs, titles, log lines */
-  crawl__log_secrets(sec);
   crawl_code rc = snap_capture(c, o, url, &p, &g);
   if (rc != CRAWL_OK) {
     code = cli_fail(cli_exit_from_crawl(rc), "%s", rc == CRAWL_CANCELLED ? "interrupted" : crawl_page_errmsg(p));
   } else {
     char *raw = snap_render(o, p, g);
-    char *text = crawl__secrets_scrub(sec, raw, NULL);
+    char *text = crawl_page_scrub(p, raw); /* URLs, titles: the tab's secrets, --redact pii */
     free(raw);
     if (!text) code = cli_fail(CLI_EXIT_INTERNAL, "out of memory");
     else if (write_output(o->out, text) != 0)
@@ -284,10 +282,9 @@ static int snap_run(snap_opts *o) {
     free(text);
   }
   pg_graph_free(g);
+  crawl__log_secrets(NULL);
   crawl_page_close(p);
   cdp_client_free(c);
-  crawl__log_secrets(NULL);
-  crawl__secrets_free(sec);
   if (o->verbosity >= 3) print_peak_rss();
   return code;
 }

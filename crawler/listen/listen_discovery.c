@@ -158,11 +158,12 @@ static cJSON *run_package(const lsn_run *r) {
 
 static void *run_main(void *ud) {
   lsn_run *r = ud;
-  char err[512];
+  char err[512] = "";
   cdp_client *c = NULL;
   crawl_summary sum = {0};
-  crawl_code rc = cdp_launch(&r->s->o->launch, &c, err, sizeof err) ? CRAWL_BROWSER : CRAWL_OK;
-  if (!rc) {
+  int launched = !cdp_launch(&r->s->o->launch, &c, err, sizeof err);
+  crawl_code rc = launched ? CRAWL_OK : CRAWL_BROWSER;
+  if (launched) {
     crawl_opts co = {.out_dir = r->dir, .plan = r->plan, .policy = r->policy, .budget = r->budget,
                      .width = r->s->o->width, .height = r->s->o->height, .run_id = r->id,
                      .cancel = &r->cancel, .pause = &r->pause, .progress = run_progress, .progress_ud = r};
@@ -178,7 +179,7 @@ static void *run_main(void *ud) {
   pthread_mutex_unlock(&r->s->mu);
   __atomic_store_n(&runs_active, 0, __ATOMIC_SEQ_CST);
   if (!pkg) {
-    lsn__error(r->s, NULL, "run_failed", "run %s: %s", r->id, rc == CRAWL_BROWSER ? err : sum.error[0] ? sum.error : crawl_strerror(rc));
+    lsn__error(r->s, NULL, "run_failed", "run %s: %s", r->id, !launched ? err : sum.error[0] ? sum.error : crawl_strerror(rc));
     return NULL;
   }
   cJSON *p = crawl__jx(cJSON_CreateObject());

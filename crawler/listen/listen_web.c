@@ -17,7 +17,7 @@
 static crawl_code page_ready(lsn_session *s, char *err, size_t errlen) {
   if (s->page) return crawl_page_settle(s->page);
   if (!s->c && cdp_launch(&s->o->launch, &s->c, err, errlen)) return CRAWL_BROWSER;
-  crawl_page_opts po = {.width = s->o->width, .height = s->o->height, .block_writes = 1};
+  crawl_page_opts po = {.width = s->o->width, .height = s->o->height, .block_writes = crawl_guard_for_mode(NULL, 0)};
   crawl_code rc = crawl_page_open(s->c, &po, &s->page);
   if (!rc) rc = crawl_page_load(s->page, s->o->url);
   if (rc) snprintf(err, errlen, "%s", s->page ? crawl_page_errmsg(s->page) : crawl_strerror(rc));
@@ -65,16 +65,15 @@ void lsn__web_state_get(lsn_session *s, const char *req, const cJSON *payload) {
   }
   g.max_nodes = mx ? (size_t)mx->valuedouble : 0;
   char err[512] = "";
-  pg_graph *graph = NULL;
+  cJSON *graph = NULL;
   crawl_code rc = page_ready(s, err, sizeof err);
-  if (!rc) rc = crawl_page_capture(s->page, &g, &graph);
+  if (!rc) rc = crawl_page_snapshot(s->page, &g, NULL, &graph); /* through the tab's secret list */
   if (rc) {
     lsn__error(s, req, "capture_failed", "%s", err[0] ? err : crawl_page_errmsg(s->page));
     return;
   }
   cJSON *p = crawl__jx(cJSON_CreateObject());
-  cJSON_AddItemToObject(p, "graph", crawl__jx(pg_graph_to_json(graph)));
-  pg_graph_free(graph);
+  cJSON_AddItemToObject(p, "graph", crawl__jx(graph));
   lsn__reply(s, req, "web.state.snapshot", p);
 }
 
@@ -174,7 +173,8 @@ static int observe_opts(lsn_session *s, const cJSON *payload) {
   oo->mode = mode && !strcmp(mode, "delta-only") ? CRAWL_OBSERVE_DELTA_ONLY : CRAWL_OBSERVE_SNAPSHOT_DELTA;
   oo->throttle_ms = th ? (th->valuedouble >= 1 ? (int)th->valuedouble : -1) : 0;
   oo->url = s->o->url;
-  oo->page_opts = (crawl_page_opts){.width = s->o->width, .height = s->o->height, .block_writes = 1};
+  oo->page_opts = (crawl_page_opts){.width = s->o->width, .height = s->o->height,
+                                    .block_writes = crawl_guard_for_mode(NULL, 0)};
   oo->subscription_id = s->sub;
   oo->cancel = &s->obs_cancel;
   return 0;

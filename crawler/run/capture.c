@@ -104,7 +104,8 @@ struct crawl_page {
   char **sens_keys;
   size_t nsens_nodes, nsens_keys, capsens_nodes, capsens_keys;
   crawl__strmap sens_seen;
-  crawl__secrets *secrets;   /* the run's, borrowed (crawl__page_use_secrets) */
+  crawl__secrets *secrets;   /* own_secrets, or the run's, borrowed (crawl__page_use_secrets) */
+  crawl__secrets *own_secrets; /* the tab's own: its session's values and what it redacted */
   char err[512];
 };
 
@@ -769,6 +770,7 @@ static crawl_page *page_new(cdp_client *c, const crawl_page_opts *o) {
   char b[64];
   snprintf(b, sizeof b, "__uiap_%08lx", (unsigned long)(cdp_now_ms() * 2654435761u) & 0xffffffffUL);
   p->binding = crawl__xstrdup(b);
+  p->secrets = p->own_secrets = crawl__secrets_for(p->o.session, 0);
   return p;
 }
 
@@ -1690,7 +1692,9 @@ static char *with_selection(const char *tmpl) {
 /* ---- what the tab remembers ------------------------------------------------------ */
 #define MAX_REMEMBERED 4096 /* fields, by node and by key */
 
-void crawl__page_use_secrets(crawl_page *p, crawl__secrets *s) { p->secrets = s; }
+void crawl__page_use_secrets(crawl_page *p, crawl__secrets *s) { p->secrets = s ? s : p->own_secrets; }
+
+crawl__secrets *crawl__page_secrets(const crawl_page *p) { return p ? p->secrets : NULL; }
 
 static void remember_key(crawl_page *p, const char *key) {
   if (!key || p->nsens_keys >= MAX_REMEMBERED) return;
@@ -2569,6 +2573,7 @@ void crawl_page_close(crawl_page *p) {
   free(p->session);
   free(p->target_id);
   free(p->binding);
+  crawl__secrets_free(p->own_secrets);
   free(p->main_frame);
   free(p->last_blocked);
   free(p->url);

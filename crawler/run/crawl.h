@@ -299,6 +299,36 @@ void crawl_page_close(crawl_page *p);
 /* ---- discovery run ---------------------------------------------------------- */
 #include "pol.h"
 
+/* ---- one decision, written once: a tab's guard, its secrets (snapshot.c) ---- */
+/* Whether a tab opens behind the write guard (crawl_page_opts.block_writes),
+ * for every tool that opens or attaches one (crawl, mcp, snapshot, observe,
+ * listen): yes, unless pol is sandbox_write with allow_destructive_actions
+ * (the one mode that may write), or allow_writes (the user lifted it for
+ * this tab: observe --allow-writes, or a tab another tool drives that
+ * observe --connect attaches to). pol NULL: a tool that only reads
+ * (snapshot, observe, listen's web profile), as observe_only. */
+int crawl_guard_for_mode(const pol_policy *pol, int allow_writes);
+
+/* A capture of p for a tool to publish (snapshot, observe, listen, mcp),
+ * through the tab's secret list: the values of the session the tab opened
+ * with (crawl_page_opts.session: cookies, localStorage, headers), every
+ * value a capture of the tab redacted before (a password field's value that
+ * the page shows elsewhere later), and with go->redact_pii the personal
+ * values and pg_pii_mask. A run or mcp session that shares one list among
+ * its tabs hands it to each tab (crawl__page_use_secrets). *g (may be NULL):
+ * the graph (caller frees); *json (may be NULL): its PageGraph JSON,
+ * scrubbed (caller frees). */
+crawl_code crawl_page_snapshot(crawl_page *p, const pg_options *go, pg_graph **g, cJSON **json);
+/* text with p's secrets replaced by "[redacted]": a new string (caller
+ * frees), for what a tool prints beside the graph (text, envelopes). */
+char *crawl_page_scrub(const crawl_page *p, const char *text);
+/* The tab's secret list (borrowed; for crawl__log_secrets while p is open). */
+struct crawl__secrets *crawl__page_secrets(const crawl_page *p);
+/* A new secret list for a tab, a run or a tool's session: the session's
+ * values (may be NULL) and, with redact_pii, pg_pii_mask. Free with
+ * crawl__secrets_free. */
+struct crawl__secrets *crawl__secrets_for(const crawl_session *session, int redact_pii);
+
 typedef struct crawl_budget {
   long max_states;            /* 0: 200 */
   long max_transitions;       /* 0: 2000 */

@@ -963,10 +963,19 @@ static int budget_stop(run *r) {
   return 0;
 }
 
+/* 1 when rc or the cancel flag says the run was cancelled (noted: the run
+ * ends with what it collected, status "cancelled", whatever failed on the
+ * way, since a cancel interrupts the browser call under way). */
+static int cancel_seen(run *r, crawl_code rc) {
+  if (rc != CRAWL_CANCELLED && !(r->o->cancel && *r->o->cancel)) return 0;
+  r->cancelled = 1;
+  if (!r->stopped_by) r->stopped_by = "signal";
+  return 1;
+}
+
 static void note_error(run *r, crawl_code rc) {
-  if (rc == CRAWL_CANCELLED || (r->o->cancel && *r->o->cancel)) {
-    r->cancelled = 1;
-    if (!r->stopped_by) r->stopped_by = "signal";
+  if (cancel_seen(r, rc)) {
+    return;
   } else if (rc == CRAWL_GUARD) {
     /* fail closed: going on (or restarting into the same page) would run
      * something the guard does not cover */
@@ -1035,6 +1044,7 @@ static int recover(run *r) {
     crawl__page_remember_keys(r->page, (const char *const *)keys, nkeys);
   }
   strv_free(keys, nkeys);
+  if (rc && cancel_seen(r, rc)) return -1;
   if (rc) {
     jl_note(r, "stopped: could not open a new tab: %s", crawl_page_errmsg(r->page));
     if (!r->stopped_by) r->stopped_by = "error";
@@ -1732,10 +1742,8 @@ static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int 
     snprintf(sum->error, sizeof sum->error, "cannot write %s", err);
     return CRAWL_IO;
   }
-  r->secrets = crawl__secrets_new();
-  if (o->redact_pii) crawl__secrets_filter(r->secrets, pg_pii_mask); /* before the first line */
+  r->secrets = crawl__secrets_for(o->session, o->redact_pii); /* before the first line */
   crawl__journal_secrets(r->jl, r->secrets);
-  crawl__session_secrets(o->session, r->secrets); /* cookie, header, localStorage values */
   crawl__secrets_add_all(r->secrets, o->secrets);  /* the caller's: --connect's credentials */
   crawl__secrets_add_url(r->secrets, o->frontier, 1);
   for (int i = 0; o->urls && o->urls[i]; i++) crawl__secrets_add_url(r->secrets, o->urls[i], 0);
@@ -2013,13 +2021,18 @@ static void run_open_tab(run *r) {
                             .settle_early = !o->settle_quiet_ms, /* --settle-ms: the window asked for */
                             .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,
                             .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
-                            .block_writes = o->policy.mode != POL_MODE_SANDBOX_WRITE || !o->policy.allow_destructive_actions,
+                            .block_writes = crawl_guard_for_mode(&o->policy, 0),
                             .allow_websockets = r->allow_ws, .allow_beacons = o->allow_beacons,
                             .allowed_origins = r->allowed,
                             .session = r->pri >= 0 ? &o->principals[r->pri].session : o->session,
                             .browser_context = r->pri >= 0 ? r->contexts[r->pri] : NULL,
                             .session_kept = r->pri >= 0 && r->kept[r->pri]};
   crawl_code rc = crawl_page_open(r->c, &r->po, &r->page);
+  if (rc && cancel_seen(r, rc)) { /* cancelled while the tab opened: no tab, nothing failed */
+    crawl_page_close(r->page);
+    r->page = NULL;
+    return;
+  }
   if (rc) {
     snprintf(r->err, sizeof r->err, "%s", crawl_page_errmsg(r->page));
     jl_note(r, "could not open a tab: %s", r->err);
@@ -2860,6 +2873,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     jl_status(r, "exploring");
     explore(r);
   }
+  cancel_seen(r, CRAWL_OK); /* cancelled in any phase: the package says so */
   crawl_code prc = run_close(r, sum);
   if (!prc && o->nprincipals && !r->cancelled && !r->guard_stop) {
     char aerr[512];
@@ -2874,7 +2888,7 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
     return CRAWL_OK;
   }
-  if (r->fatal) {
+  if (r->fatal && !r->cancelled) { /* a cancelled run's package says "cancelled" (mapper 14.7) */
     snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
     return CRAWL_BROWSER;
   }

@@ -157,8 +157,7 @@ char *crawl_mcp_handle(crawl_mcp *m, const char *msg, size_t len) {
 crawl_mcp *crawl_mcp_new(const crawl_mcp_opts *o) {
   crawl_mcp *m = crawl__xcalloc(1, sizeof *m);
   m->o = *o;
-  m->secrets = crawl__secrets_new();
-  if (o->redact_pii) crawl__secrets_filter(m->secrets, pg_pii_mask);
+  m->secrets = crawl__secrets_for(NULL, o->redact_pii); /* the session's, shared by its tabs */
   crawl__log_secrets(m->secrets); /* page text in a log line is scrubbed too */
   int n = 0;
   for (int i = 0; o->allow_origins && o->allow_origins[i] && n < MCP__ORIGINS_MAX; i++)

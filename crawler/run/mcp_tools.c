@@ -75,7 +75,7 @@ static int need_tab(crawl_mcp *m, mcp__result *r) {
   const pol_policy *pol = &m->o.policy;
   crawl_page_opts po = {.width = m->o.width, .height = m->o.height, .settle_quiet_ms = 200, .settle_early = 1,
                         .settle_max_ms = 3000, .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
-                        .block_writes = pol->mode != POL_MODE_SANDBOX_WRITE || !pol->allow_destructive_actions,
+                        .block_writes = crawl_guard_for_mode(pol, 0),
                         .allowed_origins = m->allowed};
   if (crawl_page_open(m->c, &po, &m->page)) {
     fail(r, "cannot open a tab: %s", crawl_page_errmsg(m->page));
@@ -100,11 +100,12 @@ void mcp__session_close(crawl_mcp *m) {
   m->c = NULL;
 }
 
-/* The current page's graph (interactive, visible elements), or a tool error. */
+/* The current page's graph (interactive, visible elements), or a tool error;
+ * its redacted values join the session's list. */
 static pg_graph *capture(crawl_mcp *m, mcp__result *r) {
   pg_options go = {.redact_pii = m->o.redact_pii};
   pg_graph *g = NULL;
-  if (crawl_page_capture(m->page, &go, &g) != CRAWL_OK) {
+  if (crawl_page_snapshot(m->page, &go, &g, NULL) != CRAWL_OK) {
     fail(r, "capture failed: %s", crawl_page_errmsg(m->page));
     return NULL;
   }

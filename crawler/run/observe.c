@@ -162,8 +162,6 @@ typedef struct obs {
   long long step_started, step_deadline, prev_step_done;
   int step_waiting;
   char err[512];
-  crawl__secrets *pii;          /* --redact pii: the personal values the graphs
-                                   masked, and pg_pii_mask, over every message */
 } obs;
 
 /* ---- output --------------------------------------------------------------------------- */
@@ -173,7 +171,7 @@ static int emit(obs *s, const char *type, cJSON *payload) {
   snprintf(id, sizeof id, "msg_%s_%lu", s->sub, ++s->msg_seq);
   cJSON *m = crawl__envelope(&(crawl__msg){.kind = "event", .type = type, .id = id, .source_id = s->source_id},
                              payload);
-  crawl__secrets_scrub_json(s->pii, m);
+  crawl__secrets_scrub_json(crawl__page_secrets(s->p), m); /* the tab's secrets, --redact pii */
   char *text = crawl__jtext(m, 0);
   cJSON_Delete(m);
   int rc = fputs(text, s->out) < 0 || fputc('\n', s->out) < 0 || fflush(s->out) != 0 ? -1 : 0;
@@ -519,9 +517,7 @@ static crawl_code capture(obs *s, pg_graph **out) {
   pg_options go = s->o->graph;
   go.revision = s->rev + 1;
   long long t0 = cdp_now_ms();
-  crawl_code rc = crawl_page_capture(s->p, &go, out);
-  for (size_t k = 0; !rc && s->pii && k < (*out)->npii; k++)
-    crawl__secrets_add_masked(s->pii, (*out)->pii_values[k], pg_pii_label((*out)->pii_kinds[k]));
+  crawl_code rc = crawl_page_snapshot(s->p, &go, out, NULL); /* what it redacts joins the tab's list */
   s->st->captures++;
   s->st->capture_ms += cdp_now_ms() - t0;
   return rc;
@@ -926,10 +922,6 @@ static obs *obs_new(cdp_client *c, const crawl_observe_opts *o, FILE *out, crawl
   s->nsteps = o->script ? cJSON_GetArraySize(o->script) : 0;
   s->pending = cJSON_CreateArray();
   s->reports = cJSON_CreateArray();
-  if (o->graph.redact_pii) {
-    s->pii = crawl__secrets_new();
-    crawl__secrets_filter(s->pii, pg_pii_mask);
-  }
   if (o->subscription_id) snprintf(s->sub, sizeof s->sub, "%s", o->subscription_id);
   else snprintf(s->sub, sizeof s->sub, "sub_%d_%llx", (int)getpid(), (unsigned long long)cdp_now_ms() & 0xffffffULL);
   snprintf(s->sig_prefix, sizeof s->sig_prefix, "sig_%s_", s->sub);
@@ -1121,7 +1113,6 @@ static void obs_free(obs *s, crawl_code rc) {
   cJSON_Delete(s->pending);
   cJSON_Delete(s->reports);
   free(s->script_id);
-  crawl__secrets_free(s->pii);
   free(s);
 }
 

@@ -52,9 +52,9 @@ CRAWL__PAGE_SCRIPTS(CRAWL__PAGE_SCRIPT_DECL)
 char *crawl__js_sensitive(const char *js);
 
 /* ---- what the tab withholds (capture.c, mask.c) ------------------------------------ */
-/* The run's secret list (crawl_secrets.h), borrowed while the page lives:
- * every capture adds the values its graph redacted (pg_graph.secrets).
- * NULL: none. */
+/* The run's secret list (crawl_secrets.h), borrowed while the page lives,
+ * instead of the tab's own (crawl__page_secrets): every capture adds the
+ * values its graph redacted (pg_graph.secrets). NULL: the tab's own again. */
 struct crawl__secrets;
 void crawl__page_use_secrets(crawl_page *p, struct crawl__secrets *s);
 /* The keys of the fields the tab found sensitive (pg_sensitive_field.key;

@@ -2,12 +2,17 @@
 // scripted UIAP session against `uiap-crawl listen` and prints a JSON report
 // of what it saw; every message the server sent is written to OUT.jsonl (one
 // a line) for the caller to validate against the schema.
-// usage: node uiap_ws_client.mjs WS_URL APP_BASE_URL OUT.jsonl
+// usage: node uiap_ws_client.mjs WS_URL APP_BASE_URL OUT.jsonl [SCENARIO]
+// SCENARIO: session (the default: the whole session), cancel-heavy (a run on
+// big.html paused, resumed and cancelled in two phases; each result's
+// package is written to OUT.jsonl.<n>.package.json), secret (listen on
+// secret.html: two web.state.get 5 s apart and an observation, reporting
+// whether any message holds the page's password).
 import { writeFileSync } from "node:fs";
 import WebSocket from "ws";
 
-const [wsUrl, appBase, outPath] = process.argv.slice(2);
-if (!wsUrl || !appBase || !outPath) { console.error("usage: uiap_ws_client.mjs WS_URL APP_BASE_URL OUT.jsonl"); process.exit(2); }
+const [wsUrl, appBase, outPath, scenario = "session"] = process.argv.slice(2);
+if (!wsUrl || !appBase || !outPath) { console.error("usage: uiap_ws_client.mjs WS_URL APP_BASE_URL OUT.jsonl [SCENARIO]"); process.exit(2); }
 const report = { refusals: {}, errors: {}, steps: [] };
 const received = [];
 let seq = 0;
@@ -179,8 +184,92 @@ async function main() {
   c.ws.close();
 }
 
+// Cancel a run on big.html (60,000 elements) and time its result. how:
+// pauseWhen "start" (pause at once) or "exploring" (once the run reports
+// it), pausedMs (then resume; null: cancel while paused), cancelAfterMs
+// (after the resume, or after the start when pauseWhen is null). The
+// result's package goes to OUT.jsonl.<n>.package.json.
+async function cancelOne(c, n, how) {
+  const planned = await request(c, "uiap.discovery.plan", plan([{ kind: "url", url: "big.html" }],
+                                                               { maxStates: 500, maxRuntimeMs: 900000 }));
+  const runId = planned.payload?.runId;
+  const isRun = (x) => x.payload?.runId === runId;
+  const st = await request(c, "uiap.discovery.start", { runId });
+  let paused = null, resumed = null;
+  if (how.pauseWhen === "exploring")
+    await waitFor(c, (x) => x.type === "uiap.discovery.progress" && isRun(x) && x.payload.status === "exploring",
+                  240000, "the run exploring");
+  if (how.pauseWhen) paused = await request(c, "uiap.discovery.pause", { runId });
+  if (how.pauseWhen && how.pausedMs !== null) {
+    await sleep(how.pausedMs);
+    resumed = await request(c, "uiap.discovery.resume", { runId });
+  }
+  await sleep(how.cancelAfterMs);
+  const lastStatus = c.inbox.filter((x) => x.type === "uiap.discovery.progress" && isRun(x)).map((x) => x.payload.status).pop();
+  const cancelled = await request(c, "uiap.discovery.cancel", { runId, reason: "test" });
+  const t0 = cancelled.__at;
+  const result = await waitFor(c, (x) => (x.type === "uiap.discovery.result" && isRun(x)) ||
+                                         (x.kind === "error" && !x.correlationId && (x.payload?.message ?? "").includes(runId)),
+                               120000, `run ${n}'s result`).catch(() => null);
+  const pkg = result?.payload?.package;
+  if (pkg) writeFileSync(`${outPath}.${n}.package.json`, JSON.stringify(pkg));
+  return { how, started: brief(st), paused: paused?.payload?.status ?? null, resumed: resumed?.payload?.status ?? null,
+           phase: lastStatus ?? null, cancelled: { ...brief(cancelled), status: cancelled.payload?.status ?? null },
+           result: result ? brief(result) : null, resultStatus: result?.payload?.status ?? null,
+           packageStatus: pkg?.run?.status ?? null, resultMs: result ? result.__at - t0 : null,
+           error: result?.kind === "error" ? result.payload?.message ?? null : null };
+}
+
+// Runs cancelled in each phase: while the browser and tab open, while the
+// seed loads and is captured (after a pause and resume), while exploring
+// (paused, resumed, then a step's capture under way), and while paused.
+const cancelPoints = [
+  { pauseWhen: null, cancelAfterMs: 0 },
+  { pauseWhen: "start", pausedMs: 1000, cancelAfterMs: 2000 },
+  { pauseWhen: "exploring", pausedMs: 1000, cancelAfterMs: 4000 },
+  { pauseWhen: "start", pausedMs: null, cancelAfterMs: 1500 },
+];
+
+async function cancelHeavy() {
+  const c = await open(wsUrl);
+  await request(c, "session.initialize",
+    { supportedProfiles: ["web@0.1"], extensions: [{ id: "uiap.discovery", versions: ["0.1"] }] });
+  report.runs = [];
+  for (const [n, how] of cancelPoints.entries()) report.runs.push(await cancelOne(c, n, how));
+  report.after = brief(await request(c, "web.state.get", { maxNodes: 10 }));
+  c.ws.close();
+}
+
+// secret.html shows its password field's value in a heading 3 s after
+// load: the snapshots and the observation must not carry it anywhere.
+const SECRET = "Tr0ub4dor-77-listen";
+async function secret() {
+  const c = await open(wsUrl);
+  await request(c, "session.initialize", { supportedProfiles: ["web@0.1"] });
+  const s1 = await request(c, "web.state.get", { includeNonInteractive: true });
+  await sleep(5000);
+  const s2 = await request(c, "web.state.get", { includeNonInteractive: true });
+  const started = await request(c, "web.observe.start", { throttleMs: 100 });
+  const sub = started.payload?.subscriptionId;
+  const shown = (x) => x.payload?.subscriptionId === sub && JSON.stringify(x.payload).includes("Your password is");
+  const delta = await waitFor(c, (x) => x.type === "web.state.delta" && shown(x), 30000, "the heading in a delta").catch(() => null);
+  await request(c, "web.observe.stop", { subscriptionId: sub });
+  const names = (m) => JSON.stringify(m.payload?.graph ?? {});
+  report.secret = {
+    first: { type: s1.type, passwordField: (s1.payload?.graph?.elements ?? []).some((e) => e.role === "textbox" || e.name === "Password"),
+             holdsSecret: names(s1).includes(SECRET) },
+    second: { type: s2.type, heading: names(s2).includes("Your password is"), holdsSecret: names(s2).includes(SECRET),
+              redacted: names(s2).includes("[redacted]") },
+    observed: { delta: !!delta, holdsSecret: c.inbox.some((x) => x.payload?.subscriptionId === sub && JSON.stringify(x).includes(SECRET)) },
+    anyMessage: received.some((t) => t.includes(SECRET)),
+  };
+  c.ws.close();
+}
+
+const scenarios = { session: main, "cancel-heavy": cancelHeavy, secret };
 try {
-  await main();
+  if (!scenarios[scenario]) throw new Error(`no scenario ${scenario}`);
+  await scenarios[scenario]();
   report.ok = true;
 } catch (e) {
   report.ok = false;

@@ -126,3 +126,19 @@ Test(listen, plan_seeds) {
   cJSON_Delete(r);
   lsn__session_free(s);
 }
+
+/* One decision for every tool's tab (crawl_guard_for_mode): guarded in
+ * every mode but sandbox_write with allowDestructiveActions, and for a tool
+ * that only reads (NULL), unless the user lifted it for that tab. */
+Test(listen, guard_for_mode) {
+  static const struct { pol_mode mode; int destructive, allow_writes, guarded; } cases[] = {
+    {POL_MODE_OBSERVE_ONLY, 0, 0, 1},  {POL_MODE_SAFE_EXPLORE, 0, 0, 1},  {POL_MODE_SAFE_EXPLORE, 1, 0, 1},
+    {POL_MODE_SANDBOX_WRITE, 0, 0, 1}, {POL_MODE_SANDBOX_WRITE, 1, 0, 0}, {POL_MODE_SAFE_EXPLORE, 0, 1, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    pol_policy p = {.mode = cases[i].mode, .allow_destructive_actions = cases[i].destructive};
+    cr_expect_eq(crawl_guard_for_mode(&p, cases[i].allow_writes), cases[i].guarded, "case %zu", i);
+  }
+  cr_expect(crawl_guard_for_mode(NULL, 0), "a tool that only reads is guarded");
+  cr_expect(!crawl_guard_for_mode(NULL, 1), "observe --allow-writes / --connect: lifted");
+}
