@@ -269,6 +269,7 @@ static int observe_watch(observe_cli *x, cdp_client *c) {
 static int observe_run(observe_cli *x) {
   x->bridges[x->nbridges] = NULL;
   x->o.graph.bridge_origins = x->nbridges ? x->bridges : NULL;
+  x->o.page_opts.secrets = cli_secrets(); /* a --connect URL's token, a seed's credentials */
   x->o.page_opts.width = x->width;
   x->o.page_opts.height = x->height;
   /* a tab of our own is guarded like a snapshot's; a tab another tool

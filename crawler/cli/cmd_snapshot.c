@@ -191,7 +191,8 @@ static crawl_code snap_capture(cdp_client *c, snap_opts *o, const char *url, cra
   /* loading a page to read it writes nothing: the write guard is on */
   crawl_page_opts po = {.width = o->width, .height = o->height, .nav_timeout_ms = o->timeout_ms,
                         .settle_max_ms = o->settle_ms, .block_writes = crawl_guard_for_mode(NULL, 0),
-                        .session = crawl_session_any(&o->session) ? &o->session : NULL};
+                        .session = crawl_session_any(&o->session) ? &o->session : NULL,
+                        .secrets = cli_secrets()}; /* the URL's own credentials (?access_token=) */
   crawl_code rc = crawl_page_open(c, &po, p);
   crawl__log_secrets(crawl__page_secrets(*p)); /* the session's values: in no output, no log line */
   if (rc == CRAWL_OK) rc = crawl_page_goto(*p, url);

@@ -771,6 +771,7 @@ static crawl_page *page_new(cdp_client *c, const crawl_page_opts *o) {
   snprintf(b, sizeof b, "__uiap_%08lx", (unsigned long)(cdp_now_ms() * 2654435761u) & 0xffffffffUL);
   p->binding = crawl__xstrdup(b);
   p->secrets = p->own_secrets = crawl__secrets_for(p->o.session, 0);
+  if (p->o.secrets) crawl__secrets_add_all(p->own_secrets, p->o.secrets);
   return p;
 }
 

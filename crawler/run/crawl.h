@@ -203,6 +203,9 @@ typedef struct crawl_page_opts {
   const char *browser_context; /* Target.createBrowserContext's id: the tab opens
                                  in it (a principal's own cookies and storage);
                                  NULL: the default context */
+  const struct crawl__secrets *secrets; /* more values the tab never publishes
+                                 (the command line's URL credentials, cli_secrets);
+                                 NULL: the session's only */
 } crawl_page_opts;
 
 crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page **out);

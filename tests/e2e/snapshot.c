@@ -249,3 +249,17 @@ Test(snapshot_lifecycle, sigkill_takes_chromium_along) {
   (void)!system(cmd);
   free(tmp);
 }
+
+/* A credential in the URL the user gives (issue #25, 7) is a secret of the
+ * run: the page's URL in the graph, its links to itself and the terminal
+ * never show it. */
+Test(snapshot, a_token_in_the_url_given_is_in_no_output) {
+  SNAP(g, t_fixture_url(0, NULL, "/safety/recipe-home.html?access_token=TOKSECRET4417xyz"), NONE);
+  char *text = cJSON_PrintUnformatted(g);
+  cr_expect(text && !strstr(text, "TOKSECRET4417xyz"), "the graph shows the URL's token: %s", text);
+  cr_expect(!strstr(run_.out, "TOKSECRET4417xyz") && !strstr(run_.err, "TOKSECRET4417xyz"),
+            "the terminal shows the URL's token");
+  free(text);
+  cJSON_Delete(g);
+  t_run_free(&run_);
+}
