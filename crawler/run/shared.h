@@ -14,7 +14,12 @@
  *   owner   hash    stateId -> the worker holding its lease
  *   done    set     stateIds expanded
  *   acts:ID set     keys of state ID's actions already done
- * Every step that must not interleave with another worker's (lease, renew,
+ *   fold    hash    fold key (content and route) -> stateId
+ *   edges   list    transitions, for every worker's paths (JSON)
+ *   transitions     the run's transition count
+ * Values read back are untrusted (crawl__shared_key): states, seen, fold,
+ * edges and acts carry a tag; ids in queue, leases, owner and done do not
+ * (a forged one names no record with a good tag, and is finished unused).  * Every step that must not interleave with another worker's (lease, renew,
  * release, done, register) is one Lua script, so it runs atomically. */
 #ifndef UIAP_SHARED_H
 #define UIAP_SHARED_H
@@ -32,6 +37,24 @@ crawl__shared *crawl__shared_open(const char *url, const char *run_id, int lease
 void crawl__shared_close(crawl__shared *sh);
 /* The last error (one line), "" when none. */
 const char *crawl__shared_error(const crawl__shared *sh);
+
+/* The run's key (out of band: UIAP_FRONTIER_KEY, or the one crawl
+ * --workers makes; never stored in Redis), CRAWL__FRONTIER_KEY_MIN to
+ * CRAWL__FRONTIER_KEY_MAX bytes: every record written from now on carries
+ * a tag (HMAC-SHA256 of its kind, where it lives and its bytes), and one
+ * read back without a good tag is dropped (NULL, as if absent), counted
+ * (crawl__shared_dropped) and named once in a warning line. Without a key
+ * (a progress watch reads counts only) records are neither tagged nor
+ * checked. 0, or -1 when key has the wrong length. */
+#define CRAWL__FRONTIER_KEY_MIN 16
+#define CRAWL__FRONTIER_KEY_MAX 256
+int crawl__shared_key(crawl__shared *sh, const char *key);
+/* Every string written from now on passes s (the run's secret list, not
+ * owned; it outlives sh); the URL's password and the key join s. */
+struct crawl__secrets;
+void crawl__shared_use_secrets(crawl__shared *sh, struct crawl__secrets *s);
+/* Records dropped for a bad tag so far. */
+long crawl__shared_dropped(const crawl__shared *sh);
 
 /* The stateId known for fingerprint fp (caller frees), NULL when none (or
  * on an error: see crawl__shared_error). */
@@ -52,7 +75,8 @@ char *crawl__shared_fold_find(crawl__shared *sh, const char *key);
 const char *crawl__shared_owner(const crawl__shared *sh);
 /* The run's transitions between two states, for every worker's paths: push
  * one record (JSON text), or read those from index `from` on (*recs, *n:
- * caller frees each and the array; in the order pushed). 0, or -1 error. */
+ * caller frees each and the array; in the order pushed; one whose tag is
+ * bad is NULL in its place). 0, or -1 error. */
 int crawl__shared_edge_push(crawl__shared *sh, const char *record);
 int crawl__shared_edges(crawl__shared *sh, long from, char ***recs, size_t *n);
 /* The record of state id (caller frees), NULL when unknown or on error. */
