@@ -15,6 +15,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ static const char *const key_names[K_N] = {"seen", "states", "queue", "leases", 
 
 struct crawl__shared {
   redisContext *c;
+  crawl__tls_pipe *tls;       /* rediss://: what carries c's bytes */
   crawl__redis_url u;
   struct timeval tv;
   char key[K_N][200];         /* uiap:{runId}:NAME (one hash slot on a cluster) */
@@ -108,15 +110,31 @@ static int parse_unix(const char *p, crawl__redis_url *u, const char **why) {
   return 0;
 }
 
-/* HOST[:PORT][/DB] after an optional ":PASSWORD@". */
+/* s[0..n) percent-decoded into out (cap bytes). 0, or -1 when too long. */
+static int pct_decode(const char *s, size_t n, char *out, size_t cap) {
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++, o++) {
+    if (o + 1 >= cap) return -1;
+    char hex[3] = {0};
+    if (s[i] == '%' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) && isxdigit((unsigned char)s[i + 2])) {
+      memcpy(hex, s + i + 1, 2);
+      out[o] = (char)strtol(hex, NULL, 16);
+      i += 2;
+    } else {
+      out[o] = s[i];
+    }
+  }
+  out[o] = 0;
+  return 0;
+}
+
+/* HOST[:PORT][/DB] after an optional "[USER]:PASSWORD@" (or "PASSWORD@"). */
 static int parse_tcp(const char *p, crawl__redis_url *u, const char **why) {
   const char *at = strrchr(p, '@');
   if (at) {
-    const char *pw = *p == ':' ? p + 1 : p; /* redis://:pw@ or redis://user:pw@ (user ignored) */
-    const char *colon = memchr(p, ':', (size_t)(at - p));
-    if (colon && *p != ':') pw = colon + 1;
-    if ((size_t)(at - pw) >= sizeof u->password) { *why = "password too long"; return -1; }
-    memcpy(u->password, pw, (size_t)(at - pw));
+    const char *colon = memchr(p, ':', (size_t)(at - p)), *pw = colon ? colon + 1 : p;
+    if (colon && pct_decode(p, (size_t)(colon - p), u->user, sizeof u->user)) { *why = "user name too long"; return -1; }
+    if (pct_decode(pw, (size_t)(at - pw), u->password, sizeof u->password)) { *why = "password too long"; return -1; }
     p = at + 1;
   }
   size_t hn = strcspn(p, ":/");
@@ -141,7 +159,11 @@ int crawl__redis_url_parse(const char *url, crawl__redis_url *u, const char **wh
   if (!url) { *why = "no URL"; return -1; }
   if (!strncmp(url, "unix://", 7)) return parse_unix(url + 7, u, why);
   if (!strncmp(url, "redis://", 8)) return parse_tcp(url + 8, u, why);
-  *why = "expected redis://HOST:PORT/DB or unix:///PATH";
+  if (!strncmp(url, "rediss://", 9)) {
+    u->tls = 1;
+    return parse_tcp(url + 9, u, why);
+  }
+  *why = "expected redis://HOST:PORT/DB, rediss://HOST:PORT/DB or unix:///PATH";
   return -1;
 }
 
@@ -150,8 +172,35 @@ static void set_err(crawl__shared *sh, const char *what, const char *detail) {
   snprintf(sh->err, sizeof sh->err, "redis %s: %s", what, detail ? detail : "no reply");
 }
 
-static redisContext *dial(const crawl__redis_url *u, const struct timeval *tv) {
-  return u->path[0] ? redisConnectUnixWithTimeout(u->path, *tv) : redisConnectWithTimeout(u->host, u->port, *tv);
+/* A new connection to the URL's server: sh->c, and sh->tls for rediss://.
+ * 0, or -1 with sh->err. */
+static int dial(crawl__shared *sh) {
+  const crawl__redis_url *u = &sh->u;
+  if (u->tls) {
+    char err[240];
+    int ms = (int)(sh->tv.tv_sec * 1000 + sh->tv.tv_usec / 1000);
+    int fd = crawl__tls_pipe_open(u->host, u->port, getenv("UIAP_REDIS_CACERT"), ms, &sh->tls, err, sizeof err);
+    if (fd < 0) {
+      set_err(sh, "connect", err);
+      return -1;
+    }
+    sh->c = redisConnectFd(fd);
+  } else {
+    sh->c = u->path[0] ? redisConnectUnixWithTimeout(u->path, sh->tv) : redisConnectWithTimeout(u->host, u->port, sh->tv);
+  }
+  if (!sh->c || sh->c->err) {
+    set_err(sh, "connect", sh->c ? sh->c->errstr : "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+/* The connection and what carries it, gone. */
+static void hang_up(crawl__shared *sh) {
+  if (sh->c) redisFree(sh->c);
+  sh->c = NULL;
+  crawl__tls_pipe_close(sh->tls);
+  sh->tls = NULL;
 }
 
 /* One reply of the handshake: 0 when it is no error. */
@@ -165,20 +214,17 @@ static int hello_reply(crawl__shared *sh, const char *what, redisReply *rp) {
 /* AUTH and SELECT on a new connection; 0 ok. */
 static int hello(crawl__shared *sh) {
   redisSetTimeout(sh->c, sh->tv);
-  if (sh->u.password[0] && hello_reply(sh, "AUTH", redisCommand(sh->c, "AUTH %s", sh->u.password))) return -1;
+  if (sh->u.password[0] && hello_reply(sh, "AUTH", sh->u.user[0] ? redisCommand(sh->c, "AUTH %s %s", sh->u.user, sh->u.password)
+                                                                 : redisCommand(sh->c, "AUTH %s", sh->u.password)))
+    return -1;
   if (hello_reply(sh, "SELECT", redisCommand(sh->c, "SELECT %d", sh->u.db))) return -1;
   sh->err[0] = 0;
   return 0;
 }
 
 static int connect_to(crawl__shared *sh) {
-  if (sh->c) redisFree(sh->c);
-  sh->c = dial(&sh->u, &sh->tv);
-  if (!sh->c || sh->c->err) {
-    set_err(sh, "connect", sh->c ? sh->c->errstr : "out of memory");
-    return -1;
-  }
-  return hello(sh);
+  hang_up(sh);
+  return dial(sh) ? -1 : hello(sh);
 }
 
 /* One command (argv); on a dropped connection one reconnect and one more
@@ -243,13 +289,10 @@ static int strv_reply(redisReply *rp, char ***v, size_t *n) {
 }
 
 /* ---- record tags, secrets ------------------------------------------------------------ */
-/* A stored value is "TAG VALUE": TAG is the hex HMAC-SHA256, under the
- * run's key, of "KIND\nFIELD\nVALUE" (what the record is and where it
- * lives: a good record moved to another state id or kind fails too). */
-#define TAG_HEX 64
+#define TAG_HEX CRAWL__TAG_HEX
 
-static void tag_of(const crawl__shared *sh, const char *kind, const char *field, const char *v, size_t vlen,
-                   char out[TAG_HEX + 1]) {
+void crawl__record_tag(const unsigned char *key, size_t nkey, const char *kind, const char *field, const char *v,
+                       size_t vlen, char out[CRAWL__TAG_HEX + 1]) {
   size_t nk = strlen(kind), nf = strlen(field), n = nk + nf + vlen + 2;
   unsigned char *buf = crawl__xmalloc(n), md[EVP_MAX_MD_SIZE];
   memcpy(buf, kind, nk);
@@ -258,16 +301,24 @@ static void tag_of(const crawl__shared *sh, const char *kind, const char *field,
   buf[nk + 1 + nf] = '\n';
   memcpy(buf + nk + nf + 2, v, vlen);
   unsigned int mdlen = 0;
-  HMAC(EVP_sha256(), sh->mac, (int)sh->nmac, buf, n, md, &mdlen);
+  HMAC(EVP_sha256(), key, (int)nkey, buf, n, md, &mdlen);
   free(buf);
   for (unsigned k = 0; k < 32; k++) snprintf(out + 2 * k, 3, "%02x", k < mdlen ? md[k] : 0);
+}
+
+long crawl__record_check(const unsigned char *key, size_t nkey, const char *kind, const char *field, const char *s,
+                         size_t len) {
+  char tag[TAG_HEX + 1];
+  if (len <= TAG_HEX || s[TAG_HEX] != ' ' || memchr(s, 0, len)) return -1;
+  crawl__record_tag(key, nkey, kind, field, s + TAG_HEX + 1, len - TAG_HEX - 1, tag);
+  return CRYPTO_memcmp(tag, s, TAG_HEX) ? -1 : TAG_HEX + 1;
 }
 
 /* v (scrubbed) with its tag in front, to store (caller frees). No key: v. */
 static char *seal(const crawl__shared *sh, const char *kind, const char *field, const char *v) {
   if (!sh->nmac) return crawl__xstrdup(v);
   char tag[TAG_HEX + 1];
-  tag_of(sh, kind, field, v, strlen(v), tag);
+  crawl__record_tag(sh->mac, sh->nmac, kind, field, v, strlen(v), tag);
   return crawl__xprintf("%s %s", tag, v);
 }
 
@@ -287,12 +338,8 @@ static void dropped(crawl__shared *sh, const char *kind, const char *field) {
  * NULL, counted and warned, when it is not. No key: s as it is. */
 static char *unseal(crawl__shared *sh, const char *kind, const char *field, const char *s, size_t len) {
   if (!sh->nmac) return crawl__xstrndup(s, len);
-  char tag[TAG_HEX + 1];
-  if (len > TAG_HEX && s[TAG_HEX] == ' ') {
-    tag_of(sh, kind, field, s + TAG_HEX + 1, len - TAG_HEX - 1, tag);
-    if (!CRYPTO_memcmp(tag, s, TAG_HEX) && !memchr(s + TAG_HEX + 1, 0, len - TAG_HEX - 1))
-      return crawl__xstrndup(s + TAG_HEX + 1, len - TAG_HEX - 1);
-  }
+  long at = crawl__record_check(sh->mac, sh->nmac, kind, field, s, len);
+  if (at > 0) return crawl__xstrndup(s + at, len - (size_t)at);
   dropped(sh, kind, field);
   return NULL;
 }
@@ -348,7 +395,7 @@ crawl__shared *crawl__shared_open(const char *url, const char *run_id, int lease
   snprintf(sh->owner, sizeof sh->owner, "%.63s:%d:%lx", host, (int)getpid(), (unsigned long)ts.tv_nsec);
   snprintf(sh->lease_ms, sizeof sh->lease_ms, "%d", lease_ms > 0 ? lease_ms : 30000);
   if (connect_to(sh) != 0) {
-    snprintf(err, errlen, "--frontier %s%s: %s", sh->u.path[0] ? "unix://" : "redis://",
+    snprintf(err, errlen, "--frontier %s%s: %s", sh->u.path[0] ? "unix://" : sh->u.tls ? "rediss://" : "redis://",
              sh->u.path[0] ? sh->u.path : sh->u.host, sh->err);
     crawl__shared_close(sh);
     return NULL;
@@ -358,7 +405,7 @@ crawl__shared *crawl__shared_open(const char *url, const char *run_id, int lease
 
 void crawl__shared_close(crawl__shared *sh) {
   if (!sh) return;
-  if (sh->c) redisFree(sh->c);
+  hang_up(sh);
   OPENSSL_cleanse(sh->u.password, sizeof sh->u.password);
   OPENSSL_cleanse(sh->mac, sizeof sh->mac);
   crawl__strmap_release(&sh->warned);
