@@ -17,6 +17,7 @@
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,10 @@ static int pump_out(struct crawl__tls_pipe *t) {
 
 static void *pump(void *ud) {
   struct crawl__tls_pipe *t = ud;
+  sigset_t pipe;
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE); /* an alert OpenSSL sends to a closed socket is EPIPE here, not the end of the process */
+  pthread_sigmask(SIG_BLOCK, &pipe, NULL);
   for (;;) {
     struct pollfd p[2] = {{.fd = t->net, .events = POLLIN}, {.fd = t->mine, .events = POLLIN}};
     if (!SSL_pending(t->ssl) && poll(p, 2, -1) < 0) {

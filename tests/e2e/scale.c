@@ -705,3 +705,81 @@ Test(scale, the_shared_frontier_is_untrusted_input, .timeout = 600) {
   kill(rs, SIGTERM);
   waitpid(rs, NULL, 0);
 }
+
+/* ---- a frontier over TLS with a user and password (docs/scale.md) ---- */
+#define TLS_PW "pw-tls-8e41c7a09b"
+
+/* redis-server on 127.0.0.1:*port that speaks only TLS (a certificate for
+ * 127.0.0.1 made here with openssl, which is also its CA: DIR/ca.pem) and
+ * lets in the user "crawler" with TLS_PW only. */
+static pid_t redis_tls_start(const char *dir, int *port) {
+  char cmd[2400], conf[700];
+  snprintf(cmd, sizeof cmd, "cd %s && openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out ca.pem -days 1 "
+           "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1", dir);
+  cr_assert_eq(system(cmd), 0, "openssl makes a certificate (scripts/deps.sh installs openssl)");
+  *port = free_port();
+  snprintf(conf, sizeof conf, "%s/redis.conf", dir);
+  snprintf(cmd, sizeof cmd, "port 0\nbind 127.0.0.1\ntls-port %d\ntls-cert-file %s/ca.pem\ntls-key-file %s/key.pem\n"
+           "tls-ca-cert-file %s/ca.pem\ntls-auth-clients no\nsave \"\"\nappendonly no\n"
+           "user crawler on >" TLS_PW " ~* &* +@all\nuser default off\n", *port, dir, dir, dir);
+  cr_assert_eq(t_write_file(conf, cmd), 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    execlp("redis-server", "redis-server", conf, (char *)NULL);
+    _exit(127);
+  }
+  return pid;
+}
+
+Test(scale, a_frontier_over_tls_with_a_user_and_password, .timeout = 300) {
+  char *dir = t_tmpdir();
+  char url[200], ca[700], out[700], err[300] = "";
+  int port;
+  pid_t rs = redis_tls_start(dir, &port);
+  snprintf(url, sizeof url, "rediss://crawler:%s@127.0.0.1:%d/0", TLS_PW, port);
+  snprintf(ca, sizeof ca, "%s/ca.pem", dir);
+  setenv("UIAP_REDIS_CACERT", ca, 1);
+  setenv("UIAP_FRONTIER_KEY", "tls-test-key-0123456789", 1);
+  crawl__shared *sh = NULL;
+  for (int i = 0; i < 100 && !(sh = crawl__shared_open(url, "tls", 0, 500, err, sizeof err)); i++) usleep(50000);
+  cr_assert(sh, "redis-server with TLS did not start: %s", err);
+  crawl__shared_close(sh);
+
+  snprintf(out, sizeof out, "%s/out", dir);
+  t_run r = cli((const char *[]){UIAP_BIN, "crawl", seed_url(), "-o", out, "--frontier", url, "--run-id", "tls",
+                                 "--max-states", "3", NULL}, 200000);
+  cr_expect_eq(r.status, 0, "a crawl on a TLS frontier: %s", r.err);
+  cr_expect_null(strstr(r.err, TLS_PW), "the password is never printed: %s", r.err);
+  t_run_free(&r);
+  sh = crawl__shared_open(url, "tls", 0, 2000, err, sizeof err);
+  cr_assert(sh, "%s", err);
+  cr_expect_geq(crawl__shared_count(sh), 1, "the states went to the frontier over TLS");
+  crawl__shared_close(sh);
+
+  static const struct { const char *url, *ca, *says; } bad[] = {
+    {"rediss://crawler:" TLS_PW "@127.0.0.1:%d/0", NULL, "certificate was not accepted"}, /* an unknown CA */
+    {"rediss://crawler:" TLS_PW "@localhost:%d/0", "ca", "hostname mismatch"},           /* not the certificate's host */
+    {"rediss://crawler:wrong-pw-123@127.0.0.1:%d/0", "ca", "AUTH: refused"},
+    {"redis://crawler:" TLS_PW "@127.0.0.1:%d/0", "ca", "redis"},                        /* plain text to a TLS port */
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char u[200];
+    snprintf(u, sizeof u, bad[i].url, port);
+    if (bad[i].ca) setenv("UIAP_REDIS_CACERT", ca, 1);
+    else unsetenv("UIAP_REDIS_CACERT");
+    snprintf(out, sizeof out, "%s/bad%zu", dir, i);
+    t_run b = cli((const char *[]){UIAP_BIN, "crawl", seed_url(), "-o", out, "--frontier", u, "--run-id", "tls", NULL},
+                  60000);
+    cr_expect_eq(b.status, 13, "%s: exit 13 (shared frontier failed): %d %s", u, b.status, b.err);
+    cr_expect(strstr(b.err, bad[i].says), "%s: the line says '%s': %s", u, bad[i].says, b.err);
+    cr_expect_null(strstr(b.err, TLS_PW), "never the password: %s", b.err);
+    cr_expect_null(strstr(b.err, "wrong-pw-123"), "never the password: %s", b.err);
+    t_run_free(&b);
+  }
+  unsetenv("UIAP_REDIS_CACERT");
+  unsetenv("UIAP_FRONTIER_KEY");
+  kill(rs, SIGTERM);
+  waitpid(rs, NULL, 0);
+}
