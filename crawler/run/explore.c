@@ -929,7 +929,7 @@ static int scope_has(const run *r, const char *url) {
 static crawl_code replay(run *r, int si, const action *rec, char *why, size_t whylen) {
   action a = *rec; /* a shallow copy: decide() writes only cls, dec and rank */
   const pg_element *e = NULL;
-  if (!a.escape && r->g && !(e = crawl__act_find(r->g, a.role, a.name, a.stable_id, a.scope_key, a.ordinal))) {
+  if (!a.escape && (!r->g || !(e = crawl__act_find(r->g, a.role, a.name, a.stable_id, a.scope_key, a.ordinal)))) {
     snprintf(why, whylen, "the recorded target is not on the page");
     return CRAWL_ARG;
   }
