@@ -4,7 +4,8 @@
 set -euo pipefail
 need=()
 pkgs=(build-essential cmake pkg-config libwebsockets-dev libcjson-dev libxxhash-dev liburiparser-dev zlib1g-dev
-      libcriterion-dev chromium dpkg-dev file nodejs npm clang libclang-rt-14-dev xvfb libhiredis-dev redis-server)
+      libcriterion-dev chromium dpkg-dev file nodejs npm clang libclang-rt-14-dev xvfb libhiredis-dev redis-server
+      libssl-dev openssl)
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done

@@ -126,6 +126,17 @@ static int redis_ready(const char *sock, int ms) {
   return 0;
 }
 
+/* The run's frontier key, fresh and random, for the workers only: in
+ * UIAP_FRONTIER_KEY of this process, which they inherit (never in argv,
+ * never in Redis). 0, or -1 (errno). */
+static int frontier_key(void) {
+  unsigned char raw[32];
+  char hex[2 * sizeof raw + 1];
+  if (getentropy(raw, sizeof raw) != 0) return -1;
+  for (size_t k = 0; k < sizeof raw; k++) snprintf(hex + 2 * k, 3, "%02x", raw[k]);
+  return setenv("UIAP_FRONTIER_KEY", hex, 1);
+}
+
 #define PROGRESS_MS 500
 
 /* w->progress with the run's counts, when it is time (every PROGRESS_MS). */
@@ -305,6 +316,11 @@ int cli_workers_run(const cli_workers *w, crawl_summary *sum, cli_workers_end *e
     return CRAWL_FRONTIER;
   }
   snprintf(url, sizeof url, "unix://%s", sock);
+  if (frontier_key() != 0) {
+    stop_redis(rs, sockdir, sock);
+    snprintf(sum->error, sizeof sum->error, "cannot make the workers' frontier key: %s", strerror(errno));
+    return CRAWL_IO;
+  }
   cli_workers ww = *w;
   ww.frontier = url;
   pid_t pids[WORKERS_MAX];

@@ -63,6 +63,8 @@ const char cli_help_crawl[] =
   "  --frontier URL            share the run's frontier with other workers on Redis:\n"
   "                            redis://HOST:PORT/DB or unix:///PATH (docs/scale.md)\n"
   "  --run-id ID               with --frontier: the run all workers share (required)\n"
+  "                            (and UIAP_FRONTIER_KEY in the environment: the run's\n"
+  "                            key, 16 to 256 bytes, the same on every worker)\n"
   "  --lease-ms N              with --frontier: a state a worker took is given back to\n"
   "                            the others N ms after its last sign of life (default 30000)\n"
   "  --workers N|auto          N worker processes on one run (a private redis-server,\n"
@@ -602,6 +604,14 @@ static int crawl_setup(crawl_cli *x) {
     return cli_fail(CLI_EXIT_USAGE, "--run-id and --lease-ms go with --frontier");
   if (x->co.frontier && !x->co.run_id)
     return cli_fail(CLI_EXIT_USAGE, "--frontier needs --run-id (the same on every worker of the run)");
+  if (x->co.frontier) { /* the records of other workers are told from forged ones by the run's key */
+    const char *key = getenv("UIAP_FRONTIER_KEY");
+    size_t nk = key ? strlen(key) : 0;
+    if (nk < 16 || nk > 256)
+      return cli_fail(CLI_EXIT_USAGE, "--frontier needs the run's key in UIAP_FRONTIER_KEY: 16 to 256 bytes, the "
+                      "same on every worker, never stored in Redis (docs/scale.md)%s", nk ? "; the one set has the wrong length" : "");
+    x->co.frontier_key = key;
+  }
   if (x->workers > 1 && (x->co.frontier || x->co.resume || x->co.nprincipals || x->connect))
     return cli_fail(CLI_EXIT_USAGE, "--workers runs its own frontier: not with --frontier, --resume, --connect or principals");
   if (x->co.frontier && x->co.nprincipals)

@@ -400,6 +400,11 @@ typedef struct crawl_opts {
   const char *frontier;
   const char *run_id;
   int lease_ms;
+  /* The run's key for the shared frontier, the same on every worker and
+   * never stored in Redis (UIAP_FRONTIER_KEY; crawl --workers makes one):
+   * what authenticates the records other workers wrote (docs/scale.md).
+   * Required with frontier: 16 to 256 bytes. */
+  const char *frontier_key;
   /* A fresh browser when the old one died: free *c, start another, store it
    * in *c. NULL: no restarts. At most max_restarts (0: 3) per run. */
   cdp_code (*relaunch)(void *ud, cdp_client **c);

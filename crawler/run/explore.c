@@ -62,6 +62,9 @@ typedef struct run {
   crawl_budget b;
   const char *allowed[66];
   char page_origin[512];
+  char (*seed_origins)[512]; /* the seeds' origins: with allowed, the run's scope for
+                               URLs it reads back (scope_has) */
+  int nseed_origins;
   int cancelled;
   int fatal;                /* browser gone, tab crashed or hung */
   int guard_stop;           /* a target could not be guarded: stop, no restart */
@@ -920,19 +923,75 @@ static cJSON *signals_between(run *r, const pg_graph *a, const char *route_a, co
 }
 
 /* Perform action a on the current page (act.c: found again and decided
- * again there). An ambiguous target is a review item of the state the page
- * is in; a refusal is logged (the caller records the failure). */
-static crawl_code perform(run *r, const action *a, char *why, size_t whylen) {
+ * again there; *refused, may be NULL, says why nothing was done). An
+ * ambiguous target is a review item of the state the page is in; a refusal
+ * is logged (the caller records the failure). */
+static crawl_code perform_(run *r, const action *a, act_refusal *refused, char *why, size_t whylen) {
   act_gate gate = {.policy = &r->o->policy, .page_origin = r->page_origin, .allowed = (const char *const *)r->allowed};
-  act_refusal refused;
-  crawl_code rc = crawl__act_perform(r->page, r->g, &gate, a, NULL, &refused, why, whylen);
-  if (refused == ACT_AMBIGUOUS)
+  act_refusal ignored;
+  if (!refused) refused = &ignored;
+  crawl_code rc = crawl__act_perform(r->page, r->g, &gate, a, NULL, refused, why, whylen);
+  if (*refused == ACT_AMBIGUOUS)
     jl_review(r, "ambiguous_target", "medium", r->cur, a,
               "Make every data-uiap-id unique within a page (add the row or item key to repeated controls).", "%s",
               why);
-  else if (refused == ACT_REFUSED)
+  else if (*refused == ACT_REFUSED)
     crawl_log(CRAWL_LOG_WARN, "gate", "%s %s \"%s\": %s", a->action_id, a->role, a->name ? a->name : "", why);
   return rc;
+}
+
+static crawl_code perform(run *r, const action *a, char *why, size_t whylen) {
+  return perform_(r, a, NULL, why, whylen);
+}
+
+/* ---- what the run reads back: untrusted (docs/safety.md) ----------------------------- */
+/* 1 when url lies in the run's own scope: its origin is the page's, one the
+ * options allow, or a seed's. A URL read back (a state of the shared
+ * frontier, of a resumed journal) never widens it. */
+static int scope_has(const run *r, const char *url) {
+  char o[512];
+  url_origin(url, o, sizeof o);
+  if (!o[0]) return 0;
+  for (int i = 0; r->allowed[i]; i++)
+    if (!strcmp(o, r->allowed[i])) return 1;
+  for (int i = 0; i < r->nseed_origins; i++)
+    if (!strcmp(o, r->seed_origins[i])) return 1;
+  return 0;
+}
+
+/* Action rec, recorded earlier (a state's path, a known edge: this run's,
+ * a resumed journal's or another worker's), on the current page through
+ * the one path (perform_: found on the page, decided again by the gate on
+ * that element as it is now; a recorded action carries no decision of its
+ * own). Refused: nothing is done, a warning line and a review item say so,
+ * CRAWL_ARG with why. State si: where the recorded path leads. */
+static crawl_code replay(run *r, int si, const action *rec, char *why, size_t whylen) {
+  if (!rec->escape && !r->g) {
+    snprintf(why, whylen, "the recorded target is not on the page (no capture)");
+    return CRAWL_ARG;
+  }
+  act_refusal refused;
+  crawl_code rc = perform_(r, rec, &refused, why, whylen);
+  if (refused != ACT_REFUSED) return rc;
+  const char *role = rec->role ? rec->role : "", *name = rec->name ? rec->name : "";
+  crawl_log(CRAWL_LOG_WARN, "crawl", "not replaying %s %s \"%.80s\" on the way to %s: %s", rec->action_id, role, name,
+            r->f.st[si].id, why);
+  jl_review(r, "custom", "high", si, rec, "Check where the recorded path came from (another worker, a resumed journal).",
+            "A recorded path to this state asks for %s on %s \"%.120s\": it was not performed (%.600s).",
+            rec->action_id, role, name, why);
+  return rc;
+}
+
+/* 1 when state si's URL may be loaded: in the run's scope. Else (a record
+ * read back that names another origin) a warning, once, and never loaded. */
+static int url_loadable(run *r, int si) {
+  state *s = &r->f.st[si];
+  if (scope_has(r, s->url)) return 1;
+  if (s->addressable != 0)
+    crawl_log(CRAWL_LOG_WARN, "crawl", "not loading state %s: its URL %.200s is outside the run's scope", s->id,
+              s->url ? s->url : "(none)");
+  s->addressable = 0;
+  return 0;
 }
 
 
@@ -1068,7 +1127,7 @@ static int recover(run *r) {
 /* Take known edge e from the current page. 0 when it landed where it did before. */
 static int walk_edge(run *r, const edge *e) {
   char why[256];
-  crawl_code rc = perform(r, &e->a, why, sizeof why);
+  crawl_code rc = replay(r, e->to, &e->a, why, sizeof why);
   if (!rc) observe(r, &rc, NULL);
   if (rc) { note_error(r, rc); return -1; }
   return r->cur == e->to ? 0 : -1;
@@ -1108,7 +1167,7 @@ static int restore_path(run *r, int si) {
   for (int a = si; a >= 0 && nchain < 256; a = r->f.st[a].parent) chain[nchain++] = a;
   for (int k = 0; k < nchain; k++) {
     state *a = &r->f.st[chain[k]];
-    if (a->addressable == 0) continue;
+    if (a->addressable == 0 || !url_loadable(r, chain[k])) continue;
     if (a->addressable < 0 && a->parent >= 0 && a->url && r->f.st[a->parent].url &&
         !strcmp(a->url, r->f.st[a->parent].url)) {
       a->addressable = 0; /* same URL as its parent: not URL-addressable */
@@ -1129,8 +1188,7 @@ static int restore_path(run *r, int si) {
     int ok = 1;
     for (int j = k - 1; j >= 0 && ok; j--) {
       state *child = &r->f.st[chain[j]];
-      action *act = &child->via;
-      rc = perform(r, act, why, sizeof why);
+      rc = replay(r, chain[j], &child->via, why, sizeof why);
       if (rc) { note_error(r, rc); ok = 0; break; }
       observe(r, &rc, NULL);
       if (rc) { note_error(r, rc); ok = 0; break; }
@@ -2300,6 +2358,13 @@ static int shared_mirror(run *r, const char *id, int hops) {
   cJSON *j = rec ? cJSON_Parse(rec) : NULL;
   free(rec);
   if (!j) return -1;
+  const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url"));
+  if (!scope_has(r, url)) { /* another worker's state never widens this run's scope */
+    crawl_log(CRAWL_LOG_WARN, "frontier", "dropped state %.80s of the shared frontier: its URL %.200s is outside "
+              "the run's scope", id, url ? url : "(none)");
+    cJSON_Delete(j);
+    return -1;
+  }
   const char *pid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "parentStateId"));
   if (pid) shared_mirror(r, pid, hops + 1);
   resume_state(r, j, id);
@@ -2820,6 +2885,11 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
 }
 
 static void run_free(run *r) {
+  if (r->sh && crawl__shared_dropped(r->sh))
+    crawl_log(CRAWL_LOG_WARN, "frontier", "%ld records of the shared frontier were dropped: forged or damaged "
+              "(their tags do not match the run's key)", crawl__shared_dropped(r->sh));
+  free(r->seed_origins);
+  r->seed_origins = NULL;
   crawl__shared_close(r->sh);
   r->sh = NULL;
   crawl__timing_release(&r->tm);
@@ -2834,18 +2904,37 @@ static void run_free(run *r) {
   graph_json_drop(r);
 }
 
+/* The shared frontier of o (none: CRAWL_OK and r->sh NULL), with the
+ * run's key: a frontier without one is refused (its records could not be
+ * told from forged ones). */
+static crawl_code shared_open(run *r, crawl_summary *sum) {
+  const crawl_opts *o = r->o;
+  if (!o->frontier) return CRAWL_OK;
+  size_t nk = o->frontier_key ? strlen(o->frontier_key) : 0;
+  if (nk < CRAWL__FRONTIER_KEY_MIN || nk > CRAWL__FRONTIER_KEY_MAX) {
+    snprintf(sum->error, sizeof sum->error, "--frontier needs the run's key in UIAP_FRONTIER_KEY (%d to %d bytes, "
+             "the same on every worker; docs/scale.md)%s", CRAWL__FRONTIER_KEY_MIN, CRAWL__FRONTIER_KEY_MAX,
+             nk ? ": the one given has the wrong length" : "");
+    return CRAWL_ARG;
+  }
+  if (!(r->sh = crawl__shared_open(o->frontier, o->run_id, o->lease_ms, 5000, sum->error, sizeof sum->error)))
+    return CRAWL_FRONTIER;
+  crawl__shared_key(r->sh, o->frontier_key);
+  return CRAWL_OK;
+}
+
 crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   memset(sum, 0, sizeof *sum);
   run R = {.o = o, .c = c, .cur = -1, .pri = -1, .phase = -1, .t0 = cdp_now_ms()}, *r = &R;
-  if (o->frontier && !(r->sh = crawl__shared_open(o->frontier, o->run_id, o->lease_ms, 5000, sum->error,
-                                                   sizeof sum->error)))
-    return CRAWL_FRONTIER; /* before anything is written */
+  crawl_code rc0;
+  if ((rc0 = shared_open(r, sum)) != CRAWL_OK) return rc0; /* before anything is written */
   int resumed;
   crawl_code rc = run_open(r, o, sum, &resumed);
   if (rc) {
     run_free(r);
     return rc;
   }
+  if (r->sh) crawl__shared_use_secrets(r->sh, r->secrets);
   const cJSON *plan = plan_payload(o->plan);
   const cJSON *env = cJSON_GetObjectItemCaseSensitive(plan, "environment");
   const char *base = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"));
@@ -2857,6 +2946,8 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   for (int i = 0; i < nseeds && o->seed_query; i++) seeds[i].url = with_query(seeds[i].url, o->seed_query);
   for (int i = 0; i < nseeds && !base; i++) base = seeds[i].url; /* else the first seed URL */
   run_origins(r, base);
+  r->seed_origins = crawl__xcalloc((size_t)nseeds + 1, sizeof *r->seed_origins);
+  for (int i = 0; i < nseeds; i++) url_origin(seeds[i].url, r->seed_origins[r->nseed_origins++], 512);
   journal_run(r, env, base, seeds, nseeds, resumed);
   jl_status(r, "planning");
   plan_seeds(r, seeds, nseeds);

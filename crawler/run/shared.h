@@ -14,7 +14,12 @@
  *   owner   hash    stateId -> the worker holding its lease
  *   done    set     stateIds expanded
  *   acts:ID set     keys of state ID's actions already done
- * Every step that must not interleave with another worker's (lease, renew,
+ *   fold    hash    fold key (content and route) -> stateId
+ *   edges   list    transitions, for every worker's paths (JSON)
+ *   transitions     the run's transition count
+ * Values read back are untrusted (crawl__shared_key): states, seen, fold,
+ * edges and acts carry a tag; ids in queue, leases, owner and done do not
+ * (a forged one names no record with a good tag, and is finished unused).  * Every step that must not interleave with another worker's (lease, renew,
  * release, done, register) is one Lua script, so it runs atomically. */
 #ifndef UIAP_SHARED_H
 #define UIAP_SHARED_H
@@ -23,8 +28,10 @@
 
 typedef struct crawl__shared crawl__shared;
 
-/* Connect to url: redis://[:PASSWORD@]HOST[:PORT][/DB] or unix:///PATH[?db=N],
- * for run run_id; leases last lease_ms (0: 30000). NULL with one line in
+/* Connect to url: redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] (rediss:// for
+ * TLS: the server's certificate checked against the CA file named by
+ * UIAP_REDIS_CACERT, else the system's CAs, and the host) or
+ * unix:///PATH[?db=N], for run run_id; leases last lease_ms (0: 30000). NULL with one line in
  * err (never the password) when the URL is malformed or Redis does not
  * answer within timeout_ms. */
 crawl__shared *crawl__shared_open(const char *url, const char *run_id, int lease_ms, int timeout_ms, char *err,
@@ -32,6 +39,35 @@ crawl__shared *crawl__shared_open(const char *url, const char *run_id, int lease
 void crawl__shared_close(crawl__shared *sh);
 /* The last error (one line), "" when none. */
 const char *crawl__shared_error(const crawl__shared *sh);
+
+/* The run's key (out of band: UIAP_FRONTIER_KEY, or the one crawl
+ * --workers makes; never stored in Redis), CRAWL__FRONTIER_KEY_MIN to
+ * CRAWL__FRONTIER_KEY_MAX bytes: every record written from now on carries
+ * a tag (HMAC-SHA256 of its kind, where it lives and its bytes), and one
+ * read back without a good tag is dropped (NULL, as if absent), counted
+ * (crawl__shared_dropped) and named once in a warning line. Without a key
+ * (a progress watch reads counts only) records are neither tagged nor
+ * checked. 0, or -1 when key has the wrong length. */
+#define CRAWL__FRONTIER_KEY_MIN 16
+#define CRAWL__FRONTIER_KEY_MAX 256
+int crawl__shared_key(crawl__shared *sh, const char *key);
+/* Every string written from now on passes s (the run's secret list, not
+ * owned; it outlives sh); the URL's password and the key join s. */
+struct crawl__secrets;
+void crawl__shared_use_secrets(crawl__shared *sh, struct crawl__secrets *s);
+/* Records dropped for a bad tag so far. */
+long crawl__shared_dropped(const crawl__shared *sh);
+
+/* A stored value is "TAG VALUE": TAG is the hex HMAC-SHA256, under the
+ * run's key (nkey bytes), of "KIND\nFIELD\nVALUE" (what the record is and
+ * where it lives: a good record moved to another state id or kind fails
+ * too). record_tag: the tag of v (vlen bytes) into out. record_check: the
+ * offset of the value in s (len bytes) when its tag is good, else -1. */
+#define CRAWL__TAG_HEX 64
+void crawl__record_tag(const unsigned char *key, size_t nkey, const char *kind, const char *field, const char *v,
+                       size_t vlen, char out[CRAWL__TAG_HEX + 1]);
+long crawl__record_check(const unsigned char *key, size_t nkey, const char *kind, const char *field, const char *s,
+                         size_t len);
 
 /* The stateId known for fingerprint fp (caller frees), NULL when none (or
  * on an error: see crawl__shared_error). */
@@ -52,7 +88,8 @@ char *crawl__shared_fold_find(crawl__shared *sh, const char *key);
 const char *crawl__shared_owner(const crawl__shared *sh);
 /* The run's transitions between two states, for every worker's paths: push
  * one record (JSON text), or read those from index `from` on (*recs, *n:
- * caller frees each and the array; in the order pushed). 0, or -1 error. */
+ * caller frees each and the array; in the order pushed; one whose tag is
+ * bad is NULL in its place). 0, or -1 error. */
 int crawl__shared_edge_push(crawl__shared *sh, const char *record);
 int crawl__shared_edges(crawl__shared *sh, long from, char ***recs, size_t *n);
 /* The record of state id (caller frees), NULL when unknown or on error. */
@@ -101,9 +138,22 @@ typedef struct crawl__redis_url {
   char host[256];
   int port;                   /* 0 for a unix socket */
   char path[512];             /* unix socket path, "" for TCP */
-  char password[256];
+  char user[128];             /* an ACL user (AUTH user password), "" none */
+  char password[256];         /* percent-decoded; a secret of the run */
   int db;
+  int tls;                    /* rediss:// */
 } crawl__redis_url;
 int crawl__redis_url_parse(const char *url, crawl__redis_url *u, const char **why);
+
+/* rediss:// (shared_tls.c): a TLS connection to host:port whose server
+ * certificate is checked against cafile (NULL: the system's CAs) and host
+ * (a DNS name or an IP address), within timeout_ms; the returned socket
+ * speaks plain RESP for hiredis (redisConnectFd, which owns it) while a
+ * thread carries the bytes over TLS. -1 with one line in err. Close *t
+ * after hiredis let go of the socket. */
+typedef struct crawl__tls_pipe crawl__tls_pipe;
+int crawl__tls_pipe_open(const char *host, int port, const char *cafile, int timeout_ms, crawl__tls_pipe **t,
+                         char *err, size_t errlen);
+void crawl__tls_pipe_close(crawl__tls_pipe *t);
 
 #endif

@@ -3,6 +3,8 @@
  * replaced, and the package merged from their journals has the same states
  * and edges as one process alone, nothing twice (docs/scale.md). */
 #include <criterion/criterion.h>
+#include <hiredis/hiredis.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <dirent.h>
 #include <signal.h>
@@ -62,6 +64,7 @@ static pid_t worker_start(const char *url, const char *redis, const char *out, i
   if (pid == 0) {
     freopen("/dev/null", "w", stdout);
     freopen("/dev/null", "w", stderr);
+    setenv("UIAP_FRONTIER_KEY", "scale-test-key-0123456789", 1); /* the run's key, the same for every worker */
     if (resume)
       execl(UIAP_BIN, UIAP_BIN, "crawl", "--resume", out, "--frontier", redis, "--run-id", "scale-test",
             "--lease-ms", "3000", (char *)NULL);
@@ -478,4 +481,305 @@ Test(scale, two_workers_fold_a_page_shown_with_and_without_its_route_fragment, .
   t_run_free(&b);
   t_rm_rf(dir);
   free(dir);
+}
+
+/* ---- the shared frontier is untrusted input (docs/safety.md, docs/scale.md) ---- */
+/* Another origin on loopback: a server that answers every request with a
+ * page and remembers what it was asked (how often, with which headers). */
+typedef struct other_origin {
+  int fd, port;
+  pthread_t th;
+  pthread_mutex_t mu;
+  int hits, authorization;
+  char first[256];
+} other_origin;
+
+static void *other_serve(void *ud) {
+  other_origin *o = ud;
+  for (;;) {
+    int c = accept(o->fd, NULL, NULL);
+    if (c < 0) return NULL;
+    char req[8192];
+    ssize_t n = read(c, req, sizeof req - 1);
+    req[n > 0 ? n : 0] = 0;
+    for (char *p = req; *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+    pthread_mutex_lock(&o->mu);
+    if (!o->hits++) snprintf(o->first, sizeof o->first, "%.*s", (int)strcspn(req, "\r\n"), req);
+    o->authorization += strstr(req, "\nauthorization:") != NULL;
+    pthread_mutex_unlock(&o->mu);
+    static const char page[] = "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n"
+                               "<!doctype html><title>Steal</title><button>Steal</button>";
+    if (write(c, page, sizeof page - 1) < 0) { /* the client went: nothing to do */ }
+    close(c);
+  }
+}
+
+static void other_start(other_origin *o) {
+  memset(o, 0, sizeof *o);
+  pthread_mutex_init(&o->mu, NULL);
+  o->fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t len = sizeof a;
+  int one = 1;
+  setsockopt(o->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  cr_assert(bind(o->fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(o->fd, 16) == 0 &&
+            getsockname(o->fd, (struct sockaddr *)&a, &len) == 0);
+  o->port = ntohs(a.sin_port);
+  pthread_create(&o->th, NULL, other_serve, o);
+}
+
+/* Every key of redis (all types), with its contents, as one text. */
+static char *redis_dump(const char *host, int port) {
+  redisContext *c = redisConnect(host, port);
+  cr_assert(c && !c->err, "connect to redis-server for the scan");
+  size_t cap = 1 << 16, len = 0;
+  char *out = malloc(cap);
+  out[0] = 0;
+#define PUT(s, n)                                                         \
+  do {                                                                    \
+    size_t n_ = (n);                                                      \
+    while (len + n_ + 2 > cap) out = realloc(out, cap *= 2);              \
+    memcpy(out + len, (s), n_), len += n_, out[len++] = '\n', out[len] = 0; \
+  } while (0)
+  char cursor[32] = "0";
+  do {
+    redisReply *rp = redisCommand(c, "SCAN %s COUNT 1000", cursor);
+    cr_assert(rp && rp->type == REDIS_REPLY_ARRAY && rp->elements == 2, "SCAN answers");
+    snprintf(cursor, sizeof cursor, "%s", rp->element[0]->str);
+    for (size_t k = 0; k < rp->element[1]->elements; k++) {
+      const redisReply *key = rp->element[1]->element[k];
+      PUT(key->str, key->len);
+      redisReply *t = redisCommand(c, "TYPE %b", key->str, key->len);
+      const char *type = t->str, *how = !strcmp(type, "string") ? "GET %b" : !strcmp(type, "hash") ? "HGETALL %b"
+                                      : !strcmp(type, "set") ? "SMEMBERS %b" : !strcmp(type, "list") ? "LRANGE %b 0 -1"
+                                      : !strcmp(type, "zset") ? "ZRANGE %b 0 -1 WITHSCORES" : NULL;
+      cr_assert(how, "a key of a type the scan reads: %s", type);
+      redisReply *v = redisCommand(c, how, key->str, key->len);
+      if (v->type == REDIS_REPLY_STRING) PUT(v->str, v->len);
+      for (size_t i = 0; v->type == REDIS_REPLY_ARRAY && i < v->elements; i++)
+        PUT(v->element[i]->str, v->element[i]->len);
+      freeReplyObject(v);
+      freeReplyObject(t);
+    }
+    freeReplyObject(rp);
+  } while (strcmp(cursor, "0"));
+#undef PUT
+  redisFree(c);
+  return out;
+}
+
+/* value as written, upper-cased, and in base64 (standard): into v[3]. */
+static void secret_forms(const char *value, char v[3][200]) {
+  snprintf(v[0], 200, "%s", value);
+  for (size_t i = 0; i <= strlen(value); i++) v[1][i] = (char)(value[i] >= 'a' && value[i] <= 'z' ? value[i] - 32 : value[i]);
+  static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t n = strlen(value), o = 0;
+  for (size_t i = 0; i < n; i += 3) {
+    unsigned x = (unsigned char)value[i] << 16 | (i + 1 < n ? (unsigned char)value[i + 1] << 8 : 0) |
+                 (i + 2 < n ? (unsigned char)value[i + 2] : 0);
+    v[2][o++] = b64[x >> 18 & 63];
+    v[2][o++] = b64[x >> 12 & 63];
+    v[2][o++] = i + 1 < n ? b64[x >> 6 & 63] : '=';
+    v[2][o++] = i + 2 < n ? b64[x & 63] : '=';
+  }
+  v[2][o] = 0;
+  v[2][o > 8 ? o - 4 : o] = 0; /* without the last group: it depends on what follows in a longer text */
+}
+
+#define TRUST_KEY "trust-test-key-5c1d9e0b7a"
+#define TRUST_COOKIE "SESS-trust-5f8e2a91c4d7"
+#define TRUST_BEARER "tok-trust-b81f6e0d2c94"
+
+/* A crawl of the trust fixture on the frontier of run "trust" into out. */
+static t_run trust_crawl(const char *redis, const char *out, const char *state) {
+  return cli((const char *[]){UIAP_BIN, "crawl", t_fixture_url(0, NULL, "/trust/index.html"), "-o", out, "--frontier",
+                              redis, "--run-id", "trust", "--lease-ms", "3000", "--storage-state", state, "--header",
+                              "Authorization: Bearer " TRUST_BEARER, "--max-runtime-ms", "120000", NULL},
+             200000);
+}
+
+/* The id of the state the frontier of run "trust" has for a URL ending in
+ * suffix: from its states hash (the test reads what the workers wrote). */
+static void trust_state_id(const char *host, int port, const char *suffix, char *id, size_t n) {
+  redisContext *c = redisConnect(host, port);
+  redisReply *rp = redisCommand(c, "HGETALL uiap:{trust}:states");
+  id[0] = 0;
+  for (size_t k = 0; rp && k + 1 < rp->elements; k += 2) {
+    cJSON *j = cJSON_Parse(strchr(rp->element[k + 1]->str, ' ') + 1); /* after the tag */
+    const char *url = cJSON_GetStringValue(cJSON_GetObjectItem(j, "url"));
+    if (url && strlen(url) >= strlen(suffix) && !strcmp(url + strlen(url) - strlen(suffix), suffix) &&
+        !cJSON_GetObjectItem(j, "parentStateId"))
+      snprintf(id, n, "%s", rp->element[k]->str);
+    cJSON_Delete(j);
+  }
+  freeReplyObject(rp);
+  redisFree(c);
+}
+
+/* A worker of the run, or whoever can write to its Redis, injects records:
+ * (a) a state on another origin, (b) a child state whose recorded path is
+ * "Delete account" (both tagged with the run's key: a worker that has it,
+ * gone wrong), (c) records without a good tag (anyone who can reach Redis).
+ * None changes what the next worker does: no request to the other origin
+ * (so no header there), no click the gate denies, no forged record used;
+ * and no secret of the run is in any key of Redis afterwards. */
+Test(scale, the_shared_frontier_is_untrusted_input, .timeout = 600) {
+  char *dir = t_tmpdir();
+  char redis[80], out1[700], out2[700], state[700], err[300] = "";
+  int port;
+  pid_t rs = redis_start(&port, redis, sizeof redis);
+  other_origin other;
+  other_start(&other);
+  snprintf(out1, sizeof out1, "%s/w1", dir);
+  snprintf(out2, sizeof out2, "%s/w2", dir);
+  snprintf(state, sizeof state, "%s/state.json", dir);
+  char sj[600];
+  snprintf(sj, sizeof sj, "{\"cookies\":[{\"name\":\"sid\",\"value\":\"%s\",\"domain\":\"127.0.0.1\",\"path\":\"/\","
+           "\"expires\":-1,\"httpOnly\":false,\"secure\":false,\"sameSite\":\"Lax\"}],\"origins\":[]}", TRUST_COOKIE);
+  cr_assert_eq(t_write_file(state, sj), 0);
+  setenv("UIAP_FRONTIER_KEY", TRUST_KEY, 1);
+  cJSON *before = t_fixture_hit_table();
+
+  t_run one = trust_crawl(redis, out1, state); /* worker 1 explores the page: its records are real */
+  cr_assert_eq(one.status, 0, "worker 1: %s", one.err);
+  t_run_free(&one);
+  char home[80];
+  trust_state_id("127.0.0.1", port, "/trust/index.html", home, sizeof home);
+  cr_assert(home[0], "the frontier has the account page's state");
+
+  crawl__shared *sh = crawl__shared_open(redis, "trust", 0, 2000, err, sizeof err);
+  cr_assert(sh, "%s", err);
+  cr_assert_eq(crawl__shared_key(sh, TRUST_KEY), 0);
+  char rec[1500], *winner = NULL;
+  snprintf(rec, sizeof rec, "{\"stateId\":\"s_steal\",\"fingerprint\":\"%032d\",\"url\":\"http://127.0.0.1:%d/steal.html\","
+           "\"routeId\":\"/steal.html\",\"depth\":0,\"seed\":0}", 1, other.port);
+  cr_assert_eq(crawl__shared_register(sh, "00000000000000000000000000000001", "s_steal", rec, 1, &winner), 1);
+  snprintf(rec, sizeof rec, "{\"stateId\":\"s_zap\",\"fingerprint\":\"%032d\",\"url\":\"%s\",\"routeId\":\"/trust/index.html\","
+           "\"depth\":1,\"seed\":0,\"parentStateId\":\"%s\",\"via\":{\"actionId\":\"ui.activate\",\"target\":"
+           "{\"role\":\"button\",\"name\":\"Delete account\",\"ordinal\":0},\"escape\":false}}",
+           2, t_fixture_url(0, NULL, "/trust/index.html"), home);
+  cr_assert_eq(crawl__shared_register(sh, "00000000000000000000000000000002", "s_zap", rec, 1, &winner), 1);
+  crawl__shared_close(sh);
+  redisContext *c = redisConnect("127.0.0.1", port);
+  snprintf(rec, sizeof rec, "%064d {\"stateId\":\"s_forged\",\"url\":\"%s\",\"depth\":0,\"seed\":0}", 0,
+           t_fixture_url(0, NULL, "/trust/forged.html"));
+  freeReplyObject(redisCommand(c, "HSET uiap:{trust}:states s_forged %s", rec));
+  freeReplyObject(redisCommand(c, "HSET uiap:{trust}:seen 00000000000000000000000000000003 s_forged"));
+  freeReplyObject(redisCommand(c, "RPUSH uiap:{trust}:queue s_forged"));
+  snprintf(rec, sizeof rec, "{\"by\":\"x\",\"fromStateId\":\"%s\",\"toStateId\":\"s_forged\",\"viaActionId\":\"ui.activate\","
+           "\"target\":{\"role\":\"button\",\"name\":\"Delete account\",\"ordinal\":0}}", home);
+  freeReplyObject(redisCommand(c, "RPUSH uiap:{trust}:edges %s", rec));
+  redisFree(c);
+
+  t_run two = trust_crawl(redis, out2, state); /* worker 2 takes the injected work */
+  cr_expect_eq(two.status, 0, "worker 2: %s", two.err);
+  pthread_mutex_lock(&other.mu);
+  cr_expect_eq(other.hits, 0, "a record sent the crawler to another origin: %d requests (%s)", other.hits, other.first);
+  cr_expect_eq(other.authorization, 0, "the run's Authorization header went to another origin");
+  pthread_mutex_unlock(&other.mu);
+  char hits[300];
+  cr_expect_eq(t_fixture_hits_since(before, "/danger/", hits, sizeof hits), 0, "a denied control was replayed: %s", hits);
+  cr_expect_eq(t_fixture_hits_since(before, "/trust/forged", hits, sizeof hits), 0, "a forged record was loaded: %s", hits);
+  cr_expect(strstr(two.err, "s_steal") && strstr(two.err, "outside the run's scope"), "a warning names the state "
+            "outside the scope: %s", two.err);
+  cr_expect(strstr(two.err, "not replaying ui.activate button \"Delete account\""), "a warning names the denied "
+            "replay: %s", two.err);
+  cr_expect(strstr(two.err, "forged or damaged state record of the shared frontier (s_forged)") &&
+            strstr(two.err, "forged or damaged edge record"), "warnings name the forged records: %s", two.err);
+  char *journal = t_read_file(strcat(strcpy(hits, out2), "/journal.jsonl"), NULL);
+  cr_expect(journal && strstr(journal, "Delete account\\\"), the gate says deny") && strstr(journal, "it was not performed"),
+            "a review item says the recorded path was not performed");
+  free(journal);
+  t_run_free(&two);
+
+  char *dump = redis_dump("127.0.0.1", port), forms[3][200];
+  static const char *const secrets[] = {TRUST_COOKIE, TRUST_BEARER, TRUST_KEY};
+  for (size_t s = 0; s < sizeof secrets / sizeof *secrets; s++) {
+    secret_forms(secrets[s], forms);
+    for (int f = 0; f < 3; f++) cr_expect(!strstr(dump, forms[f]), "Redis holds a secret of the run (%s)", forms[f]);
+  }
+  cr_expect(strstr(dump, "[redacted]"), "the page's cookie reached the frontier redacted");
+  free(dump);
+  unsetenv("UIAP_FRONTIER_KEY");
+  cJSON_Delete(before);
+  kill(rs, SIGTERM);
+  waitpid(rs, NULL, 0);
+}
+
+/* ---- a frontier over TLS with a user and password (docs/scale.md) ---- */
+#define TLS_PW "pw-tls-8e41c7a09b"
+
+/* redis-server on 127.0.0.1:*port that speaks only TLS (a certificate for
+ * 127.0.0.1 made here with openssl, which is also its CA: DIR/ca.pem) and
+ * lets in the user "crawler" with TLS_PW only. */
+static pid_t redis_tls_start(const char *dir, int *port) {
+  char cmd[2400], conf[700];
+  snprintf(cmd, sizeof cmd, "cd %s && openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out ca.pem -days 1 "
+           "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1", dir);
+  cr_assert_eq(system(cmd), 0, "openssl makes a certificate (scripts/deps.sh installs openssl)");
+  *port = free_port();
+  snprintf(conf, sizeof conf, "%s/redis.conf", dir);
+  snprintf(cmd, sizeof cmd, "port 0\nbind 127.0.0.1\ntls-port %d\ntls-cert-file %s/ca.pem\ntls-key-file %s/key.pem\n"
+           "tls-ca-cert-file %s/ca.pem\ntls-auth-clients no\nsave \"\"\nappendonly no\n"
+           "user crawler on >" TLS_PW " ~* &* +@all\nuser default off\n", *port, dir, dir, dir);
+  cr_assert_eq(t_write_file(conf, cmd), 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    execlp("redis-server", "redis-server", conf, (char *)NULL);
+    _exit(127);
+  }
+  return pid;
+}
+
+Test(scale, a_frontier_over_tls_with_a_user_and_password, .timeout = 300) {
+  char *dir = t_tmpdir();
+  char url[200], ca[700], out[700], err[300] = "";
+  int port;
+  pid_t rs = redis_tls_start(dir, &port);
+  snprintf(url, sizeof url, "rediss://crawler:%s@127.0.0.1:%d/0", TLS_PW, port);
+  snprintf(ca, sizeof ca, "%s/ca.pem", dir);
+  setenv("UIAP_REDIS_CACERT", ca, 1);
+  setenv("UIAP_FRONTIER_KEY", "tls-test-key-0123456789", 1);
+  crawl__shared *sh = NULL;
+  for (int i = 0; i < 100 && !(sh = crawl__shared_open(url, "tls", 0, 500, err, sizeof err)); i++) usleep(50000);
+  cr_assert(sh, "redis-server with TLS did not start: %s", err);
+  crawl__shared_close(sh);
+
+  snprintf(out, sizeof out, "%s/out", dir);
+  t_run r = cli((const char *[]){UIAP_BIN, "crawl", seed_url(), "-o", out, "--frontier", url, "--run-id", "tls",
+                                 "--max-states", "3", NULL}, 200000);
+  cr_expect_eq(r.status, 0, "a crawl on a TLS frontier: %s", r.err);
+  cr_expect_null(strstr(r.err, TLS_PW), "the password is never printed: %s", r.err);
+  t_run_free(&r);
+  sh = crawl__shared_open(url, "tls", 0, 2000, err, sizeof err);
+  cr_assert(sh, "%s", err);
+  cr_expect_geq(crawl__shared_count(sh), 1, "the states went to the frontier over TLS");
+  crawl__shared_close(sh);
+
+  static const struct { const char *url, *ca, *says; } bad[] = {
+    {"rediss://crawler:" TLS_PW "@127.0.0.1:%d/0", NULL, "certificate was not accepted"}, /* an unknown CA */
+    {"rediss://crawler:" TLS_PW "@localhost:%d/0", "ca", "hostname mismatch"},           /* not the certificate's host */
+    {"rediss://crawler:wrong-pw-123@127.0.0.1:%d/0", "ca", "AUTH: refused"},
+    {"redis://crawler:" TLS_PW "@127.0.0.1:%d/0", "ca", "redis"},                        /* plain text to a TLS port */
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char u[200];
+    snprintf(u, sizeof u, bad[i].url, port);
+    if (bad[i].ca) setenv("UIAP_REDIS_CACERT", ca, 1);
+    else unsetenv("UIAP_REDIS_CACERT");
+    snprintf(out, sizeof out, "%s/bad%zu", dir, i);
+    t_run b = cli((const char *[]){UIAP_BIN, "crawl", seed_url(), "-o", out, "--frontier", u, "--run-id", "tls", NULL},
+                  60000);
+    cr_expect_eq(b.status, 13, "%s: exit 13 (shared frontier failed): %d %s", u, b.status, b.err);
+    cr_expect(strstr(b.err, bad[i].says), "%s: the line says '%s': %s", u, bad[i].says, b.err);
+    cr_expect_null(strstr(b.err, TLS_PW), "never the password: %s", b.err);
+    cr_expect_null(strstr(b.err, "wrong-pw-123"), "never the password: %s", b.err);
+    t_run_free(&b);
+  }
+  unsetenv("UIAP_REDIS_CACERT");
+  unsetenv("UIAP_FRONTIER_KEY");
+  kill(rs, SIGTERM);
+  waitpid(rs, NULL, 0);
 }
