@@ -79,6 +79,9 @@ int cli_cmd_merge(int argc, char **argv) {
   crawl_code rc = crawl_merge(o.dirs, o.ndirs, o.out, &o.mo, &st, err, sizeof err);
   free(o.dirs);
   if (rc) return cli_fail(merge_exit(rc), "%s", err);
+  if (st.foreign)
+    fprintf(stderr, "uiap-crawl: warning: %ld state(s) outside the run's origins dropped (forged or damaged worker "
+            "journal)\n", st.foreign);
   if (o.verbosity > 0)
     fprintf(stderr, "uiap-crawl: merged %ld directories: %ld states, %ld transitions (%ld duplicates dropped); package: %s/package.json\n",
             st.dirs, st.states, st.transitions, st.dup_states + st.dup_transitions, o.out);

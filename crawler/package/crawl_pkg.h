@@ -79,6 +79,9 @@ typedef struct crawl_merge_stats {
   long dup_states, dup_transitions; /* dropped: another worker's copy is kept */
   long dup_other;            /* other records dropped as duplicates (status, seed, ...) */
   long unended;              /* inputs without an `end` record (a stopped worker) */
+  long foreign;              /* states outside the run's origins (baseUrl, seeds,
+                                environment.metadata.allowedOrigins of the first
+                                input's run record): dropped with what names them */
   const char *stopped_by;    /* static: the merged end's stoppedBy ("frontier", "maxRuntimeMs", ...,
                                 "other"), NULL without one */
 } crawl_merge_stats;

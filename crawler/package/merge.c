@@ -4,14 +4,16 @@
  *
  * A pipeline of named steps: read every journal (mg_read), check that they
  * are of one run and that the output is free (mg_check_runs, mg_check_out),
- * put the records in time order (mg_sort), judge each one a keeper or a
- * duplicate (mg_judge), give the kept transitions new ids and point the
+ * put the records in time order (mg_sort), find the states outside the
+ * run's origins (mg_scope), judge each one a keeper or a duplicate
+ * (mg_judge), give the kept transitions new ids and point the
  * references at them (mg_renumber), copy the kept states' files
  * (mg_copy_files), write the journal (mg_write), then the package. */
 #include "crawl_journal.h"
 #include "crawl_pkg.h"
 #include "crawl_strmap.h"
 #include "crawl_util.h"
+#include "pg_url.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -47,6 +49,8 @@ typedef struct {
   crawl__strmap first;  /* dedupe key -> index of the kept record */
   crawl__strmap count;  /* dedupe key -> copies kept (kinds a directory may repeat) */
   crawl__strmap seen;   /* "dir\x1ekey" -> copies seen in that directory */
+  crawl__strmap scope;  /* the run's origins (mg_scope) */
+  crawl__strmap foreign; /* ids of states outside them: dropped with what names them */
   const char *out;
   const crawl_merge_opts *o;
   crawl_merge_stats *st;
@@ -283,10 +287,52 @@ static void mg_count(mg *m, const mg_rec *r) {
   }
 }
 
-/* Record i (in time order): kept or a duplicate; a transition gets its new
- * number, and its directory's old id is mapped to it (the first wins). */
+/* ---- the run's scope: a worker's journal is untrusted input --------------------------- */
+/* The run's origins, from the first directory's run record: its baseUrl,
+ * its seeds' URLs and environment.metadata.allowedOrigins. A state whose
+ * URL lies elsewhere is not one this run could have found (a forged or
+ * damaged worker journal): it is dropped with every record that names it,
+ * a note says so, and the merged package never widens the run. */
+static void scope_add(mg *m, const char *url) {
+  char o[512];
+  if (url && pg_url_origin(url, o, sizeof o) > 0) crawl__strmap_intern(&m->scope, o, 1, NULL);
+}
+
+static void mg_scope(mg *m) {
+  const cJSON *run = m->dirs[0].run, *env = crawl__get(run, "environment"), *it;
+  scope_add(m, crawl__str(env, "baseUrl"));
+  cJSON_ArrayForEach(it, crawl__get(run, "seeds")) scope_add(m, crawl__str(it, "url"));
+  cJSON_ArrayForEach(it, crawl__get(crawl__get(env, "metadata"), "allowedOrigins")) scope_add(m, cJSON_GetStringValue(it));
+  for (size_t i = 0; i < m->n; i++) {
+    const mg_rec *r = &m->recs[i];
+    const char *url = crawl__str(r->j, "url"), *id = crawl__str(r->j, "stateId");
+    char o[512];
+    if (strcmp(r->type, "state") || !id || !url) continue;
+    if (pg_url_origin(url, o, sizeof o) > 0 && crawl__strmap_get(&m->scope, o) >= 0) continue;
+    if (crawl__strmap_get(&m->foreign, id) < 0) m->st->foreign++;
+    crawl__strmap_intern(&m->foreign, id, 1, NULL);
+  }
+}
+
+/* 1 when r names a state outside the run's scope. */
+static int names_foreign(const mg *m, const mg_rec *r) {
+  static const char *const fields[] = {"stateId", "fromStateId", "toStateId", "parentStateId"};
+  for (size_t k = 0; m->foreign.n && k < sizeof fields / sizeof *fields; k++) {
+    const char *id = crawl__str(r->j, fields[k]);
+    if (id && crawl__strmap_get(&m->foreign, id) >= 0) return 1;
+  }
+  return 0;
+}
+
+/* Record i (in time order): dropped when it names a state outside the
+ * run's scope, else kept or a duplicate; a transition gets its new number,
+ * and its directory's old id is mapped to it (the first wins). */
 static void mg_judge(mg *m, size_t i) {
   mg_rec *r = &m->recs[i];
+  if (names_foreign(m, r)) {
+    r->keep = 0;
+    return;
+  }
   const mg_kind *k = kind_of(r->type);
   char *key = mg_key(k, r);
   int added;
@@ -431,19 +477,26 @@ static cJSON *mg_end(const mg *m, const char *at) {
 }
 
 /* A note for each input without an end record (its worker was stopped). */
+/* A note record of the merge itself (text is freed). */
+static void mg_note(crawl__journal *j, const char *at, char *text) {
+  cJSON *o = crawl__jx(cJSON_CreateObject());
+  crawl__jstr(o, "type", "note");
+  crawl__jstr(o, "at", at);
+  crawl__jstr(o, "text", text);
+  crawl__journal_put(j, o);
+  cJSON_Delete(o);
+  free(text);
+}
+
 static void mg_notes(mg *m, crawl__journal *j, const char *at) {
   for (int i = 0; i < m->ndirs; i++) {
     if (m->dirs[i].end) continue;
     m->st->unended++;
-    char *text = crawl__xprintf("worker journal %s had no end record (the worker was stopped)", m->dirs[i].path);
-    cJSON *o = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(o, "type", "note");
-    crawl__jstr(o, "at", at);
-    crawl__jstr(o, "text", text);
-    crawl__journal_put(j, o);
-    cJSON_Delete(o);
-    free(text);
+    mg_note(j, at, crawl__xprintf("worker journal %s had no end record (the worker was stopped)", m->dirs[i].path));
   }
+  if (m->st->foreign)
+    mg_note(j, at, crawl__xprintf("%ld state(s) of the worker journals lay outside the run's origins (forged or "
+                                  "damaged input): dropped with every record naming them", m->st->foreign));
 }
 
 static crawl_code mg_write(mg *m) {
@@ -524,6 +577,7 @@ static crawl_code mg_run(mg *m) {
   crawl_code rc;
   if ((rc = mg_read(m)) || (rc = mg_check_runs(m)) || (rc = mg_check_out(m))) return rc;
   mg_sort(m);
+  mg_scope(m);
   for (size_t i = 0; i < m->n; i++) mg_judge(m, i);
   mg_loops(m);
   mg_renumber(m);
@@ -546,6 +600,8 @@ static void mg_free(mg *m) {
   crawl__strmap_release(&m->first);
   crawl__strmap_release(&m->count);
   crawl__strmap_release(&m->seen);
+  crawl__strmap_release(&m->scope);
+  crawl__strmap_release(&m->foreign);
 }
 
 crawl_code crawl_merge(const char *const *dirs, int n, const char *out, const crawl_merge_opts *o,

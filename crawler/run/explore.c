@@ -2056,7 +2056,14 @@ static void journal_run(run *r, const cJSON *env, const char *base, const seed *
   cJSON_AddStringToObject(rl, "startedAt", crawl__time_iso(ts, sizeof ts));
   cJSON_AddNumberToObject(rl, "journalVersion", 1);
   cJSON_AddStringToObject(rl, "tool", "uiap-crawl");
-  cJSON_AddItemToObject(rl, "environment", run_environment(r, env, base));
+  cJSON *renv = run_environment(r, env, base);
+  cJSON_AddItemToObject(rl, "environment", renv);
+  if (r->allowed[1]) { /* --allow-origin: in the run's scope (merge checks states against it) */
+    cJSON *md = cJSON_GetObjectItemCaseSensitive(renv, "metadata");
+    if (!md) md = cJSON_AddObjectToObject(renv, "metadata");
+    cJSON *ao = cJSON_IsObject(md) ? cJSON_AddArrayToObject(md, "allowedOrigins") : NULL;
+    for (int i = 1; ao && r->allowed[i]; i++) cJSON_AddItemToArray(ao, cJSON_CreateString(r->allowed[i]));
+  }
   cJSON *sa = cJSON_AddArrayToObject(rl, "seeds");
   for (int i = 0; i < nseeds; i++) cJSON_AddItemToArray(sa, cJSON_Duplicate(seeds[i].json, 1));
   jl_write(r, "run", rl);

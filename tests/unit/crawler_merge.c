@@ -478,3 +478,31 @@ Test(merge, a_control_that_never_changed_anything_is_one_review_over_the_run) {
   t_rm_rf(w1), t_rm_rf(w2), t_rm_rf(parent);
   free(w1), free(w2), free(parent), free(out);
 }
+
+/* A worker's journal is untrusted input (issue #25, 4): a state it names on
+ * an origin outside the run's (baseUrl, seeds) is dropped with the
+ * transition into it, and the merged journal says so; the run's own states
+ * are all kept. */
+Test(merge, a_state_outside_the_runs_origins_is_dropped) {
+  char *w1 = crawl_dir("w1"), *w2 = crawl_dir("w2"), *parent, err[1024] = "";
+  char *out = fresh_out(&parent);
+  journal_insert(w2, "{\"type\":\"state\",\"at\":\"2026-12-01T16:03:00.900Z\",\"stateId\":\"s_steal\",\"fingerprint\":"
+                     "\"00000000000000000000000000000001\",\"routeId\":\"/steal.html\",\"url\":"
+                     "\"http://127.0.0.1:1/steal.html\",\"title\":\"Steal\",\"depth\":1,\"seed\":0}\n"
+                     "{\"type\":\"transition\",\"at\":\"2026-12-01T16:03:00.901Z\",\"transitionId\":\"t_09999\","
+                     "\"fromStateId\":\"" STATE_C "\",\"toStateId\":\"s_steal\",\"viaActionId\":\"nav.navigate\","
+                     "\"target\":{\"role\":\"link\",\"name\":\"Steal\"},\"sideEffectClass\":\"navigation\"}\n");
+  crawl_merge_stats st;
+  cr_assert_eq(merge2(w1, w2, out, &st, err, sizeof err), CRAWL_OK, "%s", err);
+  cr_expect_eq(st.foreign, 1, "one state outside the run's origins");
+  cr_expect_eq(st.states, 4, "the run's own four states are kept, the foreign one is not");
+  char path[1200];
+  snprintf(path, sizeof path, "%s/journal.jsonl", out);
+  char *j = t_read_file(path, NULL);
+  cr_assert(j);
+  cr_expect(!strstr(j, "steal.html") && !strstr(j, "s_steal"), "the merged journal names the foreign state");
+  cr_expect(strstr(j, "outside the run's origins"), "a note says states were dropped");
+  free(j);
+  t_rm_rf(w1), t_rm_rf(w2), t_rm_rf(parent);
+  free(w1), free(w2), free(parent), free(out);
+}
