@@ -111,6 +111,26 @@ static void md_cell(FILE *f, const char *s) {
   fputs("` |", f);
 }
 
+/* testname as a snapshot publishes it when the page's password fields
+ * hold "test" (comp_host_language_label.html: <input type=password
+ * value='test'>): a password is a secret of the snapshot, and every string
+ * holding it shows "[redacted]" (docs/safety.md), a hint attribute
+ * ("... input[type=password][value='test']") included. Caller frees. */
+static char *redacted(const char *testname) {
+  size_t n = strlen(testname);
+  char *out = malloc(n * 3 + 1), *o = out;
+  for (const char *p = testname; *p;) {
+    if (!strncmp(p, "test", 4)) {
+      o += sprintf(o, "[redacted]");
+      p += 4;
+    } else {
+      *o++ = *p++;
+    }
+  }
+  *o = 0;
+  return out;
+}
+
 Test(conformance, wpt_roles_and_names, .timeout = 180) {
   const char *wpt = t_shared("conformance/wpt");
   char path[4200];
@@ -158,13 +178,15 @@ Test(conformance, wpt_roles_and_names, .timeout = 180) {
        * querySelectorAll does not look into shadow trees), else the first. */
       const cJSON *el = NULL, *e, *elements = g ? item(g, "elements") : NULL;
       int count = 0;
+      char *hidden = redacted(testname);
       cJSON_ArrayForEach(e, elements) {
         const char *h = str(item(e, "metadata"), "hintAttr");
-        if (!h || strcmp(h, testname)) continue;
+        if (!h || (strcmp(h, testname) && strcmp(h, hidden))) continue;
         count++;
         int light = !item(item(e, "semantics"), "shadowHostId");
         if (!el || (light && item(item(el, "semantics"), "shadowHostId"))) el = e;
       }
+      free(hidden);
       int is_role = item(c, "expectedrole") != NULL;
       int cpass = cJSON_IsTrue(item(r, "pass"));
       char *expected, *chromium, *ours = NULL;
