@@ -9,6 +9,7 @@
 #include "act.h"
 #include "run_int.h"
 #include "crawl_strmap.h"
+#include "pg_url.h"
 
 #include <pthread.h>
 
@@ -507,6 +508,45 @@ crawl_code crawl__act_perform(crawl_page *p, const pg_graph *g, const act_gate *
   *refused = ACT_DONE;
   if (whylen) why[0] = 0;
   return perform(&r, gate, a, value, refused, why, whylen);
+}
+
+/* ---- navigations by URL ---- */
+/* What a URL's words may say for the crawler to load it (pol_url_intent):
+ * never a logout, a deletion, a billing change or something irreversible;
+ * a recipe may sign in (security_change). */
+static const unsigned char nav_refused[POL__SE_COUNT] = {
+  [POL_SE_SECURITY_CHANGE] = 1, [POL_SE_DESTRUCTIVE] = 1, [POL_SE_BILLING_CHANGE] = 1, [POL_SE_IRREVERSIBLE] = 1,
+};
+
+static int nav_in_scope(const act_gate *gate, const char *url) {
+  char o[512];
+  if (!url || pg_url_origin(url, o, sizeof o) <= 0) return 0;
+  if (gate->page_origin && !strcmp(o, gate->page_origin)) return 1;
+  for (int i = 0; gate->allowed && gate->allowed[i]; i++)
+    if (!strcmp(o, gate->allowed[i])) return 1;
+  return 0;
+}
+
+crawl_code crawl__act_navigate(crawl_page *p, const act_gate *gate, const char *url, int same_document,
+                               act_refusal *refused, char *why, size_t whylen) {
+  act_refusal ignored;
+  if (!refused) refused = &ignored;
+  *refused = ACT_DONE;
+  if (whylen) why[0] = 0;
+  if (!nav_in_scope(gate, url)) {
+    *refused = ACT_REFUSED;
+    snprintf(why, whylen, "not loaded: %.200s is outside the run's origins", url ? url : "(no URL)");
+    return CRAWL_ARG;
+  }
+  pol_classification cls;
+  pol_side_effect se = pol_url_intent(url, &cls);
+  if (se < POL__SE_COUNT && nav_refused[se] && !(gate->recipe && se == POL_SE_SECURITY_CHANGE)) {
+    *refused = ACT_REFUSED;
+    snprintf(why, whylen, "not loaded: its URL reads as %s (rule %s)", pol_side_effect_name(se),
+             cls.rule);
+    return CRAWL_ARG;
+  }
+  return same_document ? crawl_page_goto(p, url) : crawl_page_load(p, url);
 }
 
 int crawl__act_call(crawl_page *p, int backend, const char *fn, cJSON **out) {

@@ -78,6 +78,19 @@ typedef enum {
 crawl_code crawl__act_perform(crawl_page *p, const pg_graph *g, const act_gate *gate, const action *a, const char *value,
                               act_refusal *refused, char *why, size_t whylen);
 
+/* The one path for a navigation the crawler makes by URL (restoring a
+ * state, a hash hop, an access probe, a recipe's sign-in page): url decided
+ * under gate, then loaded (same_document: a same-document navigation,
+ * crawl_page_goto; else crawl_page_load). Refused, nothing loaded,
+ * *refused = ACT_REFUSED (may be NULL), CRAWL_ARG with why: an origin other
+ * than gate->page_origin and gate->allowed; a URL whose words read as a
+ * logout or security change (allowed to a recipe), a deletion, a billing
+ * change or something irreversible (pol_url_intent): the write guard lets
+ * the URL the crawler itself loads through, so this is where such a URL --
+ * from a journal, another worker, a forged record -- is stopped. */
+crawl_code crawl__act_navigate(crawl_page *p, const act_gate *gate, const char *url, int same_document,
+                               act_refusal *refused, char *why, size_t whylen);
+
 /* Call fn (a function declaration) on node backend of p, returnByValue:
  * *out the value (caller frees). 0, or -1. */
 int crawl__act_call(crawl_page *p, int backend, const char *fn, cJSON **out);

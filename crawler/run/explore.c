@@ -65,6 +65,8 @@ typedef struct run {
   char (*seed_origins)[512]; /* the seeds' origins: with allowed, the run's scope for
                                URLs it reads back (scope_has) */
   int nseed_origins;
+  const char **scope;       /* allowed, then the seeds' origins (NULL-terminated): where
+                               navigate() may load */
   int cancelled;
   int fatal;                /* browser gone, tab crashed or hung */
   int guard_stop;           /* a target could not be guarded: stop, no restart */
@@ -944,6 +946,18 @@ static crawl_code perform(run *r, const action *a, char *why, size_t whylen) {
   return perform_(r, a, NULL, why, whylen);
 }
 
+/* Load url (a state's, a route to probe) through the one path for
+ * navigations (crawl__act_navigate): inside the run's scope (its origins
+ * and the seeds'), never a URL that reads as a logout or a deletion. A
+ * refusal is logged; CRAWL_ARG with why. */
+static crawl_code navigate(run *r, const char *url, int same_document, char *why, size_t whylen) {
+  act_gate gate = {.policy = &r->o->policy, .page_origin = r->page_origin, .allowed = (const char *const *)r->scope};
+  act_refusal refused;
+  crawl_code rc = crawl__act_navigate(r->page, &gate, url, same_document, &refused, why, whylen);
+  if (refused == ACT_REFUSED) crawl_log(CRAWL_LOG_WARN, "gate", "%.300s: %s", url ? url : "", why);
+  return rc;
+}
+
 /* ---- what the run reads back: untrusted (docs/safety.md) ----------------------------- */
 /* 1 when url lies in the run's own scope: its origin is the page's, one the
  * options allow, or a seed's. A URL read back (a state of the shared
@@ -1143,7 +1157,9 @@ static int hash_hop(run *r, int si) {
   if (!cur || !url || (r->hops_bad >= 4 && r->hops_bad > 2 * r->hops_ok)) return 0;
   size_t lc = strcspn(cur, "#"), lu = strcspn(url, "#");
   if (lc != lu || strncmp(cur, url, lc) || !url[lu] || !strcmp(cur, url)) return 0;
-  crawl_code rc = crawl_page_goto(r->page, url);
+  char why[512];
+  crawl_code rc = navigate(r, url, 1, why, sizeof why);
+  if (rc == CRAWL_ARG) return 0;
   if (!rc) observe(r, &rc, NULL);
   if (rc) {
     note_error(r, rc);
@@ -1176,7 +1192,8 @@ static int restore_path(run *r, int si) {
     int hopped = hash_hop(r, chain[k]);
     if (r->fatal || r->cancelled || r->signed_out) return -1;
     if (hopped) rc = CRAWL_OK;
-    else if ((rc = crawl_page_load(r->page, a->url)) == CRAWL_OK) observe(r, &rc, NULL);
+    else if ((rc = navigate(r, a->url, 0, why, sizeof why)) == CRAWL_OK) observe(r, &rc, NULL);
+    else if (rc == CRAWL_ARG) { a->addressable = 0; continue; } /* refused: not by its URL */
     else { note_error(r, rc); if (r->fatal || r->cancelled) return -1; continue; }
     if (rc) { note_error(r, rc); if (r->fatal || r->cancelled || r->signed_out) return -1; continue; }
     if (r->cur != chain[k]) {
@@ -2764,13 +2781,11 @@ static int probe_routes(run *r, probe_route *v, int max) {
 /* Open url as the principal of the current tab; signed out on the way
  * (a recipe principal): sign in again once and retry. */
 static crawl__access probe_one(run *r, const char *url) {
-  pol_classification cls;
-  pol_side_effect se = pol_url_intent(url, &cls);
-  if (se == POL_SE_SECURITY_CHANGE || se == POL_SE_DESTRUCTIVE || se == POL_SE_IRREVERSIBLE) return CRAWL__ACCESS_ABSENT;
+  char why[512];
   for (int attempt = 0; attempt < 2; attempt++) {
     pg_graph *g = NULL;
     pg_options go = {.redact_pii = r->o->redact_pii};
-    crawl_code rc = crawl_page_load(r->page, url);
+    crawl_code rc = navigate(r, url, 0, why, sizeof why); /* a logout, a deletion: refused, absent */
     if (!rc) rc = crawl_page_capture(r->page, &go, &g);
     if (rc) return CRAWL__ACCESS_ABSENT;
     int st = crawl_page_status(r->page);
@@ -2897,6 +2912,8 @@ static void run_free(run *r) {
               "(their tags do not match the run's key)", crawl__shared_dropped(r->sh));
   free(r->seed_origins);
   r->seed_origins = NULL;
+  free(r->scope);
+  r->scope = NULL;
   crawl__shared_close(r->sh);
   r->sh = NULL;
   crawl__timing_release(&r->tm);
@@ -2955,6 +2972,11 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
   run_origins(r, base);
   r->seed_origins = crawl__xcalloc((size_t)nseeds + 1, sizeof *r->seed_origins);
   for (int i = 0; i < nseeds; i++) url_origin(seeds[i].url, r->seed_origins[r->nseed_origins++], 512);
+  int nscope = 0;
+  while (r->allowed[nscope]) nscope++;
+  r->scope = crawl__xcalloc((size_t)(nscope + nseeds + 1), sizeof *r->scope);
+  for (int i = 0; i < nscope; i++) r->scope[i] = r->allowed[i];
+  for (int i = 0; i < nseeds; i++) r->scope[nscope + i] = r->seed_origins[i];
   journal_run(r, env, base, seeds, nseeds, resumed);
   jl_status(r, "planning");
   plan_seeds(r, seeds, nseeds);

@@ -345,9 +345,10 @@ crawl_code crawl__login_run(crawl_page *p, const crawl_login *l, const pol_polic
   if (pg_url_origin(l->url, origin, sizeof origin) < 0) origin[0] = 0;
   act_gate gate = {.policy = policy, .page_origin = origin, .allowed = allowed, .recipe = 1};
   crawl__login_secrets(l, sec);
-  crawl_code rc = crawl_page_load(p, l->url);
+  char refusal[512] = "";
+  crawl_code rc = crawl__act_navigate(p, &gate, l->url, 0, NULL, refusal, sizeof refusal);
   if (rc) {
-    fail(why, whylen, "the sign-in page did not load: %s", crawl_page_errmsg(p));
+    fail(why, whylen, "the sign-in page did not load: %s", refusal[0] ? refusal : crawl_page_errmsg(p));
     return rc;
   }
   for (size_t i = 0; i < l->nsteps && !rc; i++) {

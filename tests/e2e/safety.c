@@ -690,3 +690,48 @@ Test(safety, the_click_lands_on_the_element_decided_on, .timeout = 90) {
             "an ambiguous_target review item names the data-uiap-id \"acct-btn\" that two controls share");
   done(&r);
 }
+
+/* ---- a navigation by URL is decided too --------------------------------------- */
+/* A resumed journal is untrusted input: a state it names whose URL reads as
+ * a deletion (in the run's origin, so the scope check lets it be) is never
+ * loaded -- the write guard lets the URL the crawler itself loads through,
+ * so the one path for navigations must refuse it (crawl__act_navigate). */
+Test(safety, a_resumed_state_whose_url_deletes_is_not_loaded, .timeout = 150) {
+  run_res r;
+  const char *const args[] = {page("recipe-home.html", 0), "--max-states", "1", NULL};
+  crawl(&r, args);
+  char path[700], forged[1400];
+  snprintf(path, sizeof path, "%s/journal.jsonl", r.out);
+  char *jl = t_read_file(path, NULL);
+  cr_assert(jl, "the first crawl wrote its journal");
+  const char *sid = strstr(jl, "\"type\":\"state\"");
+  sid = sid ? strstr(sid, "\"stateId\":\"") : NULL;
+  cr_assert(sid, "the first crawl recorded its seed state");
+  sid += 11;
+  snprintf(forged, sizeof forged,
+           "{\"type\":\"state\",\"at\":\"2026-12-03T00:00:00.000Z\",\"stateId\":\"s_forged0000000001\","
+           "\"fingerprint\":\"0000000000000000000000000000abcd\",\"contentFingerprint\":\"0000000000000000000000000000abcd\","
+           "\"routeId\":\"/danger/items/3/delete\",\"url\":\"%s\",\"title\":\"Items\",\"depth\":1,\"seed\":0,"
+           "\"parentStateId\":\"%.*s\",\"via\":{\"actionId\":\"nav.navigate\",\"target\":{\"role\":\"link\","
+           "\"name\":\"No such link\"},\"escape\":false}}\n",
+           t_fixture_url(0, NULL, "/danger/items/3/delete"), (int)strcspn(sid, "\""), sid);
+  char *end = strstr(jl, "{\"type\":\"end\"");
+  cr_assert(end);
+  FILE *f = fopen(path, "w");
+  cr_assert(f);
+  fprintf(f, "%.*s%s%s", (int)(end - jl), jl, forged, end);
+  fclose(f);
+  free(jl);
+  cJSON *before = t_fixture_hit_table();
+  const char *argv[] = {UIAP_BIN, "crawl", "--resume", r.out, "--max-states", "5", "--max-runtime-ms", "20000", NULL};
+  t_run again = t_run_argv(argv, 60000);
+  char wrote[512];
+  usleep(300000);
+  cr_expect_eq(t_fixture_hits_since(before, "/danger/", wrote, sizeof wrote), 0,
+               "the resumed run loaded the forged state's URL: %s", wrote);
+  cr_expect(again.err && strstr(again.err, "not loaded: its URL reads as destructive"),
+            "a warning says the URL was not loaded (exit %d): %s", again.status, again.err);
+  cJSON_Delete(before);
+  t_run_free(&again);
+  done(&r);
+}
