@@ -46,6 +46,8 @@ int crawl__errf(char *err, size_t errlen, int code, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(err, errlen, fmt, ap);
   va_end(ap);
+  for (char *c = err; *c; c++) /* one line, whatever a plan's key or a page's text held */
+    if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = ' ';
   return code;
 }
 

@@ -48,8 +48,10 @@ static int finite_budgets(const cJSON *plan) {
 
 #define FUZZ_PASS "fuzz-pass-value"
 
-/* The plan's principals and recipes: what crawl_principals_parse promises. */
-static void check_principals(const cJSON *plan, size_t size) {
+/* The plan's principals and recipes: what crawl_principals_parse promises.
+ * The environment's values never reach an error line -- unless the plan's
+ * own text holds them (a key that equals the password is the plan's). */
+static void check_principals(const cJSON *plan, const char *text, size_t size) {
   setenv("FUZZ_USER", "fuzz-user", 1);
   setenv("FUZZ_PASS", FUZZ_PASS, 1);
   const char *const pick[] = {"admin", NULL};
@@ -60,7 +62,7 @@ static void check_principals(const cJSON *plan, size_t size) {
   CHECK(rc == CRAWL_OK || rc == CRAWL_ARG);
   CHECK(v != (crawl_principal *)1 && (v || n == 0));
   if (rc) {
-    CHECK(err[0] && !strchr(err, '\n') && !strstr(err, FUZZ_PASS));
+    CHECK(err[0] && !strchr(err, '\n') && (!strstr(err, FUZZ_PASS) || strstr(text, FUZZ_PASS)));
     CHECK(err[0] == '/' || !strncmp(err, "--principal ", 12));
   }
   for (size_t i = 0; rc == CRAWL_OK && i < n; i++) {
@@ -123,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   crawl_session_release(&fs);
   memset(&e, 0, sizeof e);
-  check_principals(plan, size);
+  check_principals(plan, text, size);
 
   /* round trip: what we accepted, printed, is accepted the same way (but
    * cJSON prints a budget of 1e999, infinity, as null) */
