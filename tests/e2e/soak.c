@@ -143,6 +143,9 @@ static void soak(const char *path) {
   cr_assert(p, "%s has a package", out);
   cJSON_Delete(p);
   int nstates = t_journal_lines(out, "state");
+  /* the figures a release note quotes (docs/hostile.md "Soak") */
+  fprintf(stderr, "soak: %s: exit %d, %d states, %d transitions, %lld ms\n", path, r.status, nstates,
+          t_journal_lines(out, "transition"), r.ms);
   cr_expect_gt(nstates, 1, "the crawl of %s found more than its seed (%d states)", url, nstates);
   cr_expect_eq(t_validate("DiscoveryPackage", pkg, msg, sizeof msg), 0, "the package of %s validates: %s", url, msg);
   expect_utf8_tree(out);
