@@ -227,7 +227,7 @@ void pg_fingerprint(const pg_graph *g, const pg_fp_policy *p, char out[33], char
   for (size_t d = 1; d < g->ndocuments; d++)
     add_line(&L, "doc|%s|%s", g->documents[d].access == PG_ACCESS_OPAQUE ? "opaque" : "open",
              g->documents[d].origin ? g->documents[d].origin : "");
-  qsort(L.v, L.n, sizeof *L.v, cmp_str);
+  if (L.n) qsort(L.v, L.n, sizeof *L.v, cmp_str); /* an empty page's content has no line: L.v is NULL */
   if (getenv("UIAP_DEBUG_FINGERPRINT")) { /* a debugging aid: what went into the hash */
     for (size_t i = 0; i < L.n; i++) fprintf(stderr, "fp: %s\n", L.v[i]);
     fprintf(stderr, "fp: ----\n");
