@@ -364,6 +364,14 @@ int t_leftovers(const char *tmp) {
     usleep(50000);
     left = t_dir_entries(tmp) + t_count_procs(tmp);
   }
+  if (left) { /* name what stayed, for the failure's reader */
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) fprintf(stderr, "left in %s: %s\n", tmp, e->d_name);
+    if (d) closedir(d);
+    fprintf(stderr, "left in %s: %d process(es) naming it\n", tmp, t_count_procs(tmp));
+  }
   return left;
 }
 
