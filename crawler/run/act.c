@@ -518,7 +518,7 @@ static const unsigned char nav_refused[POL__SE_COUNT] = {
   [POL_SE_SECURITY_CHANGE] = 1, [POL_SE_DESTRUCTIVE] = 1, [POL_SE_BILLING_CHANGE] = 1, [POL_SE_IRREVERSIBLE] = 1,
 };
 
-static int nav_in_scope(const act_gate *gate, const char *url) {
+int crawl__act_in_scope(const act_gate *gate, const char *url) {
   char o[512];
   if (!url || pg_url_origin(url, o, sizeof o) <= 0) return 0;
   if (gate->page_origin && !strcmp(o, gate->page_origin)) return 1;
@@ -533,7 +533,7 @@ crawl_code crawl__act_navigate(crawl_page *p, const act_gate *gate, const char *
   if (!refused) refused = &ignored;
   *refused = ACT_DONE;
   if (whylen) why[0] = 0;
-  if (!nav_in_scope(gate, url)) {
+  if (!crawl__act_in_scope(gate, url)) {
     *refused = ACT_REFUSED;
     snprintf(why, whylen, "not loaded: %.200s is outside the run's origins", url ? url : "(no URL)");
     return CRAWL_ARG;

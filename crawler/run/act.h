@@ -91,6 +91,10 @@ crawl_code crawl__act_perform(crawl_page *p, const pg_graph *g, const act_gate *
 crawl_code crawl__act_navigate(crawl_page *p, const act_gate *gate, const char *url, int same_document,
                                act_refusal *refused, char *why, size_t whylen);
 
+/* 1 when url's origin is gate->page_origin or one of gate->allowed: the one
+ * scope check for URLs the crawler loads or reads back. */
+int crawl__act_in_scope(const act_gate *gate, const char *url);
+
 /* Call fn (a function declaration) on node backend of p, returnByValue:
  * *out the value (caller frees). 0, or -1. */
 int crawl__act_call(crawl_page *p, int backend, const char *fn, cJSON **out);

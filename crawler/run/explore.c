@@ -963,14 +963,9 @@ static crawl_code navigate(run *r, const char *url, int same_document, char *why
  * options allow, or a seed's. A URL read back (a state of the shared
  * frontier, of a resumed journal) never widens it. */
 static int scope_has(const run *r, const char *url) {
-  char o[512];
-  url_origin(url, o, sizeof o);
-  if (!o[0]) return 0;
-  for (int i = 0; r->allowed[i]; i++)
-    if (!strcmp(o, r->allowed[i])) return 1;
-  for (int i = 0; i < r->nseed_origins; i++)
-    if (!strcmp(o, r->seed_origins[i])) return 1;
-  return 0;
+  act_gate gate = {.page_origin = r->page_origin,
+                   .allowed = r->scope ? (const char *const *)r->scope : (const char *const *)r->allowed};
+  return crawl__act_in_scope(&gate, url);
 }
 
 /* Action rec, recorded earlier (a state's path, a known edge: this run's,
