@@ -61,10 +61,10 @@
       (arr) = crawl__xrealloc((arr), (cap) * sizeof *(arr));             \
     }                                                                    \
   } while (0)
-static void jnum(cJSON *o, const char *k, double v) { crawl__jset(o, k, cJSON_CreateNumber(v)); }
+static void pk_jnum(cJSON *o, const char *k, double v) { crawl__jset(o, k, cJSON_CreateNumber(v)); }
 
 /* ---- strings ---------------------------------------------------------------- */
-static int cmp_nat(const void *x, const void *y) {
+static int pk_cmp_nat(const void *x, const void *y) {
   return crawl__natcmp(*(const char *const *)x, *(const char *const *)y);
 }
 static int cmp_str(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
@@ -111,7 +111,7 @@ static size_t pk_utf8_cut(const char *s, size_t max) {
 static _Thread_local crawl__strmap pk_pool;
 
 static char *pool_keep(const char *k) { return (char *)crawl__strmap_keep(&pk_pool, k); }
-static void pool_release(void) { crawl__strmap_release(&pk_pool); }
+static void pk_pool_release(void) { crawl__strmap_release(&pk_pool); }
 
 /* ---- strset: unique strings in insertion order, with a hash index ---------- */
 /* v holds pool strings (never freed by the set, never written to). Small
@@ -160,13 +160,13 @@ static long strset_find_kept(const strset *s, const char *p) {
   return -1;
 }
 
-static long strset_find(const strset *s, const char *k) {
+static long pk_strset_find(const strset *s, const char *k) {
   const char *p = s->n ? crawl__strmap_key(&pk_pool, k) : NULL;
   return p ? strset_find_kept(s, p) : -1;
 }
 
 /* Index of k, added if new (*added = 1). NULL k is ignored (-1). */
-static long strset_put(strset *s, const char *k, int *added) {
+static long pk_strset_put(strset *s, const char *k, int *added) {
   if (added) *added = 0;
   if (!k) return -1;
   char *p = pool_keep(k);
@@ -183,34 +183,34 @@ static long strset_put(strset *s, const char *k, int *added) {
   else if (s->n >= STRSET_INDEX_MIN) strset_ix_build(s, 32);
   return (long)s->n - 1;
 }
-static void strset_add(strset *s, const char *k) { (void)strset_put(s, k, NULL); }
-static void strset_addall(strset *s, const strset *from) {
-  for (size_t i = 0; i < from->n; i++) strset_add(s, from->v[i]);
+static void pk_strset_add(strset *s, const char *k) { (void)pk_strset_put(s, k, NULL); }
+static void pk_strset_addall(strset *s, const strset *from) {
+  for (size_t i = 0; i < from->n; i++) pk_strset_add(s, from->v[i]);
 }
-static void strset_free(strset *s) {
+static void pk_strset_free(strset *s) {
   free(s->v);
   free(s->ix);
   memset(s, 0, sizeof *s);
 }
 /* A sorted copy of the pointers (caller frees the array only). */
-static char **strset_sorted(const strset *s, int (*cmp)(const void *, const void *)) {
+static char **pk_strset_sorted(const strset *s, int (*cmp)(const void *, const void *)) {
   char **v = crawl__xcalloc(s->n, sizeof *v);
   if (s->n) memcpy(v, s->v, s->n * sizeof *v);
   qsort(v, s->n, sizeof *v, cmp);
   return v;
 }
 /* JSON array of the strings in natural order, at most max (0: all). */
-static cJSON *strset_json(const strset *s, size_t max) {
+static cJSON *pk_strset_json(const strset *s, size_t max) {
   cJSON *a = crawl__jx(cJSON_CreateArray());
-  char **v = strset_sorted(s, cmp_nat);
+  char **v = pk_strset_sorted(s, pk_cmp_nat);
   for (size_t i = 0; i < s->n && (!max || i < max); i++) crawl__jpush(a, cJSON_CreateString(v[i]));
   free(v);
   return a;
 }
 /* JSON array parsed back from a set of canonical JSON texts, in text order. */
-static cJSON *strset_json_objects(const strset *s) {
+static cJSON *pk_strset_json_objects(const strset *s) {
   cJSON *a = crawl__jx(cJSON_CreateArray());
-  char **v = strset_sorted(s, cmp_str);
+  char **v = pk_strset_sorted(s, cmp_str);
   for (size_t i = 0; i < s->n; i++) crawl__jpush(a, cJSON_Parse(v[i]));
   free(v);
   return a;
@@ -218,7 +218,7 @@ static cJSON *strset_json_objects(const strset *s) {
 /* The smallest string in natural order, NULL for an empty set. Where one
  * value must stand for many, the smallest does: it does not depend on the
  * order the crawl met things in, nor on state ids. */
-static const char *strset_min(const strset *s) {
+static const char *pk_strset_min(const strset *s) {
   const char *m = NULL;
   for (size_t i = 0; i < s->n; i++)
     if (!m || crawl__natcmp(s->v[i], m) < 0) m = s->v[i];
@@ -231,59 +231,59 @@ static void pk_keep_min(char **field, const char *v) {
   *field = crawl__xstrdup(v);
 }
 
-static void jset_list(cJSON *o, const char *k, const strset *s, size_t max) {
-  if (s->n) crawl__jset(o, k, strset_json(s, max));
+static void pk_jset_list(cJSON *o, const char *k, const strset *s, size_t max) {
+  if (s->n) crawl__jset(o, k, pk_strset_json(s, max));
 }
 
 /* ---- fixed vocabularies (tables, not switch ladders) ------------------------ */
-static const char *const run_statuses[] = {
+static const char *const pk_run_statuses[] = {
   "planning", "preparing", "seeding", "exploring", "extracting", "synthesizing",
   "reviewing", "completed", "failed", "cancelled"};
-static const char *const scope_kinds[] = {
+static const char *const pk_scope_kinds[] = {
   "route", "region", "form", "dialog", "drawer", "popover", "menu", "toolbar", "tabset",
   "tabpanel", "collection", "rowgroup", "iframe-root", "custom"};
-static const char *const review_kinds[] = {
+static const char *const pk_review_kinds[] = {
   "missing_stable_id", "duplicate_name", "ambiguous_target", "opaque_frame", "closed_shadow",
   "missing_success_signal", "unsafe_action_candidate", "inferred_only", "coverage_gap",
   "workflow_uncertain", "custom"};
-static const char *const severities[] = {"low", "medium", "high"};
-static const char *const signal_kinds[] = {
+static const char *const pk_severities[] = {"low", "medium", "high"};
+static const char *const pk_signal_kinds[] = {
   "route.changed", "toast.contains", "dialog.opened", "dialog.closed", "validation.changed",
   "status.changed", "element.appeared", "element.disappeared", "collection.count_changed",
   "submission.finished", "custom"};
 /* UIStateKey in UIState order. */
-static const char *const state_keys[] = {
+static const char *const pk_state_keys[] = {
   "visible", "enabled", "focused", "focusable", "editable", "readonly", "required", "invalid",
   "checked", "selected", "expanded", "pressed", "open", "busy", "modal", "multiselectable",
   "valueMin", "valueMax", "valueNow"};
-static const char *const affordance_order[] = {
+static const char *const pk_affordance_order[] = {
   "read", "focus", "edit", "activate", "invoke", "toggle", "select", "choose", "expand",
   "collapse", "navigate", "scroll", "submit", "dismiss"};
 /* Affordances that make an element interactive (missing_stable_id). */
-static const char *const interactive_affordances[] = {
+static const char *const pk_interactive_affordances[] = {
   "edit", "activate", "invoke", "toggle", "select", "choose", "expand", "collapse",
   "navigate", "submit", "dismiss"};
 /* Primitive actions that fire an element's app action (data-uiap-action). */
-static const char *const firing_actions[] = {"ui.activate", "ui.submit"};
+static const char *const pk_firing_actions[] = {"ui.activate", "ui.submit"};
 /* Primitive actions that activate (for inferred_only severity). */
-static const char *const activating_actions[] = {"ui.activate", "ui.toggle", "ui.submit", "ui.choose", "nav.navigate"};
+static const char *const pk_activating_actions[] = {"ui.activate", "ui.toggle", "ui.submit", "ui.choose", "nav.navigate"};
 
 /* SideEffectClass by severity, for "the most severe class seen". unknown
  * ranks above write: it is never executed autonomously. */
-static const struct { const char *name; int dangerous; } side_effects[] = {
+static const struct { const char *name; int dangerous; } pk_side_effects[] = {
   {"none", 0}, {"read", 0}, {"navigation", 0}, {"local_ui", 0}, {"draft", 0},
   {"reversible_write", 0}, {"write", 0}, {"unknown", 0}, {"external_effect", 1},
   {"destructive", 1}, {"billing_change", 1}, {"security_change", 1}, {"irreversible", 1}};
 
 /* PageGraph semantics.sources -> EvidenceSource. */
-static const struct { const char *sem; const char *evidence; } source_map[] = {
+static const struct { const char *sem; const char *evidence; } pk_source_map[] = {
   {"agent-annotation", "annotation"}, {"app-registry", "app_registry"}, {"aria", "accessibility"},
   {"native-html", "dom"}, {"label-association", "dom"}, {"visible-text", "visible_text"},
   {"inferred", "inferred"}};
-#define PK_NSOURCES (sizeof source_map / sizeof source_map[0])
+#define PK_NSOURCES (sizeof pk_source_map / sizeof pk_source_map[0])
 
 /* Primitive action arguments (ActionArgDescriptor). */
-static const struct { const char *action, *name, *type; } action_args[] = {
+static const struct { const char *action, *name, *type; } pk_action_args[] = {
   {"ui.enterText", "text", "string"}, {"ui.choose", "option", "string"}, {"nav.navigate", "url", "string"}};
 
 #define PK_COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -294,22 +294,22 @@ static int pk_index(const char *const *tab, size_t n, const char *s) {
   return -1;
 }
 #define PK_IN(tab, s) (pk_index((tab), PK_COUNT(tab), (s)) >= 0)
-static int se_rank(const char *s) {
-  for (size_t i = 0; s && i < PK_COUNT(side_effects); i++)
-    if (!strcmp(side_effects[i].name, s)) return (int)i;
+static int pk_se_rank(const char *s) {
+  for (size_t i = 0; s && i < PK_COUNT(pk_side_effects); i++)
+    if (!strcmp(pk_side_effects[i].name, s)) return (int)i;
   return -1;
 }
-static int se_dangerous(const char *s) {
-  int r = se_rank(s);
-  return r >= 0 && side_effects[r].dangerous;
+static int pk_se_dangerous(const char *s) {
+  int r = pk_se_rank(s);
+  return r >= 0 && pk_side_effects[r].dangerous;
 }
-static int is_primitive(const char *action) { return !strncmp(action, "ui.", 3) || !strncmp(action, "nav.", 4); }
+static int pk_is_primitive(const char *action) { return !strncmp(action, "ui.", 3) || !strncmp(action, "nav.", 4); }
 
 /* Risk levels, ordered. */
 enum { RISK_NONE, RISK_SAFE, RISK_CONFIRM, RISK_BLOCKED };
-static const char *const risk_names[] = {NULL, "safe", "confirm", "blocked"};
-static int risk_parse(const char *s) {
-  int i = s ? pk_index(risk_names + 1, 3, s) : -1;
+static const char *const pk_risk_names[] = {NULL, "safe", "confirm", "blocked"};
+static int pk_risk_parse(const char *s) {
+  int i = s ? pk_index(pk_risk_names + 1, 3, s) : -1;
   return i < 0 ? RISK_NONE : i + 1;
 }
 
@@ -341,7 +341,7 @@ typedef struct pk_element {
   strset routes, scopes, names, meanings, affordances, actions, app_actions, states;
   strset transitions, risk_tags, data_classes;
   char *src_state[PK_NSOURCES]; /* first state per evidence source */
-  uint32_t state_keys;
+  uint32_t pk_state_keys;
   int inferred_only;            /* every occurrence was recognised by heuristics only */
   int risk_annot, risk_policy;
   char *risk_reason;            /* from the first gating decision */
@@ -432,7 +432,7 @@ static void pk_note(pk *b, const char *text) {
  * *arr (element size sz), grown alongside the set. */
 static long pk_entry(strset *set, void **arr, size_t sz, const char *key, int *added) {
   size_t n0 = set->n;
-  long i = strset_put(set, key, added);
+  long i = pk_strset_put(set, key, added);
   if (set->n != n0) {
     *arr = crawl__xrealloc(*arr, set->cap * sz);
     memset((char *)*arr + (size_t)i * sz, 0, sz);
@@ -463,10 +463,10 @@ static char *scope_canonical_id(pk *b, const char *route, const char *kind, cons
   }
   /* ids are unique even when a stableId looks like a route:kind:name triple */
   int added;
-  strset_put(&b->scope_ids, id, &added);
+  pk_strset_put(&b->scope_ids, id, &added);
   for (int k = 2; !added; k++) {
     char *alt = crawl__xprintf("%s~%d", id, k);
-    strset_put(&b->scope_ids, alt, &added);
+    pk_strset_put(&b->scope_ids, alt, &added);
     free(id);
     id = alt;
   }
@@ -476,19 +476,19 @@ static char *scope_canonical_id(pk *b, const char *route, const char *kind, cons
 /* The catalog scope of a scopeId of state st's graph, or NULL. Catalog
  * scopes are created in step with b->scope_ids, so indexes agree. */
 static pk_scope *state_scope_of(pk *b, const pk_state *st, const char *local) {
-  long i = st && local ? strset_find(&st->scope_local, local) : -1;
+  long i = st && local ? pk_strset_find(&st->scope_local, local) : -1;
   return i >= 0 ? &b->scopes[st->scope_idx[i]] : NULL;
 }
-static const char *state_scope(pk *b, const pk_state *st, const char *local) {
+static const char *pk_state_scope(pk *b, const pk_state *st, const char *local) {
   pk_scope *sc = state_scope_of(b, st, local);
   return sc ? sc->id : NULL;
 }
-static pk_scope *scope_by_id(pk *b, const char *canon) {
-  long i = canon ? strset_find(&b->scope_ids, canon) : -1;
+static pk_scope *pk_scope_by_id(pk *b, const char *canon) {
+  long i = canon ? pk_strset_find(&b->scope_ids, canon) : -1;
   return i >= 0 ? &b->scopes[i] : NULL;
 }
 
-static char *semantic_key(const char *route, const pk_scope *sc, const char *role, const char *name) {
+static char *pk_semantic_key(const char *route, const pk_scope *sc, const char *role, const char *name) {
   char *nn = pk_norm(name, 1);
   const char *sp = !sc ? "-" : sc->stable ? sc->stable : sc->kind;
   char *k = crawl__xprintf("%s|%s|%s|%s", route, sp, role, nn);
@@ -496,12 +496,12 @@ static char *semantic_key(const char *route, const pk_scope *sc, const char *rol
   return k;
 }
 
-static void fold_scopes(pk *b, pk_state *st, const cJSON *g, pk_route *rt) {
+static void pk_fold_scopes(pk *b, pk_state *st, const cJSON *g, pk_route *rt) {
   const cJSON *scopes = crawl__get(g, "scopes"), *s;
   cJSON_ArrayForEach(s, scopes) {
     const char *lid = crawl__str(s, "scopeId"), *kind = crawl__str(s, "kind");
     const char *stable = crawl__str(s, "stableId"), *name = crawl__str(s, "name");
-    if (!PK_IN(scope_kinds, kind)) kind = "custom";
+    if (!PK_IN(pk_scope_kinds, kind)) kind = "custom";
     char *nn = pk_norm(name, 1);
     char *key = stable ? crawl__xprintf("id\x1f%s", stable) : crawl__xprintf("k\x1f%s\x1f%s\x1f%s", st->route, kind, nn);
     free(nn);
@@ -517,11 +517,11 @@ static void fold_scopes(pk *b, pk_state *st, const cJSON *g, pk_route *rt) {
     }
     free(key);
     sc->occurrences++;
-    strset_add(&sc->routes, st->route);
-    if (name && *name) strset_add(&sc->names, name);
-    strset_add(&sc->stable_ids, stable);
-    strset_add(&sc->states, st->id);
-    strset_add(&rt->scopes, sc->id);
+    pk_strset_add(&sc->routes, st->route);
+    if (name && *name) pk_strset_add(&sc->names, name);
+    pk_strset_add(&sc->stable_ids, stable);
+    pk_strset_add(&sc->states, st->id);
+    pk_strset_add(&rt->scopes, sc->id);
     if (lid) {
       long li = PK_ENTRY(st->scope_local, st->scope_idx, lid, &added);
       if (added) st->scope_idx[li] = x;
@@ -531,7 +531,7 @@ static void fold_scopes(pk *b, pk_state *st, const cJSON *g, pk_route *rt) {
    * dialogs) keeps the smallest */
   cJSON_ArrayForEach(s, scopes) {
     pk_scope *sc = state_scope_of(b, st, crawl__str(s, "scopeId"));
-    const char *parent = state_scope(b, st, crawl__str(s, "parentScopeId"));
+    const char *parent = pk_state_scope(b, st, crawl__str(s, "parentScopeId"));
     if (sc && parent && strcmp(parent, sc->id)) pk_keep_min(&sc->parent, parent);
   }
 }
@@ -559,7 +559,7 @@ static void element_data_classes(pk_element *el, const cJSON *e) {
   if (dc == POL_DC_NONE && editable &&
       (!itype || !strcmp(itype, "text") || !strcmp(itype, "search") || (tag && !strcasecmp(tag, "textarea"))))
     dc = POL_DC_FREE_TEXT;
-  if (dc != POL_DC_NONE) strset_add(&el->data_classes, pol_data_class_name(dc));
+  if (dc != POL_DC_NONE) pk_strset_add(&el->data_classes, pol_data_class_name(dc));
 }
 
 /* Transient indicators (spinners, clocks, marquees) come and go on their own:
@@ -573,7 +573,7 @@ static pk_action *pk_action_get(pk *b, const char *id) {
   pk_action *ac = &b->actions[ai];
   if (added) {
     ac->id = b->action_ids.v[ai];
-    ac->primitive = is_primitive(id);
+    ac->primitive = pk_is_primitive(id);
   }
   return ac;
 }
@@ -584,7 +584,7 @@ static pk_action *pk_action_get(pk *b, const char *id) {
 static pk_element *element_entry(pk *b, const pk_state *st, const cJSON *e, const char *role, const pk_scope *sc,
                                  long *index) {
   const char *stable = crawl__str(e, "stableId"), *name = crawl__str(e, "name");
-  char *semkey = semantic_key(st->route, sc, role, name);
+  char *semkey = pk_semantic_key(st->route, sc, role, name);
   char *key = stable ? crawl__xprintf("id\x1f%s", stable) : crawl__xprintf("sk\x1f%s", semkey);
   int added;
   long x = PK_ENTRY(b->element_keys, b->elements, key, &added);
@@ -602,10 +602,10 @@ static pk_element *element_entry(pk *b, const pk_state *st, const cJSON *e, cons
     el->semkey = semkey;
   } else free(semkey);
   el->occurrences++;
-  strset_add(&el->routes, st->route);
-  strset_add(&el->scopes, sc ? sc->id : NULL);
-  if (name && *name) strset_add(&el->names, name);
-  strset_add(&el->states, st->id);
+  pk_strset_add(&el->routes, st->route);
+  pk_strset_add(&el->scopes, sc ? sc->id : NULL);
+  if (name && *name) pk_strset_add(&el->names, name);
+  pk_strset_add(&el->states, st->id);
   *index = x;
   return el;
 }
@@ -619,7 +619,7 @@ static int element_sources(pk_element *el, const cJSON *e, const char *state_id)
   cJSON_ArrayForEach(x, crawl__get(crawl__get(e, "semantics"), "sources")) {
     if (!cJSON_IsString(x)) continue;
     for (size_t k = 0; k < PK_NSOURCES; k++)
-      if (!strcmp(source_map[k].sem, x->valuestring) && !el->src_state[k]) el->src_state[k] = crawl__xstrdup(state_id);
+      if (!strcmp(pk_source_map[k].sem, x->valuestring) && !el->src_state[k]) el->src_state[k] = crawl__xstrdup(state_id);
     if (!strcmp(x->valuestring, "inferred")) heuristic = 1;
     else if (strcmp(x->valuestring, "native-html")) semantic = 1; /* a generic tag says nothing */
   }
@@ -633,23 +633,23 @@ static int element_sources(pk_element *el, const cJSON *e, const char *state_id)
  * actions, annotated risk and data classes. Returns e's annotated risk. */
 static int element_traits(pk_element *el, const cJSON *e) {
   const cJSON *an = crawl__get(crawl__get(e, "targetHints"), "annotations"), *x;
-  strset_add(&el->meanings, crawl__str(an, "meaning"));
+  pk_strset_add(&el->meanings, crawl__str(an, "meaning"));
   cJSON_ArrayForEach(x, crawl__get(e, "state")) {
-    int k = pk_index(state_keys, PK_COUNT(state_keys), x->string);
+    int k = pk_index(pk_state_keys, PK_COUNT(pk_state_keys), x->string);
     if (k >= 0) el->state_keys |= 1u << k;
   }
   cJSON_ArrayForEach(x, crawl__get(e, "affordances")) {
     if (!cJSON_IsString(x)) continue;
-    strset_add(&el->affordances, x->valuestring);
-    if (PK_IN(interactive_affordances, x->valuestring)) el->interactive = 1;
+    pk_strset_add(&el->affordances, x->valuestring);
+    if (PK_IN(pk_interactive_affordances, x->valuestring)) el->interactive = 1;
   }
-  strset_add(&el->app_actions, crawl__str(an, "defaultAction"));
+  pk_strset_add(&el->app_actions, crawl__str(an, "defaultAction"));
   cJSON_ArrayForEach(x, crawl__get(e, "supportedActions")) {
     if (!cJSON_IsString(x)) continue;
-    strset_add(&el->actions, x->valuestring);
-    if (!is_primitive(x->valuestring)) strset_add(&el->app_actions, x->valuestring);
+    pk_strset_add(&el->actions, x->valuestring);
+    if (!pk_is_primitive(x->valuestring)) pk_strset_add(&el->app_actions, x->valuestring);
   }
-  int r = risk_parse(crawl__str(crawl__get(e, "risk"), "level"));
+  int r = pk_risk_parse(crawl__str(crawl__get(e, "risk"), "level"));
   if (r > el->risk_annot) el->risk_annot = r;
   element_data_classes(el, e);
   return r;
@@ -672,28 +672,28 @@ static void element_offer_actions(pk *b, const pk_state *st, const pk_element *e
                                   const char *scope, int native, int risk) {
   strset offered = {0};
   const cJSON *x;
-  strset_addall(&offered, &el->app_actions); /* cheap: usually 0 or 1 */
-  cJSON_ArrayForEach(x, crawl__get(e, "supportedActions")) if (cJSON_IsString(x)) strset_add(&offered, x->valuestring);
+  pk_strset_addall(&offered, &el->app_actions); /* cheap: usually 0 or 1 */
+  cJSON_ArrayForEach(x, crawl__get(e, "supportedActions")) if (cJSON_IsString(x)) pk_strset_add(&offered, x->valuestring);
   for (size_t k = 0; k < offered.n; k++) {
     pk_action *ac = pk_action_get(b, offered.v[k]);
-    strset_add(&ac->roles, role);
-    strset_add(&ac->routes, st->route);
-    strset_add(&ac->states, st->id);
+    pk_strset_add(&ac->roles, role);
+    pk_strset_add(&ac->routes, st->route);
+    pk_strset_add(&ac->states, st->id);
     if (native) ac->native = 1;
     if (ac->primitive) continue;
     ac->annotated = 1; /* app action ids come from data-uiap-action */
-    strset_add(&ac->scopes, scope);
+    pk_strset_add(&ac->scopes, scope);
     if (risk > ac->risk_annot) ac->risk_annot = risk;
     char *t = element_pattern(e, role, scope);
-    strset_add(&ac->patterns, t);
+    pk_strset_add(&ac->patterns, t);
     free(t);
   }
-  strset_free(&offered);
+  pk_strset_free(&offered);
 }
 
 /* Fold graph element e of state st into the element and action catalogs;
  * its instanceId -> catalog index goes into local_ids / *local_el. */
-static void fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids, long **local_el) {
+static void pk_fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids, long **local_el) {
   const char *iid = crawl__str(e, "instanceId"), *role = crawl__str(e, "role");
   if (!role) role = "generic";
   for (size_t t = 0; !crawl__str(e, "stableId") && t < PK_COUNT(transient_roles); t++)
@@ -753,11 +753,11 @@ static void findings_opaque_frames(pk *b, pk_state *st, pk_route *rt, const cJSO
     if (!origin && crawl__str(d, "url") && pg_url_origin(crawl__str(d, "url"), buf, sizeof buf) > 0)
       origin = buf; /* scheme://host[:port] of the url (pg_url.h) */
     if (!origin) origin = "an unknown origin";
-    strset_add(&rt->opaque_origins, origin);
+    pk_strset_add(&rt->opaque_origins, origin);
     char *key = crawl__xprintf("%s\x1f%s", st->route, origin);
     pk_item *it = pk_item_get(b, "opaque_frame", key, 1, st->route);
     free(key);
-    strset_add(&it->ev_states, st->id);
+    pk_strset_add(&it->ev_states, st->id);
     pk_item_text(it, crawl__xprintf("A cross-origin frame from %s on route %s is opaque: its content was not explored.", origin, st->route),
                  crawl__xprintf("If the frame belongs to the app, publish it through a UIAP bridge (--bridge-origin %s, or "
                                 "<meta name=\"uiap-bridge\"> in the frame); otherwise review its content manually.", origin));
@@ -771,7 +771,7 @@ static void findings_closed_shadow(pk *b, pk_state *st, pk_route *rt, const cJSO
   int n = csh->valuedouble > 1e6 ? 1000000 : (int)csh->valuedouble;
   if (n > rt->closed_shadow) rt->closed_shadow = n;
   pk_item *it = pk_item_get(b, "closed_shadow", st->route, 1, st->route);
-  strset_add(&it->ev_states, st->id);
+  pk_strset_add(&it->ev_states, st->id);
   if (n > it->count) it->count = n;
 }
 
@@ -784,14 +784,14 @@ static void findings_duplicate_names(pk *b, pk_state *st, strset *groups, const 
     char *lscope = crawl__xstrdup(groups->v[i]), *role = strchr(lscope, '\x1f') + 1, *name = strchr(role, '\x1f') + 1;
     role[-1] = 0;
     name[-1] = 0;
-    const char *scope = state_scope(b, st, lscope);
+    const char *scope = pk_state_scope(b, st, lscope);
     char *nn = pk_norm(name, 1);
     char *key = crawl__xprintf("%s\x1f%s\x1f%s\x1f%s", st->route, scope ? scope : "-", role, nn);
     free(nn);
     pk_item *it = pk_item_get(b, "duplicate_name", key, 1, st->route);
     free(key);
     pk_item_set(&it->scope, scope);
-    strset_add(&it->ev_states, st->id);
+    pk_strset_add(&it->ev_states, st->id);
     if (count[i] > it->count) it->count = count[i];
     pk_item_text(it, crawl__xprintf("%s contains several %s elements named \"%s\" without a data-uiap-id, so a name-based locator is ambiguous.",
                                     scope ? scope : "A scope", role, name),
@@ -808,7 +808,7 @@ static void findings_shared_stable_ids(pk *b, pk_state *st, const strset *stable
     pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, st->route);
     free(key);
     pk_item_set(&it->stable, stables->v[i]);
-    strset_add(&it->ev_states, st->id);
+    pk_strset_add(&it->ev_states, st->id);
     if (count[i] > it->count) it->count = count[i];
     pk_item_text(it, crawl__xprintf("The data-uiap-id \"%s\" is carried by several elements of one state, so it does not identify a target.", stables->v[i]),
                  crawl__xstrdup("Make every data-uiap-id unique within a page (add the row or item key to repeated controls)."));
@@ -835,14 +835,14 @@ static void findings_duplicates(pk *b, pk_state *st, const cJSON *g) {
   }
   findings_duplicate_names(b, st, &groups, gcount);
   findings_shared_stable_ids(b, st, &stables, scount);
-  strset_free(&groups);
-  strset_free(&stables);
+  pk_strset_free(&groups);
+  pk_strset_free(&stables);
   free(gcount);
   free(scount);
 }
 
 /* The review findings one state graph shows by itself. */
-static void fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *g) {
+static void pk_fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *g) {
   findings_opaque_frames(b, st, rt, g);
   findings_closed_shadow(b, st, rt, g);
   findings_duplicates(b, st, g);
@@ -861,7 +861,7 @@ static void rn_count_build(rn_count *rc, const cJSON *g) {
     if (!r) continue;
     char *k = rn_key(r, crawl__str(e, "name"));
     int added;
-    long j = strset_put(&rc->keys, k, &added);
+    long j = pk_strset_put(&rc->keys, k, &added);
     free(k);
     if (added) {
       rc->count = crawl__xrealloc(rc->count, rc->keys.n * sizeof *rc->count);
@@ -940,7 +940,7 @@ static const char *element_scope(const scope_index *x, const char *role, const c
   return i >= 0 ? x->sc[i] : NULL;
 }
 
-static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, const strset *local_ids,
+static void pk_resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, const strset *local_ids,
                         const long *local_el, const rn_count *rn, const scope_index *sx) {
   const cJSON *t = crawl__get(rf->line, "target");
   const char *iid = crawl__str(t, "instanceId"), *stable = crawl__str(t, "stableId");
@@ -948,25 +948,25 @@ static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, c
   rf->element = -1;
   const char *tsc = crawl__str(t, "scopeId");
   if (g && role && tsc && !scope_holds(sx, tsc, role, name)) tsc = NULL; /* an id of another capture */
-  if (st) rf->scope = crawl__xstrdup(state_scope(b, st, tsc));
+  if (st) rf->scope = crawl__xstrdup(pk_state_scope(b, st, tsc));
   if (st && !rf->scope && g && role && crawl__str(t, "scopeId")) {
     const cJSON *ord = crawl__get(t, "ordinal");
-    rf->scope = crawl__xstrdup(state_scope(b, st, element_scope(sx, role, name, cJSON_IsNumber(ord) ? ord->valueint : 0)));
+    rf->scope = crawl__xstrdup(pk_state_scope(b, st, element_scope(sx, role, name, cJSON_IsNumber(ord) ? ord->valueint : 0)));
   }
   if (st && iid) {
-    long li = strset_find(local_ids, iid);
+    long li = pk_strset_find(local_ids, iid);
     if (li >= 0) rf->element = local_el[li];
   }
   if (rf->element < 0 && stable) {
     char *k = crawl__xprintf("id\x1f%s", stable);
-    rf->element = strset_find(&b->element_keys, k);
+    rf->element = pk_strset_find(&b->element_keys, k);
     free(k);
   }
   if (st && role) {
-    char *sk = semantic_key(st->route, scope_by_id(b, rf->scope), role, name);
+    char *sk = pk_semantic_key(st->route, pk_scope_by_id(b, rf->scope), role, name);
     if (rf->element < 0) {
       char *k = crawl__xprintf("sk\x1f%s", sk);
-      rf->element = strset_find(&b->element_keys, k);
+      rf->element = pk_strset_find(&b->element_keys, k);
       free(k);
     }
     rf->semkey = sk;
@@ -976,7 +976,7 @@ static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, c
    * stableId tells them apart: only the ordinal did */
   if (g && !stable && role && rn) {
     char *k = rn_key(role, name);
-    long j = strset_find(&rn->keys, k), same = j >= 0 ? rn->count[j] : 0;
+    long j = pk_strset_find(&rn->keys, k), same = j >= 0 ? rn->count[j] : 0;
     free(k);
     rf->ambiguous = same > 1 && !told_apart_by_scope(sx, t, tsc, role, name);
     rf->same_name = same;
@@ -988,7 +988,7 @@ static void resolve_ref(pk *b, pk_ref *rf, const pk_state *st, const cJSON *g, c
  * the page named the route (metadata.routeSource "annotation"; a graph
  * without routeSource that names the state's routeId, as before it) or
  * the app's router did ("router"). */
-static void route_context_fold(pk_route *rt, const cJSON *route, const cJSON *meta, const pk_state *st) {
+static void pk_route_context_fold(pk_route *rt, const cJSON *route, const cJSON *meta, const pk_state *st) {
   static const struct { const char *member, *tag; } parts[] = {{"params", "p"}, {"query", "q"}};
   for (size_t k = 0; k < PK_COUNT(parts); k++) {
     const cJSON *kv;
@@ -997,17 +997,17 @@ static void route_context_fold(pk_route *rt, const cJSON *route, const cJSON *me
       for (v = one; v; v = cJSON_IsArray(kv) ? v->next : NULL) {
         if (!cJSON_IsString(v)) continue;
         char *e = crawl__xprintf("%s\x1f%s\x1f%s", parts[k].tag, kv->string, v->valuestring);
-        strset_add(&rt->observed, e);
+        pk_strset_add(&rt->observed, e);
         free(e);
       }
     }
   }
   if (!st) return;
   const char *gr = crawl__str(route, "routeId"), *src = crawl__str(meta, "routeSource");
-  if (gr && !strcmp(gr, st->route) && (!src || !strcmp(src, "annotation"))) strset_add(&rt->annot_states, st->id);
-  if (gr && !strcmp(gr, st->route) && src && !strcmp(src, "router")) strset_add(&rt->router_states, st->id);
+  if (gr && !strcmp(gr, st->route) && (!src || !strcmp(src, "annotation"))) pk_strset_add(&rt->annot_states, st->id);
+  if (gr && !strcmp(gr, st->route) && src && !strcmp(src, "router")) pk_strset_add(&rt->router_states, st->id);
   const char *tpl = crawl__str(meta, "routeTemplate");
-  if (tpl && strcmp(tpl, rt->id)) strset_add(&rt->templates, tpl);
+  if (tpl && strcmp(tpl, rt->id)) pk_strset_add(&rt->templates, tpl);
 }
 
 /* Load state i's graph and fold it; resolve the records that point into it. */
@@ -1015,10 +1015,10 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
   pk_state *st = &b->states[si];
   long ri = pk_route_of(b, st->route); /* may move b->routes */
   pk_route *rt = &b->routes[ri];
-  strset_add(&rt->states, st->id);
-  strset_add(&rt->urls, crawl__str(st->line, "url"));
+  pk_strset_add(&rt->states, st->id);
+  pk_strset_add(&rt->urls, crawl__str(st->line, "url"));
   const char *title = crawl__str(st->line, "title");
-  if (title && *title) strset_add(&rt->titles, title);
+  if (title && *title) pk_strset_add(&rt->titles, title);
 
   const char *ref = crawl__str(st->line, "pageGraphRef");
   char path[4096];
@@ -1047,11 +1047,11 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
   if (g) {
     st->loaded = 1;
     rt->loaded++;
-    route_context_fold(rt, crawl__get(g, "route"), crawl__get(g, "metadata"), st);
-    fold_scopes(b, st, g, rt);
+    pk_route_context_fold(rt, crawl__get(g, "route"), crawl__get(g, "metadata"), st);
+    pk_fold_scopes(b, st, g, rt);
     const cJSON *e;
-    cJSON_ArrayForEach(e, crawl__get(g, "elements")) fold_element(b, st, e, &local_ids, &local_el);
-    fold_state_findings(b, st, rt, g);
+    cJSON_ArrayForEach(e, crawl__get(g, "elements")) pk_fold_element(b, st, e, &local_ids, &local_el);
+    pk_fold_state_findings(b, st, rt, g);
   }
   rn_count rn = {0};
   scope_index sx = {0};
@@ -1060,11 +1060,11 @@ static void pk_state_fold(pk *b, size_t si, long **by_state, size_t *nby_state) 
     scope_index_build(&sx, g);
   }
   for (size_t k = 0; k < nby_state[si]; k++)
-    resolve_ref(b, &b->refs[by_state[si][k]], st, g, &local_ids, local_el, &rn, &sx);
+    pk_resolve_ref(b, &b->refs[by_state[si][k]], st, g, &local_ids, local_el, &rn, &sx);
   scope_index_free(&sx);
-  strset_free(&rn.keys);
+  pk_strset_free(&rn.keys);
   free(rn.count);
-  strset_free(&local_ids);
+  pk_strset_free(&local_ids);
   free(local_el);
   cJSON_Delete(g);
 }
@@ -1076,7 +1076,7 @@ static void collect_run(pk *b, const cJSON *j) {
   if (!b->run) b->run = j;
 }
 static void collect_status(pk *b, const cJSON *j) {
-  if (PK_IN(run_statuses, crawl__str(j, "status"))) b->last_status = j;
+  if (PK_IN(pk_run_statuses, crawl__str(j, "status"))) b->last_status = j;
 }
 static void collect_end(pk *b, const cJSON *j) { b->end = j; }
 static void collect_note(pk *b, const cJSON *j) {
@@ -1133,7 +1133,7 @@ static void collect_state(pk *b, const cJSON *j) {
  * others are decision records). A state counts once. */
 static void collect_gate(pk *b, const cJSON *j) {
   int added;
-  strset_put(&b->gated_states, crawl__str(j, "stateId"), &added);
+  pk_strset_put(&b->gated_states, crawl__str(j, "stateId"), &added);
   if (added) b->nallowed += (long)crawl__num(j, "allowed", 0);
 }
 
@@ -1145,7 +1145,7 @@ static void collect_ref(pk *b, const cJSON *j) {
   if (!tr && !crawl__str(j, "actionId")) { b->malformed++; return; }
   if (tr) {
     int added;
-    strset_put(&b->transition_ids, id, &added);
+    pk_strset_put(&b->transition_ids, id, &added);
     if (!added) return;
   }
   PK_GROW(b->refs, b->nrefs, b->caprefs);
@@ -1198,13 +1198,13 @@ static int cmp_ref(const void *x, const void *y) {
   const pk_ref *a = x, *b = y;
   return crawl__natcmp(a->order, b->order);
 }
-static char *canonical_target(const pk_ref *rf);
+static char *pk_canonical_target(const pk_ref *rf);
 static void pk_refs_sort(pk *b, const long *rank) {
   static const char *const types[] = {"transition", "decision", "failure"};
   for (size_t i = 0; i < b->nrefs; i++) {
     pk_ref *rf = &b->refs[i];
     const cJSON *j = rf->line;
-    char *t = canonical_target(rf);
+    char *t = pk_canonical_target(rf);
     const char *f[] = {crawl__str(j, "transitionId"), crawl__str(j, "viaActionId"), crawl__str(j, "actionId"), crawl__str(j, "toStateId"),
                        crawl__str(j, "effect"), crawl__str(j, "reason"), crawl__str(j, "rule"), crawl__str(j, "sideEffectClass")};
     size_t len = 64 + (t ? strlen(t) : 0);
@@ -1227,11 +1227,11 @@ static void pk_refs_sort(pk *b, const long *rank) {
 /* The actions a record exercised: its action id, and the element's app
  * action when a primitive fires it (ui.activate on a data-uiap-action). */
 static void ref_actions(pk *b, const pk_ref *rf, const char *aid, strset *out) {
-  strset_add(out, aid);
-  if (rf->element >= 0 && PK_IN(firing_actions, aid)) strset_addall(out, &b->elements[rf->element].app_actions);
+  pk_strset_add(out, aid);
+  if (rf->element >= 0 && PK_IN(pk_firing_actions, aid)) pk_strset_addall(out, &b->elements[rf->element].app_actions);
 }
 
-static char *canonical_target(const pk_ref *rf) {
+static char *pk_canonical_target(const pk_ref *rf) {
   const cJSON *t = crawl__get(rf->line, "target");
   if (!cJSON_IsObject(t)) return NULL;
   cJSON *o = crawl__jx(cJSON_CreateObject());
@@ -1243,16 +1243,16 @@ static char *canonical_target(const pk_ref *rf) {
   crawl__jstr(o, "scopeId", rf->scope); /* the catalog's scope id */
   crawl__jstr(o, "documentId", crawl__str(t, "documentId"));
   const cJSON *ord = crawl__get(t, "ordinal");
-  if (cJSON_IsNumber(ord)) jnum(o, "ordinal", ord->valuedouble);
+  if (cJSON_IsNumber(ord)) pk_jnum(o, "ordinal", ord->valuedouble);
   char *s = crawl__jtext(o, 0);
   cJSON_Delete(o);
   return s;
 }
 
 /* A SuccessSignal in canonical key order, its scopeId mapped to the catalog. */
-static char *canonical_signal(pk *b, const cJSON *s, const pk_state *to, const pk_state *from) {
+static char *pk_canonical_signal(pk *b, const cJSON *s, const pk_state *to, const pk_state *from) {
   const char *kind = crawl__str(s, "kind");
-  if (!PK_IN(signal_kinds, kind)) return NULL;
+  if (!PK_IN(pk_signal_kinds, kind)) return NULL;
   cJSON *o = crawl__jx(cJSON_CreateObject());
   crawl__jstr(o, "kind", kind);
   crawl__jstr(o, "pattern", crawl__str(s, "pattern"));
@@ -1261,8 +1261,8 @@ static char *canonical_signal(pk *b, const cJSON *s, const pk_state *to, const p
   if (cJSON_IsObject(t)) crawl__jset(o, "target", cJSON_Duplicate(t, 1));
   const char *sc = crawl__str(s, "scopeId");
   if (sc) {
-    const char *c = state_scope(b, to, sc);
-    if (!c) c = state_scope(b, from, sc);
+    const char *c = pk_state_scope(b, to, sc);
+    if (!c) c = pk_state_scope(b, from, sc);
     crawl__jstr(o, "scopeId", c ? c : sc);
   }
   char *text = crawl__jtext(o, 0);
@@ -1270,8 +1270,8 @@ static char *canonical_signal(pk *b, const cJSON *s, const pk_state *to, const p
   return text;
 }
 
-static pk_state *state_of(pk *b, const char *id) {
-  long i = id ? strset_find(&b->state_ids, id) : -1;
+static pk_state *pk_state_of(pk *b, const char *id) {
+  long i = id ? pk_strset_find(&b->state_ids, id) : -1;
   return i >= 0 ? &b->states[i] : NULL;
 }
 
@@ -1280,14 +1280,14 @@ static pk_state *state_of(pk *b, const char *id) {
  * a bare one). */
 static void route_crossing(pk *b, const pk_state *from, const char *to_route, const char *aid, const char *tid,
                            const strset *sigs) {
-  pk_route *in = &b->routes[strset_find(&b->route_ids, to_route)];
-  pk_route *out = &b->routes[strset_find(&b->route_ids, from->route)];
-  strset_add(&in->entry_actions, aid);
-  strset_add(&in->entry_tr, tid);
+  pk_route *in = &b->routes[pk_strset_find(&b->route_ids, to_route)];
+  pk_route *out = &b->routes[pk_strset_find(&b->route_ids, from->route)];
+  pk_strset_add(&in->entry_actions, aid);
+  pk_strset_add(&in->entry_tr, tid);
   int any = 0;
   for (size_t k = 0; k < sigs->n; k++)
-    if (!strncmp(sigs->v[k], "{\"kind\":\"route.changed\"", 23)) { strset_add(&out->exit_signals, sigs->v[k]); any = 1; }
-  if (!any) strset_add(&out->exit_signals, "{\"kind\":\"route.changed\"}");
+    if (!strncmp(sigs->v[k], "{\"kind\":\"route.changed\"", 23)) { pk_strset_add(&out->exit_signals, sigs->v[k]); any = 1; }
+  if (!any) pk_strset_add(&out->exit_signals, "{\"kind\":\"route.changed\"}");
 }
 
 /* A transition record: reach and self-loop counts, route entries and exits,
@@ -1295,52 +1295,52 @@ static void route_crossing(pk *b, const pk_state *from, const char *to_route, co
 static void aggregate_transition(pk *b, const pk_ref *rf, pk_element *el, const char *se) {
   const cJSON *j = rf->line;
   const char *tid = crawl__str(j, "transitionId"), *aid = crawl__str(j, "viaActionId");
-  pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
+  pk_state *from = pk_state_of(b, crawl__str(j, "fromStateId")), *to = pk_state_of(b, crawl__str(j, "toStateId"));
   int self = cJSON_IsTrue(crawl__get(j, "selfLoop")) || !strcmp(crawl__str(j, "fromStateId"), crawl__str(j, "toStateId"));
   strset sigs = {0}, used = {0};
   const cJSON *s;
   cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
-    char *c = canonical_signal(b, s, to, from);
-    strset_add(&sigs, c);
+    char *c = pk_canonical_signal(b, s, to, from);
+    pk_strset_add(&sigs, c);
     free(c);
   }
   if (self) {
     b->nself++;
     if (from) from->self_loops++;
   } else if (to) to->reached++;
-  if (from) b->routes[strset_find(&b->route_ids, from->route)].explored++;
+  if (from) b->routes[pk_strset_find(&b->route_ids, from->route)].explored++;
   /* the route it entered: where it landed (a route folded into the state), else the state's */
   const char *in = crawl__str(crawl__get(j, "route"), "routeId");
-  if (!in || strset_find(&b->route_ids, in) < 0) in = to ? to->route : NULL;
+  if (!in || pk_strset_find(&b->route_ids, in) < 0) in = to ? to->route : NULL;
   if (from && to && (!self || in != to->route) && strcmp(from->route, in)) route_crossing(b, from, in, aid, tid, &sigs);
   if (el) {
     el->acted++;
     if (!self || sigs.n) el->acted_ok++;
-    strset_add(&el->transitions, tid);
+    pk_strset_add(&el->transitions, tid);
   }
   ref_actions(b, rf, aid, &used);
   for (size_t k = 0; k < used.n; k++) {
     pk_action *ac = pk_action_get(b, used.v[k]);
     ac->executed++;
     if (sigs.n) ac->executed_signal++;
-    strset_addall(&ac->signals, &sigs);
-    strset_add(&ac->transitions, tid);
-    strset_add(&ac->classes, se);
-    if (from) strset_add(&ac->routes, from->route);
+    pk_strset_addall(&ac->signals, &sigs);
+    pk_strset_add(&ac->transitions, tid);
+    pk_strset_add(&ac->classes, se);
+    if (from) pk_strset_add(&ac->routes, from->route);
     if (ac->primitive && el && el->stable_id) {
       cJSON *p = crawl__jx(cJSON_CreateObject());
       crawl__jstr(p, "role", el->role);
       crawl__jstr(p, "stableId", el->stable_id);
       crawl__jstr(p, "scopeId", rf->scope);
       char *t = crawl__jtext(p, 0);
-      strset_add(&ac->patterns, t);
+      pk_strset_add(&ac->patterns, t);
       free(t);
       cJSON_Delete(p);
     }
-    if (ac->primitive) strset_add(&ac->roles, crawl__str(crawl__get(j, "target"), "role"));
+    if (ac->primitive) pk_strset_add(&ac->roles, crawl__str(crawl__get(j, "target"), "role"));
   }
-  strset_free(&used);
-  strset_free(&sigs);
+  pk_strset_free(&used);
+  pk_strset_free(&sigs);
 }
 
 /* A decision record: counts by effect; a review or deny gates the actions
@@ -1356,12 +1356,12 @@ static void aggregate_decision(pk *b, const pk_ref *rf, pk_element *el, const ch
                              crawl__str(j, "rule") ? crawl__str(j, "rule") : "?");
   for (size_t k = 0; k < used.n; k++) {
     pk_action *ac = pk_action_get(b, used.v[k]);
-    if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
+    if (rf->state >= 0) pk_strset_add(&ac->states, b->states[rf->state].id);
     ac->denied += e == 3;
     ac->reviewed += e == 2;
     ac->skipped += e == 1;
     if (e >= 2) {
-      strset_add(&ac->classes, se);
+      pk_strset_add(&ac->classes, se);
       if (e > ac->gate_level) { free(ac->gate_reason); ac->gate_reason = NULL; ac->gate_level = e; }
       if (e == ac->gate_level) pk_keep_min(&ac->gate_reason, why);
     }
@@ -1370,10 +1370,10 @@ static void aggregate_decision(pk *b, const pk_ref *rf, pk_element *el, const ch
     int lvl = e == 3 ? RISK_BLOCKED : RISK_CONFIRM;
     if (lvl > el->risk_policy) { el->risk_policy = lvl; free(el->risk_reason); el->risk_reason = NULL; }
     if (lvl == el->risk_policy) pk_keep_min(&el->risk_reason, why);
-    if (se_dangerous(se) || (se && !strcmp(se, "unknown"))) strset_add(&el->risk_tags, se);
+    if (pk_se_dangerous(se) || (se && !strcmp(se, "unknown"))) pk_strset_add(&el->risk_tags, se);
   }
   free(why);
-  strset_free(&used);
+  pk_strset_free(&used);
 }
 
 static void aggregate_failure(pk *b, const pk_ref *rf, pk_element *el, const char *se) {
@@ -1383,10 +1383,10 @@ static void aggregate_failure(pk *b, const pk_ref *rf, pk_element *el, const cha
   for (size_t k = 0; k < used.n; k++) {
     pk_action *ac = pk_action_get(b, used.v[k]);
     ac->failed++;
-    if (rf->state >= 0) strset_add(&ac->states, b->states[rf->state].id);
+    if (rf->state >= 0) pk_strset_add(&ac->states, b->states[rf->state].id);
   }
   if (el) el->failures++;
-  strset_free(&used);
+  pk_strset_free(&used);
 }
 
 /* Every record, in canonical order, into the catalogs (pk_ref.type). */
@@ -1407,12 +1407,12 @@ static void landed_route(pk *b, const cJSON *j, const char *sid, const char *tid
   if (!id || !*id || !sid) return;
   long ri = pk_route_of(b, id); /* may grow b->routes: index it after */
   pk_route *rt = &b->routes[ri];
-  strset_add(&rt->urls, crawl__str(route, "url"));
+  pk_strset_add(&rt->urls, crawl__str(route, "url"));
   const char *title = crawl__str(route, "title");
-  if (title && *title) strset_add(&rt->titles, title);
-  route_context_fold(rt, route, NULL, NULL);
-  if (strset_find(&rt->states, sid) < 0) strset_add(&rt->folded_into, sid);
-  if (tid) strset_add(&rt->landed_tr, tid);
+  if (title && *title) pk_strset_add(&rt->titles, title);
+  pk_route_context_fold(rt, route, NULL, NULL);
+  if (pk_strset_find(&rt->states, sid) < 0) pk_strset_add(&rt->folded_into, sid);
+  if (tid) pk_strset_add(&rt->landed_tr, tid);
 }
 
 static void pk_aggregate(pk *b) {
@@ -1420,15 +1420,15 @@ static void pk_aggregate(pk *b) {
     const pk_ref *rf = &b->refs[i];
     pk_element *el = rf->element >= 0 ? &b->elements[rf->element] : NULL;
     const char *se = crawl__str(rf->line, "sideEffectClass");
-    if (se_rank(se) < 0) se = NULL;
-    if (!strcmp(rf->type, "transition") && state_of(b, crawl__str(rf->line, "toStateId")))
+    if (pk_se_rank(se) < 0) se = NULL;
+    if (!strcmp(rf->type, "transition") && pk_state_of(b, crawl__str(rf->line, "toStateId")))
       landed_route(b, rf->line, crawl__str(rf->line, "toStateId"), crawl__str(rf->line, "transitionId"));
     for (size_t k = 0; k < PK_COUNT(aggregators); k++)
       if (!strcmp(rf->type, aggregators[k].type)) aggregators[k].aggregate(b, rf, el, se);
   }
   for (size_t k = 0; k < b->nseed_lines; k++) {
     const char *sid = crawl__str(b->seed_lines[k], "stateId");
-    if (sid && strset_find(&b->state_ids, sid) >= 0) landed_route(b, b->seed_lines[k], sid, NULL);
+    if (sid && pk_strset_find(&b->state_ids, sid) >= 0) landed_route(b, b->seed_lines[k], sid, NULL);
   }
 }
 
@@ -1443,25 +1443,25 @@ static const char *ref_target_label(const pk_ref *rf, char *buf, size_t n) {
 
 /* The journal's own findings, as written (a replay that landed elsewhere
  * also counts as an unresolved transition). */
-static void review_journal(pk *b) {
+static void pk_review_journal(pk *b) {
   for (size_t i = 0; i < b->nreviews; i++) {
     const cJSON *j = b->reviews[i];
     const char *kind = crawl__str(j, "kind"), *sev = crawl__str(j, "severity"), *desc = crawl__str(j, "description");
-    int k = pk_index(review_kinds, PK_COUNT(review_kinds), kind);
-    kind = review_kinds[k >= 0 ? k : (int)PK_COUNT(review_kinds) - 1];
-    int s = pk_index(severities, 3, sev);
+    int k = pk_index(pk_review_kinds, PK_COUNT(pk_review_kinds), kind);
+    kind = pk_review_kinds[k >= 0 ? k : (int)PK_COUNT(pk_review_kinds) - 1];
+    int s = pk_index(pk_severities, 3, sev);
     const cJSON *t = crawl__get(j, "target");
     char *tt = cJSON_IsObject(t) ? crawl__jtext(t, 0) : crawl__xstrdup("");
     const char *sid = crawl__str(j, "stateId"), *rid = crawl__str(j, "routeId");
     char *key = crawl__xprintf("journal\x1f%s\x1f%s\x1f%s\x1f%s", sid ? sid : "", rid ? rid : "", desc, tt);
     free(tt);
-    const pk_state *st = state_of(b, crawl__str(j, "stateId"));
+    const pk_state *st = pk_state_of(b, crawl__str(j, "stateId"));
     const char *route = crawl__str(j, "routeId") ? crawl__str(j, "routeId") : st ? st->route : NULL;
     pk_item *it = pk_item_get(b, kind, key, s >= 0 ? s : 1, route);
     free(key);
     pk_item_set(&it->stable, crawl__str(t, "stableId"));
-    strset_add(&it->ev_states, crawl__str(j, "stateId"));
-    strset_add(&it->ev_transitions, crawl__str(j, "transitionId"));
+    pk_strset_add(&it->ev_states, crawl__str(j, "stateId"));
+    pk_strset_add(&it->ev_transitions, crawl__str(j, "transitionId"));
     pk_item_text(it, crawl__xstrdup(desc), crawl__str(j, "remediation") ? crawl__xstrdup(crawl__str(j, "remediation")) : NULL);
     char *low = pk_norm(desc, 1);
     if (cJSON_IsTrue(crawl__get(j, "replay")) || strstr(low, "replay")) b->nreplays++;
@@ -1471,8 +1471,8 @@ static void review_journal(pk *b) {
 
 /* The first PK_LIST_NAMES names in natural order, quoted and comma
  * separated (caller frees). */
-static char *quoted_list(const strset *names) {
-  char **v = strset_sorted(names, cmp_nat);
+static char *pk_quoted_list(const strset *names) {
+  char **v = pk_strset_sorted(names, pk_cmp_nat);
   size_t len = 0, cap = 256;
   char *list = crawl__xrealloc(NULL, cap);
   list[0] = 0;
@@ -1491,20 +1491,20 @@ static void route_missing_ids(pk *b, pk_route *rt) {
   long count = 0;
   for (size_t e = 0; e < b->element_keys.n; e++) {
     pk_element *el = &b->elements[e];
-    if (el->stable_id || !el->interactive || strset_find(&el->routes, rt->id) < 0) continue;
+    if (el->stable_id || !el->interactive || pk_strset_find(&el->routes, rt->id) < 0) continue;
     count++;
-    if (el->names.n) strset_add(&names, strset_min(&el->names));
+    if (el->names.n) pk_strset_add(&names, pk_strset_min(&el->names));
     else {
       char *n = crawl__xprintf("(unnamed %s)", el->role);
-      strset_add(&names, n);
+      pk_strset_add(&names, n);
       free(n);
     }
   }
   if (count) {
     pk_item *it = pk_item_get(b, "missing_stable_id", rt->id, 0, rt->id);
     it->count = count;
-    strset_addall(&it->ev_states, &rt->states);
-    char *list = quoted_list(&names);
+    pk_strset_addall(&it->ev_states, &rt->states);
+    char *list = pk_quoted_list(&names);
     pk_item_text(it, crawl__xprintf("%ld interactive element%s on route %s ha%s no data-uiap-id: %s%s.", count,
                                     count == 1 ? "" : "s", rt->id, count == 1 ? "s" : "ve", list,
                                     names.n > PK_LIST_NAMES ? ", ..." : ""),
@@ -1512,14 +1512,14 @@ static void route_missing_ids(pk *b, pk_route *rt) {
                                 count == 1 ? "this control" : "these controls", count == 1 ? "it" : "them"));
     free(list);
   }
-  strset_free(&names);
+  pk_strset_free(&names);
 }
 
 /* coverage_gap: a route no action was explored from. */
 static void route_unexplored(pk *b, pk_route *rt) {
   if (rt->explored || !rt->states.n) return; /* folded: explored as the state it showed */
   pk_item *it = pk_item_get(b, "coverage_gap", rt->id, 1, rt->id);
-  strset_addall(&it->ev_states, &rt->states);
+  pk_strset_addall(&it->ev_states, &rt->states);
   pk_item_text(it, crawl__xprintf("Route %s was captured in %zu state%s but no action was explored from it.", rt->id,
                                   rt->states.n, rt->states.n == 1 ? "" : "s"),
                crawl__xstrdup("Raise the budget (maxStates, maxTransitions, maxPerRoute, maxDepth) or seed this route directly."));
@@ -1535,17 +1535,17 @@ static void route_unstable(pk *b, pk_route *rt) {
     if (rt->observed.v[i][0] != 'p') continue;
     const char *name = rt->observed.v[i] + 2, *value = strchr(name, '\x1f');
     char *n = crawl__xstrndup(name, (size_t)(value - name));
-    strset_add(&names, n);
+    pk_strset_add(&names, n);
     free(n);
-    strset_add(&values, value + 1);
+    pk_strset_add(&values, value + 1);
   }
   if (!rt->annot_states.n && !rt->router_states.n && names.n) {
     char *key = crawl__xprintf("route\x1f%s", rt->id);
     pk_item *it = pk_item_get(b, "missing_stable_id", key, 0, rt->id);
     free(key);
-    strset_addall(&it->ev_states, rt->states.n ? &rt->states : &rt->folded_into);
-    strset_addall(&it->ev_transitions, &rt->landed_tr);
-    char *nl = quoted_list(&names), *vl = quoted_list(&values);
+    pk_strset_addall(&it->ev_states, rt->states.n ? &rt->states : &rt->folded_into);
+    pk_strset_addall(&it->ev_transitions, &rt->landed_tr);
+    char *nl = pk_quoted_list(&names), *vl = pk_quoted_list(&values);
     pk_item_text(it, crawl__xprintf("Route %s has no stable identity: no page names it (data-uiap-route); its id is a "
                                     "template the crawler derived from %zu URL%s that differ in %s (%s%s).",
                                     rt->id, rt->urls.n, rt->urls.n == 1 ? "" : "s", nl, vl, values.n > PK_LIST_NAMES ? ", ..." : ""),
@@ -1554,14 +1554,14 @@ static void route_unstable(pk *b, pk_route *rt) {
     free(nl);
     free(vl);
   }
-  strset_free(&names);
-  strset_free(&values);
+  pk_strset_free(&names);
+  pk_strset_free(&values);
 }
 
-/* closed_shadow: the route's item (fold_state_findings) gets its text. */
+/* closed_shadow: the route's item (pk_fold_state_findings) gets its text. */
 static void route_closed_shadow(pk *b, pk_route *rt) {
   char *ck = crawl__xprintf("closed_shadow\x1f%s", rt->id);
-  long ci = strset_find(&b->item_keys, ck);
+  long ci = pk_strset_find(&b->item_keys, ck);
   free(ck);
   if (ci < 0) return;
   pk_item *it = &b->items[ci];
@@ -1572,7 +1572,7 @@ static void route_closed_shadow(pk *b, pk_route *rt) {
 
 /* Per route: missing stableIds, unexplored routes, closed shadow roots,
  * and the opaque regions they add up to. */
-static void review_routes(pk *b) {
+static void pk_review_routes(pk *b) {
   for (size_t r = 0; r < b->route_ids.n; r++) {
     pk_route *rt = &b->routes[r];
     route_missing_ids(b, rt);
@@ -1584,16 +1584,16 @@ static void review_routes(pk *b) {
 }
 
 /* inferred_only: elements recognised by heuristics alone. */
-static void review_inferred(pk *b) {
+static void pk_review_inferred(pk *b) {
   for (size_t e = 0; e < b->element_keys.n; e++) {
     pk_element *el = &b->elements[e];
     if (!el->inferred_only) continue;
     int act = 0;
-    for (size_t k = 0; k < el->actions.n; k++) act |= PK_IN(activating_actions, el->actions.v[k]);
-    const char *route = strset_min(&el->routes), *name = strset_min(&el->names);
+    for (size_t k = 0; k < el->actions.n; k++) act |= PK_IN(pk_activating_actions, el->actions.v[k]);
+    const char *route = pk_strset_min(&el->routes), *name = pk_strset_min(&el->names);
     pk_item *it = pk_item_get(b, "inferred_only", el->key, act ? 1 : 0, route);
-    strset_addall(&it->ev_states, &el->states);
-    pk_item_set(&it->scope, strset_min(&el->scopes));
+    pk_strset_addall(&it->ev_states, &el->states);
+    pk_item_set(&it->scope, pk_strset_min(&el->scopes));
     pk_item_text(it, crawl__xprintf("The %s%s%s%s on route %s was recognised only by heuristics (a clickable element without role, label or text evidence).",
                                     el->role, name ? " \"" : "", name ? name : "", name ? "\"" : "",
                                     route ? route : "?"),
@@ -1612,8 +1612,8 @@ static void record_ambiguous(pk *b, const pk_ref *rf, const pk_state *st) {
   pk_item *it = pk_item_get(b, "ambiguous_target", key, 1, route);
   free(key);
   pk_item_set(&it->scope, rf->scope);
-  strset_add(&it->ev_states, st ? st->id : NULL);
-  strset_add(&it->ev_transitions, crawl__str(j, "transitionId"));
+  pk_strset_add(&it->ev_states, st ? st->id : NULL);
+  pk_strset_add(&it->ev_transitions, crawl__str(j, "transitionId"));
   if (rf->same_name > it->count) it->count = rf->same_name;
   pk_item_text(it, crawl__xprintf("The target %s on route %s matched %ld elements and was told apart only by its position.",
                                   ref_target_label(rf, label, sizeof label), route ? route : "?", rf->same_name),
@@ -1631,7 +1631,7 @@ static void record_gated(pk *b, const pk_ref *rf, const pk_state *st) {
   const char *tkey = crawl__str(t, "stableId") ? crawl__str(t, "stableId") : rf->semkey ? rf->semkey : crawl__str(t, "name");
   const char *option = crawl__str(crawl__get(j, "args"), "option"); /* ui.choose of a <select> */
   char *key = crawl__xprintf("%s\x1f%s\x1f%s", aid, tkey ? tkey : "", option ? option : "");
-  pk_item *it = pk_item_get(b, "unsafe_action_candidate", key, deny && se_dangerous(se) ? 2 : 1, route);
+  pk_item *it = pk_item_get(b, "unsafe_action_candidate", key, deny && pk_se_dangerous(se) ? 2 : 1, route);
   free(key);
   if (deny && !it->deny) { /* a denial speaks over a hold for review */
     free(it->desc);
@@ -1641,7 +1641,7 @@ static void record_gated(pk *b, const pk_ref *rf, const pk_state *st) {
   it->deny |= deny;
   pk_item_set(&it->stable, crawl__str(t, "stableId"));
   pk_item_set(&it->scope, rf->scope);
-  strset_add(&it->ev_states, st ? st->id : crawl__str(j, "stateId"));
+  pk_strset_add(&it->ev_states, st ? st->id : crawl__str(j, "stateId"));
   const char *rs = crawl__str(j, "reason"), *rule = crawl__str(j, "rule");
   const char *why = crawl__str(j, "text"); /* the policy's sentence: "deny: destructive: removes a list item ..." */
   char label[600];
@@ -1657,7 +1657,7 @@ static void record_gated(pk *b, const pk_ref *rf, const pk_state *st) {
 }
 
 /* Per journal record: ambiguous targets and gated actions. */
-static void review_records(pk *b) {
+static void pk_review_records(pk *b) {
   for (size_t i = 0; i < b->nrefs; i++) {
     const pk_ref *rf = &b->refs[i];
     const pk_state *st = rf->state >= 0 ? &b->states[rf->state] : NULL;
@@ -1667,13 +1667,13 @@ static void review_records(pk *b) {
 }
 
 /* missing_success_signal: a domain action with no signal (section 15.5). */
-static void review_actions(pk *b) {
+static void pk_review_actions(pk *b) {
   for (size_t a = 0; a < b->action_ids.n; a++) {
     pk_action *ac = &b->actions[a];
     if (ac->primitive || ac->signals.n) continue;
-    pk_item *it = pk_item_get(b, "missing_success_signal", ac->id, 1, strset_min(&ac->routes));
-    strset_addall(&it->ev_transitions, &ac->transitions);
-    if (!ac->transitions.n) strset_addall(&it->ev_states, &ac->states);
+    pk_item *it = pk_item_get(b, "missing_success_signal", ac->id, 1, pk_strset_min(&ac->routes));
+    pk_strset_addall(&it->ev_transitions, &ac->transitions);
+    if (!ac->transitions.n) pk_strset_addall(&it->ev_states, &ac->states);
     for (size_t k = 0; k < ac->patterns.n && !it->stable; k++) {
       cJSON *p = cJSON_Parse(ac->patterns.v[k]);
       pk_item_set(&it->stable, crawl__str(p, "stableId"));
@@ -1706,7 +1706,7 @@ static const char *const toggle_roles[] = {"checkbox", "switch", "menuitemcheckb
 /* A button that leaves its route (a submit button may: a form's result is a page). */
 static int button_navigates(const pk_seen *s) {
   return !strcmp(s->role, "button") && seen_route_changed(s) &&
-         !(s->el && strset_find(&s->el->affordances, "submit") >= 0);
+         !(s->el && pk_strset_find(&s->el->affordances, "submit") >= 0);
 }
 /* A link that opens a dialog on its own route. */
 static int link_opens_dialog(const pk_seen *s) {
@@ -1714,7 +1714,7 @@ static int link_opens_dialog(const pk_seen *s) {
 }
 /* A toggle (checkbox, switch, aria-pressed) whose use changed nothing. */
 static int toggle_does_nothing(const pk_seen *s) {
-  int pressed = s->el && (s->el->state_keys >> pk_index(state_keys, PK_COUNT(state_keys), "pressed") & 1u);
+  int pressed = s->el && (s->el->state_keys >> pk_index(pk_state_keys, PK_COUNT(pk_state_keys), "pressed") & 1u);
   int toggle = !strcmp(s->action, "ui.toggle") || PK_IN(toggle_roles, s->role) || pressed;
   return toggle && s->self_loop && !s->nsignals;
 }
@@ -1741,8 +1741,8 @@ static void seen_of(pk *b, const pk_ref *rf, pk_seen *s) {
   const cJSON *j = rf->line, *sg;
   memset(s, 0, sizeof *s);
   s->rf = rf;
-  s->from = rf->state >= 0 ? &b->states[rf->state] : state_of(b, crawl__str(j, "fromStateId"));
-  s->to = state_of(b, crawl__str(j, "toStateId"));
+  s->from = rf->state >= 0 ? &b->states[rf->state] : pk_state_of(b, crawl__str(j, "fromStateId"));
+  s->to = pk_state_of(b, crawl__str(j, "toStateId"));
   s->el = rf->element >= 0 ? &b->elements[rf->element] : NULL;
   s->role = crawl__str(crawl__get(j, "target"), "role");
   s->action = crawl__str(j, "viaActionId");
@@ -1752,7 +1752,7 @@ static void seen_of(pk *b, const pk_ref *rf, pk_seen *s) {
   s->self_loop = cJSON_IsTrue(crawl__get(j, "selfLoop")) || (fid && tid && !strcmp(fid, tid));
   cJSON_ArrayForEach(sg, crawl__get(j, "observedSignals")) {
     const char *k = crawl__str(sg, "kind");
-    s->nsignals += PK_IN(signal_kinds, k);
+    s->nsignals += PK_IN(pk_signal_kinds, k);
     s->dialog_opened |= k && !strcmp(k, "dialog.opened");
   }
 }
@@ -1766,8 +1766,8 @@ static void contradiction_item(pk *b, const pk_seen *s, size_t c) {
   free(key);
   pk_item_set(&it->stable, crawl__str(crawl__get(s->rf->line, "target"), "stableId"));
   pk_item_set(&it->scope, s->rf->scope);
-  strset_add(&it->ev_states, s->from ? s->from->id : NULL);
-  strset_add(&it->ev_transitions, crawl__str(s->rf->line, "transitionId"));
+  pk_strset_add(&it->ev_states, s->from ? s->from->id : NULL);
+  pk_strset_add(&it->ev_transitions, crawl__str(s->rf->line, "transitionId"));
   pk_item_text(it, crawl__xprintf(contradictions[c].says, s->role, name ? name : "", route ? route : "?"),
                crawl__xstrdup(contradictions[c].remedy));
 }
@@ -1786,7 +1786,7 @@ static void silent_transition_item(pk *b, const pk_seen *s) {
   free(key);
   pk_item_set(&it->stable, crawl__str(crawl__get(s->rf->line, "target"), "stableId"));
   pk_item_set(&it->scope, s->rf->scope);
-  strset_add(&it->ev_transitions, crawl__str(s->rf->line, "transitionId"));
+  pk_strset_add(&it->ev_transitions, crawl__str(s->rf->line, "transitionId"));
   pk_item_text(it, crawl__xprintf("%s on %s \"%s\" on route %s led to another state without an observable success signal.",
                                   s->action, s->role, name ? name : "", route ? route : "?"),
                crawl__xstrdup("Give the change an observable signal (a status message, a dialog, a route, a counted list) or verify it manually."));
@@ -1800,7 +1800,7 @@ static void review_behaviour(pk *b) {
     seen_of(b, &b->refs[i], &s);
     for (size_t c = 0; c < PK_COUNT(contradictions); c++)
       if (contradictions[c].test(&s)) contradiction_item(b, &s, c);
-    if (!s.self_loop && !s.nsignals && s.to && is_primitive(s.action) && !PK_IN(self_evident_actions, s.action))
+    if (!s.self_loop && !s.nsignals && s.to && pk_is_primitive(s.action) && !PK_IN(self_evident_actions, s.action))
       silent_transition_item(b, &s);
   }
 }
@@ -1824,22 +1824,22 @@ static int flow_touches(pk *b, size_t f, const pk_route *rt, strset *names, pk_i
     const char *se = crawl__str(rf->line, "sideEffectClass");
     if (!st || !st->route || strcmp(st->route, rt->id) || !se || strcmp(se, sensitive_flows[f].side_effect)) continue;
     if (strcmp(rf->type, "decision") && strcmp(rf->type, "transition")) continue;
-    strset_add(names, crawl__str(crawl__get(rf->line, "target"), "name"));
-    strset_add(&it->ev_states, st->id);
+    pk_strset_add(names, crawl__str(crawl__get(rf->line, "target"), "name"));
+    pk_strset_add(&it->ev_states, st->id);
     if (!strcmp(rf->type, "transition")) {
       executed = 1;
-      strset_add(&it->ev_transitions, crawl__str(rf->line, "transitionId"));
+      pk_strset_add(&it->ev_transitions, crawl__str(rf->line, "transitionId"));
     }
   }
   for (size_t e = 0; e < b->element_keys.n; e++) {
     const pk_element *el = &b->elements[e];
-    if (strset_find(&el->routes, rt->id) < 0) continue;
+    if (pk_strset_find(&el->routes, rt->id) < 0) continue;
     int hit = 0;
     for (size_t k = 0; k < 2 && sensitive_flows[f].data_classes[k]; k++)
-      hit |= strset_find(&el->data_classes, sensitive_flows[f].data_classes[k]) >= 0;
+      hit |= pk_strset_find(&el->data_classes, sensitive_flows[f].data_classes[k]) >= 0;
     if (!hit) continue;
-    strset_add(names, strset_min(&el->names));
-    strset_addall(&it->ev_states, &el->states);
+    pk_strset_add(names, pk_strset_min(&el->names));
+    pk_strset_addall(&it->ev_states, &el->states);
   }
   return executed;
 }
@@ -1855,9 +1855,9 @@ static void review_sensitive_flows(pk *b) {
         char *key = crawl__xprintf("flow\x1f%s\x1f%s", sensitive_flows[f].what, rt->id);
         pk_item *it = pk_item_get(b, "custom", key, executed ? 2 : 1, rt->id);
         free(key);
-        strset_addall(&it->ev_states, &probe.ev_states);
-        strset_addall(&it->ev_transitions, &probe.ev_transitions);
-        char *list = quoted_list(&names);
+        pk_strset_addall(&it->ev_states, &probe.ev_states);
+        pk_strset_addall(&it->ev_transitions, &probe.ev_transitions);
+        char *list = pk_quoted_list(&names);
         pk_item_text(it, crawl__xprintf("A %s-related flow was touched on route %s (%s%s)%s.", sensitive_flows[f].what,
                                         rt->id, list, names.n > PK_LIST_NAMES ? ", ..." : "",
                                         executed ? " and exercised" : ""),
@@ -1865,9 +1865,9 @@ static void review_sensitive_flows(pk *b) {
                                     sensitive_flows[f].what));
         free(list);
       }
-      strset_free(&names);
-      strset_free(&probe.ev_states);
-      strset_free(&probe.ev_transitions);
+      pk_strset_free(&names);
+      pk_strset_free(&probe.ev_states);
+      pk_strset_free(&probe.ev_transitions);
     }
   }
 }
@@ -1882,10 +1882,10 @@ static const cJSON *seed_last_line(const pk *b, int s) {
 
 /* Whether some state was reached from seed s: a state it entered, or the
  * state its last seed line names (a seed can lead to a state met before). */
-static int seed_visited(const pk *b, int s) {
+static int pk_seed_visited(const pk *b, int s) {
   const cJSON *last = seed_last_line(b, s);
   int visited = last && cJSON_IsTrue(crawl__get(last, "resolved")) && crawl__str(last, "stateId") &&
-                strset_find(&b->state_ids, crawl__str(last, "stateId")) >= 0;
+                pk_strset_find(&b->state_ids, crawl__str(last, "stateId")) >= 0;
   for (size_t k = 0; k < b->state_ids.n && !visited; k++) {
     const cJSON *sd = crawl__get(b->states[k].line, "seed");
     visited = cJSON_IsNumber(sd) && (int)sd->valuedouble == s;
@@ -1915,7 +1915,7 @@ static void review_seeds(pk *b) {
   for (int s = 0; s < nseeds; s++) {
     const cJSON *last = seed_last_line(b, s), *seed = cJSON_GetArrayItem(seeds, s);
     const char *kind = crawl__str(seed, "kind");
-    if (seed_visited(b, s) || !kind || (strcmp(kind, "url") && strcmp(kind, "route") && strcmp(kind, "documentation"))) continue;
+    if (pk_seed_visited(b, s) || !kind || (strcmp(kind, "url") && strcmp(kind, "route") && strcmp(kind, "documentation"))) continue;
     const char *what = crawl__str(seed, "url")       ? crawl__str(seed, "url")
                        : crawl__str(seed, "routeId") ? crawl__str(seed, "routeId")
                        : crawl__str(seed, "ref")     ? crawl__str(seed, "ref")
@@ -1943,11 +1943,11 @@ static const struct {
   const char *what;
   void (*derive)(pk *b);
 } review_derivers[] = {
-  {"journal review lines (any kind)", review_journal},
-  {"missing_stable_id, coverage_gap, closed_shadow per route", review_routes},
-  {"inferred_only per element", review_inferred},
-  {"ambiguous_target, unsafe_action_candidate per record", review_records},
-  {"missing_success_signal per domain action", review_actions},
+  {"journal review lines (any kind)", pk_review_journal},
+  {"missing_stable_id, coverage_gap, closed_shadow per route", pk_review_routes},
+  {"inferred_only per element", pk_review_inferred},
+  {"ambiguous_target, unsafe_action_candidate per record", pk_review_records},
+  {"missing_success_signal per domain action", pk_review_actions},
   {"contradicting semantics, silent primitive transitions per transition", review_behaviour},
   {"security- and billing-related flows per route", review_sensitive_flows},
   {"coverage_gap per unvisited seed", review_seeds},
@@ -1958,7 +1958,7 @@ static void pk_review_derive(pk *b) {
 }
 
 /* Review order: severity (high first), kind, route, key. */
-static int cmp_item(const void *x, const void *y) {
+static int pk_cmp_item(const void *x, const void *y) {
   const pk_item *a = *(const pk_item *const *)x, *b = *(const pk_item *const *)y;
   if (a->severity != b->severity) return b->severity - a->severity;
   int c = strcmp(a->kind, b->kind);
@@ -1968,16 +1968,16 @@ static int cmp_item(const void *x, const void *y) {
 }
 
 /* ---- output -------------------------------------------------------------------------- */
-static void ev_push(cJSON *arr, const char *source, const char *ref, const char *note) {
+static void pk_ev_push(cJSON *arr, const char *source, const char *ref, const char *note) {
   cJSON *e = crawl__jx(cJSON_CreateObject());
   crawl__jstr(e, "source", source);
   crawl__jstr(e, "refId", ref);
   crawl__jstr(e, "note", note);
   crawl__jpush(arr, e);
 }
-static void ev_push_set(cJSON *arr, const char *source, const strset *refs) {
-  char **v = strset_sorted(refs, cmp_nat);
-  for (size_t i = 0; i < refs->n && i < PK_EVIDENCE_MAX; i++) ev_push(arr, source, v[i], NULL);
+static void pk_ev_push_set(cJSON *arr, const char *source, const strset *refs) {
+  char **v = pk_strset_sorted(refs, pk_cmp_nat);
+  for (size_t i = 0; i < refs->n && i < PK_EVIDENCE_MAX; i++) pk_ev_push(arr, source, v[i], NULL);
   free(v);
 }
 
@@ -1997,18 +1997,18 @@ static const char *conf(conf_sum *cs, int level /* 2 high, 1 medium, 0 low */) {
 static void principals_meta(const pk *b, const strset *states, cJSON *m) {
   strset who = {0};
   for (size_t i = 0; i < states->n; i++) {
-    long s = strset_find(&b->state_ids, states->v[i]);
+    long s = pk_strset_find(&b->state_ids, states->v[i]);
     const char *p = s >= 0 ? crawl__str(crawl__get(b->states[s].line, "metadata"), "principal") : NULL;
-    if (p) strset_add(&who, p);
+    if (p) pk_strset_add(&who, p);
   }
-  if (who.n) jset_list(m, "principals", &who, 0);
-  strset_free(&who);
+  if (who.n) pk_jset_list(m, "principals", &who, 0);
+  pk_strset_free(&who);
 }
 
 /* metadata.params and metadata.query: each name with the values seen, in
  * natural order (rt->observed). */
 static void route_observed_meta(const pk_route *rt, cJSON *m) {
-  char **v = strset_sorted(&rt->observed, cmp_nat);
+  char **v = pk_strset_sorted(&rt->observed, pk_cmp_nat);
   for (size_t i = 0; i < rt->observed.n; i++) {
     const char *name = strchr(v[i], '\x1f') + 1, *value = strchr(name, '\x1f') + 1;
     const char *member = v[i][0] == 'p' ? "params" : "query";
@@ -2028,7 +2028,7 @@ static void route_observed_meta(const pk_route *rt, cJSON *m) {
  * its graph was built from) and screenshotRef are evidence of their own:
  * refIds ax_<stateId> and shot_<stateId> in the evidenceIndex. */
 static const char *ax_ref_path(pk *b, const char *state_id) {
-  const pk_state *st = state_of(b, state_id);
+  const pk_state *st = pk_state_of(b, state_id);
   return st ? crawl__str(st->line, "accessibilityRef") : NULL;
 }
 
@@ -2051,11 +2051,11 @@ static void ev_accessibility(pk *b, cJSON *ev, const strset *states) {
     }
   }
   if (cited || !states || !states->n) return;
-  char **v = strset_sorted(states, cmp_nat);
+  char **v = pk_strset_sorted(states, pk_cmp_nat);
   for (size_t i = 0; i < states->n; i++)
     if (ax_ref_path(b, v[i])) {
       char *id = ax_ref_id(v[i]);
-      ev_push(ev, "accessibility", id, NULL);
+      pk_ev_push(ev, "accessibility", id, NULL);
       free(id);
       break;
     }
@@ -2063,21 +2063,21 @@ static void ev_accessibility(pk *b, cJSON *ev, const strset *states) {
 }
 
 /* A state's own files as evidence: its accessibility record, its screenshot. */
-static void ev_state_files(cJSON *ev, const pk_state *st) {
+static void pk_ev_state_files(cJSON *ev, const pk_state *st) {
   if (crawl__str(st->line, "accessibilityRef")) {
     char *id = ax_ref_id(st->id);
-    ev_push(ev, "accessibility", id, NULL);
+    pk_ev_push(ev, "accessibility", id, NULL);
     free(id);
   }
   if (crawl__str(st->line, "screenshotRef")) {
     char *id = crawl__xprintf("shot_%s", st->id);
-    ev_push(ev, "screenshot", id, "a supplementary record, not a source of semantics");
+    pk_ev_push(ev, "screenshot", id, "a supplementary record, not a source of semantics");
     free(id);
   }
 }
 
 /* evidenceIndex entries for the states' files, into v (room for 2 per state). */
-static size_t evidence_files(const pk *b, cJSON **v, size_t n) {
+static size_t pk_evidence_files(const pk *b, cJSON **v, size_t n) {
   static const struct { const char *key, *prefix, *source; } files[] = {
     {"accessibilityRef", "ax_", "accessibility"}, {"screenshotRef", "shot_", "screenshot"}};
   for (size_t i = 0; i < b->state_ids.n; i++)
@@ -2097,26 +2097,26 @@ static size_t evidence_files(const pk *b, cJSON **v, size_t n) {
   return n;
 }
 
-static cJSON *out_routes(pk *b, conf_sum *cs) {
+static cJSON *pk_out_routes(pk *b, conf_sum *cs) {
   cJSON *routes = crawl__jx(cJSON_CreateArray());
-  char **ids = strset_sorted(&b->route_ids, cmp_nat);
+  char **ids = pk_strset_sorted(&b->route_ids, pk_cmp_nat);
   for (size_t i = 0; i < b->route_ids.n; i++) {
-    pk_route *rt = &b->routes[strset_find(&b->route_ids, ids[i])];
+    pk_route *rt = &b->routes[pk_strset_find(&b->route_ids, ids[i])];
     cJSON *o = crawl__jx(cJSON_CreateObject());
     crawl__jstr(o, "routeId", rt->id);
-    jset_list(o, "urls", &rt->urls, PK_NAMES_MAX);
-    jset_list(o, "titles", &rt->titles, PK_NAMES_MAX);
-    jset_list(o, "scopes", &rt->scopes, 0);
+    pk_jset_list(o, "urls", &rt->urls, PK_NAMES_MAX);
+    pk_jset_list(o, "titles", &rt->titles, PK_NAMES_MAX);
+    pk_jset_list(o, "scopes", &rt->scopes, 0);
     cJSON *ev = crawl__jx(cJSON_CreateArray());
-    if (rt->annot_states.n) ev_push(ev, "annotation", rt->annot_states.v[0], "the page names this route");
-    if (rt->router_states.n) ev_push(ev, "app_registry", rt->router_states.v[0], "the app's router names this route");
-    ev_push_set(ev, "dom", rt->states.n ? &rt->states : &rt->folded_into);
+    if (rt->annot_states.n) pk_ev_push(ev, "annotation", rt->annot_states.v[0], "the page names this route");
+    if (rt->router_states.n) pk_ev_push(ev, "app_registry", rt->router_states.v[0], "the app's router names this route");
+    pk_ev_push_set(ev, "dom", rt->states.n ? &rt->states : &rt->folded_into);
     strset tr = {0};
-    strset_addall(&tr, &rt->entry_tr);
-    strset_addall(&tr, &rt->landed_tr);
-    ev_push_set(ev, "transition", &tr);
-    strset_free(&tr);
-    if (!rt->loaded && rt->states.n) ev_push(ev, "inferred", rt->states.v[0], "no page graph could be read");
+    pk_strset_addall(&tr, &rt->entry_tr);
+    pk_strset_addall(&tr, &rt->landed_tr);
+    pk_ev_push_set(ev, "transition", &tr);
+    pk_strset_free(&tr);
+    if (!rt->loaded && rt->states.n) pk_ev_push(ev, "inferred", rt->states.v[0], "no page graph could be read");
     ev_accessibility(b, ev, rt->states.n ? &rt->states : &rt->folded_into);
     crawl__jset(o, "discoveredBy", ev);
     /* 7.3: annotation, the app's router or several states: high; one state,
@@ -2124,14 +2124,14 @@ static cJSON *out_routes(pk *b, conf_sum *cs) {
      * no graph: low */
     int named = rt->annot_states.n || rt->router_states.n;
     crawl__jstr(o, "confidence", conf(cs, !rt->states.n ? 1 : !rt->loaded ? 0 : named || rt->states.n > 1 ? 2 : 1));
-    jset_list(o, "entryActions", &rt->entry_actions, 0);
-    if (rt->exit_signals.n) crawl__jset(o, "exitSignals", strset_json_objects(&rt->exit_signals));
+    pk_jset_list(o, "entryActions", &rt->entry_actions, 0);
+    if (rt->exit_signals.n) crawl__jset(o, "exitSignals", pk_strset_json_objects(&rt->exit_signals));
     cJSON *m = crawl__jx(cJSON_CreateObject());
-    jnum(m, "states", (double)rt->states.n);
-    jnum(m, "transitionsFrom", rt->explored);
+    pk_jnum(m, "states", (double)rt->states.n);
+    pk_jnum(m, "transitionsFrom", rt->explored);
     route_observed_meta(rt, m);
-    jset_list(m, "templates", &rt->templates, 0);
-    jset_list(m, "foldedInto", &rt->folded_into, 0);
+    pk_jset_list(m, "templates", &rt->templates, 0);
+    pk_jset_list(m, "foldedInto", &rt->folded_into, 0);
     principals_meta(b, &rt->states, m);
     crawl__jset(o, "metadata", m);
     crawl__jpush(routes, o);
@@ -2140,21 +2140,21 @@ static cJSON *out_routes(pk *b, conf_sum *cs) {
   return routes;
 }
 
-static cJSON *out_scopes(pk *b, conf_sum *cs) {
+static cJSON *pk_out_scopes(pk *b, conf_sum *cs) {
   cJSON *arr = crawl__jx(cJSON_CreateArray());
-  char **ids = strset_sorted(&b->scope_ids, cmp_nat);
+  char **ids = pk_strset_sorted(&b->scope_ids, pk_cmp_nat);
   for (size_t i = 0; i < b->scope_ids.n; i++) {
-    pk_scope *sc = scope_by_id(b, ids[i]);
+    pk_scope *sc = pk_scope_by_id(b, ids[i]);
     cJSON *o = crawl__jx(cJSON_CreateObject());
     crawl__jstr(o, "scopeId", sc->id);
     crawl__jstr(o, "kind", sc->kind);
-    jset_list(o, "routeIds", &sc->routes, 0);
+    pk_jset_list(o, "routeIds", &sc->routes, 0);
     crawl__jstr(o, "parentScopeId", sc->parent);
     if (sc->names.n) crawl__jset(o, "names", names_json(&sc->names));
-    jset_list(o, "stableIds", &sc->stable_ids, 0);
+    pk_jset_list(o, "stableIds", &sc->stable_ids, 0);
     cJSON *ev = crawl__jx(cJSON_CreateArray());
-    char **st = strset_sorted(&sc->states, cmp_nat);
-    ev_push(ev, sc->has_stable ? "annotation" : "dom", st[0], NULL);
+    char **st = pk_strset_sorted(&sc->states, pk_cmp_nat);
+    pk_ev_push(ev, sc->has_stable ? "annotation" : "dom", st[0], NULL);
     free(st);
     ev_accessibility(b, ev, &sc->states);
     crawl__jset(o, "discoveredBy", ev);
@@ -2164,8 +2164,8 @@ static cJSON *out_scopes(pk *b, conf_sum *cs) {
                    !strcmp(sc->kind, "iframe-root");
     crawl__jstr(o, "confidence", conf(cs, sc->has_stable ? 2 : named || landmark ? 1 : 0));
     cJSON *m = crawl__jx(cJSON_CreateObject());
-    jnum(m, "occurrences", (double)sc->occurrences);
-    jnum(m, "states", (double)sc->states.n);
+    pk_jnum(m, "occurrences", (double)sc->occurrences);
+    pk_jnum(m, "states", (double)sc->states.n);
     crawl__jset(o, "metadata", m);
     crawl__jpush(arr, o);
   }
@@ -2179,21 +2179,21 @@ static cJSON *names_json(const strset *raw) {
   strset masks = {0}, out = {0};
   long *cnt = NULL;
   char **first = NULL;
-  char **v = strset_sorted(raw, cmp_nat);
+  char **v = pk_strset_sorted(raw, pk_cmp_nat);
   for (size_t i = 0; i < raw->n; i++) {
     char *m = pk_norm(v[i], 0);
     int added;
-    long k = strset_put(&masks, m, &added);
+    long k = pk_strset_put(&masks, m, &added);
     free(m);
     cnt = crawl__xrealloc(cnt, masks.cap * sizeof *cnt);
     first = crawl__xrealloc(first, masks.cap * sizeof *first);
     if (added) { cnt[k] = 0; first[k] = v[i]; }
     cnt[k]++;
   }
-  for (size_t k = 0; k < masks.n; k++) strset_add(&out, cnt[k] == 1 ? first[k] : masks.v[k]);
-  cJSON *a = strset_json(&out, PK_NAMES_MAX);
-  strset_free(&masks);
-  strset_free(&out);
+  for (size_t k = 0; k < masks.n; k++) pk_strset_add(&out, cnt[k] == 1 ? first[k] : masks.v[k]);
+  cJSON *a = pk_strset_json(&out, PK_NAMES_MAX);
+  pk_strset_free(&masks);
+  pk_strset_free(&out);
   free(cnt);
   free(first);
   free(v);
@@ -2203,63 +2203,63 @@ static cJSON *names_json(const strset *raw) {
 static cJSON *pk_park(const pk *b, cJSON *section);
 static int cmp_affordance(const void *x, const void *y) {
   const char *a = *(const char *const *)x, *b = *(const char *const *)y;
-  int ia = pk_index(affordance_order, PK_COUNT(affordance_order), a);
-  int ib = pk_index(affordance_order, PK_COUNT(affordance_order), b);
+  int ia = pk_index(pk_affordance_order, PK_COUNT(pk_affordance_order), a);
+  int ib = pk_index(pk_affordance_order, PK_COUNT(pk_affordance_order), b);
   if (ia < 0) ia = 1000;
   if (ib < 0) ib = 1000;
   return ia != ib ? ia - ib : strcmp(a, b);
 }
 
-static cJSON *out_elements(pk *b, conf_sum *cs) {
+static cJSON *pk_out_elements(pk *b, conf_sum *cs) {
   cJSON *arr = crawl__jx(cJSON_CreateArray());
   /* order: stableId elements by stableId, then the rest by semanticKey */
-  char **keys = strset_sorted(&b->element_keys, cmp_nat);
+  char **keys = pk_strset_sorted(&b->element_keys, pk_cmp_nat);
   for (size_t i = 0; i < b->element_keys.n; i++) {
-    pk_element *el = &b->elements[strset_find(&b->element_keys, keys[i])];
+    pk_element *el = &b->elements[pk_strset_find(&b->element_keys, keys[i])];
     cJSON *o = crawl__jx(cJSON_CreateObject());
     crawl__jstr(o, "stableId", el->stable_id);
     crawl__jstr(o, "semanticKey", el->semkey);
-    jset_list(o, "routes", &el->routes, 0);
-    jset_list(o, "scopes", &el->scopes, 0);
+    pk_jset_list(o, "routes", &el->routes, 0);
+    pk_jset_list(o, "scopes", &el->scopes, 0);
     crawl__jstr(o, "role", el->role);
     if (el->names.n) crawl__jset(o, "names", names_json(&el->names));
-    jset_list(o, "meanings", &el->meanings, 0);
+    pk_jset_list(o, "meanings", &el->meanings, 0);
     if (el->state_keys) {
       cJSON *sk = crawl__jx(cJSON_CreateArray());
-      for (size_t k = 0; k < PK_COUNT(state_keys); k++)
-        if (el->state_keys >> k & 1u) crawl__jpush(sk, cJSON_CreateString(state_keys[k]));
+      for (size_t k = 0; k < PK_COUNT(pk_state_keys); k++)
+        if (el->state_keys >> k & 1u) crawl__jpush(sk, cJSON_CreateString(pk_state_keys[k]));
       crawl__jset(o, "stateKeys", sk);
     }
     if (el->affordances.n) {
       cJSON *af = crawl__jx(cJSON_CreateArray());
-      char **v = strset_sorted(&el->affordances, cmp_affordance);
+      char **v = pk_strset_sorted(&el->affordances, cmp_affordance);
       for (size_t k = 0; k < el->affordances.n; k++) crawl__jpush(af, cJSON_CreateString(v[k]));
       free(v);
       crawl__jset(o, "affordances", af);
     }
-    jset_list(o, "supportedActions", &el->actions, 0);
+    pk_jset_list(o, "supportedActions", &el->actions, 0);
     int level = el->risk_annot > el->risk_policy ? el->risk_annot : el->risk_policy;
     if (level) {
       cJSON *r = crawl__jx(cJSON_CreateObject());
-      crawl__jstr(r, "level", risk_names[level]);
-      jset_list(r, "tags", &el->risk_tags, 0);
+      crawl__jstr(r, "level", pk_risk_names[level]);
+      pk_jset_list(r, "tags", &el->risk_tags, 0);
       crawl__jstr(r, "reason", el->risk_annot >= el->risk_policy ? "data-uiap-risk" : el->risk_reason);
       crawl__jset(o, "risk", r);
     }
-    jset_list(o, "dataClasses", &el->data_classes, 0);
+    pk_jset_list(o, "dataClasses", &el->data_classes, 0);
     cJSON *ev = crawl__jx(cJSON_CreateArray());
     strset seen = {0};
     for (size_t k = 0; k < PK_NSOURCES; k++) {
       if (!el->src_state[k]) continue;
-      char *pair = crawl__xprintf("%s\x1f%s", source_map[k].evidence, el->src_state[k]);
+      char *pair = crawl__xprintf("%s\x1f%s", pk_source_map[k].evidence, el->src_state[k]);
       int added;
-      strset_put(&seen, pair, &added);
+      pk_strset_put(&seen, pair, &added);
       free(pair);
-      if (added) ev_push(ev, source_map[k].evidence, el->src_state[k], NULL);
+      if (added) pk_ev_push(ev, pk_source_map[k].evidence, el->src_state[k], NULL);
     }
-    strset_free(&seen);
-    if (!cJSON_GetArraySize(ev)) ev_push(ev, "dom", el->states.v[0], NULL);
-    ev_push_set(ev, "transition", &el->transitions);
+    pk_strset_free(&seen);
+    if (!cJSON_GetArraySize(ev)) pk_ev_push(ev, "dom", el->states.v[0], NULL);
+    pk_ev_push_set(ev, "transition", &el->transitions);
     ev_accessibility(b, ev, &el->states);
     crawl__jset(o, "discoveredBy", ev);
     int annotated = el->src_state[0] || el->src_state[1] || el->stable_id;
@@ -2272,10 +2272,10 @@ static cJSON *out_elements(pk *b, conf_sum *cs) {
     /* never "verified": that is a reviewer's word (crawl_reviewed_apply) */
     crawl__jstr(o, "reviewState", el->inferred_only ? "needs_review" : "candidate");
     cJSON *m = crawl__jx(cJSON_CreateObject());
-    jnum(m, "occurrences", (double)el->occurrences);
-    jnum(m, "states", (double)el->states.n);
-    if (el->acted) jnum(m, "actedOn", el->acted);
-    if (el->failures) jnum(m, "failures", el->failures);
+    pk_jnum(m, "occurrences", (double)el->occurrences);
+    pk_jnum(m, "states", (double)el->states.n);
+    if (el->acted) pk_jnum(m, "actedOn", el->acted);
+    if (el->failures) pk_jnum(m, "failures", el->failures);
     principals_meta(b, &el->states, m);
     crawl__jset(o, "metadata", m);
     crawl__jpush(arr, pk_park(b, o));
@@ -2288,27 +2288,27 @@ static cJSON *out_elements(pk *b, conf_sum *cs) {
  * domain actions by every element that carries them. */
 static void action_patterns(cJSON *o, const pk_action *ac) {
   strset pats = {0};
-  strset_addall(&pats, &ac->patterns);
+  pk_strset_addall(&pats, &ac->patterns);
   if (ac->primitive)
     for (size_t k = 0; k < ac->roles.n; k++) {
       cJSON *p = crawl__jx(cJSON_CreateObject());
       crawl__jstr(p, "role", ac->roles.v[k]);
       char *t = crawl__jtext(p, 0);
-      strset_add(&pats, t);
+      pk_strset_add(&pats, t);
       free(t);
       cJSON_Delete(p);
     }
-  if (pats.n) crawl__jset(o, "targetPatterns", strset_json_objects(&pats));
-  strset_free(&pats);
+  if (pats.n) crawl__jset(o, "targetPatterns", pk_strset_json_objects(&pats));
+  pk_strset_free(&pats);
 }
 
-/* A primitive's arguments (action_args). */
+/* A primitive's arguments (pk_action_args). */
 static void action_arguments(cJSON *o, const pk_action *ac) {
-  for (size_t k = 0; k < PK_COUNT(action_args); k++)
-    if (!strcmp(action_args[k].action, ac->id)) {
+  for (size_t k = 0; k < PK_COUNT(pk_action_args); k++)
+    if (!strcmp(pk_action_args[k].action, ac->id)) {
       cJSON *args = crawl__jx(cJSON_CreateArray()), *a = crawl__jx(cJSON_CreateObject());
-      crawl__jstr(a, "name", action_args[k].name);
-      crawl__jstr(a, "type", action_args[k].type);
+      crawl__jstr(a, "name", pk_action_args[k].name);
+      crawl__jstr(a, "type", pk_action_args[k].type);
       crawl__jset(a, "required", cJSON_CreateTrue());
       crawl__jpush(args, a);
       crawl__jset(o, "args", args);
@@ -2319,7 +2319,7 @@ static void action_arguments(cJSON *o, const pk_action *ac) {
 static const char *action_worst_class(const pk_action *ac) {
   const char *worst = NULL;
   for (size_t k = 0; k < ac->classes.n; k++)
-    if (!worst || se_rank(ac->classes.v[k]) > se_rank(worst)) worst = ac->classes.v[k];
+    if (!worst || pk_se_rank(ac->classes.v[k]) > pk_se_rank(worst)) worst = ac->classes.v[k];
   return worst;
 }
 
@@ -2340,7 +2340,7 @@ static int action_risk_level(const pk_action *ac, const char *worst, const char 
   if (level) *reason = "data-uiap-risk";
   int gate = ac->denied ? RISK_BLOCKED : ac->reviewed ? RISK_CONFIRM : RISK_NONE;
   if (gate > level) { level = gate; *reason = ac->gate_reason; }
-  if (level < RISK_CONFIRM && worst && (se_dangerous(worst) || !strcmp(worst, "unknown"))) {
+  if (level < RISK_CONFIRM && worst && (pk_se_dangerous(worst) || !strcmp(worst, "unknown"))) {
     level = RISK_CONFIRM;
     *reason = "side effect";
   }
@@ -2354,24 +2354,24 @@ static void action_risk(cJSON *o, const pk_action *ac, const char *worst) {
   if (!level) return;
   strset tags = {0};
   for (size_t k = 0; k < ac->classes.n; k++)
-    if (se_dangerous(ac->classes.v[k])) strset_add(&tags, ac->classes.v[k]);
+    if (pk_se_dangerous(ac->classes.v[k])) pk_strset_add(&tags, ac->classes.v[k]);
   cJSON *r = crawl__jx(cJSON_CreateObject());
-  crawl__jstr(r, "level", risk_names[level]);
-  jset_list(r, "tags", &tags, 0);
+  crawl__jstr(r, "level", pk_risk_names[level]);
+  pk_jset_list(r, "tags", &tags, 0);
   crawl__jstr(r, "reason", reason);
   crawl__jset(o, "risk", r);
-  strset_free(&tags);
+  pk_strset_free(&tags);
 }
 
 static cJSON *action_evidence(const pk_action *ac) {
   cJSON *ev = crawl__jx(cJSON_CreateArray());
   if (ac->states.n) {
-    char **st = strset_sorted(&ac->states, cmp_nat);
-    ev_push(ev, ac->annotated ? "annotation" : "dom", st[0], NULL);
+    char **st = pk_strset_sorted(&ac->states, pk_cmp_nat);
+    pk_ev_push(ev, ac->annotated ? "annotation" : "dom", st[0], NULL);
     free(st);
   }
-  ev_push_set(ev, "transition", &ac->transitions);
-  if (!cJSON_GetArraySize(ev)) ev_push(ev, "inferred", ac->id, "named only by a safety decision or a failure");
+  pk_ev_push_set(ev, "transition", &ac->transitions);
+  if (!cJSON_GetArraySize(ev)) pk_ev_push(ev, "inferred", ac->id, "named only by a safety decision or a failure");
   return ev;
 }
 
@@ -2384,15 +2384,15 @@ static const char *action_review_state(const pk_action *ac) {
 
 static cJSON *action_metadata(const pk_action *ac) {
   cJSON *m = crawl__jx(cJSON_CreateObject());
-  jnum(m, "executed", ac->executed);
-  jnum(m, "denied", ac->denied);
-  jnum(m, "reviewed", ac->reviewed);
-  jnum(m, "skipped", ac->skipped);
-  jnum(m, "failed", ac->failed);
+  pk_jnum(m, "executed", ac->executed);
+  pk_jnum(m, "denied", ac->denied);
+  pk_jnum(m, "reviewed", ac->reviewed);
+  pk_jnum(m, "skipped", ac->skipped);
+  pk_jnum(m, "failed", ac->failed);
   if (ac->classes.n) {
     cJSON *cl = crawl__jx(cJSON_CreateArray());
-    for (size_t k = 0; k < PK_COUNT(side_effects); k++)
-      if (strset_find(&ac->classes, side_effects[k].name) >= 0) crawl__jpush(cl, cJSON_CreateString(side_effects[k].name));
+    for (size_t k = 0; k < PK_COUNT(pk_side_effects); k++)
+      if (pk_strset_find(&ac->classes, pk_side_effects[k].name) >= 0) crawl__jpush(cl, cJSON_CreateString(pk_side_effects[k].name));
     crawl__jset(m, "sideEffectClasses", cl);
   }
   return m;
@@ -2403,15 +2403,15 @@ static cJSON *out_action(const pk *b, const pk_action *ac, conf_sum *cs) {
   crawl__jstr(o, "id", ac->id);
   crawl__jstr(o, "kind", ac->primitive ? "primitive" : "domain");
   action_patterns(o, ac);
-  jset_list(o, "routes", &ac->routes, 0);
-  jset_list(o, "scopes", &ac->scopes, 0);
+  pk_jset_list(o, "routes", &ac->routes, 0);
+  pk_jset_list(o, "scopes", &ac->scopes, 0);
   action_arguments(o, ac);
   /* side effect: the most severe seen for a domain action; for a primitive
    * only when every use agreed (its effect depends on the target) */
   const char *worst = action_worst_class(ac);
   action_risk(o, ac, worst);
   crawl__jstr(o, "sideEffectClass", ac->primitive ? (ac->classes.n == 1 ? worst : NULL) : worst);
-  if (ac->signals.n) crawl__jset(o, "successSignals", strset_json_objects(&ac->signals));
+  if (ac->signals.n) crawl__jset(o, "successSignals", pk_strset_json_objects(&ac->signals));
   crawl__jset(o, "discoveredBy", action_evidence(ac));
   /* 7.3: annotation or repeated use with signals: high; one use or native
    * semantics: medium; otherwise low */
@@ -2424,11 +2424,11 @@ static cJSON *out_action(const pk *b, const pk_action *ac, conf_sum *cs) {
   return o;
 }
 
-static cJSON *out_actions(pk *b, conf_sum *cs) {
+static cJSON *pk_out_actions(pk *b, conf_sum *cs) {
   cJSON *arr = crawl__jx(cJSON_CreateArray());
-  char **ids = strset_sorted(&b->action_ids, cmp_nat);
+  char **ids = pk_strset_sorted(&b->action_ids, pk_cmp_nat);
   for (size_t i = 0; i < b->action_ids.n; i++)
-    crawl__jpush(arr, out_action(b, &b->actions[strset_find(&b->action_ids, ids[i])], cs));
+    crawl__jpush(arr, out_action(b, &b->actions[pk_strset_find(&b->action_ids, ids[i])], cs));
   free(ids);
   return arr;
 }
@@ -2439,13 +2439,13 @@ static cJSON *map_scope_list(pk *b, const pk_state *st, const cJSON *list, int a
   if (cJSON_IsArray(list)) {
     cJSON_ArrayForEach(x, list) {
       if (!cJSON_IsString(x)) continue;
-      const char *c = state_scope(b, st, x->valuestring);
-      strset_add(&out, c ? c : x->valuestring);
+      const char *c = pk_state_scope(b, st, x->valuestring);
+      pk_strset_add(&out, c ? c : x->valuestring);
     }
   } else if (all_if_missing)
-    for (size_t k = 0; k < st->scope_local.n; k++) strset_add(&out, b->scopes[st->scope_idx[k]].id);
-  cJSON *a = strset_json(&out, 0);
-  strset_free(&out);
+    for (size_t k = 0; k < st->scope_local.n; k++) pk_strset_add(&out, b->scopes[st->scope_idx[k]].id);
+  cJSON *a = pk_strset_json(&out, 0);
+  pk_strset_free(&out);
   return a;
 }
 
@@ -2467,9 +2467,9 @@ static cJSON *out_state(pk *b, const pk_state *st) {
   crawl__jstr(o, "pageGraphRef", crawl__str(l, "pageGraphRef"));
   crawl__jstr(o, "screenshotRef", crawl__str(l, "screenshotRef"));
   cJSON *ev = crawl__jx(cJSON_CreateArray());
-  ev_push(ev, "dom", st->id, NULL);
-  if (crawl__str(l, "viaTransitionId")) ev_push(ev, "transition", crawl__str(l, "viaTransitionId"), NULL);
-  ev_state_files(ev, st);
+  pk_ev_push(ev, "dom", st->id, NULL);
+  if (crawl__str(l, "viaTransitionId")) pk_ev_push(ev, "transition", crawl__str(l, "viaTransitionId"), NULL);
+  pk_ev_state_files(ev, st);
   crawl__jset(o, "discoveredBy", ev);
   /* reached more than once: high; once: medium; no readable graph: low */
   int seedy = !crawl__str(l, "parentStateId");
@@ -2478,10 +2478,10 @@ static cJSON *out_state(pk *b, const pk_state *st) {
   cJSON *m = crawl__jx(cJSON_CreateObject());
   crawl__jstr(m, "url", crawl__str(l, "url"));
   crawl__jstr(m, "title", crawl__str(l, "title"));
-  if (cJSON_IsNumber(crawl__get(l, "depth"))) jnum(m, "depth", crawl__get(l, "depth")->valuedouble);
-  if (cJSON_IsNumber(crawl__get(l, "seed"))) jnum(m, "seed", crawl__get(l, "seed")->valuedouble);
+  if (cJSON_IsNumber(crawl__get(l, "depth"))) pk_jnum(m, "depth", crawl__get(l, "depth")->valuedouble);
+  if (cJSON_IsNumber(crawl__get(l, "seed"))) pk_jnum(m, "seed", crawl__get(l, "seed")->valuedouble);
   crawl__jstr(m, "parentStateId", crawl__str(l, "parentStateId"));
-  jnum(m, "selfLoops", st->self_loops);
+  pk_jnum(m, "selfLoops", st->self_loops);
   crawl__jstr(m, "principal", crawl__str(crawl__get(l, "metadata"), "principal")); /* docs/principals.md */
   crawl__jset(o, "metadata", m);
   return o;
@@ -2501,13 +2501,13 @@ typedef struct edge_set {
 /* A transition record's identity key (caller frees). */
 static char *edge_key(pk *b, const pk_ref *rf) {
   const cJSON *j = rf->line;
-  pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
-  char *t = canonical_target(rf);
+  pk_state *from = pk_state_of(b, crawl__str(j, "fromStateId")), *to = pk_state_of(b, crawl__str(j, "toStateId"));
+  char *t = pk_canonical_target(rf);
   size_t len = 1;
   char *sg = crawl__xstrdup("");
   const cJSON *s;
   cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
-    char *c = canonical_signal(b, s, to, from);
+    char *c = pk_canonical_signal(b, s, to, from);
     if (!c) continue;
     len += strlen(c) + 1;
     sg = crawl__xrealloc(sg, len);
@@ -2544,29 +2544,29 @@ static void edge_set_free(edge_set *es, size_t nrefs) {
   free(es->keys);
   free(es->order);
   free(es->reps);
-  strset_free(&es->sig);
+  pk_strset_free(&es->sig);
 }
 
 /* Published edge of transition record rf, repeated `reps` times. */
 static cJSON *out_edge(pk *b, const pk_ref *rf, long reps) {
   const cJSON *j = rf->line;
-  const pk_state *from = state_of(b, crawl__str(j, "fromStateId")), *to = state_of(b, crawl__str(j, "toStateId"));
+  const pk_state *from = pk_state_of(b, crawl__str(j, "fromStateId")), *to = pk_state_of(b, crawl__str(j, "toStateId"));
   cJSON *o = crawl__jx(cJSON_CreateObject());
   crawl__jstr(o, "transitionId", crawl__str(j, "transitionId"));
   crawl__jstr(o, "fromStateId", crawl__str(j, "fromStateId"));
   crawl__jstr(o, "toStateId", crawl__str(j, "toStateId"));
   crawl__jstr(o, "viaActionId", crawl__str(j, "viaActionId"));
-  char *t = canonical_target(rf);
+  char *t = pk_canonical_target(rf);
   if (t) crawl__jset(o, "target", cJSON_Parse(t));
   free(t);
   if (cJSON_IsObject(crawl__get(j, "args"))) crawl__jset(o, "args", cJSON_Duplicate(crawl__get(j, "args"), 1));
   const char *se = crawl__str(j, "sideEffectClass");
-  if (se_rank(se) >= 0) crawl__jstr(o, "sideEffectClass", se);
+  if (pk_se_rank(se) >= 0) crawl__jstr(o, "sideEffectClass", se);
   cJSON *sigs = crawl__jx(cJSON_CreateArray());
   const cJSON *s;
   int nsig = 0;
   cJSON_ArrayForEach(s, crawl__get(j, "observedSignals")) {
-    char *c = canonical_signal(b, s, to, from);
+    char *c = pk_canonical_signal(b, s, to, from);
     if (c) { crawl__jpush(sigs, cJSON_Parse(c)); nsig++; }
     free(c);
   }
@@ -2574,28 +2574,28 @@ static cJSON *out_edge(pk *b, const pk_ref *rf, long reps) {
   /* 7.3: repeated with the same signals: high; once: medium; an end we never saw: low */
   crawl__jstr(o, "confidence", !from || !to ? "low" : reps >= 2 ? "high" : "medium");
   cJSON *ev = crawl__jx(cJSON_CreateArray());
-  ev_push(ev, "transition", crawl__str(j, "transitionId"), NULL);
-  if (nsig) ev_push(ev, "signal", crawl__str(j, "transitionId"), NULL);
+  pk_ev_push(ev, "transition", crawl__str(j, "transitionId"), NULL);
+  if (nsig) pk_ev_push(ev, "signal", crawl__str(j, "transitionId"), NULL);
   crawl__jset(o, "discoveredBy", ev);
   cJSON *m = crawl__jx(cJSON_CreateObject());
   if (cJSON_IsObject(crawl__get(j, "decision"))) crawl__jset(m, "decision", cJSON_Duplicate(crawl__get(j, "decision"), 1));
-  if (cJSON_IsNumber(crawl__get(j, "durationMs"))) jnum(m, "durationMs", crawl__get(j, "durationMs")->valuedouble);
-  if (cJSON_IsNumber(crawl__get(j, "blockedRequests"))) jnum(m, "blockedRequests", crawl__get(j, "blockedRequests")->valuedouble);
+  if (cJSON_IsNumber(crawl__get(j, "durationMs"))) pk_jnum(m, "durationMs", crawl__get(j, "durationMs")->valuedouble);
+  if (cJSON_IsNumber(crawl__get(j, "blockedRequests"))) pk_jnum(m, "blockedRequests", crawl__get(j, "blockedRequests")->valuedouble);
   crawl__jset(o, "metadata", m);
   return o;
 }
 
-static cJSON *out_graph(pk *b) {
+static cJSON *pk_out_graph(pk *b) {
   cJSON *tg = crawl__jx(cJSON_CreateObject()), *states = crawl__jx(cJSON_CreateArray()), *edges = crawl__jx(cJSON_CreateArray());
-  char **ids = strset_sorted(&b->state_ids, cmp_nat);
+  char **ids = pk_strset_sorted(&b->state_ids, pk_cmp_nat);
   for (size_t i = 0; i < b->state_ids.n; i++)
-    crawl__jpush(states, pk_park(b, out_state(b, &b->states[strset_find(&b->state_ids, ids[i])])));
+    crawl__jpush(states, pk_park(b, out_state(b, &b->states[pk_strset_find(&b->state_ids, ids[i])])));
   free(ids);
   edge_set es = {0};
   edge_set_build(b, &es);
   for (size_t x = 0; x < es.ne; x++) {
     size_t ri = es.order[x].ref;
-    crawl__jpush(edges, pk_park(b, out_edge(b, &b->refs[ri], es.reps[strset_find(&es.sig, es.keys[ri])])));
+    crawl__jpush(edges, pk_park(b, out_edge(b, &b->refs[ri], es.reps[pk_strset_find(&es.sig, es.keys[ri])])));
   }
   edge_set_free(&es, b->nrefs);
   crawl__jset(tg, "states", states);
@@ -2603,41 +2603,41 @@ static cJSON *out_graph(pk *b) {
   return tg;
 }
 
-static cJSON *out_review(pk *b) {
+static cJSON *pk_out_review(pk *b) {
   cJSON *q = crawl__jx(cJSON_CreateObject()), *items = crawl__jx(cJSON_CreateArray());
   pk_item **v = crawl__xcalloc(b->item_keys.n, sizeof *v);
   for (size_t i = 0; i < b->item_keys.n; i++) v[i] = &b->items[i];
-  qsort(v, b->item_keys.n, sizeof *v, cmp_item);
+  qsort(v, b->item_keys.n, sizeof *v, pk_cmp_item);
   strset ids = {0};
   for (size_t i = 0; i < b->item_keys.n; i++) {
     pk_item *it = v[i];
     /* a stable id: the hash of kind and key, so it survives reordering */
     char *id = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(it->key) & 0xffffffffffffull));
     int added;
-    strset_put(&ids, id, &added);
+    pk_strset_put(&ids, id, &added);
     for (int k = 2; !added; k++) {
       char *alt = crawl__xprintf("rev_%012llx_%d", (unsigned long long)(crawl__hash(it->key) & 0xffffffffffffull), k);
-      strset_put(&ids, alt, &added);
+      pk_strset_put(&ids, alt, &added);
       free(id);
       id = alt;
     }
     cJSON *o = crawl__jx(cJSON_CreateObject());
     crawl__jstr(o, "id", id);
     free(id);
-    crawl__jstr(o, "severity", severities[it->severity]);
+    crawl__jstr(o, "severity", pk_severities[it->severity]);
     crawl__jstr(o, "kind", it->kind);
     crawl__jstr(o, "routeId", it->route);
     crawl__jstr(o, "scopeId", it->scope);
     crawl__jstr(o, "stableId", it->stable);
     crawl__jstr(o, "description", it->desc ? it->desc : it->kind);
     cJSON *ev = crawl__jx(cJSON_CreateArray());
-    ev_push_set(ev, "dom", &it->ev_states);
-    ev_push_set(ev, "transition", &it->ev_transitions);
+    pk_ev_push_set(ev, "dom", &it->ev_states);
+    pk_ev_push_set(ev, "transition", &it->ev_transitions);
     crawl__jset(o, "evidence", ev);
     crawl__jstr(o, "remediation", it->remedy);
     crawl__jpush(items, o);
   }
-  strset_free(&ids);
+  pk_strset_free(&ids);
   free(v);
   crawl__jset(q, "items", items);
   return q;
@@ -2649,7 +2649,7 @@ static int cmp_entry(const void *x, const void *y) {
 }
 
 /* Where each refId lives: a state's page graph, or a journal line. */
-static cJSON *out_evidence(pk *b) {
+static cJSON *pk_out_evidence(pk *b) {
   cJSON *idx = crawl__jx(cJSON_CreateObject()), *entries = crawl__jx(cJSON_CreateArray());
   size_t n = 0, cap = 3 * b->state_ids.n + b->transition_ids.n;
   cJSON **v = crawl__xcalloc(cap, sizeof *v);
@@ -2666,7 +2666,7 @@ static cJSON *out_evidence(pk *b) {
   for (size_t i = 0; i < b->nrefs && n < cap; i++) {
     if (strcmp(b->refs[i].type, "transition")) continue;
     const char *tid = crawl__str(b->refs[i].line, "transitionId");
-    if (strset_find(&b->state_ids, tid) >= 0) continue; /* a state of that name wins */
+    if (pk_strset_find(&b->state_ids, tid) >= 0) continue; /* a state of that name wins */
     cJSON *o = crawl__jx(cJSON_CreateObject());
     crawl__jstr(o, "refId", tid);
     crawl__jstr(o, "source", "transition");
@@ -2674,7 +2674,7 @@ static cJSON *out_evidence(pk *b) {
     crawl__jstr(o, "stateId", crawl__str(b->refs[i].line, "fromStateId"));
     v[n++] = o;
   }
-  n = evidence_files(b, v, n);
+  n = pk_evidence_files(b, v, n);
   qsort(v, n, sizeof *v, cmp_entry);
   for (size_t i = 0; i < n; i++) crawl__jpush(entries, v[i]);
   free(v);
@@ -2682,7 +2682,7 @@ static cJSON *out_evidence(pk *b) {
   return idx;
 }
 
-static cJSON *out_run(pk *b, char **stopped_by) {
+static cJSON *pk_out_run(pk *b, char **stopped_by) {
   const cJSON *run = b->run;
   cJSON *o = crawl__jx(cJSON_CreateObject());
   crawl__jstr(o, "runId", crawl__str(run, "runId") ? crawl__str(run, "runId") : "unknown");
@@ -2691,7 +2691,7 @@ static cJSON *out_run(pk *b, char **stopped_by) {
   *stopped_by = NULL;
   if (b->end) {
     status = crawl__str(b->end, "status");
-    if (!PK_IN(run_statuses, status)) status = "failed";
+    if (!PK_IN(pk_run_statuses, status)) status = "failed";
     crawl__jstr(o, "finishedAt", crawl__str(b->end, "finishedAt") ? crawl__str(b->end, "finishedAt") : crawl__str(b->end, "at"));
     if (crawl__str(b->end, "stoppedBy")) *stopped_by = crawl__xstrdup(crawl__str(b->end, "stoppedBy"));
   } else {
@@ -2725,7 +2725,7 @@ static cJSON *out_run(pk *b, char **stopped_by) {
   return o;
 }
 
-static cJSON *out_environment(pk *b) {
+static cJSON *pk_out_environment(pk *b) {
   const cJSON *env = crawl__get(b->run, "environment");
   cJSON *o = cJSON_IsObject(env) ? crawl__jx(cJSON_Duplicate(env, 1)) : crawl__jx(cJSON_CreateObject());
   if (!crawl__str(o, "environmentId")) {
@@ -2748,34 +2748,34 @@ static void pk_free(pk *b) {
   free(b->seed_lines);
   free(b->reviews);
   for (size_t i = 0; i < b->state_ids.n; i++) {
-    strset_free(&b->states[i].scope_local);
+    pk_strset_free(&b->states[i].scope_local);
     free(b->states[i].scope_idx);
   }
   free(b->states);
-  strset_free(&b->state_ids);
+  pk_strset_free(&b->state_ids);
   for (size_t i = 0; i < b->route_ids.n; i++) {
     pk_route *r = &b->routes[i];
     strset *sets[] = {&r->urls, &r->titles, &r->scopes, &r->states, &r->entry_actions, &r->entry_tr,
                       &r->exit_signals, &r->annot_states, &r->opaque_origins, &r->observed, &r->templates,
                       &r->folded_into, &r->landed_tr, &r->router_states};
-    for (size_t k = 0; k < PK_COUNT(sets); k++) strset_free(sets[k]);
+    for (size_t k = 0; k < PK_COUNT(sets); k++) pk_strset_free(sets[k]);
   }
   free(b->routes);
-  strset_free(&b->route_ids);
+  pk_strset_free(&b->route_ids);
   for (size_t i = 0; i < b->scope_keys.n; i++) {
     pk_scope *s = &b->scopes[i];
     free(s->id);
     free(s->kind);
     free(s->parent);
     free(s->stable);
-    strset_free(&s->routes);
-    strset_free(&s->names);
-    strset_free(&s->stable_ids);
-    strset_free(&s->states);
+    pk_strset_free(&s->routes);
+    pk_strset_free(&s->names);
+    pk_strset_free(&s->stable_ids);
+    pk_strset_free(&s->states);
   }
   free(b->scopes);
-  strset_free(&b->scope_keys);
-  strset_free(&b->scope_ids);
+  pk_strset_free(&b->scope_keys);
+  pk_strset_free(&b->scope_ids);
   for (size_t i = 0; i < b->element_keys.n; i++) {
     pk_element *e = &b->elements[i];
     free(e->stable_id);
@@ -2785,21 +2785,21 @@ static void pk_free(pk *b) {
     for (size_t k = 0; k < PK_NSOURCES; k++) free(e->src_state[k]);
     strset *sets[] = {&e->routes, &e->scopes, &e->names, &e->meanings, &e->affordances, &e->actions,
                       &e->app_actions, &e->states, &e->transitions, &e->risk_tags, &e->data_classes};
-    for (size_t k = 0; k < PK_COUNT(sets); k++) strset_free(sets[k]);
+    for (size_t k = 0; k < PK_COUNT(sets); k++) pk_strset_free(sets[k]);
   }
   free(b->elements);
-  strset_free(&b->element_keys);
+  pk_strset_free(&b->element_keys);
   for (size_t i = 0; i < b->action_ids.n; i++) {
     pk_action *a = &b->actions[i];
     free(a->gate_reason);
     strset *sets[] = {&a->roles, &a->patterns, &a->routes, &a->scopes, &a->signals, &a->transitions,
                       &a->classes, &a->states};
-    for (size_t k = 0; k < PK_COUNT(sets); k++) strset_free(sets[k]);
+    for (size_t k = 0; k < PK_COUNT(sets); k++) pk_strset_free(sets[k]);
   }
   free(b->actions);
-  strset_free(&b->action_ids);
-  strset_free(&b->transition_ids);
-  strset_free(&b->gated_states);
+  pk_strset_free(&b->action_ids);
+  pk_strset_free(&b->transition_ids);
+  pk_strset_free(&b->gated_states);
   for (size_t i = 0; i < b->nrefs; i++) {
     free(b->refs[i].scope);
     free(b->refs[i].semkey);
@@ -2813,11 +2813,11 @@ static void pk_free(pk *b) {
     free(it->stable);
     free(it->desc);
     free(it->remedy);
-    strset_free(&it->ev_states);
-    strset_free(&it->ev_transitions);
+    pk_strset_free(&it->ev_states);
+    pk_strset_free(&it->ev_transitions);
   }
   free(b->items);
-  strset_free(&b->item_keys);
+  pk_strset_free(&b->item_keys);
 }
 
 /* Every state folded in natural id order, each resolving the records that
@@ -2830,19 +2830,19 @@ static void pk_fold_states(pk *b) {
   for (size_t i = 0; i < b->nrefs; i++) {
     const cJSON *j = b->refs[i].line;
     const char *sid = !strcmp(b->refs[i].type, "transition") ? crawl__str(j, "fromStateId") : crawl__str(j, "stateId");
-    long s = sid ? strset_find(&b->state_ids, sid) : -1;
+    long s = sid ? pk_strset_find(&b->state_ids, sid) : -1;
     b->refs[i].state = s;
     if (s < 0) {
-      resolve_ref(b, &b->refs[i], NULL, NULL, NULL, NULL, NULL, NULL);
+      pk_resolve_ref(b, &b->refs[i], NULL, NULL, NULL, NULL, NULL, NULL);
       continue;
     }
     PK_GROW(by_state[s], nby[s], capby[s]);
     by_state[s][nby[s]++] = (long)i;
   }
-  char **order = strset_sorted(&b->state_ids, cmp_nat);
+  char **order = pk_strset_sorted(&b->state_ids, pk_cmp_nat);
   long *rank = crawl__xcalloc(ns, sizeof *rank);
   for (size_t i = 0; i < ns; i++) {
-    size_t si = (size_t)strset_find(&b->state_ids, order[i]);
+    size_t si = (size_t)pk_strset_find(&b->state_ids, order[i]);
     rank[si] = (long)i;
     pk_state_fold(b, si, by_state, nby);
   }
@@ -2859,26 +2859,26 @@ static void pk_fold_states(pk *b) {
 static cJSON *out_coverage(pk *b, const conf_sum *cs, char *stopped_by) {
   cJSON *cov = crawl__jx(cJSON_CreateObject());
   int nseeds = cJSON_GetArraySize(crawl__get(b->run, "seeds")), visited = 0;
-  for (int s = 0; s < nseeds; s++) visited += seed_visited(b, s); /* workflow seeds: workflow.c */
-  jnum(cov, "seedsTotal", nseeds);
-  jnum(cov, "seedsVisited", visited);
-  jnum(cov, "routesDiscovered", (double)b->route_ids.n);
-  jnum(cov, "scopesDiscovered", (double)b->scope_keys.n);
-  jnum(cov, "elementsDiscovered", (double)b->element_keys.n);
-  jnum(cov, "actionsDiscovered", (double)b->action_ids.n);
-  jnum(cov, "workflowCandidatesDiscovered", 0);
-  jnum(cov, "opaqueRegions", b->opaque_regions);
-  jnum(cov, "unresolvedTransitions", (double)(b->nfailures + b->nreplays));
-  jnum(cov, "reviewItems", (double)b->item_keys.n);
+  for (int s = 0; s < nseeds; s++) visited += pk_seed_visited(b, s); /* workflow seeds: workflow.c */
+  pk_jnum(cov, "seedsTotal", nseeds);
+  pk_jnum(cov, "seedsVisited", visited);
+  pk_jnum(cov, "routesDiscovered", (double)b->route_ids.n);
+  pk_jnum(cov, "scopesDiscovered", (double)b->scope_keys.n);
+  pk_jnum(cov, "elementsDiscovered", (double)b->element_keys.n);
+  pk_jnum(cov, "actionsDiscovered", (double)b->action_ids.n);
+  pk_jnum(cov, "workflowCandidatesDiscovered", 0);
+  pk_jnum(cov, "opaqueRegions", b->opaque_regions);
+  pk_jnum(cov, "unresolvedTransitions", (double)(b->nfailures + b->nreplays));
+  pk_jnum(cov, "reviewItems", (double)b->item_keys.n);
   cJSON *csum = crawl__jx(cJSON_CreateObject());
-  jnum(csum, "high", (double)cs->high);
-  jnum(csum, "medium", (double)cs->medium);
-  jnum(csum, "low", (double)cs->low);
+  pk_jnum(csum, "high", (double)cs->high);
+  pk_jnum(csum, "medium", (double)cs->medium);
+  pk_jnum(csum, "low", (double)cs->low);
   crawl__jset(cov, "confidenceSummary", csum);
   crawl__jstr(cov, "stoppedBy", stopped_by);
-  jnum(cov, "statesVisited", (double)b->state_ids.n);
-  jnum(cov, "transitionsRecorded", (double)b->transition_ids.n);
-  jnum(cov, "selfLoops", (double)b->nself);
+  pk_jnum(cov, "statesVisited", (double)b->state_ids.n);
+  pk_jnum(cov, "transitionsRecorded", (double)b->transition_ids.n);
+  pk_jnum(cov, "selfLoops", (double)b->nself);
   free(stopped_by);
   return cov;
 }
@@ -2906,7 +2906,7 @@ static cJSON *out_gate_rules(pk *b, cJSON *by_class) {
     const char *effect = crawl__str(j, "effect"), *rule = crawl__str(j, "rule"), *se = crawl__str(j, "sideEffectClass");
     if (strcmp(b->refs[i].type, "decision") || !effect ||
         pk_index((const char *const[]){"skip", "review", "deny"}, 3, effect) < 0) continue;
-    if (se_rank(se) < 0) se = NULL;
+    if (pk_se_rank(se) < 0) se = NULL;
     char *key = crawl__xprintf("%s\x1f%s", effect, rule ? rule : "?");
     int added;
     long k = PK_ENTRY(keys, v, key, &added);
@@ -2917,7 +2917,7 @@ static cJSON *out_gate_rules(pk *b, cJSON *by_class) {
     if (!per) crawl__jset(by_class, effect, per = crawl__jx(cJSON_CreateObject()));
     cJSON *c = cJSON_GetObjectItemCaseSensitive(per, se ? se : "unknown");
     if (c) cJSON_SetNumberValue(c, c->valuedouble + 1);
-    else jnum(per, se ? se : "unknown", 1);
+    else pk_jnum(per, se ? se : "unknown", 1);
   }
   if (keys.n) qsort(v, keys.n, sizeof *v, cmp_gate_rule);
   cJSON *a = crawl__jx(cJSON_CreateArray());
@@ -2925,20 +2925,20 @@ static cJSON *out_gate_rules(pk *b, cJSON *by_class) {
     cJSON *o = crawl__jx(cJSON_CreateObject());
     crawl__jstr(o, "effect", v[k].effect);
     crawl__jstr(o, "rule", v[k].rule);
-    jnum(o, "count", (double)v[k].n);
+    pk_jnum(o, "count", (double)v[k].n);
     crawl__jpush(a, o);
   }
   free(v);
-  strset_free(&keys);
+  pk_strset_free(&keys);
   return a;
 }
 
 static cJSON *out_gate(pk *b) {
   cJSON *g = crawl__jx(cJSON_CreateObject());
-  jnum(g, "allow", (double)b->nallowed);
-  jnum(g, "skip", (double)b->ndecisions[1]);
-  jnum(g, "review", (double)b->ndecisions[2]);
-  jnum(g, "deny", (double)b->ndecisions[3]);
+  pk_jnum(g, "allow", (double)b->nallowed);
+  pk_jnum(g, "skip", (double)b->ndecisions[1]);
+  pk_jnum(g, "review", (double)b->ndecisions[2]);
+  pk_jnum(g, "deny", (double)b->ndecisions[3]);
   cJSON *by_class = crawl__jx(cJSON_CreateObject());
   cJSON *by_rule = out_gate_rules(b, by_class);
   crawl__jset(g, "byClass", by_class);
@@ -2950,18 +2950,18 @@ static cJSON *out_metadata(pk *b) {
   cJSON *m = crawl__jx(cJSON_CreateObject());
   crawl__jstr(m, "generator", "uiap-crawl");
   const cJSON *jv = crawl__get(b->run, "journalVersion");
-  if (cJSON_IsNumber(jv)) jnum(m, "journalVersion", jv->valuedouble);
+  if (cJSON_IsNumber(jv)) pk_jnum(m, "journalVersion", jv->valuedouble);
   crawl__jstr(m, "tool", crawl__str(b->run, "tool"));
-  jnum(m, "journalRecords", (double)b->nlines);
-  jnum(m, "malformedLines", (double)b->malformed);
+  pk_jnum(m, "journalRecords", (double)b->nlines);
+  pk_jnum(m, "malformedLines", (double)b->malformed);
   crawl__jset(m, "tornLastLine", cJSON_CreateBool(b->torn));
   cJSON *dec = crawl__jx(cJSON_CreateObject());
-  jnum(dec, "skip", (double)b->ndecisions[1]);
-  jnum(dec, "review", (double)b->ndecisions[2]);
-  jnum(dec, "deny", (double)b->ndecisions[3]);
+  pk_jnum(dec, "skip", (double)b->ndecisions[1]);
+  pk_jnum(dec, "review", (double)b->ndecisions[2]);
+  pk_jnum(dec, "deny", (double)b->ndecisions[3]);
   crawl__jset(m, "decisions", dec);
   crawl__jset(m, "gate", out_gate(b));
-  jnum(m, "failures", (double)b->nfailures);
+  pk_jnum(m, "failures", (double)b->nfailures);
   return m;
 }
 
@@ -2997,17 +2997,17 @@ static cJSON *pk_emit(pk *b) {
   char *stopped_by = NULL;
   crawl__jstr(p, "modelVersion", "0.1");
   crawl__jstr(p, "spec", "uiap.discovery");
-  crawl__jset(p, "run", out_run(b, &stopped_by));
-  crawl__jset(p, "environment", out_environment(b));
+  crawl__jset(p, "run", pk_out_run(b, &stopped_by));
+  crawl__jset(p, "environment", pk_out_environment(b));
   conf_sum cs = {0};
-  crawl__jset(p, "routeCatalog", pk_park(b, out_catalog("routes", out_routes(b, &cs))));
-  crawl__jset(p, "scopeCatalog", out_catalog("scopes", out_scopes(b, &cs)));
-  crawl__jset(p, "elementCatalog", out_catalog("elements", out_elements(b, &cs))); /* parked one by one */
-  crawl__jset(p, "actionCatalog", out_catalog("actions", out_actions(b, &cs)));
-  crawl__jset(p, "transitionGraph", out_graph(b));
-  crawl__jset(p, "reviewQueue", out_review(b));
+  crawl__jset(p, "routeCatalog", pk_park(b, out_catalog("routes", pk_out_routes(b, &cs))));
+  crawl__jset(p, "scopeCatalog", out_catalog("scopes", pk_out_scopes(b, &cs)));
+  crawl__jset(p, "elementCatalog", out_catalog("elements", pk_out_elements(b, &cs))); /* parked one by one */
+  crawl__jset(p, "actionCatalog", out_catalog("actions", pk_out_actions(b, &cs)));
+  crawl__jset(p, "transitionGraph", pk_out_graph(b));
+  crawl__jset(p, "reviewQueue", pk_out_review(b));
   crawl__jset(p, "coverage", out_coverage(b, &cs, stopped_by));
-  crawl__jset(p, "evidenceIndex", pk_park(b, out_evidence(b)));
+  crawl__jset(p, "evidenceIndex", pk_park(b, pk_out_evidence(b)));
   crawl__jset(p, "metadata", out_metadata(b));
   return p;
 }
@@ -3027,11 +3027,11 @@ static crawl_code package_build(const char *dir, cJSON **package, char *err, siz
   snprintf(rv, sizeof rv, "%s/reviewed.json", dir);
   if (park && access(rv, F_OK) == 0) park = 0;
   pk b = {.dir = dir, .err = err, .errlen = errlen, .park = park};
-  if (pk_journal_read(&b) != 0) { pk_free(&b); pool_release(); return CRAWL_IO; }
+  if (pk_journal_read(&b) != 0) { pk_free(&b); pk_pool_release(); return CRAWL_IO; }
   if (!b.run) {
     snprintf(err, errlen, "%s/journal.jsonl has no run record", dir);
     pk_free(&b);
-    pool_release();
+    pk_pool_release();
     return CRAWL_ARG;
   }
   pk_fold_states(&b);
@@ -3039,7 +3039,7 @@ static crawl_code package_build(const char *dir, cJSON **package, char *err, siz
   pk_review_derive(&b);
   cJSON *p = pk_emit(&b);
   pk_free(&b); /* p holds copies: the journal's records go before workflow.c reads it again */
-  pool_release();
+  pk_pool_release();
   /* workflow candidates (6.7, 11.7): placed before reviewQueue, with their
    * review items and coverage.workflowCandidatesDiscovered (workflow.c) */
   crawl_workflows_add(p, dir);
