@@ -341,7 +341,7 @@ typedef struct pk_element {
   strset routes, scopes, names, meanings, affordances, actions, app_actions, states;
   strset transitions, risk_tags, data_classes;
   char *src_state[PK_NSOURCES]; /* first state per evidence source */
-  uint32_t pk_state_keys;
+  uint32_t state_keys;
   int inferred_only;            /* every occurrence was recognised by heuristics only */
   int risk_annot, risk_policy;
   char *risk_reason;            /* from the first gating decision */
