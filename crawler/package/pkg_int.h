@@ -1,0 +1,290 @@
+/* pkg_int.h -- what the parts of the package build (crawler/package/package*.c)
+ * share and nothing outside this folder sees: the limits, the model (pk and
+ * its catalogs of routes, scopes, elements, actions, records and review
+ * items), the string set, the vocabularies and each part's entry points.
+ * The public API is crawl_pkg.h.
+ *
+ * One build runs the parts in this order (package.c): the journal is
+ * collected (package_journal.c), every state folded (package_fold.c) and
+ * the records pointing into it resolved (package_resolve.c), the records put
+ * in canonical order, the catalogs aggregated (package_aggregate.c), the
+ * review queue derived (package_review*.c), then everything emitted as JSON
+ * (package_out*.c, package.c).
+ */
+#ifndef UIAP_PKG_INT_H
+#define UIAP_PKG_INT_H
+
+#include "crawl_pkg.h"
+#include "pol.h"
+#include "pg_url.h"
+#include "crawl_journal.h"
+#include "crawl_strmap.h"
+#include "crawl_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PK_EVIDENCE_MAX 10                  /* refs of one kind per entry */
+#define PK_NAMES_MAX    20                  /* names per catalog entry */
+#define PK_LIST_NAMES   10                  /* names quoted in a review item */
+#define PK_ID_NAME_MAX  48                  /* bytes of a name inside a scope id */
+
+/* ---- memory and cJSON: crawl_util.h, plus what it lacks --------------------- */
+#define PK_GROW(arr, n, cap)                                             \
+  do {                                                                   \
+    if ((n) == (cap)) {                                                  \
+      (cap) = (cap) ? (cap) * 2 : 16;                                    \
+      (arr) = crawl__xrealloc((arr), (cap) * sizeof *(arr));             \
+    }                                                                    \
+  } while (0)
+static inline void pk_jnum(cJSON *o, const char *k, double v) { crawl__jset(o, k, cJSON_CreateNumber(v)); }
+
+/* ---- the string set (package_strset.c) ---------------------------------------- */
+/* ---- strset: unique strings in insertion order, with a hash index ---------- */
+/* v holds pool strings (never freed by the set, never written to). Small
+ * sets (most of them: an element's routes, names, ...) are searched
+ * linearly; from STRSET_INDEX_MIN strings on, ix maps each string's
+ * pointer to its position (+1; 0 is an empty slot). */
+#define STRSET_INDEX_MIN 9
+typedef struct strset {
+  char **v;
+  size_t n, cap;
+  uint32_t *ix;
+  size_t ixcap;        /* a power of two, or 0 */
+} strset;
+
+/* ---- vocabularies (package_vocab.c) --------------------------------------------- */
+#define PK_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define PK_IN(tab, s) (pk_index((tab), PK_COUNT(tab), (s)) >= 0)
+extern const char *const pk_run_statuses[10];
+extern const char *const pk_scope_kinds[14];
+extern const char *const pk_review_kinds[11];
+extern const char *const pk_severities[3];
+extern const char *const pk_signal_kinds[11];
+extern const char *const pk_state_keys[19];
+extern const char *const pk_affordance_order[14];
+extern const char *const pk_interactive_affordances[11];
+extern const char *const pk_firing_actions[2];
+extern const char *const pk_activating_actions[5];
+typedef struct pk_side_effect { const char *name; int dangerous; } pk_side_effect;
+extern const pk_side_effect pk_side_effects[13];
+typedef struct pk_source { const char *sem; const char *evidence; } pk_source;
+extern const pk_source pk_source_map[7];
+#define PK_NSOURCES (sizeof pk_source_map / sizeof pk_source_map[0])
+typedef struct pk_action_arg { const char *action, *name, *type; } pk_action_arg;
+extern const pk_action_arg pk_action_args[3];
+/* Risk levels, ordered. */
+enum { RISK_NONE, RISK_SAFE, RISK_CONFIRM, RISK_BLOCKED };
+extern const char *const pk_risk_names[4];
+
+/* ---- the model --------------------------------------------------------------- */
+typedef struct pk_route {
+  char *id;
+  strset urls, titles, scopes, states, entry_actions, entry_tr, exit_signals;
+  strset annot_states;  /* states whose graph names this routeId itself */
+  strset router_states; /* states whose app router names it (routeSource "router") */
+  strset opaque_origins;
+  strset observed;      /* "p|q \x1f name \x1f value": RouteContext params and query seen */
+  strset templates;     /* URL templates seen (routeId from data-uiap-route) */
+  strset folded_into;   /* states its pages showed (folded: no state of its own) */
+  strset landed_tr;     /* transitions that landed on it folded */
+  int loaded;           /* states with a readable graph */
+  int closed_shadow;    /* most closed shadow hosts in one state */
+  int explored;         /* transitions from its states */
+} pk_route;
+
+typedef struct pk_scope {
+  char *key, *id, *kind, *parent, *stable;
+  int has_stable;
+  strset routes, names, stable_ids, states;
+  long occurrences;
+} pk_scope;
+
+typedef struct pk_element {
+  char *key, *stable_id, *semkey, *role;
+  strset routes, scopes, names, meanings, affordances, actions, app_actions, states;
+  strset transitions, risk_tags, data_classes;
+  char *src_state[PK_NSOURCES]; /* first state per evidence source */
+  uint32_t state_keys;
+  int inferred_only;            /* every occurrence was recognised by heuristics only */
+  int risk_annot, risk_policy;
+  char *risk_reason;            /* from the first gating decision */
+  int acted, acted_ok;          /* transitions on it; of those not self-loops or with a signal */
+  int failures;
+  int interactive;
+  long occurrences;
+} pk_element;
+
+typedef struct pk_action {
+  char *id;
+  int primitive, annotated, native;
+  strset roles, patterns, routes, scopes, signals, transitions, classes, states;
+  int executed, executed_signal, denied, reviewed, skipped, failed;
+  int risk_annot;
+  char *gate_reason;            /* "policy: reason (rule)" of the strictest gate (smallest text) */
+  int gate_level;
+} pk_action;
+
+/* A journal record that targets an element, resolved against its state. */
+typedef struct pk_ref {
+  const cJSON *line;
+  char *order;                  /* canonical sort key (see pk_refs_sort; NULL after it) */
+  const char *type;             /* "transition", "decision", "failure" */
+  long state;                   /* index into states, -1 unknown */
+  long element;                 /* index into elements, -1 unresolved */
+  char *scope;                  /* canonical scope id, or NULL */
+  char *semkey;
+  int ambiguous;                /* role+name matched several elements, no stableId */
+  long same_name;               /* how many */
+} pk_ref;
+
+typedef struct pk_state {
+  const cJSON *line;
+  const char *id, *route, *fingerprint;
+  int loaded;
+  strset scope_local;              /* the graph's scopeIds ... */
+  long *scope_idx;                 /* ... and their catalog scopes (parallel) */
+  int reached;                     /* seed entry or transitions into it from elsewhere */
+  int self_loops;
+} pk_state;
+
+typedef struct pk_item {
+  int severity;
+  const char *kind;
+  char *key, *route, *scope, *stable, *desc, *remedy;
+  strset ev_states, ev_transitions;
+  long count;                     /* elements or hosts concerned (largest seen) */
+  int deny;                       /* unsafe_action_candidate: some decision denied */
+} pk_item;
+
+typedef struct pk {
+  const char *dir;
+  char *err;
+  size_t errlen;
+  /* journal: frozen copies of its records (crawl__jfreeze), read-only */
+  crawl__jarena jar;
+  size_t nlines;
+  long malformed;
+  int torn;
+  const cJSON *run, *end, *last_status;
+  char **note_v; size_t nnotes, capnotes; /* run.notes, in the order found */
+  const cJSON **seed_lines; size_t nseed_lines, capseed_lines;
+  const cJSON **reviews; size_t nreviews, capreviews;
+  const cJSON *last_budget;
+  /* model */
+  strset state_ids; pk_state *states;
+  strset route_ids; pk_route *routes;
+  strset scope_keys; pk_scope *scopes; strset scope_ids;
+  strset element_keys; pk_element *elements;
+  strset action_ids; pk_action *actions;
+  strset transition_ids;
+  pk_ref *refs; size_t nrefs, caprefs;
+  strset item_keys; pk_item *items;
+  long nfailures, nreplays, nself, ndecisions[4];
+  long nallowed;                /* gate records: actions allowed, summed once per state */
+  strset gated_states;
+  int opaque_regions;
+  int park;                     /* the package is only written: see pk_park */
+} pk;
+
+#define PK_ENTRY(set, arr, key, added) pk_entry(&(set), (void **)&(arr), sizeof *(arr), (key), (added))
+
+/* Confidence counts of the catalogs (coverage.confidenceSummary). */
+typedef struct conf_sum { long high, medium, low; } conf_sum;
+
+/* ---- package.c ------------------------------------------------------------- */
+void pk_note(pk *b, const char *text);
+/* Index of key in set; a new key gets a zeroed entry in the parallel array
+ * *arr (element size sz), grown alongside the set (PK_ENTRY). */
+long pk_entry(strset *set, void **arr, size_t sz, const char *key, int *added);
+cJSON *pk_park(const pk *b, cJSON *section);
+
+/* ---- package_strset.c ------------------------------------------------------ */
+int pk_cmp_nat(const void *x, const void *y);
+char *pk_norm(const char *s, int lower);
+size_t pk_utf8_cut(const char *s, size_t max);
+void pk_pool_release(void);
+long pk_strset_find(const strset *s, const char *k);
+long pk_strset_put(strset *s, const char *k, int *added);
+void pk_strset_add(strset *s, const char *k);
+void pk_strset_addall(strset *s, const strset *from);
+void pk_strset_free(strset *s);
+char **pk_strset_sorted(const strset *s, int (*cmp)(const void *, const void *));
+cJSON *pk_strset_json(const strset *s, size_t max);
+cJSON *pk_strset_json_objects(const strset *s);
+const char *pk_strset_min(const strset *s);
+void pk_keep_min(char **field, const char *v);
+void pk_jset_list(cJSON *o, const char *k, const strset *s, size_t max);
+
+/* ---- package_vocab.c ------------------------------------------------------- */
+int pk_index(const char *const *tab, size_t n, const char *s);
+int pk_se_rank(const char *s);
+int pk_se_dangerous(const char *s);
+int pk_is_primitive(const char *action);
+int pk_risk_parse(const char *s);
+
+/* ---- package_fold.c -------------------------------------------------------- */
+long pk_route_of(pk *b, const char *route);
+const char *pk_state_scope(pk *b, const pk_state *st, const char *local);
+pk_scope *pk_scope_by_id(pk *b, const char *canon);
+char *pk_semantic_key(const char *route, const pk_scope *sc, const char *role, const char *name);
+void pk_fold_scopes(pk *b, pk_state *st, const cJSON *g, pk_route *rt);
+pk_action *pk_action_get(pk *b, const char *id);
+void pk_fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids, long **local_el);
+pk_item *pk_item_get(pk *b, const char *kind, const char *key, int severity, const char *route);
+void pk_item_text(pk_item *it, char *desc, char *remedy);
+void pk_item_set(char **field, const char *v);
+void pk_fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *g);
+
+/* ---- package_resolve.c ----------------------------------------------------- */
+void pk_route_context_fold(pk_route *rt, const cJSON *route, const cJSON *meta, const pk_state *st);
+void pk_fold_states(pk *b);
+
+/* ---- package_journal.c ----------------------------------------------------- */
+int pk_journal_read(pk *b);
+void pk_refs_sort(pk *b, const long *rank);
+
+/* ---- package_aggregate.c --------------------------------------------------- */
+char *pk_canonical_target(const pk_ref *rf);
+char *pk_canonical_signal(pk *b, const cJSON *s, const pk_state *to, const pk_state *from);
+pk_state *pk_state_of(pk *b, const char *id);
+void pk_aggregate(pk *b);
+
+/* ---- package_review.c ------------------------------------------------------ */
+void pk_review_journal(pk *b);
+char *pk_quoted_list(const strset *names);
+void pk_review_routes(pk *b);
+void pk_review_inferred(pk *b);
+void pk_review_records(pk *b);
+void pk_review_actions(pk *b);
+
+/* ---- package_review_seen.c ------------------------------------------------- */
+int pk_seed_visited(const pk *b, int s);
+void pk_review_derive(pk *b);
+int pk_cmp_item(const void *x, const void *y);
+
+/* ---- package_out.c --------------------------------------------------------- */
+void pk_ev_push(cJSON *arr, const char *source, const char *ref, const char *note);
+void pk_ev_push_set(cJSON *arr, const char *source, const strset *refs);
+void pk_ev_state_files(cJSON *ev, const pk_state *st);
+size_t pk_evidence_files(const pk *b, cJSON **v, size_t n);
+cJSON *pk_out_routes(pk *b, conf_sum *cs);
+cJSON *pk_out_scopes(pk *b, conf_sum *cs);
+cJSON *pk_out_elements(pk *b, conf_sum *cs);
+cJSON *pk_out_actions(pk *b, conf_sum *cs);
+
+/* ---- package_out_graph.c --------------------------------------------------- */
+cJSON *pk_out_graph(pk *b);
+cJSON *pk_out_review(pk *b);
+cJSON *pk_out_evidence(pk *b);
+cJSON *pk_out_run(pk *b, char **stopped_by);
+cJSON *pk_out_environment(pk *b);
+
+#endif
