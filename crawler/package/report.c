@@ -35,17 +35,17 @@ extern char **environ;
 #define RP_EMBED_DEFAULT ((size_t)64 << 20)
 #define RP_PNG_MAX       ((size_t)16 << 20)
 
-static const char *const sev_names[] = {"low", "medium", "high"};
-static int sev_rank(const char *s) {
+static const char *const rp_sev_names[] = {"low", "medium", "high"};
+static int rp_sev_rank(const char *s) {
   for (int i = 0; i < 3; i++)
-    if (s && !strcmp(s, sev_names[i])) return i;
+    if (s && !strcmp(s, rp_sev_names[i])) return i;
   return -1;
 }
 
-/* Review kinds: the SARIF rules, in the spec's order (ruleIndex is stable). */
+/* Review rp_kinds: the SARIF rules, in the spec's order (ruleIndex is stable). */
 static const struct {
   const char *kind, *name, *short_text, *help;
-} kinds[] = {
+} rp_kinds[] = {
   {"missing_stable_id", "MissingStableId", "Interactive element without data-uiap-id",
    "Agents address controls by stableId first. Add data-uiap-id to the controls named in the result."},
   {"duplicate_name", "DuplicateName", "Several elements share a role and name in one scope",
@@ -68,17 +68,17 @@ static const struct {
    "Review the workflow skeleton by hand and verify it in a sandbox environment."},
   {"custom", "Custom", "Other finding", "See the result's message."},
 };
-#define RP_NKINDS (sizeof kinds / sizeof *kinds)
-static int kind_index(const char *k) {
+#define RP_NKINDS (sizeof rp_kinds / sizeof *rp_kinds)
+static int rp_kind_index(const char *k) {
   for (size_t i = 0; i < RP_NKINDS; i++)
-    if (k && !strcmp(kinds[i].kind, k)) return (int)i;
+    if (k && !strcmp(rp_kinds[i].kind, k)) return (int)i;
   return (int)RP_NKINDS - 1;
 }
 
 /* Route colours (fill), cycled in route catalog order. */
-static const char *const palette[] = {"#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#e0e7ff",
+static const char *const rp_palette[] = {"#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#e0e7ff",
                                       "#ccfbf1", "#fee2e2", "#f3e8ff", "#ecfccb", "#ffedd5"};
-#define RP_NPALETTE (sizeof palette / sizeof *palette)
+#define RP_NPALETTE (sizeof rp_palette / sizeof *rp_palette)
 
 /* ---- the model read from the package ---------------------------------------------- */
 typedef struct rp_state {
@@ -113,12 +113,12 @@ typedef struct rp {
 static long rp_state_index(const rp *r, const char *id) { return crawl__strmap_get(&r->st_index, id); }
 
 /* The route's colour: its place in the route catalog, cycled. */
-static int route_color(const rp *r, const char *route) {
+static int rp_route_color(const rp *r, const char *route) {
   long i = crawl__strmap_get(&r->route_index, route);
   return i >= 0 ? (int)(i % (long)RP_NPALETTE) : 0;
 }
 
-static const cJSON *route_entry(const rp *r, const char *route) {
+static const cJSON *rp_route_entry(const rp *r, const char *route) {
   long i = crawl__strmap_get(&r->route_index, route);
   return i >= 0 ? r->route_v[i] : NULL;
 }
@@ -170,7 +170,7 @@ static void rp_model(rp *r) {
     s->title = crawl__str(m, "title");
     s->url = crawl__str(m, "url");
     s->shot = crawl__str(x, "screenshotRef");
-    s->color = route_color(r, s->route);
+    s->color = rp_route_color(r, s->route);
     s->layer = -1;
     crawl__strmap_intern(&r->st_index, s->id, (long)(i - 1), NULL);
   }
@@ -246,7 +246,7 @@ static int rp_layers(rp *r) {
 
 /* ---- small text helpers --------------------------------------------------------------- */
 /* At most max characters (UTF-8 aware), with an ellipsis. Caller frees. */
-static char *clip(const char *s, size_t max) {
+static char *rp_clip(const char *s, size_t max) {
   if (!s) return crawl__xstrdup("");
   size_t n = 0, i = 0;
   for (; s[i]; i++) {
@@ -259,12 +259,12 @@ static char *clip(const char *s, size_t max) {
   return crawl__xprintf("%.*s…", (int)i, s);
 }
 
-static const char *short_id(const char *id, char *buf, size_t n) {
+static const char *rp_short_id(const char *id, char *buf, size_t n) {
   snprintf(buf, n, "%.10s", id);
   return buf;
 }
 
-static void target_label(crawl__buf *b, const cJSON *t) {
+static void rp_target_label(crawl__buf *b, const cJSON *t) {
   const char *role = crawl__str(t, "role"), *name = crawl__str(t, "name");
   if (!t) return;
   crawl__buf_printf(b, "%s \"%s\"", role ? role : "element", name ? name : "");
@@ -276,7 +276,7 @@ static void target_label(crawl__buf *b, const cJSON *t) {
 /* A state's node: route and short id, coloured by route; seeds bold. */
 static void dot_node(crawl__buf *b, const rp_state *s) {
   char sid[16];
-  char *route = clip(s->route, RP_LABEL_MAX);
+  char *route = rp_clip(s->route, RP_LABEL_MAX);
   crawl__buf_puts(b, "  \"");
   crawl__buf_dot(b, s->id);
   crawl__buf_puts(b, "\" [id=\"n-");
@@ -284,9 +284,9 @@ static void dot_node(crawl__buf *b, const rp_state *s) {
   crawl__buf_puts(b, "\", label=\"");
   crawl__buf_dot(b, route);
   crawl__buf_puts(b, "\\n");
-  crawl__buf_dot(b, short_id(s->id, sid, sizeof sid));
+  crawl__buf_dot(b, rp_short_id(s->id, sid, sizeof sid));
   if (cJSON_GetArraySize(crawl__arr(s->node, "modalStack"))) crawl__buf_puts(b, " (dialog)");
-  crawl__buf_printf(b, "\", fillcolor=\"%s\", URL=\"#state-", palette[s->color]);
+  crawl__buf_printf(b, "\", fillcolor=\"%s\", URL=\"#state-", rp_palette[s->color]);
   crawl__buf_dot(b, s->id);
   crawl__buf_puts(b, "\", tooltip=\"");
   crawl__buf_dot(b, s->id);
@@ -308,7 +308,7 @@ static void dot_drawn_edges(crawl__buf *b, rp *r) {
     crawl__buf tip = {0};
     crawl__buf_printf(&tip, "%s -> %s: %s ", r->st[e->from].id, r->st[e->to].id,
                       crawl__str(e->first, "viaActionId") ? crawl__str(e->first, "viaActionId") : "");
-    target_label(&tip, crawl__get(e->first, "target"));
+    rp_target_label(&tip, crawl__get(e->first, "target"));
     if (e->count > 1) crawl__buf_printf(&tip, " (and %d more)", e->count - 1);
     crawl__buf_puts(b, "  \"");
     crawl__buf_dot(b, r->st[e->from].id);
@@ -332,7 +332,7 @@ static void dot_labelled_edges(crawl__buf *b, const rp *r) {
     crawl__buf_puts(&lab, crawl__str(e, "viaActionId"));
     const cJSON *t = crawl__get(e, "target");
     if (crawl__str(t, "name")) {
-      char *n = clip(crawl__str(t, "name"), 24);
+      char *n = rp_clip(crawl__str(t, "name"), 24);
       crawl__buf_printf(&lab, " %s", n);
       free(n);
     }
@@ -368,7 +368,7 @@ static char *rp_dot(rp *r, int labels) {
 
 /* ---- SVG: Graphviz --------------------------------------------------------------------------- */
 /* dot -Tsvg on the compact graph, bounded in time; the <svg> element, or NULL. */
-static char *svg_dot(rp *r) {
+static char *rp_svg_dot(rp *r) {
   char *bin = crawl__find_on_path(r->o->dot ? r->o->dot : "dot");
   if (!bin) return NULL;
   char *in = crawl__xprintf("%s/.graph.%ld.dot", r->dir, (long)getpid()), *out = crawl__xprintf("%s/.graph.%ld.svg", r->dir, (long)getpid());
@@ -493,7 +493,7 @@ static void layout(rp *r, int *nlayers_out, int *maxrow_out) {
 static double node_x(const rp_state *s) { return MARGIN + s->layer * (NODE_W + GAP_X); }
 static double node_y(const rp_state *s) { return MARGIN + s->pos * (NODE_H + GAP_Y); }
 
-static char *svg_builtin(rp *r) {
+static char *rp_svg_builtin(rp *r) {
   int nl = 0, rows = 0;
   layout(r, &nl, &rows);
   double w = MARGIN * 2 + (nl ? nl : 1) * (NODE_W + GAP_X) - GAP_X, h = MARGIN * 2 + (rows ? rows : 1) * (NODE_H + GAP_Y) + 40;
@@ -515,7 +515,7 @@ static char *svg_builtin(rp *r) {
     crawl__buf_printf(&tip, "%s → %s: ", a->id, c->id);
     crawl__buf_puts(&tip, crawl__str(e->first, "viaActionId"));
     crawl__buf_puts(&tip, " ");
-    target_label(&tip, crawl__get(e->first, "target"));
+    rp_target_label(&tip, crawl__get(e->first, "target"));
     if (e->count > 1) crawl__buf_printf(&tip, " (and %d more)", e->count - 1);
     crawl__buf_puts(&b, "<g class=\"edge\"><title>");
     crawl__buf_html(&b, tip.p);
@@ -543,7 +543,7 @@ static char *svg_builtin(rp *r) {
     const rp_state *s = &r->st[i];
     double x = node_x(s), y = node_y(s);
     char sid[16];
-    char *route = clip(s->route, RP_LABEL_MAX);
+    char *route = rp_clip(s->route, RP_LABEL_MAX);
     int seed = !crawl__str(crawl__get(s->node, "metadata"), "parentStateId");
     int modal = cJSON_GetArraySize(crawl__arr(s->node, "modalStack")) > 0;
     crawl__buf_puts(&b, "<g class=\"node\" id=\"n-");
@@ -559,11 +559,11 @@ static char *svg_builtin(rp *r) {
     if (s->title) { crawl__buf_puts(&b, "\n"); crawl__buf_html(&b, s->title); }
     crawl__buf_printf(&b, "\n%d in, %d out</title>", s->nin, s->nout);
     crawl__buf_printf(&b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" rx=\"7\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>",
-                      x, y, NODE_W, NODE_H, palette[s->color], seed ? "#0f172a" : "#64748b", seed ? "2" : "1");
+                      x, y, NODE_W, NODE_H, rp_palette[s->color], seed ? "#0f172a" : "#64748b", seed ? "2" : "1");
     crawl__buf_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" class=\"l1\">", x + 8, y + 18);
     crawl__buf_html(&b, route);
     crawl__buf_printf(&b, "</text><text x=\"%.1f\" y=\"%.1f\" class=\"l2\">", x + 8, y + 34);
-    crawl__buf_html(&b, short_id(s->id, sid, sizeof sid));
+    crawl__buf_html(&b, rp_short_id(s->id, sid, sizeof sid));
     if (modal) crawl__buf_puts(&b, " · dialog");
     if (seed) crawl__buf_puts(&b, " · seed");
     crawl__buf_puts(&b, "</text></a></g>\n");
@@ -591,15 +591,15 @@ static cJSON *sarif_driver(const rp *r) {
   cJSON *rules = crawl__jx(cJSON_CreateArray());
   for (size_t k = 0; k < RP_NKINDS; k++) {
     cJSON *rule = crawl__jx(cJSON_CreateObject()), *t;
-    char *id = crawl__xprintf("uiap/%s", kinds[k].kind);
+    char *id = crawl__xprintf("uiap/%s", rp_kinds[k].kind);
     crawl__jstr(rule, "id", id);
     free(id);
-    crawl__jstr(rule, "name", kinds[k].name);
-    crawl__jset(rule, "shortDescription", sarif_text(kinds[k].short_text));
-    char *full = crawl__xprintf("UIAP discovery review item of kind %s (discovery-mapper section 6.8): %s.", kinds[k].kind, kinds[k].short_text);
+    crawl__jstr(rule, "name", rp_kinds[k].name);
+    crawl__jset(rule, "shortDescription", sarif_text(rp_kinds[k].short_text));
+    char *full = crawl__xprintf("UIAP discovery review item of kind %s (discovery-mapper section 6.8): %s.", rp_kinds[k].kind, rp_kinds[k].short_text);
     crawl__jset(rule, "fullDescription", sarif_text(full));
     free(full);
-    crawl__jset(rule, "help", sarif_text(kinds[k].help));
+    crawl__jset(rule, "help", sarif_text(rp_kinds[k].help));
     t = crawl__jx(cJSON_CreateObject());
     crawl__jstr(t, "level", "warning");
     crawl__jset(rule, "defaultConfiguration", t);
@@ -628,7 +628,7 @@ static cJSON *sarif_invocations(const cJSON *run) {
 /* Where review item it is: the route's first URL (the page a person
  * opens), and the route, scope and stableId as logical locations. */
 static cJSON *sarif_locations(const rp *r, const cJSON *it, const cJSON *env) {
-  const cJSON *re = route_entry(r, crawl__str(it, "routeId"));
+  const cJSON *re = rp_route_entry(r, crawl__str(it, "routeId"));
   const char *uri = re ? cJSON_GetStringValue(cJSON_GetArrayItem(crawl__arr(re, "urls"), 0)) : NULL;
   if (!uri) uri = crawl__str(env, "baseUrl") && *crawl__str(env, "baseUrl") ? crawl__str(env, "baseUrl") : "package.json";
   cJSON *locs = crawl__jx(cJSON_CreateArray()), *loc = crawl__jx(cJSON_CreateObject());
@@ -656,14 +656,14 @@ static cJSON *sarif_locations(const rp *r, const cJSON *it, const cJSON *env) {
  * remediation, location, the item id as fingerprint. */
 static cJSON *sarif_result(const rp *r, const cJSON *it, const cJSON *env) {
   cJSON *res = crawl__jx(cJSON_CreateObject());
-  int k = kind_index(crawl__str(it, "kind"));
-  char *rid = crawl__xprintf("uiap/%s", kinds[k].kind);
+  int k = rp_kind_index(crawl__str(it, "kind"));
+  char *rid = crawl__xprintf("uiap/%s", rp_kinds[k].kind);
   crawl__jstr(res, "ruleId", rid);
   free(rid);
   crawl__jset(res, "ruleIndex", cJSON_CreateNumber(k));
-  int sv = sev_rank(crawl__str(it, "severity"));
+  int sv = rp_sev_rank(crawl__str(it, "severity"));
   crawl__jstr(res, "level", sv == 2 ? "error" : sv == 1 ? "warning" : "note");
-  const char *desc = crawl__str(it, "description") ? crawl__str(it, "description") : kinds[k].short_text;
+  const char *desc = crawl__str(it, "description") ? crawl__str(it, "description") : rp_kinds[k].short_text;
   char *text = crawl__str(it, "remediation") ? crawl__xprintf("%s\nRemediation: %s", desc, crawl__str(it, "remediation"))
                                              : crawl__xstrdup(desc);
   crawl__jset(res, "message", sarif_text(text));
@@ -712,7 +712,7 @@ static cJSON *rp_sarif(const rp *r) {
 }
 
 /* ---- JUnit --------------------------------------------------------------------------------- */
-static double run_seconds(const cJSON *run) {
+static double rp_run_seconds(const cJSON *run) {
   const char *a = crawl__str(run, "startedAt"), *b = crawl__str(run, "finishedAt");
   struct tm ta = {0}, tb = {0};
   if (!a || !b || !strptime(a, "%Y-%m-%dT%H:%M:%S", &ta) || !strptime(b, "%Y-%m-%dT%H:%M:%S", &tb)) return 0;
@@ -730,7 +730,7 @@ static void junit_case(crawl__buf *b, const char *classname, const char *name, c
   size_t nfail = 0;
   int worst = -1, cnt[3] = {0};
   for (size_t i = 0; i < n; i++) {
-    int s = sev_rank(crawl__str(items[i], "severity"));
+    int s = rp_sev_rank(crawl__str(items[i], "severity"));
     if (s < 0) s = 1;
     cnt[s]++;
     if (s >= fail_at) { nfail++; if (s > worst) worst = s; }
@@ -741,9 +741,9 @@ static void junit_case(crawl__buf *b, const char *classname, const char *name, c
     crawl__buf_puts(b, "\"/>\n");
   } else if (nfail) {
     crawl__buf_printf(b, "      <failure type=\"%s\" message=\"%zu review item%s at or above %s (%d high, %d medium, %d low)\">",
-                      sev_names[worst], nfail, nfail == 1 ? "" : "s", sev_names[fail_at], cnt[2], cnt[1], cnt[0]);
+                      rp_sev_names[worst], nfail, nfail == 1 ? "" : "s", rp_sev_names[fail_at], cnt[2], cnt[1], cnt[0]);
     for (size_t i = 0; i < n; i++) {
-      int s = sev_rank(crawl__str(items[i], "severity"));
+      int s = rp_sev_rank(crawl__str(items[i], "severity"));
       if (s < fail_at) continue;
       crawl__buf_printf(b, "[%s] %s: ", crawl__str(items[i], "severity") ? crawl__str(items[i], "severity") : "?",
                         crawl__str(items[i], "kind") ? crawl__str(items[i], "kind") : "?");
@@ -759,7 +759,7 @@ static void junit_case(crawl__buf *b, const char *classname, const char *name, c
   if (n > nfail) {
     crawl__buf_puts(b, "      <system-out>");
     for (size_t i = 0; i < n; i++) {
-      int s = sev_rank(crawl__str(items[i], "severity"));
+      int s = rp_sev_rank(crawl__str(items[i], "severity"));
       if (s >= fail_at) continue;
       crawl__buf_printf(b, "[%s] %s: ", crawl__str(items[i], "severity") ? crawl__str(items[i], "severity") : "?",
                         crawl__str(items[i], "kind") ? crawl__str(items[i], "kind") : "?");
@@ -784,7 +784,7 @@ typedef struct junit_cases {
 
 static int junit_fails(const junit_cases *jc, size_t n) {
   int fails = 0;
-  for (size_t k = 0; k < n; k++) fails |= sev_rank(crawl__str(jc->buf[k], "severity")) >= jc->fail_at;
+  for (size_t k = 0; k < n; k++) fails |= rp_sev_rank(crawl__str(jc->buf[k], "severity")) >= jc->fail_at;
   return fails;
 }
 
@@ -857,7 +857,7 @@ static void junit_rest(junit_cases *jc) {
 
 /* The document: both suites with their counts and the run's properties. */
 static char *junit_document(const junit_cases *jc, const cJSON *run) {
-  double secs = run_seconds(run);
+  double secs = rp_run_seconds(run);
   crawl__buf b = {0};
   crawl__buf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   crawl__buf_printf(&b, "<testsuites name=\"uiap-crawl\" tests=\"%d\" failures=\"%d\" errors=\"0\" time=\"%.3f\">\n",
@@ -868,7 +868,7 @@ static char *junit_document(const junit_cases *jc, const cJSON *run) {
   crawl__buf_xml(&b, crawl__str(run, "runId"));
   crawl__buf_puts(&b, "\"/>\n      <property name=\"status\" value=\"");
   crawl__buf_xml(&b, crawl__str(run, "status"));
-  crawl__buf_printf(&b, "\"/>\n      <property name=\"failOn\" value=\"%s\"/>\n    </properties>\n", sev_names[jc->fail_at]);
+  crawl__buf_printf(&b, "\"/>\n      <property name=\"failOn\" value=\"%s\"/>\n    </properties>\n", rp_sev_names[jc->fail_at]);
   crawl__buf_puts(&b, jc->seeds.p);
   crawl__buf_puts(&b, "  </testsuite>\n");
   crawl__buf_printf(&b, "  <testsuite name=\"routes\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" time=\"0\">\n",
@@ -947,13 +947,13 @@ static const char html_js[] =
   "})();\n";
 
 static void h(crawl__buf *b, const char *s) { crawl__buf_html(b, s); }
-static void h_code(crawl__buf *b, const char *s) {
+static void rp_h_code(crawl__buf *b, const char *s) {
   if (!s) { crawl__buf_puts(b, "<span class=\"muted\">–</span>"); return; }
   crawl__buf_puts(b, "<code>");
   h(b, s);
   crawl__buf_puts(b, "</code>");
 }
-static void h_list(crawl__buf *b, const cJSON *arr, size_t max, int code) {
+static void rp_h_list(crawl__buf *b, const cJSON *arr, size_t max, int code) {
   size_t i = 0;
   const cJSON *x;
   int n = cJSON_GetArraySize(arr);
@@ -961,17 +961,17 @@ static void h_list(crawl__buf *b, const cJSON *arr, size_t max, int code) {
     if (i == max) { crawl__buf_printf(b, " <span class=\"muted\">(+%d more)</span>", n - (int)max); break; }
     if (i++) crawl__buf_puts(b, code ? " " : ", ");
     if (!cJSON_IsString(x)) continue;
-    if (code) h_code(b, x->valuestring);
+    if (code) rp_h_code(b, x->valuestring);
     else h(b, x->valuestring);
   }
   if (!n) crawl__buf_puts(b, "<span class=\"muted\">–</span>");
 }
-static void h_sev(crawl__buf *b, const char *sev) {
-  int s = sev_rank(sev);
-  crawl__buf_printf(b, "<span class=\"sev sev-%s\">%s</span>", s >= 0 ? sev_names[s] : "low", s >= 0 ? sev_names[s] : "?");
+static void rp_h_sev(crawl__buf *b, const char *sev) {
+  int s = rp_sev_rank(sev);
+  crawl__buf_printf(b, "<span class=\"sev sev-%s\">%s</span>", s >= 0 ? rp_sev_names[s] : "low", s >= 0 ? rp_sev_names[s] : "?");
 }
-static void h_signal(crawl__buf *b, const cJSON *sg) {
-  h_code(b, crawl__str(sg, "kind"));
+static void rp_h_signal(crawl__buf *b, const cJSON *sg) {
+  rp_h_code(b, crawl__str(sg, "kind"));
   if (crawl__str(sg, "pattern")) { crawl__buf_puts(b, " "); h(b, crawl__str(sg, "pattern")); }
   if (crawl__str(sg, "text")) { crawl__buf_puts(b, " “"); h(b, crawl__str(sg, "text")); crawl__buf_puts(b, "”"); }
 }
@@ -1004,7 +1004,7 @@ typedef struct h_col {
 #define H_FN(head, fn) {head, HC_FN, NULL, 0, 0, fn, NULL}
 
 /* <thead> with the columns' headings, and <tbody> opened. */
-static void h_thead(crawl__buf *b, const h_col *cols, size_t n) {
+static void rp_h_thead(crawl__buf *b, const h_col *cols, size_t n) {
   crawl__buf_puts(b, "<thead><tr>");
   for (size_t i = 0; i < n; i++) {
     crawl__buf_puts(b, "<th>");
@@ -1015,7 +1015,7 @@ static void h_thead(crawl__buf *b, const h_col *cols, size_t n) {
 }
 
 /* The <td> cells of one row (the caller writes <tr> and </tr>). */
-static void h_cells(crawl__buf *b, const h_col *cols, size_t n, const cJSON *o, const void *ctx) {
+static void rp_h_cells(crawl__buf *b, const h_col *cols, size_t n, const cJSON *o, const void *ctx) {
   for (size_t i = 0; i < n; i++) {
     const h_col *c = &cols[i];
     crawl__buf_puts(b, "<td");
@@ -1023,8 +1023,8 @@ static void h_cells(crawl__buf *b, const h_col *cols, size_t n, const cJSON *o, 
     crawl__buf_puts(b, ">");
     switch (c->kind) {
     case HC_TEXT: h(b, crawl__str(o, c->key)); break;
-    case HC_CODE: h_code(b, crawl__str(o, c->key)); break;
-    case HC_LIST: h_list(b, crawl__arr(o, c->key), c->max, c->code); break;
+    case HC_CODE: rp_h_code(b, crawl__str(o, c->key)); break;
+    case HC_LIST: rp_h_list(b, crawl__arr(o, c->key), c->max, c->code); break;
     case HC_NUM: crawl__buf_printf(b, "%.0f", crawl__num(crawl__get(o, "metadata"), c->key, 0)); break;
     case HC_YESNO: crawl__buf_puts(b, cJSON_IsTrue(crawl__get(o, c->key)) ? "yes" : "no"); break;
     case HC_FN: c->fn(b, o, ctx); break;
@@ -1034,7 +1034,7 @@ static void h_cells(crawl__buf *b, const h_col *cols, size_t n, const cJSON *o, 
 }
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-static void buf_base64(crawl__buf *b, const unsigned char *p, size_t n) {
+static void rp_buf_base64(crawl__buf *b, const unsigned char *p, size_t n) {
   char out[4];
   for (size_t i = 0; i < n; i += 3) {
     unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
@@ -1046,12 +1046,12 @@ static void buf_base64(crawl__buf *b, const unsigned char *p, size_t n) {
   }
 }
 
-static void html_summary(crawl__buf *b, const rp *r) {
+static void rp_html_summary(crawl__buf *b, const rp *r) {
   const cJSON *cov = crawl__get(r->pkg, "coverage"), *run = crawl__get(r->pkg, "run");
   int sev[3] = {0};
   const cJSON *it;
   cJSON_ArrayForEach(it, crawl__arr2(r->pkg, "reviewQueue", "items")) {
-    int s = sev_rank(crawl__str(it, "severity"));
+    int s = rp_sev_rank(crawl__str(it, "severity"));
     if (s >= 0) sev[s]++;
   }
   static const struct { const char *key, *label; } headline[] = {
@@ -1126,26 +1126,26 @@ static const h_col route_cols[] = {
   H_LIST("URLs", "urls", 3, 1),
 };
 
-static void html_routes(crawl__buf *b, const rp *r) {
+static void rp_html_routes(crawl__buf *b, const rp *r) {
   crawl__buf_puts(b, "<section id=\"routes\"><h2>Routes</h2><table>");
-  h_thead(b, route_cols, H_NCOLS(route_cols));
+  rp_h_thead(b, route_cols, H_NCOLS(route_cols));
   const cJSON *rt;
   cJSON_ArrayForEach(rt, r->routes) {
-    crawl__buf_printf(b, "<tr style=\"background:%s33\">", palette[route_color(r, crawl__str(rt, "routeId"))]);
-    h_cells(b, route_cols, H_NCOLS(route_cols), rt, r);
+    crawl__buf_printf(b, "<tr style=\"background:%s33\">", rp_palette[rp_route_color(r, crawl__str(rt, "routeId"))]);
+    rp_h_cells(b, route_cols, H_NCOLS(route_cols), rt, r);
     crawl__buf_puts(b, "</tr>");
   }
   crawl__buf_puts(b, "</tbody></table></section>\n");
 }
 
-static void html_graph(crawl__buf *b, const rp *r, const char *svg, const char *how) {
+static void rp_html_graph(crawl__buf *b, const rp *r, const char *svg, const char *how) {
   crawl__buf_printf(b, "<section id=\"graph\"><h2>Transition graph</h2><p class=\"muted\">%zu states, %zu drawn edges "
                        "(parallel transitions drawn once; self-loops omitted). Click a state to see it. Layout: %s.</p>",
                     r->nst, r->ned, how);
   crawl__buf_puts(b, "<div class=\"legend\">");
   const cJSON *rt;
   cJSON_ArrayForEach(rt, r->routes) {
-    crawl__buf_printf(b, "<span><i style=\"background:%s\"></i>", palette[route_color(r, crawl__str(rt, "routeId"))]);
+    crawl__buf_printf(b, "<span><i style=\"background:%s\"></i>", rp_palette[rp_route_color(r, crawl__str(rt, "routeId"))]);
     h(b, crawl__str(rt, "routeId"));
     crawl__buf_puts(b, "</span>");
   }
@@ -1154,7 +1154,7 @@ static void html_graph(crawl__buf *b, const rp *r, const char *svg, const char *
   crawl__buf_puts(b, "</div></section>\n");
 }
 
-static void html_states(crawl__buf *b, rp *r, size_t *embedded) {
+static void rp_html_states(crawl__buf *b, rp *r, size_t *embedded) {
   size_t budget = r->o->max_embed_bytes ? r->o->max_embed_bytes : RP_EMBED_DEFAULT;
   crawl__buf_printf(b, "<section id=\"states\"><h2>States (%zu)</h2><div class=\"states\">", r->nst);
   const cJSON *edges = crawl__arr2(r->pkg, "transitionGraph", "edges");
@@ -1175,7 +1175,7 @@ static void html_states(crawl__buf *b, rp *r, size_t *embedded) {
         crawl__buf_puts(b, "<img loading=\"lazy\" alt=\"screenshot of ");
         h(b, s->id);
         crawl__buf_puts(b, "\" src=\"data:image/png;base64,");
-        buf_base64(b, png, len);
+        rp_buf_base64(b, png, len);
         crawl__buf_puts(b, "\">");
         *embedded += len;
         shown = 1;
@@ -1187,7 +1187,7 @@ static void html_states(crawl__buf *b, rp *r, size_t *embedded) {
     crawl__buf_puts(b, "<h3>");
     h(b, s->id);
     crawl__buf_puts(b, "</h3><div>");
-    h_code(b, s->route);
+    rp_h_code(b, s->route);
     if (s->title) { crawl__buf_puts(b, " · "); h(b, s->title); }
     crawl__buf_printf(b, "</div><div class=\"muted\">depth %.0f · %s confidence · %d in, %d out",
                       crawl__num(m, "depth", 0), crawl__str(s->node, "confidence") ? crawl__str(s->node, "confidence") : "?", s->nin, s->nout);
@@ -1195,7 +1195,7 @@ static void html_states(crawl__buf *b, rp *r, size_t *embedded) {
     crawl__buf_puts(b, "</div>");
     if (cJSON_GetArraySize(crawl__arr(s->node, "modalStack"))) {
       crawl__buf_puts(b, "<div>open dialog: ");
-      h_list(b, crawl__arr(s->node, "modalStack"), 3, 1);
+      rp_h_list(b, crawl__arr(s->node, "modalStack"), 3, 1);
       crawl__buf_puts(b, "</div>");
     }
     if (crawl__str(m, "parentStateId")) {
@@ -1212,10 +1212,10 @@ static void html_states(crawl__buf *b, rp *r, size_t *embedded) {
       if (!k) crawl__buf_puts(b, "<ul>");
       if (k++ == RP_EDGE_LIST_MAX) { crawl__buf_puts(b, "<li class=\"muted\">…</li>"); break; }
       crawl__buf_puts(b, "<li>");
-      h_code(b, crawl__str(e, "viaActionId"));
+      rp_h_code(b, crawl__str(e, "viaActionId"));
       crawl__buf_puts(b, " ");
       crawl__buf tl = {0};
-      target_label(&tl, crawl__get(e, "target"));
+      rp_target_label(&tl, crawl__get(e, "target"));
       h(b, tl.p);
       crawl__buf_free(&tl);
       crawl__buf_puts(b, " → <a href=\"#state-");
@@ -1230,11 +1230,11 @@ static void html_states(crawl__buf *b, rp *r, size_t *embedded) {
   crawl__buf_puts(b, "</div></section>\n");
 }
 
-static void h_review_sev(crawl__buf *b, const cJSON *it, const void *ctx) { h_sev(b, crawl__str(it, "severity")); }
+static void h_review_sev(crawl__buf *b, const cJSON *it, const void *ctx) { rp_h_sev(b, crawl__str(it, "severity")); }
 
 static void h_review_finding(crawl__buf *b, const cJSON *it, const void *ctx) {
   h(b, crawl__str(it, "description"));
-  if (crawl__str(it, "stableId")) { crawl__buf_puts(b, " <span class=\"muted\">stableId</span> "); h_code(b, crawl__str(it, "stableId")); }
+  if (crawl__str(it, "stableId")) { crawl__buf_puts(b, " <span class=\"muted\">stableId</span> "); rp_h_code(b, crawl__str(it, "stableId")); }
 }
 
 /* ctx: the rp (states evidence links to) */
@@ -1253,7 +1253,7 @@ static void h_review_evidence(crawl__buf *b, const cJSON *it, const void *ctx) {
       crawl__buf_puts(b, "\">");
       h(b, ref);
       crawl__buf_puts(b, "</a>");
-    } else h_code(b, ref);
+    } else rp_h_code(b, ref);
   }
 }
 
@@ -1266,12 +1266,12 @@ static const h_col review_cols[] = {
   H_FN("Evidence", h_review_evidence),
 };
 
-static void html_review(crawl__buf *b, const rp *r) {
+static void rp_html_review(crawl__buf *b, const rp *r) {
   const cJSON *items = crawl__arr2(r->pkg, "reviewQueue", "items"), *it;
   int present[RP_NKINDS] = {0}, sev[3] = {0};
   cJSON_ArrayForEach(it, items) {
-    present[kind_index(crawl__str(it, "kind"))]++;
-    int s = sev_rank(crawl__str(it, "severity"));
+    present[rp_kind_index(crawl__str(it, "kind"))]++;
+    int s = rp_sev_rank(crawl__str(it, "severity"));
     if (s >= 0) sev[s]++;
   }
   crawl__buf_printf(b, "<section id=\"review\"><h2>Review queue</h2><div class=\"filters\" id=\"review-filters\">"
@@ -1282,19 +1282,19 @@ static void html_review(crawl__buf *b, const rp *r) {
                     sev[2], sev[1], sev[0]);
   for (size_t k = 0; k < RP_NKINDS; k++) {
     if (!present[k]) continue;
-    crawl__buf_printf(b, "<option value=\"%s\">%s (%d)</option>", kinds[k].kind, kinds[k].kind, present[k]);
+    crawl__buf_printf(b, "<option value=\"%s\">%s (%d)</option>", rp_kinds[k].kind, rp_kinds[k].kind, present[k]);
   }
   crawl__buf_printf(b, "</select></label><input type=\"search\" id=\"review-search\" placeholder=\"search text\">"
                        "<span><b id=\"review-count\">%d</b> shown</span></div>", cJSON_GetArraySize(items));
   crawl__buf_puts(b, "<table id=\"review-table\">");
-  h_thead(b, review_cols, H_NCOLS(review_cols));
+  rp_h_thead(b, review_cols, H_NCOLS(review_cols));
   cJSON_ArrayForEach(it, items) {
-    int s = sev_rank(crawl__str(it, "severity"));
-    crawl__buf_printf(b, "<tr data-severity=\"%s\" data-kind=\"%s\" id=\"", s >= 0 ? sev_names[s] : "medium",
-                      kinds[kind_index(crawl__str(it, "kind"))].kind);
+    int s = rp_sev_rank(crawl__str(it, "severity"));
+    crawl__buf_printf(b, "<tr data-severity=\"%s\" data-kind=\"%s\" id=\"", s >= 0 ? rp_sev_names[s] : "medium",
+                      rp_kinds[rp_kind_index(crawl__str(it, "kind"))].kind);
     h(b, crawl__str(it, "id"));
     crawl__buf_puts(b, "\">");
-    h_cells(b, review_cols, H_NCOLS(review_cols), it, r);
+    rp_h_cells(b, review_cols, H_NCOLS(review_cols), it, r);
     crawl__buf_puts(b, "</tr>");
   }
   crawl__buf_puts(b, "</tbody></table></section>\n");
@@ -1323,10 +1323,10 @@ static void h_safety_control(crawl__buf *b, const cJSON *f, const void *ctx) {
   crawl__buf_puts(b, " “");
   h(b, crawl__str(t, "name"));
   crawl__buf_puts(b, "”");
-  if (crawl__str(t, "stableId")) { crawl__buf_puts(b, " "); h_code(b, crawl__str(t, "stableId")); }
+  if (crawl__str(t, "stableId")) { crawl__buf_puts(b, " "); rp_h_code(b, crawl__str(t, "stableId")); }
 }
 static void h_safety_routes(crawl__buf *b, const cJSON *f, const void *ctx) {
-  h_list(b, ((const dgroup *)ctx)->routes, 6, 1);
+  rp_h_list(b, ((const dgroup *)ctx)->routes, 6, 1);
 }
 static void h_safety_times(crawl__buf *b, const cJSON *f, const void *ctx) {
   crawl__buf_printf(b, "%d", ((const dgroup *)ctx)->count);
@@ -1361,19 +1361,19 @@ static void html_gate(crawl__buf *b, const rp *r) {
     crawl__buf_puts(b, "<tr><td>");
     h(b, crawl__str(x, "effect"));
     crawl__buf_puts(b, "</td><td>");
-    h_code(b, crawl__str(x, "rule"));
+    rp_h_code(b, crawl__str(x, "rule"));
     crawl__buf_printf(b, "</td><td>%.0f</td></tr>", crawl__num(x, "count", 0));
   }
   crawl__buf_puts(b, "</tbody></table>");
 }
 
-static void html_safety(crawl__buf *b, const rp *r) {
+static void rp_html_safety(crawl__buf *b, const rp *r) {
   static const char *const effects[] = {"skip", "review", "deny"};
   crawl__buf_puts(b, "<section id=\"safety\"><h2>Safety decisions: what was not executed, and why</h2>");
   const cJSON *md = crawl__get(crawl__get(r->pkg, "metadata"), "decisions");
   const cJSON *safety = crawl__get(crawl__get(r->pkg, "environment"), "safety");
   crawl__buf_puts(b, "<p>Mode ");
-  h_code(b, crawl__str(safety, "defaultMode") ? crawl__str(safety, "defaultMode") : "safe_explore");
+  rp_h_code(b, crawl__str(safety, "defaultMode") ? crawl__str(safety, "defaultMode") : "safe_explore");
   if (md) crawl__buf_printf(b, ". Actions denied: %.0f, held for review: %.0f, skipped: %.0f (each counted once per state).",
                             crawl__num(md, "deny", 0), crawl__num(md, "review", 0), crawl__num(md, "skip", 0));
   crawl__buf_puts(b, " None of these controls was clicked.</p>");
@@ -1411,10 +1411,10 @@ static void html_safety(crawl__buf *b, const rp *r) {
   }
   if (ng > 1) qsort(g, ng, sizeof *g, cmp_dgroup);
   crawl__buf_puts(b, "<table id=\"safety-table\">");
-  h_thead(b, safety_cols, H_NCOLS(safety_cols));
+  rp_h_thead(b, safety_cols, H_NCOLS(safety_cols));
   for (size_t k = 0; k < ng; k++) {
     crawl__buf_puts(b, "<tr>");
-    h_cells(b, safety_cols, H_NCOLS(safety_cols), g[k].first, &g[k]);
+    rp_h_cells(b, safety_cols, H_NCOLS(safety_cols), g[k].first, &g[k]);
     crawl__buf_puts(b, "</tr>");
     cJSON_Delete(g[k].routes);
     free(g[k].key);
@@ -1432,7 +1432,7 @@ static const h_col input_cols[] = {
   H_TEXT("Field", "description"),
 };
 
-static void html_workflows(crawl__buf *b, const rp *r) {
+static void rp_html_workflows(crawl__buf *b, const rp *r) {
   const cJSON *wfs = crawl__arr2(r->pkg, "workflowCandidates", "workflows"), *w;
   crawl__buf_printf(b, "<section id=\"workflows\"><h2>Workflow candidates (%d)</h2>", cJSON_GetArraySize(wfs));
   if (!cJSON_GetArraySize(wfs)) crawl__buf_puts(b, "<p class=\"muted\">No workflow candidate was synthesized.</p>");
@@ -1443,7 +1443,7 @@ static void html_workflows(crawl__buf *b, const rp *r) {
     crawl__buf_puts(b, "\"><h3>");
     h(b, crawl__str(w, "title") ? crawl__str(w, "title") : crawl__str(w, "id"));
     crawl__buf_puts(b, "</h3><div class=\"muted\">");
-    h_code(b, crawl__str(w, "id"));
+    rp_h_code(b, crawl__str(w, "id"));
     crawl__buf_puts(b, " · category ");
     h(b, crawl__str(w, "category"));
     crawl__buf_puts(b, " · confidence ");
@@ -1451,7 +1451,7 @@ static void html_workflows(crawl__buf *b, const rp *r) {
     crawl__buf_puts(b, " · ");
     h(b, crawl__str(w, "reviewState"));
     crawl__buf_puts(b, " · routes ");
-    h_list(b, crawl__arr(w, "routeIds"), 8, 1);
+    rp_h_list(b, crawl__arr(w, "routeIds"), 8, 1);
     crawl__buf_puts(b, "</div>");
     if (cJSON_IsTrue(crawl__get(md, "observedOnly"))) {
       crawl__buf_puts(b, "<p class=\"note\">");
@@ -1461,10 +1461,10 @@ static void html_workflows(crawl__buf *b, const rp *r) {
     const cJSON *inputs = crawl__arr(w, "requiredInputs"), *p;
     if (cJSON_GetArraySize(inputs)) {
       crawl__buf_puts(b, "<table>");
-      h_thead(b, input_cols, H_NCOLS(input_cols));
+      rp_h_thead(b, input_cols, H_NCOLS(input_cols));
       cJSON_ArrayForEach(p, inputs) {
         crawl__buf_puts(b, "<tr>");
-        h_cells(b, input_cols, H_NCOLS(input_cols), p, NULL);
+        rp_h_cells(b, input_cols, H_NCOLS(input_cols), p, NULL);
         crawl__buf_puts(b, "</tr>");
       }
       crawl__buf_puts(b, "</tbody></table>");
@@ -1480,19 +1480,19 @@ static void html_workflows(crawl__buf *b, const rp *r) {
       crawl__buf_puts(b, "<b>");
       h(b, crawl__str(st, "type"));
       crawl__buf_puts(b, "</b> ");
-      if (crawl__str(st, "actionId")) { h_code(b, crawl__str(st, "actionId")); crawl__buf_puts(b, " "); }
+      if (crawl__str(st, "actionId")) { rp_h_code(b, crawl__str(st, "actionId")); crawl__buf_puts(b, " "); }
       if (crawl__get(st, "target")) {
         crawl__buf tl = {0};
-        target_label(&tl, crawl__get(st, "target"));
+        rp_target_label(&tl, crawl__get(st, "target"));
         h(b, tl.p);
         crawl__buf_free(&tl);
       }
-      if (crawl__arr(st, "parameterNames")) { crawl__buf_puts(b, " ← "); h_list(b, crawl__arr(st, "parameterNames"), 8, 1); }
+      if (crawl__arr(st, "parameterNames")) { crawl__buf_puts(b, " ← "); rp_h_list(b, crawl__arr(st, "parameterNames"), 8, 1); }
       const cJSON *sg;
       int k = 0;
       cJSON_ArrayForEach(sg, crawl__arr(st, "signals")) {
         crawl__buf_puts(b, k++ ? ", " : " ");
-        h_signal(b, sg);
+        rp_h_signal(b, sg);
       }
       if (notrun) {
         crawl__buf_puts(b, " <span class=\"muted\">(not executed");
@@ -1510,7 +1510,7 @@ static void html_workflows(crawl__buf *b, const rp *r) {
 static void h_action_risk(crawl__buf *b, const cJSON *a, const void *ctx) {
   const cJSON *risk = crawl__get(a, "risk");
   h(b, crawl__str(risk, "level"));
-  if (crawl__arr(risk, "tags")) { crawl__buf_puts(b, " <span class=\"muted\">"); h_list(b, crawl__arr(risk, "tags"), 6, 0); crawl__buf_puts(b, "</span>"); }
+  if (crawl__arr(risk, "tags")) { crawl__buf_puts(b, " <span class=\"muted\">"); rp_h_list(b, crawl__arr(risk, "tags"), 6, 0); crawl__buf_puts(b, "</span>"); }
 }
 static void h_action_signals(crawl__buf *b, const cJSON *a, const void *ctx) {
   const cJSON *sg;
@@ -1518,7 +1518,7 @@ static void h_action_signals(crawl__buf *b, const cJSON *a, const void *ctx) {
   cJSON_ArrayForEach(sg, crawl__arr(a, "successSignals")) {
     if (k == 6) { crawl__buf_puts(b, " …"); break; }
     crawl__buf_puts(b, k++ ? "<br>" : "");
-    h_signal(b, sg);
+    rp_h_signal(b, sg);
   }
 }
 
@@ -1534,13 +1534,13 @@ static const h_col action_cols[] = {
   H_FN("Success signals", h_action_signals),
 };
 
-static void html_actions(crawl__buf *b, const rp *r) {
+static void rp_html_actions(crawl__buf *b, const rp *r) {
   crawl__buf_puts(b, "<section id=\"actions\"><h2>Actions</h2><table>");
-  h_thead(b, action_cols, H_NCOLS(action_cols));
+  rp_h_thead(b, action_cols, H_NCOLS(action_cols));
   const cJSON *a;
   cJSON_ArrayForEach(a, crawl__arr2(r->pkg, "actionCatalog", "actions")) {
     crawl__buf_puts(b, "<tr>");
-    h_cells(b, action_cols, H_NCOLS(action_cols), a, NULL);
+    rp_h_cells(b, action_cols, H_NCOLS(action_cols), a, NULL);
     crawl__buf_puts(b, "</tr>");
   }
   crawl__buf_puts(b, "</tbody></table></section>\n");
@@ -1548,7 +1548,7 @@ static void html_actions(crawl__buf *b, const rp *r) {
 
 /* The access matrix of a principals run (DIR/access.json, docs/principals.md):
  * a route per row, a principal per column; "direct" stands out. */
-static void html_access(crawl__buf *b, const rp *r) {
+static void rp_html_access(crawl__buf *b, const rp *r) {
   const cJSON *ps = crawl__get(r->access, "principals"), *p, *rt;
   if (!r->access || !cJSON_IsArray(ps)) return;
   crawl__buf_puts(b, "<section id=\"access\"><h2>Access by principal</h2><p>reached: found by exploring; direct: "
@@ -1558,7 +1558,7 @@ static void html_access(crawl__buf *b, const rp *r) {
   crawl__buf_puts(b, "</tr></thead><tbody>");
   cJSON_ArrayForEach(rt, crawl__get(r->access, "routes")) {
     crawl__buf_puts(b, "<tr><td>");
-    h_code(b, rt->string);
+    rp_h_code(b, rt->string);
     crawl__buf_puts(b, "</td>");
     cJSON_ArrayForEach(p, ps) {
       const char *v = crawl__str(rt, cJSON_GetStringValue(p) ? cJSON_GetStringValue(p) : "");
@@ -1590,7 +1590,7 @@ static char *rp_html(rp *r, const char *svg, const char *how) {
   crawl__buf_puts(&b, "</b> · ");
   h(&b, crawl__str(run, "startedAt"));
   if (crawl__str(run, "finishedAt")) { crawl__buf_puts(&b, " → "); h(&b, crawl__str(run, "finishedAt")); }
-  double secs = run_seconds(run);
+  double secs = rp_run_seconds(run);
   if (secs > 0) crawl__buf_printf(&b, " (%.0f s)", secs);
   crawl__buf_puts(&b, " · base URL ");
   h(&b, crawl__str(env, "baseUrl"));
@@ -1601,16 +1601,16 @@ static char *rp_html(rp *r, const char *svg, const char *how) {
                       "<a href=\"#workflows\">Workflows</a><a href=\"#actions\">Actions</a>");
   if (r->access) crawl__buf_puts(&b, "<a href=\"#access\">Access</a>");
   crawl__buf_puts(&b, "</nav>\n<main>\n");
-  html_summary(&b, r);
-  html_routes(&b, r);
-  html_graph(&b, r, svg, how);
+  rp_html_summary(&b, r);
+  rp_html_routes(&b, r);
+  rp_html_graph(&b, r, svg, how);
   size_t embedded = 0;
-  html_states(&b, r, &embedded);
-  html_review(&b, r);
-  html_safety(&b, r);
-  html_workflows(&b, r);
-  html_actions(&b, r);
-  html_access(&b, r);
+  rp_html_states(&b, r, &embedded);
+  rp_html_review(&b, r);
+  rp_html_safety(&b, r);
+  rp_html_workflows(&b, r);
+  rp_html_actions(&b, r);
+  rp_html_access(&b, r);
   crawl__buf_puts(&b, "</main>\n<footer>Generated by uiap-crawl from package.json (UIAP Discovery Package ");
   h(&b, crawl__str(r->pkg, "modelVersion"));
   crawl__buf_puts(&b, "). Discovery results are proposals: review them before use.</footer>\n<script>");
@@ -1640,7 +1640,7 @@ crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char
   if (!o) o = &defaults;
   int fail_at = 1;
   if (o->junit_fail_on) {
-    fail_at = sev_rank(o->junit_fail_on);
+    fail_at = rp_sev_rank(o->junit_fail_on);
     if (fail_at < 0) {
       snprintf(err, errlen, "junit_fail_on must be low, medium or high, not %s", o->junit_fail_on);
       return CRAWL_ARG;
@@ -1688,12 +1688,12 @@ crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char
     char *svg = NULL;
     const char *how = "built-in layered layout";
     if (o->layout != CRAWL_LAYOUT_BUILTIN) {
-      svg = svg_dot(&r);
+      svg = rp_svg_dot(&r);
       if (svg) how = "Graphviz dot";
       else if (o->layout == CRAWL_LAYOUT_DOT)
         crawl_log(CRAWL_LOG_WARN, "report", "Graphviz %s is not available: using the built-in layout", o->dot ? o->dot : "dot");
     }
-    if (!svg) svg = svg_builtin(&r);
+    if (!svg) svg = rp_svg_builtin(&r);
     crawl_log(CRAWL_LOG_DEBUG, "report", "graph: %zu states, %zu edges, %s", r.nst, r.ned, how);
     char *html = rp_html(&r, svg, how);
     if (write_text(&r, "report.html", html)) rc = CRAWL_IO;
@@ -1715,7 +1715,7 @@ crawl_code crawl_review_count(const char *dir, const char *min_severity, long *c
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
   err[0] = 0;
-  int min = sev_rank(min_severity);
+  int min = rp_sev_rank(min_severity);
   if (!dir || !count || min < 0) {
     snprintf(err, errlen, "severity must be low, medium or high%s%s", min_severity ? ", not " : "", min_severity ? min_severity : "");
     return CRAWL_ARG;
@@ -1724,7 +1724,7 @@ crawl_code crawl_review_count(const char *dir, const char *min_severity, long *c
   cJSON *p = crawl__package_load(dir, err, errlen);
   if (!p) return CRAWL_IO;
   const cJSON *it;
-  cJSON_ArrayForEach(it, crawl__arr2(p, "reviewQueue", "items")) *count += sev_rank(crawl__str(it, "severity")) >= min;
+  cJSON_ArrayForEach(it, crawl__arr2(p, "reviewQueue", "items")) *count += rp_sev_rank(crawl__str(it, "severity")) >= min;
   cJSON_Delete(p);
   return CRAWL_OK;
 }
