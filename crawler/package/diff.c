@@ -21,6 +21,7 @@
  * severity high appeared (new, or raised to high).
  */
 #include "crawl_pkg.h"
+#include "pkg_int.h"
 #include "crawl_util.h"
 #include "pg.h"
 
@@ -207,10 +208,6 @@ static const df_entry *find(const df_entry *v, size_t n, const char *key) {
   return NULL;
 }
 
-static int sev_rank(const char *s) {
-  return !s ? -1 : !strcmp(s, "high") ? 2 : !strcmp(s, "medium") ? 1 : !strcmp(s, "low") ? 0 : -1;
-}
-
 static void regress(cJSON *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void regress(cJSON *list, const char *fmt, ...) {
   va_list ap;
@@ -269,7 +266,7 @@ static cJSON *diff_section(const struct df_section *s, const cJSON *old_pkg, con
   int is_review = !strcmp(s->name, "reviewItems");
   for (size_t i = 0; i < nn; i++) {
     const df_entry *o = find(vo, no, vn[i].key);
-    int high = is_review && sev_rank(crawl__str(vn[i].e, "severity")) == 2;
+    int high = is_review && pk_severity_rank(crawl__str(vn[i].e, "severity")) == 2;
     if (!o) {
       crawl__jpush(added, cJSON_CreateString(vn[i].key));
       if (high) regress_high(regs, &vn[i], 0);
@@ -281,7 +278,7 @@ static cJSON *diff_section(const struct df_section *s, const cJSON *old_pkg, con
     crawl__jstr(c, "key", vn[i].key);
     crawl__jset(c, "fields", fields);
     crawl__jpush(changed, c);
-    if (high && sev_rank(crawl__str(o->e, "severity")) < 2) regress_high(regs, &vn[i], 1);
+    if (high && pk_severity_rank(crawl__str(o->e, "severity")) < 2) regress_high(regs, &vn[i], 1);
   }
   for (size_t i = 0; i < no; i++) {
     if (find(vn, nn, vo[i].key)) continue;

@@ -183,11 +183,11 @@ cJSON *pk_out_review(pk *b) {
   for (size_t i = 0; i < b->item_keys.n; i++) {
     pk_item *it = v[i];
     /* a stable id: the hash of kind and key, so it survives reordering */
-    char *id = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(it->key) & 0xffffffffffffull));
+    char *id = pk_review_id(it->key, 0);
     int added;
     pk_strset_put(&ids, id, &added);
     for (int k = 2; !added; k++) {
-      char *alt = crawl__xprintf("rev_%012llx_%d", (unsigned long long)(crawl__hash(it->key) & 0xffffffffffffull), k);
+      char *alt = pk_review_id(it->key, k);
       pk_strset_put(&ids, alt, &added);
       free(id);
       id = alt;

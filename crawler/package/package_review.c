@@ -22,7 +22,7 @@ void pk_review_journal(pk *b) {
     const char *kind = crawl__str(j, "kind"), *sev = crawl__str(j, "severity"), *desc = crawl__str(j, "description");
     int k = pk_index(pk_review_kinds, PK_COUNT(pk_review_kinds), kind);
     kind = pk_review_kinds[k >= 0 ? k : (int)PK_COUNT(pk_review_kinds) - 1];
-    int s = pk_index(pk_severities, 3, sev);
+    int s = pk_severity_rank(sev);
     const cJSON *t = crawl__get(j, "target");
     char *tt = cJSON_IsObject(t) ? crawl__jtext(t, 0) : crawl__xstrdup("");
     const char *sid = crawl__str(j, "stateId"), *rid = crawl__str(j, "routeId");

@@ -77,3 +77,11 @@ int pk_risk_parse(const char *s) {
   int i = s ? pk_index(pk_risk_names + 1, 3, s) : -1;
   return i < 0 ? RISK_NONE : i + 1;
 }
+
+/* ---- severities and review item ids: one of each for crawler/package ----------- */
+int pk_severity_rank(const char *s) { return pk_index(pk_severities, PK_COUNT(pk_severities), s); }
+
+char *pk_review_id(const char *key, int n) {
+  unsigned long long h = (unsigned long long)(crawl__hash(key) & 0xffffffffffffull);
+  return n > 0 ? crawl__xprintf("rev_%012llx_%d", h, n) : crawl__xprintf("rev_%012llx", h);
+}

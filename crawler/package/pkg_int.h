@@ -83,6 +83,14 @@ extern const pk_action_arg pk_action_args[3];
 /* Risk levels, ordered. */
 enum { RISK_NONE, RISK_SAFE, RISK_CONFIRM, RISK_BLOCKED };
 extern const char *const pk_risk_names[4];
+/* A severity's rank: 0 "low", 1 "medium", 2 "high"; -1 for NULL or any
+ * other text. The one ranking in crawler/package (build, reports,
+ * workflows, diff); a caller that treats an unknown one otherwise says so. */
+int pk_severity_rank(const char *s);
+/* A review item's id: "rev_" and 12 hex digits of the hash of key (what
+ * the item is about, so the id survives reordering), and "_n" for n > 0
+ * (the n-th item whose key hashes alike). Caller frees. */
+char *pk_review_id(const char *key, int n);
 
 /* ---- the model --------------------------------------------------------------- */
 typedef struct pk_route {

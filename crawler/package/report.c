@@ -28,12 +28,6 @@
 #include <unistd.h>
 
 /* ---- vocabularies ---------------------------------------------------------------------- */
-const char *const rp_sev_names[] = {"low", "medium", "high"};
-int rp_sev_rank(const char *s) {
-  for (int i = 0; i < 3; i++)
-    if (s && !strcmp(s, rp_sev_names[i])) return i;
-  return -1;
-}
 
 /* Review kinds: the SARIF rules, in the spec's order (ruleIndex is stable). */
 const rp_kind rp_kinds[] = {
@@ -193,7 +187,7 @@ crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char
   if (!o) o = &defaults;
   int fail_at = 1;
   if (o->junit_fail_on) {
-    fail_at = rp_sev_rank(o->junit_fail_on);
+    fail_at = pk_severity_rank(o->junit_fail_on);
     if (fail_at < 0) {
       snprintf(err, errlen, "junit_fail_on must be low, medium or high, not %s", o->junit_fail_on);
       return CRAWL_ARG;
@@ -268,7 +262,7 @@ crawl_code crawl_review_count(const char *dir, const char *min_severity, long *c
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
   err[0] = 0;
-  int min = rp_sev_rank(min_severity);
+  int min = pk_severity_rank(min_severity);
   if (!dir || !count || min < 0) {
     snprintf(err, errlen, "severity must be low, medium or high%s%s", min_severity ? ", not " : "", min_severity ? min_severity : "");
     return CRAWL_ARG;
@@ -277,7 +271,7 @@ crawl_code crawl_review_count(const char *dir, const char *min_severity, long *c
   cJSON *p = crawl__package_load(dir, err, errlen);
   if (!p) return CRAWL_IO;
   const cJSON *it;
-  cJSON_ArrayForEach(it, crawl__arr2(p, "reviewQueue", "items")) *count += rp_sev_rank(crawl__str(it, "severity")) >= min;
+  cJSON_ArrayForEach(it, crawl__arr2(p, "reviewQueue", "items")) *count += pk_severity_rank(crawl__str(it, "severity")) >= min;
   cJSON_Delete(p);
   return CRAWL_OK;
 }

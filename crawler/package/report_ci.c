@@ -92,7 +92,7 @@ static cJSON *sarif_result(const rp *r, const cJSON *it, const cJSON *env) {
   crawl__jstr(res, "ruleId", rid);
   free(rid);
   crawl__jset(res, "ruleIndex", cJSON_CreateNumber(k));
-  int sv = rp_sev_rank(crawl__str(it, "severity"));
+  int sv = pk_severity_rank(crawl__str(it, "severity"));
   crawl__jstr(res, "level", sv == 2 ? "error" : sv == 1 ? "warning" : "note");
   const char *desc = crawl__str(it, "description") ? crawl__str(it, "description") : rp_kinds[k].short_text;
   char *text = crawl__str(it, "remediation") ? crawl__xprintf("%s\nRemediation: %s", desc, crawl__str(it, "remediation"))
@@ -161,7 +161,7 @@ static void junit_case(crawl__buf *b, const char *classname, const char *name, c
   size_t nfail = 0;
   int worst = -1, cnt[3] = {0};
   for (size_t i = 0; i < n; i++) {
-    int s = rp_sev_rank(crawl__str(items[i], "severity"));
+    int s = pk_severity_rank(crawl__str(items[i], "severity"));
     if (s < 0) s = 1;
     cnt[s]++;
     if (s >= fail_at) { nfail++; if (s > worst) worst = s; }
@@ -172,9 +172,9 @@ static void junit_case(crawl__buf *b, const char *classname, const char *name, c
     crawl__buf_puts(b, "\"/>\n");
   } else if (nfail) {
     crawl__buf_printf(b, "      <failure type=\"%s\" message=\"%zu review item%s at or above %s (%d high, %d medium, %d low)\">",
-                      rp_sev_names[worst], nfail, nfail == 1 ? "" : "s", rp_sev_names[fail_at], cnt[2], cnt[1], cnt[0]);
+                      pk_severities[worst], nfail, nfail == 1 ? "" : "s", pk_severities[fail_at], cnt[2], cnt[1], cnt[0]);
     for (size_t i = 0; i < n; i++) {
-      int s = rp_sev_rank(crawl__str(items[i], "severity"));
+      int s = pk_severity_rank(crawl__str(items[i], "severity"));
       if (s < fail_at) continue;
       crawl__buf_printf(b, "[%s] %s: ", crawl__str(items[i], "severity") ? crawl__str(items[i], "severity") : "?",
                         crawl__str(items[i], "kind") ? crawl__str(items[i], "kind") : "?");
@@ -190,7 +190,7 @@ static void junit_case(crawl__buf *b, const char *classname, const char *name, c
   if (n > nfail) {
     crawl__buf_puts(b, "      <system-out>");
     for (size_t i = 0; i < n; i++) {
-      int s = rp_sev_rank(crawl__str(items[i], "severity"));
+      int s = pk_severity_rank(crawl__str(items[i], "severity"));
       if (s >= fail_at) continue;
       crawl__buf_printf(b, "[%s] %s: ", crawl__str(items[i], "severity") ? crawl__str(items[i], "severity") : "?",
                         crawl__str(items[i], "kind") ? crawl__str(items[i], "kind") : "?");
@@ -215,7 +215,7 @@ typedef struct junit_cases {
 
 static int junit_fails(const junit_cases *jc, size_t n) {
   int fails = 0;
-  for (size_t k = 0; k < n; k++) fails |= rp_sev_rank(crawl__str(jc->buf[k], "severity")) >= jc->fail_at;
+  for (size_t k = 0; k < n; k++) fails |= pk_severity_rank(crawl__str(jc->buf[k], "severity")) >= jc->fail_at;
   return fails;
 }
 
@@ -299,7 +299,7 @@ static char *junit_document(const junit_cases *jc, const cJSON *run) {
   crawl__buf_xml(&b, crawl__str(run, "runId"));
   crawl__buf_puts(&b, "\"/>\n      <property name=\"status\" value=\"");
   crawl__buf_xml(&b, crawl__str(run, "status"));
-  crawl__buf_printf(&b, "\"/>\n      <property name=\"failOn\" value=\"%s\"/>\n    </properties>\n", rp_sev_names[jc->fail_at]);
+  crawl__buf_printf(&b, "\"/>\n      <property name=\"failOn\" value=\"%s\"/>\n    </properties>\n", pk_severities[jc->fail_at]);
   crawl__buf_puts(&b, jc->seeds.p);
   crawl__buf_puts(&b, "  </testsuite>\n");
   crawl__buf_printf(&b, "  <testsuite name=\"routes\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" time=\"0\">\n",

@@ -76,8 +76,8 @@ void rp_h_list(crawl__buf *b, const cJSON *arr, size_t max, int code) {
   if (!n) crawl__buf_puts(b, "<span class=\"muted\">–</span>");
 }
 void rp_h_sev(crawl__buf *b, const char *sev) {
-  int s = rp_sev_rank(sev);
-  crawl__buf_printf(b, "<span class=\"sev sev-%s\">%s</span>", s >= 0 ? rp_sev_names[s] : "low", s >= 0 ? rp_sev_names[s] : "?");
+  int s = pk_severity_rank(sev);
+  crawl__buf_printf(b, "<span class=\"sev sev-%s\">%s</span>", s >= 0 ? pk_severities[s] : "low", s >= 0 ? pk_severities[s] : "?");
 }
 void rp_h_signal(crawl__buf *b, const cJSON *sg) {
   rp_h_code(b, crawl__str(sg, "kind"));

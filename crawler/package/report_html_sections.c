@@ -9,7 +9,7 @@ void rp_html_summary(crawl__buf *b, const rp *r) {
   int sev[3] = {0};
   const cJSON *it;
   cJSON_ArrayForEach(it, crawl__arr2(r->pkg, "reviewQueue", "items")) {
-    int s = rp_sev_rank(crawl__str(it, "severity"));
+    int s = pk_severity_rank(crawl__str(it, "severity"));
     if (s >= 0) sev[s]++;
   }
   static const struct { const char *key, *label; } headline[] = {
@@ -229,7 +229,7 @@ void rp_html_review(crawl__buf *b, const rp *r) {
   int present[RP_NKINDS] = {0}, sev[3] = {0};
   cJSON_ArrayForEach(it, items) {
     present[rp_kind_index(crawl__str(it, "kind"))]++;
-    int s = rp_sev_rank(crawl__str(it, "severity"));
+    int s = pk_severity_rank(crawl__str(it, "severity"));
     if (s >= 0) sev[s]++;
   }
   crawl__buf_printf(b, "<section id=\"review\"><h2>Review queue</h2><div class=\"filters\" id=\"review-filters\">"
@@ -247,8 +247,8 @@ void rp_html_review(crawl__buf *b, const rp *r) {
   crawl__buf_puts(b, "<table id=\"review-table\">");
   rp_h_thead(b, review_cols, H_NCOLS(review_cols));
   cJSON_ArrayForEach(it, items) {
-    int s = rp_sev_rank(crawl__str(it, "severity"));
-    crawl__buf_printf(b, "<tr data-severity=\"%s\" data-kind=\"%s\" id=\"", s >= 0 ? rp_sev_names[s] : "medium",
+    int s = pk_severity_rank(crawl__str(it, "severity"));
+    crawl__buf_printf(b, "<tr data-severity=\"%s\" data-kind=\"%s\" id=\"", s >= 0 ? pk_severities[s] : "medium",
                       rp_kinds[rp_kind_index(crawl__str(it, "kind"))].kind);
     h(b, crawl__str(it, "id"));
     crawl__buf_puts(b, "\">");

@@ -9,6 +9,7 @@
 #define UIAP_REPORT_INT_H
 
 #include "crawl_pkg.h"
+#include "pkg_int.h"
 #include "crawl_journal.h"
 #include "crawl_strmap.h"
 #include "crawl_util.h"
@@ -33,8 +34,6 @@ extern char **environ;
 #define RP_PNG_MAX       ((size_t)16 << 20)
 
 /* ---- vocabularies (report.c) ---------------------------------------------------------- */
-extern const char *const rp_sev_names[3];
-int rp_sev_rank(const char *s);
 /* Review kinds: the SARIF rules, in the spec's order (ruleIndex is stable). */
 typedef struct rp_kind {
   const char *kind, *name, *short_text, *help;
@@ -108,7 +107,6 @@ typedef struct h_col {
 #define H_FN(head, fn) {head, HC_FN, NULL, 0, 0, fn, NULL}
 
 /* ---- report.c -------------------------------------------------------------- */
-int rp_sev_rank(const char *s);
 int rp_kind_index(const char *k);
 long rp_state_index(const rp *r, const char *id);
 int rp_route_color(const rp *r, const char *route);

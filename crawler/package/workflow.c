@@ -157,15 +157,11 @@ static void wf_graph(wf *w) {
 }
 
 /* ---- review items into the package ---------------------------------------------------- */
-static const char *const sev_names[] = {"low", "medium", "high"};
-static int sev_rank(const char *s) {
-  for (int i = 0; i < 3; i++)
-    if (s && !strcmp(s, sev_names[i])) return i;
-  return 1;
-}
 /* The package's review order: severity (high first), kind, route. */
 static int item_before(const cJSON *a, const cJSON *b) {
-  int sa = sev_rank(crawl__str(a, "severity")), sb = sev_rank(crawl__str(b, "severity"));
+  int sa = pk_severity_rank(crawl__str(a, "severity")), sb = pk_severity_rank(crawl__str(b, "severity"));
+  if (sa < 0) sa = 1; /* here an unknown severity sorts as medium, as it always has */
+  if (sb < 0) sb = 1;
   if (sa != sb) return sa > sb;
   int c = strcmp(crawl__str(a, "kind") ? crawl__str(a, "kind") : "", crawl__str(b, "kind") ? crawl__str(b, "kind") : "");
   if (c) return c < 0;
@@ -231,11 +227,11 @@ static char *candidate_id(const wf_struct *s, crawl__strmap *ids) {
  * review order; its id goes into c's metadata.reviewItems. */
 static void candidate_review_add(cJSON *items, cJSON *c, const wf_struct *s, const char *id, const wf_review *rv) {
   char *key = crawl__xprintf("workflow\x1f%s\x1f%s", rv->kind, id);
-  char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
+  char *rid = pk_review_id(key, 0);
   free(key);
   cJSON *it = crawl__jx(cJSON_CreateObject());
   crawl__jstr(it, "id", rid);
-  crawl__jstr(it, "severity", sev_names[rv->severity]);
+  crawl__jstr(it, "severity", pk_severities[rv->severity]);
   crawl__jstr(it, "kind", rv->kind);
   crawl__jstr(it, "routeId", s->route);
   crawl__jstr(it, "scopeId", s->scope);
@@ -318,7 +314,7 @@ static void seed_resolved(cJSON *package, cJSON *c, int i, const char *wid) {
 /* Seed i (workflow wid) that no candidate matches: a coverage_gap with the reason. */
 static void seed_gap(cJSON *package, cJSON *items, int i, const char *wid, int ncands) {
   char *key = crawl__xprintf("workflow-seed\x1f%d", i);
-  char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
+  char *rid = pk_review_id(key, 0);
   free(key);
   char *reason = crawl__xprintf("no workflow candidate synthesized from this run (%d) has the id it names", ncands);
   cJSON *it = crawl__jx(cJSON_CreateObject());

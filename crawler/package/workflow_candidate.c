@@ -319,7 +319,7 @@ static char *cand_action_item(wf *w, const wf_cand *k) {
   if (k->nsig || !k->s->c_app) return NULL;
   char *found = NULL;
   char *key = crawl__xprintf("missing_success_signal\x1f%s", k->s->c_app);
-  char *rid = crawl__xprintf("rev_%012llx", (unsigned long long)(crawl__hash(key) & 0xffffffffffffull));
+  char *rid = pk_review_id(key, 0);
   free(key);
   const cJSON *it;
   cJSON_ArrayForEach(it, crawl__arr2(w->pkg, "reviewQueue", "items"))

@@ -9,6 +9,7 @@
 #define UIAP_WORKFLOW_INT_H
 
 #include "crawl_pkg.h"
+#include "pkg_int.h"
 #include "pol.h"
 #include "crawl_journal.h"
 #include "crawl_strmap.h"

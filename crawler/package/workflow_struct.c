@@ -271,7 +271,7 @@ static void wf_state_structures(wf *w, const wf_state *st, const cJSON *g) {
 void wf_structures(wf *w) {
   for (size_t i = 0; i < w->nst; i++) {
     const char *ref = crawl__str(w->st[i].node, "pageGraphRef");
-    if (!ref || ref[0] == '/' || strstr(ref, "..")) continue;
+    if (!crawl__path_inside(ref)) continue;
     char *path = crawl__xprintf("%s/%s", w->dir, ref);
     char err[256];
     cJSON *g = crawl__json_load(path, err, sizeof err);
