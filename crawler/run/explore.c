@@ -27,42 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void finish(run *r, crawl_summary *sum) {
-  /* controls that never changed anything: the spec wants a review item
-   * (this is the live side of "reviewing"; the package build derives the rest) */
-  for (int i = 0; i < r->nloops; i++) {
-    struct loopstat *l = &r->loops[i];
-    if (!l->moved && l->self && !l->signals)
-      crawl__run_jl_review(r, "missing_success_signal", "low", -1, &l->a,
-                "Give the control an observable effect (a status message, a route or state change) or annotate what it does.",
-                CRAWL__LOOP_REVIEW_FMT, l->a.action_id, l->self);
-    free(l->key);
-    fr_action_free(&l->a);
-  }
-  free(r->loops);
-  r->loops = NULL;
-  r->nloops = 0;
-  const char *status = r->cancelled ? "cancelled" : r->fatal ? "failed" : "completed";
-  cJSON *o = cJSON_CreateObject();
-  char ts[64];
-  cJSON_AddStringToObject(o, "status", status);
-  cJSON_AddStringToObject(o, "finishedAt", crawl__time_iso(ts, sizeof ts));
-  cJSON_AddStringToObject(o, "stoppedBy", r->stopped_by ? r->stopped_by : "frontier");
-  cJSON_AddItemToObject(o, "timing", crawl__timing_json(&r->tm));
-  crawl__run_jl_write(r, "end", o);
-  char tm[512];
-  crawl__timing_format(&r->tm, (long)r->tm.ph[CRAWL_PH_ACT].count, tm, sizeof tm);
-  crawl_log(CRAWL_LOG_INFO, "crawl", "time per action: %s", tm);
-  sum->states = r->f.nst;
-  sum->transitions = r->transitions;
-  sum->self_loops = r->self_loops;
-  sum->decisions = r->decisions;
-  sum->failures = r->failures;
-  sum->reviews = r->reviews;
-  sum->stopped_by = r->stopped_by ? r->stopped_by : "frontier";
-  sum->status = status;
-}
-
+/* ---- the run: open ----------------------------------------------------------------------- */
 static int mkdir_p(const char *dir) {
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s", dir);
@@ -75,7 +40,6 @@ static int mkdir_p(const char *dir) {
   return mkdir(tmp, 0755) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-/* ---- the run: open ----------------------------------------------------------------------- */
 /* Budgets with their defaults, the output folders, and the journal opened
  * for appending (a torn last line cut off), then, when resuming, read back:
  * states, edges, what was done, counters (*resumed: a run to continue was
@@ -211,8 +175,45 @@ void crawl__run_explore(run *r) {
   if (r->sh) crawl__run_shared_release_all(r);
 }
 
-
 /* ---- the run: close ---------------------------------------------------------------------------- */
+/* The end record and the summary: a review item per control that never
+ * changed anything, the status, what stopped the run, the timing. */
+static void finish(run *r, crawl_summary *sum) {
+  /* controls that never changed anything: the spec wants a review item
+   * (this is the live side of "reviewing"; the package build derives the rest) */
+  for (int i = 0; i < r->nloops; i++) {
+    struct loopstat *l = &r->loops[i];
+    if (!l->moved && l->self && !l->signals)
+      crawl__run_jl_review(r, "missing_success_signal", "low", -1, &l->a,
+                "Give the control an observable effect (a status message, a route or state change) or annotate what it does.",
+                CRAWL__LOOP_REVIEW_FMT, l->a.action_id, l->self);
+    free(l->key);
+    fr_action_free(&l->a);
+  }
+  free(r->loops);
+  r->loops = NULL;
+  r->nloops = 0;
+  const char *status = r->cancelled ? "cancelled" : r->fatal ? "failed" : "completed";
+  cJSON *o = cJSON_CreateObject();
+  char ts[64];
+  cJSON_AddStringToObject(o, "status", status);
+  cJSON_AddStringToObject(o, "finishedAt", crawl__time_iso(ts, sizeof ts));
+  cJSON_AddStringToObject(o, "stoppedBy", r->stopped_by ? r->stopped_by : "frontier");
+  cJSON_AddItemToObject(o, "timing", crawl__timing_json(&r->tm));
+  crawl__run_jl_write(r, "end", o);
+  char tm[512];
+  crawl__timing_format(&r->tm, (long)r->tm.ph[CRAWL_PH_ACT].count, tm, sizeof tm);
+  crawl_log(CRAWL_LOG_INFO, "crawl", "time per action: %s", tm);
+  sum->states = r->f.nst;
+  sum->transitions = r->transitions;
+  sum->self_loops = r->self_loops;
+  sum->decisions = r->decisions;
+  sum->failures = r->failures;
+  sum->reviews = r->reviews;
+  sum->stopped_by = r->stopped_by ? r->stopped_by : "frontier";
+  sum->status = status;
+}
+
 /* The closing notes, the depth budget, the end line; then the package. */
 static crawl_code run_close(run *r, crawl_summary *sum) {
   if (r->stopped_by) crawl__run_jl_note(r, "stopped by %s", r->stopped_by);
@@ -281,40 +282,10 @@ static void run_free(run *r) {
   crawl__run_graph_json_drop(r);
 }
 
-crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
-  memset(sum, 0, sizeof *sum);
-  run R = {.o = o, .c = c, .cur = -1, .pri = -1, .phase = -1, .t0 = cdp_now_ms()}, *r = &R;
-  crawl_code rc0;
-  if ((rc0 = crawl__run_shared_open(r, sum)) != CRAWL_OK) return rc0; /* before anything is written */
-  int resumed;
-  crawl_code rc = run_open(r, o, sum, &resumed);
-  if (rc) {
-    run_free(r);
-    return rc;
-  }
-  if (r->sh) crawl__shared_use_secrets(r->sh, r->secrets);
-  const cJSON *plan = crawl__run_plan_payload(o->plan);
-  const cJSON *env = cJSON_GetObjectItemCaseSensitive(plan, "environment");
-  const char *base = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"));
-  const cJSON *plan_sd = cJSON_GetObjectItemCaseSensitive(plan, "seeds");
-  int maxseeds = cJSON_GetArraySize(plan_sd) + 1; /* every seed given, or the base URL */
-  for (int i = 0; o->urls && o->urls[i]; i++) maxseeds++;
-  seed *seeds = crawl__xcalloc((size_t)maxseeds, sizeof *seeds);
-  int nseeds = crawl__run_seeds_collect(o->urls, plan_sd, base, seeds, maxseeds);
-  for (int i = 0; i < nseeds && o->seed_query; i++) seeds[i].url = crawl__run_with_query(seeds[i].url, o->seed_query);
-  for (int i = 0; i < nseeds && !base; i++) base = seeds[i].url; /* else the first seed URL */
-  crawl__run_origins(r, base);
-  r->seed_origins = crawl__xcalloc((size_t)nseeds + 1, sizeof *r->seed_origins);
-  for (int i = 0; i < nseeds; i++) crawl__run_url_origin(seeds[i].url, r->seed_origins[r->nseed_origins++], 512);
-  int nscope = 0;
-  while (r->allowed[nscope]) nscope++;
-  r->scope = crawl__xcalloc((size_t)(nscope + nseeds + 1), sizeof *r->scope);
-  for (int i = 0; i < nscope; i++) r->scope[i] = r->allowed[i];
-  for (int i = 0; i < nseeds; i++) r->scope[nscope + i] = r->seed_origins[i];
-  crawl__run_journal_run(r, env, base, seeds, nseeds, resumed);
-  crawl__run_jl_status(r, "planning");
-  crawl__run_plan_seeds(r, seeds, nseeds);
-  crawl__run_jl_status(r, "preparing");
+/* ---- the run: the pipeline -------------------------------------------------------------------- */
+/* Seeding and exploring: as each principal in turn, else in one tab. */
+static void run_explore(run *r, seed *seeds, int nseeds) {
+  const crawl_opts *o = r->o;
   if (o->nprincipals) {
     crawl__run_explore_principals(r, seeds, nseeds);
   } else {
@@ -327,17 +298,13 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
     crawl__run_jl_status(r, "exploring");
     crawl__run_explore(r);
   }
-  crawl__run_cancel_seen(r, CRAWL_OK); /* cancelled in any phase: the package says so */
-  crawl_code prc = run_close(r, sum);
-  if (!prc && o->nprincipals && !r->cancelled && !r->guard_stop) {
-    char aerr[512];
-    if (crawl_access_actions_write(r->dir, aerr, sizeof aerr))
-      crawl_log(CRAWL_LOG_WARN, "crawl", "access.json keeps no actions: %s", aerr);
-  }
-  run_free(r);
-  crawl__run_seeds_free(seeds, nseeds);
-  free(seeds);
-  if (prc) return prc;
+}
+
+/* How a run that wrote its package ended, as crawl_run's code (sum->error:
+ * why): the guard stopped it (CRAWL_OK: the package is written; the CLI
+ * exits with the guard's code), the browser was lost, the shared frontier
+ * stopped answering, or no seed loaded. */
+static crawl_code run_verdict(const run *r, crawl_summary *sum) {
   if (r->guard_stop) { /* the package is written; the CLI exits with the guard's code */
     snprintf(sum->error, sizeof sum->error, "%.500s", r->err);
     return CRAWL_OK;
@@ -354,4 +321,36 @@ crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
    * when every seed loaded), as it did before the split */
   if (!r->f.nst) snprintf(sum->error, sizeof sum->error, "%.500s", r->seed_err); /* no seed loaded: why */
   return CRAWL_OK;
+}
+
+/* The run: open -> seeds -> explore (each principal, or one tab) -> close
+ * (the package). Documented in crawl.h. */
+crawl_code crawl_run(cdp_client *c, const crawl_opts *o, crawl_summary *sum) {
+  memset(sum, 0, sizeof *sum);
+  run R = {.o = o, .c = c, .cur = -1, .pri = -1, .phase = -1, .t0 = cdp_now_ms()}, *r = &R;
+  crawl_code rc0;
+  if ((rc0 = crawl__run_shared_open(r, sum)) != CRAWL_OK) return rc0; /* before anything is written */
+  int resumed;
+  crawl_code rc = run_open(r, o, sum, &resumed);
+  if (rc) {
+    run_free(r);
+    return rc;
+  }
+  if (r->sh) crawl__shared_use_secrets(r->sh, r->secrets);
+  seed *seeds;
+  int nseeds = crawl__run_seeds(r, resumed, &seeds);
+  crawl__run_jl_status(r, "preparing");
+  run_explore(r, seeds, nseeds);
+  crawl__run_cancel_seen(r, CRAWL_OK); /* cancelled in any phase: the package says so */
+  crawl_code prc = run_close(r, sum);
+  if (!prc && o->nprincipals && !r->cancelled && !r->guard_stop) {
+    char aerr[512];
+    if (crawl_access_actions_write(r->dir, aerr, sizeof aerr))
+      crawl_log(CRAWL_LOG_WARN, "crawl", "access.json keeps no actions: %s", aerr);
+  }
+  run_free(r);
+  crawl__run_seeds_free(seeds, nseeds);
+  free(seeds);
+  if (prc) return prc;
+  return run_verdict(r, sum);
 }

@@ -157,14 +157,11 @@ extern const char *const crawl__run_resume_types[];
 
 /* ---- explore_seeds.c ---- */
 const cJSON *crawl__run_plan_payload(const cJSON *plan);
-int crawl__run_seeds_collect(const char *const *urls, const cJSON *crawl__run_plan_seeds, const char *base, seed *seeds, int max);
-char *crawl__run_with_query(char *url, const char *query);
 void crawl__run_seeds_free(seed *seeds, int n);
-void crawl__run_origins(run *r, const char *base);
-void crawl__run_plan_seeds(run *r, seed *seeds, int nseeds);
 void crawl__run_drive_url_seeds(run *r, seed *seeds, int nseeds);
 void crawl__run_drive_control_seeds(run *r, seed *seeds, int nseeds);
 int crawl__run_control_seeds(const seed *seeds, int nseeds);
+int crawl__run_seeds(run *r, int resumed, seed **out);
 
 /* ---- explore_step.c ---- */
 int crawl__run_folded(const run *r, int to, const char *rk);

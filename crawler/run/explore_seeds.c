@@ -62,7 +62,7 @@ static cJSON *url_seed_json(const char *url) {
  * resolved by the package), else base itself. Reads
  * nothing but its arguments. The caller frees each seed's url and json
  * (seeds_free). Returns the count. */
-int crawl__run_seeds_collect(const char *const *urls, const cJSON *plan_seeds, const char *base, seed *seeds, int max) {
+static int seeds_collect(const char *const *urls, const cJSON *plan_seeds, const char *base, seed *seeds, int max) {
   int n = 0;
   for (int i = 0; urls && urls[i] && n < max; i++) seed_set(&seeds[n++], crawl__xstrdup(urls[i]), url_seed_json(urls[i]));
   const cJSON *sj;
@@ -80,7 +80,7 @@ int crawl__run_seeds_collect(const char *const *urls, const cJSON *plan_seeds, c
 }
 
 /* url (freed) with query's parameters added, before any fragment. */
-char *crawl__run_with_query(char *url, const char *query) {
+static char *with_query(char *url, const char *query) {
   if (!url) return NULL;
   size_t at = strcspn(url, "#");
   char *out = crawl__xprintf("%.*s%s%s%s", (int)at, url, memchr(url, '?', at) ? "&" : "?", query, url + at);
@@ -96,7 +96,7 @@ void crawl__run_seeds_free(seed *seeds, int n) {
 }
 
 /* The page's origin (base's) and the origins in scope: it, then allow_origins. */
-void crawl__run_origins(run *r, const char *base) {
+static void run_origins(run *r, const char *base) {
   crawl__run_url_origin(base, r->page_origin, sizeof r->page_origin);
   int na = 0;
   r->allowed[na++] = r->page_origin;
@@ -148,7 +148,7 @@ static const char *seed_problem(const run *r, const seed *sd, char *buf, size_t 
 
 /* Planning: each seed that cannot be used gets its seed line and a
  * coverage_gap with the reason now, and is not loaded. */
-void crawl__run_plan_seeds(run *r, seed *seeds, int nseeds) {
+static void plan_seeds(run *r, seed *seeds, int nseeds) {
   char why[900];
   for (int i = 0; i < nseeds; i++) {
     const char *reason = seed_problem(r, &seeds[i], why, sizeof why);
@@ -309,4 +309,36 @@ int crawl__run_control_seeds(const seed *seeds, int nseeds) {
   int n = 0;
   for (int i = 0; i < nseeds; i++) n += is_control_seed(&seeds[i]);
   return n;
+}
+
+/* ---- the run: its seeds, planned ------------------------------------------------------------- */
+/* The run's seeds (*out, nseeds of them; the caller frees them with
+ * crawl__run_seeds_free and *out with free): the URLs given and the plan's,
+ * resolved, its origins and scope set, its "run" line (or, resumed, a
+ * note), and each seed that cannot be used settled at planning. */
+int crawl__run_seeds(run *r, int resumed, seed **out) {
+  const crawl_opts *o = r->o;
+  const cJSON *plan = crawl__run_plan_payload(o->plan);
+  const cJSON *env = cJSON_GetObjectItemCaseSensitive(plan, "environment");
+  const char *base = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "baseUrl"));
+  const cJSON *plan_sd = cJSON_GetObjectItemCaseSensitive(plan, "seeds");
+  int maxseeds = cJSON_GetArraySize(plan_sd) + 1; /* every seed given, or the base URL */
+  for (int i = 0; o->urls && o->urls[i]; i++) maxseeds++;
+  seed *seeds = crawl__xcalloc((size_t)maxseeds, sizeof *seeds);
+  int nseeds = seeds_collect(o->urls, plan_sd, base, seeds, maxseeds);
+  for (int i = 0; i < nseeds && o->seed_query; i++) seeds[i].url = with_query(seeds[i].url, o->seed_query);
+  for (int i = 0; i < nseeds && !base; i++) base = seeds[i].url; /* else the first seed URL */
+  run_origins(r, base);
+  r->seed_origins = crawl__xcalloc((size_t)nseeds + 1, sizeof *r->seed_origins);
+  for (int i = 0; i < nseeds; i++) crawl__run_url_origin(seeds[i].url, r->seed_origins[r->nseed_origins++], 512);
+  int nscope = 0;
+  while (r->allowed[nscope]) nscope++;
+  r->scope = crawl__xcalloc((size_t)(nscope + nseeds + 1), sizeof *r->scope);
+  for (int i = 0; i < nscope; i++) r->scope[i] = r->allowed[i];
+  for (int i = 0; i < nseeds; i++) r->scope[nscope + i] = r->seed_origins[i];
+  crawl__run_journal_run(r, env, base, seeds, nseeds, resumed);
+  crawl__run_jl_status(r, "planning");
+  plan_seeds(r, seeds, nseeds);
+  *out = seeds;
+  return nseeds;
 }
