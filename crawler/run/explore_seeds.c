@@ -12,8 +12,7 @@ static const char *seed_kind(const seed *sd) {
 }
 /* Menu and action seeds name a control on the seed pages. */
 static int is_control_seed(const seed *sd) {
-  const char *k = seed_kind(sd);
-  return !sd->url && !sd->settled && k && (!strcmp(k, "menu") || !strcmp(k, "action"));
+  return !sd->url && !sd->settled && crawl__seed_use_of(sd->json, CRAWL__SEEDS_RUN) == CRAWL__SEED_CONTROL;
 }
 
 /* A seed's URL or route against the base URL (RFC 3986: "../", "?q", "#f",
@@ -111,39 +110,12 @@ static void seed_unresolved(run *r, cJSON *so, const char *why) {
   crawl__run_jl_write(r, "seed", so);
 }
 
-/* Seed kinds (discovery-mapper 9.1) and the field each names its target by. */
-static const struct { const char *kind, *field; } seed_kinds[] = {
-  {"url", "url"}, {"route", "routeId"}, {"menu", "label"}, {"action", "actionId"},
-  {"workflow", "workflowId"}, {"documentation", "ref"}};
-
-/* Why seed sd cannot be used at all (into buf), or NULL: an unknown kind, a
- * missing target, a documentation ref that is no page of the run's origins. */
+/* Why seed sd cannot be used at all (into buf), or NULL: seeds.c's table
+ * (an unknown kind, a missing target, a documentation ref that is no page
+ * of the run's origins). */
 static const char *seed_problem(const run *r, const seed *sd, char *buf, size_t n) {
-  const char *kind = seed_kind(sd);
-  size_t k = 0;
-  while (k < sizeof seed_kinds / sizeof *seed_kinds && (!kind || strcmp(seed_kinds[k].kind, kind))) k++;
-  if (k == sizeof seed_kinds / sizeof *seed_kinds) {
-    snprintf(buf, n, "seed kind %.100s is not one of the mapper's (url, route, menu, action, workflow, documentation)",
-             kind ? kind : "(none)");
-    return buf;
-  }
-  const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sd->json, seed_kinds[k].field));
-  if (!v || !v[0]) {
-    snprintf(buf, n, "a %s seed needs a non-empty %s", kind, seed_kinds[k].field);
-    return buf;
-  }
-  if (strcmp(kind, "documentation")) return NULL;
-  if (!sd->url) {
-    snprintf(buf, n, "the ref %.300s names no page of the app (a URL or a path from \"/\"); the crawler reads "
-             "documentation only as pages on the run's origins", v);
-    return buf;
-  }
-  char o[512];
-  crawl__run_url_origin(sd->url, o, sizeof o);
-  for (int i = 0; r->allowed[i]; i++)
-    if (!strcmp(o, r->allowed[i])) return NULL;
-  snprintf(buf, n, "%.300s is outside the run's origins (add its origin with --allow-origin)", sd->url);
-  return buf;
+  crawl__seed_check c = {.user = CRAWL__SEEDS_RUN, .url = sd->url, .allowed = r->allowed};
+  return crawl__seed_problem(sd->json, &c, buf, n);
 }
 
 /* Planning: each seed that cannot be used gets its seed line and a
