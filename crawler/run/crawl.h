@@ -634,4 +634,53 @@ typedef struct crawl__seed_check {
  * serve, a missing target, a page outside the origins its use allows. */
 const char *crawl__seed_problem(const cJSON *sd, const crawl__seed_check *c, char *buf, size_t n);
 
+/* ---- resume and the output directory (explore_resume.c, outdir.c) ---------------- */
+/* The plan of the run journaled in dir, for --resume without seeds or a
+ * plan: the environment and seeds of its first record (a "run" record), as
+ * a DiscoveryPlanPayload's JSON text (*text; caller frees), read as a plan
+ * is (crawl_plan_parse). CRAWL_OK; else *text is NULL and err has one line:
+ * CRAWL_ARG when dir has no journal or it does not start with a run record. */
+crawl_code crawl_resume_plan(const char *dir, char **text, char *err, size_t errlen);
+
+/* dir made ready for a run: one that holds another run's journal is refused
+ * unless force (then the files a run owns are removed: crawl_out_clear) or
+ * resume; created when missing (*made: 1 when this call created it);
+ * writable. CRAWL_OK, or CRAWL_IO with one line in err. */
+crawl_code crawl_out_prepare(const char *dir, int resume, int force, int *made, char *err, size_t errlen);
+/* The files and folders a run owns in dir (journal, states, screenshots,
+ * accessibility, package and reports, access.json, reviewed.json,
+ * workers/) removed; anything else stays. 0, or -1 when one could not be. */
+int crawl_out_clear(const char *dir);
+/* path and everything below it, as rm -rf: symbolic links are removed,
+ * never followed (a directory crawl_out_prepare made). Refuses "" and "/".
+ * 0 or -1. */
+int crawl_out_remove(const char *path);
+
+/* ---- the browser behind a run (browser.c) ------------------------------------------ */
+/* Connect to the browser (pool) at url, waiting while it answers HTTP 429
+ * or 503 for up to timeout_ms overall (0: 60000); previous: the dead
+ * connection, on a reconnect (its tabs still open are closed). A warning
+ * when the pool made the run wait. cancel (may be NULL): a wait ends early,
+ * and the client's calls too. CDP_OK with *c (caller frees), or a code with
+ * one line in err. */
+cdp_code crawl_pool_connect(const char *url, long timeout_ms, const cdp_client *previous,
+                            volatile sig_atomic_t *cancel, cdp_client **c, char *err, size_t errlen);
+
+/* What crawl_relaunch needs: the caller's client pointer, which follows the
+ * run's (the old client is freed by crawl_relaunch, so it is NULL after a
+ * failure, never the freed one), how to start a browser or where to
+ * reconnect, and why the last relaunch failed. Zero-initialise. */
+typedef struct crawl_relaunch_ctx {
+  cdp_client **c;
+  cdp_launch_opts lo;           /* a new browser like the first one */
+  const char *connect;          /* or a new connection to this pool (crawl_pool_connect) */
+  long connect_timeout_ms;
+  volatile sig_atomic_t *cancel;
+  char err[1024];               /* why the last relaunch failed ("" when none did) */
+} crawl_relaunch_ctx;
+
+/* crawl_opts.relaunch with a crawl_relaunch_ctx as ud: a new browser after
+ * the old one died, or a new connection to the pool after it dropped. */
+cdp_code crawl_relaunch(void *ud, cdp_client **c);
+
 #endif

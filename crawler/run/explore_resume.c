@@ -1,7 +1,9 @@
 /* explore_resume.c -- rebuilding the run from its journal (--resume): states,
  * transitions (done actions, outcomes, edges), failures, decisions and
- * counters read back. The same record readers serve the shared frontier's
- * states and edges of other workers (explore_shared.c). */
+ * counters read back, and the plan of a run resumed without one (its first
+ * record's environment and seeds: crawl_resume_plan). The same record
+ * readers serve the shared frontier's states and edges of other workers
+ * (explore_shared.c). */
 #include "explore_int.h"
 
 /* ---- resume: rebuild the run from its journal ----------------------------------- */
@@ -141,3 +143,35 @@ int crawl__run_resume_record(void *ud, const char *type, cJSON *j) {
 
 /* The record types a resumed run reads back. */
 const char *const crawl__run_resume_types[] = {"run", "state", "transition", "failure", "decision", "review", NULL};
+
+/* ---- resume without a plan: the run's own ---------------------------------------- */
+/* crawl__journal_read: a copy of the first record, then stop. */
+static int first_record(void *ud, const char *type, cJSON *rec) {
+  (void)type;
+  *(cJSON **)ud = cJSON_Duplicate(rec, 1);
+  return -1;
+}
+
+crawl_code crawl_resume_plan(const char *dir, char **text, char *err, size_t errlen) {
+  cJSON *first = NULL;
+  crawl__journal_stats st;
+  *text = NULL;
+  if (crawl__journal_read(dir, NULL, first_record, &first, &st, NULL, 0) != CRAWL_OK) {
+    snprintf(err, errlen, "nothing to resume in %s (no journal.jsonl)", dir);
+    return CRAWL_ARG;
+  }
+  if (!first || st.malformed || st.unknown || strcmp(crawl__str(first, "type") ?: "", "run")) {
+    cJSON_Delete(first);
+    snprintf(err, errlen, "%s/journal.jsonl does not start with a run record", dir);
+    return CRAWL_ARG;
+  }
+  cJSON *pl = cJSON_CreateObject();
+  cJSON_AddItemToObject(pl, "environment", cJSON_DetachItemFromObjectCaseSensitive(first, "environment"));
+  cJSON_AddItemToObject(pl, "seeds", cJSON_DetachItemFromObjectCaseSensitive(first, "seeds"));
+  cJSON_Delete(first);
+  *text = cJSON_Print(pl);
+  cJSON_Delete(pl);
+  if (*text) return CRAWL_OK;
+  snprintf(err, errlen, "out of memory");
+  return CRAWL_IO;
+}
