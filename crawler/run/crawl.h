@@ -683,4 +683,30 @@ typedef struct crawl_relaunch_ctx {
  * the old one died, or a new connection to the pool after it dropped. */
 cdp_code crawl_relaunch(void *ud, cdp_client **c);
 
+/* ---- crawl --workers N on one machine (workers.c) ------------------------------------ */
+#include <sys/types.h>
+/* Start argv (execvp of exe) as a child with stdin and stdout on /dev/null
+ * and stderr into the file log. The child gets SIGTERM when the parent dies
+ * (SIGKILL, OOM): a worker then writes its package and closes its browser,
+ * the private redis-server goes; none is left behind. Its pid (-1: fork
+ * failed); a child that cannot exec exits 127 with a line in log. */
+pid_t crawl_spawn(char *const *argv, const char *exe, const char *log);
+
+/* The workers' private redis-server. */
+typedef struct crawl_workers_redis {
+  pid_t pid;
+  char sockdir[64];             /* /tmp/uiap-redis-XXXXXX: a unix socket path is short */
+  char sock[128];
+  char url[160];                /* unix://SOCK: the workers' --frontier */
+} crawl_workers_redis;
+
+/* A private redis-server on a unix socket (no port, no persistence), its
+ * log in dir/redis.log (dir created, mode 0700), answering PING within 5 s.
+ * CRAWL_OK with *wr filled; else nothing is left running, and one line in
+ * err: CRAWL_IO (dir or the socket's directory), CRAWL_FRONTIER (no
+ * redis-server, or it did not answer). */
+crawl_code crawl_workers_redis_start(const char *dir, crawl_workers_redis *wr, char *err, size_t errlen);
+/* The server stopped and waited for, its socket and directory removed. */
+void crawl_workers_redis_stop(crawl_workers_redis *wr);
+
 #endif
