@@ -1,8 +1,10 @@
 /* cli_workers.c -- crawl --workers N on one machine (docs/scale.md): a
- * private redis-server on a unix socket in OUT/workers/, N worker processes
- * of this binary sharing its frontier (crawl --frontier unix://...), each
- * into OUT/workers/wK, then one package merged into OUT (crawl_merge). The
- * same run as on several machines, with the scheduling done here. */
+ * private redis-server on a unix socket (the library's, workers.c), N
+ * worker processes of this binary sharing its frontier (crawl --frontier
+ * unix://...), each into OUT/workers/wK, then one package merged into OUT
+ * (crawl_merge). The same run as on several machines, with the scheduling
+ * done here: which options the workers get, and how their ends are judged
+ * (by their exit codes). */
 #include "cli_int.h"
 #include "crawl.h"
 #include "crawl_pkg.h"
@@ -12,10 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,38 +91,6 @@ static char **worker_argv(const cli_workers *w, int k, char *out, size_t outlen)
   v[n++] = "-o";
   v[n++] = out;
   return v;
-}
-
-/* Start argv as a child with stderr into log. The child gets SIGTERM when
- * the parent dies (SIGKILL, OOM): a worker then writes its package and
- * closes its browser, the private redis-server goes; none is left behind. */
-static pid_t spawn(char *const *argv, const char *exe, const char *log) {
-  pid_t parent = getpid(), pid = fork();
-  if (pid != 0) return pid;
-  prctl(PR_SET_PDEATHSIG, SIGTERM);
-  if (getppid() != parent) _exit(127); /* the parent died before prctl */
-  freopen("/dev/null", "r", stdin);
-  freopen(log, "w", stderr);
-  freopen("/dev/null", "w", stdout);
-  execvp(exe, argv);
-  fprintf(stderr, "uiap-crawl: cannot start %s: %s\n", exe, strerror(errno));
-  _exit(127);
-}
-
-/* The private redis-server answers PING on sock within ms. */
-static int redis_ready(const char *sock, int ms) {
-  for (int t = 0; t < ms; t += 50) {
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    struct sockaddr_un a = {.sun_family = AF_UNIX};
-    memcpy(a.sun_path, sock, strlen(sock) + 1); /* short: under /tmp */
-    char buf[16] = "";
-    int ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0 && write(fd, "PING\r\n", 6) == 6 &&
-             read(fd, buf, sizeof buf - 1) > 0 && !strncmp(buf, "+PONG", 5);
-    close(fd);
-    if (ok) return 1;
-    usleep(50000);
-  }
-  return 0;
 }
 
 /* The run's frontier key, fresh and random, for the workers only: in
@@ -247,15 +214,6 @@ static void judge_ends(const char *out, const int *status, int n, cli_workers_en
   if (end->failed < n && !is_fatal(end->code)) end->code = 0;
 }
 
-static void stop_redis(pid_t rs, const char *sockdir, const char *sock) {
-  if (rs > 0) {
-    kill(rs, SIGTERM);
-    waitpid(rs, NULL, 0);
-  }
-  unlink(sock);
-  rmdir(sockdir);
-}
-
 /* Merge the workers' directories into OUT; the summary in sum. */
 static crawl_code merge_workers(const cli_workers *w, crawl_summary *sum) {
   char dirs[WORKERS_MAX][WPATH];
@@ -298,26 +256,14 @@ static void tell_timings(const char *out, int n) {
 int cli_workers_run(const cli_workers *w, crawl_summary *sum, cli_workers_end *end) {
   memset(sum, 0, sizeof *sum);
   memset(end, 0, sizeof *end);
-  char dir[4200], sock[4300], log[4400], url[4400];
+  char dir[4200], log[4400];
   snprintf(dir, sizeof dir, "%s/workers", w->out);
-  char sockdir[] = "/tmp/uiap-redis-XXXXXX"; /* a unix socket path has 108 bytes at most */
-  if ((mkdir(dir, 0700) != 0 && errno != EEXIST) || !mkdtemp(sockdir)) {
-    snprintf(sum->error, sizeof sum->error, "cannot create %.400s: %s", dir, strerror(errno));
-    return CRAWL_IO;
-  }
-  snprintf(sock, sizeof sock, "%s/redis.sock", sockdir);
-  snprintf(log, sizeof log, "%s/redis.log", dir);
-  char *rargv[] = {"redis-server", "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700", "--save", "",
-                   "--appendonly", "no", NULL};
-  pid_t rs = spawn(rargv, "redis-server", log);
-  if (!redis_ready(sock, 5000)) {
-    stop_redis(rs, sockdir, sock);
-    snprintf(sum->error, sizeof sum->error, "--workers needs redis-server (Debian: redis-server); see %.300s", log);
-    return CRAWL_FRONTIER;
-  }
-  snprintf(url, sizeof url, "unix://%s", sock);
+  crawl_workers_redis rs;
+  crawl_code rc0 = crawl_workers_redis_start(dir, &rs, sum->error, sizeof sum->error);
+  if (rc0 != CRAWL_OK) return rc0;
+  const char *url = rs.url;
   if (frontier_key() != 0) {
-    stop_redis(rs, sockdir, sock);
+    crawl_workers_redis_stop(&rs);
     snprintf(sum->error, sizeof sum->error, "cannot make the workers' frontier key: %s", strerror(errno));
     return CRAWL_IO;
   }
@@ -328,7 +274,7 @@ int cli_workers_run(const cli_workers *w, crawl_summary *sum, cli_workers_end *e
     char out[4400];
     char **argv = worker_argv(&ww, k, out, sizeof out);
     worker_path(log, sizeof log, w->out, k, ".log");
-    pids[k] = spawn(argv, w->exe, log);
+    pids[k] = crawl_spawn(argv, w->exe, log);
     free(argv);
   }
   int status[WORKERS_MAX] = {0};
@@ -336,7 +282,7 @@ int cli_workers_run(const cli_workers *w, crawl_summary *sum, cli_workers_end *e
   crawl_watch *watch = w->progress ? crawl_watch_open(url, w->run_id, werr, sizeof werr) : NULL;
   wait_all(&ww, pids, status, watch);
   crawl_watch_close(watch);
-  stop_redis(rs, sockdir, sock);
+  crawl_workers_redis_stop(&rs);
   crawl_code rc = merge_workers(w, sum);
   if (w->verbose) tell_timings(w->out, w->n);
   char warn[400];

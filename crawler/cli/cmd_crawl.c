@@ -11,7 +11,6 @@
 #include "crawl_util.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +100,8 @@ typedef struct {
   char **argv;
   long connect_timeout_ms;      /* --connect-timeout-ms (0: 60000) */
   long max_reconnects;          /* --max-reconnects (-1: not given, 10) */
-  char resume_plan[8300];       /* the plan --resume wrote, removed again */
+  char resume_plan[8300];       /* the name of the plan --resume reads back (no file) */
+  char *resume_text;            /* that plan (crawl_resume_plan), freed by crawl_cli_release */
   cJSON *plan;
   const char *reviewed_path;    /* --reviewed FILE */
   cJSON *reviewed;              /* its decisions, saved as OUT/reviewed.json */
@@ -337,40 +337,15 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
 }
 
 /* ---- setup -------------------------------------------------------------------- */
-/* crawl__journal_read: a copy of the first record, then stop. */
-static int first_record(void *ud, const char *type, cJSON *rec) {
-  (void)type;
-  *(cJSON **)ud = cJSON_Duplicate(rec, 1);
-  return -1;
-}
-
 /* --resume DIR without seeds or --plan: the environment and seeds of the
- * run's own first record (DIR/journal.jsonl) as DIR/.resume-plan.json, the
- * --plan to read. */
-static int crawl_resume_plan(crawl_cli *x) {
+ * run's own first record (crawl_resume_plan), read as --plan is; messages
+ * name it DIR/.resume-plan.json, as when it was a file. */
+static int crawl_resume_plan_load(crawl_cli *x) {
   const char *dir = x->co.out_dir;
-  cJSON *first = NULL;
-  crawl__journal_stats st;
-  if (crawl__journal_read(dir, NULL, first_record, &first, &st, NULL, 0) != CRAWL_OK)
-    return cli_fail(CLI_EXIT_USAGE, "nothing to resume in %s (no journal.jsonl)", dir);
-  if (!first || st.malformed || st.unknown || strcmp(crawl__str(first, "type") ?: "", "run")) {
-    cJSON_Delete(first);
-    return cli_fail(CLI_EXIT_USAGE, "%s/journal.jsonl does not start with a run record", dir);
-  }
-  cJSON *pl = cJSON_CreateObject();
-  cJSON_AddItemToObject(pl, "environment", cJSON_DetachItemFromObjectCaseSensitive(first, "environment"));
-  cJSON_AddItemToObject(pl, "seeds", cJSON_DetachItemFromObjectCaseSensitive(first, "seeds"));
-  cJSON_Delete(first);
-  char *ptext = cJSON_Print(pl);
-  cJSON_Delete(pl);
+  char err[8400];
+  if (crawl_resume_plan(dir, &x->resume_text, err, sizeof err) != CRAWL_OK)
+    return cli_fail(CLI_EXIT_USAGE, "%s", err);
   snprintf(x->resume_plan, sizeof x->resume_plan, "%s/.resume-plan.json", dir);
-  FILE *pf = ptext ? fopen(x->resume_plan, "w") : NULL;
-  if (pf) {
-    fputs(ptext, pf);
-    fclose(pf);
-  }
-  free(ptext);
-  if (!pf) return cli_fail(CLI_EXIT_OUTPUT, "cannot write %s", x->resume_plan);
   x->plan_path = x->resume_plan;
   return CLI_CONTINUE;
 }
@@ -378,18 +353,21 @@ static int crawl_resume_plan(crawl_cli *x) {
 /* --plan: budgets and safety from the plan, where no flag set them. */
 static int crawl_load_plan(crawl_cli *x) {
   const char *path = x->plan_path;
-  FILE *f = fopen(path, "rb");
-  if (!f) return cli_fail(CLI_EXIT_USAGE, "cannot read plan %s: %s", path, strerror(errno));
-  char *text;
-  size_t len;
-  int oom = cli_read_all(f, SIZE_MAX, &text, &len);
-  fclose(f);
-  if (oom) {
-    free(text);
-    return cli_fail(CLI_EXIT_INTERNAL, "out of memory reading plan %s", path);
+  char *text = x->resume_text;
+  if (!text) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return cli_fail(CLI_EXIT_USAGE, "cannot read plan %s: %s", path, strerror(errno));
+    size_t len;
+    int oom = cli_read_all(f, SIZE_MAX, &text, &len);
+    fclose(f);
+    if (oom) {
+      free(text);
+      return cli_fail(CLI_EXIT_INTERNAL, "out of memory reading plan %s", path);
+    }
+    if (!text) return cli_fail(CLI_EXIT_USAGE, "plan %s is empty", path);
+    text[len] = 0;
   }
-  if (!text) return cli_fail(CLI_EXIT_USAGE, "plan %s is empty", path);
-  text[len] = 0;
+  x->resume_text = NULL;
   crawl_plan_error pe;
   crawl_code pc = crawl_plan_parse(text, x->mode_flag, &x->co.budget, &x->co.policy, &x->plan, &pe);
   free(text);
@@ -441,49 +419,11 @@ static int crawl_seeds(crawl_cli *x) {
   return CLI_CONTINUE;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st;
-  (void)ftw;
-  return (flag == FTW_DP ? rmdir(path) : unlink(path)) == 0 ? 0 : -1;
-}
-
-/* path and everything below it, as rm -rf: symbolic links are removed,
- * never followed. Refuses "" and "/". 0 or -1. */
-static int remove_tree(const char *path) {
-  if (!path[0] || !path[strspn(path, "/")]) return -1;
-  return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
-}
-
-/* A previous run's files in dir: only ours (journal, states, screenshots,
- * package and reports); anything else stays. */
-static int remove_run(const char *dir) {
-  static const char *const ours[] = {"journal.jsonl", "package.json", "states", "screenshots", "accessibility",
-                                     "report.html", "graph.dot", "review.sarif", "junit.xml", "access.json",
-                                     "reviewed.json", "workers"};
-  char path[8300];
-  for (size_t i = 0; i < sizeof ours / sizeof *ours; i++) {
-    snprintf(path, sizeof path, "%s/%s", dir, ours[i]);
-    struct stat st;
-    if (stat(path, &st) != 0) continue;
-    if (S_ISDIR(st.st_mode) ? remove_tree(path) != 0 : unlink(path) != 0) return -1;
-  }
-  return 0;
-}
-
 /* The output directory: not another run's (unless --force), created, writable. */
 static int crawl_prepare_out(crawl_cli *x) {
-  const char *dir = x->co.out_dir;
-  struct stat st;
-  char jp[8300];
-  snprintf(jp, sizeof jp, "%s/journal.jsonl", dir);
-  if (x->resume_plan[0]) unlink(x->resume_plan);
-  if (stat(jp, &st) == 0 && !x->co.resume) {
-    if (!x->force) return cli_fail(CLI_EXIT_OUTPUT, "%s holds another run (journal.jsonl); pass --force to replace it", dir);
-    if (remove_run(dir) != 0) return cli_fail(CLI_EXIT_OUTPUT, "cannot clear %s", dir);
-  }
-  x->made = mkdir(dir, 0755) == 0; /* removed again if no browser starts */
-  if (!x->made && errno != EEXIST) return cli_fail(CLI_EXIT_OUTPUT, "cannot create %s: %s", dir, strerror(errno));
-  if (access(dir, W_OK) != 0) return cli_fail(CLI_EXIT_OUTPUT, "cannot write to %s: %s", dir, strerror(errno));
+  char err[8400];
+  if (crawl_out_prepare(x->co.out_dir, x->co.resume, x->force, &x->made, err, sizeof err) != CRAWL_OK)
+    return cli_fail(CLI_EXIT_OUTPUT, "%s", err);
   return CLI_CONTINUE;
 }
 
@@ -529,10 +469,8 @@ static int crawl_save_reviewed(crawl_cli *x) {
 static int plan_control_seeds(const cJSON *plan) {
   const cJSON *p = cJSON_GetObjectItemCaseSensitive(plan, "payload");
   const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(p ? p : plan, "seeds"), *sd;
-  cJSON_ArrayForEach(sd, seeds) {
-    const char *k = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sd, "kind"));
-    if (k && (!strcmp(k, "menu") || !strcmp(k, "action"))) return 1;
-  }
+  cJSON_ArrayForEach(sd, seeds)
+    if (crawl__seed_use_of(sd, CRAWL__SEEDS_RUN) == CRAWL__SEED_CONTROL) return 1;
   return 0;
 }
 
@@ -592,7 +530,7 @@ static int crawl_setup(crawl_cli *x) {
   int gathered = x->co.resume ? cli_workers_gather(x->co.out_dir, err, sizeof err) : 0;
   if (gathered < 0)
     return cli_fail(CLI_EXIT_OUTPUT, "cannot merge the workers' journals in %s to resume: %s", x->co.out_dir, err);
-  if (x->co.resume && !x->nurls && !x->plan_path && (code = crawl_resume_plan(x)) != CLI_CONTINUE) return code;
+  if (x->co.resume && !x->nurls && !x->plan_path && (code = crawl_resume_plan_load(x)) != CLI_CONTINUE) return code;
   if (!x->nurls && !x->plan_path)
     return cli_fail(CLI_EXIT_USAGE, "crawl needs a URL, a directory or --plan (see uiap-crawl crawl --help)");
   cli_log_setup(x->verbosity);
@@ -630,6 +568,8 @@ static void crawl_cli_release(crawl_cli *x) {
   x->plan = NULL;
   cJSON_Delete(x->reviewed);
   x->reviewed = NULL;
+  free(x->resume_text);
+  x->resume_text = NULL;
   crawl_session_release(&x->session);
   crawl_principals_free(x->principals, x->nprincipals);
   x->principals = NULL;
@@ -669,84 +609,17 @@ static void progress_line(void *ud, const crawl_progress *p) {
   fflush(stderr);
 }
 
-/* ---- the browser: a pool behind --connect ---------------------------------------------- */
-/* cdp_connect_opts.on_busy: each refusal, at --verbose. */
-static void pool_busy(void *ud, int status, int attempt, int wait_ms) {
-  (void)ud;
-  crawl_log(CRAWL_LOG_INFO, "browser", "the browser pool answered HTTP %d (try %d); trying again in %d ms", status,
-            attempt, wait_ms);
-}
-
-/* Connect to the browser (pool) at url, waiting while it answers 429 or 503
- * for up to timeout_ms overall; previous: the dead connection, on a
- * reconnect (its tabs still open are closed). A warning when the pool made
- * the run wait. */
-static cdp_code pool_connect(const char *url, long timeout_ms, const cdp_client *previous, cdp_client **c, char *err,
-                             size_t errlen) {
-  cdp_connect_opts o = {.attempt_ms = 10000, .busy_ms = timeout_ms > 0 ? (int)timeout_ms : 60000,
-                        .on_busy = pool_busy, .cancel = &cli_signal, .previous = previous};
-  cdp_connect_report rep;
-  cdp_code rc = cdp_connect_ex(url, &o, c, &rep, err, errlen);
-  if (rc != CDP_OK) return rc;
-  if (rep.busy)
-    crawl_log(CRAWL_LOG_WARN, "browser", "the browser pool was at its concurrency limit (HTTP %d, %d answer%s): "
-              "the run was slowed by %.1f s", rep.last_status, rep.busy, rep.busy == 1 ? "" : "s",
-              (double)rep.waited_ms / 1000.0);
-  if (rep.stale_closed)
-    crawl_log(CRAWL_LOG_INFO, "browser", "closed %d tab%s the dropped connection left open", rep.stale_closed,
-              rep.stale_closed == 1 ? "" : "s");
-  cdp_client_set_cancel(*c, &cli_signal);
-  return CDP_OK;
-}
-
+/* ---- the browser: a pool behind --connect (browser.c) ------------------------------------ */
 /* The first connection to --connect: CLI_EXIT_OK, or the exit code after one line. */
 static int crawl_connect(const crawl_cli *x, cdp_client **c) {
   char err[1024] = "";
-  cdp_code rc = pool_connect(x->connect, x->connect_timeout_ms, NULL, c, err, sizeof err);
+  cdp_code rc = crawl_pool_connect(x->connect, x->connect_timeout_ms, NULL, &cli_signal, c, err, sizeof err);
   if (rc == CDP_OK) return CLI_EXIT_OK;
   if (rc == CDP_CANCELLED) return cli_exit_signal();
   if (rc == CDP_BUSY)
     return cli_fail(CLI_EXIT_CONNECT, "%s (--connect-timeout-ms %ld)", err,
                     x->connect_timeout_ms > 0 ? x->connect_timeout_ms : 60000L);
   return cli_fail(rc == CDP_ARG ? CLI_EXIT_USAGE : CLI_EXIT_CONNECT, "%s", err);
-}
-
-/* A new browser after the old one died, or a new connection to --connect
- * after it dropped (crawl_opts.relaunch). The CLI's client pointer (*c of
- * the context) follows the run's: the old client is freed here, so it is
- * NULL after a failure, never the freed one (which crawl_execute would free
- * again). A failure is kept (err) for the run's exit code and its line. */
-typedef struct {
-  cdp_client **c;
-  cdp_launch_opts lo;
-  const char *connect;
-  long connect_timeout_ms;
-  char err[1024];               /* why the last relaunch failed ("" when none did) */
-} relaunch_ctx;
-
-static cdp_code relaunch(void *ud, cdp_client **c) {
-  relaunch_ctx *x = ud;
-  cdp_client *old = *c;
-  *c = *x->c = NULL;
-  char err[1024] = "";
-  cdp_code rc;
-  if (x->connect) {
-    rc = pool_connect(x->connect, x->connect_timeout_ms, old, c, err, sizeof err);
-    cdp_client_free(old);
-  } else {
-    cdp_client_free(old); /* reaps the dead one and removes its profile */
-    rc = cdp_launch(&x->lo, c, err, sizeof err);
-    if (!rc) cdp_client_set_cancel(*c, &cli_signal);
-  }
-  *x->c = *c;
-  if (rc == CDP_CANCELLED) return rc; /* a signal: the run ends as cancelled */
-  if (rc) {
-    snprintf(x->err, sizeof x->err, "%s failed: %s", x->connect ? "reconnecting to the browser" : "restarting the browser",
-             err);
-    return rc;
-  }
-  x->err[0] = 0;
-  return CDP_OK;
 }
 
 /* The output directory we created, removed again (it holds at most the
@@ -802,8 +675,8 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
 static int crawl_workers_failed(crawl_cli *x, crawl_code rc, crawl_summary *sum, const cli_workers_end *end) {
   static const char noseed[] = "no seed could be loaded";
   if (end->code == CLI_EXIT_BROWSER || end->code == CLI_EXIT_CONNECT || end->code == CLI_EXIT_USAGE) {
-    if (x->made) remove_tree(x->co.out_dir);
-    else remove_run(x->co.out_dir);
+    if (x->made) crawl_out_remove(x->co.out_dir);
+    else crawl_out_clear(x->co.out_dir);
     return cli_fail(end->code, "%s", end->why);
   }
   if (rc) return cli_fail(end->code, "%s", end->why); /* nothing merged: the workers' logs are in OUT/workers */
@@ -842,9 +715,10 @@ static int crawl_execute(crawl_cli *x) {
   if (x->workers > 1) return crawl_execute_workers(x);
   crawl_opts *co = &x->co;
   cdp_client *c;
-  relaunch_ctx rx = {.c = &c, .connect = x->connect, .connect_timeout_ms = x->connect_timeout_ms,
-                     .lo = {.chromium = x->chromium, .headful = x->headful, .width = co->width,
-                            .height = co->height, .lang = co->locale, .user_data_dir = x->user_data_dir}};
+  crawl_relaunch_ctx rx = {.c = &c, .connect = x->connect, .connect_timeout_ms = x->connect_timeout_ms,
+                           .cancel = &cli_signal,
+                           .lo = {.chromium = x->chromium, .headful = x->headful, .width = co->width,
+                                  .height = co->height, .lang = co->locale, .user_data_dir = x->user_data_dir}};
   int code = x->connect ? crawl_connect(x, &c) : cli_browser_open(NULL, 0, &rx.lo, &c);
   if (code) {
     crawl_cli_release(x);
@@ -852,7 +726,7 @@ static int crawl_execute(crawl_cli *x) {
     return code;
   }
   co->cancel = &cli_signal;
-  co->relaunch = relaunch;
+  co->relaunch = crawl_relaunch;
   co->relaunch_ud = &rx;
   co->reconnect = x->connect != NULL;
   co->max_reconnects = x->max_reconnects < 0 ? 0 : x->max_reconnects == 0 ? -1 : (int)x->max_reconnects;

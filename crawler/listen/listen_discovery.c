@@ -20,37 +20,11 @@
  * two shared cores only slow each other down). */
 static int runs_active;
 
-/* Seed kinds the crawler drives, and what each needs. */
-typedef struct {
-  const char *kind, *field;
-} seed_kind;
-
-static const seed_kind seed_kinds[] = {
-  {"url", "url"}, {"route", "routeId"}, {"menu", "label"}, {"action", "actionId"},
-};
-
-/* Why seed sd cannot be used (NULL: it can). base: environment.baseUrl. */
+/* Why seed sd cannot be used (NULL: it can). base: environment.baseUrl.
+ * The kinds and what a session does with each: seeds.c's table. */
 static const char *seed_problem(const cJSON *sd, const char *base, char *buf, size_t len) {
-  const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sd, "kind"));
-  const seed_kind *k = NULL;
-  for (size_t i = 0; i < sizeof seed_kinds / sizeof *seed_kinds && !k; i++)
-    if (!strcmp(seed_kinds[i].kind, kind)) k = &seed_kinds[i];
-  if (!k) {
-    snprintf(buf, len, "seed kind %.100s is not one the crawler drives (url, route, menu, action)", kind);
-    return buf;
-  }
-  const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sd, k->field));
-  if (!v || !v[0]) {
-    snprintf(buf, len, "a %s seed needs a non-empty %s", k->kind, k->field);
-    return buf;
-  }
-  if (strcmp(k->kind, "url") && strcmp(k->kind, "route")) return NULL;
-  char *url = pg_url_resolve(base, v);
-  int same = url && pg_url_same_origin(url, base);
-  free(url);
-  if (same) return NULL;
-  snprintf(buf, len, "%.300s is out of scope: not on the origin of baseUrl %.300s", v, base);
-  return buf;
+  crawl__seed_check c = {.user = CRAWL__SEEDS_LISTEN, .base = base};
+  return crawl__seed_problem(sd, &c, buf, len);
 }
 
 /* The plan's seeds split: the accepted ones stay in plan (it is what runs),

@@ -596,4 +596,117 @@ crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *o
 /* 0 when script is an array of valid steps; else -1 and one line in err. */
 int crawl_observe_script_check(const cJSON *script, char *err, size_t errlen);
 
+/* ---- seed kinds (seeds.c) ------------------------------------------------------ */
+/* What a crawl or a listen session does with a kind of seed. */
+typedef enum {
+  CRAWL__SEED_REFUSED = 0,      /* not served: refused, naming the kinds that are */
+  CRAWL__SEED_PAGE,             /* a page to load; its origin joins the run's scope */
+  CRAWL__SEED_PAGE_BASE,        /* a page, on environment.baseUrl's origin only */
+  CRAWL__SEED_PAGE_ALLOWED,     /* a page (a URL, or a path from "/") on the run's origins only */
+  CRAWL__SEED_CONTROL,          /* a control on the seed pages (menu label, data-uiap-action), driven first */
+  CRAWL__SEED_PACKAGE,          /* resolved by the package against its workflow candidates */
+} crawl__seed_use;
+
+/* Who reads the seeds: crawl_run, or a listen session's plan check. */
+typedef enum { CRAWL__SEEDS_RUN, CRAWL__SEEDS_LISTEN } crawl__seed_user;
+
+typedef struct crawl__seed_kind {
+  const char *kind;             /* "url", "route", "menu", "action", "workflow", "documentation" */
+  const char *field;            /* the member that names its target */
+  crawl__seed_use use[2];       /* by crawl__seed_user */
+} crawl__seed_kind;
+
+/* The table's row of kind (static), or NULL for an unknown kind or NULL. */
+const crawl__seed_kind *crawl__seed_kind_find(const char *kind);
+/* What user does with seed sd (by its "kind"); CRAWL__SEED_REFUSED when unknown. */
+crawl__seed_use crawl__seed_use_of(const cJSON *sd, crawl__seed_user user);
+
+/* What crawl__seed_problem checks a seed against. */
+typedef struct crawl__seed_check {
+  crawl__seed_user user;
+  const char *base;             /* PAGE_BASE: environment.baseUrl */
+  const char *url;              /* PAGE_ALLOWED: the seed's page as the run resolved it (NULL: none) */
+  const char *const *allowed;   /* PAGE_ALLOWED: the run's origins, NULL-terminated */
+} crawl__seed_check;
+
+/* Why seed sd (a plan's seed object) cannot be used by c->user (one line
+ * into buf, n bytes; returns buf), or NULL when it can: a kind it does not
+ * serve, a missing target, a page outside the origins its use allows. */
+const char *crawl__seed_problem(const cJSON *sd, const crawl__seed_check *c, char *buf, size_t n);
+
+/* ---- resume and the output directory (explore_resume.c, outdir.c) ---------------- */
+/* The plan of the run journaled in dir, for --resume without seeds or a
+ * plan: the environment and seeds of its first record (a "run" record), as
+ * a DiscoveryPlanPayload's JSON text (*text; caller frees), read as a plan
+ * is (crawl_plan_parse). CRAWL_OK; else *text is NULL and err has one line:
+ * CRAWL_ARG when dir has no journal or it does not start with a run record. */
+crawl_code crawl_resume_plan(const char *dir, char **text, char *err, size_t errlen);
+
+/* dir made ready for a run: one that holds another run's journal is refused
+ * unless force (then the files a run owns are removed: crawl_out_clear) or
+ * resume; created when missing (*made: 1 when this call created it);
+ * writable. CRAWL_OK, or CRAWL_IO with one line in err. */
+crawl_code crawl_out_prepare(const char *dir, int resume, int force, int *made, char *err, size_t errlen);
+/* The files and folders a run owns in dir (journal, states, screenshots,
+ * accessibility, package and reports, access.json, reviewed.json,
+ * workers/) removed; anything else stays. 0, or -1 when one could not be. */
+int crawl_out_clear(const char *dir);
+/* path and everything below it, as rm -rf: symbolic links are removed,
+ * never followed (a directory crawl_out_prepare made). Refuses "" and "/".
+ * 0 or -1. */
+int crawl_out_remove(const char *path);
+
+/* ---- the browser behind a run (browser.c) ------------------------------------------ */
+/* Connect to the browser (pool) at url, waiting while it answers HTTP 429
+ * or 503 for up to timeout_ms overall (0: 60000); previous: the dead
+ * connection, on a reconnect (its tabs still open are closed). A warning
+ * when the pool made the run wait. cancel (may be NULL): a wait ends early,
+ * and the client's calls too. CDP_OK with *c (caller frees), or a code with
+ * one line in err. */
+cdp_code crawl_pool_connect(const char *url, long timeout_ms, const cdp_client *previous,
+                            volatile sig_atomic_t *cancel, cdp_client **c, char *err, size_t errlen);
+
+/* What crawl_relaunch needs: the caller's client pointer, which follows the
+ * run's (the old client is freed by crawl_relaunch, so it is NULL after a
+ * failure, never the freed one), how to start a browser or where to
+ * reconnect, and why the last relaunch failed. Zero-initialise. */
+typedef struct crawl_relaunch_ctx {
+  cdp_client **c;
+  cdp_launch_opts lo;           /* a new browser like the first one */
+  const char *connect;          /* or a new connection to this pool (crawl_pool_connect) */
+  long connect_timeout_ms;
+  volatile sig_atomic_t *cancel;
+  char err[1024];               /* why the last relaunch failed ("" when none did) */
+} crawl_relaunch_ctx;
+
+/* crawl_opts.relaunch with a crawl_relaunch_ctx as ud: a new browser after
+ * the old one died, or a new connection to the pool after it dropped. */
+cdp_code crawl_relaunch(void *ud, cdp_client **c);
+
+/* ---- crawl --workers N on one machine (workers.c) ------------------------------------ */
+#include <sys/types.h>
+/* Start argv (execvp of exe) as a child with stdin and stdout on /dev/null
+ * and stderr into the file log. The child gets SIGTERM when the parent dies
+ * (SIGKILL, OOM): a worker then writes its package and closes its browser,
+ * the private redis-server goes; none is left behind. Its pid (-1: fork
+ * failed); a child that cannot exec exits 127 with a line in log. */
+pid_t crawl_spawn(char *const *argv, const char *exe, const char *log);
+
+/* The workers' private redis-server. */
+typedef struct crawl_workers_redis {
+  pid_t pid;
+  char sockdir[64];             /* /tmp/uiap-redis-XXXXXX: a unix socket path is short */
+  char sock[128];
+  char url[160];                /* unix://SOCK: the workers' --frontier */
+} crawl_workers_redis;
+
+/* A private redis-server on a unix socket (no port, no persistence), its
+ * log in dir/redis.log (dir created, mode 0700), answering PING within 5 s.
+ * CRAWL_OK with *wr filled; else nothing is left running, and one line in
+ * err: CRAWL_IO (dir or the socket's directory), CRAWL_FRONTIER (no
+ * redis-server, or it did not answer). */
+crawl_code crawl_workers_redis_start(const char *dir, crawl_workers_redis *wr, char *err, size_t errlen);
+/* The server stopped and waited for, its socket and directory removed. */
+void crawl_workers_redis_stop(crawl_workers_redis *wr);
+
 #endif
