@@ -3,6 +3,7 @@
 #define UIAP_PG_INT_H
 
 #include "pg.h"
+#include "crawl_base.h" /* allocation (out of memory aborts there), maps, hex */
 
 /* One arena per graph: every string of a capture, freed at once. */
 typedef struct pg__arena pg__arena;

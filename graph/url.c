@@ -30,7 +30,7 @@ static UriMemoryManager mm = {mm_malloc, uriEmulateCalloc, mm_realloc, uriEmulat
 
 static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
-static int is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+static int is_hex(int c) { return crawl__hex_digit(c) >= 0; }
 static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 static int upper(int c) { return c >= 'a' && c <= 'z' ? c - 32 : c; }
 static int is_tabnl(int c) { return c == '\t' || c == '\n' || c == '\r'; }
@@ -106,7 +106,7 @@ static void ob_ch(obuf *o, int c) {
 }
 static void ob_put(obuf *o, const char *s, size_t n) { for (size_t i = 0; i < n; i++) ob_ch(o, s[i]); }
 static void ob_pct(obuf *o, unsigned char c) {
-  static const char hex[] = "0123456789ABCDEF";
+  const char *hex = crawl__hex_digits(1);
   ob_ch(o, '%');
   ob_ch(o, hex[c >> 4]);
   ob_ch(o, hex[c & 15]);
@@ -247,7 +247,7 @@ static void ob_port(obuf *o, long port) {
 /* RFC 5952 / URL Standard: lower-case hex, the first longest run of two or
  * more zero pieces as "::". */
 static void ip6_put(obuf *o, const unsigned char *b) {
-  static const char hex[] = "0123456789abcdef";
+  const char *hex = crawl__hex_digits(0);
   int run = -1, runlen = 1;
   for (int i = 0, j; i < 8; i = j + 1) {
     for (j = i; j < 8 && !b[2 * j] && !b[2 * j + 1]; j++) {}
