@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 #include <strings.h>
 
 #define NAME_MAX_BYTES 1024
@@ -98,22 +97,21 @@ typedef struct {
   pg__arena *a;
   snode *n; size_t nn;
   sdoc *d; size_t nd;
-  /* backendNodeId -> node index (open addressing) */
-  int *hkeys, *hvals; size_t hcap;
+  crawl__intmap backend;           /* backendNodeId -> node index */
   char *top_origin;
   size_t cap_el, cap_sc, cap_rel, cap_doc;
-  /* DOM id -> node, and label[for] -> label node, per document (built lazily) */
-  int *idkeys; size_t idcap;       /* node indexes, 0 = empty slot (node+1) */
-  int *forkeys; size_t forcap;
+  /* DOM id -> node, and label[for] -> label node, per document (built
+   * lazily; keys "DOC:VALUE", see idmap_key) */
+  crawl__strmap ids, fors;
   int idmap_built;
   int sel_node[2];                 /* nodes the selection's anchor / focus target, -1 */
   int sel_drop;                    /* 1: an end lies where nothing is published */
   unsigned char *controlled;       /* nodes an aria-expanded control's aria-controls names
                                       (drawer evidence; built lazily) */
-  /* pg_input.known_sensitive_*: node ids and XXH3 hashes of keys (open
-   * addressing, 0 = empty; in the arena), built in propagate */
-  int *known_nodes; size_t known_ncap;
-  uint64_t *known_keys; size_t known_kcap;
+  /* pg_input.known_sensitive_*: node ids and field keys (values 0),
+   * built in propagate */
+  crawl__intmap known_nodes;
+  crawl__strmap known_keys;
 } ctx;
 
 /* String idx of document d's snapshot; "" for -1 and out of range. */
@@ -127,21 +125,8 @@ static const char *get_str(const cJSON *o, const char *k) {
   return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static void hput(ctx *c, int key, int val) {
-  size_t m = c->hcap - 1, h = ((unsigned)key * 2654435761u) & m;
-  while (c->hkeys[h] && c->hkeys[h] != key) h = (h + 1) & m;
-  c->hkeys[h] = key;
-  c->hvals[h] = val;
-}
-static int hget(const ctx *c, int key) {
-  if (!key || !c->hcap) return -1;
-  size_t m = c->hcap - 1, h = ((unsigned)key * 2654435761u) & m;
-  while (c->hkeys[h]) {
-    if (c->hkeys[h] == key) return c->hvals[h];
-    h = (h + 1) & m;
-  }
-  return -1;
-}
+static void hput(ctx *c, int key, int val) { crawl__intmap_put(&c->backend, key, val); }
+static int hget(const ctx *c, int key) { return key ? (int)crawl__intmap_get(&c->backend, key) : -1; }
 
 /* Value of attribute `name` (pairs of string indexes; an odd last entry is
  * ignored), NULL when the node has none. */
@@ -201,7 +186,7 @@ static int alloc_docs(ctx *c, size_t *nsub_out) {
   c->nd = snap->ndocs;
   for (size_t k = 0; k < nsub; k++)
     if (c->in->subframes[k].snapshot) c->nd += c->in->subframes[k].snapshot->ndocs;
-  c->d = calloc(c->nd, sizeof *c->d);
+  c->d = crawl__xcalloc(c->nd, sizeof *c->d);
   if (!c->d) return -1;
   *nsub_out = nsub;
   return 0;
@@ -248,12 +233,8 @@ static size_t index_docs(ctx *c, size_t nsub) {
 static int alloc_nodes(ctx *c, size_t total) {
   if (total > INT32_MAX / 2) return -1; /* node indexes are ints */
   c->nn = total;
-  c->n = calloc(total ? total : 1, sizeof *c->n);
-  c->hcap = 16;
-  while (c->hcap < total * 2) c->hcap <<= 1;
-  c->hkeys = calloc(c->hcap, sizeof *c->hkeys);
-  c->hvals = calloc(c->hcap, sizeof *c->hvals);
-  if (!c->n || !c->hkeys || !c->hvals) return -1;
+  c->n = crawl__xcalloc(total ? total : 1, sizeof *c->n);
+  crawl__intmap_reserve(&c->backend, total);
   return 0;
 }
 
@@ -331,10 +312,10 @@ static int index_layout(ctx *c, sdoc *d) {
   size_t nl = sd->nlayout_node;
   if (nl > INT32_MAX) return -1;
   d->nlayout = (int)nl;
-  d->styles = calloc(nl ? nl : 1, sizeof *d->styles);
-  d->bounds = calloc(nl ? nl : 1, sizeof *d->bounds);
-  d->client = calloc(nl ? nl : 1, sizeof *d->client);
-  d->paint = calloc(nl ? nl : 1, sizeof *d->paint);
+  d->styles = crawl__xcalloc(nl ? nl : 1, sizeof *d->styles);
+  d->bounds = crawl__xcalloc(nl ? nl : 1, sizeof *d->bounds);
+  d->client = crawl__xcalloc(nl ? nl : 1, sizeof *d->client);
+  d->paint = crawl__xcalloc(nl ? nl : 1, sizeof *d->paint);
   if (!d->styles || !d->bounds || !d->client || !d->paint) return -1;
   int ns = sd->style_stride < 4 ? sd->style_stride : 4;
   for (size_t l = 0; l < nl; l++) {
@@ -414,12 +395,12 @@ static void propagate(ctx *c) {
   known_build(c);
   /* a frame's document inherits sensitivity from its iframe (documents come
    * after the one that holds their frame) */
-  int *owner_of = calloc(c->nd ? c->nd : 1, sizeof *owner_of); /* document -> its iframe + 1 */
+  int *owner_of = crawl__xcalloc(c->nd ? c->nd : 1, sizeof *owner_of); /* document -> its iframe + 1 */
   for (size_t i = 0; owner_of && i < c->nn; i++)
     if (c->n[i].content_doc > 0 && (size_t)c->n[i].content_doc < c->nd) owner_of[c->n[i].content_doc] = (int)i + 1;
   char *is_host = NULL;
   if (c->in->open_hosts && c->in->nopen_hosts) {
-    is_host = calloc(c->nn ? c->nn : 1, 1);
+    is_host = crawl__xcalloc(c->nn ? c->nn : 1, 1);
     for (size_t k = 0; is_host && k < c->in->nopen_hosts; k++) {
       int h = hget(c, c->in->open_hosts[k]);
       if (h >= 0) is_host[h] = 1;
@@ -570,7 +551,7 @@ static int add_document(ctx *c, pg_document doc) {
   pg_graph *g = c->g;
   if (g->ndocuments == c->cap_doc) {
     c->cap_doc = c->cap_doc ? c->cap_doc * 2 : 4;
-    g->documents = pg__xrealloc(g->documents, c->cap_doc * sizeof *g->documents);
+    g->documents = crawl__xrealloc(g->documents, c->cap_doc * sizeof *g->documents);
   }
   g->documents[g->ndocuments] = doc;
   return (int)g->ndocuments++;
@@ -580,7 +561,7 @@ static int add_scope(ctx *c, pg_scope sc) {
   pg_graph *g = c->g;
   if (g->nscopes == c->cap_sc) {
     c->cap_sc = c->cap_sc ? c->cap_sc * 2 : 16;
-    g->scopes = pg__xrealloc(g->scopes, c->cap_sc * sizeof *g->scopes);
+    g->scopes = crawl__xrealloc(g->scopes, c->cap_sc * sizeof *g->scopes);
   }
   g->scopes[g->nscopes] = sc;
   return (int)g->nscopes++;
@@ -921,7 +902,7 @@ static char *clean(ctx *c, const char *s, size_t max) {
 }
 
 static void idmap_build(ctx *c);
-static int idmap_get(ctx *c, int *keys, size_t cap, int doc, const char *v);
+static int idmap_get(const crawl__strmap *m, int doc, const char *v);
 
 /* ---- names across boundaries ----------------------------------------------
  * Chromium computes names and descriptions over the flat tree: closed shadow
@@ -994,7 +975,7 @@ static int idrefs(ctx *c, int i, const char *attrname, int *out, int max) {
   snprintf(buf, sizeof buf, "%s", v);
   int k = 0;
   for (char *save = NULL, *tok = strtok_r(buf, " \t\n", &save); tok && k < max; tok = strtok_r(NULL, " \t\n", &save)) {
-    int t = idmap_get(c, c->idkeys, c->idcap, c->n[i].doc, tok);
+    int t = idmap_get(&c->ids, c->n[i].doc, tok);
     if (t >= 0) out[k++] = t;
   }
   return k;
@@ -1008,7 +989,7 @@ static int native_labels(ctx *c, int i, int *out, int max) {
   const char *id = attr(c, n, "id");
   if (id && *id) {
     idmap_build(c);
-    int l = idmap_get(c, c->forkeys, c->forcap, n->doc, id);
+    int l = idmap_get(&c->fors, n->doc, id);
     if (l >= 0 && k < max) out[k++] = l;
   }
   for (int p = n->parent, steps = 0; p >= 0 && steps < 64 && k < max; p = c->n[p].parent, steps++)
@@ -1338,7 +1319,7 @@ static int drawer_shape(ctx *c, int i) {
 /* 1: a control with aria-expanded names node i in its aria-controls. */
 static int disclosed(ctx *c, int i) {
   if (!c->controlled) {
-    c->controlled = pg__xmalloc(c->nn ? c->nn : 1);
+    c->controlled = crawl__xmalloc(c->nn ? c->nn : 1);
     memset(c->controlled, 0, c->nn ? c->nn : 1);
     for (size_t k = 0; k < c->nn; k++) {
       const snode *n = &c->n[k];
@@ -1492,7 +1473,7 @@ static int scope_of(ctx *c, int i) {
       if (k && docst.made < 0) break;
       if (np == cap) {
         cap *= 2;
-        climb_step *grown = pg__xmalloc(cap * sizeof *grown);
+        climb_step *grown = crawl__xmalloc(cap * sizeof *grown);
         memcpy(grown, path, np * sizeof *path);
         if (path != local) free(path);
         path = grown;
@@ -1539,55 +1520,22 @@ static int field_key(ctx *c, int i, char *buf, size_t cap) {
   return 1;
 }
 
-static size_t pow2_above(size_t n) {
-  size_t cap = 16;
-  while (cap < n * 2 + 2) cap <<= 1;
-  return cap;
-}
-
 /* The sets of pg_input.known_sensitive_nodes and _keys. */
 static void known_build(ctx *c) {
   const pg_input *in = c->in;
-  if (in->known_sensitive_nodes && in->nknown_sensitive_nodes) {
-    c->known_ncap = pow2_above(in->nknown_sensitive_nodes);
-    c->known_nodes = pg__alloc(c->a, c->known_ncap * sizeof *c->known_nodes);
-    for (size_t k = 0; k < in->nknown_sensitive_nodes; k++) {
-      int v = in->known_sensitive_nodes[k];
-      size_t m = c->known_ncap - 1, h = ((unsigned)v * 2654435761u) & m;
-      while (v && c->known_nodes[h] && c->known_nodes[h] != v) h = (h + 1) & m;
-      if (v) c->known_nodes[h] = v;
-    }
-  }
-  if (in->known_sensitive_keys && in->nknown_sensitive_keys) {
-    c->known_kcap = pow2_above(in->nknown_sensitive_keys);
-    c->known_keys = pg__alloc(c->a, c->known_kcap * sizeof *c->known_keys);
-    for (size_t k = 0; k < in->nknown_sensitive_keys; k++) {
-      const char *key = in->known_sensitive_keys[k];
-      uint64_t v = key ? XXH3_64bits(key, strlen(key)) | 1 : 0;
-      size_t m = c->known_kcap - 1, h = (size_t)v & m;
-      while (v && c->known_keys[h] && c->known_keys[h] != v) h = (h + 1) & m;
-      if (v) c->known_keys[h] = v;
-    }
-  }
+  for (size_t k = 0; in->known_sensitive_nodes && k < in->nknown_sensitive_nodes; k++)
+    if (in->known_sensitive_nodes[k]) crawl__intmap_put(&c->known_nodes, in->known_sensitive_nodes[k], 0);
+  for (size_t k = 0; in->known_sensitive_keys && k < in->nknown_sensitive_keys; k++)
+    if (in->known_sensitive_keys[k]) crawl__strmap_put(&c->known_keys, in->known_sensitive_keys[k], 0);
 }
 
 /* 1: field i was sensitive in an earlier capture. */
 static int known_sensitive(ctx *c, int i) {
   const snode *n = &c->n[i];
   if (!is_field(n)) return 0;
-  if (c->known_ncap && n->backend) {
-    size_t m = c->known_ncap - 1, h = ((unsigned)n->backend * 2654435761u) & m;
-    for (; c->known_nodes[h]; h = (h + 1) & m)
-      if (c->known_nodes[h] == n->backend) return 1;
-  }
+  if (n->backend && crawl__intmap_get(&c->known_nodes, n->backend) >= 0) return 1;
   char key[1024];
-  if (c->known_kcap && field_key(c, i, key, sizeof key)) {
-    uint64_t v = XXH3_64bits(key, strlen(key)) | 1;
-    size_t m = c->known_kcap - 1, h = (size_t)v & m;
-    for (; c->known_keys[h]; h = (h + 1) & m)
-      if (c->known_keys[h] == v) return 1;
-  }
-  return 0;
+  return c->known_keys.n && field_key(c, i, key, sizeof key) && crawl__strmap_get(&c->known_keys, key) >= 0;
 }
 
 /* ---- elements --------------------------------------------------------------- */
@@ -1605,7 +1553,7 @@ static int form_owner(ctx *c, int i) {
   if (id) {
     if (!*id) return -1;
     idmap_build(c);
-    int k = idmap_get(c, c->idkeys, c->idcap, c->n[i].doc, id);
+    int k = idmap_get(&c->ids, c->n[i].doc, id);
     return k >= 0 && !strcasecmp(c->n[k].tag, "FORM") ? k : -1;
   }
   for (int k = c->n[i].parent; k >= 0; k = c->n[k].parent)
@@ -1656,7 +1604,7 @@ static pg_element *add_element(ctx *c) {
   pg_graph *g = c->g;
   if (g->nelements == c->cap_el) {
     c->cap_el = c->cap_el ? c->cap_el * 2 : 64;
-    g->elements = pg__xrealloc(g->elements, c->cap_el * sizeof *g->elements);
+    g->elements = crawl__xrealloc(g->elements, c->cap_el * sizeof *g->elements);
   }
   pg_element *e = &g->elements[g->nelements++];
   memset(e, 0, sizeof *e);
@@ -1773,7 +1721,7 @@ static const char *container_kind(ctx *c, int i) {
       break;
     }
     if (np == cap) {
-      int *grown = pg__xmalloc(2 * cap * sizeof *grown);
+      int *grown = crawl__xmalloc(2 * cap * sizeof *grown);
       memcpy(grown, path, np * sizeof *path);
       if (path != local) free(path);
       path = grown;
@@ -2165,7 +2113,7 @@ static void compute_obscured(ctx *c) {
   int cols = (int)(g->vp_width / CELL) + 1, rows = (int)(g->vp_height / CELL) + 1;
   if (cols <= 0 || rows <= 0 || cols > 1000 || rows > 1000) return;
   size_t ncells = (size_t)cols * (size_t)rows;
-  size_t *count = calloc(ncells + 1, sizeof *count);
+  size_t *count = crawl__xcalloc(ncells + 1, sizeof *count);
   /* pass 1: count, pass 2: fill */
   hitbox *boxes = NULL;
   size_t nb = 0, capb = 0;
@@ -2179,12 +2127,12 @@ static void compute_obscured(ctx *c) {
     if (r.x >= g->vp_width || r.y >= g->vp_height || r.x + r.w <= 0 || r.y + r.h <= 0) continue;
     if (nb == capb) {
       capb = capb ? capb * 2 : 256;
-      boxes = pg__xrealloc(boxes, capb * sizeof *boxes);
+      boxes = crawl__xrealloc(boxes, capb * sizeof *boxes);
     }
     boxes[nb++] = (hitbox){r, d->paint[n->layout], (int)i, n->doc};
   }
-  int **cell = calloc(ncells, sizeof *cell);
-  size_t *fill = calloc(ncells, sizeof *fill);
+  int **cell = crawl__xcalloc(ncells, sizeof *cell);
+  size_t *fill = crawl__xcalloc(ncells, sizeof *fill);
   for (int pass = 0; pass < 2; pass++) {
     for (size_t b = 0; b < nb; b++) {
       pg_rect r = boxes[b].r;
@@ -2198,7 +2146,7 @@ static void compute_obscured(ctx *c) {
         }
     }
     if (pass == 0)
-      for (size_t k = 0; k < ncells; k++) cell[k] = count[k] ? pg__xmalloc(count[k] * sizeof **cell) : NULL;
+      for (size_t k = 0; k < ncells; k++) cell[k] = count[k] ? crawl__xmalloc(count[k] * sizeof **cell) : NULL;
   }
   for (size_t ei = 0; ei < g->nelements; ei++) {
     pg_element *e = &g->elements[ei];
@@ -2246,62 +2194,43 @@ static void add_relation(ctx *c, const char *type, const char *from, const char 
       return;
   if (g->nrelations == c->cap_rel) {
     c->cap_rel = c->cap_rel ? c->cap_rel * 2 : 16;
-    g->relations = pg__xrealloc(g->relations, c->cap_rel * sizeof *g->relations);
+    g->relations = crawl__xrealloc(g->relations, c->cap_rel * sizeof *g->relations);
   }
   g->relations[g->nrelations++] = (pg_relation){pg__strdup(c->a, type), pg__strdup(c->a, from), pg__strdup(c->a, to)};
 }
 
-/* XXH3 seeded by the document: ids are page data, and a weak hash lets a
- * hostile page line thousands of ids up in one probe chain. */
-static size_t str_hash(int doc, const char *s) {
-  return (size_t)XXH3_64bits_withSeed(s, strlen(s), (XXH64_hash_t)doc);
+/* The map key of an attribute value v in document doc: "DOC:v" (the
+ * document's number ends at the first ':'), in buf when it fits, else a new
+ * string (the caller frees it when it is not buf). */
+static char *idmap_key(int doc, const char *v, char *buf, size_t cap) {
+  int n = snprintf(buf, cap, "%d:%s", doc, v);
+  return n >= 0 && (size_t)n < cap ? buf : crawl__xprintf("%d:%s", doc, v);
 }
 
-/* Insert node k under key (doc, value of attribute) into an open-addressing
- * table; first one wins, as getElementById does. */
-static void idmap_put(ctx *c, int *keys, size_t cap, int k, const char *v) {
-  size_t m = cap - 1, h = str_hash(c->n[k].doc, v) & m;
-  while (keys[h]) {
-    const snode *o = &c->n[keys[h] - 1];
-    if (o->doc == c->n[k].doc && !strcmp(attr(c, o, keys == c->idkeys ? "id" : "for"), v)) return;
-    h = (h + 1) & m;
-  }
-  keys[h] = k + 1;
+/* Node k under (its document, value of attribute); first one wins, as
+ * getElementById does. */
+static void idmap_put(crawl__strmap *m, const ctx *c, int k, const char *v) {
+  char buf[256], *key = idmap_key(c->n[k].doc, v, buf, sizeof buf);
+  crawl__strmap_intern(m, key, k, NULL);
+  if (key != buf) free(key);
 }
 
-static int idmap_get(ctx *c, int *keys, size_t cap, int doc, const char *v) {
-  if (!cap) return -1;
-  size_t m = cap - 1, h = str_hash(doc, v) & m;
-  while (keys[h]) {
-    const snode *o = &c->n[keys[h] - 1];
-    if (o->doc == doc && !strcmp(attr(c, o, keys == c->idkeys ? "id" : "for"), v)) return keys[h] - 1;
-    h = (h + 1) & m;
-  }
-  return -1;
+static int idmap_get(const crawl__strmap *m, int doc, const char *v) {
+  char buf[256], *key = idmap_key(doc, v, buf, sizeof buf);
+  long k = crawl__strmap_get(m, key);
+  if (key != buf) free(key);
+  return (int)k;
 }
 
 static void idmap_build(ctx *c) {
   if (c->idmap_built) return;
   c->idmap_built = 1;
-  size_t nid = 0, nfor = 0;
-  for (size_t k = 0; k < c->nn; k++) {
-    const snode *n = &c->n[k];
-    if (n->type != 1 || n->closed_inside) continue;
-    if (attr(c, n, "id")) nid++;
-    if (!strcasecmp(n->tag, "LABEL") && attr(c, n, "for")) nfor++;
-  }
-  c->idcap = 16;
-  while (c->idcap < nid * 2 + 2) c->idcap <<= 1;
-  c->forcap = 16;
-  while (c->forcap < nfor * 2 + 2) c->forcap <<= 1;
-  c->idkeys = calloc(c->idcap, sizeof *c->idkeys);
-  c->forkeys = calloc(c->forcap, sizeof *c->forkeys);
   for (size_t k = 0; k < c->nn; k++) {
     const snode *n = &c->n[k];
     if (n->type != 1 || n->closed_inside) continue;
     const char *v = attr(c, n, "id");
-    if (v && *v) idmap_put(c, c->idkeys, c->idcap, (int)k, v);
-    if (!strcasecmp(n->tag, "LABEL") && (v = attr(c, n, "for")) && *v) idmap_put(c, c->forkeys, c->forcap, (int)k, v);
+    if (v && *v) idmap_put(&c->ids, c, (int)k, v);
+    if (!strcasecmp(n->tag, "LABEL") && (v = attr(c, n, "for")) && *v) idmap_put(&c->fors, c, (int)k, v);
   }
 }
 
@@ -2311,7 +2240,7 @@ static void idmap_build(ctx *c) {
 static const char *ref_id(ctx *c, int doc, const char *id, int prefer_scope) {
   if (!id || !*id) return NULL;
   idmap_build(c);
-  int k = idmap_get(c, c->idkeys, c->idcap, doc, id);
+  int k = idmap_get(&c->ids, doc, id);
   if (k < 0) return NULL;
   const snode *n = &c->n[k];
   const char *el = n->elem >= 0 ? c->g->elements[n->elem].instance_id : NULL;
@@ -2407,7 +2336,7 @@ static void build_relations(ctx *c) {
     const char *dom_id = attr(c, n, "id");
     if (dom_id && *dom_id) {
       idmap_build(c);
-      int k = idmap_get(c, c->forkeys, c->forcap, n->doc, dom_id);
+      int k = idmap_get(&c->fors, n->doc, dom_id);
       if (k >= 0) labels[nlabels++] = k;
     }
     for (int p = n->parent, steps = 0; p >= 0 && steps < 64; p = c->n[p].parent, steps++)
@@ -2598,9 +2527,9 @@ static void selection_ends(ctx *c, unsigned char *why) {
 static void select_elements(ctx *c) {
   size_t nn = c->nn;
   size_t m = nn ? nn : 1;
-  const char **roles = pg__xmalloc(m * sizeof *roles);
-  unsigned char *why = pg__xmalloc(m);
-  int *vis = pg__xmalloc(m * sizeof *vis), *fax = pg__xmalloc(m * sizeof *fax);
+  const char **roles = crawl__xmalloc(m * sizeof *roles);
+  unsigned char *why = crawl__xmalloc(m);
+  int *vis = crawl__xmalloc(m * sizeof *vis), *fax = crawl__xmalloc(m * sizeof *fax);
   memset(why, 0, m);
   for (size_t i = 0; i < nn; i++)
     if (wanted(c, (int)i, &roles[i], &vis[i], &fax[i])) why[i] = WANT_RULE;
@@ -2686,7 +2615,7 @@ static int open_modals(const pg_graph *g, int *out, int max) {
 static void mark_inert(ctx *c) {
   pg_graph *g = c->g;
   int modals[16], nm = open_modals(g, modals, 16);
-  unsigned char *memo = calloc(c->nn ? c->nn : 1, 1);
+  unsigned char *memo = crawl__xcalloc(c->nn ? c->nn : 1, 1);
   for (size_t i = 0; i < g->nelements; i++) {
     pg_element *e = &g->elements[i];
     int k = hget(c, e->backend_node_id), inert = memo && k >= 0 && inert_attr(c, k, memo);
@@ -2728,14 +2657,14 @@ static void apply_max_nodes(ctx *c) {
   pg_graph *g = c->g;
   g->candidates = g->nelements;
   if (!c->opt->max_nodes || g->nelements <= c->opt->max_nodes) return;
-  rank *r = pg__xmalloc(g->nelements * sizeof *r);
+  rank *r = crawl__xmalloc(g->nelements * sizeof *r);
   for (size_t i = 0; i < g->nelements; i++) r[i] = (rank){priority(c, &g->elements[i]), i};
   qsort(r, g->nelements, sizeof *r, cmp_rank);
   size_t keep = c->opt->max_nodes;
-  size_t *idx = pg__xmalloc(keep * sizeof *idx);
+  size_t *idx = crawl__xmalloc(keep * sizeof *idx);
   for (size_t i = 0; i < keep; i++) idx[i] = r[i].idx;
   qsort(idx, keep, sizeof *idx, cmp_size); /* back to document order */
-  pg_element *kept = pg__xmalloc(keep * sizeof *kept);
+  pg_element *kept = crawl__xmalloc(keep * sizeof *kept);
   for (size_t i = 0; i < keep; i++) kept[i] = g->elements[idx[i]];
   for (size_t i = 0; i < c->nn; i++) c->n[i].elem = -1;
   for (size_t i = 0; i < keep; i++) {
@@ -2771,7 +2700,7 @@ static int scope_passes(ctx *c, int s) {
 static void prune_scopes(ctx *c) {
   pg_graph *g = c->g;
   if (!g->nscopes) return;
-  char *keep = calloc(g->nscopes, 1);
+  char *keep = crawl__xcalloc(g->nscopes, 1);
   for (size_t s = 0; s < g->nscopes; s++) {
     const pg_scope *sc = &g->scopes[s];
     if ((sc->node < 0 || sc->kind == PG_SCOPE_DIALOG || sc->kind == PG_SCOPE_POPOVER || sc->kind == PG_SCOPE_DRAWER ||
@@ -2781,7 +2710,7 @@ static void prune_scopes(ctx *c) {
   }
   for (size_t e = 0; e < g->nelements; e++)
     for (int p = g->elements[e].scope; p >= 0 && !keep[p]; p = g->scopes[p].parent) keep[p] = 1;
-  int *map = pg__xmalloc(g->nscopes * sizeof *map);
+  int *map = crawl__xmalloc(g->nscopes * sizeof *map);
   size_t out = 0;
   for (size_t s = 0; s < g->nscopes; s++) {
     map[s] = keep[s] ? (int)out : -1;
@@ -2848,7 +2777,7 @@ static void add_secret(ctx *c, size_t *cap, const char *s) {
     if (!strcmp(g->secrets[k], s)) return;
   if (g->nsecrets == *cap) {
     *cap = *cap ? *cap * 2 : 16;
-    g->secrets = pg__xrealloc(g->secrets, *cap * sizeof *g->secrets);
+    g->secrets = crawl__xrealloc(g->secrets, *cap * sizeof *g->secrets);
   }
   g->secrets[g->nsecrets++] = pg__strdup(c->a, s);
 }
@@ -2925,7 +2854,7 @@ static char *route_annotation(ctx *c) {
 }
 
 static void kv_push(ctx *c, pg_kv **v, size_t *n, const char *key, size_t kl, const char *val, size_t vl) {
-  *v = pg__xrealloc(*v, (*n + 1) * sizeof **v);
+  *v = crawl__xrealloc(*v, (*n + 1) * sizeof **v);
   (*v)[(*n)++] = (pg_kv){pg__strndup(c->a, key, kl), pg__strndup(c->a, val, vl)};
 }
 
@@ -2974,7 +2903,7 @@ static void list_sensitive_fields(ctx *c) {
     if (!n->sens_inside || !is_field(n) || c->d[n->doc].published < 0) continue;
     if (g->nsensitive_fields == cap) {
       cap = cap ? cap * 2 : 16;
-      g->sensitive_fields = pg__xrealloc(g->sensitive_fields, cap * sizeof *g->sensitive_fields);
+      g->sensitive_fields = crawl__xrealloc(g->sensitive_fields, cap * sizeof *g->sensitive_fields);
     }
     char key[1024];
     const snode *p = n->parent >= 0 ? &c->n[n->parent] : NULL;
@@ -3065,7 +2994,7 @@ static void collect_masks(ctx *c) {
       }
       if (g->nmasks == cap) {
         cap = cap ? cap * 2 : 64;
-        g->masks = pg__xrealloc(g->masks, cap * sizeof *g->masks);
+        g->masks = crawl__xrealloc(g->masks, cap * sizeof *g->masks);
       }
       g->masks[g->nmasks++] = b;
       if (!mask_of[i]) mask_of[i] = (int)g->nmasks;
@@ -3089,8 +3018,8 @@ static void add_pii(ctx *c, size_t *cap, const char *v, pg_pii_kind k) {
     if (!strcmp(g->pii_values[j], v)) return;
   if (g->npii == *cap) {
     *cap = *cap ? *cap * 2 : 16;
-    g->pii_values = pg__xrealloc(g->pii_values, *cap * sizeof *g->pii_values);
-    g->pii_kinds = pg__xrealloc(g->pii_kinds, *cap * sizeof *g->pii_kinds);
+    g->pii_values = crawl__xrealloc(g->pii_values, *cap * sizeof *g->pii_values);
+    g->pii_kinds = crawl__xrealloc(g->pii_kinds, *cap * sizeof *g->pii_kinds);
   }
   g->pii_kinds[g->npii] = k;
   g->pii_values[g->npii++] = pg__strdup(c->a, v);
@@ -3243,7 +3172,7 @@ static void pii_boxes(ctx *c, const unsigned char *changed) {
     g->mask_overflow = 1;
     return;
   }
-  g->masks = pg__xrealloc(g->masks, (g->nmasks + add) * sizeof *g->masks);
+  g->masks = crawl__xrealloc(g->masks, (g->nmasks + add) * sizeof *g->masks);
   for (size_t e = 0; e < g->nelements; e++)
     if (changed[e] && g->elements[e].has_bbox) g->masks[g->nmasks++] = g->elements[e].bbox;
 }
@@ -3380,22 +3309,13 @@ static void count_closed_hosts(ctx *c) {
   }
 }
 
-/* Builds the graph's backendNodeId -> parent map for hit tests (left empty
- * when out of memory). */
+/* Builds the graph's backendNodeId -> parent map for hit tests. */
 static void build_parent_map(ctx *c) {
   pg_graph *g = c->g;
-  g->pcap = 16;
-  while (g->pcap < c->nn * 2 + 2) g->pcap <<= 1;
-  g->pkeys = calloc(g->pcap, sizeof *g->pkeys);
-  g->pvals = calloc(g->pcap, sizeof *g->pvals);
-  if (g->pkeys && g->pvals)
-    for (size_t i = 0; i < c->nn; i++) {
-      if (!c->n[i].backend) continue;
-      size_t m = g->pcap - 1, h = ((unsigned)c->n[i].backend * 2654435761u) & m;
-      while (g->pkeys[h] && g->pkeys[h] != c->n[i].backend) h = (h + 1) & m;
-      g->pkeys[h] = c->n[i].backend;
-      g->pvals[h] = c->n[i].parent >= 0 ? c->n[c->n[i].parent].backend : 0;
-    }
+  crawl__intmap_reserve(&g->parent_of, c->nn + 1); /* never empty: pg_graph_contains knows it was built */
+  for (size_t i = 0; i < c->nn; i++)
+    if (c->n[i].backend)
+      crawl__intmap_put(&g->parent_of, c->n[i].backend, c->n[i].parent >= 0 ? c->n[c->n[i].parent].backend : 0);
 }
 
 /* Frees the build's working memory (not the graph). */
@@ -3408,10 +3328,11 @@ static void ctx_release(ctx *c) {
   }
   free(c->d);
   free(c->n);
-  free(c->hkeys);
-  free(c->hvals);
-  free(c->idkeys);
-  free(c->forkeys);
+  crawl__intmap_release(&c->backend);
+  crawl__strmap_release(&c->ids);
+  crawl__strmap_release(&c->fors);
+  crawl__intmap_release(&c->known_nodes);
+  crawl__strmap_release(&c->known_keys);
   free(c->controlled);
 }
 
@@ -3457,7 +3378,7 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
   c.in = in;
   c.opt = opts ? opts : &zero;
   c.a = pg__arena_new();
-  c.g = calloc(1, sizeof *c.g);
+  c.g = crawl__xcalloc(1, sizeof *c.g);
   if (!c.g) return PG_NOMEM;
   c.g->arena = c.a;
   c.g->focus_document = -1;
@@ -3477,21 +3398,19 @@ pg_code pg_build(const pg_input *in, const pg_options *opts, pg_graph **out) {
 }
 
 int pg_graph_contains(const pg_graph *g, int ancestor, int node) {
-  if (!g->pcap) return ancestor == node;
+  if (!g->parent_of.cap) return ancestor == node;
   for (int k = node, steps = 0; k && steps < 10000; steps++) {
     if (k == ancestor) return 1;
-    size_t m = g->pcap - 1, h = ((unsigned)k * 2654435761u) & m;
-    while (g->pkeys[h] && g->pkeys[h] != k) h = (h + 1) & m;
-    if (!g->pkeys[h]) return 0;
-    k = g->pvals[h];
+    long parent = crawl__intmap_get(&g->parent_of, k);
+    if (parent < 0) return 0;
+    k = (int)parent;
   }
   return 0;
 }
 
 void pg_graph_free(pg_graph *g) {
   if (!g) return;
-  free(g->pkeys);
-  free(g->pvals);
+  crawl__intmap_release(&g->parent_of);
   free(g->documents);
   free(g->scopes);
   free(g->elements);

@@ -134,4 +134,38 @@ const char *crawl__strmap_key(const crawl__strmap *m, const char *key);
 /* Free the keys and the table; the map is empty again. */
 void crawl__strmap_release(crawl__strmap *m);
 
+/* ---- the integer map (intmap.c) ------------------------------------------- */
+/* int64 keys (any value, 0 included) to a long value, open addressing on
+ * the string map's hash. Values are the caller's; -1 reads as absent, so
+ * store values >= 0. Zero is an empty map. Out of memory aborts.
+ *
+ *   crawl__intmap m = {0};
+ *   crawl__intmap_put(&m, backend_node_id, node_index);
+ *   long i = crawl__intmap_get(&m, backend_node_id);   // -1 when absent
+ *   crawl__intmap_release(&m);
+ */
+typedef struct crawl__intmap_slot {
+  int64_t key;
+  long value;
+  int used;             /* 0: empty slot */
+} crawl__intmap_slot;
+
+typedef struct crawl__intmap {
+  crawl__intmap_slot *slot;
+  size_t cap;           /* a power of two, or 0 */
+  size_t n;             /* keys held */
+} crawl__intmap;
+
+/* The value stored for key, or -1 when key is absent. */
+long crawl__intmap_get(const crawl__intmap *m, int64_t key);
+/* Store value under key, replacing an earlier value. 1 when key was new. */
+int crawl__intmap_put(crawl__intmap *m, int64_t key, long value);
+/* The value for key; when absent, value is stored and returned, and *added
+ * (may be NULL) set to 1: the first value stored for a key wins. */
+long crawl__intmap_intern(crawl__intmap *m, int64_t key, long value, int *added);
+/* Room for n keys without growing (a map about to be filled). */
+void crawl__intmap_reserve(crawl__intmap *m, size_t n);
+/* Free the table; the map is empty again. */
+void crawl__intmap_release(crawl__intmap *m);
+
 #endif
