@@ -16,6 +16,8 @@
 
 #define NAME_MAX_BYTES 1024
 #define VALUE_MAX_BYTES 4096
+
+/* ---- the build's working state (filled by build_index.c) ----------------- */
 typedef struct snode {
   int doc;
   int parent, first_child, last_child, next_sibling;
@@ -71,6 +73,7 @@ typedef struct sdoc {
   int *paint;
 } sdoc;
 
+/* One pg_build call: its input, the graph it makes, and what it indexed. */
 typedef struct {
   const pg_input *in;
   const pg_options *opt;
@@ -94,12 +97,15 @@ typedef struct {
   crawl__intmap known_nodes;
   crawl__strmap known_keys;
 } ctx;
+
+/* ---- constants and tables more than one step reads ---------------------- */
 /* Computed styles asked for beyond the first four (crawler/capture.c sends
  * them in this order), as CSS pixels; 0 when not captured. */
 enum { STYLE_PADDING_LEFT = 4, STYLE_PADDING_TOP = 5, STYLE_POSITION = 6 };
 
 #define MAX_SUBFRAMES 100       /* (index + 1) << 24 stays an int */
 #define SUB_ID_BITS 24
+
 /* AX property name -> state key, for plain booleans. */
 static const struct { const char *prop; pg_state_key key; } ax_bool_states[] = {
   {"focusable", PG_ST_FOCUSABLE}, {"focused", PG_ST_FOCUSED},
@@ -108,10 +114,11 @@ static const struct { const char *prop; pg_state_key key; } ax_bool_states[] = {
   {"modal", PG_ST_MODAL},         {"multiselectable", PG_ST_MULTISELECTABLE},
   {"busy", PG_ST_BUSY},
 };
+
 /* why a node is published besides section 8 (wanted) */
 enum { WANT_RULE = 1, WANT_HOST = 2, WANT_ENDPOINT = 4, WANT_SELECTION = 8 };
 
-
+/* ---- accessors every step uses ------------------------------------------- */
 /* String idx of document d's snapshot; "" for -1 and out of range. */
 static inline const char *dstr(const sdoc *d, int idx) { return pg__snapshot_str(d->snap, idx); }
 
@@ -135,6 +142,8 @@ static inline const char *attr(ctx *c, const snode *n, const char *name) {
   return NULL;
 }
 
+/* ---- what one step offers the others, by the file that defines it -------- */
+/* (each definition carries its comment) */
 /* build_index.c */
 char *pg__origin_of(pg__arena *a, const char *url);
 int pg__has_scheme(const char *url, const char *name);
