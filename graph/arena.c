@@ -1,4 +1,6 @@
-/* arena.c -- bump allocator for the strings and arrays of one graph. */
+/* arena.c -- bump allocator for the strings and arrays of one graph. Its
+ * blocks come from the base layer (crawl__xmalloc: out of memory aborts
+ * there, in one place). */
 #include "pg_int.h"
 
 #include <stdarg.h>
@@ -14,26 +16,8 @@ typedef struct chunk {
 
 struct pg__arena { chunk *head; };
 
-void *pg__xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "uiap-crawl: out of memory (%zu bytes)\n", n);
-    abort();
-  }
-  return p;
-}
-
-void *pg__xrealloc(void *p, size_t n) {
-  void *q = realloc(p, n ? n : 1);
-  if (!q) {
-    fprintf(stderr, "uiap-crawl: out of memory (%zu bytes)\n", n);
-    abort();
-  }
-  return q;
-}
-
 pg__arena *pg__arena_new(void) {
-  pg__arena *a = pg__xmalloc(sizeof *a);
+  pg__arena *a = crawl__xmalloc(sizeof *a);
   a->head = NULL;
   return a;
 }
@@ -52,7 +36,7 @@ void *pg__alloc(pg__arena *a, size_t n) {
   chunk *c = a->head;
   if (!c || c->cap - c->used < n) {
     size_t cap = n > 65536 ? n : 65536;
-    c = pg__xmalloc(sizeof *c + cap);
+    c = crawl__xmalloc(sizeof *c + cap);
     c->used = 0;
     c->cap = cap;
     c->next = a->head;

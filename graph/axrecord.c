@@ -19,19 +19,13 @@
 #define MAX_SUBFRAMES 100
 
 typedef struct {
-  int *keys;
-  const cJSON **vals;
-  const cJSON **parents;        /* the "nodes" array each is in */
-  size_t cap;
+  crawl__intmap map;            /* backendDOMNodeId -> entry */
+  const cJSON **vals;           /* by entry: the node */
+  const cJSON **parents;        /* by entry: the "nodes" array it is in */
+  size_t n;
 } ax_index;
 
 static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
-
-static size_t slot(const ax_index *x, int key) {
-  size_t m = x->cap - 1, h = ((unsigned)key * 2654435761u) & m;
-  while (x->keys[h] && x->keys[h] != key) h = (h + 1) & m;
-  return h;
-}
 
 static void index_nodes(ax_index *x, const cJSON *result, int sub) {
   const cJSON *it, *list = get(result, "nodes");
@@ -39,11 +33,12 @@ static void index_nodes(ax_index *x, const cJSON *result, int sub) {
     const cJSON *b = get(it, "backendDOMNodeId");
     if (!cJSON_IsNumber(b) || b->valuedouble < 1 || b->valuedouble >= (1 << SUB_ID_BITS)) continue;
     int key = b->valueint + (sub >= 0 ? (sub + 1) << SUB_ID_BITS : 0);
-    size_t h = slot(x, key);
-    if (!x->keys[h]) { /* the first node of an id wins, as in build.c */
-      x->keys[h] = key;
-      x->vals[h] = it;
-      x->parents[h] = list;
+    int added;
+    crawl__intmap_intern(&x->map, key, (long)x->n, &added); /* the first node of an id wins, as in build.c */
+    if (added) {
+      x->vals[x->n] = it;
+      x->parents[x->n] = list;
+      x->n++;
     }
   }
 }
@@ -59,27 +54,25 @@ static size_t count_nodes(const cJSON *const *ax, size_t nax, const cJSON *const
  * frame index; entries may be NULL), by backendDOMNodeId as the graph
  * numbers them. */
 static void index_build(ax_index *x, const cJSON *const *ax, size_t nax, const cJSON *const *sub, size_t nsub) {
-  x->cap = 16;
-  while (x->cap < count_nodes(ax, nax, sub, nsub) * 2 + 2) x->cap <<= 1;
-  x->keys = pg__xrealloc(NULL, x->cap * sizeof *x->keys);
-  x->vals = pg__xrealloc(NULL, x->cap * sizeof *x->vals);
-  x->parents = pg__xrealloc(NULL, x->cap * sizeof *x->parents);
-  memset(x->keys, 0, x->cap * sizeof *x->keys);
+  size_t n = count_nodes(ax, nax, sub, nsub);
+  crawl__intmap_reserve(&x->map, n);
+  x->vals = crawl__xcalloc(n + 1, sizeof *x->vals);
+  x->parents = crawl__xcalloc(n + 1, sizeof *x->parents);
   for (size_t k = 0; k < nax; k++) index_nodes(x, ax[k], -1);
   for (size_t k = 0; k < nsub && k < MAX_SUBFRAMES; k++)
     if (sub[k]) index_nodes(x, sub[k], (int)k);
 }
 
 static void index_free(ax_index *x) {
-  free(x->keys);
+  crawl__intmap_release(&x->map);
   free(x->vals);
   free(x->parents);
 }
 
 static const cJSON *index_get(const ax_index *x, int key) {
   if (!key) return NULL;
-  size_t h = slot(x, key);
-  return x->keys[h] ? x->vals[h] : NULL;
+  long i = crawl__intmap_get(&x->map, key);
+  return i >= 0 ? x->vals[i] : NULL;
 }
 
 static const char *ax_text(const cJSON *ax, const char *key) {
@@ -249,13 +242,13 @@ void pg_ax_retain(pg_graph *g, const pg_input *in) {
   ax_index x = {0};
   index_build(&x, in->ax, in->nax, sub, nsub);
   g->ax_nodes = cJSON_CreateArray();
-  g->ax_of = pg__xrealloc(NULL, (g->nelements + 1) * sizeof *g->ax_of);
+  g->ax_of = crawl__xrealloc(NULL, (g->nelements + 1) * sizeof *g->ax_of);
   for (size_t k = 0; k < g->nelements; k++) {
     g->ax_of[k] = NULL;
     int key = g->elements[k].backend_node_id;
     if (!key) continue;
-    size_t h = slot(&x, key);
-    if (!x.keys[h] || !x.vals[h]) continue;
+    long h = crawl__intmap_get(&x.map, key);
+    if (h < 0 || !x.vals[h]) continue;
     /* moved, not copied: the caller owns the replies (pg.h) */
     cJSON *node = cJSON_DetachItemViaPointer((cJSON *)x.parents[h], (cJSON *)x.vals[h]);
     x.vals[h] = NULL;

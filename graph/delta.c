@@ -12,43 +12,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- a small string -> item map ------------------------------------------ */
-typedef struct { const char *key; const cJSON *val; int idx; } slot; /* idx: position (map_array) */
-typedef struct { slot *s; size_t cap; } idmap;
-
-static size_t hash(const char *k) {
-  size_t h = 1469598103934665603u;
-  for (; *k; k++) h = (h ^ (unsigned char)*k) * 1099511628211u;
-  return h;
-}
+/* ---- a small string -> item map (on the base's string map) -------------- */
+typedef struct { const cJSON *val; int idx; } slot; /* idx: position (map_array), else -1 */
+typedef struct { crawl__strmap keys; slot *s; size_t n, cap; } idmap; /* keys: key -> index into s */
 
 static void map_init(idmap *m, size_t n) {
-  m->cap = 16;
-  while (m->cap < n * 2 + 2) m->cap <<= 1;
-  m->s = pg__xmalloc(m->cap * sizeof *m->s);
-  memset(m->s, 0, m->cap * sizeof *m->s);
+  *m = (idmap){.cap = n + 1};
+  m->s = crawl__xcalloc(m->cap, sizeof *m->s);
 }
-static void map_free(idmap *m) { free(m->s); m->s = NULL; }
+static void map_free(idmap *m) {
+  crawl__strmap_release(&m->keys);
+  free(m->s);
+  m->s = NULL;
+}
 
 /* Insert (a later duplicate key replaces the earlier one). */
 static slot *map_put_at(idmap *m, const char *k, const cJSON *v) {
   if (!k) return NULL;
-  size_t i = hash(k) & (m->cap - 1);
-  while (m->s[i].key && strcmp(m->s[i].key, k)) i = (i + 1) & (m->cap - 1);
-  m->s[i].key = k;
-  m->s[i].val = v;
-  m->s[i].idx = -1;
+  long i = crawl__strmap_intern(&m->keys, k, (long)m->n, NULL);
+  if ((size_t)i == m->n) {
+    if (m->n == m->cap) m->s = crawl__xrealloc(m->s, (m->cap *= 2) * sizeof *m->s);
+    m->n++;
+  }
+  m->s[i] = (slot){v, -1};
   return &m->s[i];
 }
 static void map_put(idmap *m, const char *k, const cJSON *v) { map_put_at(m, k, v); }
 static const slot *map_slot(const idmap *m, const char *k) {
-  if (!k || !m->s) return NULL;
-  size_t i = hash(k) & (m->cap - 1);
-  while (m->s[i].key) {
-    if (!strcmp(m->s[i].key, k)) return &m->s[i];
-    i = (i + 1) & (m->cap - 1);
-  }
-  return NULL;
+  long i = k && m->s ? crawl__strmap_get(&m->keys, k) : -1;
+  return i >= 0 ? &m->s[i] : NULL;
 }
 static const cJSON *map_get(const idmap *m, const char *k) {
   const slot *sl = map_slot(m, k);
@@ -124,7 +116,7 @@ static void removals(cJSON *ops, const cJSON *old_arr, const idmap *old_m, const
                      const char *parentkey, const char *op, const char *opkey) {
   size_t n = (size_t)cJSON_GetArraySize(old_arr), k = 0;
   if (!n) return;
-  deep *v = pg__xmalloc(n * sizeof *v);
+  deep *v = crawl__xmalloc(n * sizeof *v);
   const cJSON *it;
   cJSON_ArrayForEach(it, old_arr) {
     if (map_get(new_m, get_str(it, idkey))) continue;
@@ -168,7 +160,7 @@ static void dctx_open(dctx *d, const cJSON *old_graph, const cJSON *new_graph) {
   d->nscopes = (size_t)cJSON_GetArraySize(d->ns);
   map_init(&d->sent_doc, d->ndocs);
   map_init(&d->sent_scope, d->nscopes);
-  d->again = pg__xmalloc(d->ndocs + 1);
+  d->again = crawl__xmalloc(d->ndocs + 1);
   memset(d->again, 0, d->ndocs + 1);
   d->ops = cJSON_CreateArray();
 }
@@ -212,7 +204,7 @@ static void send_document(dctx *d, const cJSON *it, size_t i) {
 
 /* Changed documents, parents first. */
 static pg_code send_documents(dctx *d) {
-  char *pending = pg__xmalloc(d->ndocs + 1);
+  char *pending = crawl__xmalloc(d->ndocs + 1);
   size_t left = 0, i = 0;
   const cJSON *it;
   cJSON_ArrayForEach(it, d->nd) {
@@ -239,7 +231,7 @@ static pg_code send_documents(dctx *d) {
 
 /* Changed scopes, parents first. */
 static pg_code send_scopes(dctx *d) {
-  char *pending = pg__xmalloc(d->nscopes + 1);
+  char *pending = crawl__xmalloc(d->nscopes + 1);
   size_t left = 0, i = 0;
   const cJSON *it;
   pg_code rc = PG_OK;
@@ -475,7 +467,7 @@ static int watched(const cJSON *el, const idmap *scopes) {
 static char *element_key(const cJSON *el) {
   const char *r = get_str(el, "role"), *n = get_str(el, "name"), *s = get_str(el, "stableId");
   size_t len = strlen(r ? r : "") + strlen(n ? n : "") + strlen(s ? s : "") + 3;
-  char *k = pg__xmalloc(len);
+  char *k = crawl__xmalloc(len);
   snprintf(k, len, "%s\x1f%s\x1f%s", r ? r : "", n ? n : "", s ? s : "");
   return k;
 }
@@ -487,7 +479,7 @@ static int cmp_keyp(const void *x, const void *y) { return strcmp(*(char *const 
 static void keyset_of(keyset *ks, const cJSON *graph, const idmap *scopes) {
   const cJSON *el;
   ks->n = 0;
-  ks->v = pg__xmalloc(((size_t)cJSON_GetArraySize(get(graph, "elements")) + 1) * sizeof *ks->v);
+  ks->v = crawl__xmalloc(((size_t)cJSON_GetArraySize(get(graph, "elements")) + 1) * sizeof *ks->v);
   cJSON_ArrayForEach(el, get(graph, "elements"))
     if (watched(el, scopes)) ks->v[ks->n++] = element_key(el);
   qsort(ks->v, ks->n, sizeof *ks->v, cmp_keyp);
@@ -561,7 +553,7 @@ static int element_signals(const cJSON *to, const idmap *to_scopes, const keyset
  * them; caller frees). */
 static int *collection_counts(const cJSON *graph, const idmap *scopes) {
   size_t n = (size_t)cJSON_GetArraySize(get(graph, "scopes")) + 1;
-  int *count = pg__xmalloc(n * sizeof *count);
+  int *count = crawl__xmalloc(n * sizeof *count);
   memset(count, 0, n * sizeof *count);
   const cJSON *el;
   cJSON_ArrayForEach(el, get(graph, "elements")) {

@@ -39,7 +39,7 @@ char *pg_route_key(const char *url) {
   const char *q = strchr(url, '?'), *h = strchr(url, '#');
   if (q && h && q > h) q = NULL;
   size_t base = q ? (size_t)(q - url) : h ? (size_t)(h - url) : n;
-  char *out = pg__xmalloc(n + 2);
+  char *out = crawl__xmalloc(n + 2);
   memcpy(out, url, base);
   size_t o = base;
   /* "/dir/index.html" is the directory "/dir/" */
@@ -63,7 +63,7 @@ char *pg_route_key(const char *url) {
       const char *eq = memchr(p, '=', (size_t)(end - p));
       size_t klen = (size_t)((eq ? eq : end) - p);
       if (end > p && !is_volatile(p, klen)) {
-        params[np] = pg__xmalloc((size_t)(end - p) + 1);
+        params[np] = crawl__xmalloc((size_t)(end - p) + 1);
         memcpy(params[np], p, (size_t)(end - p));
         params[np][end - p] = 0;
         np++;
@@ -136,9 +136,9 @@ static void add_line(lines *l, const char *fmt, ...) {
   va_end(ap);
   if (l->n == l->cap) {
     l->cap = l->cap ? l->cap * 2 : 64;
-    l->v = pg__xrealloc(l->v, l->cap * sizeof *l->v);
+    l->v = crawl__xrealloc(l->v, l->cap * sizeof *l->v);
   }
-  l->v[l->n++] = strdup(buf);
+  l->v[l->n++] = crawl__xstrdup(buf);
 }
 
 static const char *const noise_roles[] = {"timer", "marquee", "progressbar"};
@@ -165,10 +165,10 @@ void pg_fingerprint(const pg_graph *g, const pg_fp_policy *p, char out[33], char
   static const pg_fp_policy zero;
   if (!p) p = &zero;
   lines L = {0};
-  char *rk = p->route_key ? strdup(p->route_key) : pg_route_key_rel(g->route_url, p->base_origin);
+  char *rk = p->route_key ? crawl__xstrdup(p->route_key) : pg_route_key_rel(g->route_url, p->base_origin);
   if (!p->ignore_route) add_line(&L, "route|%s", rk ? rk : "");
   char nb[512], sb[512];
-  size_t *coll_count = calloc(g->nscopes + 1, sizeof *coll_count);
+  size_t *coll_count = crawl__xcalloc(g->nscopes + 1, sizeof *coll_count);
   for (size_t i = 0; i < g->nelements; i++) {
     const pg_element *e = &g->elements[i];
     if (!pg_state_is(&e->state, PG_ST_VISIBLE) || e->selection_only) continue; /* a selection is not app state */

@@ -273,7 +273,7 @@ static void sb_add(sbuf *s, const char *fmt, ...) {
     va_end(ap);
     if (k >= 0 && (size_t)k < s->cap - s->n) { s->n += (size_t)k; return; }
     s->cap = (s->cap + (size_t)k + 1) * 2;
-    s->b = pg__xrealloc(s->b, s->cap);
+    s->b = crawl__xrealloc(s->b, s->cap);
   }
 }
 
@@ -354,7 +354,7 @@ static void text_body(text_ctx *t) {
 }
 
 char *pg_graph_to_text_opts(const pg_graph *g, const pg_text_opts *o) {
-  text_ctx t = {.s = {pg__xmalloc(4096), 0, 4096}, .g = g, .o = o};
+  text_ctx t = {.s = {crawl__xmalloc(4096), 0, 4096}, .g = g, .o = o};
   sbuf s;
   t.s.b[0] = 0;
   sb_add(&t.s, "%s  %s  (%s)\n", g->route_title ? g->route_title : "", g->route_url ? g->route_url : "", g->revision);

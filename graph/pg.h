@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
+#include "crawl_base.h" /* crawl__intmap (pg_graph.parent_of) */
 
 #include "pg_url.h" /* the URL module: resolution, normalisation, origins */
 
@@ -404,8 +405,7 @@ typedef struct pg_graph {
   char **headings;
   size_t nheadings;
   /* backendNodeId -> parent backendNodeId of every captured node (hit tests) */
-  int *pkeys, *pvals;
-  size_t pcap;
+  crawl__intmap parent_of;
 } pg_graph;
 
 /* A field pg_build treated as sensitive: by node, and by a key that

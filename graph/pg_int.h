@@ -3,6 +3,7 @@
 #define UIAP_PG_INT_H
 
 #include "pg.h"
+#include "crawl_base.h" /* allocation (out of memory aborts there), maps, hex */
 
 /* One arena per graph: every string of a capture, freed at once. */
 typedef struct pg__arena pg__arena;
@@ -52,9 +53,8 @@ const char *pg__icon_class_name(const char *classes);
  * 1..PG_ICON_TEXT_MAX of [a-z0-9_], copied into buf (cap bytes). */
 int pg__ligature_text(const char *s, char *buf, size_t cap);
 
-/* Out-of-memory aborts here, in one place. */
-void *pg__xmalloc(size_t n);
-void *pg__xrealloc(void *p, size_t n);
+/* Heap memory outside the arena: crawl__xmalloc, crawl__xcalloc,
+ * crawl__xrealloc, crawl__xstrdup (crawl_base.h; out of memory aborts there). */
 
 /* ---- a parsed DOMSnapshot.captureSnapshot reply (snapshot.c) ------------- */
 /* A sparse per-node array: node index[k] has value[k]. The rare booleans

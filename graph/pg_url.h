@@ -10,7 +10,7 @@
  * non-ASCII, a lone "%", ...) percent-encoded. Text longer than PG_URL_MAX
  * bytes, in or out, is refused. Nothing here prints or keeps state; every
  * function is safe to call from several threads. Out of memory aborts
- * (pg__xmalloc).
+ * (crawl__xmalloc).
  *
  * Not done: IDNA (a non-ASCII host stays percent-encoded), the URL
  * Standard's IPv4 forms ("0x7f.1"), and percent-decoding of hosts.

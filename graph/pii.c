@@ -236,7 +236,7 @@ char *pg_pii_mask(const char *text, int *hits) {
     size_t need = olen + (s - from) + strlen(lab) + 1;
     if (need > ocap) {
       ocap = need * 2 + 64;
-      out = pg__xrealloc(out, ocap);
+      out = crawl__xrealloc(out, ocap);
     }
     memcpy(out + olen, text + from, s - from);
     olen += s - from;
@@ -247,7 +247,7 @@ char *pg_pii_mask(const char *text, int *hits) {
   }
   if (!count) return NULL;
   size_t rest = n - from;
-  out = pg__xrealloc(out, olen + rest + 1);
+  out = crawl__xrealloc(out, olen + rest + 1);
   memcpy(out + olen, text + from, rest);
   out[olen + rest] = 0;
   if (hits) *hits = count;

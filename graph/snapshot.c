@@ -10,7 +10,7 @@
  * the known structure is parsed by fixed-depth functions, unknown keys are
  * skipped by a loop (not recursion) with the total nesting capped, sizes are
  * capped by the input length, and anything malformed gives PG_INPUT.
- * Out of memory aborts in pg__xmalloc, as everywhere in graph/.
+ * Out of memory aborts in crawl__xmalloc, as everywhere in graph/.
  */
 #include "pg_int.h"
 
@@ -41,7 +41,7 @@ static void vec_reserve(vec *a, size_t size, size_t more) {
   if (a->cap - a->n >= more) return;
   size_t cap = a->cap ? a->cap : 16;
   while (cap - a->n < more) cap *= 2;
-  a->v = pg__xrealloc(a->v, cap * size);
+  a->v = crawl__xrealloc(a->v, cap * size);
   a->cap = cap;
 }
 static void push_i32(vec *a, int32_t x) {
@@ -60,7 +60,7 @@ static void *vec_take(vec *a, size_t size, size_t *n) {
     free(v);
     v = NULL;
   } else if (a->cap > a->n) {
-    v = pg__xrealloc(v, a->n * size);
+    v = crawl__xrealloc(v, a->n * size);
   }
   a->v = NULL;
   a->n = a->cap = 0;
@@ -788,7 +788,7 @@ static int read_top(rd *r, pg_snapshot *s, int in_result, unsigned *seen) {
 pg_code pg_snapshot_parse(const char *json, size_t len, pg_snapshot **out) {
   *out = NULL;
   if (!json || len > UINT32_MAX) return PG_INPUT;
-  pg_snapshot *s = pg__xmalloc(sizeof *s);
+  pg_snapshot *s = crawl__xmalloc(sizeof *s);
   memset(s, 0, sizeof *s);
   rd r = {json, json + len, len, 0, NULL, 0, 0};
   unsigned seen = 0;

@@ -36,7 +36,7 @@ char *pg__submit_url(const char *base, const char *doc_url, const char *action) 
     /* unreadable or too long for the URL module: its text as written, so
      * that its words still count (the policy reads a cut one as unknown) */
     size_t n = strnlen(action, PG_SUBMIT_URL_MAX + 1);
-    url = pg__xmalloc(n + 1);
+    url = crawl__xmalloc(n + 1);
     memcpy(url, action, n);
     url[n] = 0;
   }

@@ -28,7 +28,7 @@ static size_t utf8_seq(const unsigned char *s, size_t n, unsigned *cp) {
 
 char *pg_text_clean(const char *src, size_t n, size_t max) {
   const unsigned char *s = (const unsigned char *)src;
-  char *out = pg__xmalloc(n * 3 + 1); /* worst case: every byte -> U+FFFD */
+  char *out = crawl__xmalloc(n * 3 + 1); /* worst case: every byte -> U+FFFD */
   size_t o = 0;
   int space = 0;
   for (size_t i = 0; i < n;) {

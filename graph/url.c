@@ -23,14 +23,14 @@ static const url_scheme_info special_schemes[] = {
 };
 
 /* uriparser allocates through our one allocation policy: OOM aborts. */
-static void *mm_malloc(UriMemoryManager *m, size_t n) { (void)m; return pg__xmalloc(n); }
-static void *mm_realloc(UriMemoryManager *m, void *p, size_t n) { (void)m; return pg__xrealloc(p, n); }
+static void *mm_malloc(UriMemoryManager *m, size_t n) { (void)m; return crawl__xmalloc(n); }
+static void *mm_realloc(UriMemoryManager *m, void *p, size_t n) { (void)m; return crawl__xrealloc(p, n); }
 static void mm_free(UriMemoryManager *m, void *p) { (void)m; free(p); }
 static UriMemoryManager mm = {mm_malloc, uriEmulateCalloc, mm_realloc, uriEmulateReallocarray, mm_free, NULL};
 
 static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
-static int is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+static int is_hex(int c) { return crawl__hex_digit(c) >= 0; }
 static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 static int upper(int c) { return c >= 'a' && c <= 'z' ? c - 32 : c; }
 static int is_tabnl(int c) { return c == '\t' || c == '\n' || c == '\r'; }
@@ -106,7 +106,7 @@ static void ob_ch(obuf *o, int c) {
 }
 static void ob_put(obuf *o, const char *s, size_t n) { for (size_t i = 0; i < n; i++) ob_ch(o, s[i]); }
 static void ob_pct(obuf *o, unsigned char c) {
-  static const char hex[] = "0123456789ABCDEF";
+  const char *hex = crawl__hex_digits(1);
   ob_ch(o, '%');
   ob_ch(o, hex[c >> 4]);
   ob_ch(o, hex[c & 15]);
@@ -247,7 +247,7 @@ static void ob_port(obuf *o, long port) {
 /* RFC 5952 / URL Standard: lower-case hex, the first longest run of two or
  * more zero pieces as "::". */
 static void ip6_put(obuf *o, const unsigned char *b) {
-  static const char hex[] = "0123456789abcdef";
+  const char *hex = crawl__hex_digits(0);
   int run = -1, runlen = 1;
   for (int i = 0, j; i < 8; i = j + 1) {
     for (j = i; j < 8 && !b[2 * j] && !b[2 * j + 1]; j++) {}
@@ -316,7 +316,7 @@ static char *compose(const UriUriA *u) {
   const url_scheme_info *si = special_of(u->scheme.first, sl);
   long port = port_of(u);
   if (port == -2) return NULL;
-  obuf o = {pg__xmalloc(PG_URL_MAX + 1), 0, PG_URL_MAX + 1, 0};
+  obuf o = {crawl__xmalloc(PG_URL_MAX + 1), 0, PG_URL_MAX + 1, 0};
   for (size_t i = 0; i < sl; i++) ob_ch(&o, lower((unsigned char)u->scheme.first[i]));
   ob_ch(&o, ':');
   int has_auth = u->hostText.first != NULL, bad = 0;
@@ -343,7 +343,7 @@ static char *compose(const UriUriA *u) {
     return NULL;
   }
   o.p[o.n] = 0;
-  return pg__xrealloc(o.p, o.n + 1);
+  return crawl__xrealloc(o.p, o.n + 1);
 }
 
 /* ---- the API ------------------------------------------------------------ */
@@ -355,7 +355,7 @@ static int takes_ref(const url_doc *b, const url_doc *r) {
 }
 
 char *pg_url_resolve(const char *base, const char *ref) {
-  url_doc *b = pg__xmalloc(sizeof *b), *r = pg__xmalloc(sizeof *r);
+  url_doc *b = crawl__xmalloc(sizeof *b), *r = crawl__xmalloc(sizeof *r);
   char *out = NULL;
   if (!doc_parse(b, base, 0)) {
     if (b->uri.scheme.first && !doc_parse(r, ref, b->special)) {
@@ -377,7 +377,7 @@ char *pg_url_resolve(const char *base, const char *ref) {
 char *pg_url_normalize(const char *url) {
   static const unsigned all = URI_NORMALIZE_SCHEME | URI_NORMALIZE_USER_INFO | URI_NORMALIZE_HOST |
                               URI_NORMALIZE_PATH | URI_NORMALIZE_QUERY | URI_NORMALIZE_FRAGMENT;
-  url_doc *d = pg__xmalloc(sizeof *d);
+  url_doc *d = crawl__xmalloc(sizeof *d);
   char *out = NULL;
   if (!doc_parse(d, url, 0)) {
     if (uriNormalizeSyntaxExMmA(&d->uri, all, &mm) == URI_SUCCESS) out = compose(&d->uri);
@@ -436,7 +436,7 @@ static int origin_put(obuf *o, const char *url, int allow_blob) {
   const char *after = scheme_scan(url, scheme, sizeof scheme, &n);
   if (!after) return -1;
   if (n == 4 && !strcmp(scheme, "blob")) return allow_blob ? blob_origin_put(o, after) : -1;
-  url_doc *d = pg__xmalloc(sizeof *d);
+  url_doc *d = crawl__xmalloc(sizeof *d);
   int rc = -1;
   if (!doc_parse(d, url, 0)) {
     rc = origin_compose(o, &d->uri);
@@ -529,7 +529,7 @@ typedef struct {
 static void tp_put(tpl *t, const char *s, size_t n) {
   if (t->n + n + 1 > t->cap) {
     while (t->n + n + 1 > t->cap) t->cap = t->cap ? t->cap * 2 : 128;
-    t->p = pg__xrealloc(t->p, t->cap);
+    t->p = crawl__xrealloc(t->p, t->cap);
   }
   memcpy(t->p + t->n, s, n);
   t->n += n;
@@ -543,7 +543,7 @@ static int tp_has_name(const tpl *t, const char *name) {
 }
 
 static char *dup_n(const char *s, size_t n) {
-  char *d = pg__xmalloc(n + 1);
+  char *d = crawl__xmalloc(n + 1);
   memcpy(d, s, n);
   d[n] = 0;
   return d;
@@ -556,7 +556,7 @@ static void tp_param(tpl *t, const char *base, const char *value, size_t n, int 
   for (int k = 2; tp_has_name(t, name); k++) snprintf(name, sizeof name, "%s%d", base, k);
   if (t->nv == t->capv) {
     t->capv = t->capv ? t->capv * 2 : 4;
-    t->v = pg__xrealloc(t->v, t->capv * sizeof *t->v);
+    t->v = crawl__xrealloc(t->v, t->capv * sizeof *t->v);
   }
   t->v[t->nv++] = (pg_route_param){dup_n(name, strlen(name)), dup_n(value, n), in_query};
   tp_put(t, ":", 1);

@@ -51,12 +51,8 @@ static void b64_forms(crawl__secrets *s, const char *v, size_t n, const char *ma
   free(in);
 }
 
-static void hex_form(crawl__secrets *s, const char *v, size_t n, const char *mask, const char *digits) {
-  char *out = crawl__xmalloc(2 * n + 1);
-  for (size_t i = 0; i < n; i++) {
-    out[2 * i] = digits[(unsigned char)v[i] >> 4];
-    out[2 * i + 1] = digits[(unsigned char)v[i] & 15];
-  }
+static void hex_form(crawl__secrets *s, const char *v, size_t n, const char *mask, int upper) {
+  char *out = crawl__hex_encode(v, n, crawl__xmalloc(2 * n + 1), upper);
   crawl__secrets_form(s, out, 2 * n, mask, 0);
   free(out);
 }
@@ -75,8 +71,8 @@ static void case_form(crawl__secrets *s, const char *v, size_t n, const char *ma
 void crawl__secret_forms(crawl__secrets *s, const char *v, size_t n, const char *mask) {
   case_form(s, v, n, mask, 1);
   case_form(s, v, n, mask, 0);
-  hex_form(s, v, n, mask, "0123456789abcdef");
-  hex_form(s, v, n, mask, "0123456789ABCDEF");
+  hex_form(s, v, n, mask, 0);
+  hex_form(s, v, n, mask, 1);
   b64_forms(s, v, n, mask, b64_std);
   b64_forms(s, v, n, mask, b64_url);
 }

@@ -1,9 +1,9 @@
-/* time.c -- the crawler's clock: RFC 3339 timestamps for journals and
- * envelopes, and a monotonic millisecond clock for durations. */
+/* time.c -- the project's clock (crawl_base.h): RFC 3339 timestamps for
+ * journals and envelopes, and a monotonic millisecond clock for durations. */
 #include <stdio.h>
 #include <time.h>
 
-#include "crawl_util.h"
+#include "crawl_base.h"
 
 char *crawl__time_iso(char *buf, size_t n) {
   struct timespec ts;

@@ -1,11 +1,12 @@
-/* strmap.c -- the string map of crawl_strmap.h: linear probing on XXH3-64,
- * grown at 3/4 load, never shrunk (the crawler only adds keys). */
+/* strmap.c -- the string map of crawl_base.h: linear probing on XXH3-64
+ * (crawl__hash_bytes), grown at 3/4 load, never shrunk (callers only add
+ * keys). */
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
-#include "crawl_strmap.h"
-#include "crawl_util.h"
+#include "crawl_base.h"
+
+static uint64_t key_hash(const char *key, size_t len) { return crawl__hash_bytes(key, len, 0); }
 
 static size_t find(const crawl__strmap *m, const char *key, size_t len, uint64_t h) {
   size_t mask = m->cap - 1, i = (size_t)h & mask;
@@ -33,7 +34,7 @@ static void grow(crawl__strmap *m) {
 
 long crawl__strmap_getn(const crawl__strmap *m, const char *key, size_t len) {
   if (!key || !m->cap) return -1;
-  size_t i = find(m, key, len, XXH3_64bits(key, len));
+  size_t i = find(m, key, len, key_hash(key, len));
   return m->slot[i].key ? m->slot[i].value : -1;
 }
 
@@ -45,7 +46,7 @@ long crawl__strmap_intern(crawl__strmap *m, const char *key, long value, int *ad
   if (added) *added = 0;
   if ((m->n + 1) * 4 > m->cap * 3) grow(m);
   size_t len = strlen(key);
-  uint64_t h = XXH3_64bits(key, len);
+  uint64_t h = key_hash(key, len);
   size_t i = find(m, key, len, h);
   if (m->slot[i].key) return m->slot[i].value;
   m->slot[i] = (crawl__strmap_slot){crawl__xstrdup(key), h, value};
@@ -57,7 +58,7 @@ long crawl__strmap_intern(crawl__strmap *m, const char *key, long value, int *ad
 const char *crawl__strmap_keep(crawl__strmap *m, const char *key) {
   if ((m->n + 1) * 4 > m->cap * 3) grow(m);
   size_t len = strlen(key);
-  uint64_t h = XXH3_64bits(key, len);
+  uint64_t h = key_hash(key, len);
   size_t i = find(m, key, len, h);
   if (!m->slot[i].key) {
     m->slot[i] = (crawl__strmap_slot){crawl__xstrdup(key), h, (long)m->n};
@@ -69,14 +70,14 @@ const char *crawl__strmap_keep(crawl__strmap *m, const char *key) {
 const char *crawl__strmap_key(const crawl__strmap *m, const char *key) {
   if (!key || !m->cap) return NULL;
   size_t len = strlen(key);
-  size_t i = find(m, key, len, XXH3_64bits(key, len));
+  size_t i = find(m, key, len, key_hash(key, len));
   return m->slot[i].key;
 }
 
 int crawl__strmap_put(crawl__strmap *m, const char *key, long value) {
   int added;
   crawl__strmap_intern(m, key, value, &added);
-  if (!added) m->slot[find(m, key, strlen(key), XXH3_64bits(key, strlen(key)))].value = value;
+  if (!added) m->slot[find(m, key, strlen(key), key_hash(key, strlen(key)))].value = value;
   return added;
 }
 
