@@ -61,6 +61,12 @@ char *crawl_secrets_scrub(const crawl_secrets *s, const char *text);
  * is freed. */
 void crawl_log_secrets(const crawl_secrets *s);
 
+/* ---- the journal (journal.c; docs/journal.md) ------------------------------ */
+/* The run record DIR/journal.jsonl starts with, into *run (caller frees):
+ * CRAWL_OK; CRAWL_IO when there is no journal to read; CRAWL_ARG when it
+ * does not start with a well-formed run record (*run NULL). */
+crawl_code crawl_journal_run_record(const char *dir, cJSON **run);
+
 /* ---- the UIAP message envelope (envelope.c; core-decisions.md) ------------ */
 typedef struct crawl_msg {
   const char *kind;           /* request | response | event | error; NULL: "event" */
