@@ -237,20 +237,6 @@ out:
   return ws;
 }
 
-int cdp__retry_after_ms(const char *v) {
-  while (*v == ' ' || *v == '\t') v++;
-  if (*v >= '0' && *v <= '9') {
-    long n = strtol(v, NULL, 10);
-    return n > 86400 ? 86400 * 1000 : (int)n * 1000;
-  }
-  struct tm tm;
-  memset(&tm, 0, sizeof tm);
-  const char *end = strptime(v, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-  if (!end) return -1;
-  double d = difftime(timegm(&tm), time(NULL));
-  return d <= 0 ? 0 : d > 86400 ? 86400 * 1000 : (int)(d * 1000);
-}
-
 /* A pool at its concurrency limit answers one of these. */
 static int is_busy(int status) { return status == 429 || status == 503; }
 

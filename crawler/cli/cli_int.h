@@ -2,7 +2,7 @@
  * (crawler/cli): the exit codes, the command functions main.c's table
  * dispatches to, and the helpers they share (cli_util.c): the one-line error,
  * the log sink, option parsing over getopt_long, URLs, signals, the browser.
- * Time and the UIAP envelope come from crawler/common (crawl_util.h).
+ * Everything else comes from the libraries' public headers.
  * Never included by the library or outside crawler/cli. */
 #ifndef UIAP_CLI_INT_H
 #define UIAP_CLI_INT_H
@@ -93,13 +93,12 @@ extern const char cli_help_snapshot[], cli_help_crawl[], cli_help_serve[], cli_h
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The secrets of the command line (docs/safety.md): the credentials of
- * every argument that is a URL (crawl__secrets_add_url) -- of a --connect
+ * every argument that is a URL (crawl_secrets_add_url) -- of a --connect
  * or --frontier value every query value too. Taken once, before the
  * command runs (main.c); cli_fail and the log sink print no spelling of
  * them, and a run adds them to its own list (crawl_opts.secrets). */
-struct crawl__secrets;
 void cli_secrets_from_argv(int argc, char **argv);
-const struct crawl__secrets *cli_secrets(void);
+const crawl_secrets *cli_secrets(void);
 
 /* The library's log lines on stderr ("uiap-crawl: LEVEL: COMPONENT: MESSAGE")
  * for verbosity 0 (quiet: errors only), 1 (warnings, the default), 2

@@ -3,7 +3,6 @@
  * viewports, reading a file, URLs, signals, starting or attaching to the
  * browser. */
 #include "cli_int.h"
-#include "crawl_secrets.h"
 #include "crawl_util.h"
 #include "cdp.h"
 #include "pg.h"
@@ -31,7 +30,7 @@ int cli_exit_from_crawl(crawl_code rc) {
 }
 
 /* ---- the command line's secrets ---------------------------------------------------- */
-static crawl__secrets *cli_secret_list; /* lives until the process exits */
+static crawl_secrets *cli_secret_list; /* lives until the process exits */
 
 /* The URL an option of argv[i] carries, when it is one that names a
  * browser pool or a frontier ("--connect URL", "--frontier=URL"), with
@@ -49,22 +48,22 @@ static const char *cli_url_arg(int argc, char **argv, int *i, int *every) {
 }
 
 void cli_secrets_from_argv(int argc, char **argv) {
-  if (!cli_secret_list) cli_secret_list = crawl__secrets_new();
+  if (!cli_secret_list) cli_secret_list = crawl_secrets_new();
   for (int i = 0; i < argc; i++) {
     int every;
     const char *url = cli_url_arg(argc, argv, &i, &every);
-    crawl__secrets_add_url(cli_secret_list, url, every);
+    crawl_secrets_add_url(cli_secret_list, url, every);
   }
 }
 
-const crawl__secrets *cli_secrets(void) { return cli_secret_list; }
+const crawl_secrets *cli_secrets(void) { return cli_secret_list; }
 
 /* ---- errors and logs ---------------------------------------------------------- */
 /* Error and log lines carry URLs, names and messages from pages: printed
  * through pg_text_terminal_safe, so no page can rewrite the terminal, after
  * the command line's secrets are scrubbed from the whole line. */
 static void cli_print_line(const char *prefix, const char *line) {
-  char *clean = crawl__secrets_scrub(cli_secret_list, line, NULL);
+  char *clean = crawl_secrets_scrub(cli_secret_list, line);
   char out[2048];
   snprintf(out, sizeof out, "%s", clean);
   free(clean);

@@ -7,8 +7,6 @@
 #include "cli_int.h"
 #include "cdp.h"
 #include "crawl.h"
-#include "crawl_common.h"
-#include "crawl_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +43,6 @@ typedef struct login_cli {
   char target[8192];
   long timeout_ms;
   int verbosity;
-  cJSON *cookies, *storage;  /* the last look: Storage.getCookies, {origin: items} */
-  int looked;                /* a look succeeded at least once */
 } login_cli;
 
 static int login_parse(int argc, char **argv, login_cli *x) {
@@ -86,67 +82,31 @@ static int have_display(void) {
   return (d && *d) || (w && *w);
 }
 
-/* What the page shows now: its URL, origin and localStorage items. */
-static const char PAGE_LOOK[] =
-  "(()=>{let items=[];try{for(let i=0;i<localStorage.length;i++){const k=localStorage.key(i);"
-  "items.push([k,localStorage.getItem(k)])}}catch(e){}"
-  "return JSON.stringify({url:location.href,origin:location.origin,items})})()";
-
-/* One look at the browser: the cookies, the page's storage (kept per origin)
- * and URL into url. -1: the page or the browser is gone. */
-static int look(cdp_client *c, const char *session, login_cli *x, char *url, size_t urllen) {
-  cJSON *res = NULL, *a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "expression", PAGE_LOOK);
-  cJSON_AddBoolToObject(a, "returnByValue", 1);
-  if (cdp_call(c, session, "Runtime.evaluate", a, &res, 5000) != CDP_OK) return -1;
-  const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-    cJSON_GetObjectItemCaseSensitive(res, "result"), "value"));
-  cJSON *page = v ? cJSON_Parse(v) : NULL;
-  cJSON_Delete(res);
-  const char *origin = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(page, "origin"));
-  const char *at = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(page, "url"));
-  snprintf(url, urllen, "%s", at ? at : "");
-  if (origin && strcmp(origin, "null")) {
-    cJSON_DeleteItemFromObjectCaseSensitive(x->storage, origin);
-    cJSON_AddItemToObject(x->storage, origin, cJSON_DetachItemFromObjectCaseSensitive(page, "items"));
-  }
-  cJSON_Delete(page);
-  if (cdp_call(c, NULL, "Storage.getCookies", NULL, &res, 5000) != CDP_OK) return -1;
-  cJSON_Delete(x->cookies);
-  x->cookies = cJSON_DetachItemFromObjectCaseSensitive(res, "cookies");
-  cJSON_Delete(res);
-  x->looked = 1;
-  return 0;
-}
-
-/* The last look, as FILE (0600: it holds the session). */
-static int save_state(const login_cli *x) {
-  cJSON *doc = crawl_session_state_from_cdp(x->cookies, x->storage);
-  char *text = cJSON_Print(doc);
-  cJSON_Delete(doc);
-  int e = crawl__file_write_mode(x->save, text, strlen(text), 0600);
-  int n = cJSON_GetArraySize(x->cookies);
-  free(text);
+/* The sign-in as FILE (0600: it holds the session). */
+static int save_state(const login_cli *x, const crawl_login_capture_out *got) {
+  int e = crawl_session_state_write(got->state, x->save);
+  int n = got->ncookies;
   if (e) return cli_fail(CLI_EXIT_OUTPUT, "cannot write %s: %s", x->save, strerror(e));
   if (x->verbosity > 0)
     fprintf(stderr, "uiap-crawl: saved the session (%d cookie%s) to %s\n", n, n == 1 ? "" : "s", x->save);
   return CLI_EXIT_OK;
 }
 
-/* Look every 500 ms until the window closes, the URL is reached, a signal
- * or the timeout. */
+/* Watch the sign-in (the library), then save or say why not. */
 static int login_wait(cdp_client *c, const char *session, login_cli *x) {
-  long long end = cdp_now_ms() + x->timeout_ms;
-  char url[8192];
-  while (!cli_signal) {
-    if (look(c, session, x, url, sizeof url) < 0) /* the person closed it */
-      return x->looked ? save_state(x) : cli_fail(CLI_EXIT_BROWSER, "the browser closed before the page loaded");
-    if (x->until && !strncmp(url, x->until, strlen(x->until))) return save_state(x);
-    if (cdp_now_ms() >= end)
-      return cli_fail(CLI_EXIT_TIMEOUT, "no sign-in within %ld ms; nothing saved", x->timeout_ms);
-    cdp_pump(c, 500);
+  crawl_login_capture_opts o = {.until = x->until, .timeout_ms = x->timeout_ms, .cancel = &cli_signal};
+  crawl_login_capture_out got;
+  int code;
+  switch (crawl_login_capture(c, session, &o, &got)) {
+  case CRAWL_LOGIN_DONE: code = save_state(x, &got); break;
+  case CRAWL_LOGIN_GONE: code = cli_fail(CLI_EXIT_BROWSER, "the browser closed before the page loaded"); break;
+  case CRAWL_LOGIN_TIMEOUT:
+    code = cli_fail(CLI_EXIT_TIMEOUT, "no sign-in within %ld ms; nothing saved", x->timeout_ms);
+    break;
+  default: code = cli_exit_signal(); break;
   }
-  return cli_exit_signal();
+  cJSON_Delete(got.state);
+  return code;
 }
 
 int cli_cmd_login(int argc, char **argv) {
@@ -161,15 +121,12 @@ int cli_cmd_login(int argc, char **argv) {
   cdp_client *c = NULL;
   if ((code = cli_browser_open(NULL, 0, &lo, &c))) return code;
   char *session = NULL, *target = NULL;
-  x.storage = cJSON_CreateObject();
   if (cdp_open_page(c, x.target, &session, &target, 30000) != CDP_OK)
     code = cli_fail(CLI_EXIT_NAVIGATE, "cannot open %s: %s", x.target, cdp_client_errmsg(c));
   else
     code = login_wait(c, session, &x);
   free(session);
   free(target);
-  cJSON_Delete(x.cookies);
-  cJSON_Delete(x.storage);
   cdp_client_free(c);
   return code;
 }

@@ -2,6 +2,7 @@
  * place for every message the tool sends (snapshot --envelope, progress
  * events, observe). Field order is fixed: uiap, kind, type, id,
  * correlationId, sessionId, ts, source, payload. */
+#include "crawl_common.h"
 #include "crawl_util.h"
 
 cJSON *crawl__envelope(const crawl__msg *m, cJSON *payload) {
@@ -20,4 +21,12 @@ cJSON *crawl__envelope(const crawl__msg *m, cJSON *payload) {
   crawl__jset(e, "source", src);
   crawl__jset(e, "payload", payload ? payload : cJSON_CreateObject());
   return e;
+}
+
+/* The public face (crawl_common.h), for callers outside the crawler
+ * libraries: the same envelope. */
+cJSON *crawl_envelope(const crawl_msg *m, cJSON *payload) {
+  crawl__msg im = {.kind = m->kind, .type = m->type, .id = m->id, .correlation_id = m->correlation_id,
+                   .session_id = m->session_id, .source_id = m->source_id};
+  return crawl__envelope(&im, payload);
 }

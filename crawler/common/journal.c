@@ -213,3 +213,24 @@ crawl_code crawl__journal_read_all(const char *dir, crawl__journal_fn fn, void *
   read_req q = {.unknown_too = 1, .fn = fn, .ud = ud};
   return read_file(dir, &q, st, err, errlen);
 }
+
+/* ---- the public face (crawl_common.h) --------------------------------------- */
+/* crawl__journal_read: a copy of the first record, then stop. */
+static int first_record(void *ud, const char *type, cJSON *rec) {
+  (void)type;
+  *(cJSON **)ud = cJSON_Duplicate(rec, 1);
+  return -1;
+}
+
+crawl_code crawl_journal_run_record(const char *dir, cJSON **run) {
+  cJSON *first = NULL;
+  crawl__journal_stats st;
+  *run = NULL;
+  if (crawl__journal_read(dir, NULL, first_record, &first, &st, NULL, 0) != CRAWL_OK) return CRAWL_IO;
+  if (!first || st.malformed || st.unknown || strcmp(crawl__str(first, "type") ?: "", "run")) {
+    cJSON_Delete(first);
+    return CRAWL_ARG;
+  }
+  *run = first;
+  return CRAWL_OK;
+}

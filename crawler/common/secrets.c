@@ -1,6 +1,7 @@
 /* secrets.c -- the run's secret list and its one filter (crawl_secrets.h):
  * every value kept in each of its spellings (secret_forms.c), indexed by
  * their first two bytes, longest first, matched as written or URL-encoded. */
+#include "crawl_common.h"
 #include "crawl_secrets.h"
 #include "secrets_int.h"
 
@@ -260,3 +261,13 @@ int crawl__secrets_scrub_json(const crawl__secrets *s, cJSON *item) {
   if (!s || (!s->nf && !s->filter) || !item) return 0;
   return scrub_item(s, item, 0);
 }
+
+/* ---- the public face (crawl_common.h): the same list, for callers outside
+ * the crawler libraries (the command line) ---------------------------------- */
+crawl_secrets *crawl_secrets_new(void) { return crawl__secrets_new(); }
+void crawl_secrets_free(crawl_secrets *s) { crawl__secrets_free(s); }
+int crawl_secrets_add_url(crawl_secrets *s, const char *url, int every_query) {
+  return crawl__secrets_add_url(s, url, every_query);
+}
+char *crawl_secrets_scrub(const crawl_secrets *s, const char *text) { return crawl__secrets_scrub(s, text, NULL); }
+void crawl_log_secrets(const crawl_secrets *s) { crawl__log_secrets(s); }

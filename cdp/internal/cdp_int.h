@@ -137,7 +137,7 @@ typedef struct cdp__ws_refusal {
 void *cdp__ws_new(const char *ws_url, int timeout_ms, cdp__ws_refusal *refused, char *err,
                   size_t errlen);
 /* A Retry-After value (delta-seconds or an HTTP-date) in ms from now; -1
- * when it is neither (connect.c). */
+ * when it is neither (http_util.c). */
 int cdp__retry_after_ms(const char *v);
 extern const cdp__transport cdp__ws_transport;
 

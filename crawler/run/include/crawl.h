@@ -96,6 +96,37 @@ struct crawl__secrets;
  * value], ...]} of localStorage items (session_save.c; `login --save-state`).
  * crawl_session_storage_state reads it back. */
 cJSON *crawl_session_state_from_cdp(const cJSON *cookies, const cJSON *storage);
+/* Write a storageState document to path as indented JSON, mode 0600 (it
+ * holds the session). 0, or the errno of the write. */
+int crawl_session_state_write(const cJSON *state, const char *path);
+
+/* A person's sign-in in a visible tab (login_capture.c; `uiap-crawl login`):
+ * one look every 500 ms (the tab's URL, its origin's localStorage, the
+ * browser's cookies) until the window closes, the URL starts with until,
+ * timeout_ms pass or *cancel is lifted. DONE (the window closed after a
+ * look, or until was reached): out->state is the last look as a
+ * storageState (caller frees) and out->ncookies the cookies the browser
+ * reported; otherwise out->state is NULL. */
+typedef struct crawl_login_capture_opts {
+  const char *until;              /* NULL: done when the window closes */
+  long timeout_ms;
+  volatile sig_atomic_t *cancel;  /* NULL: never */
+} crawl_login_capture_opts;
+
+typedef enum crawl_login_end {
+  CRAWL_LOGIN_DONE,
+  CRAWL_LOGIN_GONE,               /* the browser closed before the page loaded */
+  CRAWL_LOGIN_TIMEOUT,
+  CRAWL_LOGIN_CANCELLED,
+} crawl_login_end;
+
+typedef struct crawl_login_capture_out {
+  cJSON *state;
+  int ncookies;
+} crawl_login_capture_out;
+
+crawl_login_end crawl_login_capture(cdp_client *c, const char *session, const crawl_login_capture_opts *o,
+                                    crawl_login_capture_out *out);
 
 void crawl__session_secrets(const crawl_session *s, struct crawl__secrets *sec);
 
