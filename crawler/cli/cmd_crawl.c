@@ -470,7 +470,7 @@ static int plan_control_seeds(const cJSON *plan) {
   const cJSON *p = cJSON_GetObjectItemCaseSensitive(plan, "payload");
   const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(p ? p : plan, "seeds"), *sd;
   cJSON_ArrayForEach(sd, seeds)
-    if (crawl__seed_use_of(sd, CRAWL__SEEDS_RUN) == CRAWL__SEED_CONTROL) return 1;
+    if (crawl_seed_use_of(sd, CRAWL_SEEDS_RUN) == CRAWL_SEED_CONTROL) return 1;
   return 0;
 }
 

@@ -23,8 +23,8 @@ static int runs_active;
 /* Why seed sd cannot be used (NULL: it can). base: environment.baseUrl.
  * The kinds and what a session does with each: seeds.c's table. */
 static const char *seed_problem(const cJSON *sd, const char *base, char *buf, size_t len) {
-  crawl__seed_check c = {.user = CRAWL__SEEDS_LISTEN, .base = base};
-  return crawl__seed_problem(sd, &c, buf, len);
+  crawl_seed_check c = {.user = CRAWL_SEEDS_LISTEN, .base = base};
+  return crawl_seed_problem(sd, &c, buf, len);
 }
 
 /* The plan's seeds split: the accepted ones stay in plan (it is what runs),

@@ -12,7 +12,7 @@ static const char *seed_kind(const seed *sd) {
 }
 /* Menu and action seeds name a control on the seed pages. */
 static int is_control_seed(const seed *sd) {
-  return !sd->url && !sd->settled && crawl__seed_use_of(sd->json, CRAWL__SEEDS_RUN) == CRAWL__SEED_CONTROL;
+  return !sd->url && !sd->settled && crawl_seed_use_of(sd->json, CRAWL_SEEDS_RUN) == CRAWL_SEED_CONTROL;
 }
 
 /* A seed's URL or route against the base URL (RFC 3986: "../", "?q", "#f",
@@ -114,8 +114,8 @@ static void seed_unresolved(run *r, cJSON *so, const char *why) {
  * (an unknown kind, a missing target, a documentation ref that is no page
  * of the run's origins). */
 static const char *seed_problem(const run *r, const seed *sd, char *buf, size_t n) {
-  crawl__seed_check c = {.user = CRAWL__SEEDS_RUN, .url = sd->url, .allowed = r->allowed};
-  return crawl__seed_problem(sd->json, &c, buf, n);
+  crawl_seed_check c = {.user = CRAWL_SEEDS_RUN, .url = sd->url, .allowed = r->allowed};
+  return crawl_seed_problem(sd->json, &c, buf, n);
 }
 
 /* Planning: each seed that cannot be used gets its seed line and a

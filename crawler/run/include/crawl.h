@@ -630,40 +630,40 @@ int crawl_observe_script_check(const cJSON *script, char *err, size_t errlen);
 /* ---- seed kinds (seeds.c) ------------------------------------------------------ */
 /* What a crawl or a listen session does with a kind of seed. */
 typedef enum {
-  CRAWL__SEED_REFUSED = 0,      /* not served: refused, naming the kinds that are */
-  CRAWL__SEED_PAGE,             /* a page to load; its origin joins the run's scope */
-  CRAWL__SEED_PAGE_BASE,        /* a page, on environment.baseUrl's origin only */
-  CRAWL__SEED_PAGE_ALLOWED,     /* a page (a URL, or a path from "/") on the run's origins only */
-  CRAWL__SEED_CONTROL,          /* a control on the seed pages (menu label, data-uiap-action), driven first */
-  CRAWL__SEED_PACKAGE,          /* resolved by the package against its workflow candidates */
-} crawl__seed_use;
+  CRAWL_SEED_REFUSED = 0,      /* not served: refused, naming the kinds that are */
+  CRAWL_SEED_PAGE,             /* a page to load; its origin joins the run's scope */
+  CRAWL_SEED_PAGE_BASE,        /* a page, on environment.baseUrl's origin only */
+  CRAWL_SEED_PAGE_ALLOWED,     /* a page (a URL, or a path from "/") on the run's origins only */
+  CRAWL_SEED_CONTROL,          /* a control on the seed pages (menu label, data-uiap-action), driven first */
+  CRAWL_SEED_PACKAGE,          /* resolved by the package against its workflow candidates */
+} crawl_seed_use;
 
 /* Who reads the seeds: crawl_run, or a listen session's plan check. */
-typedef enum { CRAWL__SEEDS_RUN, CRAWL__SEEDS_LISTEN } crawl__seed_user;
+typedef enum { CRAWL_SEEDS_RUN, CRAWL_SEEDS_LISTEN } crawl_seed_user;
 
-typedef struct crawl__seed_kind {
+typedef struct crawl_seed_kind {
   const char *kind;             /* "url", "route", "menu", "action", "workflow", "documentation" */
   const char *field;            /* the member that names its target */
-  crawl__seed_use use[2];       /* by crawl__seed_user */
-} crawl__seed_kind;
+  crawl_seed_use use[2];       /* by crawl_seed_user */
+} crawl_seed_kind;
 
 /* The table's row of kind (static), or NULL for an unknown kind or NULL. */
-const crawl__seed_kind *crawl__seed_kind_find(const char *kind);
-/* What user does with seed sd (by its "kind"); CRAWL__SEED_REFUSED when unknown. */
-crawl__seed_use crawl__seed_use_of(const cJSON *sd, crawl__seed_user user);
+const crawl_seed_kind *crawl_seed_kind_find(const char *kind);
+/* What user does with seed sd (by its "kind"); CRAWL_SEED_REFUSED when unknown. */
+crawl_seed_use crawl_seed_use_of(const cJSON *sd, crawl_seed_user user);
 
-/* What crawl__seed_problem checks a seed against. */
-typedef struct crawl__seed_check {
-  crawl__seed_user user;
+/* What crawl_seed_problem checks a seed against. */
+typedef struct crawl_seed_check {
+  crawl_seed_user user;
   const char *base;             /* PAGE_BASE: environment.baseUrl */
   const char *url;              /* PAGE_ALLOWED: the seed's page as the run resolved it (NULL: none) */
   const char *const *allowed;   /* PAGE_ALLOWED: the run's origins, NULL-terminated */
-} crawl__seed_check;
+} crawl_seed_check;
 
 /* Why seed sd (a plan's seed object) cannot be used by c->user (one line
  * into buf, n bytes; returns buf), or NULL when it can: a kind it does not
  * serve, a missing target, a page outside the origins its use allows. */
-const char *crawl__seed_problem(const cJSON *sd, const crawl__seed_check *c, char *buf, size_t n);
+const char *crawl_seed_problem(const cJSON *sd, const crawl_seed_check *c, char *buf, size_t n);
 
 /* ---- resume and the output directory (explore_resume.c, outdir.c) ---------------- */
 /* The plan of the run journaled in dir, for --resume without seeds or a
