@@ -519,7 +519,7 @@ void crawl_mcp_free(crawl_mcp *m);
 /* ---- observe ---- */
 #include <stdio.h>
 
-/* Change detection on an open page (capture.c): a counter of the DOM
+/* Change detection on an open page (page.c, page_settle.c): a counter of the DOM
  * mutations the page's MutationObserver reported, loads, and navigations of
  * any frame (same-document ones too). crawl_page_wait_change pumps events
  * until the counter moves (CRAWL_OK) or timeout_ms passes (CRAWL_TIMEOUT). */
