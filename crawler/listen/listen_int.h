@@ -52,8 +52,6 @@ struct lsn_session {
   volatile sig_atomic_t obs_cancel;
   char sub[96], obs_req[128], stop_req[128];
   crawl_observe_opts oo;
-  char *line;                   /* observe's output, up to its newline */
-  size_t nline, capline;
   /* uiap.discovery */
   lsn_run *runs[LSN_MAX_RUNS];
   int nruns;
