@@ -15,6 +15,7 @@
  * (page_open.c subscribes the events). docs/safety.md has the threat model.
  */
 #include "page_int.h"
+#include "pg_url.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,7 +297,7 @@ static int static_asset(const char *type, const char *url) {
   int t = 0;
   for (size_t i = 0; type && i < sizeof types / sizeof *types; i++) t |= !strcmp(type, types[i]);
   if (!t || !url) return 0;
-  size_t n = strcspn(url, "?#");
+  size_t n = pg_url_query_start(url);
   for (size_t i = 0; i < sizeof exts / sizeof *exts; i++) {
     size_t e = strlen(exts[i]);
     if (n > e && !strncasecmp(url + n - e, exts[i], e)) return 1;
@@ -308,7 +309,7 @@ static int static_asset(const char *type, const char *url) {
  * same method, same URL up to its query. Taken once, then closed again. */
 static int write_once_takes(crawl_page *p, const char *m, const char *url) {
   if (!p->write_once || !m || !url) return 0;
-  size_t ml = strlen(m), ul = strcspn(url, "?#");
+  size_t ml = strlen(m), ul = pg_url_query_start(url);
   const char *w = p->write_once;
   if (strncmp(w, m, ml) || w[ml] != ' ' || strlen(w + ml + 1) != ul || strncmp(w + ml + 1, url, ul)) return 0;
   free(p->write_once);
@@ -319,7 +320,7 @@ static int write_once_takes(crawl_page *p, const char *m, const char *url) {
 
 void crawl__page_allow_write(crawl_page *p, const char *method, const char *url) {
   free(p->write_once);
-  p->write_once = method && url ? crawl__xprintf("%s %.*s", method, (int)strcspn(url, "?#"), url) : NULL;
+  p->write_once = method && url ? crawl__xprintf("%s %.*s", method, (int)pg_url_query_start(url), url) : NULL;
 }
 
 /* Why the guard fails a request, or NULL to let it go: any method but
@@ -333,8 +334,8 @@ static int in_scope(crawl_page *p, const char *url);
 /* A beacon the options let through (crawl_page_opts.allow_beacons). */
 static int beacon_allowed(crawl_page *p, const char *url, const char *type) {
   if (!p->o.allow_beacons || !url || !type || strcmp(type, "Ping") || !in_scope(p, url)) return 0;
-  const char *path = strstr(url, "://");
-  path = path ? strchr(path + 3, '/') : NULL;
+  const char *path = pg_url_rest(url); /* "/path?query", "" when none */
+  path = path[0] == '/' ? path : NULL;
   for (int i = 0; path && p->o.allow_beacons[i]; i++)
     if (!strncmp(path, p->o.allow_beacons[i], strlen(p->o.allow_beacons[i]))) return 1;
   return 0;

@@ -10,6 +10,7 @@
  * pending counters (js/change_observer.js). docs/performance.md.
  */
 #include "page_int.h"
+#include "pg_url.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,7 +413,7 @@ static crawl_code page_goto(crawl_page *p, const char *url, int fresh) {
   if (fresh && p->url) {
     /* the same document with another fragment would be a same-document
      * navigation, which keeps the page's state: leave it first */
-    size_t lc = strcspn(p->url, "#"), ln = strcspn(url, "#");
+    size_t lc = pg_url_fragment_start(p->url), ln = pg_url_fragment_start(url);
     if (lc == ln && !strncmp(p->url, url, lc)) {
       crawl_code r0 = page_goto(p, "about:blank", 0);
       if (r0) return r0;
