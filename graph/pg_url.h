@@ -104,4 +104,15 @@ typedef struct pg_route_param {
 char *pg_route_template(const char *route, pg_route_param **params, size_t *nparams);
 void pg_route_params_free(pg_route_param *params, size_t n);
 
+/* ---- added for crawler/run (issue #26, helper "capture"; kept apart) ----
+ * Where a URL's parts end, read from the text as given (no allocation, no
+ * normalisation): the crawler compares URLs "up to the query" (the write a
+ * login recipe may make, static assets by extension) and "up to the
+ * fragment" (a load of the same document). url is not NULL. */
+/* The length of url before its query or fragment: the first '?' or '#'
+ * (the whole length when there is neither). */
+size_t pg_url_query_start(const char *url);
+/* The length of url before its fragment: the first '#'. */
+size_t pg_url_fragment_start(const char *url);
+
 #endif

@@ -650,3 +650,8 @@ void pg_route_params_free(pg_route_param *params, size_t n) {
   }
   free(params);
 }
+
+/* ---- added for crawler/run (issue #26, helper "capture"; kept apart) ---- */
+size_t pg_url_query_start(const char *url) { return strcspn(url, "?#"); }
+
+size_t pg_url_fragment_start(const char *url) { return strcspn(url, "#"); }

@@ -1,6 +1,6 @@
 /* cmd_observe.c -- `uiap-crawl observe URL`: starts or attaches to a
- * browser and calls crawl_observe_run, which prints snapshots, deltas and
- * signals as JSON Lines on stdout (or -o FILE) while the page changes
+ * browser and calls crawl_observe_run, whose snapshots, deltas and signals
+ * it writes as JSON Lines on stdout (or -o FILE) while the page changes
  * (docs/observe.md).
  *
  * With --connect it attaches to a page that is already open (crawl_page_attach)
@@ -10,6 +10,7 @@
  * web.observe.stopped was printed. */
 #include "cli_int.h"
 #include "crawl.h"
+#include "crawl_util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -250,11 +251,19 @@ static int observe_attach(observe_cli *x, cdp_client *c, crawl_page **page) {
   return CLI_EXIT_OK;
 }
 
+/* One message as one JSON Line on the FILE ud, flushed (crawl_observe_msg_cb). */
+static int observe_line(void *ud, const cJSON *msg) {
+  char *text = crawl__jtext(msg, 0);
+  int rc = fputs(text, ud) < 0 || fputc('\n', ud) < 0 || fflush(ud) != 0 ? -1 : 0;
+  free(text);
+  return rc;
+}
+
 static int observe_watch(observe_cli *x, cdp_client *c) {
   crawl_observe_stats st;
   x->o.cancel = &cli_signal;
   cdp_client_set_cancel(c, &cli_signal);
-  crawl_code rc = crawl_observe_run(c, &x->o, x->out ? x->out : stdout, &st);
+  crawl_code rc = crawl_observe_run(c, &x->o, observe_line, x->out ? x->out : stdout, &st);
   int code = cli_exit_from_crawl(rc);
   if (rc && rc != CRAWL_CANCELLED) cli_fail(code, "%s", st.error[0] ? st.error : crawl_strerror(rc));
   if (x->verbosity >= 2)

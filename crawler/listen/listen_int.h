@@ -1,6 +1,6 @@
 /* listen_int.h -- private to crawler/listen: the session (listen_session.c,
- * listen_web.c, listen_discovery.c) and its outgoing queue, which the
- * server (listen.c) drains from its WRITEABLE callback. */
+ * listen_web.c, listen_discovery.c) and its outgoing queue (listen_send.c),
+ * which the server (listen.c) drains from its WRITEABLE callback. */
 #ifndef UIAP_LISTEN_INT_H
 #define UIAP_LISTEN_INT_H
 
@@ -52,8 +52,6 @@ struct lsn_session {
   volatile sig_atomic_t obs_cancel;
   char sub[96], obs_req[128], stop_req[128];
   crawl_observe_opts oo;
-  char *line;                   /* observe's output, up to its newline */
-  size_t nline, capline;
   /* uiap.discovery */
   lsn_run *runs[LSN_MAX_RUNS];
   int nruns;
@@ -66,9 +64,11 @@ lsn_session *lsn__session_new(const crawl_listen_opts *o, const char *runs_dir, 
 void lsn__session_free(lsn_session *s);
 /* One text frame from the client; replies are queued. */
 void lsn__session_receive(lsn_session *s, const char *text, size_t len);
+
+/* listen_send.c: the outgoing queue; below the session, the web profile
+ * and discovery, which all send through it */
 /* The next message to send (caller frees), or NULL. */
 char *lsn__session_pop(lsn_session *s);
-
 /* Queue a message (consumed). Thread-safe. */
 void lsn__send(lsn_session *s, cJSON *msg);
 /* A new message id. Thread-safe. */

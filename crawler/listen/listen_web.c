@@ -1,9 +1,9 @@
 /* listen_web.c -- the web profile in a session: web.state.get captures the
  * session's own tab (opened and loaded once, in a browser of its own);
  * web.observe.start runs crawl_observe_run in a thread with a browser of
- * its own, its JSON Lines read back through a FILE (fopencookie) and sent
- * with the session's id, web.observe.started and .stopped as the responses
- * to their requests; revisions and bases are observe's. */
+ * its own, each of its messages re-sent with the session's id,
+ * web.observe.started and .stopped as the responses to their requests;
+ * revisions and bases are observe's. */
 #include "listen_int.h"
 #include "crawl_util.h"
 
@@ -78,15 +78,13 @@ void lsn__web_state_get(lsn_session *s, const char *req, const cJSON *payload) {
 }
 
 /* ---- web.observe ------------------------------------------------------------------ */
-/* One line of observe's output, re-sent in the session's envelope. */
-static void observe_line(lsn_session *s, const char *line, size_t len) {
-  cJSON *m = cJSON_ParseWithLength(line, len);
+/* One of observe's messages, re-sent in the session's envelope
+ * (crawl_observe_msg_cb). */
+static int observe_message(void *ud, const cJSON *m) {
+  lsn_session *s = ud;
   const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "type"));
   const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "id"));
-  if (!type || !id) {
-    cJSON_Delete(m);
-    return;
-  }
+  if (!type || !id) return 0;
   const char *corr = NULL;
   if (!strcmp(type, "web.observe.started")) corr = s->obs_req;
   pthread_mutex_lock(&s->mu);
@@ -97,26 +95,9 @@ static void observe_line(lsn_session *s, const char *line, size_t len) {
   pthread_mutex_unlock(&s->mu);
   crawl__msg env = {.kind = corr ? "response" : "event", .type = type, .id = id, .correlation_id = corr,
                     .session_id = s->id};
-  cJSON *payload = cJSON_DetachItemFromObjectCaseSensitive(m, "payload");
+  cJSON *payload = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "payload"), 1);
   lsn__send(s, crawl__envelope(&env, payload));
-  cJSON_Delete(m);
-}
-
-static ssize_t observe_write(void *ud, const char *buf, size_t n) {
-  lsn_session *s = ud;
-  for (size_t i = 0; i < n; i++) {
-    if (buf[i] == '\n') {
-      observe_line(s, s->line, s->nline);
-      s->nline = 0;
-      continue;
-    }
-    if (s->nline + 1 >= s->capline) {
-      s->capline = s->capline ? s->capline * 2 : 65536;
-      if (!(s->line = realloc(s->line, s->capline))) abort();
-    }
-    s->line[s->nline++] = buf[i];
-  }
-  return (ssize_t)n;
+  return 0;
 }
 
 static void observe_watch(lsn_session *s) {
@@ -127,10 +108,8 @@ static void observe_watch(lsn_session *s) {
     return;
   }
   cdp_client_set_cancel(c, &s->obs_cancel);
-  FILE *f = fopencookie(s, "w", (cookie_io_functions_t){.write = observe_write});
   crawl_observe_stats st;
-  crawl_code rc = f ? crawl_observe_run(c, &s->oo, f, &st) : CRAWL_NOMEM;
-  if (f) fclose(f);
+  crawl_code rc = crawl_observe_run(c, &s->oo, observe_message, s, &st);
   if (rc && rc != CRAWL_CANCELLED && st.messages == 0)
     lsn__error(s, s->obs_req, "observe_failed", "%s", st.error[0] ? st.error : crawl_strerror(rc));
   cdp_client_set_cancel(c, NULL);
@@ -206,7 +185,6 @@ void lsn__web_observe_start(lsn_session *s, const char *req, const cJSON *payloa
   s->stop_req[0] = 0;
   s->obs_cancel = 0;
   s->obs_done = 0;
-  s->nline = 0;
   if (pthread_create(&s->obs_th, NULL, observe_main, s)) {
     lsn__error(s, req, "internal", "cannot start a thread");
     return;
@@ -239,8 +217,6 @@ void lsn__web_observe_stop(lsn_session *s, const char *req, const cJSON *payload
 
 void lsn__web_release(lsn_session *s) {
   observe_end(s);
-  free(s->line);
-  s->line = NULL;
   crawl_page_close(s->page);
   s->page = NULL;
   cdp_client_free(s->c);

@@ -7,6 +7,7 @@
  * writes DIR/access.json. docs/principals.md. */
 #include "crawl.h"
 #include "run_int.h"
+#include "pg_url.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,7 @@ crawl__access crawl__access_classify(int status, int signin_page, const pg_graph
 }
 
 void crawl__access_route(const char *url, char *buf, size_t n) {
-  const char *p = url ? strstr(url, "://") : NULL;
-  p = p ? strchr(p + 3, '/') : NULL;
-  if (!p) p = "/";
-  snprintf(buf, n, "%.*s", (int)strcspn(p, "?#"), p);
+  const char *p = url ? pg_url_rest(url) : ""; /* "/path?query#fragment" */
+  if (p[0] != '/') p = "/";
+  snprintf(buf, n, "%.*s", (int)pg_url_query_start(p), p);
 }

@@ -15,17 +15,17 @@
  * file without its final newline. Static, never freed. A template is a printf
  * format; its arguments are noted. */
 #define CRAWL__PAGE_SCRIPTS(X)                                                 \
-  X(change_observer)          /* capture.c: mutations, dialogs answered; %s x4: binding; keeps the page's pending short timers, frames and animations (BINDING__pending) */ \
-  X(change_observer_attached) /* capture.c: mutations only, with an off switch; %s: binding */ \
-  X(change_observer_off)      /* capture.c: the off switch; %s x2: binding */ \
-  X(navigation_loop_guard)    /* capture.c: cancels the page's next navigation */ \
-  X(selection)                /* capture.c: usel(), for the three below (not a script) */ \
-  X(selection_anchor)         /* capture.c: %s: selection */                    \
-  X(selection_focus)          /* capture.c: %s: selection */                    \
-  X(page_facts)               /* capture.c: %s: selection */                    \
-  X(shadow_hosts)             /* capture.c */                                   \
-  X(active_element)           /* capture.c */                                   \
-  X(bridge_meta)              /* capture.c: %s: PG_BRIDGE_META */               \
+  X(change_observer)          /* page_open.c: mutations, dialogs answered; %s x4: binding; keeps the page's pending short timers, frames and animations (BINDING__pending) */ \
+  X(change_observer_attached) /* page_open.c: mutations only, with an off switch; %s: binding */ \
+  X(change_observer_off)      /* page_open.c: the off switch; %s x2: binding */ \
+  X(navigation_loop_guard)    /* page_settle.c: cancels the page's next navigation */ \
+  X(selection)                /* page_capture.c: usel(), for the three below (not a script) */ \
+  X(selection_anchor)         /* page_capture.c: %s: selection */                    \
+  X(selection_focus)          /* page_capture.c: %s: selection */                    \
+  X(page_facts)               /* page_capture.c: %s: selection */                    \
+  X(shadow_hosts)             /* page_capture.c */                              \
+  X(active_element)           /* page_capture.c */                              \
+  X(bridge_meta)              /* page_bridge.c: %s: PG_BRIDGE_META */           \
   X(select_options)           /* explore.c: a <select>'s options (function) */  \
   X(selected_index)           /* explore.c: its selected index (function) */    \
   X(two_animation_frames)     /* explore.c: a promise, two frames on */         \
@@ -34,8 +34,8 @@
   X(live_reporter_off)        /* observe.c: %s x2: binding */                   \
   X(live_reporter_baseline)   /* observe.c: %s x2: binding */                   \
   X(select_contents)          /* observe.c: selects a field's text (function) */ \
-  X(page_guard)               /* capture.c: %s: binding, %d: allow WebSockets; refuses window.open, and WebSockets after input */ \
-  X(worker_guard)             /* capture.c: %s: binding; a worker started after an action: refuses WebSockets */
+  X(page_guard)               /* page_open.c, page_guard.c: %s: binding, %d: allow WebSockets; refuses window.open, and WebSockets after input */ \
+  X(worker_guard)             /* page_guard.c: %s: binding; a worker started after an action: refuses WebSockets */
 
 #define CRAWL__PAGE_SCRIPT_DECL(name)                                          \
   extern const unsigned char crawl__js_##name[];                               \
@@ -48,10 +48,10 @@ CRAWL__PAGE_SCRIPTS(CRAWL__PAGE_SCRIPT_DECL)
 
 /* js with every __SENS__ replaced by PG_SENSITIVE_SELECTOR as a JavaScript
  * string literal: the page scripts find sensitive elements by the graph's
- * own rules (selection.js, live_reporter.js). Caller frees. (capture.c) */
+ * own rules (selection.js, live_reporter.js). Caller frees. (page_capture.c) */
 char *crawl__js_sensitive(const char *js);
 
-/* ---- what the tab withholds (capture.c, mask.c) ------------------------------------ */
+/* ---- what the tab withholds (page_capture.c, mask.c) ------------------------------- */
 /* The run's secret list (crawl_secrets.h), borrowed while the page lives,
  * instead of the tab's own (crawl__page_secrets): every capture adds the
  * values its graph redacted (pg_graph.secrets). NULL: the tab's own again. */
@@ -72,7 +72,7 @@ void crawl__page_remember_keys(crawl_page *p, const char *const *keys, size_t n)
 int crawl__png_mask(const unsigned char *png, size_t len, const pg_rect *rects, size_t n, double vw, double vh,
                     unsigned char **out, size_t *outlen, char *err, size_t errlen);
 
-/* ---- login recipes (capture.c, login.c) ------------------------------------------ */
+/* ---- login recipes (page_guard.c, page_input.c, login.c) ------------------------- */
 /* Open the write guard for exactly one request: method to url (up to its
  * query), the submit of a login recipe; taken by the first request that
  * matches, then the guard is closed again. NULL, NULL: closed now. */

@@ -32,6 +32,15 @@
 #include "crawl.h"
 #include "support.h"
 
+/* observe's messages as JSON Lines on the FILE ud (crawl_observe_msg_cb),
+ * as `uiap-crawl observe` writes them */
+static int t_observe_line(void *ud, const cJSON *msg) {
+  char *text = cJSON_PrintUnformatted(msg);
+  int rc = !text || fputs(text, ud) < 0 || fputc('\n', ud) < 0 || fflush(ud) != 0 ? -1 : 0;
+  free(text);
+  return rc;
+}
+
 /* ---- helpers ------------------------------------------------------------------ */
 static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
 static const char *get_str(const cJSON *o, const char *k) { return cJSON_GetStringValue(get(o, k)); }
@@ -327,7 +336,7 @@ static void property_run(cdp_client *c, int seed, int rounds, int steps, int thr
   FILE *f = fopen(path, "w");
   cr_assert(f);
   crawl_observe_stats stats;
-  crawl_code rc = crawl_observe_run(c, &o, f, &stats);
+  crawl_code rc = crawl_observe_run(c, &o, t_observe_line, f, &stats);
   fclose(f);
   cr_assert_eq(rc, CRAWL_OK, "observe %s: %s (%s)", url, crawl_strerror(rc), stats.error);
   cr_expect_str_eq(stats.stopped_by, "script");
@@ -609,7 +618,7 @@ Test(observe_lifecycle, closing_the_page_stops_the_stream, .timeout = 60) {
   FILE *f = fopen(path, "w");
   crawl_observe_stats st;
   long long t0 = cdp_now_ms();
-  crawl_code rc = crawl_observe_run(c, &o, f, &st);
+  crawl_code rc = crawl_observe_run(c, &o, t_observe_line, f, &st);
   fclose(f);
   cr_expect_eq(rc, CRAWL_OK, "%s", st.error);
   cr_expect_str_eq(st.stopped_by, "pageClosed");
@@ -645,7 +654,7 @@ Test(observe_lifecycle, a_crash_stops_the_stream, .timeout = 60) {
   snprintf(path, sizeof path, "/tmp/uiap-observe-crash-%d.jsonl", (int)getpid());
   FILE *f = fopen(path, "w");
   crawl_observe_stats st;
-  crawl_code rc = crawl_observe_run(c, &o, f, &st);
+  crawl_code rc = crawl_observe_run(c, &o, t_observe_line, f, &st);
   fclose(f);
   cr_expect_eq(rc, CRAWL_CRASHED, "%s", crawl_strerror(rc));
   char *text = t_read_file(path, NULL);
@@ -785,7 +794,7 @@ Test(observe_measure, idle_cpu, .timeout = 400) {
   crawl_observe_opts o = {.page = p, .duration_ms = ms};
   crawl_observe_stats st;
   double b2 = tree_cpu(bpid), s2 = self_cpu();
-  cr_assert_eq(crawl_observe_run(c, &o, f, &st), CRAWL_OK, "%s", st.error);
+  cr_assert_eq(crawl_observe_run(c, &o, t_observe_line, f, &st), CRAWL_OK, "%s", st.error);
   double b3 = tree_cpu(bpid), s3 = self_cpu();
   fclose(f);
   crawl_page_close(p);

@@ -550,7 +550,7 @@ void crawl_mcp_free(crawl_mcp *m);
 /* ---- observe ---- */
 #include <stdio.h>
 
-/* Change detection on an open page (capture.c): a counter of the DOM
+/* Change detection on an open page (page.c, page_settle.c): a counter of the DOM
  * mutations the page's MutationObserver reported, loads, and navigations of
  * any frame (same-document ones too). crawl_page_wait_change pumps events
  * until the counter moves (CRAWL_OK) or timeout_ms passes (CRAWL_TIMEOUT). */
@@ -610,8 +610,14 @@ typedef struct crawl_observe_stats {
   char error[512];
 } crawl_observe_stats;
 
-/* Observe a page and print UIAP messages (JSON Lines, the envelope of
- * core-decisions.md) to out: web.observe.started {subscriptionId,
+/* One message of an observation: a UIAP event in the envelope of
+ * core-decisions.md, its secrets already scrubbed (borrowed: valid during
+ * the call). 0, or -1 when it could not be delivered (the run then stops:
+ * CRAWL_IO). cmd_observe.c writes each as one JSON Line. */
+typedef int (*crawl_observe_msg_cb)(void *ud, const cJSON *msg);
+
+/* Observe a page and hand UIAP messages to on_msg (ud passed through):
+ * web.observe.started {subscriptionId,
  * initialRevision}, the snapshot (snapshot+delta mode), web.state.delta
  * {revision, baseRevision = the previous one, ops, signals} whenever a
  * capture differs from the last published graph or signals are pending,
@@ -622,7 +628,8 @@ typedef struct crawl_observe_stats {
  * (CRAWL_CRASHED); on an error (a failed script step: CRAWL_TIMEOUT,
  * CRAWL_NAVIGATE, CRAWL_ARG) the stopped message says "error" and st->error
  * the reason. st may be NULL. */
-crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, FILE *out, crawl_observe_stats *st);
+crawl_code crawl_observe_run(cdp_client *c, const crawl_observe_opts *o, crawl_observe_msg_cb on_msg, void *ud,
+                             crawl_observe_stats *st);
 
 /* 0 when script is an array of valid steps; else -1 and one line in err. */
 int crawl_observe_script_check(const cJSON *script, char *err, size_t errlen);
