@@ -3,7 +3,7 @@
  * viewports, reading a file, URLs, signals, starting or attaching to the
  * browser. */
 #include "cli_int.h"
-#include "crawl_util.h"
+#include "crawl_base.h"
 #include "cdp.h"
 #include "pg.h"
 

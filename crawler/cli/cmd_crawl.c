@@ -6,9 +6,8 @@
  * browser, the run, the verdict. */
 #include "cli_int.h"
 #include "crawl.h"
-#include "crawl_journal.h"
 #include "crawl_serve.h"
-#include "crawl_util.h"
+#include "crawl_base.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -591,7 +590,7 @@ static void progress_line(void *ud, const crawl_progress *p) {
     if (p->route) cJSON_AddStringToObject(pl, "currentRouteId", p->route);
     cJSON_AddNumberToObject(pl, "visitedStates", (double)p->states);
     cJSON_AddNumberToObject(pl, "visitedTransitions", (double)p->transitions);
-    cJSON *m = crawl__envelope(&(crawl__msg){.type = "uiap.discovery.progress", .id = id}, pl);
+    cJSON *m = crawl_envelope(&(crawl_msg){.type = "uiap.discovery.progress", .id = id}, pl);
     char *t = cJSON_PrintUnformatted(m);
     cJSON_Delete(m);
     if (t) {

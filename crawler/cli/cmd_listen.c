@@ -3,7 +3,6 @@
  * one JSON line on stdout with the address and the token. */
 #include "cli_int.h"
 #include "crawl_listen.h"
-#include "crawl_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,10 +82,10 @@ static int listen_parse(int argc, char **argv, listen_cli *x) {
 
 static void print_ready(void *ud, const char *url, const char *token) {
   (void)ud;
-  cJSON *j = crawl__jx(cJSON_CreateObject());
-  crawl__jstr(j, "url", url);
-  crawl__jstr(j, "token", token);
-  char *text = crawl__jtext(j, 0);
+  cJSON *j = cJSON_CreateObject();
+  char *text = j && cJSON_AddStringToObject(j, "url", url) && cJSON_AddStringToObject(j, "token", token)
+                 ? cJSON_PrintUnformatted(j) : NULL;
+  if (!text) abort(); /* out of memory: the one line a client waits for cannot be said */
   printf("%s\n", text);
   fflush(stdout);
   free(text);

@@ -10,7 +10,6 @@
  * web.observe.stopped was printed. */
 #include "cli_int.h"
 #include "crawl.h"
-#include "crawl_util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -253,7 +252,8 @@ static int observe_attach(observe_cli *x, cdp_client *c, crawl_page **page) {
 
 /* One message as one JSON Line on the FILE ud, flushed (crawl_observe_msg_cb). */
 static int observe_line(void *ud, const cJSON *msg) {
-  char *text = crawl__jtext(msg, 0);
+  char *text = cJSON_PrintUnformatted(msg);
+  if (!text) return -1;
   int rc = fputs(text, ud) < 0 || fputc('\n', ud) < 0 || fflush(ud) != 0 ? -1 : 0;
   free(text);
   return rc;

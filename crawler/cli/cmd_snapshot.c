@@ -4,8 +4,6 @@
  * -o FILE. */
 #include "cli_int.h"
 #include "crawl.h"
-#include "crawl_secrets.h"
-#include "crawl_util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -194,7 +192,7 @@ static crawl_code snap_capture(cdp_client *c, snap_opts *o, const char *url, cra
                         .session = crawl_session_any(&o->session) ? &o->session : NULL,
                         .secrets = cli_secrets()}; /* the URL's own credentials (?access_token=) */
   crawl_code rc = crawl_page_open(c, &po, p);
-  crawl__log_secrets(crawl__page_secrets(*p)); /* the session's values: in no output, no log line */
+  crawl_log_secrets(crawl_page_secrets(*p)); /* the session's values: in no output, no log line */
   if (rc == CRAWL_OK) rc = crawl_page_goto(*p, url);
   if (rc != CRAWL_OK) return rc;
   o->scopes[o->nscopes] = NULL;
@@ -222,7 +220,7 @@ static char *snap_render(const snap_opts *o, crawl_page *p, const pg_graph *g) {
     cJSON *payload = cJSON_CreateObject();
     snprintf(id, sizeof id, "msg_%lld_%d", cdp_now_ms(), (int)getpid());
     cJSON_AddItemToObject(payload, "graph", j);
-    j = crawl__envelope(&(crawl__msg){.type = "web.state.snapshot", .id = id}, payload);
+    j = crawl_envelope(&(crawl_msg){.type = "web.state.snapshot", .id = id}, payload);
   }
   char *text = cJSON_PrintUnformatted(j);
   cJSON_Delete(j);
@@ -283,7 +281,7 @@ static int snap_run(snap_opts *o) {
     free(text);
   }
   pg_graph_free(g);
-  crawl__log_secrets(NULL);
+  crawl_log_secrets(NULL);
   crawl_page_close(p);
   cdp_client_free(c);
   if (o->verbosity >= 3) print_peak_rss();

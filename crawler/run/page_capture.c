@@ -75,7 +75,7 @@ static char *with_selection(const char *tmpl) {
 
 void crawl__page_use_secrets(crawl_page *p, crawl__secrets *s) { p->secrets = s ? s : p->own_secrets; }
 
-crawl__secrets *crawl__page_secrets(const crawl_page *p) { return p ? p->secrets : NULL; }
+crawl__secrets *crawl_page_secrets(const crawl_page *p) { return p ? p->secrets : NULL; }
 
 static void remember_key(crawl_page *p, const char *key) {
   if (!key || p->nsens_keys >= MAX_REMEMBERED) return;

@@ -53,7 +53,7 @@ char *crawl__js_sensitive(const char *js);
 
 /* ---- what the tab withholds (page_capture.c, mask.c) ------------------------------- */
 /* The run's secret list (crawl_secrets.h), borrowed while the page lives,
- * instead of the tab's own (crawl__page_secrets): every capture adds the
+ * instead of the tab's own (crawl_page_secrets): every capture adds the
  * values its graph redacted (pg_graph.secrets). NULL: the tab's own again. */
 struct crawl__secrets;
 void crawl__page_use_secrets(crawl_page *p, struct crawl__secrets *s);

@@ -20,7 +20,7 @@ crawl__secrets *crawl__secrets_for(const crawl_session *session, int redact_pii)
 }
 
 crawl_code crawl_page_snapshot(crawl_page *p, const pg_options *go, pg_graph **g, cJSON **json) {
-  crawl__secrets *sec = crawl__page_secrets(p);
+  crawl__secrets *sec = crawl_page_secrets(p);
   pg_graph *graph = NULL;
   if (g) *g = NULL;
   if (json) *json = NULL;
@@ -41,5 +41,5 @@ crawl_code crawl_page_snapshot(crawl_page *p, const pg_options *go, pg_graph **g
 }
 
 char *crawl_page_scrub(const crawl_page *p, const char *text) {
-  return crawl__secrets_scrub(crawl__page_secrets((crawl_page *)p), text, NULL);
+  return crawl__secrets_scrub(crawl_page_secrets((crawl_page *)p), text, NULL);
 }

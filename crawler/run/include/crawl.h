@@ -357,7 +357,7 @@ crawl_code crawl_page_snapshot(crawl_page *p, const pg_options *go, pg_graph **g
  * frees), for what a tool prints beside the graph (text, envelopes). */
 char *crawl_page_scrub(const crawl_page *p, const char *text);
 /* The tab's secret list (borrowed; for crawl__log_secrets while p is open). */
-struct crawl__secrets *crawl__page_secrets(const crawl_page *p);
+struct crawl__secrets *crawl_page_secrets(const crawl_page *p);
 /* A new secret list for a tab, a run or a tool's session: the session's
  * values (may be NULL) and, with redact_pii, pg_pii_mask. Free with
  * crawl__secrets_free. */
