@@ -262,68 +262,53 @@ cJSON *pg_graph_to_json(const pg_graph *g) {
 }
 
 /* ---- text tree ----------------------------------------------------------- */
-typedef struct { char *b; size_t n, cap; } sbuf;
-static void sb_add(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void sb_add(sbuf *s, const char *fmt, ...) {
-  va_list ap;
-  for (;;) {
-    va_start(ap, fmt);
-    int k = vsnprintf(s->b + s->n, s->cap - s->n, fmt, ap);
-    va_end(ap);
-    if (k >= 0 && (size_t)k < s->cap - s->n) { s->n += (size_t)k; return; }
-    s->cap = (s->cap + (size_t)k + 1) * 2;
-    s->b = crawl__xrealloc(s->b, s->cap);
-  }
-}
-
 typedef struct {
-  sbuf s;
+  crawl__buf s;            /* the text (crawl_base.h) */
   const pg_graph *g;
   const pg_text_opts *o;
   size_t shown, left;         /* element lines written, and those max_elements left out */
 } text_ctx;
 
-static void text_states(sbuf *s, const pg_element *e) {
+static void text_states(crawl__buf *s, const pg_element *e) {
   static const pg_state_key shown[] = {PG_ST_FOCUSED, PG_ST_CHECKED, PG_ST_SELECTED, PG_ST_EXPANDED,
                                        PG_ST_PRESSED, PG_ST_REQUIRED, PG_ST_INVALID, PG_ST_READONLY};
   int any = 0;
   for (size_t k = 0; k < sizeof shown / sizeof *shown; k++)
     if (pg_state_has(&e->state, shown[k]) && (pg_state_is(&e->state, shown[k]) || shown[k] == PG_ST_EXPANDED)) {
-      sb_add(s, "%s%s%s", any ? ", " : " [", pg_state_is(&e->state, shown[k]) ? "" : "not ", state_names[shown[k]]);
+      crawl__buf_printf(s, "%s%s%s", any ? ", " : " [", pg_state_is(&e->state, shown[k]) ? "" : "not ", state_names[shown[k]]);
       any = 1;
     }
-  if (!pg_state_is(&e->state, PG_ST_ENABLED)) { sb_add(s, "%sdisabled", any ? ", " : " ["); any = 1; }
-  if (!pg_state_is(&e->state, PG_ST_VISIBLE)) { sb_add(s, "%shidden", any ? ", " : " ["); any = 1; }
-  if (e->obscured) { sb_add(s, "%sobscured", any ? ", " : " ["); any = 1; }
-  if (any) sb_add(s, "]");
+  if (!pg_state_is(&e->state, PG_ST_ENABLED)) { crawl__buf_printf(s, "%sdisabled", any ? ", " : " ["); any = 1; }
+  if (!pg_state_is(&e->state, PG_ST_VISIBLE)) { crawl__buf_printf(s, "%shidden", any ? ", " : " ["); any = 1; }
+  if (e->obscured) { crawl__buf_printf(s, "%sobscured", any ? ", " : " ["); any = 1; }
+  if (any) crawl__buf_printf(s, "]");
 }
 
 static void text_element(text_ctx *t, size_t i, int depth) {
   const pg_element *e = &t->g->elements[i];
   if (t->o->max_elements && t->shown >= t->o->max_elements) { t->left++; return; }
   t->shown++;
-  sbuf *s = &t->s;
-  sb_add(s, "%*s- %s", depth * 2, "", e->role);
-  if (e->name) sb_add(s, " \"%s\"", e->name);
+  crawl__buf *s = &t->s;
+  crawl__buf_printf(s, "%*s- %s", depth * 2, "", e->role);
+  if (e->name) crawl__buf_printf(s, " \"%s\"", e->name);
   text_states(s, e);
   char note[256];
-  if (t->o->note && t->o->note(t->o->ud, t->g, i, note, sizeof note) > 0) sb_add(s, " [%s]", note);
-  if (e->text_value) sb_add(s, " = \"%s\"", e->text_value);
-  if (e->stable_id) sb_add(s, " {%s}", e->stable_id);
-  sb_add(s, "\n");
+  if (t->o->note && t->o->note(t->o->ud, t->g, i, note, sizeof note) > 0) crawl__buf_printf(s, " [%s]", note);
+  if (e->text_value) crawl__buf_printf(s, " = \"%s\"", e->text_value);
+  if (e->stable_id) crawl__buf_printf(s, " {%s}", e->stable_id);
+  crawl__buf_printf(s, "\n");
 }
 
 static void text_scope(text_ctx *t, int scope, int depth) {
   const pg_graph *g = t->g;
   const pg_scope *sc = &g->scopes[scope];
-  sbuf *s = &t->s;
-  sb_add(s, "%*s%s", depth * 2, "", scope_names[sc->kind]);
-  if (sc->name) sb_add(s, " \"%s\"", sc->name);
-  if (sc->stable_id) sb_add(s, " {%s}", sc->stable_id);
-  if (sc->kind == PG_SCOPE_IFRAME_ROOT || sc->node < 0) sb_add(s, " (%s)", g->documents[sc->document].document_id);
-  if (t->o->scope_ids) sb_add(s, " <%s>", sc->scope_id);
-  sb_add(s, "\n");
+  crawl__buf *s = &t->s;
+  crawl__buf_printf(s, "%*s%s", depth * 2, "", scope_names[sc->kind]);
+  if (sc->name) crawl__buf_printf(s, " \"%s\"", sc->name);
+  if (sc->stable_id) crawl__buf_printf(s, " {%s}", sc->stable_id);
+  if (sc->kind == PG_SCOPE_IFRAME_ROOT || sc->node < 0) crawl__buf_printf(s, " (%s)", g->documents[sc->document].document_id);
+  if (t->o->scope_ids) crawl__buf_printf(s, " <%s>", sc->scope_id);
+  crawl__buf_printf(s, "\n");
   for (size_t e = 0; e < g->nelements; e++)
     if (g->elements[e].scope == scope) text_element(t, e, depth + 1);
   for (size_t k = 0; k < g->nscopes; k++)
@@ -350,17 +335,15 @@ static void text_body(text_ctx *t) {
     if (g->elements[e].scope < 0) text_element(t, e, 0);
   for (size_t d = 0; d < g->ndocuments; d++)
     if (g->documents[d].access == PG_ACCESS_OPAQUE)
-      sb_add(&t->s, "opaque frame %s\n", g->documents[d].origin ? g->documents[d].origin : "");
+      crawl__buf_printf(&t->s, "opaque frame %s\n", g->documents[d].origin ? g->documents[d].origin : "");
 }
 
 char *pg_graph_to_text_opts(const pg_graph *g, const pg_text_opts *o) {
-  text_ctx t = {.s = {crawl__xmalloc(4096), 0, 4096}, .g = g, .o = o};
-  sbuf s;
-  t.s.b[0] = 0;
-  sb_add(&t.s, "%s  %s  (%s)\n", g->route_title ? g->route_title : "", g->route_url ? g->route_url : "", g->revision);
+  text_ctx t = {.g = g, .o = o};
+  crawl__buf_printf(&t.s, "%s  %s  (%s)\n", g->route_title ? g->route_title : "", g->route_url ? g->route_url : "", g->revision);
   text_body(&t);
-  if (t.left) sb_add(&t.s, "... %zu more elements not shown (maxNodes %zu)\n", t.left, o->max_elements);
-  s = t.s;
-  s.n = pg_text_terminal_safe(s.b); /* titles, URLs, ids: page data */
-  return s.b;
+  if (t.left) crawl__buf_printf(&t.s, "... %zu more elements not shown (maxNodes %zu)\n", t.left, o->max_elements);
+  char *text = crawl__buf_take(&t.s);
+  pg_text_terminal_safe(text); /* titles, URLs, ids: page data */
+  return text;
 }
