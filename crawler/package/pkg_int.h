@@ -176,8 +176,8 @@ typedef struct pk {
   const char *dir;
   char *err;
   size_t errlen;
-  /* journal: frozen copies of its records (crawl__jfreeze), read-only */
-  crawl__jarena jar;
+  /* journal: decoded once (crawl__jlog_read); the model points into it */
+  crawl__jlog log;
   size_t nlines;
   long malformed;
   int torn;
@@ -294,5 +294,33 @@ cJSON *pk_out_review(pk *b);
 cJSON *pk_out_evidence(pk *b);
 cJSON *pk_out_run(pk *b, char **stopped_by);
 cJSON *pk_out_environment(pk *b);
+
+/* ---- a package kept for the reports (crawl_package, crawl_pkg.h) ---------------- */
+struct crawl_package {
+  char *dir;                    /* the crawl directory, or NULL (a package file) */
+  crawl__jarena jar;            /* holds pkg and dec */
+  const cJSON *pkg;             /* frozen */
+  const cJSON **dec;            /* the journal's decision records, frozen, in file order */
+  size_t ndec, capdec;
+  int have_dec;                 /* dec is the journal's (else the reports read it) */
+};
+/* A new, empty one for dir (may be NULL). */
+crawl_package *pk_kept_new(const char *dir);
+/* text (len bytes, a package) parsed into k->pkg; NULL when not JSON. */
+const cJSON *pk_kept_parse(crawl_package *k, const char *text, size_t len);
+/* path: a crawl directory (its package.json) or a package file. CRAWL_IO
+ * with err as crawl__json_load. */
+crawl_code pk_kept_load(const char *path, crawl_package **pkg, char *err, size_t errlen);
+
+/* ---- workflow.c ------------------------------------------------------------ */
+/* Workflow candidates (discovery-mapper 6.7, 11.7) from the package's
+ * transition graph, scopes and actions, the state files in dir and the
+ * journal's transition and decision records (log, the build's): adds
+ * package.workflowCandidates before reviewQueue, their review items
+ * (workflow_uncertain, missing_success_signal) and the workflow seeds'
+ * (resolved: a run note; not: a coverage_gap). Touches no coverage counter:
+ * returns the number of candidates and, in *seeds_resolved, the workflow
+ * seeds resolved, which the build counts when it emits coverage. */
+int pk_workflows(cJSON *package, const char *dir, const crawl__jlog *log, int *seeds_resolved);
 
 #endif
