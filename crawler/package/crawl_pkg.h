@@ -33,15 +33,13 @@ crawl_code crawl_package_write(const char *dir, char *err, size_t errlen);
 
 /* A package as the reports, the gate line and the review count read it
  * (crawl_package_reports, crawl_package_gate_line,
- * crawl_package_review_count): the package read only, in a compact frozen
- * form, and the journal's decision records. Opaque. */
+ * crawl_package_review_count): read only, in a compact frozen form. Opaque. */
 typedef struct crawl_package crawl_package;
-/* crawl_package_write, and *pkg the package just written, with the journal's
- * decision records the build read: nothing is read again. Errors as
- * crawl_package_write (*pkg NULL). Free with crawl_package_free. */
+/* crawl_package_write, and *pkg the package just written, parsed from the
+ * text in hand: package.json is not read back. pkg NULL: only written.
+ * Errors as crawl_package_write (*pkg NULL). Free with crawl_package_free. */
 crawl_code crawl_package_make(const char *dir, crawl_package **pkg, char *err, size_t errlen);
-/* DIR/package.json as it is (reports read the journal's decision records
- * when they need them). Errors: CRAWL_ARG (no dir or pkg), CRAWL_IO
+/* DIR/package.json as it is. Errors: CRAWL_ARG (no dir or pkg), CRAWL_IO
  * (unreadable or not JSON: "PATH: reason"). */
 crawl_code crawl_package_open(const char *dir, crawl_package **pkg, char *err, size_t errlen);
 /* The package (read only; lives as long as pkg). */

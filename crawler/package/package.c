@@ -341,20 +341,8 @@ static void pk_emit_tail(cJSON *p, pk_tail *t, int ncands, int seeds_resolved) {
   crawl__jset(p, "metadata", t->metadata);
 }
 
-/* The journal's decision records into k (frozen copies), for the reports. */
-static void keep_decisions(crawl_package *k, const crawl__jlog *log) {
-  for (size_t i = 0; i < log->n; i++) {
-    if (log->v[i].kind != CRAWL__REC_DECISION) continue;
-    PK_GROW(k->dec, k->ndec, k->capdec);
-    k->dec[k->ndec++] = crawl__jfreeze(&k->jar, log->v[i].json);
-  }
-  k->have_dec = 1;
-}
-
-/* The package of dir into *package; park: sections as text (only written);
- * keep (may be NULL) gets the journal's decision records. */
-static crawl_code package_build(const char *dir, cJSON **package, char *err, size_t errlen, int park,
-                                crawl_package *keep) {
+/* The package of dir into *package; park: sections as text (only written). */
+static crawl_code package_build(const char *dir, cJSON **package, char *err, size_t errlen, int park) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
   err[0] = 0;
@@ -388,7 +376,6 @@ static crawl_code package_build(const char *dir, cJSON **package, char *err, siz
   /* workflow candidates (6.7, 11.7): placed before reviewQueue, with their
    * review items, before coverage counts them (workflow.c) */
   int resolved = 0, ncands = pk_workflows(p, dir, &log, &resolved);
-  if (keep) keep_decisions(keep, &log);
   crawl__jlog_release(&log);
   pk_emit_tail(p, &t, ncands, resolved);
   /* "verified" only from a reviewer's decisions (reviewed.c) */
@@ -398,16 +385,16 @@ static crawl_code package_build(const char *dir, cJSON **package, char *err, siz
 }
 
 crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size_t errlen) {
-  return package_build(dir, package, err, errlen, 0, NULL);
+  return package_build(dir, package, err, errlen, 0);
 }
 
-/* Build and write DIR/package.json; keep (may be NULL) gets the decision
- * records and the package as written. */
+/* Build and write DIR/package.json; keep (may be NULL) gets the package as
+ * written, parsed from the text in hand. */
 static crawl_code package_write(const char *dir, char *err, size_t errlen, crawl_package *keep) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
   cJSON *p = NULL;
-  crawl_code rc = package_build(dir, &p, err, errlen, 1, keep); /* sections parked as text: only printed */
+  crawl_code rc = package_build(dir, &p, err, errlen, 1); /* sections parked as text: only printed */
   if (rc) return rc;
   char *text = crawl__jtext(p, 0);
   cJSON_Delete(p);

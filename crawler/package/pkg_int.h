@@ -298,11 +298,8 @@ cJSON *pk_out_environment(pk *b);
 /* ---- a package kept for the reports (crawl_package, crawl_pkg.h) ---------------- */
 struct crawl_package {
   char *dir;                    /* the crawl directory, or NULL (a package file) */
-  crawl__jarena jar;            /* holds pkg and dec */
+  crawl__jarena jar;            /* holds pkg */
   const cJSON *pkg;             /* frozen */
-  const cJSON **dec;            /* the journal's decision records, frozen, in file order */
-  size_t ndec, capdec;
-  int have_dec;                 /* dec is the journal's (else the reports read it) */
 };
 /* A new, empty one for dir (may be NULL). */
 crawl_package *pk_kept_new(const char *dir);

@@ -139,22 +139,17 @@ void rp_model(rp *r) {
 static int rp_decision(void *ud, const char *type, cJSON *rec) {
   rp *r = ud;
   (void)type;
-  r->dec_own = crawl__xrealloc(r->dec_own, (r->ndec + 1) * sizeof *r->dec_own);
+  PK_GROW(r->dec_own, r->ndec, r->capdec);
   r->dec_own[r->ndec++] = crawl__jfreeze(&r->jar, rec);
   return 0;
 }
 
-/* The journal's decision lines (what was not executed), when the kept
- * package k does not hold them (it was opened, not made); r->have_dec
- * stays 0 when the journal is unreadable. */
-void rp_decisions(rp *r, const crawl_package *k) {
+/* The journal's decision lines (what was not executed), frozen: only
+ * those lines are parsed (crawl__journal_read's type filter). The kept
+ * package does not hold them (package_kept.c says why). r->have_dec stays
+ * 0 when the journal is unreadable. */
+void rp_decisions(rp *r) {
   static const char *const types[] = {"decision", NULL};
-  if (k->have_dec) {
-    r->dec = k->dec;
-    r->ndec = k->ndec;
-    r->have_dec = 1;
-    return;
-  }
   r->have_dec = crawl__journal_read(r->dir, types, rp_decision, r, NULL, NULL, 0) == CRAWL_OK;
   r->dec = r->dec_own;
 }
@@ -193,7 +188,7 @@ crawl_code crawl_package_reports(const crawl_package *pkg, const crawl_report_op
     return CRAWL_IO;
   }
   rp_model(&r);
-  rp_decisions(&r, pkg);
+  rp_decisions(&r);
   char *path = crawl__xprintf("%s/access.json", dir);
   if (access(path, F_OK) == 0) { /* a principals run */
     char aerr[256];

@@ -66,8 +66,8 @@ typedef struct rp {
   size_t nst;
   rp_edge *ed;
   size_t ned;
-  const cJSON *const *dec;   /* the journal's decision records, frozen, in file order ... */
-  size_t ndec;
+  const cJSON *const *dec;   /* the journal's decision records, frozen into jar, in file order ... */
+  size_t ndec, capdec;
   int have_dec;              /* ... or 0: the journal was not readable */
   const cJSON *routes;       /* routeCatalog.routes */
   const cJSON **route_v;     /* its entries, in order */
@@ -115,7 +115,7 @@ long rp_state_index(const rp *r, const char *id);
 int rp_route_color(const rp *r, const char *route);
 const cJSON *rp_route_entry(const rp *r, const char *route);
 void rp_model(rp *r);
-void rp_decisions(rp *r, const crawl_package *k);
+void rp_decisions(rp *r);
 
 /* ---- report_graph.c -------------------------------------------------------- */
 void rp_target_label(crawl__buf *b, const cJSON *t);
