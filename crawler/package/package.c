@@ -290,8 +290,8 @@ static cJSON *out_catalog(const char *key, cJSON *array) {
  * cJSON raw item that prints verbatim: the biggest sections never sit as
  * trees beside the model. Only what nothing reads afterwards is parked; the
  * workflow finder reads transitionGraph's states and edges back from their
- * text (workflow.c wf_item) and scopeCatalog, actionCatalog, reviewQueue
- * and coverage as trees. The same bytes come out: the growth test compares
+ * text (workflow.c wf_item) and scopeCatalog, actionCatalog and reviewQueue
+ * as trees. The same bytes come out: the growth test compares
  * what report wrote with crawl_package_build's package. */
 cJSON *pk_park(const pk *b, cJSON *section) {
   if (!b->park) return section;

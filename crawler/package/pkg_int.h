@@ -5,11 +5,15 @@
  * The public API is crawl_pkg.h.
  *
  * One build runs the parts in this order (package.c): the journal is
- * collected (package_journal.c), every state folded (package_fold.c) and
- * the records pointing into it resolved (package_resolve.c), the records put
- * in canonical order, the catalogs aggregated (package_aggregate.c), the
- * review queue derived (package_review*.c), then everything emitted as JSON
- * (package_out*.c, package.c).
+ * decoded once into typed records (crawl__jlog) and collected
+ * (package_journal.c), every state folded (package_fold.c) and the records
+ * pointing into it resolved (package_resolve.c), the records put in
+ * canonical order, the catalogs aggregated (package_aggregate.c), the
+ * review queue derived (package_review*.c), the package emitted as JSON up
+ * to its review queue (package_out*.c, package.c), the model freed, the
+ * workflow candidates found from the same records (workflow*.c), and last
+ * the coverage counters, evidence index and metadata. package_kept.c keeps
+ * a written package for the reports.
  */
 #ifndef UIAP_PKG_INT_H
 #define UIAP_PKG_INT_H
