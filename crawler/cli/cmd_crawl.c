@@ -106,6 +106,7 @@ typedef struct {
   cJSON *reviewed;              /* its decisions, saved as OUT/reviewed.json */
   crawl_server *server;         /* serving the directory seed */
   int made;                     /* we created co.out_dir */
+  crawl_package *pkg;           /* the package the run wrote (crawl_opts.package), for the verdict */
 } crawl_cli;
 
 /* ---- options ---------------------------------------------------------------- */
@@ -631,8 +632,9 @@ static void unmake_out(const crawl_cli *x) {
 }
 
 /* The exit code for how the run ended, after the summary and the reports. */
-static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary *sum) {
+static int crawl_verdict(crawl_cli *x, crawl_code rc, const crawl_summary *sum) {
   const char *dir = x->co.out_dir;
+  if (!x->pkg) (void)crawl_package_open(dir, &x->pkg, NULL, 0); /* the workers' merge wrote it: read once */
   if (rc == CRAWL_IO) return cli_fail(CLI_EXIT_OUTPUT, "%s", sum->error);
   if (x->verbosity > 0)
     fprintf(stderr,
@@ -642,7 +644,7 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
             sum->status ? sum->status : "failed", sum->states, sum->transitions, sum->self_loops, sum->decisions,
             sum->failures, sum->reviews, sum->stopped_by ? sum->stopped_by : "?", dir);
   char gate[1024];
-  if (x->verbosity > 0 && rc != CRAWL_FRONTIER && crawl_gate_line(dir, gate, sizeof gate, NULL, 0) == CRAWL_OK)
+  if (x->verbosity > 0 && rc != CRAWL_FRONTIER && x->pkg && crawl_package_gate_line(x->pkg, gate, sizeof gate) == CRAWL_OK)
     fprintf(stderr, "uiap-crawl: %s\n", gate);
   if (rc == CRAWL_FRONTIER && x->made) unmake_out(x); /* only when nothing was written */
   if (rc != CRAWL_OK)
@@ -651,7 +653,7 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
                                            : CLI_EXIT_INTERNAL, "%s", sum->error);
   if (sum->status && !strcmp(sum->status, "cancelled")) return cli_exit_signal();
   char rerr[1024];
-  if (crawl_reports_write(dir, NULL, rerr, sizeof rerr) != CRAWL_OK && x->verbosity > 0)
+  if ((x->pkg ? crawl_package_reports(x->pkg, NULL, rerr, sizeof rerr) : crawl_reports_write(dir, NULL, rerr, sizeof rerr)) != CRAWL_OK && x->verbosity > 0)
     fprintf(stderr, "uiap-crawl: warning: reports not written: %s\n", rerr);
   if (sum->stopped_by && !strcmp(sum->stopped_by, "guard")) /* failed closed; the package is written */
     return cli_fail(CLI_EXIT_GUARD, "%s", sum->error);
@@ -659,7 +661,8 @@ static int crawl_verdict(const crawl_cli *x, crawl_code rc, const crawl_summary 
     return cli_fail(CLI_EXIT_NAVIGATE, "no seed could be loaded%s%s", sum->error[0] ? ": " : "", sum->error);
   if (!x->fail_on) return CLI_EXIT_OK;
   long nrev = 0;
-  if (crawl_review_count(dir, x->fail_on, &nrev, rerr, sizeof rerr) != CRAWL_OK)
+  if ((x->pkg ? crawl_package_review_count(x->pkg, x->fail_on, &nrev, rerr, sizeof rerr)
+              : crawl_review_count(dir, x->fail_on, &nrev, rerr, sizeof rerr)) != CRAWL_OK)
     return cli_fail(CLI_EXIT_INTERNAL, "%s", rerr);
   if (nrev > 0)
     return cli_fail(CLI_EXIT_REVIEW, "%ld review item%s of severity %s or worse (--fail-on %s)", nrev,
@@ -732,6 +735,7 @@ static int crawl_execute(crawl_cli *x) {
   x->isatty_err = isatty(2);
   co->progress = progress_line;
   co->progress_ud = x;
+  co->package = &x->pkg;
   crawl_summary sum;
   crawl_code rc = crawl_run(c, co, &sum);
   if (x->isatty_err && x->verbosity > 0) fputs("\r\033[K", stderr);
@@ -752,6 +756,7 @@ int cli_cmd_crawl(int argc, char **argv) {
   int code = crawl_parse(argc, argv, &x);
   if (code == CLI_CONTINUE) code = crawl_setup(&x);
   if (code == CLI_CONTINUE) code = crawl_execute(&x);
+  crawl_package_free(x.pkg);
   crawl_cli_release(&x);
   for (int i = 0; i < argc; i++) free(x.url_bufs[i]);
   free(x.url_bufs);

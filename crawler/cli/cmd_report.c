@@ -1,6 +1,7 @@
 /* cmd_report.c -- `uiap-crawl report DIR`: rebuilds DIR/package.json from
- * the journal (crawl_package_write) and writes the reports beside it
- * (crawl_reports_write); the written paths on stdout. No browser. */
+ * the journal (crawl_package_make) and writes the reports beside it from
+ * that package in memory (crawl_package_reports; with --no-package or no
+ * journal, from DIR/package.json); the written paths on stdout. No browser. */
 #include "cli_int.h"
 #include "crawl_pkg.h"
 
@@ -132,14 +133,18 @@ int cli_cmd_report(int argc, char **argv) {
   crawl_code rc;
   if (o.reviewed && !have_journal) return cli_fail(CLI_EXIT_USAGE, "--reviewed: %s has no journal.jsonl to rebuild the package from", dir);
   if (o.reviewed && (code = report_reviewed(dir, o.reviewed)) != CLI_CONTINUE) return code;
+  crawl_package *pkg = NULL; /* the package the reports read: the one just built, else package.json */
   if (have_journal && !o.no_package) {
-    if ((rc = crawl_package_write(dir, err, sizeof err)))
+    if ((rc = crawl_package_make(dir, &pkg, err, sizeof err)))
       return cli_fail(rc == CRAWL_ARG ? CLI_EXIT_USAGE : CLI_EXIT_OUTPUT, "%s", err);
     printf("%s/package.json\n", dir);
   } else if (!have_journal && o.verbosity > 1) {
     fprintf(stderr, "uiap-crawl: %s has no journal.jsonl: reports from package.json as it is\n", dir);
   }
-  if ((rc = crawl_reports_write(dir, &o.ro, err, sizeof err)))
+  rc = pkg ? CRAWL_OK : crawl_package_open(dir, &pkg, err, sizeof err);
+  if (!rc) rc = crawl_package_reports(pkg, &o.ro, err, sizeof err);
+  crawl_package_free(pkg);
+  if (rc)
     return cli_fail(rc == CRAWL_ARG || strstr(err, "package.json") ? CLI_EXIT_USAGE : CLI_EXIT_OUTPUT, "%s", err);
   static const char *const files[] = {"report.html", "graph.dot", "review.sarif", "junit.xml"};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) printf("%s/%s\n", dir, files[i]);

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "crawl_common.h"
+#include "crawl_util.h"
 
 #define CRAWL__JOURNAL_FILE "journal.jsonl"
 /* The description of a `missing_success_signal` review of a control whose
@@ -86,6 +87,47 @@ crawl_code crawl__journal_read_all(const char *dir, crawl__journal_fn fn, void *
  * that hold the text already. */
 void crawl__journal_parse(char *text, size_t len, const char *const *types, crawl__journal_fn fn, void *ud,
                           crawl__journal_stats *st);
+
+/* ---- typed records: the journal decoded once -------------------------------- */
+/* Every reader on the package side (the package build, the workflow finder,
+ * the reports' safety decisions) works from one decoding of the journal: a
+ * crawl__jlog, the records of the known types in file order, each a
+ * crawl__jrec with the fields those readers share decoded, and the whole
+ * record kept (json, a frozen copy: crawl_util.h) for what is particular to
+ * its kind. The reading rules are crawl__journal_read's. */
+typedef enum crawl__rec_kind {  /* the order of crawl__journal_types */
+  CRAWL__REC_RUN, CRAWL__REC_STATUS, CRAWL__REC_SEED, CRAWL__REC_STATE, CRAWL__REC_TRANSITION,
+  CRAWL__REC_DECISION, CRAWL__REC_FAILURE, CRAWL__REC_REVIEW, CRAWL__REC_NOTE, CRAWL__REC_BUDGET,
+  CRAWL__REC_END, CRAWL__REC_GATE,
+} crawl__rec_kind;
+
+/* One record. Strings point into the log's arena (NULL when absent or not a
+ * string); what a kind does not carry stays NULL / 0. */
+typedef struct crawl__jrec {
+  crawl__rec_kind kind;
+  int self_loop;              /* transition: "selfLoop" is true */
+  const cJSON *json;          /* the whole record, frozen */
+  const char *state;          /* "stateId"; a transition's "fromStateId" */
+  const char *to;             /* transition: "toStateId" */
+  const char *action;         /* transition: "viaActionId"; else "actionId" */
+  const char *id;             /* transition: "transitionId" */
+  const char *role, *name, *stable_id; /* "target": role, name, stableId */
+  const char *effect, *reason, *rule;  /* decision: the gate's word */
+  const cJSON *signals;       /* transition: "observedSignals" (array), or NULL */
+} crawl__jrec;
+
+typedef struct crawl__jlog {
+  crawl__jarena jar;          /* the frozen records */
+  crawl__jrec *v;             /* in file order */
+  size_t n, cap;
+  crawl__journal_stats st;    /* what the read saw (st.records == n) */
+} crawl__jlog;
+
+/* Read and decode DIR/journal.jsonl into *log (zeroed first). CRAWL_OK, or
+ * CRAWL_IO as crawl__journal_read (log empty). Release with
+ * crawl__jlog_release (also after an error). */
+crawl_code crawl__jlog_read(crawl__jlog *log, const char *dir, char *err, size_t errlen);
+void crawl__jlog_release(crawl__jlog *log);
 
 /* The record types of docs/journal.md, NULL-terminated. */
 extern const char *const crawl__journal_types[];

@@ -234,3 +234,47 @@ crawl_code crawl_journal_run_record(const char *dir, cJSON **run) {
   *run = first;
   return CRAWL_OK;
 }
+
+/* ---- typed records ----------------------------------------------------------- */
+/* The reader's callback: rec frozen into the log's arena and decoded. */
+static int jlog_record(void *ud, const char *type, cJSON *rec) {
+  crawl__jlog *log = ud;
+  int kind = 0;
+  while (crawl__journal_types[kind] && strcmp(crawl__journal_types[kind], type)) kind++;
+  if (!crawl__journal_types[kind]) return 0; /* the reader hands over known types only */
+  if (log->n == log->cap)
+    log->v = crawl__xrealloc(log->v, (log->cap = log->cap ? log->cap * 2 : 256) * sizeof *log->v);
+  crawl__jrec *r = &log->v[log->n++];
+  memset(r, 0, sizeof *r);
+  const cJSON *j = r->json = crawl__jfreeze(&log->jar, rec);
+  r->kind = (crawl__rec_kind)kind;
+  int tr = r->kind == CRAWL__REC_TRANSITION;
+  const cJSON *t = crawl__get(j, "target");
+  r->state = crawl__str(j, tr ? "fromStateId" : "stateId");
+  r->action = crawl__str(j, tr ? "viaActionId" : "actionId");
+  r->role = crawl__str(t, "role");
+  r->name = crawl__str(t, "name");
+  r->stable_id = crawl__str(t, "stableId");
+  r->effect = crawl__str(j, "effect");
+  r->reason = crawl__str(j, "reason");
+  r->rule = crawl__str(j, "rule");
+  if (tr) {
+    r->to = crawl__str(j, "toStateId");
+    r->id = crawl__str(j, "transitionId");
+    r->self_loop = cJSON_IsTrue(crawl__get(j, "selfLoop"));
+    r->signals = crawl__arr(j, "observedSignals");
+  }
+  return 0;
+}
+
+crawl_code crawl__jlog_read(crawl__jlog *log, const char *dir, char *err, size_t errlen) {
+  memset(log, 0, sizeof *log);
+  return crawl__journal_read(dir, NULL, jlog_record, log, &log->st, err, errlen);
+}
+
+void crawl__jlog_release(crawl__jlog *log) {
+  if (!log) return;
+  crawl__jarena_release(&log->jar);
+  free(log->v);
+  memset(log, 0, sizeof *log);
+}

@@ -59,8 +59,8 @@ long pk_entry(strset *set, void **arr, size_t sz, const char *key, int *added) {
   return i;
 }
 /* ---- entry points --------------------------------------------------------------------- */
+/* The model; b->log (the journal's records) is released by the caller. */
 static void pk_free(pk *b) {
-  crawl__jarena_release(&b->jar);
   for (size_t i = 0; i < b->nnotes; i++) free(b->note_v[i]);
   free(b->note_v);
   free(b->seed_lines);
@@ -138,31 +138,61 @@ static void pk_free(pk *b) {
   pk_strset_free(&b->item_keys);
 }
 
-/* coverage (takes stopped_by). */
-static cJSON *out_coverage(pk *b, const conf_sum *cs, char *stopped_by) {
+/* ---- coverage ------------------------------------------------------------------ */
+/* coverage's counters, taken from the model while it is there; the coverage
+ * object is emitted after the workflow finder ran (pk_emit_tail), with its
+ * candidates, resolved workflow seeds and review items counted in. */
+typedef struct pk_cover {
+  int nseeds, visited, opaque;
+  size_t routes, scopes, elements, actions, items, states, transitions;
+  long unresolved, self;
+  conf_sum cs;
+  char *stopped_by;             /* owned */
+} pk_cover;
+
+static void cover_take(pk *b, const conf_sum *cs, char *stopped_by, pk_cover *c) {
+  c->nseeds = cJSON_GetArraySize(crawl__get(b->run, "seeds"));
+  c->visited = 0;
+  for (int s = 0; s < c->nseeds; s++) c->visited += pk_seed_visited(b, s); /* workflow seeds: pk_workflows */
+  c->routes = b->route_ids.n;
+  c->scopes = b->scope_keys.n;
+  c->elements = b->element_keys.n;
+  c->actions = b->action_ids.n;
+  c->opaque = b->opaque_regions;
+  c->unresolved = b->nfailures + b->nreplays;
+  c->items = b->item_keys.n;
+  c->cs = *cs;
+  c->stopped_by = stopped_by;
+  c->states = b->state_ids.n;
+  c->transitions = b->transition_ids.n;
+  c->self = b->nself;
+}
+
+/* coverage (takes c->stopped_by): ncands workflow candidates, seeds_resolved
+ * workflow seeds resolved, items the review queue's items (NULL: none). */
+static cJSON *out_coverage(pk_cover *c, int ncands, int seeds_resolved, const cJSON *items) {
   cJSON *cov = crawl__jx(cJSON_CreateObject());
-  int nseeds = cJSON_GetArraySize(crawl__get(b->run, "seeds")), visited = 0;
-  for (int s = 0; s < nseeds; s++) visited += pk_seed_visited(b, s); /* workflow seeds: workflow.c */
-  pk_jnum(cov, "seedsTotal", nseeds);
-  pk_jnum(cov, "seedsVisited", visited);
-  pk_jnum(cov, "routesDiscovered", (double)b->route_ids.n);
-  pk_jnum(cov, "scopesDiscovered", (double)b->scope_keys.n);
-  pk_jnum(cov, "elementsDiscovered", (double)b->element_keys.n);
-  pk_jnum(cov, "actionsDiscovered", (double)b->action_ids.n);
-  pk_jnum(cov, "workflowCandidatesDiscovered", 0);
-  pk_jnum(cov, "opaqueRegions", b->opaque_regions);
-  pk_jnum(cov, "unresolvedTransitions", (double)(b->nfailures + b->nreplays));
-  pk_jnum(cov, "reviewItems", (double)b->item_keys.n);
+  pk_jnum(cov, "seedsTotal", c->nseeds);
+  pk_jnum(cov, "seedsVisited", c->visited + seeds_resolved);
+  pk_jnum(cov, "routesDiscovered", (double)c->routes);
+  pk_jnum(cov, "scopesDiscovered", (double)c->scopes);
+  pk_jnum(cov, "elementsDiscovered", (double)c->elements);
+  pk_jnum(cov, "actionsDiscovered", (double)c->actions);
+  pk_jnum(cov, "workflowCandidatesDiscovered", ncands);
+  pk_jnum(cov, "opaqueRegions", c->opaque);
+  pk_jnum(cov, "unresolvedTransitions", (double)c->unresolved);
+  pk_jnum(cov, "reviewItems", items ? (double)cJSON_GetArraySize(items) : (double)c->items);
   cJSON *csum = crawl__jx(cJSON_CreateObject());
-  pk_jnum(csum, "high", (double)cs->high);
-  pk_jnum(csum, "medium", (double)cs->medium);
-  pk_jnum(csum, "low", (double)cs->low);
+  pk_jnum(csum, "high", (double)c->cs.high);
+  pk_jnum(csum, "medium", (double)c->cs.medium);
+  pk_jnum(csum, "low", (double)c->cs.low);
   crawl__jset(cov, "confidenceSummary", csum);
-  crawl__jstr(cov, "stoppedBy", stopped_by);
-  pk_jnum(cov, "statesVisited", (double)b->state_ids.n);
-  pk_jnum(cov, "transitionsRecorded", (double)b->transition_ids.n);
-  pk_jnum(cov, "selfLoops", (double)b->nself);
-  free(stopped_by);
+  crawl__jstr(cov, "stoppedBy", c->stopped_by);
+  pk_jnum(cov, "statesVisited", (double)c->states);
+  pk_jnum(cov, "transitionsRecorded", (double)c->transitions);
+  pk_jnum(cov, "selfLoops", (double)c->self);
+  free(c->stopped_by);
+  c->stopped_by = NULL;
   return cov;
 }
 
@@ -260,8 +290,8 @@ static cJSON *out_catalog(const char *key, cJSON *array) {
  * cJSON raw item that prints verbatim: the biggest sections never sit as
  * trees beside the model. Only what nothing reads afterwards is parked; the
  * workflow finder reads transitionGraph's states and edges back from their
- * text (workflow.c wf_item) and scopeCatalog, actionCatalog, reviewQueue
- * and coverage as trees. The same bytes come out: the growth test compares
+ * text (workflow.c wf_item) and scopeCatalog, actionCatalog and reviewQueue
+ * as trees. The same bytes come out: the growth test compares
  * what report wrote with crawl_package_build's package. */
 cJSON *pk_park(const pk *b, cJSON *section) {
   if (!b->park) return section;
@@ -273,9 +303,16 @@ cJSON *pk_park(const pk *b, cJSON *section) {
   return raw;
 }
 
-/* The package, in the spec's member order (workflow candidates are added
- * afterwards by crawl_workflows_add). */
-static cJSON *pk_emit(pk *b) {
+/* What the package's last members need of the model, taken before it goes. */
+typedef struct pk_tail {
+  pk_cover cover;
+  cJSON *evidence, *metadata;
+} pk_tail;
+
+/* The package, in the spec's member order, up to reviewQueue; the rest of
+ * it, which the model alone gives, into *t (pk_emit_tail adds it once the
+ * workflow candidates are in). */
+static cJSON *pk_emit(pk *b, pk_tail *t) {
   cJSON *p = crawl__jx(cJSON_CreateObject());
   char *stopped_by = NULL;
   crawl__jstr(p, "modelVersion", "0.1");
@@ -289,12 +326,22 @@ static cJSON *pk_emit(pk *b) {
   crawl__jset(p, "actionCatalog", out_catalog("actions", pk_out_actions(b, &cs)));
   crawl__jset(p, "transitionGraph", pk_out_graph(b));
   crawl__jset(p, "reviewQueue", pk_out_review(b));
-  crawl__jset(p, "coverage", out_coverage(b, &cs, stopped_by));
-  crawl__jset(p, "evidenceIndex", pk_park(b, pk_out_evidence(b)));
-  crawl__jset(p, "metadata", out_metadata(b));
+  cover_take(b, &cs, stopped_by, &t->cover);
+  t->evidence = pk_park(b, pk_out_evidence(b));
+  t->metadata = out_metadata(b);
   return p;
 }
 
+/* coverage, evidenceIndex and metadata after the workflow finder's
+ * workflowCandidates (before reviewQueue) and review items. */
+static void pk_emit_tail(cJSON *p, pk_tail *t, int ncands, int seeds_resolved) {
+  const cJSON *items = crawl__arr2(p, "reviewQueue", "items");
+  crawl__jset(p, "coverage", out_coverage(&t->cover, ncands, seeds_resolved, items));
+  crawl__jset(p, "evidenceIndex", t->evidence);
+  crawl__jset(p, "metadata", t->metadata);
+}
+
+/* The package of dir into *package; park: sections as text (only written). */
 static crawl_code package_build(const char *dir, cJSON **package, char *err, size_t errlen, int park) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
@@ -310,22 +357,27 @@ static crawl_code package_build(const char *dir, cJSON **package, char *err, siz
   snprintf(rv, sizeof rv, "%s/reviewed.json", dir);
   if (park && access(rv, F_OK) == 0) park = 0;
   pk b = {.dir = dir, .err = err, .errlen = errlen, .park = park};
-  if (pk_journal_read(&b) != 0) { pk_free(&b); pk_pool_release(); return CRAWL_IO; }
-  if (!b.run) {
-    snprintf(err, errlen, "%s/journal.jsonl has no run record", dir);
+  crawl_code rc = pk_journal_read(&b) != 0 ? CRAWL_IO : !b.run ? CRAWL_ARG : CRAWL_OK;
+  if (rc) {
+    if (rc == CRAWL_ARG) snprintf(err, errlen, "%s/journal.jsonl has no run record", dir);
+    crawl__jlog_release(&b.log);
     pk_free(&b);
     pk_pool_release();
-    return CRAWL_ARG;
+    return rc;
   }
   pk_fold_states(&b);
   pk_aggregate(&b);
   pk_review_derive(&b);
-  cJSON *p = pk_emit(&b);
-  pk_free(&b); /* p holds copies: the journal's records go before workflow.c reads it again */
+  pk_tail t = {0};
+  cJSON *p = pk_emit(&b, &t);
+  crawl__jlog log = b.log; /* the workflow finder reads the same records */
+  pk_free(&b);             /* p holds copies: the model goes before the workflow finder grows */
   pk_pool_release();
   /* workflow candidates (6.7, 11.7): placed before reviewQueue, with their
-   * review items and coverage.workflowCandidatesDiscovered (workflow.c) */
-  crawl_workflows_add(p, dir);
+   * review items, before coverage counts them (workflow.c) */
+  int resolved = 0, ncands = pk_workflows(p, dir, &log, &resolved);
+  crawl__jlog_release(&log);
+  pk_emit_tail(p, &t, ncands, resolved);
   /* "verified" only from a reviewer's decisions (reviewed.c) */
   crawl_reviewed_apply(p, dir);
   *package = p;
@@ -336,7 +388,9 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
   return package_build(dir, package, err, errlen, 0);
 }
 
-crawl_code crawl_package_write(const char *dir, char *err, size_t errlen) {
+/* Build and write DIR/package.json; keep (may be NULL) gets the package as
+ * written, parsed from the text in hand. */
+static crawl_code package_write(const char *dir, char *err, size_t errlen, crawl_package *keep) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
   cJSON *p = NULL;
@@ -369,6 +423,7 @@ crawl_code crawl_package_write(const char *dir, char *err, size_t errlen) {
   int saved = errno;
   if (ok && fsync(fd) != 0) { ok = 0; saved = errno; }
   if (close(fd) != 0 && ok) { ok = 0; saved = errno; }
+  if (ok && keep) pk_kept_parse(keep, text, len); /* what the reports read: no second load */
   free(text);
   if (!ok || rename(tmp, path) != 0) {
     if (ok) saved = errno;
@@ -381,5 +436,26 @@ crawl_code crawl_package_write(const char *dir, char *err, size_t errlen) {
     (void)fsync(dfd); /* the rename itself is durable */
     close(dfd);
   }
+  return CRAWL_OK;
+}
+
+crawl_code crawl_package_write(const char *dir, char *err, size_t errlen) {
+  return package_write(dir, err, errlen, NULL);
+}
+
+crawl_code crawl_package_make(const char *dir, crawl_package **pkg, char *err, size_t errlen) {
+  if (!pkg) return package_write(dir, err, errlen, NULL);
+  *pkg = NULL;
+  crawl_package *k = pk_kept_new(dir);
+  crawl_code rc = package_write(dir, err, errlen, k);
+  if (!rc && !k->pkg) { /* written, but not read back: cannot happen with our own text */
+    if (err && errlen) snprintf(err, errlen, "%s/package.json: not read back", dir);
+    rc = CRAWL_IO;
+  }
+  if (rc) {
+    crawl_package_free(k);
+    return rc;
+  }
+  *pkg = k;
   return CRAWL_OK;
 }

@@ -7,21 +7,22 @@
 #include "pkg_int.h"
 /* ---- collecting the journal ------------------------------------------------------- */
 /* One collector per record type: what the package needs of a record of
- * that type (pointers into b->jar, which lives as long as b). */
-static void collect_run(pk *b, const cJSON *j) {
-  if (!b->run) b->run = j;
+ * that type (pointers into b->log, which lives as long as b). */
+static void collect_run(pk *b, const crawl__jrec *r) {
+  if (!b->run) b->run = r->json;
 }
-static void collect_status(pk *b, const cJSON *j) {
-  if (PK_IN(pk_run_statuses, crawl__str(j, "status"))) b->last_status = j;
+static void collect_status(pk *b, const crawl__jrec *r) {
+  if (PK_IN(pk_run_statuses, crawl__str(r->json, "status"))) b->last_status = r->json;
 }
-static void collect_end(pk *b, const cJSON *j) { b->end = j; }
-static void collect_note(pk *b, const cJSON *j) {
-  if (crawl__str(j, "text")) pk_note(b, crawl__str(j, "text"));
+static void collect_end(pk *b, const crawl__jrec *r) { b->end = r->json; }
+static void collect_note(pk *b, const crawl__jrec *r) {
+  if (crawl__str(r->json, "text")) pk_note(b, crawl__str(r->json, "text"));
 }
 
 /* {"budget":"maxStates","limit":N}, or {"budget":{...},"limit":"maxStates"}:
  * a run note. */
-static void collect_budget(pk *b, const cJSON *j) {
+static void collect_budget(pk *b, const crawl__jrec *r) {
+  const cJSON *j = r->json;
   const cJSON *bu = crawl__get(j, "budget"), *li = crawl__get(j, "limit");
   char *n = NULL;
   if (cJSON_IsString(bu) && cJSON_IsNumber(li)) n = crawl__xprintf("budget %s=%.0f reached", bu->valuestring, li->valuedouble);
@@ -40,88 +41,78 @@ static void collect_budget(pk *b, const cJSON *j) {
   b->last_budget = j;
 }
 
-static void collect_seed(pk *b, const cJSON *j) {
-  if (!cJSON_IsNumber(crawl__get(j, "index"))) { b->malformed++; return; }
+static void collect_seed(pk *b, const crawl__jrec *r) {
+  if (!cJSON_IsNumber(crawl__get(r->json, "index"))) { b->malformed++; return; }
   PK_GROW(b->seed_lines, b->nseed_lines, b->capseed_lines);
-  b->seed_lines[b->nseed_lines++] = j;
+  b->seed_lines[b->nseed_lines++] = r->json;
 }
 
-static void collect_review(pk *b, const cJSON *j) {
-  if (!crawl__str(j, "description")) { b->malformed++; return; }
+static void collect_review(pk *b, const crawl__jrec *r) {
+  if (!crawl__str(r->json, "description")) { b->malformed++; return; }
   PK_GROW(b->reviews, b->nreviews, b->capreviews);
-  b->reviews[b->nreviews++] = j;
+  b->reviews[b->nreviews++] = r->json;
 }
 
-static void collect_state(pk *b, const cJSON *j) {
-  const char *id = crawl__str(j, "stateId");
+static void collect_state(pk *b, const crawl__jrec *r) {
+  const char *id = r->state;
   if (!id) { b->malformed++; return; }
   int added;
   long s = PK_ENTRY(b->state_ids, b->states, id, &added);
   if (!added) return; /* a resumed crawl may repeat it: the first wins */
-  b->states[s].line = j;
+  b->states[s].line = r->json;
   b->states[s].id = b->state_ids.v[s];
-  const char *r = crawl__str(j, "routeId");
-  b->states[s].route = r && *r ? r : "unknown";
-  b->states[s].fingerprint = crawl__str(j, "fingerprint");
+  const char *route = crawl__str(r->json, "routeId");
+  b->states[s].route = route && *route ? route : "unknown";
+  b->states[s].fingerprint = crawl__str(r->json, "fingerprint");
 }
 
 /* A gate record: how many actions the safety gate allowed in a state (the
  * others are decision records). A state counts once. */
-static void collect_gate(pk *b, const cJSON *j) {
+static void collect_gate(pk *b, const crawl__jrec *r) {
   int added;
-  pk_strset_put(&b->gated_states, crawl__str(j, "stateId"), &added);
-  if (added) b->nallowed += (long)crawl__num(j, "allowed", 0);
+  pk_strset_put(&b->gated_states, r->state, &added);
+  if (added) b->nallowed += (long)crawl__num(r->json, "allowed", 0);
 }
 
 /* transition, decision, failure: records that target an element (pk_ref). */
-static void collect_ref(pk *b, const cJSON *j) {
-  const char *type = crawl__str(j, "type"), *id = crawl__str(j, "transitionId");
-  int tr = !strcmp(type, "transition");
-  if (tr && (!id || !crawl__str(j, "fromStateId") || !crawl__str(j, "toStateId") || !crawl__str(j, "viaActionId"))) { b->malformed++; return; }
-  if (!tr && !crawl__str(j, "actionId")) { b->malformed++; return; }
+static void collect_ref(pk *b, const crawl__jrec *r) {
+  int tr = r->kind == CRAWL__REC_TRANSITION;
+  if (tr && (!r->id || !r->state || !r->to || !r->action)) { b->malformed++; return; }
+  if (!tr && !r->action) { b->malformed++; return; }
   if (tr) {
     int added;
-    pk_strset_put(&b->transition_ids, id, &added);
+    pk_strset_put(&b->transition_ids, r->id, &added);
     if (!added) return;
   }
   PK_GROW(b->refs, b->nrefs, b->caprefs);
   pk_ref *rf = &b->refs[b->nrefs++];
   memset(rf, 0, sizeof *rf);
-  rf->line = j;
-  rf->type = tr ? "transition" : !strcmp(type, "decision") ? "decision" : "failure";
+  rf->line = r->json;
+  rf->type = tr ? "transition" : r->kind == CRAWL__REC_DECISION ? "decision" : "failure";
   rf->state = -1;
   rf->element = -1;
 }
 
-static const struct {
-  const char *type;
-  void (*collect)(pk *b, const cJSON *j);
-} collectors[] = {
-  {"run", collect_run}, {"status", collect_status}, {"end", collect_end}, {"note", collect_note},
-  {"budget", collect_budget}, {"seed", collect_seed}, {"review", collect_review}, {"state", collect_state},
-  {"transition", collect_ref}, {"decision", collect_ref}, {"failure", collect_ref},
-  {"gate", collect_gate},
+/* The collector of each record kind (crawl__rec_kind order). */
+static void (*const collectors[])(pk *b, const crawl__jrec *r) = {
+  [CRAWL__REC_RUN] = collect_run, [CRAWL__REC_STATUS] = collect_status, [CRAWL__REC_SEED] = collect_seed,
+  [CRAWL__REC_STATE] = collect_state, [CRAWL__REC_TRANSITION] = collect_ref, [CRAWL__REC_DECISION] = collect_ref,
+  [CRAWL__REC_FAILURE] = collect_ref, [CRAWL__REC_REVIEW] = collect_review, [CRAWL__REC_NOTE] = collect_note,
+  [CRAWL__REC_BUDGET] = collect_budget, [CRAWL__REC_END] = collect_end, [CRAWL__REC_GATE] = collect_gate,
 };
 
-/* The journal reader's callback: every record is kept as a frozen copy in
- * b->jar (the model points into them; a third of the parsed tree's memory)
- * and collected in file order. The parsed record goes back to the reader. */
-static int pk_record(void *ud, const char *type, cJSON *rec) {
-  pk *b = ud;
-  const cJSON *j = crawl__jfreeze(&b->jar, rec);
-  b->nlines++;
-  for (size_t k = 0; k < PK_COUNT(collectors); k++)
-    if (!strcmp(type, collectors[k].type)) collectors[k].collect(b, j);
-  return 0;
-}
-
-/* Read and collect DIR/journal.jsonl (crawl_journal.h: the one reader and
- * its rules). 0, or -1 with b->err set. */
+/* Read DIR/journal.jsonl once into typed records (crawl_journal.h: the one
+ * reader and its rules) and collect them in file order. b->log stays for
+ * the workflow finder (package.c). 0, or -1 with b->err set. */
 int pk_journal_read(pk *b) {
-  crawl__journal_stats st;
-  if (crawl__journal_read(b->dir, NULL, pk_record, b, &st, b->err, b->errlen) != CRAWL_OK) return -1;
-  b->malformed += st.malformed;
-  b->torn = st.torn; /* the line being written when the crawl died */
+  if (crawl__jlog_read(&b->log, b->dir, b->err, b->errlen) != CRAWL_OK) return -1;
+  for (size_t i = 0; i < b->log.n; i++) {
+    const crawl__jrec *r = &b->log.v[i];
+    b->nlines++;
+    if (collectors[r->kind]) collectors[r->kind](b, r);
+  }
+  b->malformed += b->log.st.malformed;
+  b->torn = b->log.st.torn; /* the line being written when the crawl died */
   return 0;
 }
 

@@ -5,11 +5,15 @@
  * The public API is crawl_pkg.h.
  *
  * One build runs the parts in this order (package.c): the journal is
- * collected (package_journal.c), every state folded (package_fold.c) and
- * the records pointing into it resolved (package_resolve.c), the records put
- * in canonical order, the catalogs aggregated (package_aggregate.c), the
- * review queue derived (package_review*.c), then everything emitted as JSON
- * (package_out*.c, package.c).
+ * decoded once into typed records (crawl__jlog) and collected
+ * (package_journal.c), every state folded (package_fold.c) and the records
+ * pointing into it resolved (package_resolve.c), the records put in
+ * canonical order, the catalogs aggregated (package_aggregate.c), the
+ * review queue derived (package_review*.c), the package emitted as JSON up
+ * to its review queue (package_out*.c, package.c), the model freed, the
+ * workflow candidates found from the same records (workflow*.c), and last
+ * the coverage counters, evidence index and metadata. package_kept.c keeps
+ * a written package for the reports.
  */
 #ifndef UIAP_PKG_INT_H
 #define UIAP_PKG_INT_H
@@ -176,8 +180,8 @@ typedef struct pk {
   const char *dir;
   char *err;
   size_t errlen;
-  /* journal: frozen copies of its records (crawl__jfreeze), read-only */
-  crawl__jarena jar;
+  /* journal: decoded once (crawl__jlog_read); the model points into it */
+  crawl__jlog log;
   size_t nlines;
   long malformed;
   int torn;
@@ -294,5 +298,30 @@ cJSON *pk_out_review(pk *b);
 cJSON *pk_out_evidence(pk *b);
 cJSON *pk_out_run(pk *b, char **stopped_by);
 cJSON *pk_out_environment(pk *b);
+
+/* ---- a package kept for the reports (crawl_package, crawl_pkg.h) ---------------- */
+struct crawl_package {
+  char *dir;                    /* the crawl directory, or NULL (a package file) */
+  crawl__jarena jar;            /* holds pkg */
+  const cJSON *pkg;             /* frozen */
+};
+/* A new, empty one for dir (may be NULL). */
+crawl_package *pk_kept_new(const char *dir);
+/* text (len bytes, a package) parsed into k->pkg; NULL when not JSON. */
+const cJSON *pk_kept_parse(crawl_package *k, const char *text, size_t len);
+/* path: a crawl directory (its package.json) or a package file. CRAWL_IO
+ * with err as crawl__json_load. */
+crawl_code pk_kept_load(const char *path, crawl_package **pkg, char *err, size_t errlen);
+
+/* ---- workflow.c ------------------------------------------------------------ */
+/* Workflow candidates (discovery-mapper 6.7, 11.7) from the package's
+ * transition graph, scopes and actions, the state files in dir and the
+ * journal's transition and decision records (log, the build's): adds
+ * package.workflowCandidates before reviewQueue, their review items
+ * (workflow_uncertain, missing_success_signal) and the workflow seeds'
+ * (resolved: a run note; not: a coverage_gap). Touches no coverage counter:
+ * returns the number of candidates and, in *seeds_resolved, the workflow
+ * seeds resolved, which the build counts when it emits coverage. */
+int pk_workflows(cJSON *package, const char *dir, const crawl__jlog *log, int *seeds_resolved);
 
 #endif

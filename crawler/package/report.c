@@ -14,8 +14,10 @@
  *
  * This file owns the model read from the package (rp: states, drawn edges,
  * routes; the journal's decision lines), the review kinds and route
- * colours, and the entry points: crawl_reports_write, crawl_review_count,
- * crawl_gate_line. The graph, SARIF/JUnit and HTML are report_graph.c,
+ * colours, and the entry points: crawl_package_reports,
+ * crawl_package_review_count, crawl_package_gate_line, which read a package
+ * kept in memory (crawl_package: package_kept.c), and crawl_reports_write,
+ * crawl_review_count, crawl_gate_line, which read DIR/package.json once. The graph, SARIF/JUnit and HTML are report_graph.c,
  * report_ci.c, report_html.c and report_html_sections.c.
  */
 #include "report_int.h"
@@ -133,38 +135,23 @@ void rp_model(rp *r) {
   rp_drawn_edges(r, edges);
 }
 
-/* DIR/package.json parsed straight into frozen nodes (crawl__jarena_parse):
- * the reports read it, never change it, and a tree of it would take three
- * times the memory. Text cJSON reads differently from the arena parser (or
- * not at all) goes through cJSON, for the error's place. */
-const cJSON *rp_load(crawl__jarena *jar, const char *path, char *err, size_t errlen) {
-  size_t len;
-  int e;
-  char *text = crawl__file_read(path, CRAWL__FILE_MAX, &len, &e);
-  const cJSON *p = text ? crawl__jarena_parse(jar, text, len) : NULL;
-  free(text);
-  if (p) return p;
-  cJSON *parsed = crawl__json_load(path, err, errlen);
-  p = crawl__jfreeze(jar, parsed);
-  cJSON_Delete(parsed);
-  return p;
-}
-
-/* The journal reader's callback: a decision record into r->decisions. */
+/* The journal reader's callback: a decision record, frozen, into r->dec_own. */
 static int rp_decision(void *ud, const char *type, cJSON *rec) {
   rp *r = ud;
-  crawl__jpush(r->decisions, rec);
-  return 1;
+  (void)type;
+  PK_GROW(r->dec_own, r->ndec, r->capdec);
+  r->dec_own[r->ndec++] = crawl__jfreeze(&r->jar, rec);
+  return 0;
 }
 
-/* The journal's decision lines (what was not executed); r->decisions stays
- * NULL when the journal is unreadable. */
+/* The journal's decision lines (what was not executed), frozen: only
+ * those lines are parsed (crawl__journal_read's type filter). The kept
+ * package does not hold them (package_kept.c says why). r->have_dec stays
+ * 0 when the journal is unreadable. */
 void rp_decisions(rp *r) {
   static const char *const types[] = {"decision", NULL};
-  r->decisions = crawl__jx(cJSON_CreateArray());
-  if (crawl__journal_read(r->dir, types, rp_decision, r, NULL, NULL, 0) == CRAWL_OK) return;
-  cJSON_Delete(r->decisions);
-  r->decisions = NULL;
+  r->have_dec = crawl__journal_read(r->dir, types, rp_decision, r, NULL, NULL, 0) == CRAWL_OK;
+  r->dec = r->dec_own;
 }
 /* ---- entry points ---------------------------------------------------------------------------- */
 static int write_text(rp *r, const char *name, const char *text) {
@@ -175,14 +162,10 @@ static int write_text(rp *r, const char *name, const char *text) {
   return e;
 }
 
-crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char *err, size_t errlen) {
+crawl_code crawl_package_reports(const crawl_package *pkg, const crawl_report_opts *o, char *err, size_t errlen) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
   err[0] = 0;
-  if (!dir) {
-    snprintf(err, errlen, "crawl_reports_write: dir is required");
-    return CRAWL_ARG;
-  }
   static const crawl_report_opts defaults;
   if (!o) o = &defaults;
   int fail_at = 1;
@@ -193,22 +176,20 @@ crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char
       return CRAWL_ARG;
     }
   }
-  rp r = {.dir = dir, .o = o, .err = err, .errlen = errlen};
-  char *path = crawl__xprintf("%s/package.json", dir);
-  r.pkg = rp_load(&r.jar, path, err, errlen);
-  free(path);
-  if (!r.pkg) {
-    crawl__jarena_release(&r.jar);
-    return CRAWL_IO;
+  const char *dir = pkg ? pkg->dir : NULL;
+  if (!dir) {
+    snprintf(err, errlen, "crawl_package_reports: a package of a crawl directory is required");
+    return CRAWL_ARG;
   }
+  rp r = {.dir = dir, .o = o, .err = err, .errlen = errlen};
+  r.pkg = pkg->pkg;
   if (!crawl__str(r.pkg, "spec") || strcmp(crawl__str(r.pkg, "spec"), "uiap.discovery")) {
     snprintf(err, errlen, "%s/package.json is not a UIAP Discovery Package (no \"spec\": \"uiap.discovery\")", dir);
-    crawl__jarena_release(&r.jar);
     return CRAWL_IO;
   }
   rp_model(&r);
   rp_decisions(&r);
-  path = crawl__xprintf("%s/access.json", dir);
+  char *path = crawl__xprintf("%s/access.json", dir);
   if (access(path, F_OK) == 0) { /* a principals run */
     char aerr[256];
     r.access = crawl__json_load(path, aerr, sizeof aerr);
@@ -252,10 +233,49 @@ crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char
   free(r.route_v);
   crawl__strmap_release(&r.route_index);
   crawl__strmap_release(&r.st_index);
-  cJSON_Delete(r.decisions);
+  free(r.dec_own);
   cJSON_Delete(r.access);
   crawl__jarena_release(&r.jar);
   return rc;
+}
+
+crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char *err, size_t errlen) {
+  char dummy[8];
+  if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
+  err[0] = 0;
+  if (!dir) {
+    snprintf(err, errlen, "crawl_reports_write: dir is required");
+    return CRAWL_ARG;
+  }
+  if (o && o->junit_fail_on && pk_severity_rank(o->junit_fail_on) < 0) /* before the package is read, as always */
+    return crawl_package_reports(NULL, o, err, errlen);
+  crawl_package *k = NULL;
+  crawl_code rc = crawl_package_open(dir, &k, err, errlen);
+  if (!rc) rc = crawl_package_reports(k, o, err, errlen);
+  crawl_package_free(k);
+  return rc;
+}
+
+/* Review items of severity min or worse in package p. */
+static long review_count(const cJSON *p, int min) {
+  long n = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, crawl__arr2(p, "reviewQueue", "items")) n += pk_severity_rank(crawl__str(it, "severity")) >= min;
+  return n;
+}
+
+crawl_code crawl_package_review_count(const crawl_package *pkg, const char *min_severity, long *count, char *err,
+                                      size_t errlen) {
+  char dummy[8];
+  if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
+  err[0] = 0;
+  int min = pk_severity_rank(min_severity);
+  if (!pkg || !count || min < 0) {
+    snprintf(err, errlen, "severity must be low, medium or high%s%s", min_severity ? ", not " : "", min_severity ? min_severity : "");
+    return CRAWL_ARG;
+  }
+  *count = review_count(pkg->pkg, min);
+  return CRAWL_OK;
 }
 
 crawl_code crawl_review_count(const char *dir, const char *min_severity, long *count, char *err, size_t errlen) {
@@ -268,11 +288,10 @@ crawl_code crawl_review_count(const char *dir, const char *min_severity, long *c
     return CRAWL_ARG;
   }
   *count = 0;
-  cJSON *p = crawl__package_load(dir, err, errlen);
-  if (!p) return CRAWL_IO;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, crawl__arr2(p, "reviewQueue", "items")) *count += pk_severity_rank(crawl__str(it, "severity")) >= min;
-  cJSON_Delete(p);
+  crawl_package *k = NULL;
+  if (pk_kept_load(dir, &k, err, errlen)) return CRAWL_IO;
+  *count = review_count(k->pkg, min);
+  crawl_package_free(k);
   return CRAWL_OK;
 }
 
@@ -288,16 +307,10 @@ static void gate_classes(crawl__buf *b, const cJSON *per) {
   if (!first) crawl__buf_puts(b, ")");
 }
 
-crawl_code crawl_gate_line(const char *dir, char *line, size_t n, char *err, size_t errlen) {
+/* The gate line of package p into line (n bytes). */
+static void gate_line(const cJSON *p, char *line, size_t n) {
   static const char *const effects[][2] = {{"allow", "allowed"}, {"deny", "denied"},
                                            {"review", "held"}, {"skip", "skipped"}};
-  char dummy[8];
-  if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
-  err[0] = 0;
-  if (!dir || !line || !n) return CRAWL_ARG;
-  line[0] = 0;
-  cJSON *p = crawl__package_load(dir, err, errlen);
-  if (!p) return CRAWL_IO;
   const cJSON *g = crawl__get(crawl__get(p, "metadata"), "gate");
   crawl__buf b = {0};
   crawl__buf_puts(&b, "gate:");
@@ -308,6 +321,23 @@ crawl_code crawl_gate_line(const char *dir, char *line, size_t n, char *err, siz
   if (!g) crawl__buf_puts(&b, " not recorded");
   snprintf(line, n, "%s", b.p ? b.p : "");
   crawl__buf_free(&b);
-  cJSON_Delete(p);
+}
+
+crawl_code crawl_package_gate_line(const crawl_package *pkg, char *line, size_t n) {
+  if (!pkg || !line || !n) return CRAWL_ARG;
+  gate_line(pkg->pkg, line, n);
+  return CRAWL_OK;
+}
+
+crawl_code crawl_gate_line(const char *dir, char *line, size_t n, char *err, size_t errlen) {
+  char dummy[8];
+  if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
+  err[0] = 0;
+  if (!dir || !line || !n) return CRAWL_ARG;
+  line[0] = 0;
+  crawl_package *k = NULL;
+  if (pk_kept_load(dir, &k, err, errlen)) return CRAWL_IO;
+  gate_line(k->pkg, line, n);
+  crawl_package_free(k);
   return CRAWL_OK;
 }

@@ -336,15 +336,14 @@ void rp_html_safety(crawl__buf *b, const rp *r) {
                             crawl__num(md, "deny", 0), crawl__num(md, "review", 0), crawl__num(md, "skip", 0));
   crawl__buf_puts(b, " None of these controls was clicked.</p>");
   html_gate(b, r);
-  if (!r->decisions) {
+  if (!r->have_dec) {
     crawl__buf_puts(b, "<p class=\"muted\">The journal is not available; see the unsafe_action_candidate items of the review queue.</p></section>\n");
     return;
   }
   dgroup *g = NULL;
   size_t ng = 0;
-  const cJSON *d;
-  cJSON_ArrayForEach(d, r->decisions) {
-    const cJSON *t = crawl__get(d, "target");
+  for (size_t di = 0; di < r->ndec; di++) {
+    const cJSON *d = r->dec[di], *t = crawl__get(d, "target");
     int eff = -1;
     for (int k = 0; k < 3; k++)
       if (crawl__str(d, "effect") && !strcmp(crawl__str(d, "effect"), effects[k])) eff = k;

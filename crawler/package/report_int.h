@@ -59,13 +59,16 @@ typedef struct rp_edge { int from, to, count; const cJSON *first; } rp_edge; /* 
 typedef struct rp {
   const char *dir;
   const crawl_report_opts *o;
-  const cJSON *pkg;          /* frozen (crawl__jfreeze) into jar: read only */
-  crawl__jarena jar;
+  const cJSON *pkg;          /* the kept package's (crawl_package): read only */
+  crawl__jarena jar;         /* decision records read here (rp_decisions) */
+  const cJSON **dec_own;     /* ... and their list */
   rp_state *st;
   size_t nst;
   rp_edge *ed;
   size_t ned;
-  cJSON *decisions;          /* journal decision lines (array), or NULL */
+  const cJSON *const *dec;   /* the journal's decision records, frozen into jar, in file order ... */
+  size_t ndec, capdec;
+  int have_dec;              /* ... or 0: the journal was not readable */
   const cJSON *routes;       /* routeCatalog.routes */
   const cJSON **route_v;     /* its entries, in order */
   crawl__strmap route_index; /* routeId -> index in route_v (the first of an id) */
@@ -112,7 +115,6 @@ long rp_state_index(const rp *r, const char *id);
 int rp_route_color(const rp *r, const char *route);
 const cJSON *rp_route_entry(const rp *r, const char *route);
 void rp_model(rp *r);
-const cJSON *rp_load(crawl__jarena *jar, const char *path, char *err, size_t errlen);
 void rp_decisions(rp *r);
 
 /* ---- report_graph.c -------------------------------------------------------- */

@@ -1,6 +1,6 @@
 
 /* workflow.c -- workflow candidates (discovery-mapper 6.7, 11.7), added to a
- * package by crawl_package_build.
+ * package by the package build (pk_workflows).
  *
  * Sources, in the order 11.7 prefers them that a crawl can see:
  *   - semantic form and dialog structures in the state graphs: a form or
@@ -31,9 +31,11 @@
  * Deterministic: states in natural id order, adjacency sorted by content
  * (not by transition numbering), candidates sorted by id.
  *
- * This file owns reading the journal's transition and decision records,
- * the transition graph (BFS from the seeds), the review items and
- * candidates put into the package, workflow seeds, and crawl_workflows_add.
+ * This file owns picking the journal's transition and decision records out
+ * of the build's decoding (crawl__jlog), the transition graph (BFS from the
+ * seeds), the review items and candidates put into the package, workflow
+ * seeds, and pk_workflows. The coverage counters are the build's: it calls
+ * pk_workflows before it emits them (package.c).
  * Structures and names are workflow_struct.c; one candidate's skeleton,
  * signals and review is workflow_candidate.c.
  */
@@ -43,39 +45,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- reading ----------------------------------------------------------------------- */
-/* The journal reader's callback: transition and decision records, kept as
- * frozen copies in w->jar (the wf_rec strings point into them). */
-static int wf_record(void *ud, const char *type, cJSON *rec) {
-  wf *w = ud;
-  int tr = !strcmp(type, "transition");
-  const cJSON *j = crawl__jfreeze(&w->jar, rec);
-  if (w->nrecs == w->caprecs)
-    w->recs = crawl__xrealloc(w->recs, (w->caprecs = w->caprecs ? w->caprecs * 2 : 64) * sizeof *w->recs);
-  wf_rec *r = &w->recs[w->nrecs++];
-  memset(r, 0, sizeof *r);
-  const cJSON *t = crawl__get(j, "target");
-  r->transition = tr;
-  r->state = crawl__str(j, tr ? "fromStateId" : "stateId");
-  r->to = crawl__str(j, "toStateId");
-  r->action = crawl__str(j, tr ? "viaActionId" : "actionId");
-  r->role = crawl__str(t, "role");
-  r->name = crawl__str(t, "name");
-  r->stable = crawl__str(t, "stableId");
-  r->effect = crawl__str(j, "effect");
-  r->reason = crawl__str(j, "reason");
-  r->rule = crawl__str(j, "rule");
-  r->tid = crawl__str(j, "transitionId");
-  r->self_loop = cJSON_IsTrue(crawl__get(j, "selfLoop")) || (r->state && r->to && !strcmp(r->state, r->to));
-  r->signals = crawl__arr(j, "observedSignals");
-  return 0;
-}
-
-/* The journal's transition and decision records (crawl_journal.h); none
- * when it is unreadable. */
-static void wf_journal(wf *w) {
-  static const char *const types[] = {"transition", "decision", NULL};
-  (void)crawl__journal_read(w->dir, types, wf_record, w, NULL, NULL, 0);
+/* ---- the journal's records ------------------------------------------------------- */
+/* The transition and decision records of the journal the build decoded
+ * (package_journal.c): borrowed, in file order. */
+static void wf_journal(wf *w, const crawl__jlog *log) {
+  w->recs = crawl__xcalloc(log->n ? log->n : 1, sizeof *w->recs);
+  for (size_t i = 0; i < log->n; i++)
+    if (log->v[i].kind == CRAWL__REC_TRANSITION || log->v[i].kind == CRAWL__REC_DECISION) w->recs[w->nrecs++] = &log->v[i];
 }
 
 /* ---- the transition graph: BFS from the seeds ------------------------------------- */
@@ -254,8 +230,8 @@ static void candidate_review_add(cJSON *items, cJSON *c, const wf_struct *s, con
 }
 
 /* package.workflowCandidates (the n candidates, taken, sorted by id), before
- * reviewQueue as in the spec's interface, and the coverage counters. */
-static void candidates_place(cJSON *package, cJSON **cands, size_t n, const cJSON *items) {
+ * reviewQueue as in the spec's interface. */
+static void candidates_place(cJSON *package, cJSON **cands, size_t n) {
   qsort(cands, n, sizeof *cands, cmp_struct_id);
   cJSON *cat = crawl__jx(cJSON_CreateObject()), *arr = crawl__jx(cJSON_CreateArray());
   for (size_t i = 0; i < n; i++) crawl__jpush(arr, cands[i]);
@@ -263,11 +239,6 @@ static void candidates_place(cJSON *package, cJSON **cands, size_t n, const cJSO
   cJSON_DeleteItemFromObjectCaseSensitive(package, "workflowCandidates");
   cat->string = crawl__xstrdup("workflowCandidates");
   crawl__insert_before(package, cJSON_GetObjectItemCaseSensitive(package, "reviewQueue"), cat);
-  cJSON *cov = cJSON_GetObjectItemCaseSensitive(package, "coverage");
-  if (cJSON_IsObject(cov)) {
-    cJSON_ReplaceItemInObjectCaseSensitive(cov, "workflowCandidatesDiscovered", crawl__jx(cJSON_CreateNumber((double)n)));
-    if (items) cJSON_ReplaceItemInObjectCaseSensitive(cov, "reviewItems", crawl__jx(cJSON_CreateNumber(cJSON_GetArraySize(items))));
-  }
 }
 
 /* ---- workflow seeds (discovery-mapper 9.1, 11.2) ------------------------------------- */
@@ -333,9 +304,9 @@ static void seed_gap(cJSON *package, cJSON *items, int i, const char *wid, int n
   free(reason);
 }
 
-/* Every workflow seed of the run resolves to a candidate (coverage.seedsVisited)
- * or becomes a review item. */
-static void wf_seeds(cJSON *package, cJSON *items) {
+/* Every workflow seed of the run resolves to a candidate or becomes a review
+ * item. Returns how many resolved (coverage.seedsVisited counts them). */
+static int wf_seeds(cJSON *package, cJSON *items) {
   const cJSON *seeds = crawl__arr(crawl__get(package, "run"), "seeds");
   cJSON *cands = (cJSON *)crawl__arr2(package, "workflowCandidates", "workflows");
   int i = 0, resolved = 0;
@@ -351,19 +322,15 @@ static void wf_seeds(cJSON *package, cJSON *items) {
     }
     i++;
   }
-  cJSON *cov = cJSON_GetObjectItemCaseSensitive(package, "coverage");
-  const cJSON *sv = crawl__get(cov, "seedsVisited");
-  if (resolved && cJSON_IsNumber(sv))
-    cJSON_ReplaceItemInObjectCaseSensitive(cov, "seedsVisited", crawl__jx(cJSON_CreateNumber(sv->valuedouble + resolved)));
-  if (items && cJSON_IsObject(cov))
-    cJSON_ReplaceItemInObjectCaseSensitive(cov, "reviewItems", crawl__jx(cJSON_CreateNumber(cJSON_GetArraySize(items))));
+  return resolved;
 }
 
-int crawl_workflows_add(cJSON *package, const char *dir) {
+int pk_workflows(cJSON *package, const char *dir, const crawl__jlog *log, int *seeds_resolved) {
+  *seeds_resolved = 0;
   if (!cJSON_IsObject(package) || !dir) return 0;
   wf w = {.pkg = package, .dir = dir};
   wf_graph(&w);
-  wf_journal(&w);
+  wf_journal(&w, log);
   wf_structures(&w);
   wf_committed(&w);
   size_t n = 0;
@@ -386,8 +353,8 @@ int crawl_workflows_add(cJSON *package, const char *dir) {
     free(id);
   }
   crawl__strmap_release(&ids);
-  candidates_place(package, cands, n, items);
-  wf_seeds(package, items);
+  candidates_place(package, cands, n);
+  *seeds_resolved = wf_seeds(package, items);
   free(cands);
   wf_free(&w);
   return (int)n;

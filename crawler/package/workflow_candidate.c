@@ -6,7 +6,7 @@
 #include "workflow_int.h"
 /* ---- building one candidate ------------------------------------------------------------ */
 static int rec_matches(const wf_rec *r, const char *role, const char *name, const char *stable) {
-  if (stable && r->stable) return !strcmp(stable, r->stable);
+  if (stable && r->stable_id) return !strcmp(stable, r->stable_id);
   return r->role && role && !strcmp(r->role, role) && !strcmp(r->name ? r->name : "", name ? name : "");
 }
 
@@ -90,15 +90,15 @@ static wf_seen wf_seen_of(const wf *w, const char *role, const char *name, const
                           cJSON *signals /* canonical texts collected, may be NULL */, cJSON *ev) {
   wf_seen r = {0};
   for (size_t i = 0; i < w->nrecs; i++) {
-    const wf_rec *x = &w->recs[i];
+    const wf_rec *x = w->recs[i];
     if (!rec_matches(x, role, name, stable)) continue;
     long si = wf_state_index(w, x->state);
     if (!stable && (si < 0 || strcmp(w->st[si].route, route))) continue; /* a name means something per route */
-    if (x->transition) {
+    if (x->kind == CRAWL__REC_TRANSITION) {
       r.executed++;
       int n = cJSON_GetArraySize(x->signals);
       if (n) r.with_signal++;
-      if (ev) wf_ev_add(ev, "transition", x->tid, NULL);
+      if (ev) wf_ev_add(ev, "transition", x->id, NULL);
       const cJSON *sg;
       cJSON_ArrayForEach(sg, x->signals) {
         if (!signals || !cJSON_IsObject(sg)) continue;

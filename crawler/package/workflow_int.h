@@ -2,8 +2,8 @@
  * (crawler/package/workflow*.c) share and nothing outside this folder sees:
  * the journal records it keeps, the structures found in the state graphs
  * (forms, dialogs, app actions with their fields and commit control), the
- * transition graph it searches, and each part's entry points. The public
- * API is crawl_workflows_add in crawl_pkg.h.
+ * transition graph it searches, and each part's entry points. The package
+ * build calls pk_workflows (pkg_int.h).
  */
 #ifndef UIAP_WORKFLOW_INT_H
 #define UIAP_WORKFLOW_INT_H
@@ -23,15 +23,8 @@
 #define WF_MAX_STEPS_PATH 12 /* path steps before a skeleton is not worth proposing */
 #define WF_EVIDENCE_MAX   10
 
-/* ---- the journal records we need ------------------------------------------------ */
-typedef struct wf_rec {
-  int transition;            /* 1 transition, 0 decision */
-  const char *state, *to, *action, *role, *name, *stable;
-  const char *effect, *reason, *rule;
-  const char *tid;
-  int self_loop;
-  const cJSON *signals;
-} wf_rec;
+/* ---- the journal records we need: the build's (crawl__jrec) ---------------------- */
+typedef crawl__jrec wf_rec;  /* a transition or decision record */
 
 /* ---- structures found in the state graphs ----------------------------------------- */
 typedef struct wf_field {
@@ -68,9 +61,9 @@ typedef struct wf {
   size_t nst;
   const cJSON **edges;
   size_t nedges;
-  crawl__jarena jar;         /* frozen copies of the journal lines we keep */
-  wf_rec *recs;
-  size_t nrecs, caprecs;
+  crawl__jarena jar;         /* parked states and edges read back, frozen */
+  const wf_rec **recs;       /* the journal's transition and decision records (borrowed) */
+  size_t nrecs;
   wf_struct *ss;
   size_t nss, capss;
   crawl__strmap st_index;    /* stateId -> index in st (the first of an id) */

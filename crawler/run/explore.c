@@ -257,7 +257,7 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
    * fit stayed counted in the run's peak (docs/measurements-memory.md) */
   malloc_trim(0);
 #endif
-  return crawl_package_write(r->dir, sum->error, sizeof sum->error);
+  return crawl_package_make(r->dir, r->o->package, sum->error, sizeof sum->error);
 }
 
 static void run_free(run *r) {

@@ -31,6 +31,22 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
  * fsync, rename). Errors as crawl_package_build, CRAWL_IO when writing. */
 crawl_code crawl_package_write(const char *dir, char *err, size_t errlen);
 
+/* A package as the reports, the gate line and the review count read it
+ * (crawl_package_reports, crawl_package_gate_line,
+ * crawl_package_review_count): read only, in a compact frozen form. Opaque. */
+typedef struct crawl_package crawl_package;
+/* crawl_package_write, and *pkg the package just written, parsed from the
+ * text in hand: package.json is not read back. pkg NULL: only written.
+ * Errors as crawl_package_write (*pkg NULL). Free with crawl_package_free. */
+crawl_code crawl_package_make(const char *dir, crawl_package **pkg, char *err, size_t errlen);
+/* DIR/package.json as it is. Errors: CRAWL_ARG (no dir or pkg), CRAWL_IO
+ * (unreadable or not JSON: "PATH: reason"). */
+crawl_code crawl_package_open(const char *dir, crawl_package **pkg, char *err, size_t errlen);
+/* The package (read only; lives as long as pkg). */
+const cJSON *crawl_package_json(const crawl_package *pkg);
+/* NULL is a no-op. */
+void crawl_package_free(crawl_package *pkg);
+
 /* ---- a reviewer's decisions (docs/review.md) ---- */
 /* The crawler never marks its own results "verified" (they are proposals
  * until a person reviews them); "verified" comes from a reviewer only.
@@ -116,11 +132,17 @@ typedef struct crawl_report_opts {
   size_t max_embed_bytes;     /* screenshot bytes embedded in report.html; 0: 64 MiB */
 } crawl_report_opts;
 crawl_code crawl_reports_write(const char *dir, const crawl_report_opts *o, char *err, size_t errlen);
+/* The same from a package in memory (crawl_package_make/_open), into the
+ * directory it came from. */
+crawl_code crawl_package_reports(const crawl_package *pkg, const crawl_report_opts *o, char *err, size_t errlen);
 
 /* Review items of severity min_severity ("low", "medium", "high") or worse
  * in DIR/package.json (or in the package file dir names), into *count. For
  * `crawl --fail-on`. Errors: CRAWL_ARG (bad severity), CRAWL_IO. */
 crawl_code crawl_review_count(const char *dir, const char *min_severity, long *count, char *err, size_t errlen);
+/* The same of a package in memory. */
+crawl_code crawl_package_review_count(const crawl_package *pkg, const char *min_severity, long *count, char *err,
+                                      size_t errlen);
 
 /* What the safety gate cost, from metadata.gate of DIR/package.json (or
  * the package file dir names), as one line into line (n bytes, cut to
@@ -128,19 +150,8 @@ crawl_code crawl_review_count(const char *dir, const char *min_severity, long *c
  * 6 held (unknown 6), 3 skipped (write 3)" -- actions counted once per
  * state. Errors: CRAWL_ARG, CRAWL_IO. */
 crawl_code crawl_gate_line(const char *dir, char *line, size_t n, char *err, size_t errlen);
-
-/* Workflow candidates (discovery-mapper 6.7, 11.7), synthesized from the
- * package's transition graph and the forms and dialogs of the state files in
- * dir: each form or dialog with a commit control, and each app action
- * (data-uiap-action) outside one, becomes a candidate whose stepSkeleton is
- * the shortest recorded path from a seed, the field entries, the commit and
- * an `ensure` step with the signals seen (then `complete`). Steps the safety
- * gate never allowed come from observation alone (metadata.observedOnly).
- * Adds package.workflowCandidates, review items workflow_uncertain and
- * missing_success_signal, and updates coverage.workflowCandidatesDiscovered
- * and coverage.reviewItems. Deterministic. Returns the number of candidates
- * (0 also when dir has no readable state files). */
-int crawl_workflows_add(cJSON *package, const char *dir);
+/* The same of a package in memory. */
+crawl_code crawl_package_gate_line(const crawl_package *pkg, char *line, size_t n);
 
 /* Compare two packages (discovery-mapper 17): routes, scopes, elements (by
  * stableId, else semanticKey), actions, states, transitions (by from state,

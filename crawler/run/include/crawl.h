@@ -454,6 +454,9 @@ typedef struct crawl_opts {
   volatile sig_atomic_t *pause;
   void (*progress)(void *ud, const crawl_progress *p);
   void *progress_ud;
+  /* non-NULL: *package gets the package the run wrote (crawl_package_make),
+   * for the reports and the verdict; the caller frees it (crawl_package_free) */
+  crawl_package **package;
 } crawl_opts;
 
 typedef struct crawl_summary {
