@@ -19,6 +19,10 @@
 /* Out of memory aborts here, in one place (a crawl cannot go on without
  * memory, and a NULL that slips through is worse): one line on stderr
  * naming the size asked for, then abort(). A size of 0 asks for 1. */
+/* Out of memory: one line on stderr ("uiap-crawl: out of memory (N bytes)"),
+ * then abort. For allocators outside these functions (cJSON, libwebsockets)
+ * whose NULL means out of memory; n may be 0 when unknown. */
+_Noreturn void crawl__oom(size_t n);
 void *crawl__xmalloc(size_t n);
 void *crawl__xcalloc(size_t n, size_t size);
 void *crawl__xrealloc(void *p, size_t n);

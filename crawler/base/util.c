@@ -18,7 +18,7 @@
 
 /* The one out-of-memory path of the project (graph/, policy/ and the
  * crawler allocate through the functions below). */
-static _Noreturn void oom(size_t n) {
+_Noreturn void crawl__oom(size_t n) {
   fprintf(stderr, "uiap-crawl: out of memory (%zu bytes)\n", n);
   abort();
 }
@@ -27,13 +27,13 @@ void *crawl__xmalloc(size_t n) { return crawl__xrealloc(NULL, n); }
 
 void *crawl__xcalloc(size_t n, size_t size) {
   void *q = calloc(n ? n : 1, size ? size : 1);
-  if (!q) oom(n * size);
+  if (!q) crawl__oom(n * size);
   return q;
 }
 
 void *crawl__xrealloc(void *p, size_t n) {
   void *q = realloc(p, n ? n : 1);
-  if (!q) oom(n);
+  if (!q) crawl__oom(n);
   return q;
 }
 

@@ -7,6 +7,7 @@
 #ifndef UIAP_CLI_INT_H
 #define UIAP_CLI_INT_H
 
+#include "crawl_base.h"
 #include "crawl_common.h"
 
 #include <getopt.h>

@@ -62,7 +62,7 @@ static int takes_value(const struct option *lo, const char *name, size_t n) {
  * directory keeps one origin), the parent's options but its own, then the
  * frontier, run id and output. */
 static char **worker_argv(const cli_workers *w, int k, char *out, size_t outlen) {
-  char **v = calloc((size_t)w->argc + (size_t)w->nurls + 16, sizeof *v);
+  char **v = crawl__xcalloc((size_t)w->argc + (size_t)w->nurls + 16, sizeof *v);
   int n = 0;
   v[n++] = "uiap-crawl";
   v[n++] = "crawl";

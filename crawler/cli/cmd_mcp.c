@@ -113,7 +113,7 @@ static int mcp_serve(crawl_mcp *m) {
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
     if (!n) continue;
     char *reply = (size_t)n > MCP_LINE_MAX
-                    ? strdup("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"message too large\"}}")
+                    ? crawl__xstrdup("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"message too large\"}}")
                     : crawl_mcp_handle(m, line, (size_t)n);
     if (reply) {
       fputs(reply, stdout);

@@ -66,8 +66,7 @@ static int merge_exit(crawl_code rc) {
 }
 
 int cli_cmd_merge(int argc, char **argv) {
-  merge_opts o = {.verbosity = 1, .dirs = calloc((size_t)argc, sizeof(char *))};
-  if (!o.dirs) return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+  merge_opts o = {.verbosity = 1, .dirs = crawl__xcalloc((size_t)argc, sizeof(char *))};
   int code = merge_parse(argc, argv, &o);
   if (code != CLI_CONTINUE) {
     free(o.dirs);

@@ -48,21 +48,21 @@ cJSON *crawl__package_load(const char *path, char *err, size_t errlen) {
 
 /* ---- cJSON ------------------------------------------------------------------- */
 cJSON *crawl__jx(cJSON *x) {
-  if (!x) abort();
+  if (!x) crawl__oom(0);
   return x;
 }
 void crawl__jset(cJSON *o, const char *k, cJSON *v) {
-  if (!cJSON_AddItemToObject(o, k, crawl__jx(v))) abort();
+  if (!cJSON_AddItemToObject(o, k, crawl__jx(v))) crawl__oom(0);
 }
 void crawl__jstr(cJSON *o, const char *k, const char *v) {
   if (v) crawl__jset(o, k, cJSON_CreateString(v));
 }
 void crawl__jpush(cJSON *a, cJSON *v) {
-  if (!cJSON_AddItemToArray(a, crawl__jx(v))) abort();
+  if (!cJSON_AddItemToArray(a, crawl__jx(v))) crawl__oom(0);
 }
 char *crawl__jtext(const cJSON *x, int pretty) {
   char *s = pretty ? cJSON_Print(x) : cJSON_PrintUnformatted(x);
-  if (!s) abort();
+  if (!s) crawl__oom(0);
   return s;
 }
 

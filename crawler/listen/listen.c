@@ -78,7 +78,7 @@ static void conn_receive(conn *k, struct lws *wsi, const char *data, size_t len)
   if (!k->too_big) {
     if (k->nin + len + 1 > k->capin) {
       k->capin = (k->nin + len + 1) * 2;
-      if (!(k->in = realloc(k->in, k->capin))) abort();
+      k->in = crawl__xrealloc(k->in, k->capin);
     }
     memcpy(k->in + k->nin, data, len);
     k->nin += len;
@@ -95,8 +95,7 @@ static int conn_write(conn *k, struct lws *wsi) {
   char *text = lsn__session_pop(k->s);
   if (!text) return 0;
   size_t n = strlen(text);
-  unsigned char *buf = malloc(LWS_PRE + n);
-  if (!buf) abort();
+  unsigned char *buf = crawl__xmalloc(LWS_PRE + n);
   memcpy(buf + LWS_PRE, text, n);
   free(text);
   int w = lws_write(wsi, buf + LWS_PRE, n, LWS_WRITE_TEXT);

@@ -59,8 +59,7 @@ void lsn__disc_plan(lsn_session *s, const char *req, const cJSON *payload) {
     lsn__error(s, req, "limit", "a session holds at most %d runs", LSN_MAX_RUNS);
     return;
   }
-  lsn_run *r = calloc(1, sizeof *r);
-  if (!r) abort();
+  lsn_run *r = crawl__xcalloc(1, sizeof *r);
   char *text = cJSON_PrintUnformatted(payload);
   crawl_plan_error perr = {0};
   crawl_code rc = crawl_plan_parse(text, 0, &r->budget, &r->policy, &r->plan, &perr);

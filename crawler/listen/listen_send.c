@@ -20,11 +20,9 @@ void lsn__msg_id(lsn_session *s, char *buf, size_t len) {
 }
 
 void lsn__send(lsn_session *s, cJSON *msg) {
-  lsn_out *q = calloc(1, sizeof *q);
-  if (!q) abort();
-  q->text = cJSON_PrintUnformatted(msg);
+  lsn_out *q = crawl__xcalloc(1, sizeof *q);
+  q->text = crawl__jtext(msg, 0);
   cJSON_Delete(msg);
-  if (!q->text) abort();
   pthread_mutex_lock(&s->mu);
   if (s->tail) s->tail->next = q;
   else s->head = q;

@@ -121,8 +121,7 @@ void lsn__session_receive(lsn_session *s, const char *text, size_t len) {
 /* ---- lifetime --------------------------------------------------------------------- */
 lsn_session *lsn__session_new(const crawl_listen_opts *o, const char *runs_dir, void (*wake)(void *), void *ud) {
   static unsigned long counter;
-  lsn_session *s = calloc(1, sizeof *s);
-  if (!s) abort();
+  lsn_session *s = crawl__xcalloc(1, sizeof *s);
   s->o = o;
   s->runs_dir = runs_dir;
   s->wake = wake;
