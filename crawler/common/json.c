@@ -131,11 +131,11 @@ static void ja_grow(crawl__jarena *a) {
 
 static char *ja_intern(crawl__jarena *a, const char *str) {
   if (2 * (a->n + 1) > a->cap) ja_grow(a);
-  uint64_t h = crawl__hash(str);
+  size_t n = strlen(str) + 1;
+  uint64_t h = crawl__hash_bytes(str, n - 1, 0); /* the base's table hash (XXH3) */
   size_t k = (size_t)h & (a->cap - 1);
   for (; a->slot[k].s; k = (k + 1) & (a->cap - 1))
     if (a->slot[k].h == h && !strcmp(a->slot[k].s, str)) return a->slot[k].s;
-  size_t n = strlen(str) + 1;
   char *d = memcpy(ja_alloc(a, n, 1), str, n);
   a->slot[k].s = d;
   a->slot[k].h = h;

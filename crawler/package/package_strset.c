@@ -56,13 +56,9 @@ static char *pool_keep(const char *k) { return (char *)crawl__strmap_keep(&pk_po
 void pk_pool_release(void) { crawl__strmap_release(&pk_pool); }
 
 
-static size_t ptr_hash(const void *p) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  return (size_t)x;
-}
+/* The index of a set: positions by pool pointer (4 bytes a slot, where a
+ * map would copy every key into every set), hashed with the base's hash. */
+static size_t ptr_hash(const void *p) { return (size_t)crawl__hash_bytes(&p, sizeof p, 0); }
 
 static void strset_ix_insert(strset *s, size_t pos) {
   size_t mask = s->ixcap - 1, i = ptr_hash(s->v[pos]) & mask;
