@@ -104,7 +104,13 @@ typedef struct pg_route_param {
 char *pg_route_template(const char *route, pg_route_param **params, size_t *nparams);
 void pg_route_params_free(pg_route_param *params, size_t n);
 
-/* ---- added for crawler/run (issue #26, helper "capture"; kept apart) ----
+/* The host of url's tuple origin (pg_url_origin: lower-cased, IDNA as
+ * given), without the port; an IPv6 host keeps its brackets ("[::1]").
+ * NUL-terminated into buf (cap bytes; "" on failure); its length, or -1
+ * when url has no tuple origin or the host does not fit. */
+int pg_url_host(const char *url, char *buf, size_t cap);
+
+/* ---- where a URL's parts end ----------------------------------------------
  * Where a URL's parts end, read from the text as given (no allocation, no
  * normalisation): the crawler compares URLs "up to the query" (the write a
  * login recipe may make, static assets by extension) and "up to the

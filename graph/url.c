@@ -655,3 +655,16 @@ void pg_route_params_free(pg_route_param *params, size_t n) {
 size_t pg_url_query_start(const char *url) { return strcspn(url, "?#"); }
 
 size_t pg_url_fragment_start(const char *url) { return strcspn(url, "#"); }
+
+int pg_url_host(const char *url, char *buf, size_t cap) {
+  char o[PG_URL_MAX];
+  if (cap) buf[0] = 0;
+  if (pg_url_origin(url, o, sizeof o) < 0) return -1;
+  const char *h = strstr(o, "://") + 3; /* a tuple origin always has one */
+  const char *colon = strrchr(h, ':');
+  size_t n = colon && !strchr(colon, ']') ? (size_t)(colon - h) : strlen(h);
+  if (n >= cap) return -1;
+  memcpy(buf, h, n);
+  buf[n] = 0;
+  return (int)n;
+}

@@ -81,7 +81,7 @@ static int seeds_collect(const char *const *urls, const cJSON *plan_seeds, const
 /* url (freed) with query's parameters added, before any fragment. */
 static char *with_query(char *url, const char *query) {
   if (!url) return NULL;
-  size_t at = strcspn(url, "#");
+  size_t at = pg_url_fragment_start(url);
   char *out = crawl__xprintf("%.*s%s%s%s", (int)at, url, memchr(url, '?', at) ? "&" : "?", query, url + at);
   free(url);
   return out;

@@ -171,15 +171,6 @@ static void query_encode(const char *s, char *buf, size_t cap) {
   buf[o] = 0;
 }
 
-/* The host of an origin ("http://h:8080" -> "h"). */
-static void origin_host(const char *origin, char *buf, size_t cap) {
-  const char *h = strstr(origin, "://");
-  h = h ? h + 3 : origin;
-  const char *colon = strrchr(h, ':');
-  size_t n = colon && !strchr(colon, ']') ? (size_t)(colon - h) : strlen(h);
-  snprintf(buf, cap, "%.*s", (int)n, h);
-}
-
 static const char *const deliveries[] = {"cookie", "localStorage", "query"};
 
 /* Flag name with value v, delivered as kind/key: into s, or query. */
@@ -188,7 +179,7 @@ static void flag_apply(int kind, const char *key, const char *value, const char 
   if (kind == 0) {
     s->cookies = crawl__xrealloc(s->cookies, (s->ncookies + 1) * sizeof *s->cookies);
     char host[256];
-    origin_host(origin, host, sizeof host);
+    pg_url_host(origin, host, sizeof host); /* origin is pg_url_origin's */
     s->cookies[s->ncookies++] = (crawl_cookie){.name = crawl__xstrdup(key), .value = crawl__xstrdup(value),
                                                .domain = crawl__xstrdup(host), .path = crawl__xstrdup("/"),
                                                .host_only = 1, .public_value = 1};

@@ -398,3 +398,21 @@ Test(graph_url, route_template_shared) {
   cr_expect_null(pg_route_template(big, NULL, NULL), "over PG_URL_MAX: refused");
   free(big);
 }
+
+/* The host a plan's feature-flag cookie is set for: the origin's host,
+ * without scheme or port, lower-cased, an IPv6 host in brackets. */
+Test(graph_url, host_of_an_origin) {
+  char h[64];
+  cr_expect_eq(pg_url_host("http://App.Example:8080/x?y#z", h, sizeof h), 11);
+  cr_expect_str_eq(h, "app.example");
+  cr_expect_eq(pg_url_host("http://127.0.0.1:41234", h, sizeof h), 9);
+  cr_expect_str_eq(h, "127.0.0.1");
+  cr_expect_eq(pg_url_host("http://[::1]:8080/", h, sizeof h), 5);
+  cr_expect_str_eq(h, "[::1]");
+  cr_expect_eq(pg_url_host("https://example.com", h, sizeof h), 11);
+  cr_expect_str_eq(h, "example.com");
+  cr_expect_eq(pg_url_host("about:blank", h, sizeof h), -1);
+  cr_expect_str_eq(h, "");
+  cr_expect_eq(pg_url_host("http://example.com", h, 5), -1); /* does not fit */
+  cr_expect_str_eq(h, "");
+}
