@@ -77,18 +77,6 @@ void crawl__jarena_release(crawl__jarena *a);
  * when that fails (parse with cJSON then, for where). */
 const cJSON *crawl__jarena_parse(crawl__jarena *a, const char *text, size_t len);
 
-/* ---- the UIAP message envelope (core-decisions.md) ------------------------ */
-typedef struct crawl__msg {
-  const char *kind;           /* request | response | event | error; NULL: "event" */
-  const char *type;           /* e.g. "web.state.snapshot" (required) */
-  const char *id;             /* message id (required) */
-  const char *correlation_id; /* NULL: none */
-  const char *session_id;     /* NULL: none */
-  const char *source_id;      /* source.id; NULL: "uiap-crawl" (source.role is "runtime") */
-} crawl__msg;
-/* A new envelope {uiap, kind, type, id, correlationId?, sessionId?, ts,
- * source, payload} owning payload (NULL: an empty object). Caller frees with
- * cJSON_Delete. Out of memory aborts. */
-cJSON *crawl__envelope(const crawl__msg *m, cJSON *payload);
+/* The UIAP message envelope: crawl_msg and crawl_envelope (crawl_common.h). */
 
 #endif

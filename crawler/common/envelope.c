@@ -5,7 +5,7 @@
 #include "crawl_common.h"
 #include "crawl_util.h"
 
-cJSON *crawl__envelope(const crawl__msg *m, cJSON *payload) {
+cJSON *crawl_envelope(const crawl_msg *m, cJSON *payload) {
   char ts[40];
   cJSON *e = crawl__jx(cJSON_CreateObject());
   crawl__jstr(e, "uiap", "0.1");
@@ -21,12 +21,4 @@ cJSON *crawl__envelope(const crawl__msg *m, cJSON *payload) {
   crawl__jset(e, "source", src);
   crawl__jset(e, "payload", payload ? payload : cJSON_CreateObject());
   return e;
-}
-
-/* The public face (crawl_common.h), for callers outside the crawler
- * libraries: the same envelope. */
-cJSON *crawl_envelope(const crawl_msg *m, cJSON *payload) {
-  crawl__msg im = {.kind = m->kind, .type = m->type, .id = m->id, .correlation_id = m->correlation_id,
-                   .session_id = m->session_id, .source_id = m->source_id};
-  return crawl__envelope(&im, payload);
 }

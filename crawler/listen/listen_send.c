@@ -45,9 +45,9 @@ char *lsn__session_pop(lsn_session *s) {
 static void send_kind(lsn_session *s, const char *kind, const char *req, const char *type, cJSON *payload) {
   char id[128];
   lsn__msg_id(s, id, sizeof id);
-  crawl__msg m = {.kind = kind, .type = type, .id = id, .correlation_id = req,
+  crawl_msg m = {.kind = kind, .type = type, .id = id, .correlation_id = req,
                   .session_id = s->initialized ? s->id : NULL};
-  lsn__send(s, crawl__envelope(&m, payload));
+  lsn__send(s, crawl_envelope(&m, payload));
 }
 
 void lsn__reply(lsn_session *s, const char *req, const char *type, cJSON *payload) {

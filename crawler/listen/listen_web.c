@@ -93,10 +93,10 @@ static int observe_message(void *ud, const cJSON *m) {
     s->stop_answered = 1;
   }
   pthread_mutex_unlock(&s->mu);
-  crawl__msg env = {.kind = corr ? "response" : "event", .type = type, .id = id, .correlation_id = corr,
+  crawl_msg env = {.kind = corr ? "response" : "event", .type = type, .id = id, .correlation_id = corr,
                     .session_id = s->id};
   cJSON *payload = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "payload"), 1);
-  lsn__send(s, crawl__envelope(&env, payload));
+  lsn__send(s, crawl_envelope(&env, payload));
   return 0;
 }
 

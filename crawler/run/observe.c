@@ -50,7 +50,7 @@ static int pace(int throttle, int noise, int own) {
 static int emit(obs *s, const char *type, cJSON *payload) {
   char id[128];
   snprintf(id, sizeof id, "msg_%s_%lu", s->sub, ++s->msg_seq);
-  cJSON *m = crawl__envelope(&(crawl__msg){.kind = "event", .type = type, .id = id, .source_id = s->source_id},
+  cJSON *m = crawl_envelope(&(crawl_msg){.kind = "event", .type = type, .id = id, .source_id = s->source_id},
                              payload);
   crawl__secrets_scrub_json(crawl_page_secrets(s->p), m); /* the tab's secrets, --redact pii */
   int rc = s->on_msg(s->on_msg_ud, m) ? -1 : 0;

@@ -179,7 +179,7 @@ Test(strmap, a_kept_string_is_one_copy_that_survives_growth) {
 Test(envelope, fields_in_the_order_of_core_decisions) {
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "x", "y");
-  cJSON *e = crawl__envelope(&(crawl__msg){.kind = "response", .type = "session.initialized", .id = "m1",
+  cJSON *e = crawl_envelope(&(crawl_msg){.kind = "response", .type = "session.initialized", .id = "m1",
                                            .correlation_id = "c1", .session_id = "s1"}, p);
   const char *order[] = {"uiap", "kind", "type", "id", "correlationId", "sessionId", "ts", "source", "payload"};
   int i = 0;
@@ -187,7 +187,7 @@ Test(envelope, fields_in_the_order_of_core_decisions) {
   cr_assert_eq(i, 9);
   cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "source"), "id")->valuestring, "uiap-crawl");
   cJSON_Delete(e);
-  e = crawl__envelope(&(crawl__msg){.type = "web.signal", .id = "m2"}, NULL);
+  e = crawl_envelope(&(crawl_msg){.type = "web.signal", .id = "m2"}, NULL);
   cr_assert_str_eq(cJSON_GetObjectItem(e, "kind")->valuestring, "event");
   cr_assert_null(cJSON_GetObjectItem(e, "correlationId"));
   cr_assert(cJSON_IsObject(cJSON_GetObjectItem(e, "payload")));
