@@ -1,4 +1,3 @@
-
 /* package.c -- the DiscoveryPackage (discovery-mapper section 6), derived
  * from a crawl directory alone: DIR/journal.jsonl and the state files
  * (PageGraph JSON) its `state` lines name. No browser, no clock: the same

@@ -1,4 +1,3 @@
-
 /* report.c -- the files people and CI systems read beside a package:
  * DIR/graph.dot, DIR/review.sarif, DIR/junit.xml and DIR/report.html
  * (docs/reports.md). Everything comes from DIR/package.json, plus the

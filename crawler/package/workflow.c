@@ -1,4 +1,3 @@
-
 /* workflow.c -- workflow candidates (discovery-mapper 6.7, 11.7), added to a
  * package by the package build (pk_workflows).
  *
