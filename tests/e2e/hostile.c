@@ -19,7 +19,7 @@
  * (navigation included), settling at --settle-ms (default 5000 for a
  * snapshot); a script that does not yield is terminated after HUNG_MS of
  * silence, or UNSTICK_MS after the load timeout or the settle cap (probe 2 s,
- * in-script check up to 1 s, last probe 0.2 s: crawler/capture.c).
+ * in-script check up to 1 s, last probe 0.2 s: crawler/run/page_settle.c).
  * MARGIN_MS covers starting and stopping Chromium, the capture and writing
  * the output on a loaded 2-core machine (measured: up to 5 s at load 20). */
 #define HUNG_MS 8000

@@ -535,7 +535,7 @@ Test(safety, terminal_output_is_inert, .timeout = 150) {
 
 /* ---- a target that cannot be guarded stops the run ----------------------------- */
 /* No page can make the guard fail to install, so the crawler has a test knob
- * (UIAP_TEST_GUARD_FAIL=page or a target type, crawler/run/capture.c). With
+ * (UIAP_TEST_GUARD_FAIL=page or a target type, crawler/run/page_guard.c). With
  * it, the run must stop with exit 12 and one line naming the guard, and
  * nothing the page or its worker sends may reach the server: the target
  * whose guard failed is never let run. */

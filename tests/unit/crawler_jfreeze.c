@@ -1,4 +1,4 @@
-/* crawler_jfreeze.c -- frozen JSON (crawl__jfreeze in crawler/common/util.c),
+/* crawler_jfreeze.c -- frozen JSON (crawl__jfreeze in crawler/common/json.c),
  * the compact read-only copies in which the package build and the workflow
  * finder keep the journal's records. A frozen record must read exactly like
  * the parsed one (same members, order, types and values: then every getter
