@@ -5,8 +5,8 @@
  * changes (the delta since the last snapshot, and what the write guard
  * refused), crawl (a bounded discovery run into a fresh package).
  *
- * The tab is opened as the crawler opens its own (explore.c
- * run_open_tab): behind the write guard unless sandbox_write with
+ * The tab is opened as the crawler opens its own (explore_tab.c
+ * crawl__run_open_tab): behind the write guard unless sandbox_write with
  * destructive actions allowed, the session's origins in scope, and its
  * captures feed the session's secret list, through which every reply
  * passes (mcp.c). */

@@ -99,7 +99,7 @@ typedef struct {
 } ctx;
 
 /* ---- constants and tables more than one step reads ---------------------- */
-/* Computed styles asked for beyond the first four (crawler/capture.c sends
+/* Computed styles asked for beyond the first four (crawler/run/page_capture.c sends
  * them in this order), as CSS pixels; 0 when not captured. */
 enum { STYLE_PADDING_LEFT = 4, STYLE_PADDING_TOP = 5, STYLE_POSITION = 6 };
 

@@ -481,7 +481,7 @@ static int dangling_parents(const cJSON *g) {
 Test(hostile, deep_dom, .timeout = 90) {
   /* 2,000 levels, 1,000 nested labelled regions (section aria-label="level
    * 0", "level 2", ... "level 1998"): every one is a scope, chained to the
-   * next one out, however deep (graph/build.c climbs without recursion) */
+   * next one out, however deep (graph/build_scopes.c (pg__scope_of) climbs without recursion) */
   t_run r;
   cJSON *g = snap_ok(t_fixture_url(0, NULL, "/hostile/deep.html"), NULL, 30000, &r);
   cr_expect(t_element(g, "button", "Deepest button"), "the element at the bottom is captured");
