@@ -309,6 +309,11 @@ static void run_workers(const crawl_workers_opts *o, const char *url, int *statu
 crawl_code crawl_workers_run(const crawl_workers_opts *o, crawl_summary *sum, crawl_workers_result *res) {
   memset(sum, 0, sizeof *sum);
   memset(res, 0, sizeof *res);
+  if (o->n < 1 || o->n > CRAWL_WORKERS_MAX || !o->argv || !o->exe || !o->out || !o->run_id) {
+    snprintf(sum->error, sizeof sum->error, "--workers takes 1 to %d workers, a program and its arguments",
+             CRAWL_WORKERS_MAX);
+    return CRAWL_ARG;
+  }
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/workers", o->out);
   crawl_workers_redis rs;

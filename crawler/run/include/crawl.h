@@ -801,9 +801,11 @@ typedef struct crawl_workers_result {
 /* The run of o. CRAWL_OK when the workers' directories were merged into
  * OUT, their counts in *sum (sum->error: the workers that failed, one
  * line; sum->status "cancelled" after the signal); else sum->error says
- * why: CRAWL_FRONTIER (redis-server does not start), CRAWL_IO, or the
+ * why: CRAWL_ARG (n out of range, or no exe, argv, out or run_id),
+ * CRAWL_FRONTIER (redis-server does not start), CRAWL_IO, or the
  * merge's code (the workers' logs stay in OUT/workers). *res: how the
- * workers ended, filled whenever they ran (zero otherwise). Prints nothing. */
+ * workers ended, filled whenever they ran (zero otherwise). Prints nothing
+ * (opts.verbose: the time per action goes to crawl_log). */
 crawl_code crawl_workers_run(const crawl_workers_opts *o, crawl_summary *sum, crawl_workers_result *res);
 /* --resume OUT of a --workers run that stopped before its merge (its parent
  * was killed): without OUT/journal.jsonl, the journals in OUT/workers/wK
