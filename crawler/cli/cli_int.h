@@ -181,23 +181,17 @@ int cli_user_data_dir_arg(const char *dir);
   "                            (their values never appear in the output: docs/sessions.md)\n"
 
 /* ---- crawl --workers N (cli_workers.c) ------------------------------------------ */
-/* N workers of this binary (exe) on a private redis-server, each crawling
- * the seed urls with the crawl command's own options (argv, parsed with
- * longopts; its output, --workers, --progress, --fail-on, --quiet,
+/* N workers of this binary (exe) on one run (crawl_workers_run), each
+ * crawling the seed urls with the crawl command's own options (argv, parsed
+ * with longopts; its output, --workers, --progress, --fail-on, --quiet,
  * --verbose, --force are its own) into OUT/workers/wK, then the package
  * merged into out. CRAWL_OK with the merged counts in *sum (sum->error:
- * workers that failed, one line) and how the workers ended in *end;
- * CRAWL_FRONTIER when redis-server does not start. */
+ * workers that failed, one line) and how the workers ended in *end (code:
+ * a CLI_EXIT_*, or 0 when the verdict is the merged package's); CRAWL_FRONTIER
+ * when redis-server does not start. cli_signal goes on to the workers. */
 struct crawl_summary;
 struct crawl_progress;
-/* What the workers' exits say about the run (docs/scale.md, "When a worker
- * fails"): code 0 leaves the verdict to the merged package; else the run
- * fails with code and why, the line a single process would have printed. */
-typedef struct cli_workers_end {
-  int failed;                 /* workers that did not exit 0 */
-  int code;                   /* CLI_EXIT_*, or 0 */
-  char why[512];              /* the failing worker's own line, without "uiap-crawl: " */
-} cli_workers_end;
+struct crawl_workers_result;
 typedef struct cli_workers {
   int n;
   const char *out, *exe, *run_id;
@@ -206,19 +200,13 @@ typedef struct cli_workers {
   const struct option *longopts;
   const char *const *urls;
   int nurls;
-  const char *frontier;       /* set by cli_workers_run */
   int verbose;                /* --verbose: the workers log in detail, and their time splits are told */
-  /* while the workers run, every PROGRESS_MS: the run's counts (status,
+  /* while the workers run, every 500 ms: the run's counts (status,
      states, transitions, elapsed_ms) from the shared frontier; may be NULL */
   void (*progress)(void *ud, const struct crawl_progress *p);
   void *progress_ud;
 } cli_workers;
-int cli_workers_run(const cli_workers *w, struct crawl_summary *sum, cli_workers_end *end);
-/* --resume OUT of a --workers run that stopped before its merge (the parent
- * was killed): without OUT/journal.jsonl, the journals in OUT/workers/wK
- * merged into OUT, to be resumed as one process. The number merged (0:
- * nothing to do), or -1 with one line in err. */
-int cli_workers_gather(const char *out, char *err, size_t errlen);
+int cli_workers_run(const cli_workers *w, struct crawl_summary *sum, struct crawl_workers_result *end);
 
 /* ---- signals ------------------------------------------------------------------ */
 /* The signal that came (SIGINT, SIGTERM), 0 before; the browser's and the

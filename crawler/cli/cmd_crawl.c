@@ -527,7 +527,7 @@ static int crawl_setup(crawl_cli *x) {
   int code;
   if (!x->co.out_dir) return cli_fail(CLI_EXIT_USAGE, "crawl needs an output directory (-o DIR)");
   char err[512];
-  int gathered = x->co.resume ? cli_workers_gather(x->co.out_dir, err, sizeof err) : 0;
+  int gathered = x->co.resume ? crawl_workers_gather(x->co.out_dir, err, sizeof err) : 0;
   if (gathered < 0)
     return cli_fail(CLI_EXIT_OUTPUT, "cannot merge the workers' journals in %s to resume: %s", x->co.out_dir, err);
   if (x->co.resume && !x->nurls && !x->plan_path && (code = crawl_resume_plan_load(x)) != CLI_CONTINUE) return code;
@@ -670,11 +670,11 @@ static int crawl_verdict(crawl_cli *x, crawl_code rc, const crawl_summary *sum) 
   return CLI_EXIT_OK;
 }
 
-/* The workers failed as one (cli_workers_end): the run fails as a single
+/* The workers failed as one (crawl_workers_result): the run fails as a single
  * process would have, with the worker's line. A browser that did not start
  * (or a pool not reached) leaves nothing behind; else the merged package and
  * reports are written first. */
-static int crawl_workers_failed(crawl_cli *x, crawl_code rc, crawl_summary *sum, const cli_workers_end *end) {
+static int crawl_workers_failed(crawl_cli *x, crawl_code rc, crawl_summary *sum, const crawl_workers_result *end) {
   static const char noseed[] = "no seed could be loaded";
   if (end->code == CLI_EXIT_BROWSER || end->code == CLI_EXIT_CONNECT || end->code == CLI_EXIT_USAGE) {
     if (x->made) crawl_out_remove(x->co.out_dir);
@@ -703,7 +703,7 @@ static int crawl_execute_workers(crawl_cli *x) {
   x->isatty_err = isatty(2);
   if (x->isatty_err && x->verbosity > 0) w.progress = progress_line, w.progress_ud = x;
   crawl_summary sum;
-  cli_workers_end end;
+  crawl_workers_result end;
   crawl_code rc = cli_workers_run(&w, &sum, &end);
   if (w.progress) fputs("\r\033[K", stderr);
   crawl_cli_release(x);

@@ -750,4 +750,67 @@ crawl_code crawl_workers_redis_start(const char *dir, crawl_workers_redis *wr, c
 /* The server stopped and waited for, its socket and directory removed. */
 void crawl_workers_redis_stop(crawl_workers_redis *wr);
 
+/* The run in N processes: a private redis-server (above), a fresh frontier
+ * key in UIAP_FRONTIER_KEY of this process (which the workers inherit;
+ * never in argv, never in Redis), N workers of exe sharing its frontier,
+ * each into OUT/workers/wK (its stderr in OUT/workers/wK.log), then one
+ * package merged into OUT (crawl_merge). The exit statuses are the
+ * program's own (the command line's): the run judges them only through
+ * the sets given here. */
+#define CRAWL_WORKERS_MAX 16
+typedef struct crawl_workers_opts {
+  int n;                          /* 1..CRAWL_WORKERS_MAX */
+  const char *out;                /* OUT */
+  const char *exe;                /* the program the workers run (execvp) */
+  const char *const *argv;        /* a worker's command line, NULL-terminated: argv[0],
+                                     the command, the seeds, the options; the run adds
+                                     --frontier URL --run-id ID --verbose|--quiet -o OUT/workers/wK */
+  const char *run_id;             /* the run all workers share */
+  int verbose;                    /* the workers log in detail (--verbose, else --quiet),
+                                     and after the merge each one's time per action is
+                                     logged (crawl_log, INFO) */
+  volatile sig_atomic_t *cancel;  /* non-zero: the signal it holds goes on to the workers
+                                     (each writes its package), the run ends "cancelled";
+                                     NULL: never */
+  /* while the workers run, every 500 ms: the run's counts (status, states,
+     transitions, elapsed_ms; decisions -1) from the shared frontier; may be NULL */
+  void (*progress)(void *ud, const crawl_progress *p);
+  void *progress_ud;
+  const int *fatal;               /* a worker exiting with one of these fails the run */
+  int nfatal;                     /* though the others went on */
+  const int *cancelled;           /* how a worker ends on the signal passed on: */
+  int ncancelled;                 /* no failure while *cancel */
+  int killed;                     /* the status told for a worker a signal killed */
+} crawl_workers_opts;
+
+/* How the workers ended (docs/scale.md, "When a worker fails"). */
+typedef struct crawl_worker_end {
+  int code;                       /* its exit status (opts.killed: a signal killed it) */
+  char why[512];                  /* the last line of its log without "uiap-crawl: " (a
+                                     failed worker's own error line), or the signal */
+} crawl_worker_end;
+typedef struct crawl_workers_result {
+  crawl_worker_end worker[CRAWL_WORKERS_MAX]; /* worker k (0-based) */
+  int failed;                     /* workers that failed (not on the signal passed on) */
+  int code;                       /* 0 leaves the verdict to the merged package; else every
+                                     worker failed, or one with a fatal status: the run fails
+                                     as that worker did */
+  char why[512];                  /* then: that worker's line */
+} crawl_workers_result;
+
+/* The run of o. CRAWL_OK when the workers' directories were merged into
+ * OUT, their counts in *sum (sum->error: the workers that failed, one
+ * line; sum->status "cancelled" after the signal); else sum->error says
+ * why: CRAWL_ARG (n out of range, or no exe, argv, out or run_id),
+ * CRAWL_FRONTIER (redis-server does not start), CRAWL_IO, or the
+ * merge's code (the workers' logs stay in OUT/workers). *res: how the
+ * workers ended, filled whenever they ran (zero otherwise). Prints nothing
+ * (opts.verbose: the time per action goes to crawl_log). */
+crawl_code crawl_workers_run(const crawl_workers_opts *o, crawl_summary *sum, crawl_workers_result *res);
+/* --resume OUT of a --workers run that stopped before its merge (its parent
+ * was killed): without OUT/journal.jsonl, the journals in OUT/workers/wK
+ * merged into OUT, to be resumed as one process. The number merged (0:
+ * nothing to do), or -1 with one line in err. */
+int crawl_workers_gather(const char *out, char *err, size_t errlen);
+
 #endif
