@@ -157,29 +157,29 @@ static void tell_progress(const crawl_workers_opts *o, crawl_watch *watch, long 
  * writes its package). status[k]: worker k's wait status. With a watch,
  * the run's progress is told meanwhile. */
 static void wait_all(const crawl_workers_opts *o, pid_t *pids, int *status, crawl_watch *watch) {
-  int n = o->n, left = n, told = 0;
+  int n = o->n, left = 0, told = 0;
   long long t0 = cdp_now_ms(), last = t0;
+  for (int k = 0; k < n; k++) left += pids[k] > 0; /* a worker that did not start: nothing to wait for */
   while (left > 0) {
     if (cancelled(o) && !told) {
       for (int k = 0; k < n; k++)
         if (pids[k] > 0) kill(pids[k], *o->cancel);
       told = 1;
     }
-    int st;
-    pid_t p = waitpid(-1, &st, watch ? WNOHANG : 0);
-    if (p == 0) {
-      tell_progress(o, watch, t0, &last);
-      usleep(100000);
-      continue;
+    int ended = 0;
+    for (int k = 0; k < n; k++) { /* the workers only: other children are the embedding program's */
+      int st;
+      if (pids[k] <= 0) continue;
+      pid_t p = waitpid(pids[k], &st, WNOHANG);
+      if (p == 0 || (p < 0 && errno == EINTR)) continue;
+      if (p > 0) status[k] = st;
+      pids[k] = -1; /* ended, or not ours to wait for (ECHILD): counted as ended */
+      left--;
+      ended = 1;
     }
-    if (p < 0 && errno == EINTR) continue;
-    if (p < 0) break;
-    for (int k = 0; k < n; k++)
-      if (pids[k] == p) {
-        pids[k] = -1;
-        status[k] = st;
-        left--;
-      }
+    if (ended) continue;
+    if (watch) tell_progress(o, watch, t0, &last);
+    usleep(100000);
   }
 }
 
