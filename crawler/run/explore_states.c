@@ -210,8 +210,9 @@ static void review_load_writes(run *r, int si) {
   if (!text) return;
   text[0] = 'T'; /* a sentence */
   crawl__run_jl_review(r, "coverage_gap", "medium", si, NULL,
-                       "If the request only reads, allow it with --allow-read (or the plan's "
-                       "environment.metadata.allowRead); a page that writes as it loads cannot be explored read-only.",
+                       "A page that writes as it loads cannot be explored read-only. A request that only "
+                       "reads can be allowed with --allow-read or the plan's environment.metadata.allowRead "
+                       "(never a GraphQL mutation).",
                        "%s.", text);
   free(text);
 }

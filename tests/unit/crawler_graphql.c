@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "crawl.h"
 #include "graphql.h"
 
 static crawl_gql_kind scan(const char *doc, char *name, size_t n) { return crawl__gql_scan(doc, strlen(doc), name, n); }
@@ -94,4 +95,28 @@ Test(graphql, persisted_queries_pass_only_by_name) {
   /* a document is read, whatever its name: an allowed name does not make a mutation a read */
   cr_expect_eq(req(NULL, "{\"query\":\"mutation SavedFeed { x }\",\"operationName\":\"SavedFeed\"}", allowed, w,
                    sizeof w), CRAWL_GQL_MUTATION);
+}
+
+/* --allow-read entries and the plan's environment.metadata.allowRead (crawler/run/plan.c). */
+Test(graphql, allow_read_entries) {
+  static const char *const good[] = {"POST /api/search", "PUT /x", "graphql:SavedItems", "graphql:_a1", NULL};
+  static const char *const bad[] = {"/api/search", "post /x", "POST api", "POST  /x", "POST /a b", "graphql:",
+                                    "graphql:1a", "graphql:a-b", "PO /x", NULL};
+  for (int i = 0; good[i]; i++) cr_expect(crawl_read_entry_ok(good[i]), "%s", good[i]);
+  for (int i = 0; bad[i]; i++) cr_expect(!crawl_read_entry_ok(bad[i]), "%s", bad[i]);
+  cJSON *plan = cJSON_Parse("{\"environment\":{\"metadata\":{\"allowRead\":[\"POST /s\",\"graphql:Q\"]}}}");
+  const char *out[4] = {"--allow-read given"};
+  int n = 1;
+  cr_expect_eq(crawl_plan_allow_read(plan, out, &n, 3, NULL), CRAWL_OK);
+  cr_expect_eq(n, 3);
+  cr_expect_str_eq(out[2], "graphql:Q");
+  n = 2;
+  crawl_plan_error e;
+  cr_expect_eq(crawl_plan_allow_read(plan, out, &n, 3, &e), CRAWL_ARG, "past the limit");
+  cr_expect(strstr(e.msg, "/environment/metadata/allowRead"), "%s", e.msg);
+  cJSON_Delete(plan);
+  plan = cJSON_Parse("{\"environment\":{\"metadata\":{\"allowRead\":\"POST /s\"}}}");
+  n = 0;
+  cr_expect_eq(crawl_plan_allow_read(plan, out, &n, 3, &e), CRAWL_ARG, "not an array");
+  cJSON_Delete(plan);
 }
