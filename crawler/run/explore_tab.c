@@ -140,6 +140,7 @@ int crawl__run_recover(run *r) {
   if (r->page) {
     r->dialogs += crawl_page_dialogs(r->page);
     r->popups += crawl_page_popups(r->page);
+    r->reads_let += crawl_page_reads(r->page, NULL);
   }
   /* the fields the old tab found sensitive stay so in the new one */
   const char *const *old_keys;
@@ -306,6 +307,7 @@ void crawl__run_open_tab(run *r) {
   const crawl_opts *o = r->o;
   r->allow_ws = plan_allows_websockets(o->plan);
   const char *const *reads = run_reads(r);
+  r->load_blocked_seen = 0; /* a new tab counts from 0 */
   r->po = (crawl_page_opts){.width = o->width, .height = o->height, .locale = o->locale, .ax_record = 1,
                             .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
                             .settle_early = !o->settle_quiet_ms, /* --settle-ms: the window asked for */

@@ -84,6 +84,14 @@ static int pkg_says(const cJSON *pkg, const char *kind, const char *needle) {
   return 0;
 }
 
+/* A run note of the package that holds needle. */
+static int note_says(const cJSON *pkg, const char *needle) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "run"), "notes"))
+    if (cJSON_IsString(it) && strstr(it->valuestring, needle)) return 1;
+  return 0;
+}
+
 /* Transitions whose target has this name (the journal's). */
 static int clicks(const run_res *r, const char *name) {
   cJSON *ts = t_journal_records(r->out, "transition");
@@ -140,6 +148,7 @@ Test(reads, graphql_queries_load_and_the_mutation_never_runs, .timeout = 120) {
             "the blocked persisted query is named");
   cr_expect_eq(t_fixture_hits("/__test/search") - search0, 0, "the search POST was blocked");
   cr_expect(!pkg_says(r.pkg, "coverage_gap", "own load"), "the page's own load wrote nothing");
+  cr_expect(note_says(r.pkg, "through as reads"), "a run note counts the reads let through");
   done(&r);
 }
 
