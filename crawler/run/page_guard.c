@@ -394,9 +394,9 @@ static const char *header_value(const cJSON *headers, const char *name) {
 static int read_allowed(crawl_page *p, const char *m, const char *url, const cJSON *req, char *why, size_t n,
                         char *hint, size_t hn) {
   snprintf(why, n, "a write");
-  const char *rest = url ? pg_url_rest(url) : "";
+  if (!url || !in_scope(p, url)) return 0; /* no advice: --allow-read is for the app's origins */
+  const char *rest = pg_url_rest(url);
   snprintf(hint, hn, "'%s %.*s'", m, (int)(rest[0] == '/' ? pg_url_query_start(rest) : 1), rest[0] == '/' ? rest : "/");
-  if (!url || !in_scope(p, url)) return 0;
   const char *body = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "postData"));
   const char *names[33];
   graphql_names(p, names);
@@ -415,13 +415,15 @@ static int read_allowed(crawl_page *p, const char *m, const char *url, const cJS
 
 /* Why the guard fails the request, in why (n bytes), or NULL to let it go
  * (a read let through: its kind in read, else read[0] = 0). */
+static int is_write(const char *m) { return m && strcmp(m, "GET") && strcmp(m, "HEAD") && strcmp(m, "OPTIONS"); }
+
 static const char *guard_reason(crawl_page *p, const cJSON *req, const char *type, const char *fid, char *why,
                                 size_t n, char *read, size_t rn, char *hint, size_t hn) {
   const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "method"));
   const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "url"));
   read[0] = 0;
   if (write_once_takes(p, m, url)) return NULL;
-  if (m && strcmp(m, "GET") && strcmp(m, "HEAD") && strcmp(m, "OPTIONS")) {
+  if (is_write(m)) {
     if (beacon_allowed(p, url, type)) return NULL;
     if (read_allowed(p, m, url, req, why, n, hint, hn)) return snprintf(read, rn, "%s", why), NULL;
     return why;
@@ -498,7 +500,7 @@ void crawl__page_on_paused(void *ud, const char *session, const char *method, co
     p->blocked++;
     free(p->last_blocked);
     p->last_blocked = crawl__xprintf("%s %.1000s (%s)", m ? m : "?", url ? url : "", why);
-    if (!p->ws_block) { /* the page's own load, before any action */
+    if (!p->ws_block && is_write(m)) { /* the page's own load wrote, before any action */
       p->load_blocked++;
       free(p->last_load_blocked);
       p->last_load_blocked = crawl__xstrdup(p->last_blocked);

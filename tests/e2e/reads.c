@@ -207,6 +207,31 @@ Test(reads, the_plan_allow_read_works_as_the_option, .timeout = 120) {
   free(pdir);
 }
 
+/* snapshot: the list the query at load fetched is in the graph, nothing
+ * was said on stderr; --allow-read is checked as for crawl (33 times: exit 2). */
+Test(reads, snapshot_shows_what_a_query_loaded, .timeout = 90) {
+  run_res r;
+  const char *const args[] = {page("graphql.html"), "--allow-read", "POST /__test/search", NULL};
+  run_cli(&r, "snapshot", args);
+  EXPECT_NO_WRITES(r, "the snapshot of graphql.html");
+  char *g = t_read_file(r.out, NULL);
+  cr_expect(g && strstr(g, "Gamma"), "the graph shows the list the query loaded");
+  free(g);
+  cr_expect(!strstr(r.run.err, "own load"), "nothing to say about the load: %s", r.run.err);
+  done(&r);
+  const char *argv[80];
+  int n = 0;
+  argv[n++] = UIAP_BIN;
+  argv[n++] = "snapshot";
+  argv[n++] = page("graphql.html");
+  for (int i = 0; i < 33; i++) argv[n++] = "--allow-read", argv[n++] = "POST /x";
+  argv[n] = NULL;
+  t_run b = t_run_argv(argv, 10000);
+  cr_expect_eq(b.status, 2, "33 --allow-read: exit 2: %s", b.err);
+  cr_expect(strstr(b.err, "--allow-read") && strstr(b.err, "at most 32"), "the line names the limit: %s", b.err);
+  t_run_free(&b);
+}
+
 /* A page whose own load sends a mutation: blocked, a coverage_gap review
  * item on its route naming the operation; snapshot says it on stderr. */
 Test(reads, a_write_at_load_is_said, .timeout = 120) {

@@ -306,9 +306,9 @@ int crawl_page_popups(const crawl_page *p);
 /* Requests the write guard failed since the page opened; the last one's
  * "METHOD url (why)" (NULL if none). */
 int crawl_page_blocked(const crawl_page *p, const char **last);
-/* Of those, the ones blocked while a load (crawl_page_goto) ran, before any
- * action: the page's own load wanted to write (or could not be read as a
- * read). *last (may be NULL): the latest, as for crawl_page_blocked. */
+/* Of those, the writes (any method but GET/HEAD/OPTIONS) blocked while a
+ * load (crawl_page_goto) ran, before any action: the page's own load
+ * wanted to write, or sent a POST the guard could not read as a read. *last (may be NULL): the latest, as for crawl_page_blocked. */
 int crawl_page_load_blocked(const crawl_page *p, const char **last);
 /* That in one sentence for a person (NULL when nothing was): the latest
  * request with the guard's reason, how many more, and the --allow-read
