@@ -41,6 +41,13 @@ const char cli_help_crawl[] =
   "  --allow-beacon PATH       let beacons (sendBeacon, <a ping>) to PATH... on the app's\n"
   "                            origins through the write guard: telemetry known to be\n"
   "                            harmless, such as a test bench's (at most 32; docs/safety.md)\n"
+  "  --allow-read 'METHOD /path'  requests of METHOD to /path... on the app's origins\n"
+  "                            are reads (a search or report endpoint): the write guard\n"
+  "                            lets them through, unless the body is a GraphQL mutation.\n"
+  "                            'graphql:Name': a persisted GraphQL query of that\n"
+  "                            operation name is a read. GraphQL queries pass anyway.\n"
+  "                            Repeatable, at most 32; the plan's\n"
+  "                            environment.metadata.allowRead adds more (docs/safety.md)\n"
   "  --bridge-origin ORIGIN    publish frames of ORIGIN as bridged (at most 32)\n"
   "  --allow-bridges           also frames whose document declares <meta name=\"uiap-bridge\">\n"
   "  --viewport WxH            viewport (default 1280x800)\n"
@@ -84,8 +91,8 @@ typedef struct {
   crawl_opts co;
   const char **urls;             /* the seeds given (nurls, NULL-terminated); as many as typed */
   char **url_bufs;              /* each seed as a URL (crawl_seeds), freed by crawl_cli_free */
-  const char *allow[33], *bridge[33], *beacon[33];
-  int nurls, nallow, nbridge, nbeacon;
+  const char *allow[33], *bridge[33], *beacon[33], *reads[33];
+  int nurls, nallow, nbridge, nbeacon, nreads;
   const char *plan_path, *chromium, *connect, *fail_on, *user_data_dir;
   crawl_session session;        /* --storage-state, --cookies, --header; feature flags */
   char flag_query[4096];        /* the plan's feature flags delivered as query parameters */
@@ -124,7 +131,7 @@ typedef struct {
   X(MAX_RECONNECTS, "max-reconnects", max_reconnects, 0, 1000)
 
 enum {
-  OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_ALLOW_BEACON, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
+  OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_ALLOW_BEACON, OPT_ALLOW_READ, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
   OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS, OPT_WORKERS, OPT_REVIEWED, OPT_REDACT,
@@ -151,6 +158,7 @@ static const struct option longopts[] = {
 #undef CRAWL__BUDGET_OPT
   {"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
   {"allow-beacon", required_argument, NULL, OPT_ALLOW_BEACON},
+  {"allow-read", required_argument, NULL, OPT_ALLOW_READ},
   {"bridge-origin", required_argument, NULL, OPT_BRIDGE_ORIGIN},
   {"allow-bridges", no_argument, NULL, OPT_ALLOW_BRIDGES},
   {"viewport", required_argument, NULL, OPT_VIEWPORT},
@@ -288,6 +296,12 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
       if (x->nbeacon == 32) return cli_fail(CLI_EXIT_USAGE, "--allow-beacon: at most 32");
       x->beacon[x->nbeacon++] = v;
       break;
+    case OPT_ALLOW_READ:
+      if (!crawl_read_entry_ok(v))
+        return cli_fail(CLI_EXIT_USAGE, "--allow-read takes 'METHOD /path' (POST /api/search) or graphql:Name, not %s", v);
+      if (x->nreads == 32) return cli_fail(CLI_EXIT_USAGE, "--allow-read: at most 32");
+      x->reads[x->nreads++] = v;
+      break;
     case OPT_BRIDGE_ORIGIN:
       if (x->nbridge == 32) return cli_fail(CLI_EXIT_USAGE, "--bridge-origin: at most 32");
       x->bridge[x->nbridge++] = v;
@@ -414,6 +428,8 @@ static int crawl_seeds(crawl_cli *x) {
   x->co.allow_origins = x->allow;
   x->beacon[x->nbeacon] = NULL;
   x->co.allow_beacons = x->nbeacon ? x->beacon : NULL;
+  x->reads[x->nreads] = NULL;
+  x->co.allow_reads = x->nreads ? x->reads : NULL;
   x->co.bridge_origins = x->nbridge ? x->bridge : NULL;
   x->co.plan = x->plan;
   return CLI_CONTINUE;

@@ -34,6 +34,10 @@ const char cli_help_snapshot[] =
   "  --chromium PATH           Chromium binary (default: $UIAP_CHROMIUM, then PATH)\n"
   "  --connect URL             attach to a running browser (ws://... or http://HOST:PORT)\n"
   "  --headful                 show the browser window\n"
+  "  --allow-read 'METHOD /path'  requests of METHOD to /path... on the page's origin\n"
+  "                            are reads: the write guard lets them through (unless the\n"
+  "                            body is a GraphQL mutation); 'graphql:Name': a persisted\n"
+  "                            GraphQL query of that name (repeatable, at most 32)\n"
   "  --hint-attr NAME          copy attribute NAME into element metadata (debugging aid)\n"
   "  --redact pii              mask e-mail addresses, phone numbers and person names\n"
   "                            ([email], [phone], [name]) before anything is written\n"
@@ -47,8 +51,8 @@ typedef struct {
   const char *chromium, *connect, *out, *format, *hint_attr;
   int envelope, headful, verbosity;
   pg_options g;
-  const char *scopes[32], *documents[32], *bridges[32];
-  int nscopes, ndocuments, nbridges;
+  const char *scopes[32], *documents[32], *bridges[32], *reads[33];
+  int nscopes, ndocuments, nbridges, nreads;
   int width, height, timeout_ms, settle_ms;
   crawl_session session;        /* --storage-state, --cookies, --header */
   const char *user_data_dir;
@@ -58,7 +62,7 @@ enum {
   OPT_FORMAT = 256, OPT_ENVELOPE, OPT_HIDDEN, OPT_NON_INTERACTIVE, OPT_MAX_NODES, OPT_SCOPE, OPT_DOCUMENT,
   OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_TIMEOUT, OPT_SETTLE, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_HINT_ATTR, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
-  OPT_REDACT,
+  OPT_REDACT, OPT_ALLOW_READ,
 };
 
 static const struct option longopts[] = {
@@ -80,6 +84,7 @@ static const struct option longopts[] = {
   {"headful", no_argument, NULL, OPT_HEADFUL},
   {"hint-attr", required_argument, NULL, OPT_HINT_ATTR},
   {"redact", required_argument, NULL, OPT_REDACT},
+  {"allow-read", required_argument, NULL, OPT_ALLOW_READ},
   {"output", required_argument, NULL, 'o'},
   {"quiet", no_argument, NULL, OPT_QUIET},
   {"verbose", no_argument, NULL, OPT_VERBOSE},
@@ -141,6 +146,12 @@ static int snap_parse(int argc, char **argv, snap_opts *o) {
     case OPT_DOCUMENT: if (o->ndocuments < 31) o->documents[o->ndocuments++] = v; break;
     case OPT_BRIDGE_ORIGIN: if (o->nbridges < 31) o->bridges[o->nbridges++] = v; break;
     case OPT_ALLOW_BRIDGES: o->g.allow_bridges = 1; break;
+    case OPT_ALLOW_READ:
+      if (!crawl_read_entry_ok(v))
+        return cli_fail(CLI_EXIT_USAGE, "--allow-read takes 'METHOD /path' (POST /api/search) or graphql:Name, not %s", v);
+      if (o->nreads == 32) return cli_fail(CLI_EXIT_USAGE, "--allow-read: at most 32");
+      o->reads[o->nreads++] = v;
+      break;
     case OPT_VIEWPORT:
       if ((code = cli_viewport_arg(v, &o->width, &o->height))) return code;
       break;
@@ -187,7 +198,9 @@ static int snap_check(const snap_opts *o, char *url, size_t urllen) {
  * its secret list filters the log while it is open). */
 static crawl_code snap_capture(cdp_client *c, snap_opts *o, const char *url, crawl_page **p, pg_graph **g) {
   /* loading a page to read it writes nothing: the write guard is on */
+  o->reads[o->nreads] = NULL;
   crawl_page_opts po = {.width = o->width, .height = o->height, .nav_timeout_ms = o->timeout_ms,
+                        .allow_reads = o->nreads ? o->reads : NULL,
                         .settle_max_ms = o->settle_ms, .block_writes = crawl_guard_for_mode(NULL, 0),
                         .session = crawl_session_any(&o->session) ? &o->session : NULL,
                         .secrets = cli_secrets()}; /* the URL's own credentials (?access_token=) */
@@ -247,6 +260,17 @@ static int write_output(const char *path, const char *text) {
   return 0;
 }
 
+/* One line on stderr when the guard failed what the page's own load sent:
+ * the graph may show a page emptier than it is (docs/safety.md). */
+static void snap_load_writes(const snap_opts *o, crawl_page *p) {
+  char *line = o->verbosity >= 1 ? crawl_page_load_writes_text(p) : NULL;
+  if (!line) return;
+  char *text = crawl_page_scrub(p, line);
+  free(line);
+  if (text) fprintf(stderr, "uiap-crawl: %s\n", text);
+  free(text);
+}
+
 /* --verbose --verbose --verbose: our own peak memory (Chromium's processes
  * are not counted). */
 static void print_peak_rss(void) {
@@ -272,6 +296,7 @@ static int snap_run(snap_opts *o) {
   if (rc != CRAWL_OK) {
     code = cli_fail(cli_exit_from_crawl(rc), "%s", rc == CRAWL_CANCELLED ? "interrupted" : crawl_page_errmsg(p));
   } else {
+    snap_load_writes(o, p);
     char *raw = snap_render(o, p, g);
     char *text = crawl_page_scrub(p, raw); /* URLs, titles: the tab's secrets, --redact pii */
     free(raw);

@@ -220,9 +220,13 @@ static crawl_code run_close(run *r, crawl_summary *sum) {
   if (r->page) {
     r->dialogs += crawl_page_dialogs(r->page);
     r->popups += crawl_page_popups(r->page);
+    r->reads_let += crawl_page_reads(r->page, NULL);
   }
   if (r->dialogs) crawl__run_jl_note(r, "dismissed %ld JavaScript dialogs (alert, confirm, prompt, beforeunload)", r->dialogs);
   if (r->popups) crawl__run_jl_note(r, "closed %ld popup windows", r->popups);
+  if (r->reads_let)
+    crawl__run_jl_note(r, "the write guard let %ld requests through as reads (GraphQL queries, --allow-read; "
+                       "docs/safety.md)", r->reads_let);
   if (crawl__secrets_dropped(r->secrets))
     crawl__run_jl_note(r, "the secret list was full (%d values): %ld more redacted values were not remembered; later "
             "outputs may hold them", CRAWL__SECRETS_MAX, crawl__secrets_dropped(r->secrets));
@@ -279,6 +283,7 @@ static void run_free(run *r) {
   fr_free(&r->f);
   crawl__strmap_release(&r->by_loop);
   crawl__strmap_release(&r->route_alias);
+  crawl__strmap_release(&r->load_writes);
   crawl__run_graph_json_drop(r);
 }
 

@@ -56,6 +56,10 @@ typedef struct run {
   int fatal;                /* browser gone, tab crashed or hung */
   int guard_stop;           /* a target could not be guarded: stop, no restart */
   int allow_ws;             /* the plan lets actions open WebSockets (reported, not refused) */
+  const char *reads[66];    /* crawl_opts.allow_reads, then the plan's allowRead (NULL-terminated) */
+  long reads_let;           /* requests the guard let through as reads, of the tabs closed */
+  int load_blocked_seen;    /* crawl_page_load_blocked when last looked at (review_load_writes) */
+  crawl__strmap load_writes; /* what a page's own load sent and the guard failed, reported once each */
   crawl_timing tm;          /* where the time goes, per phase (--verbose, the "end" record) */
   int in_restore;           /* settling and captures count as restore time */
   int hops_ok, hops_bad;    /* hash_hop: same-document restores that landed / did not */

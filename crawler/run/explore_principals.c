@@ -65,6 +65,7 @@ void crawl__run_close_tab(run *r) {
   if (r->page) {
     r->dialogs += crawl_page_dialogs(r->page);
     r->popups += crawl_page_popups(r->page);
+    r->reads_let += crawl_page_reads(r->page, NULL);
   }
   crawl_page_close(r->page);
   r->page = NULL;

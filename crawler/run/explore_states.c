@@ -195,6 +195,28 @@ static void state_line(run *r, cJSON *o, char **shared) {
 /* Register the current capture as a new state: the table, its files, its
  * journal line (and the shared frontier's record). Returns its index, or
  * -1 when a budget refuses it. */
+/* What the write guard failed while the page of new state si loaded (before
+ * any action), as a coverage_gap review item on its route, once per
+ * request: a page whose own load wants a write, or a POST the guard cannot
+ * read, may look emptier than it is (docs/safety.md "Reads over POST"). */
+static void review_load_writes(run *r, int si) {
+  const char *last = NULL;
+  int n = r->page ? crawl_page_load_blocked(r->page, &last) : 0;
+  if (n <= r->load_blocked_seen || !last) return;
+  r->load_blocked_seen = n;
+  if (crawl__strmap_get(&r->load_writes, last) >= 0) return;
+  crawl__strmap_put(&r->load_writes, last, si);
+  char *text = crawl_page_load_writes_text(r->page);
+  if (!text) return;
+  text[0] = 'T'; /* a sentence */
+  crawl__run_jl_review(r, "coverage_gap", "medium", si, NULL,
+                       "A page that writes as it loads cannot be explored read-only. A request that only "
+                       "reads can be allowed with --allow-read or the plan's environment.metadata.allowRead "
+                       "(never a GraphQL mutation).",
+                       "%s.", text);
+  free(text);
+}
+
 int crawl__run_add_state(run *r, int parent, const action *via, int seed, const char *route) {
   int known = r->sh ? crawl__run_shared_known(r, route) : -1; /* another worker found it first */
   if (known >= 0) return known;
@@ -228,6 +250,7 @@ int crawl__run_add_state(run *r, int parent, const action *via, int seed, const 
   state_line(r, with_ax(r, s, state_record(r, s, via, route, rel, shot_rel)), r->sh ? &shared : NULL);
   if (shared) crawl__run_shared_add(r, idx, shared);
   free(shared);
+  review_load_writes(r, idx);
   return idx;
 }
 

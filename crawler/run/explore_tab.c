@@ -140,6 +140,7 @@ int crawl__run_recover(run *r) {
   if (r->page) {
     r->dialogs += crawl_page_dialogs(r->page);
     r->popups += crawl_page_popups(r->page);
+    r->reads_let += crawl_page_reads(r->page, NULL);
   }
   /* the fields the old tab found sensitive stay so in the new one */
   const char *const *old_keys;
@@ -291,10 +292,22 @@ static int plan_allows_websockets(const cJSON *plan) {
                                                        "allowWebSockets"));
 }
 
+/* The reads a POST may be: crawl_opts.allow_reads, then the plan's
+ * environment.metadata.allowRead (checked by crawl_plan_parse; at most 64). */
+static const char *const *run_reads(run *r) {
+  int n = 0;
+  for (int i = 0; r->o->allow_reads && r->o->allow_reads[i] && n < 32; i++) r->reads[n++] = r->o->allow_reads[i];
+  if (crawl_plan_allow_read(r->o->plan, r->reads, &n, 64, NULL) != CRAWL_OK) n = n > 64 ? 64 : n;
+  r->reads[n] = NULL;
+  return n ? r->reads : NULL;
+}
+
 /* The tab, behind the write guard unless the run may write. */
 void crawl__run_open_tab(run *r) {
   const crawl_opts *o = r->o;
   r->allow_ws = plan_allows_websockets(o->plan);
+  const char *const *reads = run_reads(r);
+  r->load_blocked_seen = 0; /* a new tab counts from 0 */
   r->po = (crawl_page_opts){.width = o->width, .height = o->height, .locale = o->locale, .ax_record = 1,
                             .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
                             .settle_early = !o->settle_quiet_ms, /* --settle-ms: the window asked for */
@@ -302,6 +315,7 @@ void crawl__run_open_tab(run *r) {
                             .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
                             .block_writes = crawl_guard_for_mode(&o->policy, 0),
                             .allow_websockets = r->allow_ws, .allow_beacons = o->allow_beacons,
+                            .allow_reads = reads,
                             .allowed_origins = r->allowed,
                             .session = r->pri >= 0 ? &o->principals[r->pri].session : o->session,
                             .browser_context = r->pri >= 0 ? r->contexts[r->pri] : NULL,

@@ -6,7 +6,8 @@
  * attach paused and run only once their own guard answered (guard_kid,
  * guard_service); a target that cannot be guarded fails the tab
  * (CRAWL_GUARD). Also: WebSockets after an action, the one write a login
- * recipe may make, the session's headers on in-scope requests, the empty
+ * recipe may make, the reads a POST may be (GraphQL queries, the
+ * --allow-read endpoints: read_allowed), the session's headers on in-scope requests, the empty
  * pages the tab primes localStorage on, and leaving a guarded document
  * before the tab closes.
  *
@@ -14,6 +15,7 @@
  * half of the guard (js/page_guard.js, js/worker_guard.js), opening the tab
  * (page_open.c subscribes the events). docs/safety.md has the threat model.
  */
+#include "graphql.h"
 #include "page_int.h"
 #include "pg_url.h"
 
@@ -341,10 +343,91 @@ static int beacon_allowed(crawl_page *p, const char *url, const char *type) {
   return 0;
 }
 
-static const char *guard_reason(crawl_page *p, const char *m, const char *url, const char *type, const char *fid) {
+/* The --allow-read entries "graphql:Name" as a NULL-terminated list (at
+ * most 32), for crawl__gql_request. */
+static void graphql_names(crawl_page *p, const char **names) {
+  int n = 0;
+  for (int i = 0; p->o.allow_reads && p->o.allow_reads[i] && n < 32; i++)
+    if (!strncmp(p->o.allow_reads[i], "graphql:", 8)) names[n++] = p->o.allow_reads[i] + 8;
+  names[n] = NULL;
+}
+
+/* An --allow-read "METHOD /path" entry that names this request: the same
+ * method and a path that starts with the entry's. */
+static int endpoint_allowed(crawl_page *p, const char *m, const char *url) {
+  const char *path = pg_url_rest(url); /* "/path?query", "" when none */
+  if (path[0] != '/') return 0;
+  size_t ml = strlen(m);
+  for (int i = 0; p->o.allow_reads && p->o.allow_reads[i]; i++) {
+    const char *e = p->o.allow_reads[i];
+    if (!strncmp(e, m, ml) && e[ml] == ' ' && !strncmp(path, e + ml + 1, strlen(e + ml + 1))) return 1;
+  }
+  return 0;
+}
+
+/* A persisted query's --allow-read entry, "graphql:Name", into hint when
+ * the body is one object with an operationName; else hint stays. */
+static void persisted_hint(const char *body, char *hint, size_t hn) {
+  cJSON *j = body ? cJSON_Parse(body) : NULL;
+  const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "operationName"));
+  char e[160];
+  if (name && !cJSON_HasObjectItem(j, "query") && snprintf(e, sizeof e, "graphql:%s", name) < (int)sizeof e &&
+      crawl_read_entry_ok(e))
+    snprintf(hint, hn, "%s", e);
+  cJSON_Delete(j);
+}
+
+static const char *header_value(const cJSON *headers, const char *name) {
+  const cJSON *h;
+  cJSON_ArrayForEach(h, headers)
+    if (h->string && !strcasecmp(h->string, name)) return cJSON_GetStringValue(h);
+  return NULL;
+}
+
+/* A POST that is a read (docs/safety.md "Reads over POST"), to one of the
+ * app's origins: a GraphQL document whose operations are all queries, a
+ * persisted GraphQL query whose name --allow-read allows, or any body to
+ * an --allow-read endpoint -- but never a GraphQL mutation or
+ * subscription, whatever the endpoint. 1: let through, with what it is in
+ * why; 0: fail it, with why the reason. A body Chromium leaves out (too
+ * large) is not read: only an --allow-read endpoint lets it through. */
+static int read_allowed(crawl_page *p, const char *m, const char *url, const cJSON *req, char *why, size_t n,
+                        char *hint, size_t hn) {
+  snprintf(why, n, "a write");
+  if (!url || !in_scope(p, url)) return 0; /* no advice: --allow-read is for the app's origins */
+  const char *rest = pg_url_rest(url);
+  snprintf(hint, hn, "'%s %.*s'", m, (int)(rest[0] == '/' ? pg_url_query_start(rest) : 1), rest[0] == '/' ? rest : "/");
+  const char *body = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "postData"));
+  const char *names[33];
+  graphql_names(p, names);
+  const char *ct = header_value(cJSON_GetObjectItemCaseSensitive(req, "headers"), "Content-Type");
+  char what[300];
+  crawl_gql_verdict v = strcmp(m, "POST") ? CRAWL_GQL_NONE /* GraphQL reads are POSTs */
+                                          : crawl__gql_request(ct, body, body ? strlen(body) : 0, names, what, sizeof what);
+  if (v == CRAWL_GQL_MUTATION) return snprintf(why, n, "%s: a write", what), hint[0] = 0, 0;
+  if (endpoint_allowed(p, m, url)) return snprintf(why, n, "a read by --allow-read"), 1;
+  if (v == CRAWL_GQL_QUERY || v == CRAWL_GQL_NAMED) return snprintf(why, n, "%s", what), 1;
+  if (v == CRAWL_GQL_UNKNOWN) snprintf(why, n, "%s", what), persisted_hint(body, hint, hn);
+  else if (!body && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(req, "hasPostData")))
+    snprintf(why, n, "a write (its body was not shown to the guard)");
+  return 0;
+}
+
+/* Why the guard fails the request, in why (n bytes), or NULL to let it go
+ * (a read let through: its kind in read, else read[0] = 0). */
+static int is_write(const char *m) { return m && strcmp(m, "GET") && strcmp(m, "HEAD") && strcmp(m, "OPTIONS"); }
+
+static const char *guard_reason(crawl_page *p, const cJSON *req, const char *type, const char *fid, char *why,
+                                size_t n, char *read, size_t rn, char *hint, size_t hn) {
+  const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "method"));
+  const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "url"));
+  read[0] = 0;
   if (write_once_takes(p, m, url)) return NULL;
-  if (m && strcmp(m, "GET") && strcmp(m, "HEAD") && strcmp(m, "OPTIONS"))
-    return beacon_allowed(p, url, type) ? NULL : "a write";
+  if (is_write(m)) {
+    if (beacon_allowed(p, url, type)) return NULL;
+    if (read_allowed(p, m, url, req, why, n, hint, hn)) return snprintf(read, rn, "%s", why), NULL;
+    return why;
+  }
   const char *main_frame = p->main_frame ? p->main_frame : p->target_id;
   int top_nav = type && !strcmp(type, "Document") && fid && main_frame && !strcmp(fid, main_frame);
   if (top_nav && url && !origin_allowed(p, url)) return "off the allowed origins";
@@ -409,20 +492,58 @@ void crawl__page_on_paused(void *ud, const char *session, const char *method, co
     prime_reply(p, session, a, m, type);
     return;
   }
-  const char *why = p->o.block_writes ? guard_reason(p, m, url, type, fid) : NULL;
+  char whybuf[400], read[400] = "", hint[300] = "";
+  const char *why = p->o.block_writes
+                      ? guard_reason(p, req, type, fid, whybuf, sizeof whybuf, read, sizeof read, hint, sizeof hint)
+                      : NULL;
   if (why) {
     p->blocked++;
     free(p->last_blocked);
     p->last_blocked = crawl__xprintf("%s %.1000s (%s)", m ? m : "?", url ? url : "", why);
+    if (!p->ws_block && is_write(m)) { /* the page's own load wrote, before any action */
+      p->load_blocked++;
+      free(p->last_load_blocked);
+      p->last_load_blocked = crawl__xstrdup(p->last_blocked);
+      free(p->load_hint);
+      p->load_hint = crawl__xstrdup(hint);
+    }
     cJSON_AddStringToObject(a, "errorReason", "BlockedByClient");
     send_forget(p, session, "Fetch.failRequest", a);
     crawl_log(CRAWL_LOG_INFO, "guard", "blocked %s", p->last_blocked);
   } else {
+    if (read[0]) {
+      p->reads++;
+      free(p->last_read);
+      p->last_read = crawl__xprintf("%s %.1000s (%s)", m ? m : "?", url ? url : "", read);
+      crawl_log(CRAWL_LOG_INFO, "guard", "let %s through as a read", p->last_read);
+    }
     if (p->o.session && p->o.session->nheaders && url && in_scope(p, url))
       cJSON_AddItemToObject(a, "headers",
                             crawl_session_merge_headers(p->o.session, cJSON_GetObjectItemCaseSensitive(req, "headers")));
     send_forget(p, session, "Fetch.continueRequest", a);
   }
+}
+
+int crawl_page_load_blocked(const crawl_page *p, const char **last) {
+  if (last) *last = p->last_load_blocked;
+  return p->load_blocked;
+}
+
+char *crawl_page_load_writes_text(const crawl_page *p) {
+  if (!p->load_blocked || !p->last_load_blocked) return NULL;
+  char more[64] = "";
+  if (p->load_blocked > 1) snprintf(more, sizeof more, " (and %d more)", p->load_blocked - 1);
+  if (!p->load_hint || !p->load_hint[0])
+    return crawl__xprintf("the page's own load sent %s%s -- blocked by the write guard, so the page may show "
+                          "less than it would", p->last_load_blocked, more);
+  return crawl__xprintf("the page's own load sent %s%s -- a write? a read? -- blocked by the write guard, so the "
+                        "page may show less than it would; allow it with --allow-read %s if it is a read",
+                        p->last_load_blocked, more, p->load_hint);
+}
+
+int crawl_page_reads(const crawl_page *p, const char **last) {
+  if (last) *last = p->last_read;
+  return p->reads;
 }
 
 /* WebSockets do not pass Fetch. After an action (a trusted pointer or key

@@ -64,6 +64,11 @@ struct crawl_page {
   unsigned long changes;     /* mutations and navigations reported (crawl_page_changes) */
   int blocked;
   char *last_blocked;
+  int load_blocked;          /* of blocked: while a load of crawl_page_goto ran, before any action */
+  char *last_load_blocked;
+  char *load_hint;           /* its --allow-read entry ("'POST /graphql'", "graphql:Feed"), "" for a mutation */
+  int reads;                 /* writes let through as reads (crawl_page_reads) */
+  char *last_read;
   char *url;                 /* top frame URL */
   char *allowed[64];
   int nallowed;

@@ -483,6 +483,9 @@ void crawl_page_close(crawl_page *p) {
   crawl__secrets_free(p->own_secrets);
   free(p->main_frame);
   free(p->last_blocked);
+  free(p->last_load_blocked);
+  free(p->load_hint);
+  free(p->last_read);
   free(p->url);
   free(p->write_once);
   free(p->goto_url);

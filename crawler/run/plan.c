@@ -96,6 +96,9 @@ crawl_code crawl_plan_parse(const char *text, int keep_mode, crawl_budget *budge
     rc = invalid(err, "/environment/safety/defaultMode: unknown mode %s", shown);
     goto out;
   }
+  const char *reads[32];
+  int nreads = 0;
+  if ((rc = crawl_plan_allow_read(root, reads, &nreads, 32, err)) != CRAWL_OK) goto out;
   p.allow_destructive_actions = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowDestructiveActions"));
   p.allow_payment_flows = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowPaymentFlows"));
   p.allow_auth_flows = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sf, "allowAuthFlows"));
@@ -107,6 +110,47 @@ crawl_code crawl_plan_parse(const char *text, int keep_mode, crawl_budget *budge
 out:
   cJSON_Delete(root);
   return rc;
+}
+
+/* ---- reads over POST (--allow-read, environment.metadata.allowRead) -------------- */
+int crawl_read_entry_ok(const char *s) {
+  if (!s) return 0;
+  if (!strncmp(s, "graphql:", 8)) {
+    const char *n = s + 8;
+    if (!(isalpha((unsigned char)*n) || *n == '_')) return 0;
+    for (; *n; n++)
+      if (!(isalnum((unsigned char)*n) || *n == '_')) return 0;
+    return strlen(s) <= 8 + 128;
+  }
+  size_t m = 0;
+  while (s[m] >= 'A' && s[m] <= 'Z') m++;
+  if (m < 3 || m > 16 || s[m] != ' ' || s[m + 1] != '/' || strlen(s) > 2048) return 0;
+  for (const char *c = s + m + 1; *c; c++)
+    if ((unsigned char)*c <= 0x20 || *c == 0x7f) return 0;
+  return 1;
+}
+
+crawl_code crawl_plan_allow_read(const cJSON *plan, const char **out, int *n, int max, crawl_plan_error *err) {
+  crawl_plan_error scratch;
+  if (!err) err = &scratch;
+  memset(err, 0, sizeof *err);
+  const cJSON *pl = cJSON_GetObjectItemCaseSensitive(plan, "payload") ? cJSON_GetObjectItemCaseSensitive(plan, "payload") : plan;
+  const cJSON *meta = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(pl, "environment"), "metadata");
+  const cJSON *ar = cJSON_GetObjectItemCaseSensitive(meta, "allowRead"), *e;
+  if (!ar) return CRAWL_OK;
+  if (!cJSON_IsArray(ar)) return invalid(err, "/environment/metadata/allowRead must be an array of strings");
+  int i = 0;
+  cJSON_ArrayForEach(e, ar) {
+    char shown[208];
+    if (!cJSON_IsString(e)) return invalid(err, "/environment/metadata/allowRead/%d must be a string", i);
+    printable(shown, sizeof shown, e->valuestring);
+    if (!crawl_read_entry_ok(e->valuestring))
+      return invalid(err, "/environment/metadata/allowRead/%d: not \"METHOD /path\" or \"graphql:Name\": %s", i, shown);
+    if (*n >= max) return invalid(err, "/environment/metadata/allowRead: at most %d entries with --allow-read", max);
+    out[(*n)++] = e->valuestring;
+    i++;
+  }
+  return CRAWL_OK;
 }
 
 /* ---- the browser a plan asks for ------------------------------------------------ */

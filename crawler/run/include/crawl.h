@@ -215,6 +215,15 @@ typedef struct crawl_page_opts {
                                  with block_writes, a beacon (resource type Ping:
                                  sendBeacon, <a ping>) to an allowed origin whose
                                  path starts with one goes through; NULL: none */
+  const char *const *allow_reads; /* NULL-terminated --allow-read entries: "POST
+                                 /api/search" (method and path prefix: with
+                                 block_writes, such requests to an allowed origin
+                                 go through as reads, unless their body is a
+                                 GraphQL mutation or subscription) and
+                                 "graphql:Name" (a persisted GraphQL query of
+                                 that operation name is a read); NULL: none.
+                                 GraphQL documents of queries only are reads
+                                 in any case (docs/safety.md) */
   const char *const *allowed_origins; /* NULL-terminated; the page's own origin
                                  at open is always allowed */
   size_t ax_full_limit;       /* snapshot nodes above which AX is fetched only for
@@ -297,6 +306,19 @@ int crawl_page_popups(const crawl_page *p);
 /* Requests the write guard failed since the page opened; the last one's
  * "METHOD url (why)" (NULL if none). */
 int crawl_page_blocked(const crawl_page *p, const char **last);
+/* Of those, the writes (any method but GET/HEAD/OPTIONS) blocked while a
+ * load (crawl_page_goto) ran, before any action: the page's own load
+ * wanted to write, or sent a POST the guard could not read as a read. *last (may be NULL): the latest, as for crawl_page_blocked. */
+int crawl_page_load_blocked(const crawl_page *p, const char **last);
+/* That in one sentence for a person (NULL when nothing was): the latest
+ * request with the guard's reason, how many more, and the --allow-read
+ * entry that would let it through when it may be a read (never for a
+ * GraphQL mutation). Caller frees. */
+char *crawl_page_load_writes_text(const crawl_page *p);
+/* Requests the guard let through as reads although not GET/HEAD/OPTIONS
+ * (GraphQL queries, --allow-read: crawl_page_opts.allow_reads); *last (may
+ * be NULL): the latest, "POST url (a GraphQL query Feed)", owned by p. */
+int crawl_page_reads(const crawl_page *p, const char **last);
 /* WebSockets the page tried to open after an action (refused by the
  * guard); *unguarded: opened after an action all the same (from a worker,
  * where the guard cannot refuse them); *frames: frames sent after an action
@@ -397,6 +419,8 @@ typedef struct crawl_opts {
   crawl_budget budget;
   const char *const *allow_origins; /* extra origins in scope (NULL-terminated) */
   const char *const *allow_beacons; /* path prefixes (crawl_page_opts.allow_beacons) */
+  const char *const *allow_reads; /* crawl_page_opts.allow_reads; the plan's
+                                 environment.metadata.allowRead are added */
   const char *seed_query;     /* "a=1&b=2" added to every seed URL (feature flags), or NULL */
   int width, height;          /* viewport; 0: 1280x800 */
   const char *locale;
@@ -508,6 +532,17 @@ crawl_code crawl_plan_parse(const char *text, int keep_mode, crawl_budget *budge
  * CRAWL_ARG with *err when a delivery is malformed. */
 crawl_code crawl_plan_feature_flags(cJSON *plan, crawl_session *s, char *query, size_t cap,
                                     crawl_plan_error *err);
+
+/* 1: s is an --allow-read entry: "METHOD /path-prefix" (an upper-case
+ * method, one space, a path from "/", no spaces or control characters) or
+ * "graphql:Name" (a GraphQL operation name). */
+int crawl_read_entry_ok(const char *s);
+
+/* The plan's environment.metadata.allowRead (an array of such entries)
+ * appended to out[*n..max) (strings inside plan; *n advanced). CRAWL_ARG
+ * with *err (a JSON path) when it is no array of valid entries or more
+ * than max in all; crawl_plan_parse refuses such a plan. */
+crawl_code crawl_plan_allow_read(const cJSON *plan, const char **out, int *n, int max, crawl_plan_error *err);
 
 /* The browser a parsed plan asks for: environment.viewport fills
  * width and height when the width is 0, environment.locale (a language tag such
