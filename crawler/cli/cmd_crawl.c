@@ -52,6 +52,8 @@ const char cli_help_crawl[] =
   "  --allow-bridges           also frames whose document declares <meta name=\"uiap-bridge\">\n"
   "  --viewport WxH            viewport (default 1280x800)\n"
   "  --locale LANG             browser language, e.g. de-DE\n"
+  "  --user-agent STRING       the User-Agent, verbatim (default: the browser's, with\n"
+  "                            HeadlessChrome as Chrome, as `login`'s browser says it)\n"
   "  --screenshots             write OUT/screenshots/<stateId>.png (what the graph\n"
   "                            withholds painted over)\n"
   "  --redact pii              mask e-mail addresses, phone numbers and person names\n"
@@ -132,6 +134,7 @@ typedef struct {
 
 enum {
   OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_ALLOW_BEACON, OPT_ALLOW_READ, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
+  OPT_USER_AGENT,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
   OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS, OPT_WORKERS, OPT_REVIEWED, OPT_REDACT,
@@ -163,6 +166,7 @@ static const struct option longopts[] = {
   {"allow-bridges", no_argument, NULL, OPT_ALLOW_BRIDGES},
   {"viewport", required_argument, NULL, OPT_VIEWPORT},
   {"locale", required_argument, NULL, OPT_LOCALE},
+  {"user-agent", required_argument, NULL, OPT_USER_AGENT},
   {"screenshots", no_argument, NULL, OPT_SCREENSHOTS},
   {"include-text-values", no_argument, NULL, OPT_TEXT_VALUES},
   {"redact", required_argument, NULL, OPT_REDACT},
@@ -311,6 +315,11 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
       if ((code = cli_viewport_arg(v, &x->co.width, &x->co.height))) return code;
       break;
     case OPT_LOCALE: x->co.locale = v; break;
+    case OPT_USER_AGENT:
+      if (!crawl_user_agent_ok(v))
+        return cli_fail(CLI_EXIT_USAGE, "--user-agent takes a non-empty string without control characters");
+      x->co.user_agent = v;
+      break;
     case OPT_SCREENSHOTS: x->co.screenshots = 1; break;
     case OPT_TEXT_VALUES: x->co.fp.include_text_values = 1; break;
     case OPT_REDACT:

@@ -29,6 +29,8 @@ const char cli_help_snapshot[] =
   "                            declares <meta name=\"uiap-bridge\" content=\"ORIGIN|*\">\n"
   "                            naming this page's origin\n"
   "  --viewport WxH            viewport size (default 1280x800)\n"
+  "  --user-agent STRING       the User-Agent, verbatim (default: the browser's, with\n"
+  "                            HeadlessChrome as Chrome, as `login`'s browser says it)\n"
   "  --timeout-ms N            page load timeout (default 30000)\n"
   "  --settle-ms N             cap on waiting for the page to settle (default 5000)\n"
   "  --chromium PATH           Chromium binary (default: $UIAP_CHROMIUM, then PATH)\n"
@@ -48,7 +50,7 @@ const char cli_help_snapshot[] =
 
 typedef struct {
   const char *url;
-  const char *chromium, *connect, *out, *format, *hint_attr;
+  const char *chromium, *connect, *out, *format, *hint_attr, *user_agent;
   int envelope, headful, verbosity;
   pg_options g;
   const char *scopes[32], *documents[32], *bridges[32], *reads[33];
@@ -62,7 +64,7 @@ enum {
   OPT_FORMAT = 256, OPT_ENVELOPE, OPT_HIDDEN, OPT_NON_INTERACTIVE, OPT_MAX_NODES, OPT_SCOPE, OPT_DOCUMENT,
   OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_TIMEOUT, OPT_SETTLE, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_HINT_ATTR, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
-  OPT_REDACT, OPT_ALLOW_READ,
+  OPT_REDACT, OPT_ALLOW_READ, OPT_USER_AGENT,
 };
 
 static const struct option longopts[] = {
@@ -77,6 +79,7 @@ static const struct option longopts[] = {
   {"bridge-origin", required_argument, NULL, OPT_BRIDGE_ORIGIN},
   {"allow-bridges", no_argument, NULL, OPT_ALLOW_BRIDGES},
   {"viewport", required_argument, NULL, OPT_VIEWPORT},
+  {"user-agent", required_argument, NULL, OPT_USER_AGENT},
   {"timeout-ms", required_argument, NULL, OPT_TIMEOUT},
   {"settle-ms", required_argument, NULL, OPT_SETTLE},
   {"chromium", required_argument, NULL, OPT_CHROMIUM},
@@ -155,6 +158,11 @@ static int snap_parse(int argc, char **argv, snap_opts *o) {
     case OPT_VIEWPORT:
       if ((code = cli_viewport_arg(v, &o->width, &o->height))) return code;
       break;
+    case OPT_USER_AGENT:
+      if (!crawl_user_agent_ok(v))
+        return cli_fail(CLI_EXIT_USAGE, "--user-agent takes a non-empty string without control characters");
+      o->user_agent = v;
+      break;
     case OPT_CHROMIUM: o->chromium = v; break;
     case OPT_CONNECT: o->connect = v; break;
     case OPT_HEADFUL: o->headful = 1; break;
@@ -199,7 +207,8 @@ static int snap_check(const snap_opts *o, char *url, size_t urllen) {
 static crawl_code snap_capture(cdp_client *c, snap_opts *o, const char *url, crawl_page **p, pg_graph **g) {
   /* loading a page to read it writes nothing: the write guard is on */
   o->reads[o->nreads] = NULL;
-  crawl_page_opts po = {.width = o->width, .height = o->height, .nav_timeout_ms = o->timeout_ms,
+  crawl_page_opts po = {.width = o->width, .height = o->height, .user_agent = o->user_agent,
+                        .nav_timeout_ms = o->timeout_ms,
                         .allow_reads = o->nreads ? o->reads : NULL,
                         .settle_max_ms = o->settle_ms, .block_writes = crawl_guard_for_mode(NULL, 0),
                         .session = crawl_session_any(&o->session) ? &o->session : NULL,

@@ -309,6 +309,7 @@ void crawl__run_open_tab(run *r) {
   const char *const *reads = run_reads(r);
   r->load_blocked_seen = 0; /* a new tab counts from 0 */
   r->po = (crawl_page_opts){.width = o->width, .height = o->height, .locale = o->locale, .ax_record = 1,
+                            .user_agent = o->user_agent,
                             .settle_quiet_ms = o->settle_quiet_ms ? o->settle_quiet_ms : 200,
                             .settle_early = !o->settle_quiet_ms, /* --settle-ms: the window asked for */
                             .settle_max_ms = o->settle_max_ms ? o->settle_max_ms : 3000,

@@ -1,5 +1,5 @@
 /* page_open.c -- a tab's life: open one (crawl_page_open: viewport, focus
- * emulation, downloads denied, locale, the guard, a signed-in session's
+ * emulation, downloads denied, User-Agent and locale, the guard, a signed-in session's
  * cookies and localStorage), attach to a page already open
  * (crawl_page_attach, crawl_page_detach: nothing of ours stays in the
  * owner's page), and close (crawl_page_close). The set-up both share is
@@ -113,22 +113,48 @@ static crawl_code wait_setup(crawl_page *p, const int *ids, int n, int keep, cJS
   return result;
 }
 
-/* o.locale: Intl's locale, and navigator.language with the Accept-Language
- * header (the browser's own user agent string kept). Headless Chromium
- * ignores --lang for both. */
-static crawl_code set_locale(crawl_page *p) {
-  if (!p->o.locale) return CRAWL_OK;
+int crawl_user_agent_ok(const char *s) {
+  if (!s || !*s) return 0;
+  for (; *s; s++)
+    if ((unsigned char)*s < 0x20 || *s == 0x7f) return 0;
+  return 1;
+}
+
+/* The User-Agent the tab presents into ua: o.user_agent, or the browser's
+ * own with "HeadlessChrome" as "Chrome" (what `login`'s headed browser of
+ * the same binary says: a session bound to it keeps working). */
+static crawl_code agent_string(crawl_page *p, char *ua, size_t len, int *changed) {
+  *changed = 1;
+  if (p->o.user_agent) {
+    snprintf(ua, len, "%s", p->o.user_agent);
+    return CRAWL_OK;
+  }
   cJSON *res = NULL;
   crawl_code rc = crawl__page_call(p, "Browser.getVersion", NULL, &res);
-  const char *ua = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "userAgent"));
-  if (!rc && ua) {
+  const char *own = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "userAgent"));
+  const char *h = own ? strstr(own, "HeadlessChrome") : NULL;
+  if (!rc && own && h) snprintf(ua, len, "%.*s%s", (int)(h - own), own, h + strlen("Headless"));
+  else snprintf(ua, len, "%s", own ? own : "");
+  *changed = h != NULL;
+  cJSON_Delete(res);
+  return rc;
+}
+
+/* The User-Agent (agent_string) and o.locale: Intl's locale, and
+ * navigator.language with the Accept-Language header, in one override.
+ * Headless Chromium ignores --lang for both. Nothing to override (a headed
+ * browser, no locale): no call. */
+static crawl_code set_agent_locale(crawl_page *p) {
+  char ua[2048];
+  int changed;
+  crawl_code rc = agent_string(p, ua, sizeof ua, &changed);
+  if (!rc && *ua && (changed || p->o.locale)) {
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "userAgent", ua);
-    cJSON_AddStringToObject(a, "acceptLanguage", p->o.locale);
+    if (p->o.locale) cJSON_AddStringToObject(a, "acceptLanguage", p->o.locale);
     rc = crawl__page_call(p, "Emulation.setUserAgentOverride", a, NULL);
   }
-  cJSON_Delete(res);
-  if (!rc) {
+  if (!rc && p->o.locale) {
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "locale", p->o.locale);
     rc = crawl__page_call(p, "Emulation.setLocaleOverride", a, NULL);
@@ -238,7 +264,7 @@ crawl_code crawl_page_open(cdp_client *c, const crawl_page_opts *o, crawl_page *
   cJSON_AddBoolToObject(a, "discover", 1);
   ids[n++] = cdp_send(c, NULL, "Target.setDiscoverTargets", a);
   crawl_code result = wait_setup(p, ids, n, -1, NULL);
-  if (result == CRAWL_OK) result = set_locale(p);
+  if (result == CRAWL_OK) result = set_agent_locale(p);
   if (result == CRAWL_OK) result = crawl__page_send_guard(p, 1);
   if (result == CRAWL_OK) result = session_apply(p);
   *out = p;

@@ -15,6 +15,9 @@
  *                              serves file /p from root (same rules as a GET)
  *                              with "Content-Security-Policy: V" added.
  *   /__test/echo               200 JSON {"method","path","query","body_length"}.
+ *   /__test/agent              200 HTML: button "H:<the User-Agent header>"
+ *                              and button "J:<navigator.userAgent>" (set by
+ *                              the page's script).
  *   any other /__test/ path    204 for non-GET/HEAD methods (a harmless sink
  *                              for forms and beacons), 404 for GET/HEAD.
  * /auth/...: the sign-in app (auth_app.c).
@@ -121,13 +124,31 @@ static void ep_echo(const crawl_request *req, crawl_response *res)
   free(txt);
 }
 
+static void ep_agent(const crawl_request *req, crawl_response *res)
+{
+  char *ua = crawl_request_header(req, "User-Agent");
+  char esc[2048] = "";
+  size_t n = 0;
+  for (const char *c = ua ? ua : ""; *c && n + 6 < sizeof esc; c++)
+    n += (size_t)snprintf(esc + n, sizeof esc - n, "%s", *c == '<' ? "&lt;" : *c == '&' ? "&amp;" : (char[2]){*c, 0});
+  char *html = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&html, &len);
+  fprintf(f, "<!doctype html><title>agent</title><button>H:%s</button><button id=j>J:</button>"
+             "<script>document.getElementById('j').textContent='J:'+navigator.userAgent</script>", esc);
+  fclose(f);
+  crawl_response_body(res, "text/html; charset=utf-8", html, len);
+  free(html);
+  free(ua);
+}
+
 static const struct {
   const char *name;   /* after "/__test/" */
   void (*fn)(const crawl_request *req, crawl_response *res);
 } endpoints[] = {
   { "redirect", ep_redirect }, { "status", ep_status }, { "slow", ep_slow },
   { "hang", ep_hang },         { "download", ep_download }, { "headers", ep_headers },
-  { "echo", ep_echo },
+  { "echo", ep_echo },         { "agent", ep_agent },
 };
 
 int t_test_endpoints(void *ud, const crawl_request *req, crawl_response *res)

@@ -188,6 +188,10 @@ typedef struct crawl_page_opts {
   int width, height;          /* viewport; 0: 1280x800 */
   const char *locale;         /* a language tag ("de-DE"): Intl, navigator.language,
                                  Accept-Language; NULL: the browser's */
+  const char *user_agent;     /* the User-Agent header and navigator.userAgent,
+                                 verbatim; NULL: the browser's own string with
+                                 "HeadlessChrome" as "Chrome", the string of
+                                 `login`'s headed browser (docs/sessions.md) */
   int nav_timeout_ms;         /* 0: 30000; the load event, after which we capture anyway */
   int settle_quiet_ms;        /* 0: 250; no network, no DOM mutation for this long */
   int settle_max_ms;          /* 0: 5000; hard cap on settling */
@@ -424,6 +428,7 @@ typedef struct crawl_opts {
   const char *seed_query;     /* "a=1&b=2" added to every seed URL (feature flags), or NULL */
   int width, height;          /* viewport; 0: 1280x800 */
   const char *locale;
+  const char *user_agent;     /* crawl_page_opts.user_agent */
   int screenshots;            /* write screenshots/<stateId>.png */
   int redact_pii;             /* --redact pii: personal data masked in every graph
                                  (pg_options.redact_pii) and in everything written
@@ -537,6 +542,8 @@ crawl_code crawl_plan_feature_flags(cJSON *plan, crawl_session *s, char *query, 
  * method, one space, a path from "/", no spaces or control characters) or
  * "graphql:Name" (a GraphQL operation name). */
 int crawl_read_entry_ok(const char *s);
+/* 1: s can be a User-Agent (--user-agent): not empty, no control character. */
+int crawl_user_agent_ok(const char *s);
 
 /* The plan's environment.metadata.allowRead (an array of such entries)
  * appended to out[*n..max) (strings inside plan; *n advanced). CRAWL_ARG
