@@ -69,16 +69,6 @@ static void rm_rf(char *dir) {
   free(dir);
 }
 
-static int review_mentions(const cJSON *pkg, const char *kind, const char *needle) {
-  const cJSON *it;
-  cJSON_ArrayForEach(it, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "reviewQueue"), "items")) {
-    const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(it, "kind"));
-    const char *d = cJSON_GetStringValue(cJSON_GetObjectItem(it, "description"));
-    if (k && !strcmp(k, kind) && d && strstr(d, needle)) return 1;
-  }
-  return 0;
-}
-
 /* requests the fixture servers saw whose path starts with prefix */
 static long hits(const char *prefix) { return t_fixture_hits(prefix); }
 
@@ -123,7 +113,7 @@ static void check_model_and_safety(const cJSON *pkg, long danger0, long logout0)
   cr_expect_eq(hits("/logout.html") - logout0, 0, "the logout page was loaded");
   static const char *const dangerous[] = {"Purge all data", "Pay now", "Delete everything", "Log out", "Send feedback"};
   for (size_t i = 0; i < sizeof dangerous / sizeof *dangerous; i++)
-    cr_expect(review_mentions(pkg, "unsafe_action_candidate", dangerous[i]),
+    cr_expect(t_review_mentions(pkg, "unsafe_action_candidate", dangerous[i]),
               "%s is listed as an unsafe action candidate", dangerous[i]);
 }
 
@@ -495,8 +485,8 @@ Test(crawl, plan_seeds_menu_and_action_driven_first, .timeout = 120) {
   cr_expect(notes_mention(pkg, "seed 2 (action) resolved to button \"Filters\""));
   cr_expect(notes_mention(pkg, "seed 3 (menu) unresolved"));
   cr_expect(notes_mention(pkg, "seed 4 (action) unresolved"));
-  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 3 (menu) could not be resolved"));
-  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 4 (action) could not be resolved"));
+  cr_expect(t_review_mentions(pkg, "coverage_gap", "Seed 3 (menu) could not be resolved"));
+  cr_expect(t_review_mentions(pkg, "coverage_gap", "Seed 4 (action) could not be resolved"));
   cJSON_Delete(pkg);
   t_run_free(&run);
   rm_rf(dir);
@@ -579,13 +569,13 @@ Test(crawl, lifecycle_seed_kinds_and_reviewed, .timeout = 180) {
       cJSON_ArrayForEach(k, cJSON_GetObjectItem(cJSON_GetObjectItem(w, "metadata"), "seeds")) cand |= k->valueint == i;
     char needle[32];
     snprintf(needle, sizeof needle, "Seed %d (", i);
-    int review = review_mentions(pkg, "coverage_gap", needle);
+    int review = t_review_mentions(pkg, "coverage_gap", needle);
     cr_expect(state + cand + review == 1, "seed %d: state %d, candidate %d, review %d (exactly one)", i, state, cand, review);
   }
-  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 2 (workflow checkout) could not be resolved: no workflow candidate"));
-  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 4 (documentation) could not be resolved: https://docs.example.invalid/guide is outside the run's origins"));
-  cr_expect(review_mentions(pkg, "coverage_gap", "Seed 5 (documentation) could not be resolved: the ref guide.pdf names no page"));
-  cr_expect(!review_mentions(pkg, "coverage_gap", "no matching control"), "a workflow seed is no control seed");
+  cr_expect(t_review_mentions(pkg, "coverage_gap", "Seed 2 (workflow checkout) could not be resolved: no workflow candidate"));
+  cr_expect(t_review_mentions(pkg, "coverage_gap", "Seed 4 (documentation) could not be resolved: https://docs.example.invalid/guide is outside the run's origins"));
+  cr_expect(t_review_mentions(pkg, "coverage_gap", "Seed 5 (documentation) could not be resolved: the ref guide.pdf names no page"));
+  cr_expect(!t_review_mentions(pkg, "coverage_gap", "no matching control"), "a workflow seed is no control seed");
   const cJSON *cov = cJSON_GetObjectItem(pkg, "coverage");
   cr_expect_eq(cJSON_GetObjectItem(cov, "seedsTotal")->valueint, 6);
   cr_expect_eq(cJSON_GetObjectItem(cov, "seedsVisited")->valueint, 3, "the route, the workflow and the help page");
@@ -685,10 +675,10 @@ Test(crawl, select_options_are_chosen_safely, .timeout = 150) {
   cr_expect_eq(moves, 6, "each Status state reaches the other two");
   for (int k = 0; k < 3; k++) cr_expect_eq(chose[k], 2, "%s chosen from the two other states", labels[k]);
   cr_expect_eq(hits("/danger/") - danger0, 0, "a dangerous option was chosen");
-  cr_expect(review_mentions(pkg, "unsafe_action_candidate", "(option \"Delete selected\")"));
-  cr_expect(!review_mentions(pkg, "unsafe_action_candidate", "(option \"Sort by date\")"));
+  cr_expect(t_review_mentions(pkg, "unsafe_action_candidate", "(option \"Delete selected\")"));
+  cr_expect(!t_review_mentions(pkg, "unsafe_action_candidate", "(option \"Sort by date\")"));
   /* the keys would pass over "Delete selected" on the way to "Group by day" */
-  cr_expect(review_mentions(pkg, "unsafe_action_candidate", "(option \"Group by day\")"));
+  cr_expect(t_review_mentions(pkg, "unsafe_action_candidate", "(option \"Group by day\")"));
   /* Sort by date was chosen: a transition, not a failure (the page resets
    * the select on change, which must not read as a failed choice) */
   char jpath[700];
@@ -818,7 +808,7 @@ Test(crawl, target_is_found_again_by_its_scope, .timeout = 150) {
   cJSON_ArrayForEach(sc, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "scopeCatalog"), "scopes"))
     beta += strstr(cJSON_GetStringValue(cJSON_GetObjectItem(sc, "scopeId")), "details of beta") != NULL;
   cr_expect_eq(beta, 1, "the Beta card's dialog was reached");
-  cr_expect(!review_mentions(pkg, "ambiguous_target", "\"Open details\""),
+  cr_expect(!t_review_mentions(pkg, "ambiguous_target", "\"Open details\""),
             "each card's button is unique in its card: told apart by scope, not by position");
   cJSON_Delete(pkg);
   t_run_free(&run);
@@ -962,7 +952,7 @@ Test(crawl, every_seed_url_typed_is_taken, .timeout = 150) {
   cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetArrayItem(runs, 0), "seeds")), N,
                "the journal's run record lists every seed");
   cJSON_Delete(runs);
-  cr_expect(review_mentions(p, "coverage_gap", "?n=149"), "the 149th seed, not visited, is a coverage_gap item");
+  cr_expect(t_review_mentions(p, "coverage_gap", "?n=149"), "the 149th seed, not visited, is a coverage_gap item");
   cJSON_Delete(p);
   t_run_free(&r);
   for (int i = 0; i < N; i++) free(urls[i]);

@@ -73,17 +73,6 @@ static void done(run_res *r) {
   t_run_free(&r->run);
 }
 
-/* A review item of kind whose description holds needle. */
-static int pkg_says(const cJSON *pkg, const char *kind, const char *needle) {
-  const cJSON *it;
-  cJSON_ArrayForEach(it, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "reviewQueue"), "items")) {
-    const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(it, "kind"));
-    const char *d = cJSON_GetStringValue(cJSON_GetObjectItem(it, "description"));
-    if (k && !strcmp(k, kind) && d && strstr(d, needle)) return 1;
-  }
-  return 0;
-}
-
 /* A run note of the package that holds needle. */
 static int note_says(const cJSON *pkg, const char *needle) {
   const cJSON *it;
@@ -140,14 +129,14 @@ Test(reads, graphql_queries_load_and_the_mutation_never_runs, .timeout = 120) {
   cr_expect_geq(clicks(&r, "Show items"), 1, "\"Show items\" was clicked");
   cr_expect(a_state_shows(&r, "Delta"), "the list loaded by the query on a click is in a state");
   cr_expect_geq(clicks(&r, "Show details"), 1, "\"Show details\" was clicked (the guard, not the gate, stops it)");
-  cr_expect(pkg_says(r.pkg, "unsafe_action_candidate", "a GraphQL mutation MarkSeen"),
+  cr_expect(t_review_mentions(r.pkg, "unsafe_action_candidate", "a GraphQL mutation MarkSeen"),
             "the blocked mutation is named in a review item");
   cr_expect_geq(clicks(&r, "Show saved"), 1, "\"Show saved\" was clicked");
   cr_expect_eq(t_fixture_hits("/__test/persisted") - persisted0, 0, "the persisted query was blocked");
-  cr_expect(pkg_says(r.pkg, "unsafe_action_candidate", "persisted GraphQL operation SavedItems"),
+  cr_expect(t_review_mentions(r.pkg, "unsafe_action_candidate", "persisted GraphQL operation SavedItems"),
             "the blocked persisted query is named");
   cr_expect_eq(t_fixture_hits("/__test/search") - search0, 0, "the search POST was blocked");
-  cr_expect(!pkg_says(r.pkg, "coverage_gap", "own load"), "the page's own load wrote nothing");
+  cr_expect(!t_review_mentions(r.pkg, "coverage_gap", "own load"), "the page's own load wrote nothing");
   cr_expect(note_says(r.pkg, "through as reads"), "a run note counts the reads let through");
   done(&r);
 }
@@ -165,7 +154,7 @@ Test(reads, allow_read_lets_those_reads_through_only, .timeout = 120) {
   cr_expect_geq(t_fixture_hits("/__test/persisted") - persisted0, 1, "the persisted query allowed by name arrived");
   cr_expect_geq(t_fixture_hits("/__test/search") - search0, 1, "the allowed search arrived");
   cr_expect_geq(clicks(&r, "Show report"), 1, "\"Show report\" was clicked");
-  cr_expect(pkg_says(r.pkg, "unsafe_action_candidate", "/danger/report"), "the report POST was blocked and named");
+  cr_expect(t_review_mentions(r.pkg, "unsafe_action_candidate", "/danger/report"), "the report POST was blocked and named");
   done(&r);
   const char *const bad[] = {UIAP_BIN, "crawl", page("graphql.html"), "--allow-read", "/api/search", "-o", "/tmp/x", NULL};
   t_run b = t_run_argv(bad, 10000);
@@ -239,8 +228,8 @@ Test(reads, a_write_at_load_is_said, .timeout = 120) {
   const char *const args[] = {page("graphql-load.html"), NULL};
   run_cli(&r, "crawl", args);
   EXPECT_NO_WRITES(r, "the crawl of graphql-load.html");
-  cr_expect(pkg_says(r.pkg, "coverage_gap", "The page's own load sent POST"), "a review item says the load wrote");
-  cr_expect(pkg_says(r.pkg, "coverage_gap", "a GraphQL mutation TrackVisit"), "it names the mutation");
+  cr_expect(t_review_mentions(r.pkg, "coverage_gap", "The page's own load sent POST"), "a review item says the load wrote");
+  cr_expect(t_review_mentions(r.pkg, "coverage_gap", "a GraphQL mutation TrackVisit"), "it names the mutation");
   done(&r);
   run_cli(&r, "snapshot", args);
   EXPECT_NO_WRITES(r, "the snapshot of graphql-load.html");

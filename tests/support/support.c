@@ -675,3 +675,13 @@ cJSON *t_package_read(const char *path) {
   if (p) cr_expect_eq(t_validate("DiscoveryPackage", path, msg, sizeof msg), 0, "%s", msg);
   return p;
 }
+
+int t_review_mentions(const cJSON *pkg, const char *kind, const char *needle) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "reviewQueue"), "items")) {
+    const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(it, "kind"));
+    const char *d = cJSON_GetStringValue(cJSON_GetObjectItem(it, "description"));
+    if (k && !strcmp(k, kind) && d && strstr(d, needle)) return 1;
+  }
+  return 0;
+}

@@ -165,3 +165,6 @@ int t_wait_exit(pid_t pid, int ms, int *status);
 /* The package at path, parsed, with an expectation that it validates as a
  * DiscoveryPackage; NULL when it is missing or no JSON. */
 cJSON *t_package_read(const char *path);
+/* 1 when the package's review queue has an item of kind whose description
+ * holds needle. */
+int t_review_mentions(const cJSON *pkg, const char *kind, const char *needle);
