@@ -18,6 +18,7 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pol_int.h"
 
@@ -184,4 +185,10 @@ pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
   else
     snprintf(out->text, sizeof out->text, "deny: %s.", ev);
   return POL_OK;
+}
+
+int pol_probeable(const pol_policy *policy, const pol_classification *c)
+{
+  return policy && c && policy->mode == POL_MODE_SAFE_EXPLORE && policy->probe_unknown &&
+         c->side_effect == POL_SE_UNKNOWN && c->risk == POL_RISK_NONE && !strcmp(c->rule, "default.unknown");
 }

@@ -260,6 +260,10 @@ typedef struct pol_policy {
   int allow_payment_flows;       /* ... for billing_change */
   int allow_auth_flows;          /* ... for security_change */
   int allow_external_effects;    /* ... for external_effect */
+  int probe_unknown;             /* safe_explore: a control nothing settles
+                                    (rule default.unknown) may be tried under
+                                    the crawler's seal (pol_probeable); 0: it
+                                    is held for review, as always */
 } pol_policy;
 
 /* DiscoveryActionPolicyDecision.effect, in increasing strictness. */
@@ -314,6 +318,16 @@ typedef struct pol_decision {
  * POL_REASON_BUDGET_EXCEEDED is never produced here. */
 pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
                     const pol_classification *c, pol_decision *out);
+
+/* 1 when the action classified in *c may be tried under a seal instead of
+ * being held (crawler/run/explore_probe.c, docs/safety.md "Sealed probes"):
+ * the policy is safe_explore with probe_unknown set, and the class is
+ * unknown for want of any evidence (rule "default.unknown": no annotation,
+ * no native fact, no lexicon word, no icon). Never in observe_only or
+ * sandbox_write, never for data-uiap-risk, never for a control any rule
+ * read (a submit without a method, an icon without context). pol_decide
+ * still says review for it: only a caller that seals the page may act. */
+int pol_probeable(const pol_policy *policy, const pol_classification *c);
 
 /* ---- redaction ---------------------------------------------------------- */
 

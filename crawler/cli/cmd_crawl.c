@@ -54,6 +54,9 @@ const char cli_help_crawl[] =
   "  --locale LANG             browser language, e.g. de-DE\n"
   "  --user-agent STRING       the User-Agent, verbatim (default: the browser's, with\n"
   "                            HeadlessChrome as Chrome, as `login`'s browser says it)\n"
+  "  --no-probe                hold controls nothing settles (rule default.unknown) for\n"
+  "                            review instead of trying them under the seal\n"
+  "                            (safe_explore; docs/safety.md \"Sealed probes\")\n"
   "  --screenshots             write OUT/screenshots/<stateId>.png (what the graph\n"
   "                            withholds painted over)\n"
   "  --redact pii              mask e-mail addresses, phone numbers and person names\n"
@@ -103,6 +106,7 @@ typedef struct {
   crawl_principal *principals;  /* the plan's (docs/principals.md) */
   size_t nprincipals;
   int force, headful, mode_flag, verbosity, progress_jsonl, isatty_err;
+  int no_probe;                 /* --no-probe: controls nothing settles are held, not probed */
   int workers;                  /* --workers N (> 1: cli_workers.c) */
   int argc;                     /* the command's own argv, for the workers */
   char **argv;
@@ -134,7 +138,7 @@ typedef struct {
 
 enum {
   OPT_PLAN = 256, OPT_MODE, OPT_ALLOW_ORIGIN, OPT_ALLOW_BEACON, OPT_ALLOW_READ, OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_VIEWPORT, OPT_LOCALE,
-  OPT_USER_AGENT,
+  OPT_USER_AGENT, OPT_NO_PROBE,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
   OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS, OPT_WORKERS, OPT_REVIEWED, OPT_REDACT,
@@ -168,6 +172,7 @@ static const struct option longopts[] = {
   {"locale", required_argument, NULL, OPT_LOCALE},
   {"user-agent", required_argument, NULL, OPT_USER_AGENT},
   {"screenshots", no_argument, NULL, OPT_SCREENSHOTS},
+  {"no-probe", no_argument, NULL, OPT_NO_PROBE},
   {"include-text-values", no_argument, NULL, OPT_TEXT_VALUES},
   {"redact", required_argument, NULL, OPT_REDACT},
   {"force", no_argument, NULL, OPT_FORCE},
@@ -321,6 +326,7 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
       x->co.user_agent = v;
       break;
     case OPT_SCREENSHOTS: x->co.screenshots = 1; break;
+    case OPT_NO_PROBE: x->no_probe = 1; break;
     case OPT_TEXT_VALUES: x->co.fp.include_text_values = 1; break;
     case OPT_REDACT:
       if ((code = cli_redact_arg(v, &x->co.redact_pii)) != CLI_CONTINUE) return code;
@@ -562,6 +568,7 @@ static int crawl_setup(crawl_cli *x) {
   if (gathered > 0)
     crawl_log(CRAWL_LOG_INFO, "crawl", "resuming the run of %d workers in %s as one process", gathered, x->co.out_dir);
   if (x->plan_path && (code = crawl_load_plan(x)) != CLI_CONTINUE) return code;
+  x->co.policy.probe_unknown = !x->no_probe; /* pol_probeable: safe_explore only */
   if ((code = crawl_principals(x)) != CLI_CONTINUE) return code;
   if ((x->co.run_id || x->co.lease_ms) && !x->co.frontier)
     return cli_fail(CLI_EXIT_USAGE, "--run-id and --lease-ms go with --frontier");

@@ -100,6 +100,7 @@ void crawl__act_decide(const pol_policy *policy, const char *page_origin, const 
   pol_decision d;
   pol_decide(policy, &s, &a->cls, &d);
   a->dec = (act_decision){.effect = d.effect, .reason = d.reason, .text = crawl__act_text(d.text)};
+  a->probe = e && pol_probeable(policy, &a->cls) && a->action_id && strcmp(a->action_id, "ui.enterText");
   /* priority (section 11.5): app actions and local UI first, then navigation;
    * what closes (collapse) after what opens: closing mostly returns to a
    * state already seen, opening shows what is new */
@@ -444,7 +445,7 @@ static int recipe_may(const act_gate *gate, const action *d) {
  * capture) under the gate: 0 when that decision is allow, else the
  * refusal with why. a->dec must have been allow as well. */
 static int decide_again(const act_gate *gate, const action *a, const pg_element *e, char *why, size_t whylen) {
-  if (a->dec.effect != POL_EFFECT_ALLOW) {
+  if (a->dec.effect != POL_EFFECT_ALLOW && !(gate->sealed && a->probe)) {
     snprintf(why, whylen, "not performed: the decision for it is %s, not allow", pol_effect_name(a->dec.effect));
     return -1;
   }
@@ -454,7 +455,7 @@ static int decide_again(const act_gate *gate, const action *a, const pg_element 
     d.name = (char *)(e->name ? e->name : "");
   }
   crawl__act_decide(gate->policy, gate->page_origin, gate->allowed, &d, e);
-  if (d.dec.effect == POL_EFFECT_ALLOW || recipe_may(gate, &d)) return 0;
+  if (d.dec.effect == POL_EFFECT_ALLOW || recipe_may(gate, &d) || (gate->sealed && d.probe)) return 0;
   snprintf(why, whylen, "not performed: decided again on the element found now (%s \"%.120s\"), the gate says %s "
            "(%s): %.200s", d.role, d.name, pol_effect_name(d.dec.effect), pol_reason_name(d.dec.reason),
            d.dec.text ? d.dec.text : "");

@@ -18,7 +18,9 @@ const char *crawl__act_for(const pg_element *e);
 /* Classify and decide a (its action_id, role, name, option) on element e
  * (NULL: a dialog's Escape) under policy, on a page of page_origin with
  * allowed (NULL-terminated, may be NULL) also in scope: fills a->cls,
- * a->dec and a->rank (exploration priority). */
+ * a->dec, a->rank (exploration priority) and a->probe (1: the decision is
+ * review for want of evidence and the policy lets it be probed under a
+ * seal; any action but text entry). */
 void crawl__act_decide(const pol_policy *policy, const char *page_origin, const char *const *allowed, action *a,
                        const pg_element *e);
 
@@ -51,6 +53,8 @@ typedef struct act_gate {
                      own sign-in, which may type into a sensitive field and
                      may do what signing in does (act.c recipe_may), never
                      what destroys, pays, cannot be undone or leaves the app */
+  int sealed;     /* the page is sealed for a probe (explore_probe.c): a control
+                     nothing settles (action.probe, pol_probeable) may be acted on */
 } act_gate;
 
 /* Why crawl__act_perform did nothing on purpose. */

@@ -284,6 +284,8 @@ static void run_free(run *r) {
   crawl__strmap_release(&r->by_loop);
   crawl__strmap_release(&r->route_alias);
   crawl__strmap_release(&r->load_writes);
+  crawl__strmap_release(&r->probed_ok);
+  cJSON_Delete(r->probe_meta);
   crawl__run_graph_json_drop(r);
 }
 

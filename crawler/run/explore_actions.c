@@ -16,8 +16,16 @@ static int cmp_action(const void *a, const void *b) {
   return x->rank - y->rank;
 }
 
-static void decide(run *r, action *a, const pg_element *e) {
+static void decide_plain(run *r, action *a, const pg_element *e) {
   crawl__act_decide(&r->o->policy, r->page_origin, r->allowed, a, e);
+}
+
+/* The gate's decision; a control nothing settles (a->probe) is to be
+ * tried under the seal: allowed for now, its decision taken by the probe
+ * (explore_probe.c). */
+static void decide(run *r, action *a, const pg_element *e) {
+  decide_plain(r, a, e);
+  if (a->probe) crawl__run_probe_pending(a);
 }
 
 /* Ordinal of each element among the elements before it with the same role
@@ -146,7 +154,7 @@ static int select_actions(run *r, int si, const pg_element *e, const cJSON *v, i
     action t = {.action_id = "ui.choose", .role = e->role, .name = e->name ? e->name : "",
                 .option = cJSON_GetStringValue(cJSON_GetArrayItem(oj, 0))};
     if (!t.option) continue;
-    decide(r, &t, e);
+    decide_plain(r, &t, e); /* passed over unsealed: a probe candidate blocks the way */
     blocked[j] = t.dec;
   }
   state *s = &r->f.st[si];
@@ -272,9 +280,10 @@ void crawl__run_prepare_state(run *r, int si) {
   fr_state_sig(&r->f, si);
   if (s->decided) return; /* a resumed run journaled them already */
   s->decided = 1;
-  long allowed = 0;
+  long allowed = 0, probes = 0;
   for (int i = 0; i < s->nacts; i++) {
     action *a = &s->acts[i];
+    if (a->probe) { probes++; continue; } /* decided by its probe (explore_probe.c) */
     if (a->dec.effect == POL_EFFECT_ALLOW) { allowed++; continue; }
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "stateId", s->id);
@@ -294,5 +303,6 @@ void crawl__run_prepare_state(run *r, int si) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "stateId", s->id);
   cJSON_AddNumberToObject(o, "allowed", (double)allowed);
+  if (probes) cJSON_AddNumberToObject(o, "probes", (double)probes);
   crawl__run_jl_write(r, "gate", o);
 }

@@ -90,8 +90,19 @@ typedef struct run {
   int sh_spent;             /* the run's maxTransitions are taken (by all workers) */
   long sh_edges;            /* the shared frontier's transitions read so far (shared_edges_in) */
   int phase;                /* the lifecycle step reached (run_phases), -1: none yet */
+  /* sealed probes (explore_probe.c) */
+  cJSON *probe_meta;        /* the allowed probe's metadata, for its transition line */
+  crawl__strmap probed_ok;  /* action keys probed harmless: replayed under the seal */
+  long probes_allowed, probes_denied;
   char err[512];
 } run;
+
+/* A probe under way (explore_probe.c): the storage before it, and what the
+ * page had counted when the seal went on. */
+typedef struct probe_ctx {
+  cJSON *before;
+  int blocked, ws_opened, ws_unguarded, ws_frames, refused;
+} probe_ctx;
 
 /* A seed of the run: the URLs given, then the plan's (explore_seeds.c). */
 typedef struct seed {
@@ -171,6 +182,16 @@ int crawl__run_seeds(run *r, int resumed, seed **out);
 int crawl__run_folded(const run *r, int to, const char *rk);
 void crawl__run_landed_route(run *r, cJSON *o, const char *rk);
 void crawl__run_step(run *r, int si, int i);
+
+/* ---- explore_probe.c ---- */
+void crawl__run_probe_pending(action *a);
+int crawl__run_probe_begin(run *r, int si, action *a, probe_ctx *pc);
+void crawl__run_probe_abort(run *r, int si, const action *a, probe_ctx *pc);
+int crawl__run_probe_end(run *r, int si, action *a, probe_ctx *pc);
+void crawl__run_probe_annotate(run *r, cJSON *transition);
+int crawl__run_probe_known(const run *r, const action *rec);
+crawl_code crawl__run_probe_replay(run *r, int si, const action *rec, act_refusal *refused, char *why,
+                                   size_t whylen);
 
 /* ---- explore_shared.c ---- */
 void crawl__run_shared_failed(run *r);

@@ -3,6 +3,7 @@
  * state), the signals between two captures, and the run's one path for
  * performing an action or loading a URL (act.c behind the gate). */
 #include "explore_int.h"
+#include "seal.h"
 
 /* ---- observing the page ----------------------------------------------------------------- */
 /* Settle, capture, fingerprint. Returns the state index of the capture, or -1
@@ -191,7 +192,8 @@ cJSON *crawl__run_signals_between(run *r, const pg_graph *a, const char *route_a
  * ambiguous target is a review item of the state the page is in; a refusal
  * is logged (the caller records the failure). */
 crawl_code crawl__run_perform_(run *r, const action *a, act_refusal *refused, char *why, size_t whylen) {
-  act_gate gate = {.policy = &r->o->policy, .page_origin = r->page_origin, .allowed = (const char *const *)r->allowed};
+  act_gate gate = {.policy = &r->o->policy, .page_origin = r->page_origin, .allowed = (const char *const *)r->allowed,
+                   .sealed = crawl__page_sealed(r->page)}; /* a probe (explore_probe.c) */
   act_refusal ignored;
   if (!refused) refused = &ignored;
   crawl_code rc = crawl__act_perform(r->page, r->g, &gate, a, NULL, refused, why, whylen);

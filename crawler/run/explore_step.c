@@ -165,6 +165,7 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
   cJSON_AddBoolToObject(o, "selfLoop", to == from);
   if (!guarded && crawl__run_folded(r, to, route)) crawl__run_landed_route(r, o, route);
   cJSON_AddNumberToObject(o, "durationMs", (double)(cdp_now_ms() - m->t));
+  crawl__run_probe_annotate(r, o); /* a sealed probe's evidence and storage keys */
   journal_guarded(r, from, a, m, o);
   if (!guarded) journal_revealed(r, from, a, before);
   if (r->sh && to != from) crawl__run_shared_edge_out(r, o);
@@ -194,9 +195,12 @@ static void step_(run *r, int si, int i) {
   a->done = 1;
   r->deviations = 0;
   char why[256] = "";
+  probe_ctx pc;
+  int probing = a->probe; /* nothing settles it: tried under the seal (explore_probe.c) */
+  if (probing && crawl__run_probe_begin(r, si, a, &pc)) return; /* held after all */
   step_marks m = marks_now(r);
   crawl_code rc = crawl__run_perform(r, a, why, sizeof why);
-  if (rc == CRAWL_ARG && r->cur == si && shown_elsewhere(r, si)) {
+  if (rc == CRAWL_ARG && !probing && r->cur == si && shown_elsewhere(r, si)) {
     /* the page shows si under another route (folded): what it lists need
      * not be si's (page 3's items, not page 1's); once more on si's own page */
     r->cur = -1;
@@ -208,6 +212,7 @@ static void step_(run *r, int si, int i) {
     }
   }
   crawl__timing_add(&r->tm, CRAWL_PH_ACT, cdp_now_ms() - m.t);
+  if (probing && rc) crawl__run_probe_abort(r, si, a, &pc);
   if (rc == CRAWL_ARG) {
     journal_failure(r, &r->f.st[si], a, why);
     return;
@@ -222,6 +227,13 @@ static void step_(run *r, int si, int i) {
   r->before = saved;
   char *route = NULL;
   int to = crawl__run_observe(r, &rc, &route);
+  if (probing && rc) crawl__run_probe_abort(r, si, &r->f.st[si].acts[i], &pc);
+  if (probing && !rc && crawl__run_probe_end(r, si, &r->f.st[si].acts[i], &pc)) {
+    /* denied (or held): what it reached is not published; the page is restored next */
+    pg_graph_free(saved);
+    free(route);
+    return;
+  }
   if (rc) {
     /* keep a graph around; the page is somewhere we do not know */
     if (!r->g) r->g = saved;

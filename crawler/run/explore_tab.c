@@ -30,7 +30,8 @@ static crawl_code replay(run *r, int si, const action *rec, char *why, size_t wh
     return CRAWL_ARG;
   }
   act_refusal refused;
-  crawl_code rc = crawl__run_perform_(r, rec, &refused, why, whylen);
+  crawl_code rc = crawl__run_probe_known(r, rec) ? crawl__run_probe_replay(r, si, rec, &refused, why, whylen)
+                                                 : crawl__run_perform_(r, rec, &refused, why, whylen);
   if (refused != ACT_REFUSED) return rc;
   const char *role = rec->role ? rec->role : "", *name = rec->name ? rec->name : "";
   crawl_log(CRAWL_LOG_WARN, "crawl", "not replaying %s %s \"%.80s\" on the way to %s: %s", rec->action_id, role, name,

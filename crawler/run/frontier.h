@@ -40,6 +40,8 @@ typedef struct action {
   int here;                 /* a tab already selected, a link to the page itself: expected to stay */
   int backend;              /* backendNodeId of the element it was decided on, in that capture (0:
                                unknown); a hint only: act.c checks role, name and scope again */
+  int probe;                /* nothing settles it (pol_probeable): tried only under the seal
+                               (explore_probe.c); not copied by fr_action_copy */
 } action;
 
 typedef struct state {

@@ -10,6 +10,7 @@
  * The struct is in page_int.h.
  */
 #include "page_int.h"
+#include "seal.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -84,7 +85,8 @@ void crawl__page_on_binding(void *ud, const char *session, const char *method, c
   const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
   const char *payload = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "payload"));
   /* a frame or worker of the page says only what its guard refused */
-  if (!crawl__page_mine(p, session) && !(payload && !strncmp(payload, "ws:", 3))) return;
+  if (!crawl__page_mine(p, session) && !(payload && (!strncmp(payload, "ws:", 3) || !strncmp(payload, "seal:", 5))))
+    return;
   if (name && p->binding && !strcmp(name, p->binding) && payload && !strcmp(payload, "popup:")) {
     p->popups++; /* window.open refused in the page (js/page_guard.js): no window at all */
     crawl_log(CRAWL_LOG_INFO, "page", "refused a window.open");
@@ -93,6 +95,8 @@ void crawl__page_on_binding(void *ud, const char *session, const char *method, c
     free(p->last_ws);
     p->last_ws = crawl__xprintf("%.1000s", payload + 3);
     crawl_log(CRAWL_LOG_INFO, "guard", "blocked a WebSocket to %s", p->last_ws);
+  } else if (name && p->binding && !strcmp(name, p->binding) && payload && !strncmp(payload, "seal:", 5)) {
+    crawl__page_seal_report(p, payload + 5); /* a send the probe's seal refused (page_seal.c) */
   } else if (name && p->binding && !strcmp(name, p->binding) && payload && !strncmp(payload, "dialogs:", 8)) {
     long k = strtol(payload + 8, NULL, 10); /* answered in the page: not a change */
     if (k > 0) p->dialogs = k > INT_MAX - p->dialogs ? INT_MAX : p->dialogs + (int)k;

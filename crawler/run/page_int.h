@@ -89,6 +89,12 @@ struct crawl_page {
   int ws_unguarded;          /* opened after an action all the same (a worker) */
   int ws_frames;             /* frames sent after an action */
   char *last_ws;
+  /* a sealed probe (page_seal.c) */
+  char seal_name[40];        /* the seal's switch in the page's documents, "" until installed */
+  char *seal_doc;            /* while sealed: the script that seals each new document */
+  int sealed;
+  int seal_refused;          /* sends the seal refused in the page (crawl__page_seal_report) */
+  char *last_seal;           /* the last: "WebSocket ws://host/path" (no query, no data) */
   /* the fields any capture found sensitive (pg_graph.sensitive_fields), for
    * every later capture (pg_input.known_sensitive_*); seen: "n<id>", "k<key>" */
   int *sens_nodes;

@@ -516,6 +516,8 @@ void crawl_page_close(crawl_page *p) {
   free(p->write_once);
   free(p->goto_url);
   free(p->last_ws);
+  free(p->last_seal);
+  free(p->seal_doc);
   for (int i = 0; i < p->nkids; i++) {
     free(p->kids[i].session);
     free(p->kids[i].target_id);

@@ -35,7 +35,11 @@
   X(live_reporter_baseline)   /* observe.c: %s x2: binding */                   \
   X(select_contents)          /* observe.c: selects a field's text (function) */ \
   X(page_guard)               /* page_open.c, page_guard.c: %s: binding, %d: allow WebSockets; refuses window.open, and WebSockets after input */ \
-  X(worker_guard)             /* page_guard.c: %s: binding; a worker started after an action: refuses WebSockets */
+  X(worker_guard)             /* page_guard.c: %s: binding; a worker started after an action: refuses WebSockets */ \
+  X(page_seal)                /* page_seal.c: %s: binding, %s: the switch; refuses sends while sealed */ \
+  X(page_seal_on)             /* page_seal.c: %s: the switch, %d: on */ \
+  X(storage_snapshot)         /* page_seal.c: a promise of the client storage as JSON text */ \
+  X(storage_restore)          /* page_seal.c: %s: a snapshot; puts it back, a promise of what could not be */
 
 #define CRAWL__PAGE_SCRIPT_DECL(name)                                          \
   extern const unsigned char crawl__js_##name[];                               \

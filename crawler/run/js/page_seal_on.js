@@ -1,0 +1,1 @@
+(()=>{try{const f=window['%s'];if(f)f(%d)}catch(e){}})()
