@@ -245,9 +245,26 @@ static cJSON *out_gate_rules(pk *b, cJSON *by_class) {
   return a;
 }
 
+/* Sealed probes (docs/safety.md): the transitions a probe allowed (rule
+ * probe.sealed, in their decision) and the decisions it denied (rules
+ * probe.write, probe.destructive), each once per state. */
+static void count_probes(const pk *b, long *allowed, long *denied) {
+  *allowed = *denied = 0;
+  for (size_t i = 0; i < b->nrefs; i++) {
+    const cJSON *j = b->refs[i].line;
+    int tr = !strcmp(b->refs[i].type, "transition"), dec = !strcmp(b->refs[i].type, "decision");
+    const char *rule = tr ? crawl__str(crawl__get(j, "decision"), "rule") : dec ? crawl__str(j, "rule") : NULL;
+    if (!rule || strncmp(rule, "probe.", 6)) continue;
+    if (tr && !strcmp(rule, "probe.sealed")) ++*allowed;
+    else if (dec && !strcmp(crawl__str(j, "effect") ? crawl__str(j, "effect") : "", "deny")) ++*denied;
+  }
+}
+
 static cJSON *out_gate(pk *b) {
   cJSON *g = crawl__jx(cJSON_CreateObject());
-  pk_jnum(g, "allow", (double)b->nallowed);
+  long pa, pd;
+  count_probes(b, &pa, &pd);
+  pk_jnum(g, "allow", (double)(b->nallowed + pa));
   pk_jnum(g, "skip", (double)b->ndecisions[1]);
   pk_jnum(g, "review", (double)b->ndecisions[2]);
   pk_jnum(g, "deny", (double)b->ndecisions[3]);
@@ -255,6 +272,11 @@ static cJSON *out_gate(pk *b) {
   cJSON *by_rule = out_gate_rules(b, by_class);
   crawl__jset(g, "byClass", by_class);
   crawl__jset(g, "byRule", by_rule);
+  cJSON *pr = crawl__jx(cJSON_CreateObject()); /* of allow and deny above: what sealed probes decided */
+  pk_jnum(pr, "allow", (double)pa);
+  pk_jnum(pr, "deny", (double)pd);
+  pk_jnum(pr, "untried", (double)(b->nprobes > pa + pd ? b->nprobes - pa - pd : 0));
+  crawl__jset(g, "probed", pr);
   return g;
 }
 

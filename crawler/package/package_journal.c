@@ -72,6 +72,7 @@ static void collect_gate(pk *b, const crawl__jrec *r) {
   int added;
   pk_strset_put(&b->gated_states, r->state, &added);
   if (added) b->nallowed += (long)crawl__num(r->json, "allowed", 0);
+  if (added) b->nprobes += (long)crawl__num(r->json, "probes", 0);
 }
 
 /* transition, decision, failure: records that target an element (pk_ref). */

@@ -152,6 +152,8 @@ static cJSON *out_edge(pk *b, const pk_ref *rf, long reps) {
   if (cJSON_IsObject(crawl__get(j, "decision"))) crawl__jset(m, "decision", cJSON_Duplicate(crawl__get(j, "decision"), 1));
   if (cJSON_IsNumber(crawl__get(j, "durationMs"))) pk_jnum(m, "durationMs", crawl__get(j, "durationMs")->valuedouble);
   if (cJSON_IsNumber(crawl__get(j, "blockedRequests"))) pk_jnum(m, "blockedRequests", crawl__get(j, "blockedRequests")->valuedouble);
+  if (cJSON_IsObject(crawl__get(crawl__get(j, "metadata"), "probe"))) /* a sealed probe's storage keys */
+    crawl__jset(m, "probe", cJSON_Duplicate(crawl__get(crawl__get(j, "metadata"), "probe"), 1));
   crawl__jset(o, "metadata", m);
   return o;
 }

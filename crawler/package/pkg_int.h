@@ -201,6 +201,7 @@ typedef struct pk {
   strset item_keys; pk_item *items;
   long nfailures, nreplays, nself, ndecisions[4];
   long nallowed;                /* gate records: actions allowed, summed once per state */
+  long nprobes;                 /* gate records: controls left to a sealed probe, once per state */
   strset gated_states;
   int opaque_regions;
   int park;                     /* the package is only written: see pk_park */

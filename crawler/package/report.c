@@ -316,6 +316,8 @@ static void gate_line(const cJSON *p, char *line, size_t n) {
   for (size_t k = 0; g && k < sizeof effects / sizeof *effects; k++) {
     crawl__buf_printf(&b, "%s %.0f %s", k ? "," : "", crawl__num(g, effects[k][0], 0), effects[k][1]);
     if (k) gate_classes(&b, crawl__get(crawl__get(g, "byClass"), effects[k][0]));
+    double probed = crawl__num(crawl__get(g, "probed"), effects[k][0], 0);
+    if (probed > 0) crawl__buf_printf(&b, " (%.0f probed)", probed);
   }
   if (!g) crawl__buf_puts(&b, " not recorded");
   snprintf(line, n, "%s", b.p ? b.p : "");

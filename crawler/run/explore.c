@@ -285,6 +285,7 @@ static void run_free(run *r) {
   crawl__strmap_release(&r->route_alias);
   crawl__strmap_release(&r->load_writes);
   crawl__strmap_release(&r->probed_ok);
+  crawl__strmap_release(&r->probed_bad);
   cJSON_Delete(r->probe_meta);
   crawl__run_graph_json_drop(r);
 }

@@ -93,6 +93,7 @@ typedef struct run {
   /* sealed probes (explore_probe.c) */
   cJSON *probe_meta;        /* the allowed probe's metadata, for its transition line */
   crawl__strmap probed_ok;  /* action keys probed harmless: replayed under the seal */
+  crawl__strmap probed_bad; /* action keys a probe denied (1 write, 2 destructive): not tried again */
   long probes_allowed, probes_denied;
   char err[512];
 } run;

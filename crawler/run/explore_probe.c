@@ -15,6 +15,9 @@
 static const char fix[] = "Annotate the control with data-uiap-risk or data-uiap-action, or give it a name that "
                           "says what it does.";
 
+static void action_key(const action *a, char *key, size_t n);
+static void deny(run *r, int si, action *a, int destructive, const char *what);
+
 void crawl__run_probe_pending(action *a) {
   a->dec = (act_decision){.effect = POL_EFFECT_ALLOW, .reason = POL_REASON_SAFE,
                           .text = crawl__act_text("allow under the seal: nothing says what it does (rule "
@@ -70,7 +73,13 @@ static int seal_on(run *r, probe_ctx *pc, char *why, size_t whylen) {
 }
 
 int crawl__run_probe_begin(run *r, int si, action *a, probe_ctx *pc) {
-  char why[300];
+  char why[300], key[1200];
+  action_key(a, key, sizeof key);
+  long bad = crawl__strmap_get(&r->probed_bad, key);
+  if (bad > 0) { /* the same control wrote when probed elsewhere */
+    deny(r, si, a, bad == 2, NULL);
+    return -1;
+  }
   if (seal_on(r, pc, why, sizeof why) == 0) return 0;
   hold(r, si, a, why);
   return -1;
@@ -137,7 +146,10 @@ static void first_loss(const crawl_seal_diff *d, char *buf, size_t n) {
   snprintf(buf, n, "stored data lost");
 }
 
-/* Denied: the decision line, the review item, the page to be restored. */
+static void action_key(const action *a, char *key, size_t n) { crawl__run_action_key(key, n, NULL, NULL, NULL, a); }
+
+/* Denied: the decision line; the first time for this control (what != NULL),
+ * the review item and the page to be restored. */
 static void deny(run *r, int si, action *a, int destructive, const char *what) {
   char t[384];
   a->cls.side_effect = destructive ? POL_SE_DESTRUCTIVE : POL_SE_WRITE;
@@ -149,7 +161,12 @@ static void deny(run *r, int si, action *a, int destructive, const char *what) {
                           .reason = destructive ? POL_REASON_DESTRUCTIVE : POL_REASON_MANUAL_ONLY,
                           .text = crawl__act_text(t)};
   a->probe = 0;
+  a->done = 1;
   journal_decision(r, si, a);
+  if (!what) return; /* denied by its probe in another state: not tried again */
+  char key[1200];
+  action_key(a, key, sizeof key);
+  crawl__strmap_put(&r->probed_bad, key, destructive ? 2 : 1);
   crawl__run_jl_review(r, "unsafe_action_candidate", "high", si, a, fix,
                        "Probed under the seal (its name, markup and icons said nothing about what it does): %s. "
                        "It is denied; the state it reached is not published, and the tab and its storage were "
@@ -179,13 +196,13 @@ static cJSON *probe_meta(const crawl_seal_diff *d) {
 
 static void remember(run *r, const action *a) {
   char key[1200];
-  crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, a);
+  action_key(a, key, sizeof key);
   crawl__strmap_put(&r->probed_ok, key, 1);
 }
 
 int crawl__run_probe_known(const run *r, const action *rec) {
   char key[1200];
-  crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, rec);
+  action_key(rec, key, sizeof key);
   return crawl__strmap_get(&r->probed_ok, key) >= 0;
 }
 
