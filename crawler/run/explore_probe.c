@@ -200,10 +200,19 @@ static void remember(run *r, const action *a) {
   crawl__strmap_put(&r->probed_ok, key, 1);
 }
 
+/* 1 when rec, recorded (a path, an edge: this worker's or another's), is a
+ * control probed harmless here, or one the gate would leave to a probe on
+ * the element of the current capture: it is replayed under the seal. */
 int crawl__run_probe_known(const run *r, const action *rec) {
   char key[1200];
   action_key(rec, key, sizeof key);
-  return crawl__strmap_get(&r->probed_ok, key) >= 0;
+  if (crawl__strmap_get(&r->probed_ok, key) >= 0) return 1;
+  if (rec->escape || !r->g || !rec->role) return 0;
+  const pg_element *e = crawl__act_find(r->g, rec->role, rec->name, rec->stable_id, rec->scope_key, rec->ordinal);
+  if (!e) return 0;
+  action d = *rec;
+  crawl__act_decide(&r->o->policy, r->page_origin, r->allowed, &d, e);
+  return d.probe;
 }
 
 /* The verdict on what happened since pc: 0 nothing lost and nothing sent,

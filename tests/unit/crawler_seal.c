@@ -1,0 +1,166 @@
+/* crawler_seal.c -- what a sealed probe did to the client storage
+ * (crawler/run/seal_diff.c): two snapshots compared into keys added,
+ * changed, removed, and stored lists or objects that lost entries, per
+ * channel (localStorage, sessionStorage, cookies, IndexedDB records, Cache
+ * Storage entries); a change names the key, never the value; the losses
+ * are kept when there are more changes than room. Also pol_probeable: only
+ * safe_explore with probing on, only rule default.unknown. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pol.h"
+#include "seal.h"
+
+static cJSON *J(const char *s) {
+  cJSON *j = cJSON_Parse(s);
+  cr_assert(j, "test JSON parses: %s", s);
+  return j;
+}
+
+/* The change of d on (channel, key), or NULL. */
+static const crawl_seal_change *find(const crawl_seal_diff *d, const char *channel, const char *key) {
+  for (size_t i = 0; i < d->n; i++)
+    if (!strcmp(d->v[i].channel, channel) && !strcmp(d->v[i].key, key)) return &d->v[i];
+  return NULL;
+}
+
+static void diff(const char *b, const char *a, crawl_seal_diff *d) {
+  cJSON *jb = J(b), *ja = J(a);
+  crawl__seal_diff(jb, ja, d);
+  cJSON_Delete(jb);
+  cJSON_Delete(ja);
+}
+
+Test(seal, equal_snapshots_differ_in_nothing) {
+  const char *s = "{\"localStorage\":{\"a\":\"1\",\"list\":\"[1,2]\"},\"cookies\":{\"pref; h; /\":\"x\"},"
+                  "\"indexedDB\":{\"db/items\":{\"records\":{\"1\":\"\\\"one\\\"\"}}},\"cacheStorage\":{\"c\":[\"http://h/a\"]}}";
+  crawl_seal_diff d;
+  diff(s, s, &d);
+  cr_expect_eq(d.n, 0);
+  cr_expect_eq(crawl__seal_lost(&d), 0);
+  crawl__seal_diff_release(&d);
+}
+
+Test(seal, added_changed_removed_by_channel) {
+  crawl_seal_diff d;
+  diff("{\"localStorage\":{\"notes\":\"keep me\",\"tab\":\"a\"},\"sessionStorage\":{\"s\":\"1\"}}",
+       "{\"localStorage\":{\"tab\":\"b\",\"theme\":\"dark\"},\"sessionStorage\":{}}", &d);
+  cr_expect_eq(d.counts[CRAWL_SEAL_ADDED], 1);
+  cr_expect_eq(d.counts[CRAWL_SEAL_CHANGED], 1);
+  cr_expect_eq(d.counts[CRAWL_SEAL_REMOVED], 2);
+  cr_expect_eq(crawl__seal_lost(&d), 2, "a key removed is stored data lost");
+  const crawl_seal_change *c = find(&d, "localStorage", "notes");
+  cr_assert(c);
+  cr_expect_eq(c->kind, CRAWL_SEAL_REMOVED);
+  cr_expect_eq(find(&d, "localStorage", "tab")->kind, CRAWL_SEAL_CHANGED);
+  cr_expect_eq(find(&d, "localStorage", "theme")->kind, CRAWL_SEAL_ADDED);
+  cr_expect_eq(find(&d, "sessionStorage", "s")->kind, CRAWL_SEAL_REMOVED);
+  for (size_t i = 0; i < d.n; i++) /* keys only: no value is in a change */
+    cr_expect(!strstr(d.v[i].key, "keep me") && !strstr(d.v[i].key, "dark"), "%s", d.v[i].key);
+  crawl__seal_diff_release(&d);
+}
+
+Test(seal, a_stored_list_or_object_that_lost_entries_shrank) {
+  crawl_seal_diff d;
+  diff("{\"localStorage\":{\"list\":\"[\\\"a\\\",\\\"b\\\",\\\"c\\\"]\",\"more\":\"[1]\",\"obj\":\"{\\\"x\\\":1,\\\"y\\\":2}\","
+       "\"swap\":\"[1,2]\",\"grow\":\"{\\\"x\\\":1}\",\"gone\":\"[1]\"}}",
+       "{\"localStorage\":{\"list\":\"[\\\"a\\\",\\\"b\\\"]\",\"more\":\"[1,2]\",\"obj\":\"{\\\"x\\\":1}\","
+       "\"swap\":\"[1,3]\",\"grow\":\"{\\\"x\\\":2,\\\"z\\\":3}\",\"gone\":\"\"}}", &d);
+  cr_expect_eq(find(&d, "localStorage", "list")->kind, CRAWL_SEAL_SHRUNK, "a list lost an item");
+  cr_expect_eq(find(&d, "localStorage", "more")->kind, CRAWL_SEAL_CHANGED, "a list that only grew");
+  cr_expect_eq(find(&d, "localStorage", "obj")->kind, CRAWL_SEAL_SHRUNK, "an object lost a member");
+  cr_expect_eq(find(&d, "localStorage", "swap")->kind, CRAWL_SEAL_SHRUNK, "an item replaced is an item lost");
+  cr_expect_eq(find(&d, "localStorage", "grow")->kind, CRAWL_SEAL_CHANGED, "members changed and added, none lost");
+  cr_expect_eq(find(&d, "localStorage", "gone")->kind, CRAWL_SEAL_SHRUNK, "a list emptied into another value");
+  crawl__seal_diff_release(&d);
+}
+
+Test(seal, lost_entries_reads_json_only) {
+  cr_expect_eq(crawl__seal_lost_entries("[1,2,2]", "[2,1]"), 1, "duplicates count");
+  cr_expect_eq(crawl__seal_lost_entries("[1,2,2]", "[2,2,1,4]"), 0);
+  cr_expect_eq(crawl__seal_lost_entries("[]", "\"x\""), 0, "an empty list has nothing to lose");
+  cr_expect_eq(crawl__seal_lost_entries("plain text", "other"), 0, "not JSON: a change");
+  cr_expect_eq(crawl__seal_lost_entries("5", "4"), 0, "a number: a change");
+  cr_expect_eq(crawl__seal_lost_entries("{\"a\":{\"b\":1}}", "{\"a\":{}}"), 0, "top-level entries only");
+  cr_expect_eq(crawl__seal_lost_entries(NULL, "[1]"), 0);
+  cr_expect_eq(crawl__seal_lost_entries("[1]", NULL), 1);
+}
+
+Test(seal, indexeddb_records_cookies_and_cache_entries) {
+  crawl_seal_diff d;
+  diff("{\"indexedDB\":{\"probe/items\":{\"records\":{\"1\":\"\\\"one\\\"\",\"2\":\"[1,2]\",\"3\":null}}},"
+       "\"cookies\":{\"pref; h; /\":\"keep\",\"sid; h; /\":\"s\"},\"cacheStorage\":{\"v1\":[\"http://h/a\",\"http://h/b\"]}}",
+       "{\"indexedDB\":{\"probe/items\":{\"records\":{\"2\":\"[1]\",\"3\":null,\"4\":\"\\\"four\\\"\"}}},"
+       "\"cookies\":{\"sid; h; /\":\"t\"},\"cacheStorage\":{\"v1\":[\"http://h/a\"],\"v2\":[\"http://h/c\"]}}", &d);
+  cr_expect_eq(find(&d, "IndexedDB", "probe/items 1")->kind, CRAWL_SEAL_REMOVED);
+  cr_expect_eq(find(&d, "IndexedDB", "probe/items 2")->kind, CRAWL_SEAL_SHRUNK);
+  cr_expect_null(find(&d, "IndexedDB", "probe/items 3"), "a value JSON cannot carry, on both sides: unchanged");
+  cr_expect_eq(find(&d, "IndexedDB", "probe/items 4")->kind, CRAWL_SEAL_ADDED);
+  cr_expect_eq(find(&d, "cookie", "pref; h; /")->kind, CRAWL_SEAL_REMOVED, "a cookie deleted");
+  cr_expect_eq(find(&d, "cookie", "sid; h; /")->kind, CRAWL_SEAL_CHANGED);
+  cr_expect_eq(find(&d, "Cache Storage", "v1 http://h/b")->kind, CRAWL_SEAL_REMOVED);
+  cr_expect_eq(find(&d, "Cache Storage", "v2 http://h/c")->kind, CRAWL_SEAL_ADDED);
+  cr_expect_eq(crawl__seal_lost(&d), 4);
+  crawl__seal_diff_release(&d);
+}
+
+Test(seal, a_whole_database_gone_is_every_record_removed) {
+  crawl_seal_diff d;
+  diff("{\"indexedDB\":{\"db/a\":{\"records\":{\"1\":\"1\",\"2\":\"2\"}}}}", "{}", &d);
+  cr_expect_eq(d.counts[CRAWL_SEAL_REMOVED], 2);
+  crawl__seal_diff_release(&d);
+}
+
+Test(seal, losses_are_kept_when_changes_overflow) {
+  /* 100 keys added, then one removed: the removal is listed whatever the order */
+  cJSON *b = J("{\"localStorage\":{\"zz-keep\":\"1\"}}"), *a = J("{\"localStorage\":{}}");
+  cJSON *ls = cJSON_GetObjectItem(a, "localStorage");
+  for (int i = 0; i < 100; i++) {
+    char k[16];
+    snprintf(k, sizeof k, "k%03d", i);
+    cJSON_AddStringToObject(ls, k, "v");
+  }
+  crawl_seal_diff d;
+  crawl__seal_diff(b, a, &d);
+  cr_expect_eq(d.n, CRAWL_SEAL_KEPT);
+  cr_expect_eq(d.counts[CRAWL_SEAL_ADDED], 100);
+  cr_expect_eq(d.counts[CRAWL_SEAL_REMOVED], 1);
+  const crawl_seal_change *c = find(&d, "localStorage", "zz-keep");
+  cr_assert(c, "the loss is listed");
+  cr_expect_eq(c->kind, CRAWL_SEAL_REMOVED);
+  crawl__seal_diff_release(&d);
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+}
+
+Test(seal, only_default_unknown_in_safe_explore_with_probing_is_probeable) {
+  pol_classification c = {.side_effect = POL_SE_UNKNOWN, .risk = POL_RISK_NONE};
+  snprintf(c.rule, sizeof c.rule, "default.unknown");
+  pol_policy on = {.mode = POL_MODE_SAFE_EXPLORE, .probe_unknown = 1}, off = {.mode = POL_MODE_SAFE_EXPLORE};
+  pol_policy observe = {.mode = POL_MODE_OBSERVE_ONLY, .probe_unknown = 1};
+  pol_policy sandbox = {.mode = POL_MODE_SANDBOX_WRITE, .probe_unknown = 1};
+  cr_expect_eq(pol_probeable(&on, &c), 1);
+  cr_expect_eq(pol_probeable(&off, &c), 0, "--no-probe");
+  cr_expect_eq(pol_probeable(&observe, &c), 0, "observe_only never probes");
+  cr_expect_eq(pol_probeable(&sandbox, &c), 0);
+  cr_expect_eq(pol_probeable(NULL, &c), 0);
+  pol_classification icon = c;
+  snprintf(icon.rule, sizeof icon.rule, "icon.close.unknown");
+  cr_expect_eq(pol_probeable(&on, &icon), 0, "an icon is evidence: held");
+  pol_classification submit = c;
+  snprintf(submit.rule, sizeof submit.rule, "native.submit.implicit");
+  cr_expect_eq(pol_probeable(&on, &submit), 0, "a native fact: held");
+  pol_classification confirm = c;
+  confirm.risk = POL_RISK_CONFIRM;
+  cr_expect_eq(pol_probeable(&on, &confirm), 0, "data-uiap-risk: never probed");
+  /* words decide first: a "Delete" is never probed */
+  pol_subject del = {.role = "button", .name = "Delete", .action = "ui.activate"};
+  pol_classification dc;
+  pol_classify(&del, &dc);
+  cr_expect_eq(pol_probeable(&on, &dc), 0, "rule %s", dc.rule);
+  pol_subject plain = {.role = "button", .name = "Teal", .action = "ui.activate"};
+  pol_classification pc;
+  pol_classify(&plain, &pc);
+  cr_expect_eq(pol_probeable(&on, &pc), 1, "rule %s", pc.rule);
+}
