@@ -187,8 +187,41 @@ pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
   return POL_OK;
 }
 
-int pol_probeable(const pol_policy *policy, const pol_classification *c)
+/* 1 when name holds a word: two ASCII letters in a row, or a character
+ * beyond ASCII that is no symbol, no icon-font glyph (private use areas)
+ * and no emoji -- a letter of another script. */
+static int has_word(const char *name)
 {
-  return policy && c && policy->mode == POL_MODE_SAFE_EXPLORE && policy->probe_unknown &&
-         c->side_effect == POL_SE_UNKNOWN && c->risk == POL_RISK_NONE && !strcmp(c->rule, "default.unknown");
+  const unsigned char *p = (const unsigned char *)name;
+  int run = 0;
+  while (p && *p) {
+    if (*p < 0x80) {
+      int alpha = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z');
+      run = alpha ? run + 1 : 0;
+      if (run >= 2)
+        return 1;
+      p++;
+      continue;
+    }
+    run = 0;
+    unsigned cp = 0;
+    int len = *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 1;
+    cp = len == 1 ? 0 : *p & (0xFF >> (len + 1));
+    for (int k = 1; k < len && p[k]; k++)
+      cp = (cp << 6) | (p[k] & 0x3F);
+    int symbol = cp < 0xC0 || (cp >= 0x2000 && cp <= 0x2BFF) || (cp >= 0x3000 && cp <= 0x303F) ||
+                 (cp >= 0xE000 && cp <= 0xF8FF) || (cp >= 0xFE00 && cp <= 0xFE0F) || cp >= 0x1F000;
+    if (len > 1 && !symbol)
+      return 1;
+    for (int k = 0; k < len && *p; k++)
+      p++;
+  }
+  return 0;
+}
+
+int pol_probeable(const pol_policy *policy, const pol_subject *s, const pol_classification *c)
+{
+  return policy && s && c && policy->mode == POL_MODE_SAFE_EXPLORE && policy->probe_unknown &&
+         c->side_effect == POL_SE_UNKNOWN && c->risk == POL_RISK_NONE && !strcmp(c->rule, "default.unknown") &&
+         has_word(s->name);
 }

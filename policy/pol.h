@@ -325,9 +325,12 @@ pol_code pol_decide(const pol_policy *policy, const pol_subject *s,
  * unknown for want of any evidence (rule "default.unknown": no annotation,
  * no native fact, no lexicon word, no icon). Never in observe_only or
  * sandbox_write, never for data-uiap-risk, never for a control any rule
- * read (a submit without a method, an icon without context). pol_decide
- * still says review for it: only a caller that seals the page may act. */
-int pol_probeable(const pol_policy *policy, const pol_classification *c);
+ * read (a submit without a method, an icon without context), never for a
+ * control without a word in its name (s->name: an icon-font glyph, a
+ * symbol, nothing -- an icon is evidence of something, just not of what).
+ * pol_decide still says review for it: only a caller that seals the page
+ * may act. */
+int pol_probeable(const pol_policy *policy, const pol_subject *s, const pol_classification *c);
 
 /* ---- redaction ---------------------------------------------------------- */
 

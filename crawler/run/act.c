@@ -100,7 +100,7 @@ void crawl__act_decide(const pol_policy *policy, const char *page_origin, const 
   pol_decision d;
   pol_decide(policy, &s, &a->cls, &d);
   a->dec = (act_decision){.effect = d.effect, .reason = d.reason, .text = crawl__act_text(d.text)};
-  a->probe = e && pol_probeable(policy, &a->cls) && a->action_id && strcmp(a->action_id, "ui.enterText");
+  a->probe = e && pol_probeable(policy, &s, &a->cls) && a->action_id && strcmp(a->action_id, "ui.enterText");
   /* priority (section 11.5): app actions and local UI first, then navigation;
    * what closes (collapse) after what opens: closing mostly returns to a
    * state already seen, opening shows what is new */

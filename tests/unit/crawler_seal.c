@@ -140,27 +140,41 @@ Test(seal, only_default_unknown_in_safe_explore_with_probing_is_probeable) {
   pol_policy on = {.mode = POL_MODE_SAFE_EXPLORE, .probe_unknown = 1}, off = {.mode = POL_MODE_SAFE_EXPLORE};
   pol_policy observe = {.mode = POL_MODE_OBSERVE_ONLY, .probe_unknown = 1};
   pol_policy sandbox = {.mode = POL_MODE_SANDBOX_WRITE, .probe_unknown = 1};
-  cr_expect_eq(pol_probeable(&on, &c), 1);
-  cr_expect_eq(pol_probeable(&off, &c), 0, "--no-probe");
-  cr_expect_eq(pol_probeable(&observe, &c), 0, "observe_only never probes");
-  cr_expect_eq(pol_probeable(&sandbox, &c), 0);
-  cr_expect_eq(pol_probeable(NULL, &c), 0);
+  pol_subject s = {.role = "button", .name = "Items", .action = "ui.activate"};
+  cr_expect_eq(pol_probeable(&on, &s, &c), 1);
+  cr_expect_eq(pol_probeable(&off, &s, &c), 0, "--no-probe");
+  cr_expect_eq(pol_probeable(&observe, &s, &c), 0, "observe_only never probes");
+  cr_expect_eq(pol_probeable(&sandbox, &s, &c), 0);
+  cr_expect_eq(pol_probeable(NULL, &s, &c), 0);
+  cr_expect_eq(pol_probeable(&on, NULL, &c), 0);
   pol_classification icon = c;
   snprintf(icon.rule, sizeof icon.rule, "icon.close.unknown");
-  cr_expect_eq(pol_probeable(&on, &icon), 0, "an icon is evidence: held");
+  cr_expect_eq(pol_probeable(&on, &s, &icon), 0, "an icon is evidence: held");
   pol_classification submit = c;
   snprintf(submit.rule, sizeof submit.rule, "native.submit.implicit");
-  cr_expect_eq(pol_probeable(&on, &submit), 0, "a native fact: held");
+  cr_expect_eq(pol_probeable(&on, &s, &submit), 0, "a native fact: held");
   pol_classification confirm = c;
   confirm.risk = POL_RISK_CONFIRM;
-  cr_expect_eq(pol_probeable(&on, &confirm), 0, "data-uiap-risk: never probed");
+  cr_expect_eq(pol_probeable(&on, &s, &confirm), 0, "data-uiap-risk: never probed");
+  /* a control without a word is an icon of something: held */
+  static const char *const wordless[] = {"", "\xEF\x87\xB8" /* U+F1F8, an icon font's trash */, "\xE2\x98\x85" /* ★ */,
+                                         "\xF0\x9F\x97\x91" /* 🗑 */, "+", "x", "..."};
+  for (size_t i = 0; i < sizeof wordless / sizeof *wordless; i++) {
+    pol_subject w = {.role = "button", .name = wordless[i], .action = "ui.activate"};
+    cr_expect_eq(pol_probeable(&on, &w, &c), 0, "wordless name %zu", i);
+  }
+  static const char *const words[] = {"Go", "Next view", "\xE8\xA8\xAD\xE5\xAE\x9A" /* 設定 */, "Stufe 2"};
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+    pol_subject w = {.role = "button", .name = words[i], .action = "ui.activate"};
+    cr_expect_eq(pol_probeable(&on, &w, &c), 1, "%s", words[i]);
+  }
   /* words decide first: a "Delete" is never probed */
   pol_subject del = {.role = "button", .name = "Delete", .action = "ui.activate"};
   pol_classification dc;
   pol_classify(&del, &dc);
-  cr_expect_eq(pol_probeable(&on, &dc), 0, "rule %s", dc.rule);
+  cr_expect_eq(pol_probeable(&on, &del, &dc), 0, "rule %s", dc.rule);
   pol_subject plain = {.role = "button", .name = "Teal", .action = "ui.activate"};
   pol_classification pc;
   pol_classify(&plain, &pc);
-  cr_expect_eq(pol_probeable(&on, &pc), 1, "rule %s", pc.rule);
+  cr_expect_eq(pol_probeable(&on, &plain, &pc), 1, "rule %s", pc.rule);
 }
