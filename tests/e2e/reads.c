@@ -261,3 +261,31 @@ Test(reads, allow_read_lets_a_load_time_read_through, .timeout = 150) {
   cr_expect_geq(clicks(&r, "Open tickets"), 1, "the list the read loaded was explored");
   done(&r);
 }
+
+/* observe takes --allow-read as crawl and snapshot do: the tab watched
+ * loads the list only when the read is allowed; the POST arrives only then. */
+Test(reads, observe_takes_allow_read, .timeout = 120) {
+  for (int allowed = 0; allowed < 2; allowed++) {
+    long search0 = t_fixture_hits("/__test/search");
+    char *dir = t_tmpdir(), out[700];
+    snprintf(out, sizeof out, "%s/observe.jsonl", dir);
+    const char *argv[] = {UIAP_BIN, "observe", page("search-load.html"), "--duration-ms", "2500", "-o", out,
+                          allowed ? "--allow-read" : NULL, "POST /__test/search", NULL};
+    t_run r = t_run_argv(argv, 60000);
+    cr_expect_eq(r.status, 0, "observe exits 0: %s", r.err);
+    char *text = t_read_file(out, NULL);
+    int listed = text && strstr(text, "Open tickets");
+    long hits = t_fixture_hits("/__test/search") - search0;
+    if (allowed) {
+      cr_expect(listed, "with --allow-read the observed page shows the list the read loaded");
+      cr_expect_geq(hits, 1, "with --allow-read the read arrived");
+    } else {
+      cr_expect(!listed, "without --allow-read the list never loaded");
+      cr_expect_eq(hits, 0, "without --allow-read the read never arrived");
+    }
+    free(text);
+    t_run_free(&r);
+    t_rm_rf(dir);
+    free(dir);
+  }
+}
