@@ -196,3 +196,7 @@ Test(soak, sb_admin_2) { soak("/node_modules/startbootstrap-sb-admin-2/index.htm
 Test(soak, swagger_ui) { soak("/pages/swagger.html"); }
 Test(soak, tabulator_grid) { soak("/pages/tabulator.html"); }
 Test(soak, shoelace_components) { soak("/pages/shoelace.html"); }
+Test(soak, rapidoc_console) { soak("/pages/rapidoc.html"); }
+Test(soak, quill_editor) { soak("/pages/quill.html"); }
+Test(soak, jsoneditor_tree) { soak("/pages/jsoneditor.html"); }
+Test(soak, aggrid_grid) { soak("/pages/aggrid.html"); }
