@@ -29,7 +29,7 @@ typedef struct crawl_res {
   char hits[1024];
 } crawl_res;
 
-static void crawl_signup(crawl_res *r, const char *mode) {
+static void crawl_signup_with(crawl_res *r, const char *mode, const char *extra) {
   memset(r, 0, sizeof *r);
   r->dir = t_tmpdir();
   char safety[256];
@@ -38,7 +38,7 @@ static void crawl_signup(crawl_res *r, const char *mode) {
   snprintf(r->out, sizeof r->out, "%s/out", r->dir);
   cJSON *before = t_fixture_hit_table();
   const char *argv[] = {UIAP_BIN, "crawl", "--plan", plan, "--max-states", "12", "--max-runtime-ms", "90000",
-                        "-o", r->out, NULL};
+                        "-o", r->out, extra, extra ? "pii" : NULL, NULL};
   r->run = t_run_argv(argv, 150000);
   usleep(200000);
   r->signup_hits = t_fixture_hits_since(before, "/__test/signup", r->hits, sizeof r->hits);
@@ -50,6 +50,8 @@ static void crawl_signup(crawl_res *r, const char *mode) {
   cr_assert(r->pkg, "no package: %s", r->run.err);
   cr_expect_eq(t_validate("DiscoveryPackage", pkg, msg, sizeof msg), 0, "the package validates: %s", msg);
 }
+
+static void crawl_signup(crawl_res *r, const char *mode) { crawl_signup_with(r, mode, NULL); }
 
 static void crawl_done(crawl_res *r) {
   cJSON_Delete(r->pkg);
@@ -164,5 +166,20 @@ Test(forms, safe_explore_types_nothing_and_posts_nothing, .timeout = 200) {
   cr_expect_eq(typed, 0, "no text typed in safe_explore");
   cr_expect_eq(drafted, 0, "no form filled in safe_explore");
   cJSON_Delete(all);
+  crawl_done(&r);
+}
+
+/* --redact pii: the draft's e-mail address and phone number are masked in
+ * the journal and the package like any personal data the page shows (they
+ * are synthetic, but a reader cannot tell). */
+Test(forms, redact_pii_masks_the_draft_values, .timeout = 200) {
+  crawl_res r;
+  crawl_signup_with(&r, "sandbox_write", "--redact");
+  cJSON *valid = drafts(&r, "valid");
+  cr_expect_geq(cJSON_GetArraySize(valid), 1, "the draft ran");
+  cJSON_Delete(valid);
+  static const char *const values[] = {"uiap.draft@example.invalid", "555-0100", NULL};
+  char found[1024] = "";
+  cr_expect_eq(t_tree_grep(r.out, values, found, sizeof found), 0, "no e-mail or phone value in the output: %s", found);
   crawl_done(&r);
 }
