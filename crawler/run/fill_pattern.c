@@ -153,7 +153,7 @@ static int parse_item(rx *x, int depth) {
     x->nodes[n].alt0 = parse_alts(x, depth + 1);
     if (x->bad || *x->p != ')') { x->bad = 1; return -1; }
     x->p++;
-    x->nodes[n].nalts = x->ns - x->nodes[n].alt0; /* set by parse_alts's caller order below */
+    x->nodes[n].nalts = x->ns - x->nodes[n].alt0; /* parse_alts appended its sequences last */
   } else if (c == '[') {
     parse_class(x, n);
   } else if (c == '\\') {
@@ -300,26 +300,23 @@ typedef struct rx_k {
 } rx_k;
 
 static int m_seq(rx *x, const rx_seq *q, int i, const char *s, size_t p, size_t n, const rx_k *k);
-static int m_rep(rx *x, int node, int count, size_t start, const rx_seq *q, int i, const char *s, size_t p, size_t n,
-                 const rx_k *k);
+static int m_rep(rx *x, int node, int count, const rx_seq *q, int i, const char *s, size_t p, size_t n, const rx_k *k);
 
 static int m_cont(rx *x, const rx_k *k, const char *s, size_t p, size_t n) {
   if (!k) return p == n;
   if (k->kind == 0) return m_seq(x, k->seq, k->idx, s, p, n, k->next);
   if (p == k->start && k->count > x->nodes[k->node].min) return 0; /* an empty repetition: no progress */
-  return m_rep(x, k->node, k->count, p, k->seq, k->idx, s, p, n, k->next);
+  return m_rep(x, k->node, k->count, k->seq, k->idx, s, p, n, k->next);
 }
 
 /* Node `node` (item i of q) matched `count` times so far, ending at p. */
-static int m_rep(rx *x, int node, int count, size_t start, const rx_seq *q, int i, const char *s, size_t p, size_t n,
-                 const rx_k *k) {
-  (void)start;
+static int m_rep(rx *x, int node, int count, const rx_seq *q, int i, const char *s, size_t p, size_t n, const rx_k *k) {
   if (++x->steps > RX_STEPS_MAX) return 0;
   const rx_node *d = &x->nodes[node];
   rx_k rest = {.kind = 0, .seq = q, .idx = i + 1, .next = k};
   int more = d->max < 0 || count < d->max;
   if (more && !d->group && p < n && set_has(d->set, (unsigned char)s[p]) &&
-      m_rep(x, node, count + 1, p + 1, q, i, s, p + 1, n, k))
+      m_rep(x, node, count + 1, q, i, s, p + 1, n, k))
     return 1;
   if (more && d->group) {
     rx_k again = {.kind = 1, .seq = q, .idx = i, .node = node, .count = count + 1, .start = p, .next = k};
@@ -331,7 +328,7 @@ static int m_rep(rx *x, int node, int count, size_t start, const rx_seq *q, int 
 
 static int m_seq(rx *x, const rx_seq *q, int i, const char *s, size_t p, size_t n, const rx_k *k) {
   if (i == q->len) return m_cont(x, k, s, p, n);
-  return m_rep(x, x->items[q->first + i], 0, p, q, i, s, p, n, k);
+  return m_rep(x, x->items[q->first + i], 0, q, i, s, p, n, k);
 }
 
 int crawl__fill_pattern_match(const char *pattern, const char *s) {
