@@ -7,6 +7,7 @@
  * and the MCP server (mcp_tools.c) both come here, so they take the same
  * decision and the same click. */
 #include "act.h"
+#include "fill.h"
 #include "run_int.h"
 #include "crawl_strmap.h"
 #include "pg_url.h"
@@ -283,23 +284,6 @@ static crawl_code act_click_(act_ctx *r, const pg_element *e, char *why, size_t 
   return crawl_page_click(r->page, (int)x, (int)y);
 }
 
-/* Draft values for form entry in sandbox_write, by input type, then by
- * data-uiap-meaning. Obviously fake, never a credential. */
-static const struct { const char *key, *value; } draft_values[] = {
-  {"email", "uiap.draft@example.invalid"}, {"tel", "+1 555 0100"}, {"url", "https://example.invalid/"},
-  {"number", "42"}, {"date", "2026-01-15"}, {"time", "12:00"}, {"datetime-local", "2026-01-15T12:00"},
-  {"month", "2026-01"}, {"week", "2026-W03"}, {"search", "test"}, {"color", "#336699"},
-  {"title", "Draft title (uiap)"}, {"name", "Draft Name"}, {"description", "Draft text written by uiap-crawl."},
-};
-
-static const char *draft_value(const pg_element *e) {
-  for (size_t i = 0; i < sizeof draft_values / sizeof *draft_values; i++) {
-    if (e->input_type && !strcmp(e->input_type, draft_values[i].key)) return draft_values[i].value;
-    if (e->meaning && !strcmp(e->meaning, draft_values[i].key)) return draft_values[i].value;
-  }
-  return "Draft (uiap)";
-}
-
 /* Call fn on the node (returnByValue); *out gets the result's value
  * (the caller frees). 0 on success. */
 static int call_on_node(act_ctx *r, int backend, const char *fn, cJSON **out) {
@@ -491,13 +475,20 @@ static crawl_code perform(act_ctx *r, const act_gate *gate, const action *a, con
     }
     return choose_option(r, e, a->option_index, a->option_from, why, whylen);
   }
-  crawl_code rc = act_click(r, e, why, whylen);
+  crawl__form_draft_keep(NULL);
+  int draft = a->draft && e->is_submit && gate->policy && gate->policy->mode == POL_MODE_SANDBOX_WRITE;
+  crawl_code rc = draft ? crawl__form_fill(r->page, e->backend_node_id, a->draft == 2, why, whylen)
+                                           : CRAWL_OK;
+  if (rc) return rc;
+  rc = act_click(r, e, why, whylen);
+  if (!rc && draft) crawl__form_after_submit(r->page, e->backend_node_id);
   if (rc || !a->action_id || strcmp(a->action_id, "ui.enterText")) return rc;
   if (e->sensitive && !gate->recipe) { /* the policy denies these; only a login recipe types into one */
     snprintf(why, whylen, "sensitive field");
     return CRAWL_ARG;
   }
-  return crawl_page_insert_text(r->page, value ? value : draft_value(e));
+  char typed[CRAWL_FILL_VALUE_MAX];
+  return crawl_page_insert_text(r->page, value ? value : crawl__form_value_for(e, typed, sizeof typed));
 }
 
 crawl_code crawl__act_perform(crawl_page *p, const pg_graph *g, const act_gate *gate, const action *a, const char *value,

@@ -99,4 +99,27 @@ int crawl__act_in_scope(const act_gate *gate, const char *url);
  * *out the value (caller frees). 0, or -1. */
 int crawl__act_call(crawl_page *p, int backend, const char *fn, cJSON **out);
 
+/* ---- form drafts in sandbox_write (act_form.c) ---- */
+/* The synthetic value a single ui.enterText types into e (fill.c, from its
+ * type, autocomplete, data-uiap-meaning and name), into buf. Returns buf. */
+const char *crawl__form_value_for(const pg_element *e, char *buf, size_t cap);
+
+/* Fill the form of submit control `backend` on p with synthetic values
+ * (fill.c), leaving its first required field empty when leave_empty; the
+ * draft's record is kept for crawl__form_draft_take. CRAWL_OK (also when
+ * the control has no form: nothing is filled), or CRAWL_ARG with why
+ * (leave_empty and no required field; the form went away). */
+crawl_code crawl__form_fill(crawl_page *p, int backend, int leave_empty, char *why, size_t whylen);
+
+/* After the submit click: the fields the browser holds invalid, added to
+ * the kept record as "invalidFields" (nothing when the page went on). */
+void crawl__form_after_submit(crawl_page *p, int backend);
+
+/* The record of this thread's last draft ({"mode", "fields": [{name, type,
+ * label?, required, constraints?, value | skipped, from, fallback?}],
+ * "leftEmpty"?, "invalidFields"?}), handed over (caller frees), or NULL;
+ * keep replaces (and frees) the one kept. */
+cJSON *crawl__form_draft_take(void);
+void crawl__form_draft_keep(cJSON *report);
+
 #endif

@@ -282,6 +282,7 @@ static void run_free(run *r) {
   r->secrets = NULL;
   fr_free(&r->f);
   crawl__strmap_release(&r->by_loop);
+  crawl__strmap_release(&r->drafted);
   crawl__strmap_release(&r->route_alias);
   crawl__strmap_release(&r->load_writes);
   crawl__run_graph_json_drop(r);

@@ -214,6 +214,8 @@ static void build_actions(run *r, int si) {
   }
   free(ord);
   free_select_options(sel_opts, g->nelements);
+  n = crawl__run_draft_actions(r, si, n); /* sandbox_write: form drafts */
+  s = &r->f.st[si];
   /* an open dialog can be dismissed with Escape */
   for (size_t k = 0; k < g->nscopes; k++) {
     const pg_scope *sc = &g->scopes[k];
@@ -241,9 +243,9 @@ static void build_actions(run *r, int si) {
 void crawl__run_action_key(char *buf, size_t n, const char *action_id, const cJSON *target_or_null,
                        const cJSON *args_or_null, const action *a) {
   if (a) {
-    snprintf(buf, n, "%s|%s|%s|%s|%d%s%.200s", a->action_id ? a->action_id : "", a->role ? a->role : "",
+    snprintf(buf, n, "%s|%s|%s|%s|%d%s%.200s%s", a->action_id ? a->action_id : "", a->role ? a->role : "",
              a->name ? a->name : "", a->stable_id ? a->stable_id : "", a->ordinal, a->option ? "|" : "",
-             a->option ? a->option : "");
+             a->option ? a->option : "", a->draft == 2 ? "|draft:required_empty" : "");
     return;
   }
   const char *option = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args_or_null, "option"));
@@ -252,8 +254,11 @@ void crawl__run_action_key(char *buf, size_t n, const char *action_id, const cJS
   const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId"));
   const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role"));
   const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
-  snprintf(buf, n, "%s|%s|%s|%s|%d%s%.200s", action_id ? action_id : "", role ? role : "", name ? name : "",
-           sid ? sid : "", cJSON_IsNumber(ord) ? ord->valueint : 0, option ? "|" : "", option ? option : "");
+  const char *draft = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(args_or_null, "draft"), "mode"));
+  snprintf(buf, n, "%s|%s|%s|%s|%d%s%.200s%s", action_id ? action_id : "", role ? role : "", name ? name : "",
+           sid ? sid : "", cJSON_IsNumber(ord) ? ord->valueint : 0, option ? "|" : "", option ? option : "",
+           draft && !strcmp(draft, "required_empty") ? "|draft:required_empty" : "");
 }
 
 /* Build the action list of state si (the page shows si) and journal the

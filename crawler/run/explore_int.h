@@ -77,6 +77,7 @@ typedef struct run {
   struct loopstat { char *key; int self, moved, signals; action a; } *loops;
   int nloops, caploops;
   crawl__strmap by_loop;    /* index of loops */
+  crawl__strmap drafted;    /* form drafts done, per mode and submit control (explore_forms.c) */
   int deviations;           /* walks that ended off their path since the last step */
   long depths_at;           /* r->transitions when the depths were last lowered (fr_depths) */
   const pg_graph *before;   /* the capture before an action, while r->g is NULL */
@@ -130,6 +131,15 @@ void crawl__run_journal_mirrored(run *r, int si);
 void crawl__run_action_key(char *buf, size_t n, const char *action_id, const cJSON *target_or_null,
                        const cJSON *args_or_null, const action *a);
 void crawl__run_prepare_state(run *r, int si);
+
+/* ---- explore_forms.c ---- */
+/* sandbox_write: marks the submit controls among actions [0, n) of state
+ * si as form drafts (draft 1) and appends their required-field-left-empty
+ * variants (draft 2); returns the new count. Elsewhere: n. */
+int crawl__run_draft_actions(run *r, int si, int n);
+/* The last draft's record (act_form.c) as args.draft of journal line o;
+ * its mode and submit control count as done for the run. */
+void crawl__run_add_draft(run *r, cJSON *o);
 
 /* ---- explore_observe.c ---- */
 const crawl_login *crawl__run_signin_recipe(const run *r);

@@ -22,6 +22,7 @@ void fr_action_copy(action *dst, const action *src) {
   dst->option_index = src->option_index;
   dst->option_from = src->option_from;
   dst->here = src->here;
+  dst->draft = src->draft;
 }
 
 void fr_action_free(action *a) {

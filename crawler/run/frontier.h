@@ -38,6 +38,8 @@ typedef struct action {
   int option_index;         /* and its index */
   int option_from;          /* the index selected when it was decided (-1 unknown) */
   int here;                 /* a tab already selected, a link to the page itself: expected to stay */
+  int draft;                /* sandbox_write, a submit control: 1 fill its form first (act_form.c),
+                               2 the same with one required field left empty; 0 just the click */
   int backend;              /* backendNodeId of the element it was decided on, in that capture (0:
                                unknown); a hint only: act.c checks role, name and scope again */
 } action;

@@ -35,7 +35,10 @@
   X(live_reporter_baseline)   /* observe.c: %s x2: binding */                   \
   X(select_contents)          /* observe.c: selects a field's text (function) */ \
   X(page_guard)               /* page_open.c, page_guard.c: %s: binding, %d: allow WebSockets; refuses window.open, and WebSockets after input */ \
-  X(worker_guard)             /* page_guard.c: %s: binding; a worker started after an action: refuses WebSockets */
+  X(worker_guard)             /* page_guard.c: %s: binding; a worker started after an action: refuses WebSockets */ \
+  X(form_fields)              /* act_form.c: the fields of a submit control's form (function) */ \
+  X(form_fill)                /* act_form.c: sets them to [[index, value], ...] (function) */ \
+  X(form_validity)            /* act_form.c: the fields the browser holds invalid (function) */
 
 #define CRAWL__PAGE_SCRIPT_DECL(name)                                          \
   extern const unsigned char crawl__js_##name[];                               \

@@ -20,6 +20,11 @@
  *                              navigator.userAgentData>"
  *                              and button "J:<navigator.userAgent>" (set by
  *                              the page's script).
+ *   /__test/signup             POST: the sign-up form of fixtures/signup,
+ *                              validated field by field (test_signup.c):
+ *                              200 "Account created", else 422 with the
+ *                              errors. GET /__test/signup/log: JSON
+ *                              {"accepted":[body,...],"rejected":N}.
  *   any other /__test/ path    204 for non-GET/HEAD methods (a harmless sink
  *                              for forms and beacons), 404 for GET/HEAD.
  * /auth/...: the sign-in app (auth_app.c).
@@ -178,6 +183,8 @@ int t_test_endpoints(void *ud, const crawl_request *req, crawl_response *res)
   }
   if (strncmp(req->path, "/__test/", 8))
     return 0;
+  if (t_signup(req, res))
+    return 1;
   const char *name = req->path + 8;
   for (size_t i = 0; i < sizeof endpoints / sizeof endpoints[0]; i++)
     if (!strcmp(name, endpoints[i].name)) {
