@@ -5,7 +5,8 @@
  *
  * Only entering text is judged here (ui.clearText stays a draft). A field
  * reads when it is a one-line text or search field whose name has
- * no risky word, that asks for nothing personal, and
+ * no risky word, that asks for nothing personal (by its type, autocomplete
+ * or a label that names a person: pg_pii_name_label), and
  *   - it belongs to a GET form (method GET or none) that submits to the
  *     app's origins, whose URL and submit controls have no risky word and
  *     that asks for no password, payment, one-time code or personal data
@@ -24,6 +25,7 @@
  */
 #include <string.h>
 
+#include "pg.h"
 #include "pg_url.h"
 #include "pol_int.h"
 
@@ -117,8 +119,8 @@ void pol__text_entry(const pol_subject *s, const pol__scan *name, pol__text_verd
 {
   verdict(out, POL_SE_DRAFT, "action.text_entry", NULL, "action", NULL);
   if (!pol__attr_eq(s->action, "ui.enterText") || !one_line_text(s) || pol_subject_data_class(s) != POL_DC_NONE ||
-      (s->app_action && *s->app_action))
-    return;
+      (s->app_action && *s->app_action) || (s->name && pg_pii_name_label(s->name)))
+    return; /* free text, personal data ("Username", "Full name"), an app's own action */
   if (name->risky && pol__rank((pol_side_effect)name->risky->cls) > pol__rank(POL_SE_READ)) {
     out->keyword = name->risky->phrase; /* "New task", "Add a comment" */
     out->where = "name";

@@ -76,7 +76,7 @@ Test(policy_typing, searches_and_filters_read) { RUN(reads); }
 
 /* ---- fields of write forms and other fields: never typed in safe_explore ---- */
 static const tcase drafts[] = {
-  {"POST form", {.role = "textbox", .tag = "INPUT", .input_type = "text", .name = "Username",
+  {"POST form", {.role = "textbox", .tag = "INPUT", .input_type = "text", .name = "Favourite fruit",
    .form_method = "post", .form_action = O "/signup", .form_submits = "Continue", T},
    "draft", "text.form.write", "skip", "skip", "allow"},
   {"search field of a POST form", {.role = "searchbox", .tag = "INPUT", .input_type = "search", .name = "Search",
@@ -84,7 +84,7 @@ static const tcase drafts[] = {
    "draft", "text.form.write", "skip", "skip", "allow"},
   {"dialog form", {.role = "textbox", .tag = "INPUT", .name = "New name", .form_method = "dialog", T},
    "draft", "text.form.write", "skip", "skip", "allow"},
-  {"GET sign-up form", {.role = "textbox", .tag = "INPUT", .name = "Nickname", .form_method = "get",
+  {"GET sign-up form", {.role = "textbox", .tag = "INPUT", .name = "Team motto", .form_method = "get",
    .form_action = O "/welcome", .form_submits = "Sign up", T},
    "draft", "text.form.submit", "skip", "skip", "allow"},
   {"GET form whose submit saves", {.role = "textbox", .tag = "INPUT", .name = "Title", .form_method = "get",
@@ -107,7 +107,12 @@ static const tcase drafts[] = {
    .near_collection = 1, T}, "draft", "action.text_entry", "skip", "skip", "allow"},
   {"name autocomplete next to a list", {.role = "textbox", .tag = "INPUT", .name = "", .autocomplete = "name",
    .near_collection = 1, T}, "draft", "action.text_entry", "skip", "skip", "allow"},
-  {"plain field alone", {.role = "textbox", .tag = "INPUT", .input_type = "text", .name = "Nickname", T},
+  {"a person's name next to a list", {.role = "textbox", .tag = "INPUT", .name = "Full name",
+   .near_collection = 1, T}, "draft", "action.text_entry", "skip", "skip", "allow"},
+  {"plain field alone", {.role = "textbox", .tag = "INPUT", .input_type = "text", .name = "Motto", T},
+   "draft", "action.text_entry", "skip", "skip", "allow"},
+  {"username in a GET form", {.role = "textbox", .tag = "INPUT", .name = "Username", .form_method = "get",
+   .form_action = O "/s", .form_submits = "Go", T},
    "draft", "action.text_entry", "skip", "skip", "allow"},
   {"app action on a search field", {.role = "searchbox", .tag = "INPUT", .name = "Search",
    .app_action = "search.run", T}, "draft", "action.text_entry", "skip", "skip", "allow"},
