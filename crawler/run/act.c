@@ -63,6 +63,11 @@ const char *crawl__act_text(const char *text) {
 
 void crawl__act_decide(const pol_policy *policy, const char *page_origin, const char *const *allowed, action *a,
                        const pg_element *e) {
+  crawl__act_decide_field(policy, page_origin, allowed, a, e, NULL);
+}
+
+void crawl__act_decide_field(const pol_policy *policy, const char *page_origin, const char *const *allowed, action *a,
+                             const pg_element *e, const act_field *field) {
   /* choosing "Delete all" in a select is as dangerous as a button of that name */
   char named[1200];
   if (a->option) snprintf(named, sizeof named, "%s: %s", a->name ? a->name : "", a->option);
@@ -97,6 +102,7 @@ void crawl__act_decide(const pol_policy *policy, const char *page_origin, const 
   } else {
     s.container_role = "dialog";
   }
+  if (field) crawl__act_field_subject(field, &s); /* a text field's form and surroundings (act_text.c) */
   pol_classify(&s, &a->cls);
   pol_decision d;
   pol_decide(policy, &s, &a->cls, &d);
@@ -427,7 +433,8 @@ static int recipe_may(const act_gate *gate, const action *d) {
 /* a decided again on e as it is now (its role, name and facts in this
  * capture) under the gate: 0 when that decision is allow, else the
  * refusal with why. a->dec must have been allow as well. */
-static int decide_again(const act_gate *gate, const action *a, const pg_element *e, char *why, size_t whylen) {
+static int decide_again(const act_gate *gate, const action *a, const pg_element *e, const act_field *field,
+                        char *why, size_t whylen) {
   if (a->dec.effect != POL_EFFECT_ALLOW) {
     snprintf(why, whylen, "not performed: the decision for it is %s, not allow", pol_effect_name(a->dec.effect));
     return -1;
@@ -437,7 +444,7 @@ static int decide_again(const act_gate *gate, const action *a, const pg_element 
     d.role = (char *)e->role;
     d.name = (char *)(e->name ? e->name : "");
   }
-  crawl__act_decide(gate->policy, gate->page_origin, gate->allowed, &d, e);
+  crawl__act_decide_field(gate->policy, gate->page_origin, gate->allowed, &d, e, field);
   if (d.dec.effect == POL_EFFECT_ALLOW || recipe_may(gate, &d)) return 0;
   snprintf(why, whylen, "not performed: decided again on the element found now (%s \"%.120s\"), the gate says %s "
            "(%s): %.200s", d.role, d.name, pol_effect_name(d.dec.effect), pol_reason_name(d.dec.reason),
@@ -463,7 +470,11 @@ static crawl_code perform(act_ctx *r, const act_gate *gate, const action *a, con
       return CRAWL_ARG;
     }
   }
-  if (decide_again(gate, a, e, why, whylen)) {
+  /* a search typed: decided again on the field's form and surroundings as they are now */
+  act_field now, *field = a->text && e && !crawl__act_field_read(r->page, e, &now) ? &now : NULL;
+  int no = decide_again(gate, a, e, field, why, whylen);
+  crawl__act_field_release(field);
+  if (no) {
     *refused = ACT_REFUSED;
     return CRAWL_ARG;
   }
@@ -487,6 +498,7 @@ static crawl_code perform(act_ctx *r, const act_gate *gate, const action *a, con
     snprintf(why, whylen, "sensitive field");
     return CRAWL_ARG;
   }
+  if (a->text) return crawl__act_text_type(r->page, e, a, why, whylen);
   char typed[CRAWL_FILL_VALUE_MAX];
   return crawl_page_insert_text(r->page, value ? value : crawl__form_value_for(e, typed, sizeof typed));
 }

@@ -42,6 +42,10 @@ typedef struct action {
                                2 the same with one required field left empty; 0 just the click */
   int backend;              /* backendNodeId of the element it was decided on, in that capture (0:
                                unknown); a hint only: act.c checks role, name and scope again */
+  char *text;               /* ui.enterText into a search or filter field (act_text.c): the value
+                               typed; NULL: none chosen (a draft value in sandbox_write) */
+  int text_enter;           /* and Enter pressed after it (a GET form's submission, a search) */
+  int text_probe;           /* the value is the fixed probe word, not a word of the page */
 } action;
 
 typedef struct state {
