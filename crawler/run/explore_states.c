@@ -142,6 +142,26 @@ static cJSON *with_ax(run *r, const state *s, cJSON *o) {
   return o;
 }
 
+/* The RouteContext of graph JSON gj (the current capture, state s) with
+ * what the run learned: routeId the state's, the learned segments' values
+ * in params (docs/fingerprint.md). A named route (annotation, router) is
+ * left as it is. */
+static void learned_route(const run *r, const state *s, cJSON *gj) {
+  cJSON *rt = cJSON_GetObjectItemCaseSensitive(gj, "route");
+  if (!rt || !r->g || r->g->route_source != PG_ROUTE_URL || !s->route_id || !s->route || !r->routes) return;
+  pg_route_param *p = NULL;
+  size_t np = 0;
+  free(pg_route_learned_template(r->routes, s->route, &p, &np));
+  cJSON_DeleteItemFromObjectCaseSensitive(rt, "routeId");
+  cJSON_AddStringToObject(rt, "routeId", s->route_id);
+  cJSON *params = cJSON_GetObjectItemCaseSensitive(rt, "params");
+  for (size_t i = 0; i < np; i++) {
+    if (!params) params = cJSON_AddObjectToObject(rt, "params");
+    if (!cJSON_GetObjectItemCaseSensitive(params, p[i].name)) cJSON_AddStringToObject(params, p[i].name, p[i].value);
+  }
+  pg_route_params_free(p, np);
+}
+
 /* The state's files: DIR/states/<id>.json (its PageGraph, path relative to
  * DIR into rel; what the graph did not redact itself but an earlier capture
  * did -- the run's secret list -- redacted too) and, with screenshots,
@@ -153,6 +173,7 @@ static void state_files(run *r, const state *s, char *rel, size_t rellen, char *
   snprintf(path, sizeof path, "%s/%s", r->dir, rel);
   const cJSON *gj = crawl__run_graph_json(r, r->g);
   cJSON *copy = gj ? cJSON_Duplicate(gj, 1) : NULL;
+  learned_route(r, s, copy);
   crawl__secrets_scrub_json(r->secrets, copy);
   char *text = copy ? cJSON_PrintUnformatted(copy) : NULL; /* NULL: no graph JSON */
   cJSON_Delete(copy);
