@@ -284,6 +284,7 @@ static void run_free(run *r) {
   crawl__strmap_release(&r->by_loop);
   crawl__strmap_release(&r->drafted);
   crawl__strmap_release(&r->route_alias);
+  pg_route_learner_free(r->routes);
   crawl__strmap_release(&r->load_writes);
   crawl__run_graph_json_drop(r);
 }

@@ -42,6 +42,8 @@ typedef struct run {
                                seed "page.html" shows); captures there are
                                fingerprinted under the seed's route, so a state
                                has one id whichever URL a worker reached it by */
+  pg_route_learner *routes; /* route templates learned from the pages seen
+                               (explore_states.c; NULL until the first capture) */
   const char *stopped_by;
   char run_id[64];
   crawl_budget b;
@@ -122,6 +124,8 @@ void crawl__run_journal_run(run *r, const cJSON *env, const char *base, const se
 /* ---- explore_states.c ---- */
 int crawl__run_find_state(const run *r, const char *fp);
 char *crawl__run_route_id_of(const run *r, const char *rk);
+char *crawl__run_fp_route(run *r, const pg_graph *g, const char *rk);
+int crawl__run_template_fold(const run *r, const char *rk);
 state *crawl__run_state_slot(run *r);
 pg_options crawl__run_graph_opts(const run *r);
 int crawl__run_add_state(run *r, int parent, const action *via, int seed, const char *route);
