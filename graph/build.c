@@ -199,6 +199,7 @@ static void build_graph(ctx *c) {
   count_closed_hosts(c);
   pg__scrub_sensitive(c);
   pg__list_sensitive_fields(c);
+  pg__field_notes(c);
   pg__collect_masks(c);
   if (c->opt->redact_pii) pg__redact_pii(c);
   build_parent_map(c);

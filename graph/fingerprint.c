@@ -9,8 +9,15 @@
  * digits in names (counts, times, dates are normalised to "#").
  * The lines are sorted and de-duplicated before hashing, so the order of
  * elements (a re-sorted table) does not split states.
+ * The route counts as its template (pg_route_template: /owners/3 and
+ * /owners/4 are one route), the rest of the lines decide whether two
+ * entity pages are one state. A field's invalid state and the text next to
+ * it (a validation message) count; the checked or selected value of a form
+ * control does not unless values count (include_text_values): what it
+ * changes elsewhere on the page does. docs/fingerprint.md has the rules.
  */
 #include "pg_int.h"
+#include "pg_url.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -142,6 +149,9 @@ static void add_line(lines *l, const char *fmt, ...) {
 }
 
 static const char *const noise_roles[] = {"timer", "marquee", "progressbar"};
+/* Roles whose checked / selected state is a form value, not a view. */
+static const char *const value_roles[] = {"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "option"};
+#define NVALUE_ROLES (sizeof value_roles / sizeof *value_roles)
 static const char *const toast_roles[] = {"status", "alert", "log"};
 
 static int in_set(const char *r, const char *const *set, size_t n) {
@@ -166,7 +176,11 @@ void pg_fingerprint(const pg_graph *g, const pg_fp_policy *p, char out[33], char
   if (!p) p = &zero;
   lines L = {0};
   char *rk = p->route_key ? crawl__xstrdup(p->route_key) : pg_route_key_rel(g->route_url, p->base_origin);
-  if (!p->ignore_route) add_line(&L, "route|%s", rk ? rk : "");
+  if (!p->ignore_route) {
+    char *t = rk ? pg_route_template(rk, NULL, NULL) : NULL;
+    add_line(&L, "route|%s", t ? t : rk ? rk : "");
+    free(t);
+  }
   char nb[512], sb[512];
   size_t *coll_count = crawl__xcalloc(g->nscopes + 1, sizeof *coll_count);
   for (size_t i = 0; i < g->nelements; i++) {
@@ -176,12 +190,14 @@ void pg_fingerprint(const pg_graph *g, const pg_fp_policy *p, char out[33], char
     if (!p->keep_toasts && (e->live || in_set(e->role, toast_roles, 3))) continue;
     norm(e->name, nb, sizeof nb);
     char states[64];
-    snprintf(states, sizeof states, "%c%c%c%c%c",
+    int value = !p->include_text_values && in_set(e->role, value_roles, NVALUE_ROLES);
+    snprintf(states, sizeof states, "%c%c%c%c%c%c",
              pg_state_has(&e->state, PG_ST_EXPANDED) ? (pg_state_is(&e->state, PG_ST_EXPANDED) ? 'E' : 'e') : '-',
-             pg_state_has(&e->state, PG_ST_SELECTED) ? (pg_state_is(&e->state, PG_ST_SELECTED) ? 'S' : 's') : '-',
-             pg_state_has(&e->state, PG_ST_CHECKED) ? (e->state.mixed >> PG_ST_CHECKED & 1 ? 'M' : pg_state_is(&e->state, PG_ST_CHECKED) ? 'C' : 'c') : '-',
+             value || !pg_state_has(&e->state, PG_ST_SELECTED) ? '-' : pg_state_is(&e->state, PG_ST_SELECTED) ? 'S' : 's',
+             value || !pg_state_has(&e->state, PG_ST_CHECKED) ? '-' : e->state.mixed >> PG_ST_CHECKED & 1 ? 'M' : pg_state_is(&e->state, PG_ST_CHECKED) ? 'C' : 'c',
              pg_state_has(&e->state, PG_ST_PRESSED) ? (pg_state_is(&e->state, PG_ST_PRESSED) ? 'P' : 'p') : '-',
-             pg_state_is(&e->state, PG_ST_ENABLED) ? '+' : 'x');
+             pg_state_is(&e->state, PG_ST_ENABLED) ? '+' : 'x',
+             pg_state_is(&e->state, PG_ST_INVALID) ? 'I' : '-');
     int coll = p->exact_collections ? -1 : collection_of(g, e->scope);
     if (coll >= 0) {
       /* row text is data, not state: role only, plus the bucketed count */
@@ -191,6 +207,10 @@ void pg_fingerprint(const pg_graph *g, const pg_fp_policy *p, char out[33], char
       continue;
     }
     add_line(&L, "el|%s|%s|%s|%s", e->role, nb, e->stable_id ? e->stable_id : "", states);
+    if (e->field_note) {
+      norm(e->field_note, sb, sizeof sb);
+      add_line(&L, "note|%s|%s|%s", e->role, nb, sb);
+    }
     if (p->include_text_values && e->text_value && !e->redacted) {
       norm(e->text_value, sb, sizeof sb);
       add_line(&L, "val|%s|%s|%s", e->role, nb, sb);
@@ -205,7 +225,7 @@ void pg_fingerprint(const pg_graph *g, const pg_fp_policy *p, char out[33], char
         add_line(&L, "layer|%s|%s|%s", pg_scope_kind_name(sc->kind), sc->stable_id ? sc->stable_id : "", sb);
       break;
     case PG_SCOPE_COLLECTION: case PG_SCOPE_ROWGROUP:
-      add_line(&L, "collsize|%s|%s", sb, bucket(coll_count[s]));
+      if (!p->ignore_collection_sizes) add_line(&L, "collsize|%s|%s", sb, bucket(coll_count[s]));
       break;
     case PG_SCOPE_ROUTE: case PG_SCOPE_IFRAME_ROOT:
       break;

@@ -326,6 +326,10 @@ typedef struct pg_element {
                                    label or open shadow host of a visually
                                    hidden native checkbox/radio/switch (its
                                    bbox is that node's box); 0: the element */
+  char *field_note;             /* fields: the visible text next to the field in
+                                   its own container (a validation message, a
+                                   hint), not its label (build_notes.c); only
+                                   fingerprinted, never published; NULL: none */
 } pg_element;
 
 /* The node to click for e: click_backend_node_id, else backend_node_id. */
@@ -616,7 +620,10 @@ typedef struct pg_fp_policy {
   const char *base_origin;      /* stripped from route keys ("http://host:port"),
                                    so ids do not depend on the server's port */
   const char *route_key;        /* when set: the route key to fingerprint under,
-                                   in place of the graph's (an alias's route) */
+                                   in place of the graph's (an alias's route); its
+                                   template (pg_route_template) is what counts */
+  int ignore_collection_sizes;  /* leave the bucketed row counts out (a page's
+                                   layout, for pg_route_learn) */
 } pg_fp_policy;
 
 /* Normalised URL for route identity: scheme://host:port/path, query keys
@@ -626,6 +633,24 @@ typedef struct pg_fp_policy {
 char *pg_route_key(const char *url);
 /* The same, relative to base_origin when the URL is on it. */
 char *pg_route_key_rel(const char *url, const char *base_origin);
+
+/* Route templates learned from the pages of a run (route_learn.c;
+ * docs/fingerprint.md): a word segment of a route becomes ":param" once two
+ * pages that differ only in that segment (the same path around it) showed
+ * the same layout (a fingerprint without route and row counts). The result
+ * depends only on the set of (route, layout) pairs noted, not their order. */
+typedef struct pg_route_learner pg_route_learner;
+pg_route_learner *pg_route_learner_new(void);
+void pg_route_learner_free(pg_route_learner *l);
+/* Note a page: its route key (pg_route_key_rel) and layout. Returns 1 when
+ * that taught a new parameter. */
+int pg_route_learn(pg_route_learner *l, const char *route_key, const char *layout);
+/* pg_route_template of route_key with the learned segments as ":param"
+ * (":param2", ... for more); the values taken out into *params as
+ * pg_route_template does (learned ones last). l may be NULL. Caller frees. */
+struct pg_route_param;
+char *pg_route_learned_template(const pg_route_learner *l, const char *route_key, struct pg_route_param **params,
+                                size_t *nparams);
 
 /* 32 hex digits (XXH3-128) over what section 11.3 names; out must hold 33
  * bytes. The route key used is written to *route_key (caller frees) when

@@ -12,7 +12,8 @@
  *   2. data-uiap-risk: blocked -> the deny class (destructive unless the
  *      words say billing/security/external/irreversible); safe -> trusted,
  *      the role's class without any lexicon; confirm -> at least write
- *   3. fixed cases: text entry -> draft; dismissing a dialog -> local_ui;
+ *   3. fixed cases: text entry -> read for a search or filter field,
+ *      else draft (typing.c); dismissing a dialog -> local_ui;
  *      a tab -> local_ui (a tab only switches panels, whatever its label);
  *      the control's own semantics before the words of its label (table
  *      own_semantics): a <summary>, or a button with aria-expanded (an
@@ -660,8 +661,10 @@ static void decide_safe(const cls_facts *f, cand *c, pol_classification *out)
 static int fixed_case(const cls_facts *f, cand *c)
 {
   const pol_subject *s = f->s;
-  if (f->act == ACT_TEXT) {
-    offer(c, POL_SE_DRAFT, "action.text_entry", NULL, "action");
+  if (f->act == ACT_TEXT) { /* a search or filter reads, else a draft (typing.c) */
+    pol__text_verdict v;
+    pol__text_entry(s, &f->name_scan, &v);
+    offer_ex(c, v.se, v.rule, v.keyword, v.where, v.explain, v.inferred);
     return 1;
   }
   if (f->act == ACT_DISMISS && (pol__attr_eq(s->role, "dialog") ||

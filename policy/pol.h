@@ -161,6 +161,20 @@ typedef struct pol_subject {
                                 (pg_element.icon_classes): "fa fa-trash" */
   const char *icon_text;     /* icon font ligature text in it
                                 (pg_element.icon_text): "delete", "close" */
+  /* Text entry (ui.enterText, policy/typing.c): where the field sits. For
+   * a text field, form_method and form_action above are its owner form's
+   * method ("get" when the form states none) and the absolute URL the form
+   * submits to; form_method NULL: the field belongs to no form. */
+  const char *form_submits;  /* the names of its form's submit controls,
+                                separated by " | " (the lexicon reads them:
+                                "Sign up", "Save" make it a write form) */
+  int form_personal;         /* its form asks for a password, payment data,
+                                a one-time code or personal data (e-mail,
+                                phone, name, address): a write form */
+  int in_search;             /* inside a search landmark (role=search,
+                                <search>) */
+  int near_collection;       /* a list, table, grid or listbox of two or
+                                more visible items shares its section */
 } pol_subject;
 
 /* The verdict of pol_classify. Plain data, caller-owned. */

@@ -136,6 +136,7 @@ int cli_bad_option(const cli_getopt *g, int c);
 /* --redact WHAT: "pii" sets *pii (docs/safety.md); else the usage error
  * line and CLI_EXIT_USAGE. CLI_CONTINUE on success. */
 int cli_redact_arg(const char *v, int *pii);
+int cli_allow_read_arg(const char *v, const char **list, int *n);
 
 /* A whole decimal number in min..max: 0 and *out, or -1 (*out untouched). */
 int cli_parse_long(const char *s, long min, long max, long *out);

@@ -3,6 +3,7 @@
  * viewports, reading a file, URLs, signals, starting or attaching to the
  * browser. */
 #include "cli_int.h"
+#include "crawl.h"
 #include "crawl_base.h"
 #include "cdp.h"
 #include "pg.h"
@@ -103,6 +104,16 @@ void cli_getopt_init(cli_getopt *g, int argc, char **argv, const char *shortopts
   *g = (cli_getopt){.argc = argc, .argv = argv, .shortopts = shortopts, .longopts = longopts};
   optind = 0; /* glibc: start afresh */
   opterr = 0;
+}
+
+/* An --allow-read value into list[*n] (at most 32): CLI_CONTINUE, or the
+ * usage error's exit code after its one line. */
+int cli_allow_read_arg(const char *v, const char **list, int *n) {
+  if (!crawl_read_entry_ok(v))
+    return cli_fail(CLI_EXIT_USAGE, "--allow-read takes 'METHOD /path' (POST /api/search) or graphql:Name, not %s", v);
+  if (*n == 32) return cli_fail(CLI_EXIT_USAGE, "--allow-read: at most 32");
+  list[(*n)++] = v;
+  return CLI_CONTINUE;
 }
 
 /* el, an option as typed, names one of longopts exactly ("--name" or

@@ -306,10 +306,7 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
       x->beacon[x->nbeacon++] = v;
       break;
     case OPT_ALLOW_READ:
-      if (!crawl_read_entry_ok(v))
-        return cli_fail(CLI_EXIT_USAGE, "--allow-read takes 'METHOD /path' (POST /api/search) or graphql:Name, not %s", v);
-      if (x->nreads == 32) return cli_fail(CLI_EXIT_USAGE, "--allow-read: at most 32");
-      x->reads[x->nreads++] = v;
+      if ((code = cli_allow_read_arg(v, x->reads, &x->nreads)) != CLI_CONTINUE) return code;
       break;
     case OPT_BRIDGE_ORIGIN:
       if (x->nbridge == 32) return cli_fail(CLI_EXIT_USAGE, "--bridge-origin: at most 32");

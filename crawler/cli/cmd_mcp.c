@@ -20,6 +20,8 @@ const char cli_help_mcp[] =
   "\n"
   "  --mode MODE               observe_only | safe_explore (default) | sandbox_write\n"
   "  --allow-origin ORIGIN     another origin in scope besides the first URL's (repeatable)\n"
+  "  --allow-read 'METHOD /path'  requests of METHOD to /path... on the app's origins are\n"
+  "                            reads the guard lets through (repeatable; graphql:Name)\n"
   "  --output-root DIR         crawl packages go under DIR (default $TMPDIR, else /tmp)\n"
   "  --viewport WxH            viewport (default 1280x800)\n"
   "  --chromium PATH           Chromium binary (default: $UIAP_CHROMIUM, then PATH)\n"
@@ -33,19 +35,20 @@ const char cli_help_mcp[] =
 
 typedef struct {
   crawl_mcp_opts mo;
-  const char *allow[65];
-  int nallow;
+  const char *allow[65], *reads[33];
+  int nallow, nreads;
   const char *chromium, *connect;
   int headful, verbosity, width, height;
 } mcp_cli;
 
 enum { OPT_MODE = 256, OPT_ALLOW_ORIGIN, OPT_OUTPUT_ROOT, OPT_VIEWPORT, OPT_CHROMIUM, OPT_CONNECT, OPT_HEADFUL,
-       OPT_QUIET, OPT_VERBOSE, OPT_REDACT };
+       OPT_QUIET, OPT_VERBOSE, OPT_REDACT, OPT_ALLOW_READ };
 
 static const struct option longopts[] = {
   {"help", no_argument, NULL, 'h'},
   {"mode", required_argument, NULL, OPT_MODE},
   {"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
+  {"allow-read", required_argument, NULL, OPT_ALLOW_READ},
   {"output-root", required_argument, NULL, OPT_OUTPUT_ROOT},
   {"viewport", required_argument, NULL, OPT_VIEWPORT},
   {"chromium", required_argument, NULL, OPT_CHROMIUM},
@@ -81,6 +84,9 @@ static int mcp_parse(int argc, char **argv, mcp_cli *x) {
     case 'h': fputs(cli_help_mcp, stdout); return CLI_EXIT_OK;
     case OPT_MODE: case OPT_ALLOW_ORIGIN: case OPT_OUTPUT_ROOT: case OPT_VIEWPORT: case OPT_CHROMIUM: case OPT_CONNECT:
       if ((code = mcp_value(x, c, g.arg)) != CLI_CONTINUE) return code;
+      break;
+    case OPT_ALLOW_READ:
+      if ((code = cli_allow_read_arg(g.arg, x->reads, &x->nreads)) != CLI_CONTINUE) return code;
       break;
     case OPT_HEADFUL: x->headful = 1; break;
     case OPT_REDACT:
@@ -133,6 +139,8 @@ int cli_cmd_mcp(int argc, char **argv) {
   cli_log_setup(x.verbosity);
   x.allow[x.nallow] = NULL;
   x.mo.allow_origins = x.allow;
+  x.reads[x.nreads] = NULL;
+  x.mo.allow_reads = x.nreads ? x.reads : NULL;
   x.mo.width = x.width;
   x.mo.height = x.height;
   x.mo.version = UIAP_VERSION;

@@ -58,6 +58,9 @@ const char cli_help_observe[] =
   "  --allow-bridges           also frames whose document declares <meta name=\"uiap-bridge\">\n"
   "  --allow-writes            turn the tab's write guard off (a --script that submits on\n"
   "                            purpose); without it the tab writes nothing (docs/safety.md)\n"
+  "  --allow-read 'METHOD /path'  requests of METHOD to /path... on the page's origin\n"
+  "                            are reads the guard lets through (repeatable; graphql:Name\n"
+  "                            for a persisted GraphQL query; docs/safety.md)\n"
   "  --subscription-id ID      subscriptionId to use (default: generated)\n"
   "  --viewport WxH            viewport size (default 1280x800; not with --connect:\n"
   "                            an attached page keeps its size)\n"
@@ -72,8 +75,8 @@ const char cli_help_observe[] =
 typedef struct {
   crawl_observe_opts o;
   const char *url_arg, *script_path, *out_path, *chromium, *connect, *target, *target_url;
-  const char *bridges[33];
-  int nbridges, headful, width, height, verbosity, allow_writes;
+  const char *bridges[33], *reads[33];
+  int nbridges, nreads, headful, width, height, verbosity, allow_writes;
   char url[8192];               /* url_arg as a URL, or "" */
   cJSON *script;
   FILE *out;
@@ -83,6 +86,7 @@ enum {
   OPT_DURATION = 256, OPT_THROTTLE, OPT_MODE, OPT_SIGNALS, OPT_SCRIPT, OPT_HIDDEN, OPT_NON_INTERACTIVE,
   OPT_BRIDGE_ORIGIN, OPT_ALLOW_BRIDGES, OPT_SUBSCRIPTION, OPT_VIEWPORT, OPT_TIMEOUT, OPT_CHROMIUM, OPT_CONNECT,
   OPT_TARGET, OPT_TARGET_URL, OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_ALLOW_WRITES, OPT_REDACT,
+  OPT_ALLOW_READ,
 };
 
 static const struct option longopts[] = {
@@ -105,6 +109,7 @@ static const struct option longopts[] = {
   {"target-url", required_argument, NULL, OPT_TARGET_URL},
   {"headful", no_argument, NULL, OPT_HEADFUL},
   {"allow-writes", no_argument, NULL, OPT_ALLOW_WRITES},
+  {"allow-read", required_argument, NULL, OPT_ALLOW_READ},
   {"redact", required_argument, NULL, OPT_REDACT},
   {"output", required_argument, NULL, 'o'},
   {"quiet", no_argument, NULL, OPT_QUIET},
@@ -167,6 +172,9 @@ static int observe_parse(int argc, char **argv, observe_cli *x) {
     case OPT_TARGET: x->target = v; break;
     case OPT_TARGET_URL: x->target_url = v; break;
     case OPT_ALLOW_WRITES: x->allow_writes = 1; break;
+    case OPT_ALLOW_READ:
+      if ((code = cli_allow_read_arg(v, x->reads, &x->nreads)) != CLI_CONTINUE) return code;
+      break;
     case OPT_HEADFUL: x->headful = 1; break;
     case 'o': x->out_path = v; break;
     case OPT_QUIET: x->verbosity = 0; break;
@@ -284,6 +292,8 @@ static int observe_run(observe_cli *x) {
   /* a tab of our own is guarded like a snapshot's; a tab another tool
    * drives (--connect) is its owner's: we only watch it */
   x->o.page_opts.block_writes = crawl_guard_for_mode(NULL, x->connect || x->allow_writes);
+  x->reads[x->nreads] = NULL;
+  x->o.page_opts.allow_reads = x->nreads ? x->reads : NULL;
   x->o.url = x->connect ? NULL : x->url;
   x->o.script = x->script;
   cli_log_setup(x->verbosity);

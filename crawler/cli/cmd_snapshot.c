@@ -150,10 +150,7 @@ static int snap_parse(int argc, char **argv, snap_opts *o) {
     case OPT_BRIDGE_ORIGIN: if (o->nbridges < 31) o->bridges[o->nbridges++] = v; break;
     case OPT_ALLOW_BRIDGES: o->g.allow_bridges = 1; break;
     case OPT_ALLOW_READ:
-      if (!crawl_read_entry_ok(v))
-        return cli_fail(CLI_EXIT_USAGE, "--allow-read takes 'METHOD /path' (POST /api/search) or graphql:Name, not %s", v);
-      if (o->nreads == 32) return cli_fail(CLI_EXIT_USAGE, "--allow-read: at most 32");
-      o->reads[o->nreads++] = v;
+      if ((code = cli_allow_read_arg(v, o->reads, &o->nreads)) != CLI_CONTINUE) return code;
       break;
     case OPT_VIEWPORT:
       if ((code = cli_viewport_arg(v, &o->width, &o->height))) return code;

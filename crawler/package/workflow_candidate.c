@@ -235,7 +235,7 @@ static void cand_action_step(wf_cand *k, const char *action, cJSON *target, cons
   cJSON *st = crawl__jx(cJSON_CreateObject());
   crawl__jstr(st, "type", "action");
   crawl__jstr(st, "actionId", action);
-  crawl__jset(st, "target", target);
+  if (target) crawl__jset(st, "target", target);
   if (parameter) {
     cJSON *pnames = crawl__jx(cJSON_CreateArray());
     crawl__jpush(pnames, cJSON_CreateString(parameter));
@@ -244,10 +244,40 @@ static void cand_action_step(wf_cand *k, const char *action, cJSON *target, cons
   crawl__jpush(k->steps, st);
 }
 
-/* Inputs: one parameter per field; a step per required field (every
- * editable one when none is marked required). */
+/* The field of s whose accessible name is label (a draft field's label), or NULL. */
+static const wf_field *field_labelled(const wf_struct *s, const char *label) {
+  for (size_t f = 0; label && f < s->nfields; f++)
+    if (s->fields[f].name && !strcmp(s->fields[f].name, label)) return &s->fields[f];
+  return NULL;
+}
+
+/* Inputs from a draft that ran: one parameter and one step per field it
+ * filled (workflow_draft.c), executed by the draft's transition. */
+static void cand_draft_inputs(wf_cand *k, const cJSON *draft) {
+  const wf_struct *s = k->s;
+  const cJSON *fd;
+  cJSON_ArrayForEach(fd, crawl__get(draft, "fields")) {
+    if (!crawl__str(fd, "value")) continue; /* skipped or left empty: not vouched for */
+    wf_field named = {.name = (char *)crawl__str(fd, "name"), .role = "textbox"};
+    wf_param pn = param_name(&named, &k->used);
+    crawl__jpush(k->inputs, wf_draft_param(fd, pn.name));
+    const wf_field *on = field_labelled(s, crawl__str(fd, "label"));
+    cand_action_step(k, wf_draft_action(fd), on ? target_json(on->stable, on->role, on->name, s->scope) : NULL, pn.name);
+    cand_step_meta(k, 1, NULL);
+    free(pn.name);
+  }
+}
+
+/* Inputs: the fields a form draft filled when one ran (cand_draft_inputs),
+ * else one parameter per field; a step per required field (every editable
+ * one when none is marked required). */
 static void cand_inputs(wf *w, wf_cand *k) {
   const wf_struct *s = k->s;
+  const cJSON *draft = wf_draft_of(w, s);
+  if (draft) {
+    cand_draft_inputs(k, draft);
+    return;
+  }
   int any_required = 0;
   for (size_t f = 0; f < s->nfields; f++) any_required |= s->fields[f].required;
   for (size_t f = 0; f < s->nfields; f++) {

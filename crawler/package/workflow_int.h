@@ -78,6 +78,15 @@ static inline long wf_state_index(const wf *w, const char *id) { return crawl__s
 
 /* ---- workflow_struct.c ----------------------------------------------------- */
 char *wf_slug(const char *s);
+
+/* ---- workflow_draft.c: inputs from a form draft that ran (sandbox_write) ---- */
+/* args.draft of the latest transition on s's commit control (a "valid"
+ * one first), borrowed from the journal; NULL: none. */
+const cJSON *wf_draft_of(const wf *w, const wf_struct *s);
+/* The WorkflowParameter of a draft field, named name (a new object). */
+cJSON *wf_draft_param(const cJSON *field, const char *name);
+/* The action that fills it: ui.enterText, ui.toggle or ui.choose (static). */
+const char *wf_draft_action(const cJSON *field);
 const char *wf_category(const char *const *texts, size_t n);
 void wf_struct_free(wf_struct *s);
 void wf_structures(wf *w);

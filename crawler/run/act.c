@@ -7,6 +7,7 @@
  * and the MCP server (mcp_tools.c) both come here, so they take the same
  * decision and the same click. */
 #include "act.h"
+#include "fill.h"
 #include "run_int.h"
 #include "crawl_strmap.h"
 #include "pg_url.h"
@@ -62,6 +63,11 @@ const char *crawl__act_text(const char *text) {
 
 void crawl__act_decide(const pol_policy *policy, const char *page_origin, const char *const *allowed, action *a,
                        const pg_element *e) {
+  crawl__act_decide_field(policy, page_origin, allowed, a, e, NULL);
+}
+
+void crawl__act_decide_field(const pol_policy *policy, const char *page_origin, const char *const *allowed, action *a,
+                             const pg_element *e, const act_field *field) {
   /* choosing "Delete all" in a select is as dangerous as a button of that name */
   char named[1200];
   if (a->option) snprintf(named, sizeof named, "%s: %s", a->name ? a->name : "", a->option);
@@ -96,6 +102,7 @@ void crawl__act_decide(const pol_policy *policy, const char *page_origin, const 
   } else {
     s.container_role = "dialog";
   }
+  if (field) crawl__act_field_subject(field, &s); /* a text field's form and surroundings (act_text.c) */
   pol_classify(&s, &a->cls);
   pol_decision d;
   pol_decide(policy, &s, &a->cls, &d);
@@ -284,23 +291,6 @@ static crawl_code act_click_(act_ctx *r, const pg_element *e, char *why, size_t 
   return crawl_page_click(r->page, (int)x, (int)y);
 }
 
-/* Draft values for form entry in sandbox_write, by input type, then by
- * data-uiap-meaning. Obviously fake, never a credential. */
-static const struct { const char *key, *value; } draft_values[] = {
-  {"email", "uiap.draft@example.invalid"}, {"tel", "+1 555 0100"}, {"url", "https://example.invalid/"},
-  {"number", "42"}, {"date", "2026-01-15"}, {"time", "12:00"}, {"datetime-local", "2026-01-15T12:00"},
-  {"month", "2026-01"}, {"week", "2026-W03"}, {"search", "test"}, {"color", "#336699"},
-  {"title", "Draft title (uiap)"}, {"name", "Draft Name"}, {"description", "Draft text written by uiap-crawl."},
-};
-
-static const char *draft_value(const pg_element *e) {
-  for (size_t i = 0; i < sizeof draft_values / sizeof *draft_values; i++) {
-    if (e->input_type && !strcmp(e->input_type, draft_values[i].key)) return draft_values[i].value;
-    if (e->meaning && !strcmp(e->meaning, draft_values[i].key)) return draft_values[i].value;
-  }
-  return "Draft (uiap)";
-}
-
 /* Call fn on the node (returnByValue); *out gets the result's value
  * (the caller frees). 0 on success. */
 static int call_on_node(act_ctx *r, int backend, const char *fn, cJSON **out) {
@@ -444,7 +434,8 @@ static int recipe_may(const act_gate *gate, const action *d) {
 /* a decided again on e as it is now (its role, name and facts in this
  * capture) under the gate: 0 when that decision is allow, else the
  * refusal with why. a->dec must have been allow as well. */
-static int decide_again(const act_gate *gate, const action *a, const pg_element *e, char *why, size_t whylen) {
+static int decide_again(const act_gate *gate, const action *a, const pg_element *e, const act_field *field,
+                        char *why, size_t whylen) {
   if (a->dec.effect != POL_EFFECT_ALLOW && !(gate->sealed && a->probe)) {
     snprintf(why, whylen, "not performed: the decision for it is %s, not allow", pol_effect_name(a->dec.effect));
     return -1;
@@ -454,7 +445,7 @@ static int decide_again(const act_gate *gate, const action *a, const pg_element 
     d.role = (char *)e->role;
     d.name = (char *)(e->name ? e->name : "");
   }
-  crawl__act_decide(gate->policy, gate->page_origin, gate->allowed, &d, e);
+  crawl__act_decide_field(gate->policy, gate->page_origin, gate->allowed, &d, e, field);
   if (d.dec.effect == POL_EFFECT_ALLOW || recipe_may(gate, &d) || (gate->sealed && d.probe)) return 0;
   snprintf(why, whylen, "not performed: decided again on the element found now (%s \"%.120s\"), the gate says %s "
            "(%s): %.200s", d.role, d.name, pol_effect_name(d.dec.effect), pol_reason_name(d.dec.reason),
@@ -480,7 +471,11 @@ static crawl_code perform(act_ctx *r, const act_gate *gate, const action *a, con
       return CRAWL_ARG;
     }
   }
-  if (decide_again(gate, a, e, why, whylen)) {
+  /* a search typed: decided again on the field's form and surroundings as they are now */
+  act_field now, *field = a->text && e && !crawl__act_field_read(r->page, e, &now) ? &now : NULL;
+  int no = decide_again(gate, a, e, field, why, whylen);
+  crawl__act_field_release(field);
+  if (no) {
     *refused = ACT_REFUSED;
     return CRAWL_ARG;
   }
@@ -492,13 +487,21 @@ static crawl_code perform(act_ctx *r, const act_gate *gate, const action *a, con
     }
     return choose_option(r, e, a->option_index, a->option_from, why, whylen);
   }
-  crawl_code rc = act_click(r, e, why, whylen);
+  crawl__form_draft_keep(NULL);
+  int draft = a->draft && e->is_submit && gate->policy && gate->policy->mode == POL_MODE_SANDBOX_WRITE;
+  crawl_code rc = draft ? crawl__form_fill(r->page, e->backend_node_id, a->draft == 2, why, whylen)
+                                           : CRAWL_OK;
+  if (rc) return rc;
+  rc = act_click(r, e, why, whylen);
+  if (!rc && draft) crawl__form_after_submit(r->page, e->backend_node_id);
   if (rc || !a->action_id || strcmp(a->action_id, "ui.enterText")) return rc;
   if (e->sensitive && !gate->recipe) { /* the policy denies these; only a login recipe types into one */
     snprintf(why, whylen, "sensitive field");
     return CRAWL_ARG;
   }
-  return crawl_page_insert_text(r->page, value ? value : draft_value(e));
+  if (a->text) return crawl__act_text_type(r->page, e, a, why, whylen);
+  char typed[CRAWL_FILL_VALUE_MAX];
+  return crawl_page_insert_text(r->page, value ? value : crawl__form_value_for(e, typed, sizeof typed));
 }
 
 crawl_code crawl__act_perform(crawl_page *p, const pg_graph *g, const act_gate *gate, const action *a, const char *value,

@@ -9,6 +9,8 @@
 #include "crawl.h"
 #include "frontier.h"
 
+struct crawl__secrets;
+
 /* The action the crawler takes on e by default ("nav.navigate" for a link,
  * "ui.toggle", "ui.choose", "ui.expand"/"ui.collapse", "ui.enterText",
  * "ui.activate"), or NULL when it drives none (combobox, listbox, slider).
@@ -99,8 +101,72 @@ crawl_code crawl__act_navigate(crawl_page *p, const act_gate *gate, const char *
  * scope check for URLs the crawler loads or reads back. */
 int crawl__act_in_scope(const act_gate *gate, const char *url);
 
+/* ---- typing that only reads (act_text.c) ---- */
+/* What the policy reads about a text field beyond the graph
+ * (js/text_field.js): its owner form and where it sits, and the visible
+ * items nearest to it. Owned; crawl__act_field_release. */
+typedef struct act_field {
+  char *method;   /* the owner form's method, lower case ("get" when it states
+                     none; the default button's formmethod first); NULL: no form */
+  char *action;   /* the absolute URL the form submits to */
+  char *submits;  /* the names of its submit controls, " | " separated */
+  int personal;   /* the form asks for a password, payment or personal data */
+  int in_search;  /* inside a search landmark */
+  int near;       /* two or more visible list items share its section */
+  cJSON *items;   /* [[text, column header], ...]: its datalist, the list it
+                     controls, the list of its section, else the page's */
+} act_field;
+
+/* 1 for a field the crawler may type a search into when the policy says it
+ * reads: a searchbox, or a textbox that is an <input>; never a sensitive one. */
+int crawl__act_text_candidate(const pg_element *e);
+/* Reads the facts of field e of p into *f. 0, or -1 (nothing to release). */
+int crawl__act_field_read(crawl_page *p, const pg_element *e, act_field *f);
+void crawl__act_field_release(act_field *f); /* NULL: nothing */
+/* Copies f's facts into s (borrowed: f must outlive s's use). */
+void crawl__act_field_subject(const act_field *f, pol_subject *s);
+/* crawl__act_decide with the facts f of a text field (NULL: none). */
+void crawl__act_decide_field(const pol_policy *policy, const char *page_origin, const char *const *allowed, action *a,
+                             const pg_element *e, const act_field *f);
+/* The value a (decided: a read) types, from f's items: the longest word of
+ * the first usable item (letters only, 3 to 24 bytes; an item with an
+ * e-mail address or phone number, in a column that names a person, or
+ * holding a value of sec is never used), else the probe word "test";
+ * a->text_enter unless a is a list filter (rule text.filter). */
+void crawl__act_text_choose(action *a, const act_field *f, const struct crawl__secrets *sec);
+/* Types a->text into e (focused by the click before): its contents
+ * selected, the value typed key by key, then Enter when a->text_enter. */
+crawl_code crawl__act_text_type(crawl_page *p, const pg_element *e, const action *a, char *why, size_t whylen);
+/* a's value as a transition's args ({"text", "valueSource": "page" |
+ * "probe", "submitKey": "Enter"}), and back from a journal's args. */
+void crawl__act_text_args(cJSON *args, const action *a);
+void crawl__act_text_from_args(action *a, const cJSON *args);
+
 /* Call fn (a function declaration) on node backend of p, returnByValue:
  * *out the value (caller frees). 0, or -1. */
 int crawl__act_call(crawl_page *p, int backend, const char *fn, cJSON **out);
+
+/* ---- form drafts in sandbox_write (act_form.c) ---- */
+/* The synthetic value a single ui.enterText types into e (fill.c, from its
+ * type, autocomplete, data-uiap-meaning and name), into buf. Returns buf. */
+const char *crawl__form_value_for(const pg_element *e, char *buf, size_t cap);
+
+/* Fill the form of submit control `backend` on p with synthetic values
+ * (fill.c), leaving its first required field empty when leave_empty; the
+ * draft's record is kept for crawl__form_draft_take. CRAWL_OK (also when
+ * the control has no form: nothing is filled), or CRAWL_ARG with why
+ * (leave_empty and no required field; the form went away). */
+crawl_code crawl__form_fill(crawl_page *p, int backend, int leave_empty, char *why, size_t whylen);
+
+/* After the submit click: the fields the browser holds invalid, added to
+ * the kept record as "invalidFields" (nothing when the page went on). */
+void crawl__form_after_submit(crawl_page *p, int backend);
+
+/* The record of this thread's last draft ({"mode", "fields": [{name, type,
+ * label?, required, constraints?, value | skipped, from, fallback?}],
+ * "leftEmpty"?, "invalidFields"?}), handed over (caller frees), or NULL;
+ * keep replaces (and frees) the one kept. */
+cJSON *crawl__form_draft_take(void);
+void crawl__form_draft_keep(cJSON *report);
 
 #endif

@@ -282,7 +282,9 @@ static void run_free(run *r) {
   r->secrets = NULL;
   fr_free(&r->f);
   crawl__strmap_release(&r->by_loop);
+  crawl__strmap_release(&r->drafted);
   crawl__strmap_release(&r->route_alias);
+  pg_route_learner_free(r->routes);
   crawl__strmap_release(&r->load_writes);
   crawl__strmap_release(&r->probed_ok);
   crawl__strmap_release(&r->probed_bad);

@@ -28,6 +28,25 @@ static void decide(run *r, action *a, const pg_element *e) {
   if (a->probe) crawl__run_probe_pending(a);
 }
 
+#define MAX_TEXT_FIELDS 16
+/* ui.enterText on e: decided on the field's form and surroundings as well
+ * (act_text.c) where a mode may type a search (not observe_only), for the
+ * first MAX_TEXT_FIELDS fields of a state (*fields counts them); a field
+ * that reads (a search box, a GET form's field, a filter) gets its value
+ * from the page. */
+static void decide_text(run *r, action *a, const pg_element *e, int *fields) {
+  act_field f;
+  if (r->o->policy.mode == POL_MODE_OBSERVE_ONLY || !crawl__act_text_candidate(e) || *fields >= MAX_TEXT_FIELDS ||
+      crawl__act_field_read(r->page, e, &f)) {
+    decide(r, a, e);
+    return;
+  }
+  (*fields)++;
+  crawl__act_decide_field(&r->o->policy, r->page_origin, r->allowed, a, e, &f);
+  if (a->cls.side_effect == POL_SE_READ) crawl__act_text_choose(a, &f, r->secrets);
+  crawl__act_field_release(&f);
+}
+
 /* Ordinal of each element among the elements before it with the same role
  * and name (caller frees): one pass with a string map from role and name
  * to the latest ordinal, so a page of 100,000 elements costs milliseconds,
@@ -190,7 +209,7 @@ static void build_actions(run *r, int si) {
   const pg_graph *g = r->g;
   s->cap_acts = (int)(g->nelements + g->nscopes + 1);
   s->acts = crawl__xcalloc((size_t)s->cap_acts, sizeof *s->acts);
-  int n = 0;
+  int n = 0, fields = 0;
   int *ord = element_ordinals(g);
   cJSON **sel_opts = select_options(r, g);
   /* an open modal dialog: only what is inside it can be reached */
@@ -217,11 +236,14 @@ static void build_actions(run *r, int si) {
     action_init(a, aid, g, e, ord[i]);
     a->here = (!strcmp(e->role, "tab") && pg_state_is(&e->state, PG_ST_SELECTED)) ||
               (e->href && s->url && !strcmp(e->href, s->url));
-    decide(r, a, e);
+    if (!strcmp(aid, "ui.enterText")) decide_text(r, a, e, &fields);
+    else decide(r, a, e);
     n++;
   }
   free(ord);
   free_select_options(sel_opts, g->nelements);
+  n = crawl__run_draft_actions(r, si, n); /* sandbox_write: form drafts */
+  s = &r->f.st[si];
   /* an open dialog can be dismissed with Escape */
   for (size_t k = 0; k < g->nscopes; k++) {
     const pg_scope *sc = &g->scopes[k];
@@ -249,9 +271,9 @@ static void build_actions(run *r, int si) {
 void crawl__run_action_key(char *buf, size_t n, const char *action_id, const cJSON *target_or_null,
                        const cJSON *args_or_null, const action *a) {
   if (a) {
-    snprintf(buf, n, "%s|%s|%s|%s|%d%s%.200s", a->action_id ? a->action_id : "", a->role ? a->role : "",
+    snprintf(buf, n, "%s|%s|%s|%s|%d%s%.200s%s", a->action_id ? a->action_id : "", a->role ? a->role : "",
              a->name ? a->name : "", a->stable_id ? a->stable_id : "", a->ordinal, a->option ? "|" : "",
-             a->option ? a->option : "");
+             a->option ? a->option : "", a->draft == 2 ? "|draft:required_empty" : "");
     return;
   }
   const char *option = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args_or_null, "option"));
@@ -260,8 +282,11 @@ void crawl__run_action_key(char *buf, size_t n, const char *action_id, const cJS
   const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "stableId"));
   const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "role"));
   const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
-  snprintf(buf, n, "%s|%s|%s|%s|%d%s%.200s", action_id ? action_id : "", role ? role : "", name ? name : "",
-           sid ? sid : "", cJSON_IsNumber(ord) ? ord->valueint : 0, option ? "|" : "", option ? option : "");
+  const char *draft = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(args_or_null, "draft"), "mode"));
+  snprintf(buf, n, "%s|%s|%s|%s|%d%s%.200s%s", action_id ? action_id : "", role ? role : "", name ? name : "",
+           sid ? sid : "", cJSON_IsNumber(ord) ? ord->valueint : 0, option ? "|" : "", option ? option : "",
+           draft && !strcmp(draft, "required_empty") ? "|draft:required_empty" : "");
 }
 
 /* Build the action list of state si (the page shows si) and journal the

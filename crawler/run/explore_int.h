@@ -42,6 +42,8 @@ typedef struct run {
                                seed "page.html" shows); captures there are
                                fingerprinted under the seed's route, so a state
                                has one id whichever URL a worker reached it by */
+  pg_route_learner *routes; /* route templates learned from the pages seen
+                               (explore_states.c; NULL until the first capture) */
   const char *stopped_by;
   char run_id[64];
   crawl_budget b;
@@ -77,6 +79,7 @@ typedef struct run {
   struct loopstat { char *key; int self, moved, signals; action a; } *loops;
   int nloops, caploops;
   crawl__strmap by_loop;    /* index of loops */
+  crawl__strmap drafted;    /* form drafts done, per mode and submit control (explore_forms.c) */
   int deviations;           /* walks that ended off their path since the last step */
   long depths_at;           /* r->transitions when the depths were last lowered (fr_depths) */
   const pg_graph *before;   /* the capture before an action, while r->g is NULL */
@@ -133,6 +136,8 @@ void crawl__run_journal_run(run *r, const cJSON *env, const char *base, const se
 /* ---- explore_states.c ---- */
 int crawl__run_find_state(const run *r, const char *fp);
 char *crawl__run_route_id_of(const run *r, const char *rk);
+char *crawl__run_fp_route(run *r, const pg_graph *g, const char *rk);
+int crawl__run_template_fold(const run *r, const char *rk);
 state *crawl__run_state_slot(run *r);
 pg_options crawl__run_graph_opts(const run *r);
 int crawl__run_add_state(run *r, int parent, const action *via, int seed, const char *route);
@@ -142,6 +147,15 @@ void crawl__run_journal_mirrored(run *r, int si);
 void crawl__run_action_key(char *buf, size_t n, const char *action_id, const cJSON *target_or_null,
                        const cJSON *args_or_null, const action *a);
 void crawl__run_prepare_state(run *r, int si);
+
+/* ---- explore_forms.c ---- */
+/* sandbox_write: marks the submit controls among actions [0, n) of state
+ * si as form drafts (draft 1) and appends their required-field-left-empty
+ * variants (draft 2); returns the new count. Elsewhere: n. */
+int crawl__run_draft_actions(run *r, int si, int n);
+/* The last draft's record (act_form.c) as args.draft of journal line o;
+ * its mode and submit control count as done for the run. */
+void crawl__run_add_draft(run *r, cJSON *o);
 
 /* ---- explore_observe.c ---- */
 const crawl_login *crawl__run_signin_recipe(const run *r);

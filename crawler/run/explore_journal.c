@@ -114,8 +114,13 @@ cJSON *crawl__run_target_json(const action *a) {
   return t;
 }
 
-/* The option a ui.choose picks, as the transition's args. */
+/* The option a ui.choose picks, or the text a ui.enterText types, as the
+ * transition's args. */
 void crawl__run_add_args(cJSON *o, const action *a) {
+  if (a->text) {
+    crawl__act_text_args(cJSON_AddObjectToObject(o, "args"), a);
+    return;
+  }
   if (!a->option) return;
   cJSON *args = cJSON_AddObjectToObject(o, "args");
   cJSON_AddStringToObject(args, "option", a->option);

@@ -111,9 +111,11 @@ int crawl__run_observe(run *r, crawl_code *rc, char **route) {
       free(rk);
       rk = crawl__xstrdup(r->f.st[canon].route);
     }
-    fp.route_key = rk;
+    char *fpr = crawl__run_fp_route(r, g, rk); /* its template, learned ones included */
+    fp.route_key = fpr;
     pg_fingerprint(g, &fp, r->cur_fp, NULL);
     fp.route_key = NULL;
+    free(fpr);
     fp.ignore_route = 1;
     pg_fingerprint(g, &fp, r->cur_cfp, NULL);
     if (!r->in_restore) crawl__timing_add(&r->tm, CRAWL_PH_FINGERPRINT, cdp_now_ms() - t2);
@@ -126,6 +128,8 @@ int crawl__run_observe(run *r, crawl_code *rc, char **route) {
       if (r->cur >= 0) {
         memcpy(r->cur_fp, r->f.st[r->cur].fp, sizeof r->cur_fp);
         if (r->f.st[r->cur].depth == 0) crawl__strmap_put(&r->route_alias, rk, r->cur);
+      } else if ((r->cur = crawl__run_template_fold(r, rk)) >= 0) {
+        memcpy(r->cur_fp, r->f.st[r->cur].fp, sizeof r->cur_fp);
       }
     }
     if (r->cur >= 0 || !new_busy(g, before)) break;

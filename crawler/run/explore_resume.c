@@ -22,6 +22,7 @@ static void action_from_json(action *a, const char *action_id, const cJSON *t, c
   a->option_index = cJSON_IsNumber(oi) ? oi->valueint : 0;
   const cJSON *fi = cJSON_GetObjectItemCaseSensitive(args, "fromIndex");
   a->option_from = cJSON_IsNumber(fi) ? fi->valueint : -1;
+  crawl__act_text_from_args(a, args);
 }
 
 int crawl__run_state_by_id(const run *r, const char *id) {

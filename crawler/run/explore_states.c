@@ -19,11 +19,50 @@ static int route_count(const run *r, const char *route) {
 }
 
 /* The routeId of the current capture on route key rk: the page's
- * data-uiap-route or its router's route, else rk's template
- * (pg_route_template; caller frees). */
+ * data-uiap-route or its router's route, else rk's template with what the
+ * run learned (pg_route_learned_template; caller frees). */
 char *crawl__run_route_id_of(const run *r, const char *rk) {
   if (r->g && r->g->route_source != PG_ROUTE_URL && r->g->route_id) return crawl__xstrdup(r->g->route_id);
-  return pg_route_template(rk, NULL, NULL);
+  return rk ? pg_route_learned_template(r->routes, rk, NULL, NULL) : NULL;
+}
+
+/* ---- route templates learned from the run's pages (docs/fingerprint.md) ------------- */
+/* The route to fingerprint capture g under, on route key rk: its template
+ * with the word segments learned as parameters; g is noted first (its
+ * route and layout: the fingerprint without route and row counts), so
+ * that the second page of a kind already counts as the first one's
+ * route. Caller frees. */
+char *crawl__run_fp_route(run *r, const pg_graph *g, const char *rk) {
+  if (!rk) return NULL;
+  if (!r->routes) r->routes = pg_route_learner_new();
+  pg_fp_policy lp = r->o->fp;
+  lp.base_origin = r->page_origin;
+  lp.ignore_route = 1;
+  lp.ignore_collection_sizes = 1;
+  char layout[33];
+  pg_fingerprint(g, &lp, layout, NULL);
+  pg_route_learn(r->routes, rk, layout);
+  return pg_route_learned_template(r->routes, rk, NULL, NULL);
+}
+
+/* The state the current capture (route key rk, a fingerprint no state has)
+ * is, when a parameter learned after that state was registered makes
+ * their routes one: the same content fingerprint, and the same learned
+ * template for both routes. -1: none. */
+int crawl__run_template_fold(const run *r, const char *rk) {
+  if (!rk || !r->routes) return -1;
+  char *mine = NULL;
+  int found = -1;
+  for (int i = 0; i < r->f.nst && found < 0; i++) {
+    const state *s = &r->f.st[i];
+    if (!s->route || strcmp(s->cfp, r->cur_cfp)) continue;
+    if (!mine) mine = pg_route_learned_template(r->routes, rk, NULL, NULL);
+    char *theirs = pg_route_learned_template(r->routes, s->route, NULL, NULL);
+    if (mine && theirs && !strcmp(mine, theirs)) found = i;
+    free(theirs);
+  }
+  free(mine);
+  return found;
 }
 
 /* The slot for one more state, zeroed, at r->f.st[r->f.nst] (the table
@@ -103,6 +142,26 @@ static cJSON *with_ax(run *r, const state *s, cJSON *o) {
   return o;
 }
 
+/* The RouteContext of graph JSON gj (the current capture, state s) with
+ * what the run learned: routeId the state's, the learned segments' values
+ * in params (docs/fingerprint.md). A named route (annotation, router) is
+ * left as it is. */
+static void learned_route(const run *r, const state *s, cJSON *gj) {
+  cJSON *rt = cJSON_GetObjectItemCaseSensitive(gj, "route");
+  if (!rt || !r->g || r->g->route_source != PG_ROUTE_URL || !s->route_id || !s->route || !r->routes) return;
+  pg_route_param *p = NULL;
+  size_t np = 0;
+  free(pg_route_learned_template(r->routes, s->route, &p, &np));
+  cJSON_DeleteItemFromObjectCaseSensitive(rt, "routeId");
+  cJSON_AddStringToObject(rt, "routeId", s->route_id);
+  cJSON *params = cJSON_GetObjectItemCaseSensitive(rt, "params");
+  for (size_t i = 0; i < np; i++) {
+    if (!params) params = cJSON_AddObjectToObject(rt, "params");
+    if (!cJSON_GetObjectItemCaseSensitive(params, p[i].name)) cJSON_AddStringToObject(params, p[i].name, p[i].value);
+  }
+  pg_route_params_free(p, np);
+}
+
 /* The state's files: DIR/states/<id>.json (its PageGraph, path relative to
  * DIR into rel; what the graph did not redact itself but an earlier capture
  * did -- the run's secret list -- redacted too) and, with screenshots,
@@ -114,6 +173,7 @@ static void state_files(run *r, const state *s, char *rel, size_t rellen, char *
   snprintf(path, sizeof path, "%s/%s", r->dir, rel);
   const cJSON *gj = crawl__run_graph_json(r, r->g);
   cJSON *copy = gj ? cJSON_Duplicate(gj, 1) : NULL;
+  learned_route(r, s, copy);
   crawl__secrets_scrub_json(r->secrets, copy);
   char *text = copy ? cJSON_PrintUnformatted(copy) : NULL; /* NULL: no graph JSON */
   cJSON_Delete(copy);

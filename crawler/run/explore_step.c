@@ -152,6 +152,7 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
   cJSON_AddStringToObject(o, "viaActionId", a->action_id);
   cJSON_AddItemToObject(o, "target", crawl__run_target_json(a));
   crawl__run_add_args(o, a);
+  crawl__run_add_draft(r, o); /* sandbox_write: the form draft's fields and values */
   cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
   cJSON *sigs = guarded ? cJSON_CreateArray() : crawl__run_signals_between(r, before, r->f.st[from].route, r->g, route);
   side_effect_signals(r, sigs, m);

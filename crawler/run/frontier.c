@@ -22,11 +22,16 @@ void fr_action_copy(action *dst, const action *src) {
   dst->option_index = src->option_index;
   dst->option_from = src->option_from;
   dst->here = src->here;
+  dst->draft = src->draft;
+  dst->text = crawl__xstrdup(src->text);
+  dst->text_enter = src->text_enter;
+  dst->text_probe = src->text_probe;
 }
 
 void fr_action_free(action *a) {
   free(a->action_id); free(a->role); free(a->name); free(a->stable_id);
   free(a->scope_id); free(a->document_id); free(a->option); free(a->href); free(a->scope_key);
+  free(a->text);
 }
 
 void fr_state_free(state *s) {

@@ -38,8 +38,14 @@ typedef struct action {
   int option_index;         /* and its index */
   int option_from;          /* the index selected when it was decided (-1 unknown) */
   int here;                 /* a tab already selected, a link to the page itself: expected to stay */
+  int draft;                /* sandbox_write, a submit control: 1 fill its form first (act_form.c),
+                               2 the same with one required field left empty; 0 just the click */
   int backend;              /* backendNodeId of the element it was decided on, in that capture (0:
                                unknown); a hint only: act.c checks role, name and scope again */
+  char *text;               /* ui.enterText into a search or filter field (act_text.c): the value
+                               typed; NULL: none chosen (a draft value in sandbox_write) */
+  int text_enter;           /* and Enter pressed after it (a GET form's submission, a search) */
+  int text_probe;           /* the value is the fixed probe word, not a word of the page */
   int probe;                /* nothing settles it (pol_probeable): tried only under the seal
                                (explore_probe.c); not copied by fr_action_copy */
 } action;

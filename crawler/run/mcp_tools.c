@@ -76,7 +76,7 @@ static int need_tab(crawl_mcp *m, mcp__result *r) {
   crawl_page_opts po = {.width = m->o.width, .height = m->o.height, .settle_quiet_ms = 200, .settle_early = 1,
                         .settle_max_ms = 3000, .nav_timeout_ms = 15000, .call_timeout_ms = 10000,
                         .block_writes = crawl_guard_for_mode(pol, 0),
-                        .allowed_origins = m->allowed};
+                        .allowed_origins = m->allowed, .allow_reads = m->o.allow_reads};
   if (crawl_page_open(m->c, &po, &m->page)) {
     fail(r, "cannot open a tab: %s", crawl_page_errmsg(m->page));
     crawl_page_close(m->page);
@@ -538,6 +538,7 @@ static int t_crawl(crawl_mcp *m, const cJSON *args, mcp__result *r) {
     return fail(r, "cannot start a browser for the crawl: %s", err);
   const char *urls[] = {url, NULL};
   crawl_opts co = {.out_dir = dir, .urls = urls, .policy = m->o.policy, .allow_origins = m->allowed,
+                   .allow_reads = m->o.allow_reads,
                    .budget = {.max_states = (long)states, .max_runtime_ms = (long)ms},
                    .width = m->o.width, .height = m->o.height, .redact_pii = m->o.redact_pii};
   crawl_summary sum = {0};

@@ -104,3 +104,54 @@ crawl_code crawl_page_insert_text(crawl_page *p, const char *text) {
   p->last_activity = cdp_now_ms();
   return rc;
 }
+
+/* ---- typing a value, key by key (act_text.c) ---- */
+/* Sends the key events of params (keyDown then keyUp each) pipelined and
+ * waits for them all. */
+static crawl_code send_keys(crawl_page *p, cJSON **events, int n) {
+  int ids[2 * CRAWL__TYPE_MAX + 2];
+  for (int i = 0; i < n; i++) ids[i] = cdp_send(p->c, p->session, "Input.dispatchKeyEvent", events[i]);
+  crawl_code rc = CRAWL_OK;
+  for (int i = 0; i < n; i++) {
+    cdp_code r = cdp_wait(p->c, ids[i], NULL, p->o.call_timeout_ms);
+    if (r && !rc) {
+      crawl__page_perr(p, "Input.dispatchKeyEvent");
+      rc = crawl__page_from_cdp(p, r);
+    }
+  }
+  p->last_activity = cdp_now_ms();
+  return rc;
+}
+
+static cJSON *key_event(const char *type, const char *key, const char *code, const char *text, int vk) {
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "type", type);
+  cJSON_AddStringToObject(a, "key", key);
+  if (code) cJSON_AddStringToObject(a, "code", code);
+  if (text) cJSON_AddStringToObject(a, "text", text);
+  if (vk) cJSON_AddNumberToObject(a, "windowsVirtualKeyCode", vk);
+  return a;
+}
+
+crawl_code crawl__page_type_keys(crawl_page *p, const char *text) {
+  if (crawl__page_guard_check(p)) return CRAWL_GUARD;
+  crawl__page_ws_block_set(p, 1);
+  cJSON *ev[2 * CRAWL__TYPE_MAX];
+  int n = 0;
+  for (const unsigned char *s = (const unsigned char *)text; *s && n + 2 <= 2 * CRAWL__TYPE_MAX;) {
+    size_t len = *s < 0x80 ? 1 : *s < 0xE0 ? 2 : *s < 0xF0 ? 3 : 4; /* one UTF-8 character */
+    char ch[5] = {0};
+    for (size_t k = 0; k < len && s[k]; k++) ch[k] = (char)s[k];
+    s += strlen(ch);
+    ev[n++] = key_event("keyDown", ch, NULL, ch, 0);
+    ev[n++] = key_event("keyUp", ch, NULL, NULL, 0);
+  }
+  return send_keys(p, ev, n);
+}
+
+crawl_code crawl__page_enter(crawl_page *p) {
+  if (crawl__page_guard_check(p)) return CRAWL_GUARD;
+  crawl__page_ws_block_set(p, 1);
+  cJSON *ev[2] = {key_event("keyDown", "Enter", "Enter", "\r", 13), key_event("keyUp", "Enter", "Enter", NULL, 13)};
+  return send_keys(p, ev, 2);
+}

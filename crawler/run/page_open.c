@@ -140,6 +140,54 @@ static crawl_code agent_string(crawl_page *p, char *ua, size_t len, int *changed
   return rc;
 }
 
+/* User-Agent client hints (navigator.userAgentData, Sec-CH-UA-*) for ua:
+ * an override without them leaves the brands empty, which no browser
+ * shows. A Chrome-like ua ("... Chrome/156.0.1.2 ...") gets the brands this
+ * Chromium reports itself (Chromium and its GREASE brand, never
+ * "HeadlessChrome") and the platform its text names; any other ua none
+ * (NULL: as that browser would). */
+static cJSON *agent_metadata(const char *ua) {
+  static const struct { const char *needle, *platform; int mobile; } platforms[] = {
+    {"Android", "Android", 1}, {"Windows", "Windows", 0}, {"Macintosh", "macOS", 0},
+    {"CrOS", "Chrome OS", 0}, {"Linux", "Linux", 0},
+  };
+  const char *v = strstr(ua, "Chrome/");
+  if (!v) return NULL;
+  v += 7;
+  size_t full = strspn(v, "0123456789."), major = strspn(v, "0123456789");
+  if (!major || full > 40) return NULL;
+  char fv[48], mv[48];
+  snprintf(fv, sizeof fv, "%.*s", (int)full, v);
+  snprintf(mv, sizeof mv, "%.*s", (int)major, v);
+  const char *platform = "Linux";
+  int mobile = 0;
+  for (size_t i = 0; i < sizeof platforms / sizeof *platforms; i++)
+    if (strstr(ua, platforms[i].needle)) {
+      platform = platforms[i].platform, mobile = platforms[i].mobile;
+      break;
+    }
+  cJSON *m = cJSON_CreateObject(), *brands = cJSON_AddArrayToObject(m, "brands"),
+        *list = cJSON_AddArrayToObject(m, "fullVersionList");
+  const char *names[] = {"Not:A-Brand", "Chromium"}, *grease[] = {"8", "8.0.0.0"};
+  for (int i = 0; i < 2; i++) {
+    cJSON *b = cJSON_CreateObject(), *f = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "brand", names[i]);
+    cJSON_AddStringToObject(b, "version", i ? mv : grease[0]);
+    cJSON_AddStringToObject(f, "brand", names[i]);
+    cJSON_AddStringToObject(f, "version", i ? fv : grease[1]);
+    cJSON_AddItemToArray(brands, b);
+    cJSON_AddItemToArray(list, f);
+  }
+  cJSON_AddStringToObject(m, "fullVersion", fv);
+  cJSON_AddStringToObject(m, "platform", platform);
+  cJSON_AddStringToObject(m, "platformVersion", "");
+  cJSON_AddStringToObject(m, "architecture", mobile ? "" : "x86");
+  cJSON_AddStringToObject(m, "model", "");
+  cJSON_AddBoolToObject(m, "mobile", mobile);
+  cJSON_AddStringToObject(m, "bitness", mobile ? "" : "64");
+  return m;
+}
+
 /* The User-Agent (agent_string) and o.locale: Intl's locale, and
  * navigator.language with the Accept-Language header, in one override.
  * Headless Chromium ignores --lang for both. Nothing to override (a headed
@@ -151,6 +199,8 @@ static crawl_code set_agent_locale(crawl_page *p) {
   if (!rc && *ua && (changed || p->o.locale)) {
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "userAgent", ua);
+    cJSON *meta = agent_metadata(ua);
+    if (meta) cJSON_AddItemToObject(a, "userAgentMetadata", meta);
     if (p->o.locale) cJSON_AddStringToObject(a, "acceptLanguage", p->o.locale);
     rc = crawl__page_call(p, "Emulation.setUserAgentOverride", a, NULL);
   }

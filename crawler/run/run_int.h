@@ -28,6 +28,7 @@
   X(bridge_meta)              /* page_bridge.c: %s: PG_BRIDGE_META */           \
   X(select_options)           /* explore.c: a <select>'s options (function) */  \
   X(selected_index)           /* explore.c: its selected index (function) */    \
+  X(text_field)               /* act_text.c: a text field's form, landmark and nearby items (function) */ \
   X(two_animation_frames)     /* explore.c: a promise, two frames on */         \
   X(live_reporter)            /* observe.c: __B__: binding */                   \
   X(live_reporter_element)    /* observe.c: %s: binding, %d: element key */     \
@@ -36,6 +37,9 @@
   X(select_contents)          /* observe.c: selects a field's text (function) */ \
   X(page_guard)               /* page_open.c, page_guard.c: %s: binding, %d: allow WebSockets; refuses window.open, and WebSockets after input */ \
   X(worker_guard)             /* page_guard.c: %s: binding; a worker started after an action: refuses WebSockets */ \
+  X(form_fields)              /* act_form.c: the fields of a submit control's form (function) */ \
+  X(form_fill)                /* act_form.c: sets them to [[index, value], ...] (function) */ \
+  X(form_validity)            /* act_form.c: the fields the browser holds invalid (function) */ \
   X(page_seal)                /* page_seal.c: %s: binding, %s: the switch; refuses sends while sealed */ \
   X(page_seal_on)             /* page_seal.c: %s: the switch, %d: on */ \
   X(storage_snapshot)         /* page_seal.c: a promise of the client storage as JSON text */ \
@@ -84,6 +88,17 @@ void crawl__page_allow_write(crawl_page *p, const char *method, const char *url)
 /* The centre of node backend's first content quad, viewport CSS px
  * (DOM.getContentQuads; scroll it into view first). 0, or -1. */
 int crawl__page_node_point(crawl_page *p, int backend, double *x, double *y);
+/* ---- typing (page_input.c, act_text.c) -------------------------------------------- */
+/* Most characters crawl__page_type_keys types. */
+#define CRAWL__TYPE_MAX 48
+/* Type text (UTF-8, its first CRAWL__TYPE_MAX characters) into the focused
+ * field as a user does: keyDown and keyUp per character, so the page sees
+ * keydown, keypress, input and keyup (a filter that listens to keyup
+ * filters). Refuses on a failed guard, like every input. */
+crawl_code crawl__page_type_keys(crawl_page *p, const char *text);
+/* Press Enter with its text ("\r"): a key press that submits the focused
+ * field's form (HTML implicit submission), unlike crawl_page_key("Enter"). */
+crawl_code crawl__page_enter(crawl_page *p);
 /* Sign in on p with recipe l: its values join sec first, the cookies the
  * server set after it. Each step goes through crawl__act_perform under
  * policy (the sign-in page's origin and allowed in scope) as a recipe step.

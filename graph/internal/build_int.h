@@ -164,6 +164,7 @@ const cJSON *pg__ax_prop(const cJSON *ax, const char *name);
 int pg__ax_ignored(const cJSON *ax);
 void pg__route_context(ctx *c, const char *url);
 void pg__list_sensitive_fields(ctx *c);
+void pg__field_notes(ctx *c); /* build_notes.c: pg_element.field_note */
 
 /* build_names.c */
 const char *pg__node_role(ctx *c, const snode *n, int *from_ax);

@@ -150,4 +150,21 @@ typedef enum {
  * tabs and newlines inside ignored). Origins and paths: pg_url.h. */
 pol__url_kind pol__url_scheme(const char *url, char *scheme, size_t cap);
 
+/* ---- text entry (typing.c) ---------------------------------------------- */
+
+/* What typing into the text field s does (s->action is ui.enterText), from
+ * the field, its form and where it sits; name is the lexicon's reading of
+ * its name. Every member static. */
+typedef struct pol__text_verdict {
+  pol_side_effect se;   /* read (a search or filter) or draft */
+  const char *rule;     /* "text.searchbox", "text.form.get", ...,
+                           "action.text_entry" */
+  const char *keyword;  /* the word that decided, or NULL */
+  const char *where;    /* "role", "form_method", "form_submits", ... */
+  const char *explain;  /* for people */
+  int inferred;         /* the filter rule: inferred from the layout */
+} pol__text_verdict;
+
+void pol__text_entry(const pol_subject *s, const pol__scan *name, pol__text_verdict *out);
+
 #endif

@@ -188,6 +188,30 @@ Test(mcp, observe_only, .timeout = 120) {
   t_run_free(&r);
 }
 
+/* --allow-read: the tab the agent drives lets the page's own load-time
+ * POST read through (tests/fixtures/safety/search-load.html), so the
+ * snapshot shows the list it loaded; without it the list is not there. */
+Test(mcp, allow_read, .timeout = 150) {
+  need_sdk();
+  char steps[2048];
+  snprintf(steps, sizeof steps, "[{\"tool\":\"navigate\",\"args\":{\"url\":\"%s\"}},{\"tool\":\"snapshot\"}]",
+           t_fixture_url(0, NULL, "/safety/search-load.html"));
+  for (int allowed = 0; allowed < 2; allowed++) {
+    const char *argv[] = {"/usr/bin/env", "node", CLIENT, UIAP_BIN, steps, "--quiet",
+                          allowed ? "--allow-read" : NULL, "POST /__test/search", NULL};
+    t_run r = t_run_argv(argv, 110000);
+    cr_assert_eq(r.status, 0, "mcp_client.mjs: exit %d\n%s\n%s", r.status, r.out, r.err);
+    cJSON *out = cJSON_Parse(r.out);
+    cr_assert(out, "not JSON: %s", r.out);
+    int err;
+    const char *snap = result_text(out, 1, &err);
+    if (allowed) cr_expect(snap && strstr(snap, "Open tickets"), "with --allow-read the list loaded:\n%s", snap);
+    else cr_expect(snap && !strstr(snap, "Open tickets"), "without --allow-read no list:\n%s", snap);
+    cJSON_Delete(out);
+    t_run_free(&r);
+  }
+}
+
 /* ui.choose on a <select>: a filter option is chosen (and shows in the
  * reply); a destructive option, and an option the arrow keys reach only by
  * passing over it, are refused as the crawler refuses them; nothing at

@@ -237,3 +237,55 @@ Test(reads, a_write_at_load_is_said, .timeout = 120) {
   cr_expect(line && strstr(line, "TrackVisit"), "snapshot says it on stderr: %s", r.run.err);
   done(&r);
 }
+
+/* A read the page's own load POSTs (not GraphQL): without --allow-read it
+ * is failed, the list stays empty and a review item says why; with
+ * --allow-read 'POST /__test/search' it arrives, the list loads and its
+ * entries are clicked, and nothing is said about the load. */
+Test(reads, allow_read_lets_a_load_time_read_through, .timeout = 150) {
+  long search0 = t_fixture_hits("/__test/search");
+  run_res r;
+  const char *const plain[] = {page("search-load.html"), NULL};
+  run_cli(&r, "crawl", plain);
+  EXPECT_NO_WRITES(r, "the crawl of search-load.html");
+  cr_expect_eq(t_fixture_hits("/__test/search") - search0, 0, "without --allow-read the load's POST never arrived");
+  cr_expect(t_review_mentions(r.pkg, "coverage_gap", "The page's own load sent POST"), "a review item says the load wrote");
+  cr_expect(t_review_mentions(r.pkg, "coverage_gap", "/__test/search"), "it names the endpoint");
+  cr_expect_eq(clicks(&r, "Open tickets"), 0, "the list never loaded, so nothing of it was clicked");
+  done(&r);
+  const char *const allowed[] = {page("search-load.html"), "--allow-read", "POST /__test/search", NULL};
+  run_cli(&r, "crawl", allowed);
+  EXPECT_NO_WRITES(r, "the crawl of search-load.html with --allow-read");
+  cr_expect_geq(t_fixture_hits("/__test/search") - search0, 1, "the allowed load-time search arrived");
+  cr_expect(!t_review_mentions(r.pkg, "coverage_gap", "The page's own load sent POST"), "nothing said about the load");
+  cr_expect_geq(clicks(&r, "Open tickets"), 1, "the list the read loaded was explored");
+  done(&r);
+}
+
+/* observe takes --allow-read as crawl and snapshot do: the tab watched
+ * loads the list only when the read is allowed; the POST arrives only then. */
+Test(reads, observe_takes_allow_read, .timeout = 120) {
+  for (int allowed = 0; allowed < 2; allowed++) {
+    long search0 = t_fixture_hits("/__test/search");
+    char *dir = t_tmpdir(), out[700];
+    snprintf(out, sizeof out, "%s/observe.jsonl", dir);
+    const char *argv[] = {UIAP_BIN, "observe", page("search-load.html"), "--duration-ms", "2500", "-o", out,
+                          allowed ? "--allow-read" : NULL, "POST /__test/search", NULL};
+    t_run r = t_run_argv(argv, 60000);
+    cr_expect_eq(r.status, 0, "observe exits 0: %s", r.err);
+    char *text = t_read_file(out, NULL);
+    int listed = text && strstr(text, "Open tickets");
+    long hits = t_fixture_hits("/__test/search") - search0;
+    if (allowed) {
+      cr_expect(listed, "with --allow-read the observed page shows the list the read loaded");
+      cr_expect_geq(hits, 1, "with --allow-read the read arrived");
+    } else {
+      cr_expect(!listed, "without --allow-read the list never loaded");
+      cr_expect_eq(hits, 0, "without --allow-read the read never arrived");
+    }
+    free(text);
+    t_run_free(&r);
+    t_rm_rf(dir);
+    free(dir);
+  }
+}

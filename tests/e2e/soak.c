@@ -109,6 +109,26 @@ static int runtime_ms(void) {
   return v && *v ? atoi(v) : 30000;
 }
 
+/* metadata.gate of a package: the gate's decisions, and how many of them
+ * were held because nothing settled the control (rule default.unknown). */
+typedef struct gate_counts { int allow, skip, review, deny, unknown, total; } gate_counts;
+
+static gate_counts gate_of(const cJSON *pkg) {
+  const cJSON *g = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(pkg, "metadata"), "gate");
+  gate_counts c = {0};
+  const cJSON *x;
+  if ((x = cJSON_GetObjectItemCaseSensitive(g, "allow"))) c.allow = x->valueint;
+  if ((x = cJSON_GetObjectItemCaseSensitive(g, "skip"))) c.skip = x->valueint;
+  if ((x = cJSON_GetObjectItemCaseSensitive(g, "review"))) c.review = x->valueint;
+  if ((x = cJSON_GetObjectItemCaseSensitive(g, "deny"))) c.deny = x->valueint;
+  cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(g, "byRule")) {
+    const cJSON *rule = cJSON_GetObjectItemCaseSensitive(x, "rule"), *n = cJSON_GetObjectItemCaseSensitive(x, "count");
+    if (cJSON_IsString(rule) && !strcmp(rule->valuestring, "default.unknown") && cJSON_IsNumber(n)) c.unknown += n->valueint;
+  }
+  c.total = c.allow + c.skip + c.review + c.deny;
+  return c;
+}
+
 /* Crawl the app at path on the soak server at default settings (but the
  * runtime budget), and check what a user would notice. */
 static void soak(const char *path) {
@@ -141,11 +161,13 @@ static void soak(const char *path) {
   snprintf(pkg, sizeof pkg, "%s/package.json", out);
   cJSON *p = t_package_read(pkg);
   cr_assert(p, "%s has a package", out);
+  gate_counts gc = gate_of(p);
   cJSON_Delete(p);
   int nstates = t_journal_lines(out, "state");
   /* the figures a release note quotes (docs/hostile.md "Soak") */
-  fprintf(stderr, "soak: %s: exit %d, %d states, %d transitions, %lld ms\n", path, r.status, nstates,
-          t_journal_lines(out, "transition"), r.ms);
+  fprintf(stderr, "soak: %s: exit %d, %d states, %d transitions, %lld ms; gate allow %d skip %d review %d deny %d, "
+          "held unknown %d (%.1f%%)\n", path, r.status, nstates, t_journal_lines(out, "transition"), r.ms,
+          gc.allow, gc.skip, gc.review, gc.deny, gc.unknown, gc.total ? 100.0 * gc.unknown / gc.total : 0.0);
   cr_expect_gt(nstates, 1, "the crawl of %s found more than its seed (%d states)", url, nstates);
   cr_expect_eq(t_validate("DiscoveryPackage", pkg, msg, sizeof msg), 0, "the package of %s validates: %s", url, msg);
   expect_utf8_tree(out);
@@ -174,3 +196,7 @@ Test(soak, sb_admin_2) { soak("/node_modules/startbootstrap-sb-admin-2/index.htm
 Test(soak, swagger_ui) { soak("/pages/swagger.html"); }
 Test(soak, tabulator_grid) { soak("/pages/tabulator.html"); }
 Test(soak, shoelace_components) { soak("/pages/shoelace.html"); }
+Test(soak, rapidoc_console) { soak("/pages/rapidoc.html"); }
+Test(soak, quill_editor) { soak("/pages/quill.html"); }
+Test(soak, jsoneditor_tree) { soak("/pages/jsoneditor.html"); }
+Test(soak, aggrid_grid) { soak("/pages/aggrid.html"); }

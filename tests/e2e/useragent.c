@@ -43,6 +43,25 @@ Test(useragent, default_is_chrome_not_headless) {
   cr_expect(strstr(h, "Chrome/") && !strstr(h, "HeadlessChrome"), "the header: %s", h);
   cr_expect(strstr(j, "Chrome/") && !strstr(j, "HeadlessChrome"), "navigator.userAgent: %s", j);
   cr_expect_str_eq(h, j, "the header and navigator.userAgent agree");
+  /* the client hints as the browser's own: brands (never empty, which no
+   * browser shows, never HeadlessChrome), and the header with them */
+  const char *b = agent_shown(g, "B:"), *c = agent_shown(g, "C:");
+  cr_assert(b && c, "the client-hint buttons are published");
+  cr_expect(strstr(b, "Chromium/") && !strstr(b, "Headless"), "navigator.userAgentData.brands: %s", b);
+  cr_expect(strstr(c, "\"Chromium\"") && !strstr(c, "Headless"), "the Sec-CH-UA header: %s", c);
+  cJSON_Delete(g);
+}
+
+/* A Chrome --user-agent takes its version into the client hints, so that
+ * navigator.userAgentData agrees with the string. */
+Test(useragent, client_hints_follow_a_chrome_agent) {
+  static const char *const args[] = {"--user-agent",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.71 Safari/537.36",
+    NULL};
+  cJSON *g = snap(args);
+  const char *b = agent_shown(g, "B:");
+  cr_assert(b, "the brands button is published");
+  cr_expect(strstr(b, "Chromium/120"), "the brands carry the agent's major version: %s", b);
   cJSON_Delete(g);
 }
 

@@ -60,6 +60,8 @@ int t_test_endpoints(void *ud, const crawl_request *req, crawl_response *res);
  * value that signs a request in as a viewer. */
 #define T_AUTH_TOKEN "tok-viewer-5be2c7d1"
 int t_auth_app(const crawl_request *req, crawl_response *res);
+/* /__test/signup and /__test/signup/log (test_signup.c): 1 when it answered. */
+int t_signup(const crawl_request *req, crawl_response *res);
 
 /* The fixture server: tests/fixtures served on two loopback ports with the
  * test endpoints (started once per process, stopped at exit). */

@@ -15,9 +15,16 @@
  *                              serves file /p from root (same rules as a GET)
  *                              with "Content-Security-Policy: V" added.
  *   /__test/echo               200 JSON {"method","path","query","body_length"}.
- *   /__test/agent              200 HTML: button "H:<the User-Agent header>"
+ *   /__test/agent              200 HTML: button "H:<the User-Agent header>",
+ *                              "C:<the Sec-CH-UA header>", "B:<the brands of
+ *                              navigator.userAgentData>"
  *                              and button "J:<navigator.userAgent>" (set by
  *                              the page's script).
+ *   /__test/signup             POST: the sign-up form of fixtures/signup,
+ *                              validated field by field (test_signup.c):
+ *                              200 "Account created", else 422 with the
+ *                              errors. GET /__test/signup/log: JSON
+ *                              {"accepted":[body,...],"rejected":N}.
  *   any other /__test/ path    204 for non-GET/HEAD methods (a harmless sink
  *                              for forms and beacons), 404 for GET/HEAD.
  * /auth/...: the sign-in app (auth_app.c).
@@ -124,22 +131,34 @@ static void ep_echo(const crawl_request *req, crawl_response *res)
   free(txt);
 }
 
+/* s with < and & escaped into out (at most n bytes). */
+static void html_escape(const char *s, char *out, size_t n)
+{
+  size_t k = 0;
+  out[0] = 0;
+  for (const char *c = s ? s : ""; *c && k + 6 < n; c++)
+    k += (size_t)snprintf(out + k, n - k, "%s", *c == '<' ? "&lt;" : *c == '&' ? "&amp;" : (char[2]){*c, 0});
+}
+
 static void ep_agent(const crawl_request *req, crawl_response *res)
 {
-  char *ua = crawl_request_header(req, "User-Agent");
-  char esc[2048] = "";
-  size_t n = 0;
-  for (const char *c = ua ? ua : ""; *c && n + 6 < sizeof esc; c++)
-    n += (size_t)snprintf(esc + n, sizeof esc - n, "%s", *c == '<' ? "&lt;" : *c == '&' ? "&amp;" : (char[2]){*c, 0});
+  char *ua = crawl_request_header(req, "User-Agent"), *ch = crawl_request_header(req, "Sec-CH-UA");
+  char esc[2048], chesc[1024];
+  html_escape(ua, esc, sizeof esc);
+  html_escape(ch, chesc, sizeof chesc);
   char *html = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&html, &len);
   fprintf(f, "<!doctype html><title>agent</title><button>H:%s</button><button id=j>J:</button>"
-             "<script>document.getElementById('j').textContent='J:'+navigator.userAgent</script>", esc);
+             "<button>C:%s</button><button id=b>B:</button>"
+             "<script>document.getElementById('j').textContent='J:'+navigator.userAgent;"
+             "const d=navigator.userAgentData;document.getElementById('b').textContent='B:'+"
+             "(d?d.brands.map(x=>x.brand+'/'+x.version).join(', '):'none')</script>", esc, chesc);
   fclose(f);
   crawl_response_body(res, "text/html; charset=utf-8", html, len);
   free(html);
   free(ua);
+  free(ch);
 }
 
 static const struct {
@@ -164,6 +183,8 @@ int t_test_endpoints(void *ud, const crawl_request *req, crawl_response *res)
   }
   if (strncmp(req->path, "/__test/", 8))
     return 0;
+  if (t_signup(req, res))
+    return 1;
   const char *name = req->path + 8;
   for (size_t i = 0; i < sizeof endpoints / sizeof endpoints[0]; i++)
     if (!strcmp(name, endpoints[i].name)) {

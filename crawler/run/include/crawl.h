@@ -571,6 +571,8 @@ typedef struct crawl_mcp_opts {
                                  sandbox_write with destructive actions allowed */
   const char *const *allow_origins; /* besides the first URL's origin (NULL-terminated;
                                  borrowed while the server lives) */
+  const char *const *allow_reads; /* crawl_page_opts.allow_reads, for the tab and
+                                 the crawl tool's crawls (borrowed) */
   const char *output_root;    /* crawl packages go into fresh directories under it;
                                  NULL: $TMPDIR, else /tmp */
   int width, height;          /* viewport; 0: 1280x800 */

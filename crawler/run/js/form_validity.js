@@ -1,0 +1,1 @@
+function(){const f=this.form||(this.closest&&this.closest('form'));if(!f)return null;const out=[];for(const e of f.elements){if(out.length>=64)break;if(e.willValidate&&!e.validity.valid)out.push([String(e.name||e.id||'').slice(0,200),String(e.validationMessage||'').slice(0,200)])}return out}
