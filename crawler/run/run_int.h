@@ -80,6 +80,9 @@ void crawl__page_allow_write(crawl_page *p, const char *method, const char *url)
 /* The centre of node backend's first content quad, viewport CSS px
  * (DOM.getContentQuads; scroll it into view first). 0, or -1. */
 int crawl__page_node_point(crawl_page *p, int backend, double *x, double *y);
+/* The pointer moved to viewport point (x, y) with nothing pressed (hover),
+ * then two animation frames (page_input.c). */
+crawl_code crawl__page_hover(crawl_page *p, double x, double y);
 /* Sign in on p with recipe l: its values join sec first, the cookies the
  * server set after it. Each step goes through crawl__act_perform under
  * policy (the sign-in page's origin and allowed in scope) as a recipe step.
