@@ -88,6 +88,7 @@ void crawl__act_decide(const pol_policy *policy, const char *page_origin, const 
     s.has_aria_expanded = pg_state_has(&e->state, PG_ST_EXPANDED);
     s.aria_haspopup = e->aria_haspopup;
     s.has_aria_controls = e->has_aria_controls;
+    s.sort_header = e->sort_header;
     s.container_role = e->container_role;
     s.form_action = e->submit_url;      /* formaction, else the owner form's action */
     s.container_kind = e->container_kind; /* what a close glyph does here */
