@@ -72,6 +72,11 @@ void crawl__page_remember_keys(crawl_page *p, const char *const *keys, size_t n)
 int crawl__png_mask(const unsigned char *png, size_t len, const pg_rect *rects, size_t n, double vw, double vh,
                     unsigned char **out, size_t *outlen, char *err, size_t errlen);
 
+/* ---- the pointer (page_input.c) ---------------------------------------------------- */
+/* The pointer moved to viewport point (x, y) with nothing pressed (hover),
+ * then two animation frames (page_input.c). */
+crawl_code crawl__page_hover(crawl_page *p, double x, double y);
+
 /* ---- login recipes (page_guard.c, page_input.c, login.c) ------------------------- */
 /* Open the write guard for exactly one request: method to url (up to its
  * query), the submit of a login recipe; taken by the first request that
@@ -80,9 +85,6 @@ void crawl__page_allow_write(crawl_page *p, const char *method, const char *url)
 /* The centre of node backend's first content quad, viewport CSS px
  * (DOM.getContentQuads; scroll it into view first). 0, or -1. */
 int crawl__page_node_point(crawl_page *p, int backend, double *x, double *y);
-/* The pointer moved to viewport point (x, y) with nothing pressed (hover),
- * then two animation frames (page_input.c). */
-crawl_code crawl__page_hover(crawl_page *p, double x, double y);
 /* Sign in on p with recipe l: its values join sec first, the cookies the
  * server set after it. Each step goes through crawl__act_perform under
  * policy (the sign-in page's origin and allowed in scope) as a recipe step.
