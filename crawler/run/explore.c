@@ -173,8 +173,8 @@ void crawl__run_explore(run *r) {
     }
     if (r->sh && r->f.st[target].mirrored) crawl__run_journal_mirrored(r, target);
     if (!r->f.st[target].acts) crawl__run_prepare_state(r, target);
-    int i = fr_next_action(&r->f, target, tier);
-    if (i < 0) i = fr_next_action(&r->f, target, FR_TIER_ANY);
+    int i = -1; /* the tier planned for; a state prepared just now may hold only later tiers' work */
+    for (int t = tier; t <= FR_TIER_ANY && i < 0; t++) i = fr_next_action(&r->f, target, t);
     if (i >= 0) crawl__run_step(r, target, i);
     if (r->sh) crawl__run_shared_settle(r, target);
   }
