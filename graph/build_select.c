@@ -96,12 +96,7 @@ static int wanted(ctx *c, int i, const char **role_out, int *visible_out, int *f
   unsigned f = ri ? ri->flags : 0;
   int interesting = (f & (PG__R_INTERACTIVE | PG__R_STATUS)) != 0;
   if (pg__closed_host(c, i)) interesting = 1; /* the boundary itself is published */
-  if (!interesting && n->clickable && !strcmp(role, "generic") && strcasecmp(n->tag, "LABEL") &&
-      strcasecmp(n->tag, "HTML") && strcasecmp(n->tag, "BODY")) {
-    /* a clickable div: keep it when it looks like a control (tabindex or
-     * cursor) -- here: tabindex, or a click listener on a leaf-ish node */
-    interesting = attr(c, n, "tabindex") != NULL || n->first_child < 0 || c->n[n->first_child].next_sibling < 0;
-  }
+  if (n->inferred) interesting = 1; /* made clickable without a role (build_inferred.c) */
   if (!interesting && attr(c, n, "aria-live") && strcmp(attr(c, n, "aria-live"), "off")) interesting = 1;
   if (c->opt->include_non_interactive && !(f & PG__R_TEXT)) interesting = 1;
   if (!interesting || wrapper_noise(c, i, role)) return 0;
@@ -168,6 +163,7 @@ void pg__select_elements(ctx *c) {
   unsigned char *why = crawl__xmalloc(m);
   int *vis = crawl__xmalloc(m * sizeof *vis), *fax = crawl__xmalloc(m * sizeof *fax);
   memset(why, 0, m);
+  pg__inferred_mark(c);
   for (size_t i = 0; i < nn; i++)
     if (wanted(c, (int)i, &roles[i], &vis[i], &fax[i])) why[i] = WANT_RULE;
   for (size_t i = 0; i < nn; i++) {

@@ -47,8 +47,9 @@ static int native_control(const snode *n) {
 
 /* The role's source: aria when the role attribute decided it, native-html
  * when the tag's semantics did (or the tag is a native control: its states
- * are the tag's); a generic element a click listener makes activatable is a
- * heuristic's call: inferred. */
+ * are the tag's); an element the page made clickable without a role that
+ * says so (build_inferred.c: a click listener, a pointer cursor, an event
+ * attribute) is a heuristic's call: inferred. */
 static uint32_t role_sources(ctx *c, const snode *n, const char *role) {
   uint32_t src = 0;
   const char *ur = attr(c, n, "data-uiap-role");
@@ -58,15 +59,16 @@ static uint32_t role_sources(ctx *c, const snode *n, const char *role) {
     return 1u << PG_SRC_ANNOTATION; /* the app's data-uiap-role decided (annotated_role) */
   if (aria) src |= 1u << PG_SRC_ARIA;
   if (!aria || native_control(n)) src |= 1u << PG_SRC_NATIVE;
-  if (!strcmp(role, "generic") && n->clickable) src |= 1u << PG_SRC_INFERRED;
+  if ((!strcmp(role, "generic") && n->clickable) || n->inferred) src |= 1u << PG_SRC_INFERRED;
   return src;
 }
 
 
-/* An element data-uiap-role made a widget is named from its contents, as
- * the role would have it (accname 2F), and the browser did not (it saw a
- * generic element): light_text, which skips closed shadow roots and
- * sensitive content, then title. */
+/* An element data-uiap-role made a widget, or one the page made clickable
+ * (build_inferred.c), is named from its contents, as a widget role would
+ * have it (accname 2F), and the browser did not (it saw a generic element):
+ * light_text, which skips closed shadow roots and sensitive content, then
+ * title. */
 static char *annotated_name(ctx *c, int i) {
   char buf[2048];
   size_t len = 0;
@@ -132,6 +134,8 @@ static void element_sources(ctx *c, int i, pg_element *e, const char *role, cons
   e->sources |= role_sources(c, n, role);
   if ((e->sources & (1u << PG_SRC_ANNOTATION)) && (!e->name || !*e->name) && ri && !(ri->scope >= 0))
     if ((e->name = annotated_name(c, i)) != NULL) e->sources |= 1u << PG_SRC_TEXT; /* the browser saw a generic element */
+  if (n->inferred && (!e->name || !*e->name)) /* a control by inference is named as a button would be */
+    if ((e->name = annotated_name(c, i)) != NULL) e->sources |= 1u << PG_SRC_TEXT;
   if (attr(c, n, "aria-label") || attr(c, n, "aria-labelledby")) e->sources |= 1u << PG_SRC_ARIA;
   if (n->ax) {
     const cJSON *srcs = get(get(n->ax, "name"), "sources");
@@ -248,8 +252,30 @@ static int in_live_region(ctx *c, int i) {
   return 0;
 }
 
+/* Header roles whose aria-sort says a click sorts by them; what ends the
+ * climb from a control in a header (a row, a table: the control is not in
+ * one). */
+static const char *const header_roles[] = {"columnheader", "rowheader"};
+static const char *const header_stops[] = {"row", "table", "grid", "treegrid", "rowgroup", "dialog"};
+
+/* 1 when node i is a header with aria-sort or lies in one, a few levels up
+ * (a sort button in a <th aria-sort>): sorting a table is local UI. A header
+ * without aria-sort ends the climb: its words decide. */
+static int sort_header(ctx *c, int i) {
+  for (int k = i, steps = 0; k >= 0 && steps < 6; k = c->n[k].parent, steps++) {
+    const snode *q = &c->n[k];
+    if (q->type != 1 || q->closed_inside) return 0;
+    if (attr(c, q, "aria-sort")) return 1;
+    int from_ax;
+    const char *r = pg__node_role(c, q, &from_ax);
+    if (!r && !strcasecmp(q->tag, "TH")) r = "columnheader";
+    if (role_in(r, header_roles, 2) || role_in(r, header_stops, sizeof header_stops / sizeof *header_stops)) return 0;
+  }
+  return 0;
+}
+
 /* Sets what its surroundings say: its shadow host, popup and controls
- * facts, container kind and role, icons, and live region. */
+ * facts, container kind and role, icons, live region, a sort header. */
 static void element_context(ctx *c, int i, pg_element *e) {
   const snode *n = &c->n[i];
   /* the nearest published open host (a wrapper host may be left out) */
@@ -268,6 +294,7 @@ static void element_context(ctx *c, int i, pg_element *e) {
   const char *qr = composite_above(c, i);
   if (qr) e->container_role = pg__strdup(c->a, qr);
   if (in_live_region(c, i)) e->live = 1;
+  e->sort_header = sort_header(c, i);
 }
 
 /* Publishes node i as an element with the given role: its facts, state,

@@ -306,6 +306,8 @@ typedef struct pg_element {
   char *context;                /* nearest heading / dialog name, for policy */
   char *aria_haspopup;          /* aria-haspopup value, for policy */
   int has_aria_controls;
+  int sort_header;              /* a table or grid header that sorts (aria-sort on it), or
+                                   a control inside one: for policy (sorting is local UI) */
   char *container_role;         /* nearest tablist/menu/menubar/dialog/toolbar/listbox */
   const char *container_kind;   /* nearest container that tells what a close
                                    glyph does (see above), static, or NULL */

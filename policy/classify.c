@@ -141,6 +141,11 @@ static int sig_tablist(const pol_subject *s, int act)
   (void)act;
   return pol__attr_eq(s->container_role, "tablist");
 }
+static int sig_sort(const pol_subject *s, int act)
+{
+  (void)act;
+  return s->sort_header;
+}
 static int sig_disclose(const pol_subject *s, int act)
 {
   (void)s;
@@ -165,6 +170,7 @@ static const struct {
   {sig_haspopup, "signal.haspopup", "attribute"}, /* menu/dialog button */
   {sig_controls, "signal.controls", "attribute"}, /* toggles a region */
   {sig_tablist,  "signal.tablist",  "role"},      /* inside a tablist */
+  {sig_sort,     "signal.sort",     "attribute"}, /* a header with aria-sort, or in one */
   {sig_disclose, "signal.expand",   "action"},    /* ui.expand/ui.collapse */
   {sig_dismiss,  "signal.dismiss",  "action"},    /* ui.dismiss */
 };

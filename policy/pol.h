@@ -142,6 +142,8 @@ typedef struct pol_subject {
   int has_aria_expanded;     /* aria-expanded present (true or false) */
   const char *aria_haspopup; /* aria-haspopup value ("menu", "dialog", "true") */
   int has_aria_controls;     /* aria-controls present */
+  int sort_header;           /* a column or row header with aria-sort, or a
+                                control inside one (pg_element.sort_header) */
   const char *container_role;/* role of the nearest composite container:
                                 "tablist", "menu", "menubar", "dialog",
                                 "alertdialog", "toolbar", "listbox", ... */

@@ -94,6 +94,7 @@ void crawl__act_decide_field(const pol_policy *policy, const char *page_origin, 
     s.has_aria_expanded = pg_state_has(&e->state, PG_ST_EXPANDED);
     s.aria_haspopup = e->aria_haspopup;
     s.has_aria_controls = e->has_aria_controls;
+    s.sort_header = e->sort_header;
     s.container_role = e->container_role;
     s.form_action = e->submit_url;      /* formaction, else the owner form's action */
     s.container_kind = e->container_kind; /* what a close glyph does here */
@@ -207,7 +208,8 @@ static int node_point(act_ctx *r, int backend, double *x, double *y) {
 
 /* Actionability (section 11 / 13): attached, visible, enabled, in view,
  * stable across two animation frames, and the hit test at the click point
- * lands on the element (not on an overlay). Then a real click. */
+ * lands on the element (not on an overlay), with the pointer over it when
+ * it does not at first (hover). Then a real click. */
 static crawl_code act_click_(act_ctx *r, const pg_element *e, char *why, size_t whylen);
 
 /* A failed check is "not actionable" only while the browser is fine. */
@@ -252,6 +254,18 @@ static crawl_code settle_box(act_ctx *r, int target, double *x, double *y, char 
   return CRAWL_OK;
 }
 
+/* The pointer over the target (mapper 11.5: hovering is part of being
+ * actionable): a row's tools that take clicks only under :hover (a JSON
+ * tree, a data grid's row actions) do so now; its box looked at again,
+ * since hovering may move it. 0, or a code with why. */
+static crawl_code hover_box(act_ctx *r, int target, double *x, double *y, char *why, size_t whylen) {
+  crawl_code rc = crawl__page_hover(r->page, *x, *y);
+  if (rc) { snprintf(why, whylen, "hovering failed"); return rc; }
+  if (node_point(r, target, x, y)) { snprintf(why, whylen, "no box after hovering (detached or hidden)"); return CRAWL_ARG; }
+  if (!in_viewport(r, *x, *y)) { snprintf(why, whylen, "outside the viewport after hovering"); return CRAWL_ARG; }
+  return CRAWL_OK;
+}
+
 /* 1 when the hit test at (x, y) lands on the element or inside it; < 0:
  * -CRAWL_CANCELLED. */
 static int hits(act_ctx *r, const pg_element *e, int target, double x, double y) {
@@ -284,8 +298,11 @@ static crawl_code act_click_(act_ctx *r, const pg_element *e, char *why, size_t 
   if (rc) return rc;
   int h = hits(r, e, target, x, y);
   if (h < 0) return (crawl_code)-h;
+  if (!h && (rc = hover_box(r, target, &x, &y, why, whylen)) != CRAWL_OK) return rc;
+  if (!h && (h = hits(r, e, target, x, y)) < 0) return (crawl_code)-h;
   if (!h) {
-    snprintf(why, whylen, "obscured: the hit test at (%d,%d) lands on another element", (int)x, (int)y);
+    snprintf(why, whylen, "obscured: the hit test at (%d,%d) lands on another element, also with the pointer "
+             "over it", (int)x, (int)y);
     return CRAWL_ARG;
   }
   return crawl_page_click(r->page, (int)x, (int)y);

@@ -93,25 +93,31 @@ static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int 
 }
 
 /* ---- the run: explore ------------------------------------------------------------------------ */
-/* Where to work next: unpredictable local UI a few steps away (finish
- * what is near before following links away: coming back costs a reload),
- * else unpredictable actions wherever they are: in the current state, else
- * the nearest state over known edges and predictable controls (path, *len
- * hops), else the oldest (*len -1: reload and replay); then the rest the
- * same way. A walk that went astray three times in a row falls back to
- * reloading. Returns the state (-1: the frontier is empty) and its tier in
- * *tier. */
-static int explore_target(run *r, fr_hop *path, int *len, int *tier) {
+/* Where to work next, tier by tier (frontier.h): a control never tried in
+ * the run wherever it is (new ground before new combinations of what was
+ * tried); then unpredictable local UI a few steps away (finish what is near
+ * before following links away: coming back costs a reload), else
+ * unpredictable actions wherever they are; then the rest. Wherever: in the
+ * current state, else the nearest state over known edges and predictable
+ * controls (path, *len hops), else the oldest (*len -1: reload and replay).
+ * A walk that went astray three times in a row falls back to reloading.
+ * Returns the state (-1: the frontier is empty) and its tier in *tier. */
+static int explore_tier(run *r, int t, fr_hop *path, int *len) {
   int target = -1;
+  if (r->deviations < 3) target = fr_plan_path(&r->f, r->cur, t, FR_MAX_HOPS, path, len);
+  if (target >= 0 && *len > r->f.st[target].depth + 2) *len = -1; /* a reload is cheaper */
+  for (int k = 0; k < r->f.nst && target < 0; k++)
+    if (fr_pending(&r->f, k, t)) { target = k; *len = -1; }
+  return target;
+}
+
+static int explore_target(run *r, fr_hop *path, int *len, int *tier) {
+  *tier = FR_TIER_FRESH;
+  int target = explore_tier(r, FR_TIER_FRESH, path, len);
+  if (target >= 0) return target;
   *tier = FR_TIER_LOCAL;
   if (r->deviations < 3) target = fr_plan_path(&r->f, r->cur, FR_TIER_LOCAL, FR_LIKELY_HOPS, path, len);
-  for (int t = FR_TIER_NEW; t <= FR_TIER_ANY && target < 0; t++) {
-    *tier = t;
-    if (r->deviations < 3) target = fr_plan_path(&r->f, r->cur, t, FR_MAX_HOPS, path, len);
-    if (target >= 0 && *len > r->f.st[target].depth + 2) *len = -1; /* a reload is cheaper */
-    for (int k = 0; k < r->f.nst && target < 0; k++)
-      if (fr_pending(&r->f, k, t)) { target = k; *len = -1; }
-  }
+  for (int t = FR_TIER_NEW; t <= FR_TIER_ANY && target < 0; t++) target = explore_tier(r, *tier = t, path, len);
   return target;
 }
 
@@ -167,8 +173,8 @@ void crawl__run_explore(run *r) {
     }
     if (r->sh && r->f.st[target].mirrored) crawl__run_journal_mirrored(r, target);
     if (!r->f.st[target].acts) crawl__run_prepare_state(r, target);
-    int i = fr_next_action(&r->f, target, tier);
-    if (i < 0) i = fr_next_action(&r->f, target, FR_TIER_ANY);
+    int i = -1; /* the tier planned for; a state prepared just now may hold only later tiers' work */
+    for (int t = tier; t <= FR_TIER_ANY && i < 0; t++) i = fr_next_action(&r->f, target, t);
     if (i >= 0) crawl__run_step(r, target, i);
     if (r->sh) crawl__run_shared_settle(r, target);
   }

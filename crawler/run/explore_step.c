@@ -194,6 +194,7 @@ static int shown_elsewhere(const run *r, int si) {
 static void step_(run *r, int si, int i) {
   action *a = &r->f.st[si].acts[i];
   a->done = 1;
+  fr_control_tried(&r->f, a);
   r->deviations = 0;
   char why[256] = "";
   probe_ctx pc;

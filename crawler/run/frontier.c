@@ -142,7 +142,10 @@ void fr_state_sig(frontier *f, int si) {
   unsigned long long *v = crawl__xrealloc(NULL, ((size_t)s->nacts + 1) * sizeof *v);
   int n = 0;
   v[n++] = mix64(fnv(0x84222325cbf29ce4ULL, s->route));
-  for (int i = 0; i < s->nacts; i++) v[n++] = control_hash(&s->acts[i]);
+  for (int i = 0; i < s->nacts; i++) {
+    v[n++] = control_hash(&s->acts[i]);
+    if (s->acts[i].done) fr_control_tried(f, &s->acts[i]); /* done before a resume */
+  }
   qsort(v, (size_t)n, sizeof *v, cmp_u64);
   int u = 0;
   s->sighash = 0;
@@ -406,10 +409,34 @@ void fr_depths(frontier *f) {
   free(queue); free(dist); free(start); free(by_from);
 }
 
+/* ---- controls tried anywhere ------------------------------------------------------ */
+static void control_key(const action *a, crawl__buf *k) {
+  const char *parts[] = {a->role, a->name, a->scope_key, a->stable_id, a->option};
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+    if (i) crawl__buf_put(k, "\x1f", 1);
+    crawl__buf_puts(k, parts[i] ? parts[i] : "");
+  }
+}
+
+void fr_control_tried(frontier *f, const action *a) {
+  crawl__buf k = {0};
+  control_key(a, &k);
+  crawl__strmap_put(&f->tried, k.p, 1);
+  crawl__buf_free(&k);
+}
+
+int fr_fresh(const frontier *f, const action *a) {
+  crawl__buf k = {0};
+  control_key(a, &k);
+  int fresh = crawl__strmap_get(&f->tried, k.p) < 0;
+  crawl__buf_free(&k);
+  return fresh;
+}
+
 /* The first untried allowed action of the tier (frontier.h), or -1. */
 int fr_next_action(const frontier *f, int si, int tier) {
   const state *s = &f->st[si];
-  int first = -1;
+  int first = -1, novel_first = -1;
   for (int i = 0; i < s->nacts; i++) {
     const action *a = &s->acts[i];
     if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
@@ -417,10 +444,12 @@ int fr_next_action(const frontier *f, int si, int tier) {
     if (tier == FR_TIER_LOCAL && a->rank > FR_RANK_CLOSE) continue;
     int novel;
     if (expect(f, a, si, &novel) >= 0) continue;
-    if (novel) return i; /* expected to show a new state: before the rest */
+    if (fr_fresh(f, a)) return i; /* never tried anywhere: before the rest */
+    if (tier == FR_TIER_FRESH) continue;
+    if (novel && novel_first < 0) novel_first = i; /* expected to show a new state: next */
     if (first < 0) first = i;
   }
-  return first;
+  return novel_first >= 0 ? novel_first : first;
 }
 
 int fr_untried(const frontier *f, int si, int tier) {
@@ -575,6 +604,7 @@ void fr_free(frontier *f) {
   }
   free(f->learn);
   crawl__strmap_release(&f->by_sig);
+  crawl__strmap_release(&f->tried);
   free(f->out);
   crawl__strmap_release(&f->by_fp);
   crawl__strmap_release(&f->by_pair);

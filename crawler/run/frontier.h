@@ -119,6 +119,8 @@ typedef struct frontier {
   int nout, capout;
   crawl__strmap by_fp, by_pair, by_outcome; /* indexes: states by fingerprint, edges, outcomes */
   crawl__strmap by_sig;     /* states by signature hash (-2: two states share it) */
+  crawl__strmap tried;      /* controls tried anywhere in the run (fr_control_tried), by role, name,
+                               scope key, stable id and option */
   int *learn;               /* observations whose change is not worked out yet: outcome * FR_OBS + slot */
   int nlearn, caplearn;
   int max_depth;            /* states this deep are not expanded */
@@ -166,7 +168,8 @@ int fr_likely(const frontier *f, const action *a, int si);
 /* State si's signature: the hashes of its controls (each action's control
  * and what it offers: expand or collapse, a selected tab, a link to the
  * page itself) and of its route, from its prepared actions; indexed for
- * fr_analogy. Call once its actions are built. */
+ * fr_analogy. Its actions done already (a resumed run) count as tried
+ * (fr_control_tried). Call once its actions are built. */
 void fr_state_sig(frontier *f, int si);
 /* The changes of observations whose states now have signatures worked out
  * (call before planning). */
@@ -177,19 +180,32 @@ void fr_learn(frontier *f);
  * predicts a state never seen (a new one), -1 when no observation applies. */
 int fr_analogy(const frontier *f, const action *a, int si);
 
+/* Controls tried anywhere in the run, by role, name, scope key, stable id
+ * and option (not by action: an expanded control is the one that was
+ * collapsed; not by ordinal: the tenth "Edit" of a list is no new ground
+ * once the first was tried). fr_control_tried: a was executed (whatever
+ * came of it); fr_fresh: a's control was never tried in this run. */
+void fr_control_tried(frontier *f, const action *a);
+int fr_fresh(const frontier *f, const action *a);
+
 /* An action's rank orders the work of a state, lower first (act.c): app
  * actions, local UI, what closes (collapse), other, navigation, Escape. */
 enum { FR_RANK_APP, FR_RANK_LOCAL, FR_RANK_CLOSE, FR_RANK_OTHER, FR_RANK_NAV, FR_RANK_DISMISS };
 
-/* Untried allowed actions come in three tiers: FR_TIER_LOCAL, local UI
- * (rank up to FR_RANK_CLOSE) whose outcome is neither predictable nor likely;
- * FR_TIER_NEW, any such; FR_TIER_ANY, any. Within a tier, what the analogy
- * expects to show a new state comes first, then rank. fr_next_action: the
+/* Untried allowed actions come in four tiers: FR_TIER_FRESH, those whose
+ * control was never tried anywhere in the run (fr_fresh) and whose outcome
+ * is neither predictable nor likely (a control never tried outranks a new
+ * combination of controls already tried: the tick boxes of a search
+ * dialog, ticked in another order, are not new ground; its navigation is);
+ * FR_TIER_LOCAL, local UI (rank up to FR_RANK_CLOSE) whose outcome is
+ * neither predictable nor likely; FR_TIER_NEW, any such; FR_TIER_ANY, any.
+ * Within FR_TIER_LOCAL and FR_TIER_NEW, fresh controls come first, then
+ * what the analogy expects to show a new state, then rank. fr_next_action: the
  * first of the tier, or -1; fr_untried: state si has one (or was never
  * prepared) and is within the depth budget, not dead; fr_pending: so, and
  * this worker may plan it (shared frontier: not another worker's, only
  * predictable work in a learned state). */
-enum { FR_TIER_LOCAL, FR_TIER_NEW, FR_TIER_ANY };
+enum { FR_TIER_FRESH, FR_TIER_LOCAL, FR_TIER_NEW, FR_TIER_ANY };
 int fr_next_action(const frontier *f, int si, int tier);
 int fr_untried(const frontier *f, int si, int tier);
 int fr_pending(const frontier *f, int si, int tier);

@@ -232,12 +232,13 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
 
 /* DOMSnapshot.captureSnapshot parameters: the computed styles pg_build reads
  * (by position: keep the order; the paddings place a frame's content inside
- * its iframe, position tells drawers), DOM rects and paint order. */
+ * its iframe, position tells drawers, cursor where the page made a box
+ * clickable: graph/build_inferred.c), DOM rects and paint order. */
 cJSON *crawl__page_snapshot_params(void) {
   cJSON *a = cJSON_CreateObject();
   cJSON *styles = cJSON_AddArrayToObject(a, "computedStyles");
   static const char *const want[] = {"display", "visibility", "opacity", "pointer-events",
-                                     "padding-left", "padding-top", "position"};
+                                     "padding-left", "padding-top", "position", "cursor"};
   for (size_t i = 0; i < sizeof want / sizeof *want; i++) cJSON_AddItemToArray(styles, cJSON_CreateString(want[i]));
   cJSON_AddBoolToObject(a, "includeDOMRects", 1);
   cJSON_AddBoolToObject(a, "includePaintOrder", 1);

@@ -1,5 +1,6 @@
-/* page_input.c -- input to the tab: a click at a point, a named key, text
- * inserted into the focused field, and the point of a node
+/* page_input.c -- input to the tab: a click at a point, the pointer moved
+ * to a point (hover), a named key, text inserted into the focused field,
+ * and the point of a node
  * (crawl__page_node_point). Each refuses on a failed guard and blocks the
  * WebSockets an action would open.
  *
@@ -60,6 +61,29 @@ crawl_code crawl_page_click(crawl_page *p, double x, double y) {
   }
   p->last_activity = cdp_now_ms();
   return rc;
+}
+
+/* The pointer moved to (x, y), nothing pressed: what :hover and mouseover
+ * show (a row's tools) is there for the next look; then two animation
+ * frames, so styles that depend on :hover are applied. */
+crawl_code crawl__page_hover(crawl_page *p, double x, double y) {
+  if (crawl__page_guard_check(p)) return CRAWL_GUARD;
+  crawl__page_ws_block_set(p, 1);
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "type", "mouseMoved");
+  cJSON_AddNumberToObject(a, "x", x);
+  cJSON_AddNumberToObject(a, "y", y);
+  cdp_code r = cdp_call(p->c, p->session, "Input.dispatchMouseEvent", a, NULL, p->o.call_timeout_ms);
+  if (r) {
+    crawl__page_perr(p, "Input.dispatchMouseEvent");
+    return crawl__page_from_cdp(p, r);
+  }
+  a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "expression", CRAWL__JS(two_animation_frames));
+  cJSON_AddBoolToObject(a, "awaitPromise", 1);
+  r = cdp_call(p->c, p->session, "Runtime.evaluate", a, NULL, 2000);
+  p->last_activity = cdp_now_ms();
+  return r == CDP_CANCELLED ? CRAWL_CANCELLED : CRAWL_OK;
 }
 
 crawl_code crawl_page_key(crawl_page *p, const char *key) {

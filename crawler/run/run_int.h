@@ -80,6 +80,11 @@ void crawl__page_remember_keys(crawl_page *p, const char *const *keys, size_t n)
 int crawl__png_mask(const unsigned char *png, size_t len, const pg_rect *rects, size_t n, double vw, double vh,
                     unsigned char **out, size_t *outlen, char *err, size_t errlen);
 
+/* ---- the pointer (page_input.c) ---------------------------------------------------- */
+/* The pointer moved to viewport point (x, y) with nothing pressed (hover),
+ * then two animation frames (page_input.c). */
+crawl_code crawl__page_hover(crawl_page *p, double x, double y);
+
 /* ---- login recipes (page_guard.c, page_input.c, login.c) ------------------------- */
 /* Open the write guard for exactly one request: method to url (up to its
  * query), the submit of a login recipe; taken by the first request that

@@ -32,6 +32,8 @@ typedef struct snode {
   int checked;                  /* -1 unknown, 0, 1 */
   int option_selected;
   int clickable;
+  int inferred;                 /* the page made it clickable without a role that says so
+                                   (build_inferred.c): an element marked inferred */
   int content_doc;              /* -1 or snapshot document index */
   int shadow;                   /* 0 light, 1 open, 2 closed: type of the tree it is in */
   int closed_inside;            /* 1: in a closed shadow tree, or in a tree inside one */
@@ -101,7 +103,7 @@ typedef struct {
 /* ---- constants and tables more than one step reads ---------------------- */
 /* Computed styles asked for beyond the first four (crawler/run/page_capture.c sends
  * them in this order), as CSS pixels; 0 when not captured. */
-enum { STYLE_PADDING_LEFT = 4, STYLE_PADDING_TOP = 5, STYLE_POSITION = 6 };
+enum { STYLE_PADDING_LEFT = 4, STYLE_PADDING_TOP = 5, STYLE_POSITION = 6, STYLE_CURSOR = 7 };
 
 #define MAX_SUBFRAMES 100       /* (index + 1) << 24 stays an int */
 #define SUB_ID_BITS 24
@@ -153,6 +155,9 @@ void pg__propagate(ctx *c);
 int pg__node_visible(ctx *c, const snode *n);
 pg_rect pg__node_rect(ctx *c, const snode *n);
 char *pg__node_id(ctx *c, int i, const char *kind);
+
+/* build_inferred.c */
+void pg__inferred_mark(ctx *c);
 
 /* build_docs.c */
 int pg__add_scope(ctx *c, pg_scope sc);

@@ -49,6 +49,7 @@ static int act(const frontier *f, int si, const char *name) {
 static void took(frontier *f, int from, const char *name, int to) {
   action *a = &f->st[from].acts[act(f, from, name)];
   a->done = 1;
+  fr_control_tried(f, a); /* as explore_step.c does */
   fr_outcome_note(f, a->pk, a->pkr, from, to);
   if (from != to) fr_add_edge(f, from, to, a);
 }
@@ -84,8 +85,8 @@ Test(frontier, disagreeing_observations_are_unpredictable) {
   took(&f, 0, "Toggle", 1);
   took(&f, 2, "Toggle", 3); /* an accordion: where it goes depends on the state */
   cr_expect_eq(predicted(&f, 1, "Toggle"), -1);
-  /* tier 0 holds only unpredictable untried actions */
-  cr_expect_geq(fr_next_action(&f, 1, 0), 0);
+  /* tier LOCAL holds only unpredictable untried actions */
+  cr_expect_geq(fr_next_action(&f, 1, FR_TIER_LOCAL), 0);
   fr_free(&f);
 }
 
@@ -275,7 +276,9 @@ static void signatures(frontier *f) {
 Test(frontier, a_change_seen_elsewhere_predicts_a_known_state_or_a_new_one) {
   /* 0 --Menu--> 1 opened the menu (Item appeared, Menu offers collapse);
    * state 2 has the panel open and the menu closed: its Menu is expected to
-   * show a state not seen yet, and goes before Zed, which nothing predicts */
+   * show a state not seen yet, and goes before Zed, which nothing predicts,
+   * once Zed and Panel were tried somewhere (before: a control never tried
+   * goes first) */
   static const char *const routes[] = {"/a", "/a", "/a", "/a"};
   static const char *const acts[] = {"Zed,Menu,Panel", "Zed,Menu,Item,Panel", "Zed,Menu,Panel", "Zed,Menu,Item,Panel"};
   frontier f;
@@ -288,7 +291,10 @@ Test(frontier, a_change_seen_elsewhere_predicts_a_known_state_or_a_new_one) {
   const action *menu = &f.st[2].acts[act(&f, 2, "Menu")];
   cr_expect_eq(fr_analogy(&f, menu, 2), -2, "a new state: the menu open over the open panel");
   cr_expect_eq(fr_likely(&f, menu, 2), -1);
-  cr_expect_eq(fr_next_action(&f, 2, FR_TIER_NEW), act(&f, 2, "Menu"), "what shows a new state first");
+  cr_expect_eq(fr_next_action(&f, 2, FR_TIER_NEW), act(&f, 2, "Zed"), "a control never tried comes first");
+  fr_control_tried(&f, &f.st[0].acts[act(&f, 0, "Zed")]);
+  fr_control_tried(&f, &f.st[0].acts[act(&f, 0, "Panel")]);
+  cr_expect_eq(fr_next_action(&f, 2, FR_TIER_NEW), act(&f, 2, "Menu"), "then what shows a new state");
   cr_expect_eq(fr_analogy(&f, &f.st[2].acts[act(&f, 2, "Zed")], 2), -1, "Zed was never seen: no analogy");
   fr_free(&f);
   /* the same, with the state it predicts known: now the Menu click is expected to lead there */
@@ -425,5 +431,31 @@ Test(frontier, another_workers_states_are_planned_only_as_far_as_theirs_allows) 
   f.st[1].foreign = 0;
   f.st[1].acts[0].done = 1;
   cr_expect_eq(fr_untried(&f, 1, FR_TIER_ANY), 0, "all done");
+  fr_free(&f);
+}
+
+Test(frontier, a_control_never_tried_outranks_a_new_combination_of_tried_ones) {
+  /* a search dialog's tick boxes A and B, and the app's navigation Nav in
+   * every state: once A and B were ticked from state 0, ticking B in state 1
+   * (A ticked) is only a new combination; Nav, never tried, is new ground */
+  static const char *const routes[] = {"/a", "/a", "/a"};
+  static const char *const acts[] = {"A,B,Nav", "A,B,Nav", "A,B,Nav"};
+  frontier f;
+  make(&f, 3, routes, acts);
+  took(&f, 0, "A", 1);
+  took(&f, 0, "B", 2);
+  cr_expect(fr_fresh(&f, &f.st[1].acts[act(&f, 1, "Nav")]), "Nav was never tried");
+  cr_expect_not(fr_fresh(&f, &f.st[1].acts[act(&f, 1, "B")]), "B was tried in state 0");
+  cr_expect_eq(fr_next_action(&f, 1, FR_TIER_FRESH), act(&f, 1, "Nav"));
+  cr_expect_eq(fr_next_action(&f, 1, FR_TIER_NEW), act(&f, 1, "Nav"), "before B, which comes first in the state");
+  cr_expect(fr_pending(&f, 2, FR_TIER_FRESH), "state 2 has Nav untried");
+  took(&f, 1, "Nav", 1);
+  cr_expect_not(fr_pending(&f, 2, FR_TIER_FRESH), "Nav was tried in state 1: state 2 has no new ground left");
+  cr_expect(fr_pending(&f, 2, FR_TIER_NEW), "but combinations still to try");
+  cr_expect_eq(fr_next_action(&f, 2, FR_TIER_NEW), act(&f, 2, "A"));
+  /* the same name in another scope is another control */
+  free(f.st[2].acts[act(&f, 2, "Nav")].scope_key);
+  f.st[2].acts[act(&f, 2, "Nav")].scope_key = strdup("s:footer");
+  cr_expect(fr_fresh(&f, &f.st[2].acts[act(&f, 2, "Nav")]), "Nav of the footer was never tried");
   fr_free(&f);
 }
