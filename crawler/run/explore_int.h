@@ -36,6 +36,10 @@ typedef struct run {
   long long t0;
   int cur;                  /* current state index, -1 unknown */
   pg_graph *g;              /* capture of the current page */
+  int g_docs;               /* crawl__page_documents when g was captured: another
+                               count now says the page left g's document */
+  int left_alone;           /* steps in a row that found the page gone from its
+                               state before acting (explore_step.c page_left) */
   char cur_fp[33], cur_cfp[33];
   crawl__strmap route_alias; /* route key -> the seed state whose route it showed
                                (observe's fold: "page.html#/home" showing what the

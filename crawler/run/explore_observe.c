@@ -99,6 +99,7 @@ int crawl__run_observe(run *r, crawl_code *rc, char **route) {
     }
     pg_graph_free(r->g); /* an earlier round's capture */
     r->g = g;
+    r->g_docs = crawl__page_documents(r->page);
     free(rk);
     rk = NULL;
     pg_fp_policy fp = r->o->fp;

@@ -26,8 +26,7 @@
   X(shadow_hosts)             /* page_capture.c */                              \
   X(active_element)           /* page_capture.c */                              \
   X(bridge_meta)              /* page_bridge.c: %s: PG_BRIDGE_META */           \
-  X(select_options)           /* explore.c: a <select>'s options (function) */  \
-  X(selected_index)           /* explore.c: its selected index (function) */    \
+  X(select_options)           /* act.c: a <select>'s options (function) */      \
   X(two_animation_frames)     /* explore.c: a promise, two frames on */         \
   X(live_reporter)            /* observe.c: __B__: binding */                   \
   X(live_reporter_element)    /* observe.c: %s: binding, %d: element key */     \
@@ -80,6 +79,10 @@ void crawl__page_allow_write(crawl_page *p, const char *method, const char *url)
 /* The centre of node backend's first content quad, viewport CSS px
  * (DOM.getContentQuads; scroll it into view first). 0, or -1. */
 int crawl__page_node_point(crawl_page *p, int backend, double *x, double *y);
+/* Documents the tab's top frame committed since it opened (its
+ * Page.frameNavigated events; same-document navigations do not count): a
+ * change across an action says the page it acted on is gone (page.c). */
+int crawl__page_documents(const crawl_page *p);
 /* Sign in on p with recipe l: its values join sec first, the cookies the
  * server set after it. Each step goes through crawl__act_perform under
  * policy (the sign-in page's origin and allowed in scope) as a recipe step.
