@@ -127,3 +127,35 @@ Test(navigate, select_that_submits_is_a_transition_per_group, .timeout = 200) {
   cJSON_Delete(pkg);
   nav_free(&r);
 }
+
+/* ---- a run whose actions mostly fail -------------------------------------------- */
+Test(navigate, mostly_failed_run_says_so, .timeout = 150) {
+  nav_run r;
+  const char *args[] = {"--max-states", "4", NULL};
+  crawl(&r, t_fixture_url(0, NULL, "/addrbook/covered.html"), args);
+  cr_assert_eq(r.run.status, 0, "crawl exit %d: %s", r.run.status, r.run.err);
+  cr_expect(strstr(r.run.err, "uiap-crawl: warning: most actions failed: ") && strstr(r.run.err, "obscured"),
+            "stderr says most actions failed and why: %s", r.run.err);
+  if (getenv("T_NAV_KEEP")) { char cmd[800]; snprintf(cmd, sizeof cmd, "rm -rf /tmp/nav-keep2; cp -r %s /tmp/nav-keep2", r.out); system(cmd); }
+  cJSON *pkg = package(&r);
+  const cJSON *f = cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "metadata"), "actionFailures");
+  cr_assert(f, "metadata.actionFailures");
+  cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(f, "mostlyFailed")));
+  cr_expect_geq(cJSON_GetObjectItem(f, "failed")->valueint, 4, "the links and the button the gate allowed failed");
+  cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(f, "commonestReason")), "obscured");
+  cr_expect(t_review_mentions(pkg, "coverage_gap", "of the") && t_review_mentions(pkg, "coverage_gap", "obscured"),
+            "one review item with the counts and the reason");
+  cJSON_Delete(pkg);
+  nav_free(&r);
+  /* the address book's actions do not fail: no such line, no such item */
+  const char *args2[] = {"--header", "X-Addrbook-Token: " T_ADDRBOOK_TOKEN, "--max-states", "4", NULL};
+  crawl(&r, t_fixture_url(0, NULL, "/book/"), args2);
+  cr_assert_eq(r.run.status, 0, "crawl exit %d: %s", r.run.status, r.run.err);
+  cr_expect(!strstr(r.run.err, "most actions failed"), "%s", r.run.err);
+  pkg = package(&r);
+  f = cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "metadata"), "actionFailures");
+  cr_expect(cJSON_IsFalse(cJSON_GetObjectItem(f, "mostlyFailed")), "the address book's run did not mostly fail");
+  cr_expect(!t_review_mentions(pkg, "coverage_gap", "actions the crawl attempted failed"));
+  cJSON_Delete(pkg);
+  nav_free(&r);
+}
