@@ -74,6 +74,11 @@ typedef struct run {
   int pri;                  /* the principal exploring (index), -1: none */
   char *contexts[CRAWL__PRINCIPALS_MAX]; /* each principal's browser context */
   int signed_out;           /* the last capture was a sign-in page or a 401/419 */
+  int session_checked;      /* the first capture after a session was applied was
+                               looked at (explore_observe.c session_rejected); 0
+                               again for each principal */
+  char signin_path[512];    /* the sign-in page that capture showed: the session was
+                               not accepted, and no capture there is a state */
   int relogins;             /* of the current principal */
   int kept[CRAWL__PRINCIPALS_MAX]; /* its context holds its cookies and localStorage */
   crawl_page_opts po;

@@ -91,8 +91,17 @@ int crawl__page_documents(const crawl_page *p);
 crawl_code crawl__login_run(crawl_page *p, const crawl_login *l, const pol_policy *policy, const char *const *allowed,
                             struct crawl__secrets *sec, char *why, size_t whylen);
 /* 1 when url (up to its query) is the recipe's sign-in page, or g shows
- * every target of its steps (the sign-in form where it was not). */
+ * every target of its steps that a capture alone can find (the sign-in
+ * form where it was not) -- with a password field on the page when one of
+ * them is found by its role and ordinal only (two text fields and a button
+ * are no sign-in form without it) and when a step has a CSS hint only. */
 int crawl__login_page(const crawl_login *l, const char *url, const pg_graph *g);
+/* The element of g that step st targets, without the CSS hint: by its
+ * stable id; else by role and accessible name (case-insensitive), in its
+ * scope, the ordinal-th of them; else by role and ordinal, in its scope.
+ * NULL: none. *how (may be NULL): "stableId", "role and name", "role and
+ * ordinal". */
+const pg_element *crawl__login_target(const pg_graph *g, const crawl_login_step *st, const char **how);
 
 /* ---- access probing (access.c) ---------------------------------------------------- */
 typedef enum { CRAWL__ACCESS_ABSENT, CRAWL__ACCESS_REACHED, CRAWL__ACCESS_DIRECT, CRAWL__ACCESS_DENIED } crawl__access;

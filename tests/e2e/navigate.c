@@ -105,7 +105,6 @@ Test(navigate, select_that_submits_is_a_transition_per_group, .timeout = 200) {
   char first[512];
   cr_expect_eq(failures_with(&r, "detached", first, sizeof first), 0, "no action on a gone document: %s", first);
   cr_expect_eq(failures_with(&r, "went away", first, sizeof first), 0, "no select that went away: %s", first);
-  if (getenv("T_NAV_KEEP")) { char cmd[800]; snprintf(cmd, sizeof cmd, "cp -r %s /tmp/nav-keep", r.out); system(cmd); }
   cr_expect_geq(transitions_named(&r, "Birthdays", NULL), 1, "the location.assign button reached Birthdays");
   cr_expect_geq(transitions_named(&r, "Search", NULL), 1, "the GET search form's button is a transition");
   cJSON *pkg = package(&r);
@@ -136,7 +135,6 @@ Test(navigate, mostly_failed_run_says_so, .timeout = 150) {
   cr_assert_eq(r.run.status, 0, "crawl exit %d: %s", r.run.status, r.run.err);
   cr_expect(strstr(r.run.err, "uiap-crawl: warning: most actions failed: ") && strstr(r.run.err, "obscured"),
             "stderr says most actions failed and why: %s", r.run.err);
-  if (getenv("T_NAV_KEEP")) { char cmd[800]; snprintf(cmd, sizeof cmd, "rm -rf /tmp/nav-keep2; cp -r %s /tmp/nav-keep2", r.out); system(cmd); }
   cJSON *pkg = package(&r);
   const cJSON *f = cJSON_GetObjectItem(cJSON_GetObjectItem(pkg, "metadata"), "actionFailures");
   cr_assert(f, "metadata.actionFailures");
@@ -158,4 +156,89 @@ Test(navigate, mostly_failed_run_says_so, .timeout = 150) {
   cr_expect(!t_review_mentions(pkg, "coverage_gap", "actions the crawl attempted failed"));
   cJSON_Delete(pkg);
   nav_free(&r);
+}
+
+/* ---- sign-in forms without labels -------------------------------------------------- */
+/* A plan whose owner signs in to the address book with a recipe whose
+ * targets are role + ordinal (the user field), a CSS hint (the password
+ * field) and role + ordinal (the button). */
+static const char *book_plan(const char *dir) {
+  static char path[700];
+  char *pj = NULL, base[128];
+  snprintf(base, sizeof base, "http://127.0.0.1:%d", t_fixture_port(0));
+  cr_assert(asprintf(&pj,
+      "{\"environment\":{\"environmentId\":\"book\",\"baseUrl\":\"%s/\",\"principalProfiles\":[{\"id\":\"owner\"}],"
+      "\"metadata\":{\"principals\":{\"owner\":{\"login\":{\"url\":\"%s/book/login\",\"steps\":["
+      "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"ordinal\":0},\"value\":\"${env:T_BOOK_USER}\"},"
+      "{\"action\":\"ui.enterText\",\"target\":{\"css\":\"input[name=pass]\"},\"value\":\"${env:T_BOOK_PASS}\"},"
+      "{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"ordinal\":0}}],"
+      "\"success\":{\"urlPrefix\":\"%s/book/\"}}}}}},"
+      "\"seeds\":[{\"kind\":\"url\",\"url\":\"/book/\"}]}", base, base, base) > 0);
+  snprintf(path, sizeof path, "%s/plan.json", dir);
+  t_write_file(path, pj);
+  free(pj);
+  setenv("T_BOOK_USER", "admin", 1);
+  setenv("T_BOOK_PASS", "book-pass", 1);
+  return path;
+}
+
+Test(navigate, recipe_with_ordinal_and_css_targets_signs_in, .timeout = 200) {
+  char *tmp = t_tmpdir();
+  cJSON *log0 = book_log();
+  int pages0 = cJSON_GetObjectItem(log0, "pages")->valueint, posts0 = cJSON_GetObjectItem(log0, "posts")->valueint;
+  cJSON_Delete(log0);
+  nav_run r;
+  const char *args[] = {"--plan", book_plan(tmp), "--max-states", "6", NULL};
+  crawl(&r, NULL, args);
+  cr_assert_eq(r.run.status, 0, "crawl exit %d: %s", r.run.status, r.run.err);
+  char path[700];
+  snprintf(path, sizeof path, "%s/journal.jsonl", r.out);
+  char *jl = t_read_file(path, NULL);
+  cr_assert(jl);
+  cr_expect(strstr(jl, "signed in as owner with its recipe"), "the recipe signed in");
+  cr_expect(!strstr(jl, "book-pass"), "the password is in no journal line");
+  free(jl);
+  cJSON *log = book_log();
+  cr_expect_eq(cJSON_GetObjectItem(log, "posts")->valueint - posts0, 1, "one sign-in post");
+  cr_expect_geq(cJSON_GetObjectItem(log, "pages")->valueint - pages0, 3, "the crawl saw the book signed in");
+  cr_expect_eq(cJSON_GetObjectItem(log, "logouts")->valueint, 0, "never logged out");
+  cJSON_Delete(log);
+  cr_expect_geq(transitions_named(&r, NULL, "family") + transitions_named(&r, NULL, "work") +
+                    transitions_named(&r, NULL, "friends"), 1, "explored signed in: the group select");
+  cJSON *pkg = package(&r);
+  char *t = cJSON_PrintUnformatted(cJSON_GetObjectItem(pkg, "transitionGraph"));
+  cr_expect(t && strstr(t, "\"routeId\":\"/book/\"") && !strstr(t, "/book/login"),
+            "the signed-in list is a state, the sign-in page is not");
+  free(t);
+  cJSON_Delete(pkg);
+  nav_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
+}
+
+/* ---- a session that is not accepted ------------------------------------------------- */
+Test(navigate, rejected_session_says_so_in_one_line, .timeout = 150) {
+  char *tmp = t_tmpdir(), state[700];
+  snprintf(state, sizeof state, "%s/state.json", tmp);
+  t_write_file(state, "{\"cookies\":[{\"name\":\"abid\",\"value\":\"5eed0000expired0000cookie00000000\","
+                      "\"domain\":\"127.0.0.1\",\"path\":\"/book\",\"expires\":-1,\"httpOnly\":true,\"secure\":false,"
+                      "\"sameSite\":\"Lax\"}],\"origins\":[]}");
+  nav_run r;
+  const char *args[] = {"--storage-state", state, "--max-states", "4", NULL};
+  crawl(&r, t_fixture_url(0, NULL, "/book/"), args);
+  cr_expect_eq(r.run.status, 4, "exit 4: no seed loaded signed in (%d): %s", r.run.status, r.run.err);
+  int lines = 0;
+  for (const char *p = r.run.err; (p = strstr(p, "sign-in page")); p++) lines++;
+  cr_expect(strstr(r.run.err, "was applied, but the first page is a sign-in page (") &&
+            strstr(r.run.err, "/book/login"), "the line names the sign-in page: %s", r.run.err);
+  cr_expect(!strstr(r.run.err, "5eed0000expired"), "no cookie value on stderr");
+  cJSON *pkg = package(&r);
+  char *t = cJSON_PrintUnformatted(cJSON_GetObjectItem(pkg, "transitionGraph"));
+  cr_expect(t && !strstr(t, "Address book: login"), "the sign-in page is not crawled: %s", t ? t : "");
+  free(t);
+  cr_expect(t_review_mentions(pkg, "coverage_gap", "was not accepted"), "a review item says so");
+  cJSON_Delete(pkg);
+  nav_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
 }
