@@ -80,9 +80,9 @@ void pk_review_failed(pk *b) {
     pk_item *it = pk_item_get(b, "coverage_gap", "actions-failed", 2, NULL);
     it->count = f.failed;
     pk_item_text(it, crawl__xprintf("%ld of the %ld actions the crawl attempted failed (%ld%%); the commonest reason, "
-                                    "%ld time%s: %s (for example: %.300s). What lies behind those controls was not "
+                                    "%ld time%s: %s (for example: %.*s). What lies behind those controls was not "
                                     "explored.", f.failed, f.attempted, 100 * f.failed / f.attempted, f.reason_n,
-                                    f.reason_n == 1 ? "" : "s", f.reason, f.example),
+                                    f.reason_n == 1 ? "" : "s", f.reason, (int)pk_utf8_cut(f.example, 300), f.example),
                  crawl__xstrdup("Read the failure records in journal.jsonl: an overlay that covers the page, controls "
                                 "that move or re-render, or pages that navigate by themselves keep the crawler from "
                                 "acting; fix the page or report the failure."));
