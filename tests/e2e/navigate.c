@@ -98,6 +98,7 @@ Test(navigate, select_that_submits_is_a_transition_per_group, .timeout = 200) {
   const char *args[] = {"--header", "X-Addrbook-Token: " T_ADDRBOOK_TOKEN, "--max-states", "14", NULL};
   crawl(&r, t_fixture_url(0, NULL, "/book/"), args);
   cr_assert_eq(r.run.status, 0, "crawl exit %d: %s", r.run.status, r.run.err);
+  cr_log_info("address book: %.*s", (int)strcspn(r.run.err, "\n"), r.run.err); /* the figures, with --verbose */
   static const char *const groups[] = {"family", "work", "friends"};
   for (int g = 0; g < 3; g++)
     cr_expect_geq(transitions_named(&r, NULL, groups[g]), 1, "choosing group %s is a transition to its page",
