@@ -243,3 +243,36 @@ Test(navigate, rejected_session_says_so_in_one_line, .timeout = 150) {
   t_rm_rf(tmp);
   free(tmp);
 }
+
+/* The same for a principal of the plan whose storageState is stale: the
+ * line names the principal, it stops exploring, and the run goes on. */
+Test(navigate, rejected_principal_session_stops_it, .timeout = 150) {
+  char *tmp = t_tmpdir(), state[700], plan[700], base[128], *pj = NULL;
+  snprintf(state, sizeof state, "%s/state.json", tmp);
+  t_write_file(state, "{\"cookies\":[{\"name\":\"abid\",\"value\":\"5eed1111expired1111cookie11111111\","
+                      "\"domain\":\"127.0.0.1\",\"path\":\"/book\",\"expires\":-1,\"httpOnly\":true,\"secure\":false,"
+                      "\"sameSite\":\"Lax\"}],\"origins\":[]}");
+  snprintf(base, sizeof base, "http://127.0.0.1:%d", t_fixture_port(0));
+  cr_assert(asprintf(&pj,
+      "{\"environment\":{\"environmentId\":\"book\",\"baseUrl\":\"%s/\",\"principalProfiles\":[{\"id\":\"clerk\"}],"
+      "\"metadata\":{\"principals\":{\"clerk\":{\"storageState\":\"%s\"}}}},"
+      "\"seeds\":[{\"kind\":\"url\",\"url\":\"/book/\"}]}", base, state) > 0);
+  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+  t_write_file(plan, pj);
+  free(pj);
+  nav_run r;
+  const char *args[] = {"--plan", plan, "--max-states", "4", NULL};
+  crawl(&r, NULL, args);
+  cr_expect(strstr(r.run.err, "the session of principal clerk (its storageState) was applied, but the first page is a "
+                              "sign-in page"), "one line names the principal: %s", r.run.err);
+  cr_expect(!strstr(r.run.err, "5eed1111expired"), "no cookie value on stderr");
+  cJSON *pkg = package(&r);
+  char *t = cJSON_PrintUnformatted(cJSON_GetObjectItem(pkg, "transitionGraph"));
+  cr_expect(t && !strstr(t, "/book/login"), "the sign-in page is not crawled");
+  free(t);
+  cr_expect(t_review_mentions(pkg, "coverage_gap", "was not accepted"), "a review item says so");
+  cJSON_Delete(pkg);
+  nav_free(&r);
+  t_rm_rf(tmp);
+  free(tmp);
+}
