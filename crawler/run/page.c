@@ -155,6 +155,7 @@ void crawl__page_on_frame_nav(void *ud, const char *session, const char *method,
   const cJSON *f = cJSON_GetObjectItemCaseSensitive(params, "frame");
   if (!cJSON_GetObjectItemCaseSensitive(f, "parentId")) {
     p->navs++;
+    crawl__page_forget_nodes(p);
     const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id"));
     if (fid) {
       free(p->main_frame);

@@ -189,7 +189,7 @@ Test(navigate, recipe_with_ordinal_and_css_targets_signs_in, .timeout = 200) {
   int pages0 = cJSON_GetObjectItem(log0, "pages")->valueint, posts0 = cJSON_GetObjectItem(log0, "posts")->valueint;
   cJSON_Delete(log0);
   nav_run r;
-  const char *args[] = {"--plan", book_plan(tmp), "--max-states", "6", NULL};
+  const char *args[] = {"--plan", book_plan(tmp), "--max-states", "14", NULL};
   crawl(&r, NULL, args);
   cr_assert_eq(r.run.status, 0, "crawl exit %d: %s", r.run.status, r.run.err);
   char path[700];
