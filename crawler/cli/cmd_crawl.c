@@ -675,6 +675,9 @@ static int crawl_verdict(crawl_cli *x, crawl_code rc, const crawl_summary *sum) 
   char gate[1024];
   if (x->verbosity > 0 && rc != CRAWL_FRONTIER && x->pkg && crawl_package_gate_line(x->pkg, gate, sizeof gate) == CRAWL_OK)
     fprintf(stderr, "uiap-crawl: %s\n", gate);
+  if (x->verbosity > 0 && rc != CRAWL_FRONTIER && x->pkg && crawl_package_failure_line(x->pkg, gate, sizeof gate) == CRAWL_OK &&
+      gate[0])
+    fprintf(stderr, "uiap-crawl: warning: %s\n", gate);
   if (rc == CRAWL_FRONTIER && x->made) unmake_out(x); /* only when nothing was written */
   if (rc != CRAWL_OK)
     return cli_fail(rc == CRAWL_BROWSER    ? (x->connect ? CLI_EXIT_CONNECT : CLI_EXIT_BROWSER)

@@ -296,6 +296,7 @@ static cJSON *out_metadata(pk *b) {
   crawl__jset(m, "decisions", dec);
   crawl__jset(m, "gate", out_gate(b));
   pk_jnum(m, "failures", (double)b->nfailures);
+  crawl__jset(m, "actionFailures", pk_failed_json(b));
   return m;
 }
 

@@ -268,6 +268,7 @@ static const struct {
   {"contradicting semantics, silent primitive transitions per transition", review_behaviour},
   {"security- and billing-related flows per route", review_sensitive_flows},
   {"coverage_gap per unvisited seed", review_seeds},
+  {"coverage_gap when most actions failed", pk_review_failed},
 };
 
 void pk_review_derive(pk *b) {

@@ -256,6 +256,13 @@ void pk_item_text(pk_item *it, char *desc, char *remedy);
 void pk_item_set(char **field, const char *v);
 void pk_fold_state_findings(pk *b, pk_state *st, pk_route *rt, const cJSON *g);
 
+/* ---- package_failed.c ------------------------------------------------------ */
+/* metadata.actionFailures: attempted, failed, the commonest reason and
+ * whether most failed (the caller owns the object). */
+cJSON *pk_failed_json(const pk *b);
+/* The coverage_gap item of a run whose actions mostly failed. */
+void pk_review_failed(pk *b);
+
 /* ---- package_resolve.c ----------------------------------------------------- */
 void pk_route_context_fold(pk_route *rt, const cJSON *route, const cJSON *meta, const pk_state *st);
 void pk_fold_states(pk *b);

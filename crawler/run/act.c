@@ -330,14 +330,43 @@ static int call_on_node(act_ctx *r, int backend, const char *fn, cJSON **out) {
   return *out ? 0 : -1;
 }
 
-/* Choose option k of a <select> with real key presses: focus it, then
- * ArrowDown / ArrowUp one option at a time until it is selected (the page
- * sees the input and change events a user causes). */
+/* The enabled option next to k from which one key press lands on k: the
+ * nearest enabled one before k (ArrowDown), else after it (ArrowUp); -1
+ * when k is the only enabled option. *down: the key is ArrowDown. */
+static int option_before(const char *disabled, int n, int k, int *down) {
+  for (int j = k - 1; j >= 0; j--)
+    if (!disabled[j]) return *down = 1, j;
+  for (int j = k + 1; j < n && j < 64; j++)
+    if (!disabled[j]) return *down = 0, j;
+  return -1;
+}
+
+/* The select shows option j, set without an event (the page is not told:
+ * the key press after it is what it sees). 0, or -1 when it went away. */
+static int preselect(act_ctx *r, const pg_element *e, int j) {
+  char fn[96];
+  snprintf(fn, sizeof fn, "function(){this.selectedIndex=%d;return this.selectedIndex}", j);
+  cJSON *v = NULL;
+  int ok = !call_on_node(r, e->backend_node_id, fn, &v) && cJSON_IsNumber(v) && v->valueint == j;
+  cJSON_Delete(v);
+  return ok ? 0 : -1;
+}
+
+/* Choose option k of a <select> as a person does, with one real key press
+ * that lands on it: the select is first set, without an event, to the
+ * enabled option next to k, then ArrowDown or ArrowUp selects k. The page
+ * sees the input and change events of k alone, never those of the options
+ * on the way -- a select that submits its form on every change (an
+ * "onchange=submit" group filter) would leave on the first of them, and an
+ * option on the way may be one the policy would deny. After the press the
+ * page may act on the change: reset the select (an action menu), replace
+ * it, or navigate away (a GET form submitted): each is the choice taken,
+ * and the caller observes where the page went (mapper 11.5; issue 27). */
 static crawl_code choose_option(act_ctx *r, const pg_element *e, int k, int from, char *why, size_t whylen) {
   cJSON *opts = NULL;
   if (call_on_node(r, e->backend_node_id, CRAWL__JS(select_options), &opts) || !cJSON_IsObject(opts)) {
     cJSON_Delete(opts);
-    snprintf(why, whylen, "the select went away");
+    snprintf(why, whylen, "the select went away before it was touched");
     return CRAWL_ARG;
   }
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(opts, "o"), *si = cJSON_GetObjectItemCaseSensitive(opts, "i");
@@ -345,7 +374,7 @@ static crawl_code choose_option(act_ctx *r, const pg_element *e, int k, int from
   char disabled[64] = {0};
   for (int j = 0; j < n && j < 64; j++) disabled[j] = cJSON_IsTrue(cJSON_GetArrayItem(cJSON_GetArrayItem(list, j), 1));
   cJSON_Delete(opts);
-  /* the policy allowed the options between `from` and k, not others */
+  /* the policy decided k on the select as it was then */
   if (from >= 0 && cur != from) {
     snprintf(why, whylen, "the select shows option %d, not %d as when choosing was decided", cur, from);
     return CRAWL_ARG;
@@ -354,35 +383,28 @@ static crawl_code choose_option(act_ctx *r, const pg_element *e, int k, int from
     snprintf(why, whylen, "option %d is not there or disabled", k);
     return CRAWL_ARG;
   }
+  if (cur == k) return CRAWL_OK;
+  int down = 1, j = option_before(disabled, n, k, &down);
+  if (j < 0) {
+    snprintf(why, whylen, "option %d is the only enabled option", k);
+    return CRAWL_ARG;
+  }
+  if (j != cur && preselect(r, e, j)) {
+    snprintf(why, whylen, "the select went away before it was touched");
+    return CRAWL_ARG;
+  }
   cJSON *a = cJSON_CreateObject();
   cJSON_AddNumberToObject(a, "backendNodeId", e->backend_node_id);
   cdp_code cr = cdp_call(r->c, crawl_page_session(r->page), "DOM.focus", a, NULL, 5000);
   if (cr == CDP_CANCELLED) return CRAWL_CANCELLED;
-  if (cr) { snprintf(why, whylen, "cannot focus the select"); return CRAWL_ARG; }
-  /* one key press per enabled option on the way; after each, the select
-   * must show where the press went, or -- on the last press -- the page may
-   * have acted on the change and reset it (an action menu) */
-  while (cur != k) {
-    int step = cur < k ? 1 : -1, next = cur + step;
-    while (next != k && disabled[next]) next += step;
-    crawl_code rc = crawl_page_key(r->page, step > 0 ? "ArrowDown" : "ArrowUp");
-    if (rc) return rc;
-    cJSON *v = NULL;
-    if (call_on_node(r, e->backend_node_id, CRAWL__JS(selected_index), &v) || !cJSON_IsNumber(v)) {
-      cJSON_Delete(v);
-      snprintf(why, whylen, "the select went away");
-      return CRAWL_ARG;
-    }
-    int now = v->valueint;
-    cJSON_Delete(v);
-    if (now != next) {
-      if (next == k) return CRAWL_OK; /* the page took option k and reset the select */
-      snprintf(why, whylen, "the page changed the select on the way to option %d (it acts on every change)", k);
-      return CRAWL_ARG;
-    }
-    cur = now;
+  if (cr) {
+    if (j != cur) preselect(r, e, cur); /* as it was */
+    snprintf(why, whylen, "cannot focus the select");
+    return CRAWL_ARG;
   }
-  return CRAWL_OK;
+  /* the one press; whatever the page does with the change next is the
+   * choice's outcome, observed by the caller */
+  return crawl_page_key(r->page, down ? "ArrowDown" : "ArrowUp");
 }
 
 /* ---- the element decided on, found again ---- */

@@ -36,6 +36,10 @@ typedef struct run {
   long long t0;
   int cur;                  /* current state index, -1 unknown */
   pg_graph *g;              /* capture of the current page */
+  int g_docs;               /* crawl__page_documents when g was captured: another
+                               count now says the page left g's document */
+  int left_alone;           /* steps in a row that found the page gone from its
+                               state before acting (explore_step.c page_left) */
   char cur_fp[33], cur_cfp[33];
   crawl__strmap route_alias; /* route key -> the seed state whose route it showed
                                (observe's fold: "page.html#/home" showing what the
@@ -72,6 +76,11 @@ typedef struct run {
   int pri;                  /* the principal exploring (index), -1: none */
   char *contexts[CRAWL__PRINCIPALS_MAX]; /* each principal's browser context */
   int signed_out;           /* the last capture was a sign-in page or a 401/419 */
+  int session_checked;      /* the first capture after a session was applied was
+                               looked at (explore_observe.c session_rejected); 0
+                               again for each principal */
+  char signin_path[512];    /* the sign-in page that capture showed: the session was
+                               not accepted, and no capture there is a state */
   int relogins;             /* of the current principal */
   int kept[CRAWL__PRINCIPALS_MAX]; /* its context holds its cookies and localStorage */
   crawl_page_opts po;

@@ -5,6 +5,8 @@
 #include "explore_int.h"
 #include "seal.h"
 
+#include <strings.h>
+
 /* ---- observing the page ----------------------------------------------------------------- */
 /* Settle, capture, fingerprint. Returns the state index of the capture, or -1
  * when unknown; *rc gets the error. */
@@ -31,6 +33,66 @@ const crawl_login *crawl__run_signin_recipe(const run *r) {
   for (size_t k = 0; k < r->o->nprincipals; k++)
     if (r->o->principals[k].login) return r->o->principals[k].login;
   return NULL;
+}
+
+/* A visible password field: a sign-in form when no recipe says what the
+ * app's looks like. */
+static int password_shown(const pg_graph *g) {
+  for (size_t i = 0; g && i < g->nelements; i++) {
+    const pg_element *e = &g->elements[i];
+    if (e->input_type && !strcasecmp(e->input_type, "password") && pg_state_is(&e->state, PG_ST_VISIBLE)) return 1;
+  }
+  return 0;
+}
+
+/* url up to its query and fragment, into buf. */
+static void url_path(const char *url, char *buf, size_t n) {
+  snprintf(buf, n, "%.*s", (int)strcspn(url ? url : "", "?#"), url ? url : "");
+}
+
+/* What applied a session to the tab (a storage state, cookies or a header,
+ * not a recipe: a recipe checks where it landed itself), for a line; NULL:
+ * no session was applied. */
+static const char *session_source(const run *r) {
+  if (r->pri >= 0) {
+    const crawl_principal *pr = &r->o->principals[r->pri];
+    return !pr->login && crawl_session_any(&pr->session) ? "its storageState" : NULL;
+  }
+  return crawl_session_any(r->o->session) ? "--storage-state, --cookies or --header" : NULL;
+}
+
+/* The first capture after a session was applied (issue 27): when it is a
+ * sign-in page -- the main document said 401 or 419, a recipe's form, or a
+ * visible password field -- the session has expired or was not accepted
+ * (a session cookie bound to another browser's User-Agent). That is said
+ * once, in one line on stderr, a journal note and a review item, and the
+ * page (by its URL path) is never a state of the run. 1: g is that page. */
+static int session_rejected(run *r, const pg_graph *g) {
+  const char *src = r->session_checked ? NULL : session_source(r);
+  r->session_checked = 1;
+  int st = crawl_page_status(r->page);
+  if (src && (st == 401 || st == 419 || crawl__login_page(crawl__run_signin_recipe(r), g->route_url, g) ||
+              password_shown(g))) {
+    url_path(g->route_url, r->signin_path, sizeof r->signin_path);
+    const char *who = r->pri >= 0 ? r->o->principals[r->pri].id : NULL;
+    crawl_log(CRAWL_LOG_WARN, "session", "the session%s%s (%s) was applied, but the first page is a sign-in page "
+              "(%.200s): it has expired or was not accepted (bound to another browser or User-Agent?); the sign-in "
+              "page is not crawled", who ? " of principal " : "", who ? who : "", src, r->signin_path);
+    crawl__run_jl_note(r, "the session%s%s was not accepted: the first page was the sign-in page %s", who ? " of " : "",
+                       who ? who : "", r->signin_path);
+    crawl__run_jl_review(r, "coverage_gap", "high", -1, NULL,
+              "Sign in again (uiap-crawl login --save-state) with the User-Agent the crawl presents, or give a login "
+              "recipe (docs/principals.md).",
+              "The session%s%s (%s) was applied, but the first page was the sign-in page %s: it has expired or was "
+              "not accepted. The sign-in page was not crawled.", who ? " of principal " : "", who ? who : "", src,
+              r->signin_path);
+    if (!r->seed_err[0])
+      snprintf(r->seed_err, sizeof r->seed_err, "the session was not accepted: the page is the sign-in page %.300s",
+               r->signin_path);
+  }
+  char here[512];
+  url_path(g->route_url, here, sizeof here);
+  return r->signin_path[0] && !strcmp(here, r->signin_path);
 }
 
 /* Signed out: the main document said 401 or 419, or g is the sign-in page. */
@@ -91,6 +153,10 @@ int crawl__run_observe(run *r, crawl_code *rc, char **route) {
       crawl__timing_add(&r->tm, CRAWL_PH_CAPTURE, cdp_now_ms() - t1);
     }
     if (!*rc && (r->signed_out = signed_out(r, g)) != 0) *rc = CRAWL_NAVIGATE; /* not a state of the principal */
+    if (!*rc && session_rejected(r, g)) {
+      *rc = CRAWL_NAVIGATE; /* the session's sign-in page: no state of the run */
+      r->signed_out = r->pri >= 0; /* a principal stops (it has no recipe); without one, no seed lands here */
+    }
     if (*rc) {
       pg_graph_free(g);
       if (!r->g) r->g = prev; /* keep a graph around, as before the call */
@@ -100,6 +166,7 @@ int crawl__run_observe(run *r, crawl_code *rc, char **route) {
     }
     pg_graph_free(r->g); /* an earlier round's capture */
     r->g = g;
+    r->g_docs = crawl__page_documents(r->page);
     free(rk);
     rk = NULL;
     pg_fp_policy fp = r->o->fp;

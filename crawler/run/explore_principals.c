@@ -80,7 +80,8 @@ static void explore_as(run *r, int k, seed *seeds, int nseeds) {
   const crawl_principal *pr = &r->o->principals[k];
   for (int i = 0; i < r->f.nst; i++) r->f.st[i].dead = 1;
   r->pri = k;
-  r->relogins = r->signed_out = 0;
+  r->relogins = r->signed_out = r->session_checked = 0;
+  r->signin_path[0] = 0;
   r->cur = -1;
   if (!(r->contexts[k] = new_context(r))) {
     crawl__run_jl_note(r, "no browser context for principal %s: %s", pr->id, cdp_client_errmsg(r->c));

@@ -191,8 +191,40 @@ static int shown_elsewhere(const run *r, int si) {
   return d;
 }
 
+/* Steps in a row that may find the page gone before acting before one is
+ * taken all the same (a page that navigates on a timer after every load
+ * would otherwise be restored forever). */
+#define LEFT_ALONE_MAX 3
+
+/* 1 when the page left the document of si's capture since it was taken (a
+ * navigation a timer or a late script started after the page settled):
+ * the state's actions would name nodes of a document that is gone. The
+ * page counts as nowhere (r->cur -1): the explorer restores si first and
+ * the action stays to do. */
+static int page_left(run *r, int si) {
+  if (!r->g || crawl__page_documents(r->page) == r->g_docs || r->left_alone >= LEFT_ALONE_MAX) return 0;
+  r->left_alone++;
+  crawl_log(CRAWL_LOG_DEBUG, "explore", "state %s: the page navigated to %.200s by itself; restoring it first",
+            r->f.st[si].id, crawl_page_url(r->page) ? crawl_page_url(r->page) : "?");
+  r->cur = -1;
+  return 1;
+}
+
+/* A failed action after which the page is not where it was (it navigated
+ * meanwhile, or the action replaced the document before failing): the
+ * next action of si must not run on nodes of the gone document, so the
+ * page counts as nowhere and the explorer restores si first. why says so. */
+static void failed_elsewhere(run *r, char *why, size_t whylen) {
+  if (!r->g || crawl__page_documents(r->page) == r->g_docs) return;
+  size_t n = strlen(why);
+  if (n + 40 < whylen) snprintf(why + n, whylen - n, " (the page had navigated away)");
+  r->cur = -1;
+}
+
 static void step_(run *r, int si, int i) {
   action *a = &r->f.st[si].acts[i];
+  if (page_left(r, si)) return;
+  r->left_alone = 0;
   a->done = 1;
   fr_control_tried(&r->f, a);
   r->deviations = 0;
@@ -216,6 +248,7 @@ static void step_(run *r, int si, int i) {
   crawl__timing_add(&r->tm, CRAWL_PH_ACT, cdp_now_ms() - m.t);
   if (probing && rc) crawl__run_probe_abort(r, si, a, &pc);
   if (rc == CRAWL_ARG) {
+    failed_elsewhere(r, why, sizeof why);
     journal_failure(r, &r->f.st[si], a, why);
     return;
   }

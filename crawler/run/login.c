@@ -12,6 +12,7 @@
 #include "run_int.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -80,6 +81,9 @@ void crawl_login_release(crawl_login *l) {
     free(l->steps[i].action);
     free(l->steps[i].role);
     free(l->steps[i].name);
+    free(l->steps[i].stable_id);
+    free(l->steps[i].scope);
+    free(l->steps[i].css);
     free(l->steps[i].value);
   }
   free(l->steps);
@@ -94,18 +98,47 @@ static int known_action(const char *a) {
   return 0;
 }
 
+/* A target's string members (TargetRef's, and css: TargetHints.runtime's
+ * local hint, web 5.8), each at its offset in a step. */
+static const struct { const char *key; size_t off; } target_strings[] = {
+  {"stableId", offsetof(crawl_login_step, stable_id)}, {"role", offsetof(crawl_login_step, role)},
+  {"name", offsetof(crawl_login_step, name)},         {"scopeId", offsetof(crawl_login_step, scope)},
+  {"css", offsetof(crawl_login_step, css)},
+};
+
+#define ORDINAL_MAX 999
+
+/* Step i's target t into st: each member of the right type, and enough of
+ * them to find one element (stableId, role and name, role and ordinal, or
+ * css). CRAWL_ARG with the path in err. */
+static crawl_code target_parse(const cJSON *t, size_t i, crawl_login_step *st, char *err, size_t errlen) {
+  st->ordinal = -1;
+  if (!cJSON_IsObject(t)) return fail(err, errlen, "/steps/%zu/target must be an object", i);
+  for (size_t k = 0; k < sizeof target_strings / sizeof *target_strings; k++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, target_strings[k].key);
+    if (!v) continue;
+    if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) > 1024)
+      return fail(err, errlen, "/steps/%zu/target/%s must be a non-empty string", i, target_strings[k].key);
+    *(char **)((char *)st + target_strings[k].off) = crawl__xstrdup(v->valuestring);
+  }
+  const cJSON *o = cJSON_GetObjectItemCaseSensitive(t, "ordinal");
+  if (o && (!cJSON_IsNumber(o) || o->valuedouble < 0 || o->valuedouble > ORDINAL_MAX ||
+            o->valuedouble != (double)(int)o->valuedouble))
+    return fail(err, errlen, "/steps/%zu/target/ordinal must be a whole number 0..%d", i, ORDINAL_MAX);
+  if (o) st->ordinal = o->valueint;
+  if (st->stable_id || (st->role && (st->name || st->ordinal >= 0)) || st->css) return CRAWL_OK;
+  return fail(err, errlen, "/steps/%zu/target must name one element: stableId, role and name, role and ordinal, "
+              "or css (docs/principals.md)", i);
+}
+
 /* Step i of the recipe into *st; CRAWL_ARG with the path in err. */
 static crawl_code step_parse(const cJSON *j, size_t i, crawl_login_step *st, char *err, size_t errlen) {
   const char *action = crawl__str(j, "action");
-  const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "target");
   if (!cJSON_IsObject(j)) return fail(err, errlen, "/steps/%zu must be an object", i);
   if (!known_action(action)) return fail(err, errlen, "/steps/%zu/action must be ui.enterText or ui.activate", i);
-  if (!crawl__str(t, "role") || !crawl__str(t, "name"))
-    return fail(err, errlen, "/steps/%zu/target must be an object with string role and name", i);
   st->action = crawl__xstrdup(action);
-  st->role = crawl__xstrdup(crawl__str(t, "role"));
-  st->name = crawl__xstrdup(crawl__str(t, "name"));
-  if (strcmp(action, "ui.enterText")) return CRAWL_OK;
+  crawl_code rc = target_parse(cJSON_GetObjectItemCaseSensitive(j, "target"), i, st, err, errlen);
+  if (rc || strcmp(action, "ui.enterText")) return rc;
   char why[200];
   if (crawl_env_expand(crawl__str(j, "value"), 1, &st->value, why, sizeof why))
     return fail(err, errlen, "/steps/%zu/value %s", i, why);
@@ -276,15 +309,102 @@ crawl_code crawl_principals_parse(const cJSON *plan, const char *const *pick, cr
   return CRAWL_OK;
 }
 
-/* ---- running a recipe (one tab) ------------------------------------------------------------ */
-static const pg_element *find_el(const pg_graph *g, const char *role, const char *name) {
+/* ---- a step's target ------------------------------------------------------------------------ */
+/* 1 when e lies in a scope (itself or an ancestor) whose stable id, name
+ * (case-insensitive) or scope id is scope; NULL scope: anywhere. */
+static int in_scope(const pg_graph *g, const pg_element *e, const char *scope) {
+  if (!scope) return 1;
+  for (int s = e->scope, steps = 0; s >= 0 && (size_t)s < g->nscopes && steps < 4096; s = g->scopes[s].parent, steps++) {
+    const pg_scope *sc = &g->scopes[s];
+    if ((sc->stable_id && !strcmp(sc->stable_id, scope)) || (sc->name && !strcasecmp(sc->name, scope)) ||
+        (sc->scope_id && !strcmp(sc->scope_id, scope)))
+      return 1;
+  }
+  return 0;
+}
+
+/* The n-th (0-based) element of g that st's members (those not NULL of
+ * stable id, role, name) and scope select, in document order; NULL: none. */
+static const pg_element *nth_match(const pg_graph *g, const crawl_login_step *st, const char *stable_id,
+                                   const char *role, const char *name, int n) {
   for (size_t i = 0; g && i < g->nelements; i++) {
     const pg_element *e = &g->elements[i];
-    if (e->role && !strcmp(e->role, role) && e->name && !strcasecmp(e->name, name)) return e;
+    if (stable_id && (!e->stable_id || strcmp(e->stable_id, stable_id))) continue;
+    if (role && (!e->role || strcmp(e->role, role))) continue;
+    if (name && (!e->name || strcasecmp(e->name, name))) continue;
+    if (in_scope(g, e, st->scope) && n-- == 0) return e;
   }
   return NULL;
 }
 
+const pg_element *crawl__login_target(const pg_graph *g, const crawl_login_step *st, const char **how) {
+  int n = st->ordinal >= 0 ? st->ordinal : 0;
+  const pg_element *e = NULL;
+  const char *by = NULL;
+  /* a stable id is one element: narrowed by role and name only when several carry it */
+  if (st->stable_id && (e = nth_match(g, st, st->stable_id, NULL, NULL, 0)) != NULL) {
+    const pg_element *second = nth_match(g, st, st->stable_id, NULL, NULL, 1);
+    if (second) e = nth_match(g, st, st->stable_id, st->role, st->name, n);
+    by = "stableId";
+  }
+  if (!e && st->role && st->name && (e = nth_match(g, st, NULL, st->role, st->name, n)) != NULL) by = "role and name";
+  if (!e && st->role && st->ordinal >= 0 && (e = nth_match(g, st, NULL, st->role, NULL, n)) != NULL)
+    by = "role and ordinal";
+  if (how) *how = by;
+  return e;
+}
+
+/* A password field in g (input type=password): what tells a sign-in form
+ * from any form with two text fields. */
+static int has_password(const pg_graph *g) {
+  for (size_t i = 0; g && i < g->nelements; i++)
+    if (g->elements[i].input_type && !strcasecmp(g->elements[i].input_type, "password")) return 1;
+  return 0;
+}
+
+/* The element the selector css selects in p's top document (its first
+ * match), found in g by its node: a local hint (web 5.8) for a target the
+ * semantic members did not find. NULL: none, or not one of g's elements. */
+static const pg_element *by_css(crawl_page *p, const pg_graph *g, const char *css) {
+  cJSON *lit = cJSON_CreateString(css), *a = cJSON_CreateObject(), *res = NULL;
+  char *q = cJSON_PrintUnformatted(lit);
+  cJSON_Delete(lit);
+  char *expr = crawl__xprintf("document.querySelector(%s)", q ? q : "''");
+  free(q);
+  cJSON_AddStringToObject(a, "expression", expr);
+  free(expr);
+  cdp_client *c = crawl_page_client(p);
+  if (cdp_call(c, crawl_page_session(p), "Runtime.evaluate", a, &res, 5000) != CDP_OK) return NULL;
+  const char *oid = crawl__str(cJSON_GetObjectItemCaseSensitive(res, "result"), "objectId");
+  int backend = 0;
+  if (oid && !cJSON_GetObjectItemCaseSensitive(res, "exceptionDetails")) {
+    cJSON *d = cJSON_CreateObject(), *dres = NULL;
+    cJSON_AddStringToObject(d, "objectId", oid);
+    if (cdp_call(c, crawl_page_session(p), "DOM.describeNode", d, &dres, 5000) == CDP_OK)
+      backend = (int)crawl__num(cJSON_GetObjectItemCaseSensitive(dres, "node"), "backendNodeId", 0);
+    cJSON_Delete(dres);
+    cJSON *rel = cJSON_CreateObject();
+    cJSON_AddStringToObject(rel, "objectId", oid);
+    cdp_call(c, crawl_page_session(p), "Runtime.releaseObject", rel, NULL, 2000);
+  }
+  cJSON_Delete(res);
+  for (size_t i = 0; backend && g && i < g->nelements; i++)
+    if (g->elements[i].backend_node_id == backend || pg_element_click_node(&g->elements[i]) == backend)
+      return &g->elements[i];
+  return NULL;
+}
+
+/* What a step's target names, for a line: "textbox #1", "button \"Sign
+ * in\"", "the element with stableId login-user", "css #user". */
+static void target_text(const crawl_login_step *st, char *buf, size_t n) {
+  if (st->stable_id) snprintf(buf, n, "the element with stableId %.100s", st->stable_id);
+  else if (st->role && st->name) snprintf(buf, n, "%.40s \"%.100s\"", st->role, st->name);
+  else if (st->role && st->ordinal >= 0) snprintf(buf, n, "%.40s #%d", st->role, st->ordinal);
+  else snprintf(buf, n, "the one css %.100s selects", st->css ? st->css : "?");
+  if (st->scope) snprintf(buf + strlen(buf), n - strlen(buf), " in scope %.100s", st->scope);
+}
+
+/* ---- running a recipe (one tab) ------------------------------------------------------------ */
 static int same_path(const char *a, const char *b) {
   size_t la = strcspn(a, "?#"), lb = strcspn(b, "?#");
   return la == lb && !strncmp(a, b, la);
@@ -293,9 +413,16 @@ static int same_path(const char *a, const char *b) {
 int crawl__login_page(const crawl_login *l, const char *url, const pg_graph *g) {
   if (!l) return 0;
   if (url && same_path(url, l->url)) return 1;
-  for (size_t i = 0; i < l->nsteps; i++)
-    if (!find_el(g, l->steps[i].role, l->steps[i].name)) return 0;
-  return g != NULL && l->nsteps > 0;
+  int weak = 0, found = 0;
+  for (size_t i = 0; g && i < l->nsteps; i++) {
+    const char *how = NULL;
+    int semantic = l->steps[i].stable_id || (l->steps[i].role && (l->steps[i].name || l->steps[i].ordinal >= 0));
+    if (!semantic) { weak = 1; continue; } /* a CSS hint alone: the capture cannot tell */
+    if (!crawl__login_target(g, &l->steps[i], &how)) return 0;
+    found++;
+    weak |= !strcmp(how, "role and ordinal");
+  }
+  return found > 0 && (!weak || has_password(g));
 }
 
 /* A submit opens the guard for its own form's request, nothing else. */
@@ -314,8 +441,13 @@ static void open_for_submit(crawl_page *p, const pg_element *e) {
  * one path from a decision to input. */
 static crawl_code do_step(crawl_page *p, const pg_graph *g, const act_gate *gate, const crawl_login_step *st,
                           size_t i, char *why, size_t whylen) {
-  const pg_element *e = find_el(g, st->role, st->name);
-  if (!e) return fail(why, whylen, "step %zu: no %s \"%s\" on the sign-in page", i, st->role, st->name);
+  const pg_element *e = crawl__login_target(g, st, NULL);
+  if (!e && st->css) e = by_css(p, g, st->css);
+  if (!e) {
+    char what[400];
+    target_text(st, what, sizeof what);
+    return fail(why, whylen, "step %zu: no element on the sign-in page is %s", i, what);
+  }
   action a = {.action_id = st->value ? "ui.enterText" : "ui.activate", .role = e->role,
               .name = e->name ? e->name : "", .stable_id = e->stable_id, .backend = e->backend_node_id,
               .dec = {.effect = POL_EFFECT_ALLOW, .text = "a step of the principal's login recipe"}};

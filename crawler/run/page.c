@@ -159,6 +159,7 @@ void crawl__page_on_frame_nav(void *ud, const char *session, const char *method,
   const cJSON *f = cJSON_GetObjectItemCaseSensitive(params, "frame");
   if (!cJSON_GetObjectItemCaseSensitive(f, "parentId")) {
     p->navs++;
+    crawl__page_forget_nodes(p);
     const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id"));
     if (fid) {
       free(p->main_frame);
@@ -177,6 +178,8 @@ void crawl__page_on_frame_nav(void *ud, const char *session, const char *method,
 }
 
 int crawl_page_status(const crawl_page *p) { return p->doc_status; }
+
+int crawl__page_documents(const crawl_page *p) { return p ? p->navs : 0; }
 
 /* The top frame's document response: its HTTP status (crawl_page_status). */
 void crawl__page_on_response(void *ud, const char *session, const char *method, const cJSON *params) {

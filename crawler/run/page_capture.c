@@ -90,6 +90,8 @@ static void remember_key(crawl_page *p, const char *key) {
   free(seen);
 }
 
+void crawl__page_forget_nodes(crawl_page *p) { p->nsens_nodes = 0; }
+
 size_t crawl__page_sensitive_keys(const crawl_page *p, const char *const **keys) {
   *keys = p ? (const char *const *)p->sens_keys : NULL;
   return p ? p->nsens_keys : 0;
@@ -106,9 +108,9 @@ static void remember(crawl_page *p, const pg_graph *g) {
   for (size_t k = 0; k < g->npii; k++) crawl__secrets_add_masked(p->secrets, g->pii_values[k], pg_pii_label(g->pii_kinds[k]));
   for (size_t k = 0; k < g->nsensitive_fields; k++) {
     const pg_sensitive_field *f = &g->sensitive_fields[k];
-    char id[24];
-    snprintf(id, sizeof id, "n%d", f->backend_node_id);
-    if (f->backend_node_id && p->nsens_nodes < MAX_REMEMBERED && crawl__strmap_put(&p->sens_seen, id, 0)) {
+    int known = 0;
+    for (size_t j = 0; j < p->nsens_nodes && !known; j++) known = p->sens_nodes[j] == f->backend_node_id;
+    if (f->backend_node_id && p->nsens_nodes < MAX_REMEMBERED && !known) {
       if (p->nsens_nodes == p->capsens_nodes) {
         p->capsens_nodes = p->capsens_nodes ? p->capsens_nodes * 2 : 16;
         p->sens_nodes = crawl__xrealloc(p->sens_nodes, p->capsens_nodes * sizeof *p->sens_nodes);

@@ -96,7 +96,8 @@ struct crawl_page {
   int seal_refused;          /* sends the seal refused in the page (crawl__page_seal_report) */
   char *last_seal;           /* the last: "WebSocket ws://host/path" (no query, no data) */
   /* the fields any capture found sensitive (pg_graph.sensitive_fields), for
-   * every later capture (pg_input.known_sensitive_*); seen: "n<id>", "k<key>" */
+   * every later capture (pg_input.known_sensitive_*): nodes while their document
+   * lasts (crawl__page_forget_nodes), keys for the tab; seen: "k<key>" */
   int *sens_nodes;
   char **sens_keys;
   size_t nsens_nodes, nsens_keys, capsens_nodes, capsens_keys;
@@ -133,6 +134,13 @@ void crawl__page_on_dialog(void *ud, const char *session, const char *method, co
 void crawl__page_on_crash(void *ud, const char *session, const char *method, const cJSON *params);
 void crawl__page_on_frame_nav(void *ud, const char *session, const char *method, const cJSON *params);
 void crawl__page_on_response(void *ud, const char *session, const char *method, const cJSON *params);
+
+/* ---- page_capture.c: what the tab remembers -------------------------------------- */
+/* A new top-level document: the node ids of the fields found sensitive
+ * were the old document's (a new renderer may give the same numbers to
+ * other nodes: a select of the page after a sign-in taken for the password
+ * field); their keys (URL and field) stay. */
+void crawl__page_forget_nodes(crawl_page *p);
 
 /* ---- page_guard.c: the write guard ------------------------------------------------ */
 /* Target.setAutoAttach parameters (flattened; wait: new targets start

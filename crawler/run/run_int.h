@@ -26,8 +26,7 @@
   X(shadow_hosts)             /* page_capture.c */                              \
   X(active_element)           /* page_capture.c */                              \
   X(bridge_meta)              /* page_bridge.c: %s: PG_BRIDGE_META */           \
-  X(select_options)           /* explore.c: a <select>'s options (function) */  \
-  X(selected_index)           /* explore.c: its selected index (function) */    \
+  X(select_options)           /* act.c: a <select>'s options (function) */      \
   X(text_field)               /* act_text.c: a text field's form, landmark and nearby items (function) */ \
   X(two_animation_frames)     /* explore.c: a promise, two frames on */         \
   X(live_reporter)            /* observe.c: __B__: binding */                   \
@@ -104,6 +103,10 @@ crawl_code crawl__page_type_keys(crawl_page *p, const char *text);
 /* Press Enter with its text ("\r"): a key press that submits the focused
  * field's form (HTML implicit submission), unlike crawl_page_key("Enter"). */
 crawl_code crawl__page_enter(crawl_page *p);
+/* Documents the tab's top frame committed since it opened (its
+ * Page.frameNavigated events; same-document navigations do not count): a
+ * change across an action says the page it acted on is gone (page.c). */
+int crawl__page_documents(const crawl_page *p);
 /* Sign in on p with recipe l: its values join sec first, the cookies the
  * server set after it. Each step goes through crawl__act_perform under
  * policy (the sign-in page's origin and allowed in scope) as a recipe step.
@@ -112,8 +115,17 @@ crawl_code crawl__page_enter(crawl_page *p);
 crawl_code crawl__login_run(crawl_page *p, const crawl_login *l, const pol_policy *policy, const char *const *allowed,
                             struct crawl__secrets *sec, char *why, size_t whylen);
 /* 1 when url (up to its query) is the recipe's sign-in page, or g shows
- * every target of its steps (the sign-in form where it was not). */
+ * every target of its steps that a capture alone can find (the sign-in
+ * form where it was not) -- with a password field on the page when one of
+ * them is found by its role and ordinal only (two text fields and a button
+ * are no sign-in form without it) and when a step has a CSS hint only. */
 int crawl__login_page(const crawl_login *l, const char *url, const pg_graph *g);
+/* The element of g that step st targets, without the CSS hint: by its
+ * stable id; else by role and accessible name (case-insensitive), in its
+ * scope, the ordinal-th of them; else by role and ordinal, in its scope.
+ * NULL: none. *how (may be NULL): "stableId", "role and name", "role and
+ * ordinal". */
+const pg_element *crawl__login_target(const pg_graph *g, const crawl_login_step *st, const char **how);
 
 /* ---- access probing (access.c) ---------------------------------------------------- */
 typedef enum { CRAWL__ACCESS_ABSENT, CRAWL__ACCESS_REACHED, CRAWL__ACCESS_DIRECT, CRAWL__ACCESS_DENIED } crawl__access;

@@ -62,6 +62,11 @@ int t_test_endpoints(void *ud, const crawl_request *req, crawl_response *res);
 int t_auth_app(const crawl_request *req, crawl_response *res);
 /* /__test/signup and /__test/signup/log (test_signup.c): 1 when it answered. */
 int t_signup(const crawl_request *req, crawl_response *res);
+/* The server-rendered address book under /book/ (addrbook_app.c, called by
+ * t_test_endpoints): 1 when it answered. T_ADDRBOOK_TOKEN: the
+ * X-Addrbook-Token value that signs a request in without a cookie. */
+#define T_ADDRBOOK_TOKEN "tok-book-81c0d2e4"
+int t_addrbook_app(const crawl_request *req, crawl_response *res);
 
 /* The fixture server: tests/fixtures served on two loopback ports with the
  * test endpoints (started once per process, stopped at exit). */

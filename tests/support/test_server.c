@@ -27,7 +27,8 @@
  *                              {"accepted":[body,...],"rejected":N}.
  *   any other /__test/ path    204 for non-GET/HEAD methods (a harmless sink
  *                              for forms and beacons), 404 for GET/HEAD.
- * /auth/...: the sign-in app (auth_app.c).
+ * /auth/...: the sign-in app (auth_app.c); /book/...: the address book
+ * (addrbook_app.c).
  * And /danger/...: 204 for non-GET/HEAD methods (the fixtures' dangerous
  * actions post there; the tests count the hits); GET/HEAD serve files. */
 #include "support.h"
@@ -173,7 +174,7 @@ static const struct {
 int t_test_endpoints(void *ud, const crawl_request *req, crawl_response *res)
 {
   (void)ud;
-  if (t_auth_app(req, res))
+  if (t_auth_app(req, res) || t_addrbook_app(req, res))
     return 1;
   if (!strncmp(req->path, "/danger/", 8)) {
     if (is_read(req))

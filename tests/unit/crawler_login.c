@@ -103,7 +103,19 @@ Test(login, recipe_refusals_name_the_place) {
     {"{\"url\":\"http://x/\",\"steps\":[{\"action\":\"ui.delete\",\"target\":{\"role\":\"button\",\"name\":\"x\"}}]}",
      "/steps/0/action must be ui.enterText or ui.activate"},
     {"{\"url\":\"http://x/\",\"steps\":[{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\"}}]}",
-     "/steps/0/target must be an object with string role and name"},
+     "/steps/0/target must name one element: stableId, role and name, role and ordinal, or css"},
+    {"{\"url\":\"http://x/\",\"steps\":[{\"action\":\"ui.activate\",\"target\":{\"name\":\"Login\",\"ordinal\":0}}]}",
+     "/steps/0/target must name one element"},
+    {"{\"url\":\"http://x/\",\"steps\":[{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"ordinal\":-1}}]}",
+     "/steps/0/target/ordinal must be a whole number 0..999"},
+    {"{\"url\":\"http://x/\",\"steps\":[{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"ordinal\":1.5}}]}",
+     "/steps/0/target/ordinal must be a whole number"},
+    {"{\"url\":\"http://x/\",\"steps\":[{\"action\":\"ui.activate\",\"target\":{\"css\":\"\"}}]}",
+     "/steps/0/target/css must be a non-empty string"},
+    {"{\"url\":\"http://x/\",\"steps\":[{\"action\":\"ui.activate\",\"target\":{\"stableId\":7}}]}",
+     "/steps/0/target/stableId must be a non-empty string"},
+    {"{\"url\":\"http://x/\",\"steps\":[{\"action\":\"ui.activate\",\"target\":\"#login\"}]}",
+     "/steps/0/target must be an object"},
     {"{\"url\":\"http://x/\",\"steps\":[{\"action\":\"ui.activate\",\"target\":{\"role\":\"b\",\"name\":\"x\"}}],"
      "\"success\":7}", "/success must be an object"},
     {"[]", "must be an object"},
@@ -208,4 +220,74 @@ Test(login, principal_view_of_a_package) {
   cJSON_Delete(v);
   cr_expect_null(crawl_package_principal_view(p, "nobody"));
   cJSON_Delete(p);
+}
+
+/* A step's target resolves like any target (web 3.2, mapper 11.5): stable
+ * id first, then role and name in scope, then role and ordinal; a CSS hint
+ * alone needs the page (not here). Fields without labels: role + ordinal. */
+Test(login, recipe_targets_resolve_in_order) {
+  static const char recipe[] =
+    "{\"url\":\"http://x/login\",\"steps\":["
+    "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"ordinal\":0},\"value\":\"${env:T_LOGIN_USER}\"},"
+    "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"ordinal\":1,\"css\":\"input[name=pass]\"},"
+    "\"value\":\"${env:T_LOGIN_PASS}\"},"
+    "{\"action\":\"ui.activate\",\"target\":{\"stableId\":\"go\",\"role\":\"button\",\"name\":\"Login\"}},"
+    "{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"name\":\"Login\",\"scopeId\":\"Sign in\"}},"
+    "{\"action\":\"ui.activate\",\"target\":{\"css\":\"form button\"}}]}";
+  crawl_login l;
+  char err[300] = "";
+  cr_assert_eq(parse(recipe, &l, err), CRAWL_OK, "%s", err);
+  cr_expect_eq(l.steps[0].ordinal, 0);
+  cr_expect_null(l.steps[0].name);
+  cr_expect_str_eq(l.steps[1].css, "input[name=pass]");
+  cr_expect_str_eq(l.steps[2].stable_id, "go");
+  cr_expect_str_eq(l.steps[3].scope, "Sign in");
+  pg_scope scopes[2] = {{.scope_id = "sc_0", .parent = -1}, {.scope_id = "sc_1", .parent = 0, .name = "Sign in"}};
+  pg_element els[5] = {
+    {.role = "textbox", .name = "Search", .scope = 0},            /* the header's search field */
+    {.role = "textbox", .scope = 1},                              /* user: no label */
+    {.role = "textbox", .scope = 1, .input_type = "password"},    /* password: no label */
+    {.role = "button", .name = "Login", .scope = 0},              /* another Login, outside the form */
+    {.role = "button", .name = "Go", .stable_id = "go", .scope = 1},
+  };
+  pg_graph g = {.elements = els, .nelements = 5, .scopes = scopes, .nscopes = 2};
+  const char *how = NULL;
+  cr_expect_eq(crawl__login_target(&g, &l.steps[0], &how), &els[0], "ordinal 0 of the page's textboxes");
+  cr_expect_str_eq(how, "role and ordinal");
+  cr_expect_eq(crawl__login_target(&g, &l.steps[1], &how), &els[1]);
+  cr_expect_eq(crawl__login_target(&g, &l.steps[2], &how), &els[4], "the stable id wins over role and name");
+  cr_expect_str_eq(how, "stableId");
+  cr_expect_null(crawl__login_target(&g, &l.steps[3], &how), "no Login button in scope Sign in");
+  els[4].name = "Login";
+  cr_expect_eq(crawl__login_target(&g, &l.steps[3], &how), &els[4], "the one in the scope, not the first");
+  cr_expect_str_eq(how, "role and name");
+  cr_expect_null(crawl__login_target(&g, &l.steps[4], &how), "a CSS hint alone is resolved on the page");
+  /* the stable id gone: role and name take over */
+  els[4].stable_id = NULL;
+  cr_expect_eq(crawl__login_target(&g, &l.steps[2], &how), &els[3]);
+  cr_expect_str_eq(how, "role and name");
+  /* ordinal and scope: the first textbox of the form is the user field */
+  free(l.steps[0].scope);
+  l.steps[0].scope = strdup("sc_1");
+  cr_expect_eq(crawl__login_target(&g, &l.steps[0], &how), &els[1], "ordinal within the scope");
+  crawl_login_release(&l);
+}
+
+/* Two text fields and a button found by ordinal are a sign-in form only
+ * with a password field on the page (a search form is not). */
+Test(login, sign_in_page_by_ordinal_needs_a_password_field) {
+  static const char recipe[] =
+    "{\"url\":\"http://x/login\",\"steps\":["
+    "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"ordinal\":0},\"value\":\"${env:T_LOGIN_USER}\"},"
+    "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"ordinal\":1},\"value\":\"${env:T_LOGIN_PASS}\"},"
+    "{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"ordinal\":0}}]}";
+  crawl_login l;
+  char err[300] = "";
+  cr_assert_eq(parse(recipe, &l, err), CRAWL_OK, "%s", err);
+  pg_element els[3] = {{.role = "textbox"}, {.role = "textbox"}, {.role = "button", .name = "Search"}};
+  pg_graph g = {.elements = els, .nelements = 3};
+  cr_expect(!crawl__login_page(&l, "http://x/home", &g), "a page with two fields and a button");
+  els[1].input_type = "password";
+  cr_expect(crawl__login_page(&l, "http://x/home", &g), "the sign-in form where it was not");
+  crawl_login_release(&l);
 }

@@ -153,6 +153,13 @@ crawl_code crawl_gate_line(const char *dir, char *line, size_t n, char *err, siz
 /* The same of a package in memory. */
 crawl_code crawl_package_gate_line(const crawl_package *pkg, char *line, size_t n);
 
+/* When most of the run's actions failed (metadata.actionFailures: at least
+ * 3 failed and at least half of those attempted; docs/decisions.md), that
+ * in one line into line (n bytes): "most actions failed: 22 of 22
+ * attempted (100%); commonest reason: detached (21)"; else line is "".
+ * Errors: CRAWL_ARG. */
+crawl_code crawl_package_failure_line(const crawl_package *pkg, char *line, size_t n);
+
 /* Compare two packages (discovery-mapper 17): routes, scopes, elements (by
  * stableId, else semanticKey), actions, states, transitions (by from state,
  * action and target), review items and workflows, each added / removed /

@@ -131,13 +131,22 @@ crawl_login_end crawl_login_capture(cdp_client *c, const char *session, const cr
 void crawl__session_secrets(const crawl_session *s, struct crawl__secrets *sec);
 
 /* ---- principals and login recipes (login.c; docs/principals.md) ---------- */
-/* A sign-in recipe: load url, do the steps (ui.enterText into a textbox
- * found by role and name, ui.activate a button), and check where the page
- * ended up. Values come only from the environment (${env:NAME}); parsed
- * values are secrets of the run (crawl__login_secrets). */
+/* A sign-in recipe: load url, do the steps (ui.enterText into a field,
+ * ui.activate a button), and check where the page ended up. A step's target
+ * resolves like any target (web 3.2, mapper 11.5; crawl__login_target): its
+ * stable id, else role and accessible name (in scope), else role and
+ * ordinal (in scope), else the CSS selector, a local hint (web 5.8). Values
+ * come only from the environment (${env:NAME}); parsed values are secrets
+ * of the run (crawl__login_secrets). */
 typedef struct crawl_login_step {
   char *action;               /* "ui.enterText" or "ui.activate" */
-  char *role, *name;          /* the target */
+  char *stable_id;            /* target.stableId (data-uiap-id), or NULL */
+  char *role, *name;          /* target.role, .name; either may be NULL */
+  char *scope;                /* target.scopeId: the stable id or name of a scope
+                                 (a form, a dialog) the target lies in; NULL: any */
+  int ordinal;                /* target.ordinal: the ordinal-th match in document
+                                 order, 0-based; -1: not given (the first) */
+  char *css;                  /* target.css: a selector, a local hint; NULL: none */
   char *value;                /* ui.enterText: the expanded value; else NULL */
 } crawl_login_step;
 
