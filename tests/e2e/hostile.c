@@ -352,7 +352,9 @@ Test(hostile, never_finishes_loading, .timeout = 120) {
   crawl(&c, cargs, 30000);
   cr_assert(c.pkg, "crawl failed (exit %d): %s", c.run.status, c.run.err);
   cr_expect_eq(c.run.status, 0, "%s", c.run.err);
-  cr_expect_eq(nstates(c.pkg), 1);
+  /* the page, and "Click me" turned "Clicked" (a plain button: probed
+   * under the seal since issue #27) -- no more */
+  cr_expect(nstates(c.pkg) >= 1 && nstates(c.pkg) <= 2, "%d states", nstates(c.pkg));
   crawl_free(&c);
 }
 

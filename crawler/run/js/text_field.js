@@ -1,5 +1,6 @@
 function(){
-/* text_field.js -- called on a text field (act_text.c): its owner form's method, action, submit names and
+/* text_field.js -- called on a text field (act_text.c): its owner form's method, action, the names of its
+   buttons (submit or not: a script's "Create" button submits as much as a submit does) and
    whether the form asks for personal data; a search landmark or a list around it; and the texts of the items
    nearest to it (its datalist, the list it controls, a list in its section) as [text, column header]. Reads
    only. Form properties through HTMLFormElement.prototype: a field named "action" cannot stand in for them. */
@@ -15,7 +16,8 @@ if(f){
   r.m=m.trim().toLowerCase()||'get';
   const act=(d&&d.getAttribute('formaction'))||f.getAttribute('action')||'';
   try{r.a=new URL(act,document.baseURI).href}catch(e){r.a=act}
-  r.s=subs.slice(0,8).map(x=>(x.getAttribute('aria-label')||txt(x)||x.value||x.alt||x.title||'').slice(0,60));
+  const btns=fe.filter(x=>x!==el&&(x.type==='submit'||x.type==='image'||x.type==='button'||x.tagName==='BUTTON'));
+  r.s=btns.slice(0,8).map(x=>(x.getAttribute('aria-label')||txt(x)||x.value||x.alt||x.title||'').slice(0,60));
   const pa=/\b(cc-|one-time-code|current-password|new-password|email|tel|name|given-name|family-name|additional-name|nickname|street-address|address-line|address-level|postal-code|country|bday|sex|username|organization)/;
   r.p=fe.some(x=>{const t=String(x.type||'').toLowerCase(),a=String(x.getAttribute('autocomplete')||'').toLowerCase();
     return t==='password'||t==='email'||t==='tel'||t==='file'||pa.test(a)})?1:0;
