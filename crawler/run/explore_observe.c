@@ -194,7 +194,12 @@ int crawl__run_observe(run *r, crawl_code *rc, char **route) {
         if (!strcmp(r->f.st[i].cfp, r->cur_cfp) && default_route_alias(r->f.st[i].route, rk)) r->cur = i;
       if (r->cur >= 0) {
         memcpy(r->cur_fp, r->f.st[r->cur].fp, sizeof r->cur_fp);
-        if (r->f.st[r->cur].depth == 0) crawl__strmap_put(&r->route_alias, rk, r->cur);
+        /* this URL shows that route: from now on fingerprinted as it (any
+         * state without a fragment proves it, not only the seed's: a worker
+         * that first lands on "#/r0" with a panel open must not register
+         * the states it opens from there under "#/r0") */
+        if (r->f.st[r->cur].depth == 0 || !strchr(r->f.st[r->cur].route, '#'))
+          crawl__strmap_put(&r->route_alias, rk, r->cur);
       } else if ((r->cur = crawl__run_template_fold(r, rk)) >= 0) {
         memcpy(r->cur_fp, r->f.st[r->cur].fp, sizeof r->cur_fp);
       }
