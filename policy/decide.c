@@ -209,7 +209,7 @@ static int has_word(const char *name)
     cp = len == 1 ? 0 : *p & (0xFF >> (len + 1));
     for (int k = 1; k < len && p[k]; k++)
       cp = (cp << 6) | (p[k] & 0x3F);
-    int symbol = cp < 0xC0 || (cp >= 0x2000 && cp <= 0x2BFF) || (cp >= 0x3000 && cp <= 0x303F) ||
+    int symbol = cp < 0xC0 || cp == 0xD7 || cp == 0xF7 /* × ÷ */ || (cp >= 0x2000 && cp <= 0x2BFF) || (cp >= 0x3000 && cp <= 0x303F) ||
                  (cp >= 0xE000 && cp <= 0xF8FF) || (cp >= 0xFE00 && cp <= 0xFE0F) || cp >= 0x1F000;
     if (len > 1 && !symbol)
       return 1;
@@ -219,9 +219,27 @@ static int has_word(const char *name)
   return 0;
 }
 
+/* 1 when name is a figure: digits with the punctuation of numbers, dates,
+ * times, amounts and ranges ("1001", "37.5", "2024-02-11", "$1,234.00",
+ * "10:30", "3/4", "12 %") -- a cell's or a page link's datum, not an icon. */
+static int is_figure(const char *name)
+{
+  static const char *const marks = " .,:;-/+%$#()'";
+  int digits = 0;
+  for (const unsigned char *p = (const unsigned char *)name; p && *p; p++) {
+    if (*p >= '0' && *p <= '9')
+      digits++;
+    else if (!strchr(marks, *p) && strncmp((const char *)p, "\xE2\x82\xAC", 3) && strncmp((const char *)p, "\xC2\xA3", 2))
+      return 0;
+    else if (*p >= 0x80)
+      p += (*p == 0xE2) ? 2 : 1; /* € or £ */
+  }
+  return digits > 0;
+}
+
 int pol_probeable(const pol_policy *policy, const pol_subject *s, const pol_classification *c)
 {
   return policy && s && c && policy->mode == POL_MODE_SAFE_EXPLORE && policy->probe_unknown &&
          c->side_effect == POL_SE_UNKNOWN && c->risk == POL_RISK_NONE && !strcmp(c->rule, "default.unknown") &&
-         has_word(s->name);
+         (has_word(s->name) || is_figure(s->name));
 }

@@ -111,7 +111,7 @@ static int runtime_ms(void) {
 
 /* metadata.gate of a package: the gate's decisions, and how many of them
  * were held because nothing settled the control (rule default.unknown). */
-typedef struct gate_counts { int allow, skip, review, deny, unknown, total; } gate_counts;
+typedef struct gate_counts { int allow, skip, review, deny, unknown, untried, total; } gate_counts;
 
 static gate_counts gate_of(const cJSON *pkg) {
   const cJSON *g = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(pkg, "metadata"), "gate");
@@ -125,6 +125,9 @@ static gate_counts gate_of(const cJSON *pkg) {
     const cJSON *rule = cJSON_GetObjectItemCaseSensitive(x, "rule"), *n = cJSON_GetObjectItemCaseSensitive(x, "count");
     if (cJSON_IsString(rule) && !strcmp(rule->valuestring, "default.unknown") && cJSON_IsNumber(n)) c.unknown += n->valueint;
   }
+  /* probe candidates the budget left untried: neither allowed nor held */
+  const cJSON *probed = cJSON_GetObjectItemCaseSensitive(g, "probed");
+  if ((x = cJSON_GetObjectItemCaseSensitive(probed, "untried"))) c.untried = x->valueint;
   c.total = c.allow + c.skip + c.review + c.deny;
   return c;
 }
@@ -166,8 +169,9 @@ static void soak(const char *path) {
   int nstates = t_journal_lines(out, "state");
   /* the figures a release note quotes (docs/hostile.md "Soak") */
   fprintf(stderr, "soak: %s: exit %d, %d states, %d transitions, %lld ms; gate allow %d skip %d review %d deny %d, "
-          "held unknown %d (%.1f%%)\n", path, r.status, nstates, t_journal_lines(out, "transition"), r.ms,
-          gc.allow, gc.skip, gc.review, gc.deny, gc.unknown, gc.total ? 100.0 * gc.unknown / gc.total : 0.0);
+          "held unknown %d (%.1f%%), probes untried %d\n", path, r.status, nstates, t_journal_lines(out, "transition"),
+          r.ms, gc.allow, gc.skip, gc.review, gc.deny, gc.unknown, gc.total ? 100.0 * gc.unknown / gc.total : 0.0,
+          gc.untried);
   cr_expect_gt(nstates, 1, "the crawl of %s found more than its seed (%d states)", url, nstates);
   cr_expect_eq(t_validate("DiscoveryPackage", pkg, msg, sizeof msg), 0, "the package of %s validates: %s", url, msg);
   expect_utf8_tree(out);

@@ -158,12 +158,15 @@ Test(seal, only_default_unknown_in_safe_explore_with_probing_is_probeable) {
   cr_expect_eq(pol_probeable(&on, &s, &confirm), 0, "data-uiap-risk: never probed");
   /* a control without a word is an icon of something: held */
   static const char *const wordless[] = {"", "\xEF\x87\xB8" /* U+F1F8, an icon font's trash */, "\xE2\x98\x85" /* ★ */,
-                                         "\xF0\x9F\x97\x91" /* 🗑 */, "+", "x", "..."};
+                                         "\xF0\x9F\x97\x91" /* 🗑 */, "+", "x", "...", "-", "\xC3\x97" "1" /* ×1 */};
   for (size_t i = 0; i < sizeof wordless / sizeof *wordless; i++) {
     pol_subject w = {.role = "button", .name = wordless[i], .action = "ui.activate"};
     cr_expect_eq(pol_probeable(&on, &w, &c), 0, "wordless name %zu", i);
   }
-  static const char *const words[] = {"Go", "Next view", "\xE8\xA8\xAD\xE5\xAE\x9A" /* 設定 */, "Stufe 2"};
+  /* a figure is a datum (a grid's cell, a page number), not an icon: probed */
+  static const char *const words[] = {"Go",         "Next view", "\xE8\xA8\xAD\xE5\xAE\x9A" /* 設定 */,
+                                      "Stufe 2",    "1001",      "37.5",
+                                      "2024-02-11", "10:30",     "\xE2\x82\xAC 1,234.00" /* € */};
   for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
     pol_subject w = {.role = "button", .name = words[i], .action = "ui.activate"};
     cr_expect_eq(pol_probeable(&on, &w, &c), 1, "%s", words[i]);
