@@ -578,7 +578,7 @@ typedef struct {
   int act, app, submit, scan_flags;
   int same_origin_link;
   const char *href_path, *action_path;
-  pol__scan name_scan, ctx_scan, app_scan, act_scan;
+  pol__scan name_scan, ctx_scan, app_scan, act_scan, class_scan;
   icon_view iv;
 } cls_facts;
 
@@ -619,6 +619,9 @@ static void scan_words(cls_facts *f)
   pol__lexicon_scan(s->app_action, POL__SCAN_CAMEL, &f->app_scan);
   pol__lexicon_scan(f->act == ACT_APP ? s->action : NULL, POL__SCAN_CAMEL, &f->act_scan);
   icon_view_read(s, &f->name_scan, &f->iv);
+  /* a control without any name or icon: its class words ("btn-delete-row") */
+  int nameless = !(s->name && *s->name) && f->iv.ic.meaning == POL__ICON_NONE;
+  pol__lexicon_scan(nameless ? s->icon_classes : NULL, POL__SCAN_CAMEL, &f->class_scan);
   if (f->name_scan.safe_signal || f->iv.dismiss) /* "Cancel", "Open details", a
                                                     dialog's ×: no context taint */
     memset(&f->ctx_scan, 0, sizeof f->ctx_scan);
@@ -628,6 +631,7 @@ static void scan_words(cls_facts *f)
 static void offer_words(const cls_facts *f, cand *c)
 {
   offer_lex(c, f->name_scan.risky, "lexicon", "name");
+  offer_lex(c, f->class_scan.risky, "lexicon", "class");
   offer_lex(c, f->app_scan.risky, "lexicon", "app_action");
   offer_lex(c, f->act_scan.risky, "lexicon", "app_action");
   offer_lex(c, f->ctx_scan.risky, "lexicon", "context");

@@ -237,9 +237,73 @@ static int is_figure(const char *name)
   return digits > 0;
 }
 
+/* Class words that tell nothing: framework prefixes, states, shapes. */
+static const char *const hollow_words[] = {
+  "btn", "button", "icon", "icons", "item", "items", "active", "selected", "open", "show", "shown", "hidden",
+  "disabled", "focus", "focused", "hover", "visible", "svg", "fill", "stroke", "small", "large", "link", "label",
+  "wrapper", "container", "inner", "outer", "default", "primary", "secondary", "light", "dark", "clickable",
+};
+
+static int hollow(const char *w, size_t n)
+{
+  for (size_t i = 0; i < sizeof hollow_words / sizeof *hollow_words; i++)
+    if (strlen(hollow_words[i]) == n && !strncmp(hollow_words[i], w, n))
+      return 1;
+  return 0;
+}
+
+/* 1 when a control without any name has a telling class word ("picker" in
+ * "ql-picker-item"): a word of three letters or more that is no framework
+ * prefix, state or shape. Its class words passed the lexicon before
+ * (classify.c: "btn-delete" is denied, never probed). */
+static int class_word(const pol_subject *s)
+{
+  char buf[512];
+  if ((s->name && *s->name) || !s->icon_classes)
+    return 0;
+  pol__normalize(s->icon_classes, 1, buf, sizeof buf);
+  for (const char *p = buf; *p;) {
+    p += strspn(p, " ");
+    size_t n = strcspn(p, " ");
+    int letters = n >= 3;
+    for (size_t k = 0; k < n && letters; k++)
+      letters = p[k] >= 'a' && p[k] <= 'z';
+    if (letters && !hollow(p, n))
+      return 1;
+    p += n;
+  }
+  return 0;
+}
+
+/* 1 when name is one small triangle, a disclosure's caret (▸ ▾ ▴ ◂ ▹ ▿):
+ * it opens or closes what follows it. The large ones (▶ "run", "play")
+ * are held like any glyph. */
+static int caret(const char *name)
+{
+  static const char *const carets[] = {"\xE2\x96\xB8", "\xE2\x96\xBE", "\xE2\x96\xB4",
+                                       "\xE2\x97\x82", "\xE2\x96\xB9", "\xE2\x96\xBF"};
+  size_t skip = name ? strspn(name, " ") : 0;
+  for (size_t i = 0; name && i < sizeof carets / sizeof *carets; i++)
+    if (!strncmp(name + skip, carets[i], 3) && !name[skip + 3 + strspn(name + skip + 3, " ")])
+      return 1;
+  return 0;
+}
+
+/* 1 when s sits in an entry of a marked collection (a list item, a row, a
+ * card, an option...), where a nameless control may remove its entry; one
+ * of several alike siblings without such a mark ("repeated": a toolbar's
+ * groups, a picker's swatches) is no evidence of that. */
+static int in_item(const pol_subject *s)
+{
+  const char *phrase;
+  int ctx = pol__icon_context(s, &phrase);
+  return ctx == POL__CTX_ITEM && !(s->container_kind && !strcmp(s->container_kind, "repeated"));
+}
+
 int pol_probeable(const pol_policy *policy, const pol_subject *s, const pol_classification *c)
 {
   return policy && s && c && policy->mode == POL_MODE_SAFE_EXPLORE && policy->probe_unknown &&
          c->side_effect == POL_SE_UNKNOWN && c->risk == POL_RISK_NONE && !strcmp(c->rule, "default.unknown") &&
-         (has_word(s->name) || is_figure(s->name));
+         (has_word(s->name) || is_figure(s->name) || caret(s->name) ||
+          (class_word(s) && !in_item(s)));
 }

@@ -194,7 +194,8 @@ typedef struct pol_classification {
   const char *where;          /* which input held the evidence: "name",
                                  "context", "app_action", "href",
                                  "form_action", "attribute", "role",
-                                 "action", "icon", or NULL; static */
+                                 "action", "icon", "class" (a nameless
+                                 control's class words), or NULL; static */
   const char *explain;        /* what the action does as the deciding rule
                                  reads it, for people: "removes a list
                                  item", "closes the dialog", "the URL it

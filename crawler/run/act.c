@@ -315,7 +315,7 @@ static int call_on_node(act_ctx *r, int backend, const char *fn, cJSON **out) {
   const char *sess = crawl_page_session(r->page);
   cJSON *a = cJSON_CreateObject(), *res = NULL;
   cJSON_AddNumberToObject(a, "backendNodeId", backend);
-  if (cdp_call(c, sess, "DOM.resolveNode", a, &res, 5000) != CDP_OK) return -1;
+  if (cdp_call(c, sess, "DOM.resolveNode", a, &res, 5000) != CDP_OK) return cJSON_Delete(res), -1;
   const char *oid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "object"), "objectId"));
   if (!oid) { cJSON_Delete(res); return -1; }
   a = cJSON_CreateObject();
@@ -324,7 +324,7 @@ static int call_on_node(act_ctx *r, int backend, const char *fn, cJSON **out) {
   res = NULL;
   cJSON_AddStringToObject(a, "functionDeclaration", fn);
   cJSON_AddBoolToObject(a, "returnByValue", 1);
-  if (cdp_call(c, sess, "Runtime.callFunctionOn", a, &res, 5000) != CDP_OK) return -1;
+  if (cdp_call(c, sess, "Runtime.callFunctionOn", a, &res, 5000) != CDP_OK) return cJSON_Delete(res), -1;
   *out = cJSON_DetachItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "result"), "value");
   cJSON_Delete(res);
   return *out ? 0 : -1;
@@ -595,4 +595,56 @@ crawl_code crawl__act_navigate(crawl_page *p, const act_gate *gate, const char *
 int crawl__act_call(crawl_page *p, int backend, const char *fn, cJSON **out) {
   act_ctx r = {.page = p, .c = crawl_page_client(p)};
   return call_on_node(&r, backend, fn, out);
+}
+
+/* Sends fn(e) for each element e of g that has a function, and returns the
+ * ids (0: none). Step one of crawl__act_call_each: resolve every node. */
+static int *resolve_each(cdp_client *c, const char *sess, const pg_graph *g, const char *const *fns) {
+  int *ids = crawl__xcalloc(g->nelements ? g->nelements : 1, sizeof *ids);
+  for (size_t i = 0; i < g->nelements; i++) {
+    if (!fns[i]) continue;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddNumberToObject(a, "backendNodeId", g->elements[i].backend_node_id);
+    ids[i] = cdp_send(c, sess, "DOM.resolveNode", a);
+  }
+  return ids;
+}
+
+cJSON **crawl__act_call_each(crawl_page *p, const pg_graph *g, const char *const *fns) {
+  cdp_client *c = crawl_page_client(p);
+  const char *sess = crawl_page_session(p);
+  int *ids = resolve_each(c, sess, g, fns);
+  for (size_t i = 0; i < g->nelements; i++) { /* step two: call on each node resolved */
+    if (ids[i] <= 0) continue;
+    cJSON *res = NULL;
+    int id = ids[i];
+    ids[i] = 0;
+    if (cdp_wait(c, id, &res, 5000) == CDP_OK) {
+      const char *oid =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "object"), "objectId"));
+      if (oid) {
+        cJSON *a = cJSON_CreateObject();
+        cJSON_AddStringToObject(a, "objectId", oid);
+        cJSON_AddStringToObject(a, "functionDeclaration", fns[i]);
+        cJSON_AddBoolToObject(a, "returnByValue", 1);
+        ids[i] = cdp_send(c, sess, "Runtime.callFunctionOn", a);
+      }
+    }
+    cJSON_Delete(res);
+  }
+  cJSON **out = crawl__xcalloc(g->nelements ? g->nelements : 1, sizeof *out);
+  for (size_t i = 0; i < g->nelements; i++) { /* step three: the values */
+    if (ids[i] <= 0) continue;
+    cJSON *res = NULL;
+    if (cdp_wait(c, ids[i], &res, 5000) == CDP_OK)
+      out[i] = cJSON_DetachItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "result"), "value");
+    cJSON_Delete(res);
+  }
+  free(ids);
+  return out;
+}
+
+void crawl__act_results_free(cJSON **v, size_t n) {
+  for (size_t i = 0; v && i < n; i++) cJSON_Delete(v[i]);
+  free(v);
 }

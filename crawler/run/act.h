@@ -122,6 +122,8 @@ typedef struct act_field {
 int crawl__act_text_candidate(const pg_element *e);
 /* Reads the facts of field e of p into *f. 0, or -1 (nothing to release). */
 int crawl__act_field_read(crawl_page *p, const pg_element *e, act_field *f);
+/* The same from v, the value js/text_field.js returned (borrowed). */
+int crawl__act_field_from(const cJSON *v, act_field *f);
 void crawl__act_field_release(act_field *f); /* NULL: nothing */
 /* Copies f's facts into s (borrowed: f must outlive s's use). */
 void crawl__act_field_subject(const act_field *f, pol_subject *s);
@@ -145,6 +147,12 @@ void crawl__act_text_from_args(action *a, const cJSON *args);
 /* Call fn (a function declaration) on node backend of p, returnByValue:
  * *out the value (caller frees). 0, or -1. */
 int crawl__act_call(crawl_page *p, int backend, const char *fn, cJSON **out);
+/* crawl__act_call of fns[i] (NULL: none) on element i of g, for all of them
+ * in two pipelined rounds (resolve every node, then call on each): the
+ * values by element index (NULL where a call failed or there was none),
+ * freed with crawl__act_results_free(v, g->nelements). */
+cJSON **crawl__act_call_each(crawl_page *p, const pg_graph *g, const char *const *fns);
+void crawl__act_results_free(cJSON **v, size_t n);
 
 /* ---- form drafts in sandbox_write (act_form.c) ---- */
 /* The synthetic value a single ui.enterText types into e (fill.c, from its

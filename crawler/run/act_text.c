@@ -51,22 +51,25 @@ static char *join_submits(const cJSON *arr) {
   return b.p; /* NUL-terminated by crawl__buf */
 }
 
-int crawl__act_field_read(crawl_page *p, const pg_element *e, act_field *f) {
+int crawl__act_field_from(const cJSON *v, act_field *f) {
   memset(f, 0, sizeof *f);
-  cJSON *v = NULL;
-  if (crawl__act_call(p, e->backend_node_id, CRAWL__JS(text_field), &v) || !cJSON_IsObject(v)) {
-    cJSON_Delete(v);
-    return -1;
-  }
+  if (!cJSON_IsObject(v)) return -1;
   f->method = dup_str(v, "m");
   f->action = dup_str(v, "a");
   f->submits = join_submits(cJSON_GetObjectItemCaseSensitive(v, "s"));
   f->personal = flag(v, "p");
   f->in_search = flag(v, "l");
   f->near = flag(v, "c");
-  f->items = cJSON_DetachItemFromObjectCaseSensitive(v, "i");
-  cJSON_Delete(v);
+  f->items = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(v, "i"), 1);
   return 0;
+}
+
+int crawl__act_field_read(crawl_page *p, const pg_element *e, act_field *f) {
+  cJSON *v = NULL;
+  memset(f, 0, sizeof *f);
+  int rc = crawl__act_call(p, e->backend_node_id, CRAWL__JS(text_field), &v) ? -1 : crawl__act_field_from(v, f);
+  cJSON_Delete(v);
+  return rc;
 }
 
 void crawl__act_field_release(act_field *f) {

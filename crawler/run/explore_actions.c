@@ -11,6 +11,8 @@
 
 static const char *action_for(const pg_element *e) { return crawl__act_for(e); }
 
+#define MAX_TEXT_FIELDS 16 /* text fields per state whose form and surroundings are read */
+
 static int cmp_action(const void *a, const void *b) {
   const action *x = a, *y = b;
   return x->rank - y->rank;
@@ -28,20 +30,16 @@ static void decide(run *r, action *a, const pg_element *e) {
   if (a->probe) crawl__run_probe_pending(a);
 }
 
-#define MAX_TEXT_FIELDS 16
 /* ui.enterText on e: decided on the field's form and surroundings as well
- * (act_text.c) where a mode may type a search (not observe_only), for the
- * first MAX_TEXT_FIELDS fields of a state (*fields counts them); a field
- * that reads (a search box, a GET form's field, a filter) gets its value
- * from the page. */
-static void decide_text(run *r, action *a, const pg_element *e, int *fields) {
+ * (act_text.c) when page_facts read them (v: js/text_field.js's value); a
+ * field that reads (a search box, a GET form's field, a filter) gets its
+ * value from the page. */
+static void decide_text(run *r, action *a, const pg_element *e, const cJSON *v) {
   act_field f;
-  if (r->o->policy.mode == POL_MODE_OBSERVE_ONLY || !crawl__act_text_candidate(e) || *fields >= MAX_TEXT_FIELDS ||
-      crawl__act_field_read(r->page, e, &f)) {
+  if (!v || crawl__act_field_from(v, &f)) {
     decide(r, a, e);
     return;
   }
-  (*fields)++;
   crawl__act_decide_field(&r->o->policy, r->page_origin, r->allowed, a, e, &f);
   if (a->cls.side_effect == POL_SE_READ) crawl__act_text_choose(a, &f, r->secrets);
   crawl__act_field_release(&f);
@@ -76,55 +74,28 @@ static int is_select(const pg_element *e) {
          pg_state_is(&e->state, PG_ST_ENABLED);
 }
 
-/* The options of every <select> of g, per element index (NULL for the
- * others; the caller frees with free_select_options): js/select_options.js
- * gives a single-choice <select>'s selected index and its options' labels
- * and disabled flags, {"i":N,"o":[[label,disabled],...]} (at most 64).
- * Fetched in two pipelined batches (resolve, then call) however many
- * selects there are. NULL when g has none. */
-static cJSON **select_options(run *r, const pg_graph *g) {
-  size_t n = 0;
-  for (size_t i = 0; i < g->nelements; i++) n += is_select(&g->elements[i]);
-  if (!n) return NULL;
-  cJSON **out = crawl__xcalloc(g->nelements, sizeof *out);
-  int *ids = crawl__xcalloc(g->nelements, sizeof *ids);
-  const char *sess = crawl_page_session(r->page);
+/* What the gate reads of the page beyond the graph, per element index
+ * (NULL for the others; crawl__act_results_free): for every <select>,
+ * js/select_options.js (a single-choice select's selected index and its
+ * options' labels and disabled flags, {"i":N,"o":[[label,disabled],...]},
+ * at most 64); for the first MAX_TEXT_FIELDS text fields reach[] allows
+ * where a mode may type a search (not observe_only), js/text_field.js
+ * (act_text.c). All in two pipelined rounds however many there are. */
+static cJSON **page_facts(run *r, const pg_graph *g, const char *reach) {
+  const char **fns = crawl__xcalloc(g->nelements ? g->nelements : 1, sizeof *fns);
+  int fields = 0, any = 0;
+  int typing = r->o->policy.mode != POL_MODE_OBSERVE_ONLY;
   for (size_t i = 0; i < g->nelements; i++) {
-    if (!is_select(&g->elements[i])) continue;
-    cJSON *a = cJSON_CreateObject();
-    cJSON_AddNumberToObject(a, "backendNodeId", g->elements[i].backend_node_id);
-    ids[i] = cdp_send(r->c, sess, "DOM.resolveNode", a);
+    const pg_element *e = &g->elements[i];
+    if (is_select(e)) fns[i] = CRAWL__JS(select_options);
+    else if (typing && reach[i] && fields < MAX_TEXT_FIELDS && crawl__act_text_candidate(e) &&
+             action_for(e) && !strcmp(action_for(e), "ui.enterText"))
+      fns[i] = CRAWL__JS(text_field), fields++;
+    any |= fns[i] != NULL;
   }
-  for (size_t i = 0; i < g->nelements; i++) {
-    if (ids[i] <= 0) continue;
-    cJSON *res = NULL;
-    int id = ids[i];
-    ids[i] = 0;
-    if (cdp_wait(r->c, id, &res, 5000) != CDP_OK) { cJSON_Delete(res); continue; }
-    const char *oid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "object"), "objectId"));
-    if (oid) {
-      cJSON *a = cJSON_CreateObject();
-      cJSON_AddStringToObject(a, "objectId", oid);
-      cJSON_AddStringToObject(a, "functionDeclaration", CRAWL__JS(select_options));
-      cJSON_AddBoolToObject(a, "returnByValue", 1);
-      ids[i] = cdp_send(r->c, sess, "Runtime.callFunctionOn", a);
-    }
-    cJSON_Delete(res);
-  }
-  for (size_t i = 0; i < g->nelements; i++) {
-    if (ids[i] <= 0) continue;
-    cJSON *res = NULL;
-    if (cdp_wait(r->c, ids[i], &res, 5000) == CDP_OK)
-      out[i] = cJSON_DetachItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "result"), "value");
-    cJSON_Delete(res);
-  }
-  free(ids);
-  return out;
-}
-
-static void free_select_options(cJSON **opts, size_t n) {
-  for (size_t i = 0; opts && i < n; i++) cJSON_Delete(opts[i]);
-  free(opts);
+  cJSON **v = any ? crawl__act_call_each(r->page, g, fns) : NULL;
+  free(fns);
+  return v;
 }
 
 /* Action aid on element e of g, the ordinal-th of its role and name: its
@@ -203,16 +174,10 @@ static int select_actions(run *r, int si, const pg_element *e, const cJSON *v, i
   return n;
 }
 
-/* Build the action list of state si from the current capture. */
-static void build_actions(run *r, int si) {
-  state *s = &r->f.st[si];
-  const pg_graph *g = r->g;
-  s->cap_acts = (int)(g->nelements + g->nscopes + 1);
-  s->acts = crawl__xcalloc((size_t)s->cap_acts, sizeof *s->acts);
-  int n = 0, fields = 0;
-  int *ord = element_ordinals(g);
-  cJSON **sel_opts = select_options(r, g);
-  /* an open modal dialog: only what is inside it can be reached */
+/* reach[i]: element i of g can be acted on -- visible, enabled, with an
+ * action, and inside the open modal dialog when there is one. Caller frees. */
+static char *reachable(const pg_graph *g) {
+  char *reach = crawl__xcalloc(g->nelements ? g->nelements : 1, 1);
   int modal = -1;
   for (size_t k = 0; k < g->nscopes; k++)
     if (crawl__run_open_dialog(&g->scopes[k]) && pg_state_is(&g->scopes[k].state, PG_ST_MODAL))
@@ -220,13 +185,28 @@ static void build_actions(run *r, int si) {
   for (size_t i = 0; i < g->nelements; i++) {
     const pg_element *e = &g->elements[i];
     if (!pg_state_is(&e->state, PG_ST_VISIBLE) || !pg_state_is(&e->state, PG_ST_ENABLED) || !e->actions) continue;
-    if (modal >= 0) {
-      int inside = 0;
-      for (int sc = e->scope; sc >= 0 && !inside; sc = g->scopes[sc].parent) inside = sc == modal;
-      if (!inside) continue;
-    }
+    int inside = modal < 0;
+    for (int sc = e->scope; sc >= 0 && !inside; sc = g->scopes[sc].parent) inside = sc == modal;
+    reach[i] = (char)inside;
+  }
+  return reach;
+}
+
+/* Build the action list of state si from the current capture. */
+static void build_actions(run *r, int si) {
+  state *s = &r->f.st[si];
+  const pg_graph *g = r->g;
+  s->cap_acts = (int)(g->nelements + g->nscopes + 1);
+  s->acts = crawl__xcalloc((size_t)s->cap_acts, sizeof *s->acts);
+  int n = 0;
+  int *ord = element_ordinals(g);
+  char *reach = reachable(g);
+  cJSON **facts = page_facts(r, g, reach);
+  for (size_t i = 0; i < g->nelements; i++) {
+    const pg_element *e = &g->elements[i];
+    if (!reach[i]) continue;
     if (is_select(e)) {
-      n = select_actions(r, si, e, sel_opts ? sel_opts[i] : NULL, ord[i], n);
+      n = select_actions(r, si, e, facts ? facts[i] : NULL, ord[i], n);
       s = &r->f.st[si];
       continue;
     }
@@ -236,12 +216,13 @@ static void build_actions(run *r, int si) {
     action_init(a, aid, g, e, ord[i]);
     a->here = (!strcmp(e->role, "tab") && pg_state_is(&e->state, PG_ST_SELECTED)) ||
               (e->href && s->url && !strcmp(e->href, s->url));
-    if (!strcmp(aid, "ui.enterText")) decide_text(r, a, e, &fields);
+    if (!strcmp(aid, "ui.enterText")) decide_text(r, a, e, facts ? facts[i] : NULL);
     else decide(r, a, e);
     n++;
   }
+  free(reach);
   free(ord);
-  free_select_options(sel_opts, g->nelements);
+  crawl__act_results_free(facts, g->nelements);
   n = crawl__run_draft_actions(r, si, n); /* sandbox_write: form drafts */
   s = &r->f.st[si];
   /* an open dialog can be dismissed with Escape */

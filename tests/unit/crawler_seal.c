@@ -164,6 +164,26 @@ Test(seal, only_default_unknown_in_safe_explore_with_probing_is_probeable) {
     cr_expect_eq(pol_probeable(&on, &w, &c), 0, "wordless name %zu", i);
   }
   /* a figure is a datum (a grid's cell, a page number), not an icon: probed */
+  /* a control without any name: a telling class word, outside an item of a
+   * collection, makes it probeable; a small caret is a disclosure */
+  static const struct { const char *name, *classes, *container; int want; } named_by_class[] = {
+    {"", "ql-picker-item ql-selected", NULL, 1},
+    {"", "btn btn-x", NULL, 0},
+    {"", "btn active", NULL, 0},
+    {"", "chip-tag", "listitem", 0},
+    {"", "ql-picker-item", "repeated", 1}, /* a toolbar's groups are alike, no collection */
+    {"Go", NULL, NULL, 1},
+    {"\xE2\x96\xB8", NULL, NULL, 1},      /* ▸ */
+    {" \xE2\x96\xBE ", NULL, NULL, 1},    /* ▾ */
+    {"\xE2\x96\xB6", NULL, NULL, 0},      /* ▶: run, play */
+    {"\xE2\x86\xA9", NULL, NULL, 0},      /* ↩ */
+    {"\xE2\x96\xB8\xE2\x96\xB8", NULL, NULL, 0},
+  };
+  for (size_t i = 0; i < sizeof named_by_class / sizeof *named_by_class; i++) {
+    pol_subject w = {.role = "button", .name = named_by_class[i].name, .icon_classes = named_by_class[i].classes,
+                     .container_kind = named_by_class[i].container, .action = "ui.activate"};
+    cr_expect_eq(pol_probeable(&on, &w, &c), named_by_class[i].want, "case %zu", i);
+  }
   static const char *const words[] = {"Go",         "Next view", "\xE8\xA8\xAD\xE5\xAE\x9A" /* 設定 */,
                                       "Stufe 2",    "1001",      "37.5",
                                       "2024-02-11", "10:30",     "\xE2\x82\xAC 1,234.00" /* € */};
