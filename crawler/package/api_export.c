@@ -6,6 +6,7 @@
 #include "crawl_util.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,4 +43,23 @@ int crawl__api_exports_write(const char *dir, const cJSON *api_json, const cJSON
   int rc = api_json ? write_json(dir, "api.openapi.json", crawl__api_openapi(api_json)) : 0;
   int rh = write_json(dir, "requests.har", crawl__api_har(records, n, run_id, started_at));
   return rc ? rc : rh;
+}
+
+int crawl__api_exports_write_log(const char *dir, const cJSON *api_json, const crawl__jlog *log) {
+  size_t n = 0;
+  const cJSON **recs = crawl__xmalloc((log ? log->n : 0) * sizeof *recs + 1);
+  const char *run_id = NULL, *started = NULL;
+  for (size_t i = 0; log && i < log->n; i++) {
+    const cJSON *j = log->v[i].json;
+    const char *type = crawl__str(j, "type");
+    if (!type) continue;
+    if (!strcmp(type, "requests")) recs[n++] = j;
+    else if (!strcmp(type, "run") && !run_id) {
+      run_id = crawl__str(j, "runId");
+      started = crawl__str(j, "startedAt");
+    }
+  }
+  int rc = crawl__api_exports_write(dir, api_json, recs, n > INT32_MAX ? INT32_MAX : (int)n, run_id, started);
+  free(recs);
+  return rc;
 }

@@ -12,6 +12,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "crawl_journal.h"
+
 /* The OpenAPI 3.1.0 document of api_json (OUT/api.json, format B of
  * docs/api.md): its endpoints except kind "asset". A new object the caller
  * cJSON_Delete's; never NULL (an api_json that is not an object gives a
@@ -30,6 +32,11 @@ cJSON *crawl__api_har(const cJSON *const *records, int n, const char *run_id, co
  * of the first write that failed (the other is still attempted). */
 int crawl__api_exports_write(const char *dir, const cJSON *api_json, const cJSON *const *records, int n,
                              const char *run_id, const char *started_at);
+
+/* crawl__api_exports_write with the `requests` records of log (a journal
+ * read by crawl__jlog_read: they are there once "requests" is one of
+ * crawl__journal_types) and the run id and start of its `run` record. */
+int crawl__api_exports_write_log(const char *dir, const cJSON *api_json, const crawl__jlog *log);
 
 /* ---- shared by the two (api_export.c) ---- */
 /* The JSON Schema type of a shape's leaf word ("string", "number",

@@ -25,6 +25,21 @@ try {
   console.error(String(e));
   process.exit(2);
 }
+// ajv resolves OpenAPI 3.1's `"$dynamicRef": "#meta"` to the wrong schema
+// (ajv-validator/ajv#1573, open): a parameter's {type: string} schema is
+// then checked as a parameter. In the official schema the only "meta"
+// anchor is $defs/schema, so the static $ref to it means the same.
+const metaAnchor = schema.$defs && schema.$defs.schema && schema.$defs.schema.$dynamicAnchor === 'meta';
+const staticMeta = (x) => {
+  if (Array.isArray(x)) return x.map(staticMeta);
+  if (!x || typeof x !== 'object') return x;
+  const o = {};
+  for (const [k, v] of Object.entries(x))
+    if (k === '$dynamicRef' && v === '#meta') o.$ref = '#/$defs/schema';
+    else o[k] = staticMeta(v);
+  return o;
+};
+if (metaAnchor) schema = staticMeta(schema);
 const v2020 = /2020-12/.test(schema.$schema || '');
 const ajv = new (v2020 ? Ajv2020 : Ajv)({ strict: false, allErrors: true, logger: false });
 addFormats(ajv);
