@@ -66,8 +66,10 @@ static const char *format_iso(long long ms, char *buf, size_t n) {
 
 /* ---- URLs -------------------------------------------------------------------------- */
 /* url without userinfo, fragment and query values: "s://host/p?a=&b=".
- * The query names go to qs as HAR query objects {name, value: ""}. */
-static char *url_scrubbed(const char *url, cJSON *qs) {
+ * The query names go to qs as HAR query objects {name, value: ""}. With
+ * keep_hash, a hash route ("#/pets/3", "#!/pets") stays up to its own
+ * query or any "=", "&", ";"; another fragment ("#access_token=...") goes. */
+static char *url_scrubbed(const char *url, cJSON *qs, int keep_hash) {
   crawl__buf b = {0};
   const char *auth = strstr(url, "://"), *end = url + strcspn(url, "?#");
   if (auth && auth < end) {
@@ -102,6 +104,9 @@ static char *url_scrubbed(const char *url, cJSON *qs) {
       q += len + (q[len] == '&');
     }
   }
+  const char *hash = strchr(url, '#');
+  if (keep_hash && hash && (!strncmp(hash, "#/", 2) || !strncmp(hash, "#!/", 3)))
+    crawl__buf_put(&b, hash, strcspn(hash, "?=&;"));
   if (!b.n) crawl__buf_puts(&b, "");
   return crawl__buf_take(&b);
 }
@@ -176,7 +181,7 @@ static double count_of(const cJSON *q, const char *k, double dflt) {
 static cJSON *har_request(const cJSON *q) {
   cJSON *r = crawl__jx(cJSON_CreateObject()), *qs = empty_array();
   crawl__jstr(r, "method", crawl__str(q, "method") ?: "GET");
-  char *url = url_scrubbed(crawl__str(q, "url") ?: "", qs);
+  char *url = url_scrubbed(crawl__str(q, "url") ?: "", qs, 0);
   crawl__jstr(r, "url", url);
   free(url);
   crawl__jstr(r, "httpVersion", "");
@@ -239,14 +244,14 @@ static cJSON *har_entry(const cJSON *rec, const cJSON *q, long long t0, const ch
   return e;
 }
 
-/* A page per load record: id "load_<n>", its (scrubbed) URL as title. */
+/* A page per load record: id "load_<n>", its URL (scrubbed, with its hash route) as title. */
 static cJSON *har_page(const cJSON *rec, long long t0, int n, char *id, size_t idlen) {
   cJSON *p = crawl__jx(cJSON_CreateObject()), *ignore = empty_array();
   char when[40];
   snprintf(id, idlen, "load_%d", n);
   crawl__jstr(p, "startedDateTime", format_iso(t0, when, sizeof when));
   crawl__jstr(p, "id", id);
-  char *title = url_scrubbed(crawl__str(rec, "url") ?: "", ignore);
+  char *title = url_scrubbed(crawl__str(rec, "url") ?: "", ignore, 1);
   crawl__jstr(p, "title", title);
   free(title);
   cJSON_Delete(ignore);

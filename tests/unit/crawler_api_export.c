@@ -64,6 +64,8 @@ static const char *records_a[] = {
   "  \"status\":200,\"mimeType\":\"application/json\",\"size\":120,\"startMs\":30,\"ms\":12,\"initiator\":\"load\","
   "  \"guard\":\"passed\",\"headers\":[{\"name\":\"Cookie\",\"value\":\"sid=MARKCOOKIE\"}],"
   "  \"cookies\":[{\"name\":\"sid\",\"value\":\"MARKCOOKIE2\"}]}]}",
+  "{\"type\":\"requests\",\"at\":\"2026-12-01T09:37:38.000Z\",\"phase\":\"load\",\"stateId\":\"st_3\","
+  " \"url\":\"" O1 "/callback#access_token=MARKTOKEN\",\"requests\":[]}",
   "{\"type\":\"state\",\"stateId\":\"st_2\",\"url\":\"" O1 "/?q=MARKQ6\"}",
   "{\"type\":\"requests\",\"at\":\"2026-12-01T09:37:40.000+01:00\",\"phase\":\"action\",\"stateId\":\"st_2\","
   " \"transitionId\":\"tr_1\",\"actionId\":\"click\",\"target\":{\"role\":\"button\",\"name\":\"Add\"},"
@@ -92,7 +94,7 @@ static const char *records_a[] = {
 #define RUN_START "2026-12-01T09:37:30.000Z"
 
 /* Every value the inputs hold that must never reach an export. */
-static const char *const markers[] = {"MARKQ1", "MARKQ2", "MARKQ3", "MARKQ4", "MARKQ5", "MARKQ6", "MARKFRAG",
+static const char *const markers[] = {"MARKQ1", "MARKQ2", "MARKQ3", "MARKQ4", "MARKQ5", "MARKQ6", "MARKFRAG", "MARKTOKEN",
                                       "MARKCOOKIE", "MARKPASS", "MARKBODY", "MARKBOUNDARY", NULL};
 
 typedef struct {
@@ -275,6 +277,7 @@ Test(api_export, har_validates_one_entry_per_request, .timeout = 120) {
   cr_expect_str_eq(s_at(at(log, "_uiap"), "runId"), "run_7f3a");
   const cJSON *page = cJSON_GetArrayItem(at(log, "pages"), 0);
   cr_expect_str_eq(s_at(page, "title"), O1 "/#/pets", "the load's URL keeps its hash route, not its query");
+  cr_expect_str_eq(s_at(cJSON_GetArrayItem(at(log, "pages"), 1), "title"), O1 "/callback", "a fragment that is no route goes");
 
   /* the load: phase start = at - the end of its last request (42 ms) */
   const cJSON *e0 = entry(f.har, 0), *e2 = entry(f.har, 2);
