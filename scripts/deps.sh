@@ -22,10 +22,11 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 # Test-only npm clients (playwright-core, run by Debian's node against
-# Debian's chromium; ws, the listen test's WebSocket client), pinned in
+# Debian's chromium; ws, the listen test's WebSocket client; ajv and
+# ajv-formats, tests/support/validate_api.mjs for the API exports), pinned in
 # tests/support/package-lock.json.
 here=$(cd "$(dirname "$0")/.." && pwd)
-if [ -f "$here/tests/support/package-lock.json" ] && { [ ! -d "$here/tests/support/node_modules/playwright-core" ] || [ ! -d "$here/tests/support/node_modules/@modelcontextprotocol/sdk" ] || [ ! -d "$here/tests/support/node_modules/ws" ]; }; then
+if [ -f "$here/tests/support/package-lock.json" ] && { [ ! -d "$here/tests/support/node_modules/playwright-core" ] || [ ! -d "$here/tests/support/node_modules/@modelcontextprotocol/sdk" ] || [ ! -d "$here/tests/support/node_modules/ws" ] || [ ! -d "$here/tests/support/node_modules/ajv-formats" ]; }; then
   echo "deps: npm ci in tests/support" >&2
   (cd "$here/tests/support" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
