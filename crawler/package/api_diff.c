@@ -17,6 +17,10 @@ crawl_code crawl_api_load(const char *dir, cJSON **api, char *err, size_t errlen
     if (!*api) rc = CRAWL_IO;
   } else {
     rc = pk_api_rebuild(dir, api, err, errlen);
+    if (!rc && !*api) { /* a run that recorded no requests: an empty catalog */
+      *api = crawl__jx(cJSON_CreateObject());
+      crawl__jset(*api, "endpoints", crawl__jx(cJSON_CreateArray()));
+    }
   }
   free(path);
   return rc;

@@ -395,7 +395,7 @@ static crawl_code package_build(const char *dir, cJSON **package, cJSON **api, c
   b.api = pk_api_build(&b); /* the endpoint catalog: api.json, and the network citations */
   pk_tail t = {0};
   cJSON *p = pk_emit(&b, &t);
-  if (api) *api = pk_api_json(b.api, &b);
+  if (api && b.nreq) *api = pk_api_json(b.api, &b); /* a journal without requests records: no api.json */
   crawl__jlog log = b.log; /* the workflow finder reads the same records */
   pk_free(&b);             /* p holds copies: the model goes before the workflow finder grows */
   pk_pool_release();

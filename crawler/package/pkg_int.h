@@ -336,7 +336,8 @@ char *pk_tpl_template(const pk_tpl_learner *l, const char *origin, const char *p
  * there) for dir: package_out.c. 0 or errno. */
 int pk_api_files_write(const char *dir, const cJSON *api, char *err, size_t errlen);
 /* api.json's object of dir built from its journal, nothing written
- * (package.c). Errors as crawl_package_build. */
+ * (package.c); *api NULL when the journal has no `requests` record.
+ * Errors as crawl_package_build. */
 crawl_code pk_api_rebuild(const char *dir, cJSON **api, char *err, size_t errlen);
 
 /* ---- a package kept for the reports (crawl_package, crawl_pkg.h) ---------------- */
