@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define FIXTURES UIAP_SRC "/tests/fixtures/journals"
@@ -441,4 +442,68 @@ Test(api, diff_lists_endpoints_added_removed_and_status_changes) {
   t_rm_rf(nw);
   free(old);
   free(nw);
+}
+
+/* ---- merge ---------------------------------------------------------------------------- */
+/* A crawl directory holding tests/fixtures/merge/NAME's journal with extra
+ * appended, and the files it names. */
+static char *merge_dir(const char *name, const char *extra) {
+  char *dir = t_tmpdir(), path[1024], rel[256], from[1024], to[1024];
+  snprintf(path, sizeof path, "%s/states", dir);
+  cr_assert_eq(mkdir(path, 0755), 0);
+  snprintf(path, sizeof path, "%s/screenshots", dir);
+  cr_assert_eq(mkdir(path, 0755), 0);
+  snprintf(path, sizeof path, UIAP_SRC "/tests/fixtures/merge/%s/journal.jsonl", name);
+  char *journal = t_read_file(path, NULL);
+  cr_assert(journal);
+  static const char *const fields[] = {"\"pageGraphRef\":\"", "\"screenshotRef\":\""};
+  for (int f = 0; f < 2; f++)
+    for (const char *p = journal; (p = strstr(p, fields[f])); p++) {
+      const char *s0 = p + strlen(fields[f]), *e = strchr(s0, '"');
+      snprintf(rel, sizeof rel, "%.*s", (int)(e - s0), s0);
+      snprintf(from, sizeof from, UIAP_SRC "/tests/fixtures/merge/%s", rel);
+      snprintf(to, sizeof to, "%s/%s", dir, rel);
+      if (access(to, F_OK) != 0) t_copy_file(from, to);
+    }
+  size_t n = strlen(journal) + strlen(extra) + 2;
+  char *j = malloc(n);
+  snprintf(j, n, "%s%s", journal, extra);
+  snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+  cr_assert_eq(t_write_file(path, j), 0);
+  free(j);
+  free(journal);
+  return dir;
+}
+
+Test(api, merge_points_requests_at_the_merged_transition) {
+  /* w2's t_00002: state C -> D, ui.expand "Actions" */
+  char *w1 = merge_dir("w1", ""), *w2 = merge_dir("w2",
+    "{\"type\":\"requests\",\"at\":\"2026-12-01T16:03:00.700Z\",\"phase\":\"action\",\"stateId\":\"s_cba9bdc91e37b811\","
+    "\"transitionId\":\"t_00002\",\"actionId\":\"ui.expand\",\"target\":{\"role\":\"button\",\"name\":\"Actions\"},"
+    "\"requests\":[{\"method\":\"GET\",\"url\":\"http://127.0.0.1:8000/api/actions/7\",\"resourceType\":\"Fetch\",\"status\":200,"
+    "\"initiator\":\"action\",\"guard\":\"passed\"}]}\n");
+  char *parent = t_tmpdir(), out[1024], err[1024] = "";
+  snprintf(out, sizeof out, "%s/out", parent);
+  const char *dirs[] = {w1, w2};
+  crawl_merge_stats st;
+  cr_assert_eq(crawl_merge(dirs, 2, out, NULL, &st, err, sizeof err), CRAWL_OK, "%s", err);
+  cJSON *p = load(out, "package.json"), *api = load(out, "api.json");
+  const char *want = NULL;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, g(g(p, "transitionGraph"), "edges"))
+    if (!strcmp(s(e, "fromStateId"), "s_cba9bdc91e37b811") && !strcmp(s(e, "viaActionId"), "ui.expand")) want = s(e, "transitionId");
+  cr_assert(want, "the merged package has C -> D");
+  const cJSON *tr = cJSON_GetArrayItem(g(g(endpoint(api, "GET", "/api/actions/{id}"), "calledFrom"), "transitions"), 0);
+  cr_assert(tr);
+  cr_expect_str_eq(s(tr, "transitionId"), want);
+  cJSON_ArrayForEach(e, g(g(p, "transitionGraph"), "edges"))
+    if (!strcmp(s(e, "transitionId"), want)) cr_expect(cites(e, s(endpoint(api, "GET", "/api/actions/{id}"), "id"), NULL));
+  cJSON_Delete(p);
+  cJSON_Delete(api);
+  t_rm_rf(w1);
+  t_rm_rf(w2);
+  t_rm_rf(parent);
+  free(w1);
+  free(w2);
+  free(parent);
 }
