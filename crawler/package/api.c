@@ -64,6 +64,7 @@ static int req_parse(const cJSON *rec, const cJSON *req, api_req *r, pk_api *a) 
 static char *req_example(const api_req *r) {
   const char *rest = pg_url_rest(r->url);
   char *ex = crawl__xstrndup(rest, pg_url_fragment_start(rest));
+  if (!strchr(ex, '?')) return ex; /* no query: nothing named a credential */
   crawl__secrets *s = crawl__secrets_new();
   crawl__secrets_add_url(s, r->url, 0);
   char *clean = crawl__secrets_scrub(s, ex, NULL);

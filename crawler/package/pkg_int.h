@@ -9,7 +9,9 @@
  * (package_journal.c), every state folded (package_fold.c) and the records
  * pointing into it resolved (package_resolve.c), the records put in
  * canonical order, the catalogs aggregated (package_aggregate.c), the
- * review queue derived (package_review*.c), the package emitted as JSON up
+ * review queue derived (package_review*.c), the endpoint catalog built from
+ * the `requests` records (api*.c: api.json, and the network citations the
+ * transitions and actions take from it), the package emitted as JSON up
  * to its review queue (package_out*.c, package.c), the model freed, the
  * workflow candidates found from the same records (workflow*.c), and last
  * the coverage counters, evidence index and metadata. package_kept.c keeps
