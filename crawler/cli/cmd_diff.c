@@ -119,6 +119,25 @@ static cJSON *load_package(const char *p, char *err, size_t errlen) {
   return j;
 }
 
+static int is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Two crawl directories: their endpoint catalogs compared into d["api"]
+ * (api.json, rebuilt from the journal when missing; docs/reports.md). */
+static void diff_api(const diff_opts *o, cJSON *d) {
+  if (o->nprincipals || !is_dir(o->paths[0]) || !is_dir(o->paths[1])) return;
+  cJSON *api[2] = {NULL, NULL};
+  char err[1024];
+  for (int i = 0; i < 2; i++)
+    if (crawl_api_load(o->paths[i], &api[i], err, sizeof err) && o->verbosity > 1)
+      fprintf(stderr, "uiap-crawl: no endpoint catalog compared: %s\n", err);
+  if (api[0] && api[1]) crawl_api_diff(d, api[0], api[1]);
+  cJSON_Delete(api[0]);
+  cJSON_Delete(api[1]);
+}
+
 /* The difference as printed (caller frees; NULL: out of memory). */
 static char *diff_render(const diff_opts *o, cJSON *d) {
   if (!strcmp(o->format, "json")) {
@@ -158,6 +177,7 @@ int cli_cmd_diff(int argc, char **argv) {
   cJSON_Delete(pk[0]);
   cJSON_Delete(pk[1]);
   if (rc) return cli_fail(CLI_EXIT_INTERNAL, "cannot compare the packages");
+  diff_api(&o, d);
   char *out = diff_render(&o, d);
   cJSON_Delete(d);
   if (!out) return cli_fail(CLI_EXIT_INTERNAL, "out of memory");

@@ -98,7 +98,7 @@ void crawl__journal_parse(char *text, size_t len, const char *const *types, craw
 typedef enum crawl__rec_kind {  /* the order of crawl__journal_types */
   CRAWL__REC_RUN, CRAWL__REC_STATUS, CRAWL__REC_SEED, CRAWL__REC_STATE, CRAWL__REC_TRANSITION,
   CRAWL__REC_DECISION, CRAWL__REC_FAILURE, CRAWL__REC_REVIEW, CRAWL__REC_NOTE, CRAWL__REC_BUDGET,
-  CRAWL__REC_END, CRAWL__REC_GATE,
+  CRAWL__REC_END, CRAWL__REC_GATE, CRAWL__REC_REQUESTS,
 } crawl__rec_kind;
 
 /* One record. Strings point into the log's arena (NULL when absent or not a

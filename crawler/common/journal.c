@@ -18,7 +18,7 @@
 
 const char *const crawl__journal_types[] = {
   "run", "status", "seed", "state", "transition", "decision", "failure", "review", "note",
-  "budget", "end", "gate", NULL};
+  "budget", "end", "gate", "requests", NULL};
 
 struct crawl__journal {
   FILE *f;

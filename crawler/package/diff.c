@@ -19,6 +19,8 @@
  *
  * Regression: a route, element or action disappeared, or a review item of
  * severity high appeared (new, or raised to high).
+ * Two crawl directories also compare their endpoint catalogs (api_diff.c,
+ * added by the CLI into diff["api"]); the text shows them as "endpoints".
  */
 #include "crawl_pkg.h"
 #include "pkg_int.h"
@@ -365,6 +367,34 @@ char *crawl_diff_text(const cJSON *diff, int color) {
   return text;
 }
 
+/* diff["api"] (crawl_api_diff, api_diff.c): endpoints added, removed and
+ * whose statuses changed. 1 when it lists something. */
+static int df_text_api(crawl__buf *b, const cJSON *api, int color) {
+  if (!api) return 0;
+  const char *red = color ? "\033[31m" : "", *green = color ? "\033[32m" : "", *yellow = color ? "\033[33m" : "";
+  const char *bold = color ? "\033[1m" : "", *off = color ? "\033[0m" : "";
+  const cJSON *added = crawl__arr(api, "added"), *removed = crawl__arr(api, "removed"), *changed = crawl__arr(api, "statusChanged"), *x;
+  int na = cJSON_GetArraySize(added), nr = cJSON_GetArraySize(removed), nc = cJSON_GetArraySize(changed);
+  crawl__buf_printf(b, "%s%-12s%s %s+%d%s %s-%d%s %s~%d%s\n", bold, "endpoints", off, na ? green : "", na, off, nr ? red : "", nr, off,
+                    nc ? yellow : "", nc, off);
+  int k = 0;
+  cJSON_ArrayForEach(x, removed) if (k++ < DF_TEXT_LIST_MAX) crawl__buf_printf(b, "  %s- %s%s\n", red, x->valuestring, off);
+  k = 0;
+  cJSON_ArrayForEach(x, added) if (k++ < DF_TEXT_LIST_MAX) crawl__buf_printf(b, "  %s+ %s%s\n", green, x->valuestring, off);
+  k = 0;
+  cJSON_ArrayForEach(x, changed) {
+    if (k++ == DF_TEXT_LIST_MAX) break;
+    crawl__buf_printf(b, "  %s~ %s%s", yellow, crawl__str(x, "key") ? crawl__str(x, "key") : "?", off);
+    if (crawl__str(x, "principal")) crawl__buf_printf(b, " as %s", crawl__str(x, "principal"));
+    crawl__buf_puts(b, ": statuses ");
+    value_text(b, crawl__get(x, "old"));
+    crawl__buf_puts(b, " -> ");
+    value_text(b, crawl__get(x, "new"));
+    crawl__buf_puts(b, "\n");
+  }
+  return na || nr || nc;
+}
+
 static char *df_text(const cJSON *diff, int color) {
   const char *red = color ? "\033[31m" : "", *green = color ? "\033[32m" : "", *yellow = color ? "\033[33m" : "";
   const char *bold = color ? "\033[1m" : "", *off = color ? "\033[0m" : "";
@@ -408,6 +438,7 @@ static char *df_text(const cJSON *diff, int color) {
       }
     }
   }
+  any |= df_text_api(&b, crawl__get(diff, "api"), color);
   crawl__buf_puts(&b, "\ncoverage\n");
   const cJSON *c;
   cJSON_ArrayForEach(c, crawl__get(diff, "coverage")) {

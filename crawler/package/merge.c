@@ -356,8 +356,9 @@ static void set_str(cJSON *o, const char *k, const char *v) {
   else cJSON_AddItemToObject(o, k, s);
 }
 
-/* Kept transitions take their new ids; a state's viaTransitionId follows
- * its directory's mapping (dropped when it names no transition there). */
+/* Kept transitions take their new ids; a state's viaTransitionId and a
+ * requests record's transitionId follow its directory's mapping (dropped
+ * when it names no transition there). */
 static void mg_renumber(mg *m) {
   char id[32];
   for (size_t i = 0; i < m->n; i++) {
@@ -367,12 +368,14 @@ static void mg_renumber(mg *m) {
       snprintf(id, sizeof id, "t_%05ld", r->tid);
       set_str(r->j, "transitionId", id);
     }
-    const char *via = !strcmp(r->type, "state") ? crawl__str(r->j, "viaTransitionId") : NULL;
+    /* a state's viaTransitionId, a requests record's transitionId (docs/api.md) */
+    const char *field = !strcmp(r->type, "state") ? "viaTransitionId" : !strcmp(r->type, "requests") ? "transitionId" : NULL;
+    const char *via = field ? crawl__str(r->j, field) : NULL;
     if (!via) continue;
     long t = crawl__strmap_get(&m->dirs[r->dir].tids, via);
     snprintf(id, sizeof id, "t_%05ld", t);
-    if (t >= 0) set_str(r->j, "viaTransitionId", id);
-    else cJSON_DeleteItemFromObjectCaseSensitive(r->j, "viaTransitionId");
+    if (t >= 0) set_str(r->j, field, id);
+    else cJSON_DeleteItemFromObjectCaseSensitive(r->j, field);
   }
 }
 

@@ -64,6 +64,8 @@ static void pk_free(pk *b) {
   free(b->note_v);
   free(b->seed_lines);
   free(b->reviews);
+  free(b->req_recs);
+  pk_api_free(b->api);
   for (size_t i = 0; i < b->state_ids.n; i++) {
     pk_strset_free(&b->states[i].scope_local);
     free(b->states[i].scope_idx);
@@ -364,7 +366,7 @@ static void pk_emit_tail(cJSON *p, pk_tail *t, int ncands, int seeds_resolved) {
 }
 
 /* The package of dir into *package; park: sections as text (only written). */
-static crawl_code package_build(const char *dir, cJSON **package, char *err, size_t errlen, int park) {
+static crawl_code package_build(const char *dir, cJSON **package, cJSON **api, char *err, size_t errlen, int park) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
   err[0] = 0;
@@ -390,8 +392,10 @@ static crawl_code package_build(const char *dir, cJSON **package, char *err, siz
   pk_fold_states(&b);
   pk_aggregate(&b);
   pk_review_derive(&b);
+  b.api = pk_api_build(&b); /* the endpoint catalog: api.json, and the network citations */
   pk_tail t = {0};
   cJSON *p = pk_emit(&b, &t);
+  if (api && b.nreq) *api = pk_api_json(b.api, &b); /* a journal without requests records: no api.json */
   crawl__jlog log = b.log; /* the workflow finder reads the same records */
   pk_free(&b);             /* p holds copies: the model goes before the workflow finder grows */
   pk_pool_release();
@@ -407,7 +411,15 @@ static crawl_code package_build(const char *dir, cJSON **package, char *err, siz
 }
 
 crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size_t errlen) {
-  return package_build(dir, package, err, errlen, 0);
+  return package_build(dir, package, NULL, err, errlen, 0);
+}
+
+crawl_code pk_api_rebuild(const char *dir, cJSON **api, char *err, size_t errlen) {
+  cJSON *p = NULL;
+  *api = NULL;
+  crawl_code rc = package_build(dir, &p, api, err, errlen, 0);
+  cJSON_Delete(p);
+  return rc;
 }
 
 /* Build and write DIR/package.json; keep (may be NULL) gets the package as
@@ -415,8 +427,8 @@ crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size
 static crawl_code package_write(const char *dir, char *err, size_t errlen, crawl_package *keep) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
-  cJSON *p = NULL;
-  crawl_code rc = package_build(dir, &p, err, errlen, 1); /* sections parked as text: only printed */
+  cJSON *p = NULL, *api = NULL;
+  crawl_code rc = package_build(dir, &p, &api, err, errlen, 1); /* sections parked as text: only printed */
   if (rc) return rc;
   char *text = crawl__jtext(p, 0);
   cJSON_Delete(p);
@@ -431,6 +443,7 @@ static crawl_code package_write(const char *dir, char *err, size_t errlen, crawl
   if (fd < 0) {
     snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
     free(text);
+    cJSON_Delete(api);
     return CRAWL_IO;
   }
   size_t off = 0;
@@ -451,6 +464,7 @@ static crawl_code package_write(const char *dir, char *err, size_t errlen, crawl
     if (ok) saved = errno;
     snprintf(err, errlen, "%s: %s", path, strerror(saved));
     unlink(tmp);
+    cJSON_Delete(api);
     return CRAWL_IO;
   }
   int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -458,7 +472,10 @@ static crawl_code package_write(const char *dir, char *err, size_t errlen, crawl
     (void)fsync(dfd); /* the rename itself is durable */
     close(dfd);
   }
-  return CRAWL_OK;
+  /* beside package.json: api.json and what is made from it (package_out.c) */
+  int e = pk_api_files_write(dir, api, err, errlen);
+  cJSON_Delete(api);
+  return e ? CRAWL_IO : CRAWL_OK;
 }
 
 crawl_code crawl_package_write(const char *dir, char *err, size_t errlen) {

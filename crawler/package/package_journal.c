@@ -1,6 +1,6 @@
 /* package_journal.c -- collecting DIR/journal.jsonl into the build's model: one
  * collector per record type (run, status, end, note, budget, seed, review,
- * state, gate, the records that target an element), and the canonical record
+ * state, gate, requests, the records that target an element), and the canonical record
  * order (pk_refs_sort) that makes the package independent of the order the
  * crawl met things in. The journal is read through crawl_journal.h only.
  */
@@ -94,12 +94,20 @@ static void collect_ref(pk *b, const crawl__jrec *r) {
   rf->element = -1;
 }
 
+/* requests: the app's requests of a load or an action (api.c reads them). */
+static void collect_requests(pk *b, const crawl__jrec *r) {
+  if (!cJSON_IsArray(crawl__get(r->json, "requests"))) { b->malformed++; return; }
+  PK_GROW(b->req_recs, b->nreq, b->capreq);
+  b->req_recs[b->nreq++] = r->json;
+}
+
 /* The collector of each record kind (crawl__rec_kind order). */
 static void (*const collectors[])(pk *b, const crawl__jrec *r) = {
   [CRAWL__REC_RUN] = collect_run, [CRAWL__REC_STATUS] = collect_status, [CRAWL__REC_SEED] = collect_seed,
   [CRAWL__REC_STATE] = collect_state, [CRAWL__REC_TRANSITION] = collect_ref, [CRAWL__REC_DECISION] = collect_ref,
   [CRAWL__REC_FAILURE] = collect_ref, [CRAWL__REC_REVIEW] = collect_review, [CRAWL__REC_NOTE] = collect_note,
   [CRAWL__REC_BUDGET] = collect_budget, [CRAWL__REC_END] = collect_end, [CRAWL__REC_GATE] = collect_gate,
+  [CRAWL__REC_REQUESTS] = collect_requests,
 };
 
 /* Read DIR/journal.jsonl once into typed records (crawl_journal.h: the one

@@ -1,7 +1,9 @@
 /* package_out.c -- the catalogs as JSON: evidence references, confidence,
  * the route, scope, element and action catalogs, and the evidence files
  * (accessibility records, screenshots) they cite; pk_park, which keeps a
- * section as its printed text when the package is only written. The graph,
+ * section as its printed text when the package is only written; and the
+ * files written beside package.json from the endpoint catalog (api.json,
+ * access.json's "endpoints", the exports). The graph,
  * review queue, evidence index, run and environment are package_out_graph.c.
  */
 #include "pkg_int.h"
@@ -399,7 +401,7 @@ static void action_risk(cJSON *o, const pk_action *ac, const char *worst) {
   pk_strset_free(&tags);
 }
 
-static cJSON *action_evidence(const pk_action *ac) {
+static cJSON *action_evidence(const pk *b, const pk_action *ac) {
   cJSON *ev = crawl__jx(cJSON_CreateArray());
   if (ac->states.n) {
     char **st = pk_strset_sorted(&ac->states, pk_cmp_nat);
@@ -407,6 +409,7 @@ static cJSON *action_evidence(const pk_action *ac) {
     free(st);
   }
   pk_ev_push_set(ev, "transition", &ac->transitions);
+  pk_api_cite_action(b->api, ac->id, ev); /* the endpoints its clicks called, or would have written */
   if (!cJSON_GetArraySize(ev)) pk_ev_push(ev, "inferred", ac->id, "named only by a safety decision or a failure");
   return ev;
 }
@@ -448,7 +451,7 @@ static cJSON *out_action(const pk *b, const pk_action *ac, conf_sum *cs) {
   action_risk(o, ac, worst);
   crawl__jstr(o, "sideEffectClass", ac->primitive ? (ac->classes.n == 1 ? worst : NULL) : worst);
   if (ac->signals.n) crawl__jset(o, "successSignals", pk_strset_json_objects(&ac->signals));
-  crawl__jset(o, "discoveredBy", action_evidence(ac));
+  crawl__jset(o, "discoveredBy", action_evidence(b, ac));
   /* 7.3: annotation or repeated use with signals: high; one use or native
    * semantics: medium; otherwise low */
   int c = ac->annotated || ac->executed_signal >= 2 ? 2 : ac->executed || ac->native ? 1 : 0;
@@ -467,4 +470,44 @@ cJSON *pk_out_actions(pk *b, conf_sum *cs) {
     crawl__jpush(arr, out_action(b, &b->actions[pk_strset_find(&b->action_ids, ids[i])], cs));
   free(ids);
   return arr;
+}
+
+/* ---- beside package.json: api.json and the files made from it ------------------------ */
+/* DIR/access.json (a principals run) gets "endpoints": api.json's
+ * accessDifferences (docs/api.md); other members are left as they are. */
+static int access_endpoints_write(const char *dir, const cJSON *api, char *err, size_t errlen) {
+  char *path = crawl__xprintf("%s/access.json", dir);
+  int e = 0;
+  if (access(path, F_OK) == 0) {
+    char lerr[256];
+    cJSON *acc = crawl__json_load(path, lerr, sizeof lerr);
+    if (cJSON_IsObject(acc)) {
+      cJSON_DeleteItemFromObjectCaseSensitive(acc, "endpoints");
+      const cJSON *d = crawl__get(api, "accessDifferences");
+      crawl__jset(acc, "endpoints", crawl__jx(d ? cJSON_Duplicate(d, 1) : cJSON_CreateArray()));
+      char *t = crawl__jtext(acc, 1);
+      e = crawl__file_write(path, t, strlen(t));
+      if (e) snprintf(err, errlen, "%s: %s", path, strerror(e));
+      free(t);
+    }
+    cJSON_Delete(acc);
+  }
+  free(path);
+  return e;
+}
+
+int pk_api_files_write(const char *dir, const cJSON *api, char *err, size_t errlen) {
+  if (!api) return 0;
+  char *path = crawl__xprintf("%s/api.json", dir), *t = crawl__jtext(api, 1);
+  size_t len = strlen(t);
+  t = crawl__xrealloc(t, len + 2);
+  t[len++] = '\n';
+  t[len] = 0;
+  int e = crawl__file_write(path, t, len);
+  if (e) snprintf(err, errlen, "%s: %s", path, strerror(e));
+  free(t);
+  free(path);
+  if (!e) e = access_endpoints_write(dir, api, err, errlen);
+  /* after api.json: the exports (OpenAPI, HAR) are written here */
+  return e;
 }

@@ -147,6 +147,7 @@ static cJSON *out_edge(pk *b, const pk_ref *rf, long reps) {
   cJSON *ev = crawl__jx(cJSON_CreateArray());
   pk_ev_push(ev, "transition", crawl__str(j, "transitionId"), NULL);
   if (nsig) pk_ev_push(ev, "signal", crawl__str(j, "transitionId"), NULL);
+  pk_api_cite_transition(b->api, crawl__str(j, "transitionId"), ev); /* the app requests it made (api.c) */
   crawl__jset(o, "discoveredBy", ev);
   cJSON *m = crawl__jx(cJSON_CreateObject());
   if (cJSON_IsObject(crawl__get(j, "decision"))) crawl__jset(m, "decision", cJSON_Duplicate(crawl__get(j, "decision"), 1));

@@ -9,7 +9,9 @@
  * (package_journal.c), every state folded (package_fold.c) and the records
  * pointing into it resolved (package_resolve.c), the records put in
  * canonical order, the catalogs aggregated (package_aggregate.c), the
- * review queue derived (package_review*.c), the package emitted as JSON up
+ * review queue derived (package_review*.c), the endpoint catalog built from
+ * the `requests` records (api*.c: api.json, and the network citations the
+ * transitions and actions take from it), the package emitted as JSON up
  * to its review queue (package_out*.c, package.c), the model freed, the
  * workflow candidates found from the same records (workflow*.c), and last
  * the coverage counters, evidence index and metadata. package_kept.c keeps
@@ -205,6 +207,8 @@ typedef struct pk {
   strset gated_states;
   int opaque_regions;
   int park;                     /* the package is only written: see pk_park */
+  const cJSON **req_recs; size_t nreq, capreq; /* `requests` records, file order (api.c) */
+  struct pk_api *api;           /* the endpoint catalog (api.c), or NULL */
 } pk;
 
 #define PK_ENTRY(set, arr, key, added) pk_entry(&(set), (void **)&(arr), sizeof *(arr), (key), (added))
@@ -306,6 +310,37 @@ cJSON *pk_out_review(pk *b);
 cJSON *pk_out_evidence(pk *b);
 cJSON *pk_out_run(pk *b, char **stopped_by);
 cJSON *pk_out_environment(pk *b);
+
+/* ---- api.c, api_template.c, api_out.c: the endpoint catalog (docs/api.md) ---- */
+typedef struct pk_api pk_api;
+/* The endpoint catalog of b's `requests` records (b->req_recs), with the
+ * citations of transitions and actions; needs the states collected (their
+ * routes). Always returns one (empty when no record); pk_api_free frees. */
+pk_api *pk_api_build(pk *b);
+void pk_api_free(pk_api *a);
+/* OUT/api.json's object (format B of docs/api.md): a new tree, caller frees. */
+cJSON *pk_api_json(const pk_api *a, const pk *b);
+/* Push the network evidence refs of transition id / action id into ev
+ * ({"source":"network","refId":"ep_..","note":"GET /api/pets/{id} 200"}),
+ * at most PK_EVIDENCE_MAX, in natural order. a may be NULL. */
+void pk_api_cite_transition(const pk_api *a, const char *id, cJSON *ev);
+void pk_api_cite_action(const pk_api *a, const char *id, cJSON *ev);
+/* The endpoint template of path ("/api/pets/3") given the set of the
+ * origin's id-templated paths (learned: api_template.c); *params gets the
+ * parameter names (caller frees each and the array). Caller frees. */
+typedef struct pk_tpl_learner pk_tpl_learner;
+pk_tpl_learner *pk_tpl_learner_new(void);
+void pk_tpl_learner_free(pk_tpl_learner *l);
+void pk_tpl_note(pk_tpl_learner *l, const char *origin, const char *path);
+void pk_tpl_learn(pk_tpl_learner *l);
+char *pk_tpl_template(const pk_tpl_learner *l, const char *origin, const char *path, char ***params, size_t *nparams);
+/* Write api.json (and access.json's "endpoints" when DIR/access.json is
+ * there) for dir: package_out.c. 0 or errno. */
+int pk_api_files_write(const char *dir, const cJSON *api, char *err, size_t errlen);
+/* api.json's object of dir built from its journal, nothing written
+ * (package.c); *api NULL when the journal has no `requests` record.
+ * Errors as crawl_package_build. */
+crawl_code pk_api_rebuild(const char *dir, cJSON **api, char *err, size_t errlen);
 
 /* ---- a package kept for the reports (crawl_package, crawl_pkg.h) ---------------- */
 struct crawl_package {

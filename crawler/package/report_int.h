@@ -149,4 +149,8 @@ void rp_html_workflows(crawl__buf *b, const rp *r);
 void rp_html_actions(crawl__buf *b, const rp *r);
 void rp_html_access(crawl__buf *b, const rp *r);
 
+/* ---- report_html_api.c ----------------------------------------------------- */
+cJSON *rp_api_load(const rp *r);
+void rp_html_api(crawl__buf *b, const cJSON *api);
+
 #endif

@@ -182,6 +182,14 @@ cJSON *crawl_package_principal_view(const cJSON *pkg, const char *id);
  * of their states on that target). CRAWL_IO with err when a file cannot be
  * read or written. */
 crawl_code crawl_access_actions_write(const char *dir, char *err, size_t errlen);
+/* DIR/api.json (the endpoint catalog, docs/api.md) as a new tree the
+ * caller frees; when DIR has none, rebuilt in memory from DIR/journal.jsonl
+ * (nothing written). CRAWL_IO / CRAWL_ARG with err. */
+crawl_code crawl_api_load(const char *dir, cJSON **api, char *err, size_t errlen);
+/* diff["api"] (replaced): {"added":["GET /api/x"],"removed":[..],
+ * "statusChanged":[{"key","principal"?,"old":[..],"new":[..]}]}, endpoints
+ * matched by method and template (docs/reports.md). crawl_diff_text shows it. */
+void crawl_api_diff(cJSON *diff, const cJSON *old_api, const cJSON *new_api);
 /* The diff as text for people (caller frees). color: ANSI colors. */
 char *crawl_diff_text(const cJSON *diff, int color);
 
