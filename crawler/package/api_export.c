@@ -45,7 +45,7 @@ int crawl__api_exports_write(const char *dir, const cJSON *api_json, const cJSON
   return rc ? rc : rh;
 }
 
-int crawl__api_exports_write_log(const char *dir, const cJSON *api_json, const crawl__jlog *log) {
+cJSON *crawl__api_har_log(const crawl__jlog *log) {
   size_t n = 0;
   const cJSON **recs = crawl__xmalloc((log ? log->n : 0) * sizeof *recs + 1);
   const char *run_id = NULL, *started = NULL;
@@ -59,7 +59,14 @@ int crawl__api_exports_write_log(const char *dir, const cJSON *api_json, const c
       started = crawl__str(j, "startedAt");
     }
   }
-  int rc = crawl__api_exports_write(dir, api_json, recs, n > INT32_MAX ? INT32_MAX : (int)n, run_id, started);
+  cJSON *har = crawl__api_har(recs, n > INT32_MAX ? INT32_MAX : (int)n, run_id, started);
   free(recs);
-  return rc;
+  return har;
+}
+
+int crawl__api_exports_put(const char *dir, const cJSON *api_json, cJSON *har) {
+  if (!dir) return cJSON_Delete(har), EINVAL;
+  int rc = api_json ? write_json(dir, "api.openapi.json", crawl__api_openapi(api_json)) : 0;
+  int rh = har ? write_json(dir, "requests.har", har) : 0;
+  return rc ? rc : rh;
 }

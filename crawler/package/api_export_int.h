@@ -33,10 +33,12 @@ cJSON *crawl__api_har(const cJSON *const *records, int n, const char *run_id, co
 int crawl__api_exports_write(const char *dir, const cJSON *api_json, const cJSON *const *records, int n,
                              const char *run_id, const char *started_at);
 
-/* crawl__api_exports_write with the `requests` records of log (a journal
- * read by crawl__jlog_read: they are there once "requests" is one of
- * crawl__journal_types) and the run id and start of its `run` record. */
-int crawl__api_exports_write_log(const char *dir, const cJSON *api_json, const crawl__jlog *log);
+/* The HAR of the `requests` records of log (a journal read by
+ * crawl__jlog_read), with the run id and start of its `run` record. */
+cJSON *crawl__api_har_log(const crawl__jlog *log);
+/* Write DIR/api.openapi.json (api_json not NULL) and DIR/requests.har
+ * (har not NULL; consumed). 0, or the errno of the first write that failed. */
+int crawl__api_exports_put(const char *dir, const cJSON *api_json, cJSON *har);
 
 /* ---- shared by the two (api_export.c) ---- */
 /* The JSON Schema type of a shape's leaf word ("string", "number",

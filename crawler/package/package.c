@@ -32,6 +32,7 @@
  *              15.5 and 16 (see pk_review_derive); ids hash kind and key.
  */
 #include "pkg_int.h"
+#include "api_export_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -366,7 +367,8 @@ static void pk_emit_tail(cJSON *p, pk_tail *t, int ncands, int seeds_resolved) {
 }
 
 /* The package of dir into *package; park: sections as text (only written). */
-static crawl_code package_build(const char *dir, cJSON **package, cJSON **api, char *err, size_t errlen, int park) {
+static crawl_code package_build(const char *dir, cJSON **package, cJSON **api, cJSON **har, char *err, size_t errlen,
+                                int park) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
   err[0] = 0;
@@ -396,6 +398,7 @@ static crawl_code package_build(const char *dir, cJSON **package, cJSON **api, c
   pk_tail t = {0};
   cJSON *p = pk_emit(&b, &t);
   if (api && b.nreq) *api = pk_api_json(b.api, &b); /* a journal without requests records: no api.json */
+  if (har && b.nreq) *har = crawl__api_har_log(&b.log); /* requests.har (api_har.c) */
   crawl__jlog log = b.log; /* the workflow finder reads the same records */
   pk_free(&b);             /* p holds copies: the model goes before the workflow finder grows */
   pk_pool_release();
@@ -411,13 +414,13 @@ static crawl_code package_build(const char *dir, cJSON **package, cJSON **api, c
 }
 
 crawl_code crawl_package_build(const char *dir, cJSON **package, char *err, size_t errlen) {
-  return package_build(dir, package, NULL, err, errlen, 0);
+  return package_build(dir, package, NULL, NULL, err, errlen, 0);
 }
 
 crawl_code pk_api_rebuild(const char *dir, cJSON **api, char *err, size_t errlen) {
   cJSON *p = NULL;
   *api = NULL;
-  crawl_code rc = package_build(dir, &p, api, err, errlen, 0);
+  crawl_code rc = package_build(dir, &p, api, NULL, err, errlen, 0);
   cJSON_Delete(p);
   return rc;
 }
@@ -427,8 +430,8 @@ crawl_code pk_api_rebuild(const char *dir, cJSON **api, char *err, size_t errlen
 static crawl_code package_write(const char *dir, char *err, size_t errlen, crawl_package *keep) {
   char dummy[8];
   if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
-  cJSON *p = NULL, *api = NULL;
-  crawl_code rc = package_build(dir, &p, &api, err, errlen, 1); /* sections parked as text: only printed */
+  cJSON *p = NULL, *api = NULL, *har = NULL;
+  crawl_code rc = package_build(dir, &p, &api, &har, err, errlen, 1); /* sections parked as text: only printed */
   if (rc) return rc;
   char *text = crawl__jtext(p, 0);
   cJSON_Delete(p);
@@ -444,6 +447,7 @@ static crawl_code package_write(const char *dir, char *err, size_t errlen, crawl
     snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
     free(text);
     cJSON_Delete(api);
+    cJSON_Delete(har);
     return CRAWL_IO;
   }
   size_t off = 0;
@@ -465,6 +469,7 @@ static crawl_code package_write(const char *dir, char *err, size_t errlen, crawl
     snprintf(err, errlen, "%s: %s", path, strerror(saved));
     unlink(tmp);
     cJSON_Delete(api);
+    cJSON_Delete(har);
     return CRAWL_IO;
   }
   int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -474,6 +479,9 @@ static crawl_code package_write(const char *dir, char *err, size_t errlen, crawl
   }
   /* beside package.json: api.json and what is made from it (package_out.c) */
   int e = pk_api_files_write(dir, api, err, errlen);
+  /* the exports: OpenAPI of api.json, HAR of the requests (api_export.c) */
+  int x = crawl__api_exports_put(dir, api, har);
+  if (x && !e) e = x, snprintf(err, errlen, "%s/requests.har or api.openapi.json: %s", dir, strerror(x));
   cJSON_Delete(api);
   return e ? CRAWL_IO : CRAWL_OK;
 }

@@ -14,11 +14,11 @@
 
 /* What a run writes into its directory: its journal, states, screenshots,
  * package and reports, the access probe, the reviewer's decisions it keeps,
- * the workers' directories, the endpoint catalog (api.json). */
+ * the workers' directories, the endpoint catalog (api.json) and its exports. */
 static const char *const ours[] = {"journal.jsonl", "package.json", "states", "screenshots", "accessibility",
                                    "report.html", "graph.dot", "review.sarif", "junit.xml", "access.json",
                                    "reviewed.json", "workers",
-                                   "api.json"};
+                                   "api.json", "api.openapi.json", "requests.har"};
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
   (void)st;
