@@ -117,6 +117,7 @@ void pg__inferred_mark(ctx *c) {
     else if (role[i] && IN(role[i], inferable_roles) && click_evidence(c, (int)i)) f[i] |= 2;
     int p = c->n[i].parent;
     if (p >= 0 && (f[i] & 7)) f[p] |= 4;
+    c->n[i].control_below = (f[i] & 4) != 0;
   }
   /* forward: nothing inside a real control (its icon, its label text) */
   unsigned char *inside = crawl__xcalloc(nn, 1);

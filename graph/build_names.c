@@ -466,7 +466,7 @@ void pg__derive_actions(ctx *c, const snode *n, pg_element *e, const pg__role_in
   if (pg_state_has(&e->state, PG_ST_PRESSED)) { af |= AF(TOGGLE); ac |= AC(TOGGLE); }
   if (e->is_submit) { af |= AF(SUBMIT); ac |= AC(SUBMIT); }
   if (e->app_action) af |= AF(INVOKE);
-  if ((!strcmp(e->role, "generic") && n->clickable) || n->inferred) { af |= AF(ACTIVATE); ac |= AC(ACTIVATE); }
+  if ((!strcmp(e->role, "generic") && n->clickable && !n->control_below) || n->inferred) { af |= AF(ACTIVATE); ac |= AC(ACTIVATE); }
   if (!enabled) {
     /* a disabled control reads, nothing else */
     af &= AF(READ);

@@ -59,7 +59,7 @@ static uint32_t role_sources(ctx *c, const snode *n, const char *role) {
     return 1u << PG_SRC_ANNOTATION; /* the app's data-uiap-role decided (annotated_role) */
   if (aria) src |= 1u << PG_SRC_ARIA;
   if (!aria || native_control(n)) src |= 1u << PG_SRC_NATIVE;
-  if ((!strcmp(role, "generic") && n->clickable) || n->inferred) src |= 1u << PG_SRC_INFERRED;
+  if ((!strcmp(role, "generic") && n->clickable && !n->control_below) || n->inferred) src |= 1u << PG_SRC_INFERRED;
   return src;
 }
 

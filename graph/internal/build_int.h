@@ -34,6 +34,8 @@ typedef struct snode {
   int clickable;
   int inferred;                 /* the page made it clickable without a role that says so
                                    (build_inferred.c): an element marked inferred */
+  int control_below;            /* a real control (or a candidate) lies inside it: its click
+                                   listener belongs to that control (build_inferred.c) */
   int content_doc;              /* -1 or snapshot document index */
   int shadow;                   /* 0 light, 1 open, 2 closed: type of the tree it is in */
   int closed_inside;            /* 1: in a closed shadow tree, or in a tree inside one */

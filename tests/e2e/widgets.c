@@ -237,6 +237,14 @@ Test(widgets, clickable_boxes_without_a_role_are_inferred_candidates, .timeout =
   cr_expect(!t_element(g, NULL, "Wrapper text Real button"), "the box around a real button is not");
   cr_expect(t_element(g, "button", "Real button"), "the real button is the control");
   cr_expect(!t_element(g, "generic", "\xE2\x98\x85"), "the icon inside a button is not");
+  cr_expect(t_element(g, "button", "Digest"), "a web component's button is the control");
+  int hosts = 0;
+  const cJSON *h;
+  cJSON_ArrayForEach(h, cJSON_GetObjectItem(g, "elements")) {
+    const char *tag = str(cJSON_GetObjectItem(h, "semantics"), "tagName");
+    hosts += tag && !strcmp(tag, "x-button") && cJSON_GetArraySize(cJSON_GetObjectItem(h, "supportedActions")) > 0;
+  }
+  cr_expect_eq(hosts, 0, "the host around it, whose listener is the button's, is no second control");
   int n = 0, tiles = 0;
   const cJSON *el;
   cJSON_ArrayForEach(el, cJSON_GetObjectItem(g, "elements")) {
