@@ -10,6 +10,7 @@
 #include "crawl.h"
 #include "crawl_secrets.h"
 #include "crawl_strmap.h"
+#include "netlog.h"
 #include "run_int.h"
 
 #define MAX_FRAMES 256
@@ -104,6 +105,7 @@ struct crawl_page {
   crawl__strmap sens_seen;
   crawl__secrets *secrets;   /* own_secrets, or the run's, borrowed (crawl__page_use_secrets) */
   crawl__secrets *own_secrets; /* the tab's own: its session's values and what it redacted */
+  crawl__netlog *net;        /* the requests of the app's origins, by phase (netlog.c) */
   char err[512];
 };
 
@@ -134,6 +136,10 @@ void crawl__page_on_dialog(void *ud, const char *session, const char *method, co
 void crawl__page_on_crash(void *ud, const char *session, const char *method, const cJSON *params);
 void crawl__page_on_frame_nav(void *ud, const char *session, const char *method, const cJSON *params);
 void crawl__page_on_response(void *ud, const char *session, const char *method, const cJSON *params);
+
+/* 1: url is on one of the app's origins (the guard's allowed origins, else
+ * the options', else the top frame's), for the request log. */
+int crawl__page_net_scope(crawl_page *p, const char *url);
 
 /* ---- page_capture.c: what the tab remembers -------------------------------------- */
 /* A new top-level document: the node ids of the fields found sensitive

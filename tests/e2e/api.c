@@ -1,0 +1,161 @@
+/* api.c -- end-to-end: the app's API as the UI uses it (issue 28,
+ * docs/api.md "Recording requests"), in real Chromium on the fixture
+ * server, safe_explore. A REST app (tests/fixtures/api/pets.html: its list
+ * loads by GET /api/pets?status=available, each pet's button GETs
+ * /api/pets/<id>, "Show card" POSTs to /api/pets/3/adopt) and the GraphQL
+ * app of tests/fixtures/safety/graphql.html: the journal's `requests`
+ * records name each request with the load or the transition that made
+ * it, the guard's verdict and the body's shape, never a body value; the
+ * write never reaches the server. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support.h"
+
+typedef struct {
+  t_run run;
+  char *dir;
+  char out[600];
+  cJSON *recs;       /* the journal's requests records */
+} crawl_res;
+
+static void crawl(crawl_res *r, const char *path) {
+  memset(r, 0, sizeof *r);
+  r->dir = t_tmpdir();
+  cr_assert(r->dir);
+  snprintf(r->out, sizeof r->out, "%s/out", r->dir);
+  const char *argv[] = {UIAP_BIN, "crawl", t_fixture_url(0, NULL, path), "--max-runtime-ms", "20000",
+                        "-o", r->out, NULL};
+  r->run = t_run_argv(argv, 70000);
+  cr_expect_eq(r->run.status, 0, "crawl of %s: exit %d: %s", path, r->run.status, r->run.err);
+  r->recs = t_journal_records(r->out, "requests");
+  cr_assert(r->recs && cJSON_GetArraySize(r->recs) > 0, "the journal has requests records: %s", r->run.err);
+}
+
+static void done(crawl_res *r) {
+  if (getenv("API_KEEP")) { char c[1400]; snprintf(c, sizeof c, "cp %s/out/journal.jsonl /tmp/rec/j-$$.jsonl", r->dir); if (system(c)) {} }
+  t_rm_rf(r->dir);
+  free(r->dir);
+  cJSON_Delete(r->recs);
+  t_run_free(&r->run);
+}
+
+static const char *str(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)); }
+
+/* The first request of method whose URL ends with suffix, and its record. */
+static const cJSON *find_req(const crawl_res *r, const char *method, const char *suffix, const cJSON **rec) {
+  const cJSON *rc, *q;
+  size_t sl = strlen(suffix);
+  cJSON_ArrayForEach(rc, r->recs) cJSON_ArrayForEach(q, cJSON_GetObjectItem(rc, "requests")) {
+    const char *u = str(q, "url"), *m = str(q, "method");
+    if (u && m && !strcmp(m, method) && strlen(u) >= sl && !strcmp(u + strlen(u) - sl, suffix)) {
+      if (rec) *rec = rc;
+      return q;
+    }
+  }
+  return NULL;
+}
+
+/* The name of the target of transition tid in the journal, or NULL (a copy). */
+static char *transition_target(const crawl_res *r, const char *tid) {
+  cJSON *ts = t_journal_records(r->out, "transition");
+  const cJSON *t;
+  char *name = NULL;
+  cJSON_ArrayForEach(t, ts)
+    if (tid && !strcmp(str(t, "transitionId") ? str(t, "transitionId") : "", tid)) {
+      const char *n = str(cJSON_GetObjectItem(t, "target"), "name");
+      name = n ? strdup(n) : NULL;
+    }
+  cJSON_Delete(ts);
+  return name;
+}
+
+/* GET /api/pets/<id> was recorded, 200, in the record of a transition whose
+ * target is the pet's button. */
+static void expect_click_fetch(const crawl_res *r, const char *id, const char *pet) {
+  char suffix[64];
+  snprintf(suffix, sizeof suffix, "/api/pets/%s", id);
+  const cJSON *rec = NULL, *q = find_req(r, "GET", suffix, &rec);
+  cr_assert(q, "GET %s is recorded", suffix);
+  cr_expect_eq(cJSON_GetObjectItem(q, "status")->valueint, 200, "GET %s: status 200", suffix);
+  cr_expect_str_eq(str(q, "initiator"), "action", "GET %s was made by an action", suffix);
+  cr_expect_str_eq(str(q, "guard"), "passed", "GET %s went out untouched", suffix);
+  cr_expect_str_eq(str(rec, "phase"), "action", "GET %s is in an action's record", suffix);
+  char *name = transition_target(r, str(rec, "transitionId"));
+  cr_expect(name && !strcmp(name, pet), "GET %s belongs to the transition of the click on %s (found: %s)", suffix, pet,
+            name ? name : "no transition");
+  free(name);
+}
+
+/* The list at load, the pets' GETs with their clicks, the adopt POST
+ * stopped by the guard with its body's shape and never at the server, no
+ * body value anywhere. */
+Test(api, rest_requests_are_recorded_with_their_loads_and_clicks, .timeout = 120) {
+  cJSON *before = t_fixture_hit_table();
+  crawl_res r;
+  crawl(&r, "/api/pets.html");
+  usleep(300000);
+  char wrote[1024];
+  long adopt = t_fixture_hits_since(before, "/api/pets/3/adopt", wrote, sizeof wrote);
+  cJSON_Delete(before);
+
+  const cJSON *rec = NULL, *q = find_req(&r, "GET", "/api/pets?status=available", &rec);
+  cr_assert(q, "the list's GET is recorded");
+  cr_expect_str_eq(str(rec, "phase"), "load", "the list's first GET is in the load's record");
+  cr_expect_str_eq(str(q, "initiator"), "load", "made by the load");
+  cr_expect(str(rec, "stateId"), "the load's record names the state it reached");
+  cr_expect_eq(cJSON_GetObjectItem(q, "status")->valueint, 200, "the list: 200");
+  cr_expect_str_eq(str(q, "mimeType"), "application/json", "the list's content type");
+  cr_expect(str(q, "resourceType") && (!strcmp(str(q, "resourceType"), "Fetch") || !strcmp(str(q, "resourceType"), "XHR")),
+            "the list is a fetch (%s)", str(q, "resourceType") ? str(q, "resourceType") : "no type");
+
+  expect_click_fetch(&r, "3", "Rex");
+  expect_click_fetch(&r, "4", "Mia");
+
+  const cJSON *post = find_req(&r, "POST", "/api/pets/3/adopt", &rec);
+  cr_assert(post, "the adopt POST is recorded");
+  cr_expect_str_eq(str(post, "guard"), "write", "the guard failed it as a write");
+  cr_expect(!cJSON_GetObjectItem(post, "status"), "a request the guard failed has no status");
+  cr_expect(str(rec, "transitionId") || cJSON_IsTrue(cJSON_GetObjectItem(rec, "probed")),
+            "it is in the record of the click that made it");
+  const cJSON *body = cJSON_GetObjectItem(post, "body"), *shape = cJSON_GetObjectItem(body, "shape");
+  cr_expect_str_eq(str(body, "kind"), "json", "its body is JSON");
+  cr_expect_str_eq(str(shape, "note"), "string", "its shape has the key note, a string");
+  cr_expect_str_eq(str(shape, "petId"), "number", "and petId, a number");
+  cr_expect_str_eq(str(cJSON_GetObjectItem(shape, "owner"), "email"), "string", "and owner.email, nested");
+  cr_expect_eq(adopt, 0, "the adopt POST never reached the server: %s", wrote);
+
+  const char *const needles[] = {"MARKER-adopt-7f3e9c", "MARKER-owner-7f3e9c", NULL};
+  char found[1024];
+  cr_expect_eq(t_tree_grep(r.out, needles, found, sizeof found), 0, "no body value in the crawl's output: %s", found);
+  done(&r);
+}
+
+/* The GraphQL app: the query at load is let through as a read and named
+ * by operation; the mutation behind "Show details" is failed as a write
+ * and named too. */
+Test(api, graphql_operations_are_recorded_by_type_and_name, .timeout = 120) {
+  crawl_res r;
+  crawl(&r, "/safety/graphql.html");
+  const cJSON *rec = NULL, *q = find_req(&r, "POST", "/__test/echo", &rec);
+  cr_assert(q, "the query at load is recorded");
+  cr_expect_str_eq(str(rec, "phase"), "load", "in the load's record");
+  cr_expect_str_eq(str(q, "guard"), "read", "let through as a read");
+  const cJSON *op = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(q, "body"), "operations"), 0);
+  cr_expect_str_eq(str(cJSON_GetObjectItem(q, "body"), "kind"), "graphql", "its body is GraphQL");
+  cr_expect_str_eq(str(op, "type"), "query", "a query");
+  cr_expect_str_eq(str(op, "name"), "Feed", "named Feed");
+
+  const cJSON *m = find_req(&r, "POST", "/danger/graphql", &rec);
+  cr_assert(m, "the mutation is recorded");
+  cr_expect_str_eq(str(m, "guard"), "write", "failed as a write");
+  cr_expect(str(m, "guardWhy") && strstr(str(m, "guardWhy"), "MarkSeen"), "the guard's reason names it: %s",
+            str(m, "guardWhy") ? str(m, "guardWhy") : "none");
+  op = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "body"), "operations"), 0);
+  cr_expect_str_eq(str(op, "type"), "mutation", "a mutation");
+  cr_expect_str_eq(str(op, "name"), "MarkSeen", "named MarkSeen");
+  done(&r);
+}
