@@ -51,6 +51,9 @@ void crawl__netlog_on_paused(crawl__netlog *nl, const cJSON *params, int in_scop
 /* The tab's log (page.c; NULL for NULL). The tab owns it. */
 struct crawl_page;
 crawl__netlog *crawl__page_netlog(struct crawl_page *p);
+/* 1: url is on one of the app's origins (the guard's allowed origins, else
+ * the tab's options', else the top frame's) (page.c). */
+int crawl__page_net_scope(struct crawl_page *p, const char *url);
 
 /* What a record says besides its requests (all may be NULL / 0). */
 typedef struct crawl__netlog_ctx {

@@ -137,10 +137,6 @@ void crawl__page_on_crash(void *ud, const char *session, const char *method, con
 void crawl__page_on_frame_nav(void *ud, const char *session, const char *method, const cJSON *params);
 void crawl__page_on_response(void *ud, const char *session, const char *method, const cJSON *params);
 
-/* 1: url is on one of the app's origins (the guard's allowed origins, else
- * the options', else the top frame's), for the request log. */
-int crawl__page_net_scope(crawl_page *p, const char *url);
-
 /* ---- page_capture.c: what the tab remembers -------------------------------------- */
 /* A new top-level document: the node ids of the fields found sensitive
  * were the old document's (a new renderer may give the same numbers to

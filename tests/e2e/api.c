@@ -158,3 +158,46 @@ Test(api, graphql_operations_are_recorded_by_type_and_name, .timeout = 120) {
   cr_expect_str_eq(str(op, "name"), "MarkSeen", "named MarkSeen");
   done(&r);
 }
+
+/* observe: a script's fetch POST that no form sent is a submission of its
+ * own, naming its endpoint's template; the guard fails it (it never
+ * arrives), so it finishes as an error. */
+Test(api, observe_names_the_endpoint_of_a_submission, .timeout = 120) {
+  char *dir = t_tmpdir(), script[700];
+  snprintf(script, sizeof script, "%s/script.json", dir);
+  t_write_file(script, "[{\"step\":\"wait\",\"target\":{\"role\":\"button\",\"name\":\"Show card\"}},"
+                       "{\"step\":\"click\",\"target\":{\"role\":\"button\",\"name\":\"Show card\"}},{\"step\":\"wait\",\"ms\":800}]");
+  cJSON *before = t_fixture_hit_table();
+  const char *argv[] = {UIAP_BIN, "observe", t_fixture_url(0, NULL, "/api/pets.html"), "--script", script,
+                        "--signals", "all", NULL};
+  t_run r = t_run_argv(argv, 90000);
+  usleep(300000);
+  long adopt = t_fixture_hits_since(before, "/api/pets/3/adopt", NULL, 0);
+  cJSON_Delete(before);
+  cr_assert_eq(r.status, 0, "observe exits 0 (%d): %s", r.status, r.err);
+  int started = 0, finished = 0;
+  char level[32] = "";
+  for (const char *line = r.out; line && *line;) {
+    const char *nl = strchr(line, '\n');
+    cJSON *m = cJSON_ParseWithLength(line, nl ? (size_t)(nl - line) : strlen(line));
+    const cJSON *sg = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "payload"), "signal");
+    const cJSON *ep = cJSON_GetObjectItem(cJSON_GetObjectItem(sg, "detail"), "endpoint");
+    const char *kind = str(sg, "kind");
+    int adopt_ep = str(ep, "template") && !strcmp(str(ep, "template"), "/api/pets/{id}/adopt") &&
+                   !strcmp(str(ep, "method"), "POST");
+    if (kind && !strcmp(kind, "submission.started")) started += adopt_ep;
+    if (kind && !strcmp(kind, "submission.finished") && adopt_ep) {
+      finished++;
+      snprintf(level, sizeof level, "%s", str(sg, "level") ? str(sg, "level") : "");
+    }
+    cJSON_Delete(m);
+    line = nl ? nl + 1 : NULL;
+  }
+  cr_expect_eq(started, 1, "one submission.started names POST /api/pets/{id}/adopt:\n%s", r.out);
+  cr_expect_eq(finished, 1, "one submission.finished names it");
+  cr_expect_str_eq(level, "error", "it finished as an error: the guard failed it");
+  cr_expect_eq(adopt, 0, "the POST never reached the server");
+  t_run_free(&r);
+  t_rm_rf(dir);
+  free(dir);
+}
