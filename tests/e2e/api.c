@@ -201,3 +201,72 @@ Test(api, observe_names_the_endpoint_of_a_submission, .timeout = 120) {
   t_rm_rf(dir);
   free(dir);
 }
+
+/* A login recipe for user (name and password in the environment variables
+ * T_API_<USER>_USER and _PASS) as the plan's metadata.principals entry id. */
+static void recipe(char *out, size_t n, const char *id, const char *user, const char *base) {
+  char var[64], uvar[64];
+  snprintf(var, sizeof var, "T_API_%s_PASS", user);
+  for (char *c = var; *c; c++) *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+  snprintf(uvar, sizeof uvar, "%.*s_USER", (int)strlen(var) - 5, var);
+  snprintf(out, n,
+           "\"%s\":{\"login\":{\"url\":\"%s/auth/login\",\"steps\":["
+           "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"User\"},\"value\":\"${env:%s}\"},"
+           "{\"action\":\"ui.enterText\",\"target\":{\"role\":\"textbox\",\"name\":\"Password\"},\"value\":\"${env:%s}\"},"
+           "{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"name\":\"Sign in\"}}],"
+           "\"success\":{\"urlPrefix\":\"%s/auth/app/\"}}}",
+           id, base, uvar, var, base);
+}
+
+/* The status of GET .../api/stats in a load record of principal, or -1. */
+static int stats_status(const crawl_res *r, const char *principal) {
+  const cJSON *rc, *q;
+  cJSON_ArrayForEach(rc, r->recs) {
+    if (!str(rc, "principal") || strcmp(str(rc, "principal"), principal)) continue;
+    cJSON_ArrayForEach(q, cJSON_GetObjectItem(rc, "requests")) {
+      const char *u = str(q, "url");
+      if (u && strstr(u, "/auth/app/api/stats") && cJSON_IsNumber(cJSON_GetObjectItem(q, "status")))
+        return cJSON_GetObjectItem(q, "status")->valueint;
+    }
+  }
+  return -1;
+}
+
+/* Two principals, one endpoint: the stats page's load GETs
+ * /auth/app/api/stats, 200 for the admin, 403 for the viewer; each
+ * record names the principal it was made as. (The user names are secrets
+ * of the run, ${env:} values, redacted wherever they appear: so neither
+ * the principals' ids nor the endpoint's path is one of them.) */
+Test(api, principals_see_one_endpoint_differently, .timeout = 200) {
+  char *tmp = t_tmpdir(), plan[700], base[128], owner[1024], viewer[1024], *pj = NULL;
+  snprintf(base, sizeof base, "http://127.0.0.1:%d", t_fixture_port(0));
+  recipe(owner, sizeof owner, "owner", "admin", base);
+  recipe(viewer, sizeof viewer, "reader", "viewer", base);
+  setenv("T_API_ADMIN_USER", "admin", 1);
+  setenv("T_API_VIEWER_USER", "viewer", 1);
+  setenv("T_API_ADMIN_PASS", "admin-pass", 1);
+  setenv("T_API_VIEWER_PASS", "viewer-pass", 1);
+  cr_assert(asprintf(&pj,
+      "{\"environment\":{\"environmentId\":\"auth\",\"baseUrl\":\"%s/\",\"principalProfiles\":["
+      "{\"id\":\"owner\",\"roles\":[\"admin\"]},{\"id\":\"reader\",\"roles\":[\"viewer\"]}],"
+      "\"metadata\":{\"principals\":{%s,%s}}},\"seeds\":[{\"kind\":\"url\",\"url\":\"/auth/app/stats\"}]}",
+      base, owner, viewer) > 0);
+  snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+  t_write_file(plan, pj);
+  free(pj);
+  crawl_res r;
+  memset(&r, 0, sizeof r);
+  r.dir = tmp;
+  snprintf(r.out, sizeof r.out, "%s/out", tmp);
+  const char *argv[] = {UIAP_BIN, "crawl", "--plan", plan, "--principal", "owner", "--principal", "reader",
+                        "--max-runtime-ms", "40000", "-o", r.out, NULL};
+  r.run = t_run_argv(argv, 120000);
+  cr_expect_eq(r.run.status, 0, "crawl: exit %d: %s", r.run.status, r.run.err);
+  r.recs = t_journal_records(r.out, "requests");
+  cr_expect_eq(stats_status(&r, "owner"), 200, "the admin's load got 200");
+  cr_expect_eq(stats_status(&r, "reader"), 403, "the viewer's load got 403");
+  const char *const needles[] = {"admin-pass", "viewer-pass", NULL};
+  char found[512];
+  cr_expect_eq(t_tree_grep(r.out, needles, found, sizeof found), 0, "no password in the output: %s", found);
+  done(&r);
+}

@@ -19,7 +19,7 @@
  *                                from 127.0.0.1:PORT/auth/app/other-origin,
  *                                note?ls=yes|no (the home page's script says
  *                                whether localStorage "auth-note" was there),
- *                                stats (its load GETs api/admin/stats: 200
+ *                                stats (its load GETs api/stats: 200
  *                                JSON for admin, 403 JSON for viewer)
  *   GET  /auth/__log             {"reached":[{"user","via","path"}...],
  *                                "issued":[sid...]}: every app page a
@@ -170,10 +170,10 @@ static void log_hit(const principal *who, const char *path, const char *query) {
 
 /* ---- the app ----------------------------------------------------------------- */
 /* /auth/app/stats (linked from nowhere: a plan seeds it): its load GETs
- * /auth/app/api/admin/stats, 200 for admin, 403 for viewer. */
+ * /auth/app/api/stats, 200 for admin, 403 for viewer. */
 static const char STATS_PAGE[] =
   "<!doctype html><title>Stats</title><h1>Stats</h1><p id=s>Loading</p><a href=/auth/app/>Home</a>"
-  "<script>fetch('/auth/app/api/admin/stats').then(r=>{document.getElementById('s').textContent="
+  "<script>fetch('/auth/app/api/stats').then(r=>{document.getElementById('s').textContent="
   "r.ok?'Stats shown':'Stats forbidden';});</script>";
 
 static void app_home(const crawl_request *req, const principal *who, crawl_response *res) {
@@ -215,7 +215,7 @@ static void app_page(const crawl_request *req, crawl_response *res) {
   const char *page = req->path + strlen("/auth/app/");
   if (!strcmp(page, "users") && strcmp(who.role, "admin"))
     return html(res, 403, "<p>Forbidden</p><a href=/auth/app/>Home</a>");
-  if (!strcmp(page, "api/admin/stats")) { /* issue 28: one endpoint, two answers */
+  if (!strcmp(page, "api/stats")) { /* issue 28: one endpoint, two answers */
     int admin = !strcmp(who.role, "admin");
     const char *j = admin ? "{\"users\":2,\"sessions\":1}" : "{\"error\":\"forbidden\"}";
     crawl_response_status(res, admin ? 200 : 403);
