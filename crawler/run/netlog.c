@@ -89,7 +89,7 @@ static nl_req *find(crawl__netlog *nl, const char *rid) {
  * app's origins (counted) or the phase has its fill (counted). */
 static nl_req *add(crawl__netlog *nl, const char *rid, const char *method, const char *url, const char *type,
                    int in_scope, long long now) {
-  if (nl->muted) return NULL;
+  if (nl->muted || in_scope < 0) return NULL;
   if (!in_scope) return nl->off_origin++, NULL;
   if (nl->n >= CRAWL__NETLOG_MAX) return nl->omitted++, NULL;
   if (nl->n == nl->cap) {

@@ -35,8 +35,10 @@ const char *crawl__netlog_phase(const crawl__netlog *nl);
 /* The phase ends without a record: its requests stay for the next one. */
 void crawl__netlog_idle(crawl__netlog *nl);
 
-/* ---- events (params: the CDP event's; in_scope: the URL is on one of the
- * run's origins, decided by the caller) ---- */
+/* ---- events (params: the CDP event's; in_scope: 1 the URL is on one of
+ * the run's origins, 0 another origin (counted in offOrigin), -1 a URL
+ * without an origin (data:, blob:: not logged at all), decided by the
+ * caller) ---- */
 void crawl__netlog_on_request(crawl__netlog *nl, const cJSON *params, int in_scope, long long now);
 void crawl__netlog_on_response(crawl__netlog *nl, const cJSON *params);
 /* loadingFinished (failed 0) or loadingFailed (failed 1). */
@@ -52,7 +54,8 @@ void crawl__netlog_on_paused(crawl__netlog *nl, const cJSON *params, int in_scop
 struct crawl_page;
 crawl__netlog *crawl__page_netlog(struct crawl_page *p);
 /* 1: url is on one of the app's origins (the guard's allowed origins, else
- * the tab's options', else the top frame's) (page.c). */
+ * the tab's options', else the top frame's); 0: another origin; -1: a URL
+ * without an origin (data:, blob:, about:) (page.c). */
 int crawl__page_net_scope(struct crawl_page *p, const char *url);
 
 /* What a record says besides its requests (all may be NULL / 0). */

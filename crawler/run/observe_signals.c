@@ -117,7 +117,7 @@ void crawl__obs_on_closed(void *ud, const char *session, const char *method, con
 
 /* The submit's endpoint, from its first request of the app's origins. */
 static void submit_endpoint(obs *s, submit *b, const char *m, const char *url) {
-  if (b->endpoint || !m || !url || strlen(m) >= sizeof b->emethod || !crawl__page_net_scope(s->p, url)) return;
+  if (b->endpoint || !m || !url || strlen(m) >= sizeof b->emethod || crawl__page_net_scope(s->p, url) <= 0) return;
   b->endpoint = crawl__netlog_template(url);
   snprintf(b->emethod, sizeof b->emethod, "%s", m);
 }
@@ -135,7 +135,7 @@ static submit *submit_slot(obs *s) {
 /* A non-GET request of the app's origins that no form sent (a script's
  * fetch): a submission of its own. 1 when it is one. */
 static int submit_from_request(obs *s, const char *rid, const char *m, const char *url, long long now) {
-  if (!m || !strcmp(m, "GET") || !strcmp(m, "HEAD") || !strcmp(m, "OPTIONS") || !url || !crawl__page_net_scope(s->p, url))
+  if (!m || !strcmp(m, "GET") || !strcmp(m, "HEAD") || !strcmp(m, "OPTIONS") || !url || crawl__page_net_scope(s->p, url) <= 0)
     return 0;
   submit *b = submit_slot(s);
   if (!b) return 0;

@@ -60,7 +60,7 @@ static int origin_listed(const char *o, const char *const *v, int n) {
 int crawl__page_net_scope(crawl_page *p, const char *url) {
   char o[512], top[512];
   crawl__page_url_origin(url, o, sizeof o);
-  if (!o[0]) return 0;
+  if (!o[0]) return -1;
   if (p->nallowed) return origin_listed(o, (const char *const *)p->allowed, p->nallowed);
   if (origin_listed(o, p->o.allowed_origins, -1)) return 1;
   crawl__page_url_origin(p->goto_url ? p->goto_url : p->url, top, sizeof top);
@@ -73,7 +73,7 @@ static void net_event(crawl_page *p, const char *method, const cJSON *params) {
   if (!strcmp(method, "Network.requestWillBeSent")) {
     const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(params, "request"), "url"));
-    crawl__netlog_on_request(p->net, params, url && crawl__page_net_scope(p, url), now);
+    crawl__netlog_on_request(p->net, params, url ? crawl__page_net_scope(p, url) : -1, now);
   } else if (!strcmp(method, "Network.responseReceived")) {
     crawl__netlog_on_response(p->net, params);
   } else {

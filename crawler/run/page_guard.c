@@ -508,7 +508,7 @@ void crawl__page_on_paused(void *ud, const char *session, const char *method, co
                       ? guard_reason(p, req, type, fid, whybuf, sizeof whybuf, read, sizeof read, hint, sizeof hint)
                       : NULL;
   if (crawl__page_mine(p, session))
-    crawl__netlog_on_paused(p->net, params, url && crawl__page_net_scope(p, url), guard_verdict(p, m, url, type, why, read),
+    crawl__netlog_on_paused(p->net, params, url ? crawl__page_net_scope(p, url) : -1, guard_verdict(p, m, url, type, why, read),
                             why ? why : read[0] ? read : NULL, cdp_now_ms());
   if (why) {
     p->blocked++;

@@ -218,14 +218,15 @@ static void recipe(char *out, size_t n, const char *id, const char *user, const 
            id, base, uvar, var, base);
 }
 
-/* The status of GET .../api/stats in a load record of principal, or -1. */
-static int stats_status(const crawl_res *r, const char *principal) {
+/* The status of GET <path> in a load record of principal, or -1. */
+static int load_status(const crawl_res *r, const char *principal, const char *path) {
   const cJSON *rc, *q;
+  size_t pl = strlen(path);
   cJSON_ArrayForEach(rc, r->recs) {
-    if (!str(rc, "principal") || strcmp(str(rc, "principal"), principal)) continue;
+    if (!str(rc, "principal") || strcmp(str(rc, "principal"), principal) || strcmp(str(rc, "phase"), "load")) continue;
     cJSON_ArrayForEach(q, cJSON_GetObjectItem(rc, "requests")) {
       const char *u = str(q, "url");
-      if (u && strstr(u, "/auth/app/api/stats") && cJSON_IsNumber(cJSON_GetObjectItem(q, "status")))
+      if (u && strlen(u) >= pl && !strcmp(u + strlen(u) - pl, path) && cJSON_IsNumber(cJSON_GetObjectItem(q, "status")))
         return cJSON_GetObjectItem(q, "status")->valueint;
     }
   }
@@ -263,8 +264,10 @@ Test(api, principals_see_one_endpoint_differently, .timeout = 200) {
   r.run = t_run_argv(argv, 120000);
   cr_expect_eq(r.run.status, 0, "crawl: exit %d: %s", r.run.status, r.run.err);
   r.recs = t_journal_records(r.out, "requests");
-  cr_expect_eq(stats_status(&r, "owner"), 200, "the admin's load got 200");
-  cr_expect_eq(stats_status(&r, "reader"), 403, "the viewer's load got 403");
+  cr_expect_eq(load_status(&r, "owner", "/auth/app/api/stats"), 200, "the admin's load got 200");
+  cr_expect_eq(load_status(&r, "reader", "/auth/app/api/stats"), 403, "the viewer's load got 403");
+  cr_expect_eq(load_status(&r, "reader", "/auth/app/users"), 403,
+               "the access probe's load of Users as the viewer is recorded: 403");
   const char *const needles[] = {"admin-pass", "viewer-pass", NULL};
   char found[512];
   cr_expect_eq(t_tree_grep(r.out, needles, found, sizeof found), 0, "no password in the output: %s", found);

@@ -135,6 +135,7 @@ Test(netlog_record, a_load_with_its_requests_and_context) {
   crawl__netlog *nl = crawl__netlog_new();
   request(nl, "0", "GET", "http://a:1/poll", 1, 50);      /* idle: a timer */
   request(nl, "x", "GET", "http://cdn:2/lib.js", 0, 60);  /* off the app's origins */
+  request(nl, "d", "GET", "data:image/png;base64,AAAA", -1, 61); /* no origin: neither */
   crawl__netlog_begin(nl, "load", 100);
   request(nl, "1", "GET", "http://a:1/api/pets?status=available", 1, 112);
   response(nl, "1", 200, 146, 1234);
