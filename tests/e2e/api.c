@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "support.h"
@@ -272,4 +273,36 @@ Test(api, principals_see_one_endpoint_differently, .timeout = 200) {
   char found[512];
   cr_expect_eq(t_tree_grep(r.out, needles, found, sizeof found), 0, "no password in the output: %s", found);
   done(&r);
+}
+
+/* mcp: the act tool's result names the requests the action made, by
+ * method, endpoint template, status and the guard's verdict. */
+Test(api, mcp_act_names_its_requests, .timeout = 150) {
+  struct stat st;
+  if (stat(UIAP_SRC "/tests/support/node_modules/@modelcontextprotocol/sdk/package.json", &st) != 0) {
+    if (t_ci_required()) cr_assert_fail("@modelcontextprotocol/sdk is missing: npm ci in tests/support");
+    cr_skip_test("needs node and @modelcontextprotocol/sdk (npm ci in tests/support)");
+  }
+  char steps[2048];
+  snprintf(steps, sizeof steps,
+           "[{\"tool\":\"navigate\",\"args\":{\"url\":\"%s\"}},{\"tool\":\"snapshot\"},"
+           "{\"tool\":\"act\",\"args\":{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"name\":\"Refresh\"}}},"
+           "{\"tool\":\"act\",\"args\":{\"action\":\"ui.activate\",\"target\":{\"role\":\"button\",\"name\":\"Show card\"}}}]",
+           t_fixture_url(0, NULL, "/api/pets.html"));
+  const char *argv[] = {"/usr/bin/env", "node", UIAP_SRC "/tests/support/mcp_client.mjs", UIAP_BIN, steps, "--quiet",
+                        NULL};
+  t_run r = t_run_argv(argv, 140000);
+  cr_assert_eq(r.status, 0, "mcp_client.mjs: exit %d\n%s\n%s", r.status, r.out, r.err);
+  cJSON *out = cJSON_Parse(r.out);
+  cr_assert(out, "not JSON: %s", r.out);
+  const char *refresh = str(cJSON_GetArrayItem(cJSON_GetObjectItem(out, "results"), 2), "text");
+  const char *card = str(cJSON_GetArrayItem(cJSON_GetObjectItem(out, "results"), 3), "text");
+  cr_assert(refresh && card, "two act results: %s", r.out);
+  cr_expect(strstr(refresh, "requests: [{\"method\":\"GET\",\"template\":\"/api/pets\",\"status\":200,\"guard\":\"passed\"}]"),
+            "the click on Refresh made one GET /api/pets, 200:\n%s", refresh);
+  cr_expect(strstr(card, "{\"method\":\"POST\",\"template\":\"/api/pets/{id}/adopt\",\"guard\":\"write\"}"),
+            "the click on Show card made a POST the guard failed:\n%s", card);
+  cr_expect(!strstr(card, "MARKER"), "no body value in the result");
+  cJSON_Delete(out);
+  t_run_free(&r);
 }
