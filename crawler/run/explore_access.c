@@ -1,7 +1,8 @@
 /* explore_access.c -- access probing after the principals explored: each
  * principal opens the app's routes the others reached, classified
  * (access.c) into OUT/access.json, with a review item for a route a
- * principal can open although its navigation never offers it. */
+ * principal can open although its navigation never offers it. Each
+ * probe's load is a "load" phase with its `requests` record (docs/api.md). */
 #include "explore_int.h"
 
 /* ---- access probing ---- */
@@ -40,16 +41,30 @@ static int probe_routes(run *r, probe_route *v, int max) {
   return n;
 }
 
+/* Load url and capture it (*g, the caller frees) as a "load" phase whose
+ * `requests` record (docs/api.md) names the principal: what one endpoint
+ * answers each principal. */
+static crawl_code probe_load(run *r, const char *url, pg_graph **g) {
+  char why[512];
+  pg_options go = {.redact_pii = r->o->redact_pii};
+  crawl__run_net_begin(r, "load");
+  crawl_code rc = crawl__run_navigate(r, url, 0, why, sizeof why); /* a logout, a deletion: refused, absent */
+  if (!rc) rc = crawl_page_capture(r->page, &go, g);
+  crawl__netlog_ctx ctx = {.phase = "load", .url = url};
+  crawl__run_net_write(r, &ctx);
+  return rc;
+}
+
 /* Open url as the principal of the current tab; signed out on the way
  * (a recipe principal): sign in again once and retry. */
 static crawl__access probe_one(run *r, const char *url) {
-  char why[512];
   for (int attempt = 0; attempt < 2; attempt++) {
     pg_graph *g = NULL;
-    pg_options go = {.redact_pii = r->o->redact_pii};
-    crawl_code rc = crawl__run_navigate(r, url, 0, why, sizeof why); /* a logout, a deletion: refused, absent */
-    if (!rc) rc = crawl_page_capture(r->page, &go, &g);
-    if (rc) return CRAWL__ACCESS_ABSENT;
+    crawl_code rc = probe_load(r, url, &g);
+    if (rc) {
+      pg_graph_free(g);
+      return CRAWL__ACCESS_ABSENT;
+    }
     int st = crawl_page_status(r->page);
     int signin = crawl__login_page(crawl__run_signin_recipe(r), g->route_url, g) || st == 401 || st == 419;
     crawl__access a = crawl__access_classify(st, signin, g);

@@ -15,6 +15,7 @@
 #include "run_int.h"
 #include "timing.h"
 #include "act.h"
+#include "netlog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,10 @@ void crawl__run_add_args(cJSON *o, const action *a);
 void crawl__run_jl_review(run *r, const char *kind, const char *severity, int state, const action *a,
                       const char *remediation, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 void crawl__run_journal_run(run *r, const cJSON *env, const char *base, const seed *seeds, int nseeds, int resumed);
+void crawl__run_net_begin(run *r, const char *phase);
+void crawl__run_net_mute(run *r, int off);
+int crawl__run_net_active(run *r);
+void crawl__run_net_write(run *r, crawl__netlog_ctx *ctx);
 
 /* ---- explore_states.c ---- */
 int crawl__run_find_state(const run *r, const char *fp);

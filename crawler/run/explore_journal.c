@@ -3,7 +3,9 @@
  * items, progress reports, the "run" record with its environment; and the
  * small helpers every part of the run uses (elapsed time, a graph's JSON,
  * a URL's origin). The journal file itself is crawl_journal.h's; state
- * records are explore_states.c's, transitions explore_step.c's. */
+ * records are explore_states.c's, transitions explore_step.c's; the
+ * `requests` record of a phase (crawl__run_net_*: when a phase begins is
+ * the caller's, the log itself netlog.c's). */
 #include "explore_int.h"
 
 #include <stdarg.h>
@@ -259,4 +261,25 @@ void crawl__run_journal_run(run *r, const cJSON *env, const char *base, const se
   cJSON *sa = cJSON_AddArrayToObject(rl, "seeds");
   for (int i = 0; i < nseeds; i++) cJSON_AddItemToArray(sa, cJSON_Duplicate(seeds[i].json, 1));
   crawl__run_jl_write(r, "run", rl);
+}
+
+/* ---- the requests of a phase (netlog.c; docs/api.md "Recording requests") ---------------- */
+/* A load or an action begins: the tab's requests from now on are its own. */
+void crawl__run_net_begin(run *r, const char *phase) {
+  crawl__netlog_begin(crawl__page_netlog(r->page), phase, cdp_now_ms());
+}
+
+/* A restore or a replay (off 1): what it loads was recorded the first time. */
+void crawl__run_net_mute(run *r, int off) { crawl__netlog_mute(crawl__page_netlog(r->page), off); }
+
+/* 1 while a phase begun by crawl__run_net_begin has no record yet. */
+int crawl__run_net_active(run *r) { return crawl__netlog_phase(crawl__page_netlog(r->page)) != NULL; }
+
+/* The phase's `requests` record (after the record it belongs to); the
+ * principal exploring is added to ctx. */
+void crawl__run_net_write(run *r, crawl__netlog_ctx *ctx) {
+  crawl__netlog *nl = crawl__page_netlog(r->page);
+  if (!nl) return;
+  if (r->pri >= 0 && (size_t)r->pri < r->o->nprincipals) ctx->principal = r->o->principals[r->pri].id;
+  crawl__run_jl_write(r, "requests", crawl__netlog_record(nl, ctx, cdp_now_ms()));
 }

@@ -24,8 +24,10 @@ int crawl__run_sign_in(run *r, int again) {
     return -1;
   }
   r->relogins += again;
+  crawl__run_net_mute(r, 1); /* a sign-in is no phase of the crawl (docs/api.md) */
   crawl_code rc = crawl__login_run(r->page, pr->login, &r->o->policy, (const char *const *)r->allowed, r->secrets, why,
                                    sizeof why);
+  crawl__run_net_mute(r, 0);
   if (rc) {
     crawl__run_note_error(r, rc);
     crawl__run_jl_note(r, "signing in as %s failed: %s", pr->id, why);

@@ -140,15 +140,16 @@ static void plan_seeds(run *r, seed *seeds, int nseeds) {
   }
 }
 
-/* Load URL seed i and register its state; the "seed" line says how it went. */
-static void seed_load(run *r, seed *sd, int i) {
+/* Load URL seed i and register its state; the "seed" line says how it
+ * went. Returns the state's index, or -1. */
+static int seed_load_(run *r, seed *sd, int i) {
   cJSON *so = cJSON_CreateObject();
   cJSON_AddNumberToObject(so, "index", i);
   cJSON_AddItemToObject(so, "seed", cJSON_Duplicate(sd->json, 1));
   if (!sd->url) {
     seed_unresolved(r, so, is_control_seed(sd) ? "a menu or action seed is resolved on the seed pages once they are loaded"
                            : "a workflow seed is resolved against the workflow candidates synthesized from the run");
-    return;
+    return -1;
   }
   crawl_code rc = crawl_page_load(r->page, sd->url);
   if (rc) {
@@ -157,7 +158,7 @@ static void seed_load(run *r, seed *sd, int i) {
     crawl__run_jl_review(r, "coverage_gap", "high", -1, NULL, "Check that the seed URL is reachable from the crawler.",
               "Seed %d (%s) could not be loaded: %s", i, sd->url, crawl_page_errmsg(r->page));
     if (!r->seed_err[0]) snprintf(r->seed_err, sizeof r->seed_err, "%s", crawl_page_errmsg(r->page));
-    return;
+    return -1;
   }
   char *route = NULL;
   int si = crawl__run_observe(r, &rc, &route);
@@ -165,7 +166,7 @@ static void seed_load(run *r, seed *sd, int i) {
     crawl__run_note_error(r, rc);
     free(route);
     seed_unresolved(r, so, crawl_page_errmsg(r->page));
-    return;
+    return -1;
   }
   if (si < 0) {
     si = crawl__run_add_state(r, -1, NULL, i, route);
@@ -186,6 +187,19 @@ static void seed_load(run *r, seed *sd, int i) {
   if (si >= 0) cJSON_AddStringToObject(so, "stateId", r->f.st[si].id); /* new or met before */
   crawl__run_jl_write(r, "seed", so);
   free(route);
+  return si;
+}
+
+/* seed_load_ as a "load" phase: its `requests` record after its seed line. */
+static void seed_load(run *r, seed *sd, int i) {
+  if (!sd->url) {
+    seed_load_(r, sd, i);
+    return;
+  }
+  crawl__run_net_begin(r, "load");
+  int si = seed_load_(r, sd, i);
+  crawl__netlog_ctx ctx = {.phase = "load", .state_id = si >= 0 ? r->f.st[si].id : NULL, .url = sd->url};
+  crawl__run_net_write(r, &ctx);
 }
 
 /* A seed that hangs the tab costs a new tab, not the other seeds; a seed

@@ -233,6 +233,7 @@ static void step_(run *r, int si, int i) {
   int probing = a->probe; /* nothing settles it: tried under the seal (explore_probe.c) */
   if (probing && crawl__run_probe_begin(r, si, a, &pc)) return; /* held after all */
   step_marks m = marks_now(r);
+  crawl__run_net_begin(r, "action"); /* its record: crawl__run_step */
   crawl_code rc = crawl__run_perform(r, a, why, sizeof why);
   if (rc == CRAWL_ARG && !probing && r->cur == si && shown_elsewhere(r, si)) {
     /* the page shows si under another route (folded): what it lists need
@@ -330,10 +331,28 @@ static int shared_reserve(run *r) {
  * (after its journal line: a worker killed before that has it redone). A
  * shared run reserves the transition first and gives it back when the
  * action recorded none. */
+/* The step's `requests` record, after its transition, decision or failure
+ * (transitions: the count before the step). Nothing when the step did not
+ * act (the page had left si, a probe was held). */
+static void journal_requests(run *r, int si, int i, long transitions, int probed) {
+  if (!crawl__run_net_active(r)) return;
+  const action *a = &r->f.st[si].acts[i];
+  char tid[32];
+  snprintf(tid, sizeof tid, "t_%05ld", r->transitions);
+  cJSON *target = crawl__run_target_json(a);
+  crawl__netlog_ctx ctx = {.phase = "action", .state_id = r->f.st[si].id, .action_id = a->action_id,
+                           .target = target, .probed = probed,
+                           .transition_id = r->transitions > transitions ? tid : NULL};
+  crawl__run_net_write(r, &ctx);
+  cJSON_Delete(target);
+}
+
 void crawl__run_step(run *r, int si, int i) {
   if (r->sh && !shared_reserve(r)) return;
   long before = r->transitions;
+  int probed = r->f.st[si].acts[i].probe;
   step_(r, si, i);
+  journal_requests(r, si, i, before, probed);
   if (r->sh && r->transitions == before && crawl__shared_transitions_add(r->sh, -1) < 0) crawl__run_shared_failed(r);
   if (r->sh && r->f.st[si].acts[i].done) crawl__run_shared_did(r, si, i);
 }

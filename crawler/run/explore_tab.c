@@ -188,8 +188,10 @@ int crawl__run_recover(run *r) {
 /* Take known edge e from the current page. 0 when it landed where it did before. */
 int crawl__run_walk_edge(run *r, const edge *e) {
   char why[256];
+  crawl__run_net_mute(r, 1); /* its requests were recorded when it was taken first */
   crawl_code rc = replay(r, e->to, &e->a, why, sizeof why);
   if (!rc) crawl__run_observe(r, &rc, NULL);
+  crawl__run_net_mute(r, 0);
   if (rc) { crawl__run_note_error(r, rc); return -1; }
   return r->cur == e->to ? 0 : -1;
 }
@@ -279,7 +281,9 @@ int crawl__run_restore(run *r, int si) {
   crawl_log(CRAWL_LOG_DEBUG, "restore", "state %s from %s", r->f.st[si].id, r->cur >= 0 ? r->f.st[r->cur].id : "an unknown state");
   long long t0 = cdp_now_ms();
   r->in_restore = 1;
+  crawl__run_net_mute(r, 1); /* a load or replay recorded before */
   int rc = restore_path(r, si);
+  crawl__run_net_mute(r, 0);
   r->in_restore = 0;
   crawl__timing_add(&r->tm, CRAWL_PH_RESTORE, cdp_now_ms() - t0);
   return rc;

@@ -11,6 +11,7 @@
  * captures feed the session's secret list, through which every reply
  * passes (mcp.c). */
 #include "act.h"
+#include "netlog.h"
 #include "mcp_int.h"
 #include "pg_url.h"
 #include "run_int.h"
@@ -450,6 +451,28 @@ static void act_done(crawl_mcp *m, const action *a, const cJSON *before, int blo
   pg_graph_free(g);
 }
 
+/* The action begins: what the page requested before is not its own. */
+static void act_requests_begin(crawl_mcp *m) {
+  crawl__netlog *nl = crawl__page_netlog(m->page);
+  crawl__netlog_ctx ctx = {.phase = "action"};
+  if (nl) cJSON_Delete(crawl__netlog_record(nl, &ctx, cdp_now_ms()));
+  crawl__netlog_begin(nl, "action", cdp_now_ms());
+}
+
+/* The requests the action made, to the app's origins (netlog.c), as a line
+ * "requests: [{method, template, status, guard}, ...]"; the log is
+ * emptied for the next action. */
+static void act_requests(crawl_mcp *m, mcp__result *r) {
+  crawl__netlog *nl = crawl__page_netlog(m->page);
+  if (!nl) return;
+  cJSON *brief = crawl__netlog_brief(nl);
+  char *t = cJSON_PrintUnformatted(brief);
+  say(r, "requests: %s\n", t ? t : "[]");
+  free(t);
+  cJSON_Delete(brief);
+  crawl__netlog_idle(nl); /* taken by the next action's begin */
+}
+
 static int act_args(const cJSON *args, const char **asked, const cJSON **target, mcp__result *r) {
   *asked = crawl__str(args, "action");
   *target = crawl__get(args, "target");
@@ -486,9 +509,11 @@ static int act_decided(crawl_mcp *m, pg_graph *g, const pg_element *e, const pg_
   int blocked0 = crawl_page_blocked(m->page, NULL);
   char why[512] = "";
   act_gate gate = {.policy = &m->o.policy, .page_origin = m->first_origin, .allowed = m->allowed};
+  act_requests_begin(m);
   crawl_code rc = crawl__act_perform(m->page, g, &gate, &a, value, NULL, why, sizeof why);
   if (rc) fail(r, "could not %s %s \"%s\": %s", a.action_id, a.role, a.name, why[0] ? why : crawl_strerror(rc));
   else act_done(m, &a, before, blocked0, r);
+  act_requests(m, r);
   free(a.scope_key);
   cJSON_Delete(before);
   return 0;

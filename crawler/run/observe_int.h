@@ -41,6 +41,9 @@ typedef struct submit {
   int nreq, ndone, failed, status;
   long long last_done;
   int started_sent;
+  int from_request;             /* no form: a non-GET request of the app's origins began it */
+  char emethod[16];             /* its endpoint: the first request of the app's origins ... */
+  char *endpoint;               /* ... its path template, "{id}" style (crawl__netlog_template) */
 } submit;
 
 typedef struct { int ctx, key, backend; } key_entry;

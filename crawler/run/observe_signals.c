@@ -3,12 +3,15 @@
  * events (the reporter's binding, navigations, the page closing, network
  * requests), element keys resolved to backendNodeIds, live-region reports
  * (toast.shown, status.changed) and form submits with the requests that
- * follow them (submission.started, submission.finished).
+ * follow them, and non-GET requests of the app's origins no form sent
+ * (submission.started, submission.finished; detail.endpoint: the method
+ * and path template, docs/api.md).
  *
  * Not here: the signals the graphs show (route.changed, dialog.*,
  * validation.changed: pg_delta_signals, called from observe.c), the
  * page-side reporter (js/live_reporter.js).
  */
+#include "netlog.h"
 #include "observe_int.h"
 
 #include <stdio.h>
@@ -112,6 +115,62 @@ void crawl__obs_on_closed(void *ud, const char *session, const char *method, con
   if (mine(s, crawl__str(params, "sessionId"))) s->closed = 1;
 }
 
+/* The submit's endpoint, from its first request of the app's origins. */
+static void submit_endpoint(obs *s, submit *b, const char *m, const char *url) {
+  if (b->endpoint || !m || !url || strlen(m) >= sizeof b->emethod || crawl__page_net_scope(s->p, url) <= 0) return;
+  b->endpoint = crawl__netlog_template(url);
+  snprintf(b->emethod, sizeof b->emethod, "%s", m);
+}
+
+/* A free submit slot, cleared, or NULL. */
+static submit *submit_slot(obs *s) {
+  for (int i = 0; i < MAX_SUBMITS; i++)
+    if (!s->submits[i].active) {
+      memset(&s->submits[i], 0, sizeof s->submits[i]);
+      return &s->submits[i];
+    }
+  return NULL;
+}
+
+/* A non-GET request of the app's origins that no form sent (a script's
+ * fetch): a submission of its own. 1 when it is one. */
+static int submit_from_request(obs *s, const char *rid, const char *m, const char *url, long long now) {
+  if (!m || !strcmp(m, "GET") || !strcmp(m, "HEAD") || !strcmp(m, "OPTIONS") || !url || crawl__page_net_scope(s->p, url) <= 0)
+    return 0;
+  submit *b = submit_slot(s);
+  if (!b) return 0;
+  b->active = b->from_request = 1;
+  b->t0 = now;
+  for (size_t i = 0; m[i] && i + 1 < sizeof b->method; i++) /* lower case, as a form's method */
+    b->method[i] = (char)(m[i] >= 'A' && m[i] <= 'Z' ? m[i] + 32 : m[i]);
+  submit_endpoint(s, b, m, url);
+  b->req[b->nreq++] = crawl__xstrdup(rid);
+  s->own_dirty = 1;
+  return 1;
+}
+
+/* A request starts: a submit's in its window, a submission of its own, or
+ * kept a moment for a submit reported after it. */
+static void request_started(obs *s, const char *rid, const cJSON *params, long long now) {
+  const cJSON *req = crawl__get(params, "request");
+  const char *m = crawl__str(req, "method"), *url = crawl__str(req, "url");
+  for (int i = 0; i < MAX_SUBMITS; i++) {
+    submit *b = &s->submits[i];
+    if (!b->active || now - b->t0 > SUBMIT_WINDOW_MS) continue;
+    for (int k = 0; k < b->nreq; k++)
+      if (b->req[k] && !strcmp(b->req[k], rid)) return; /* a redirect */
+    if (b->nreq < MAX_REQS) b->req[b->nreq++] = crawl__xstrdup(rid);
+    submit_endpoint(s, b, m, url);
+    return;
+  }
+  if (submit_from_request(s, rid, m, url, now)) return;
+  /* no submit yet: its report may still be on the way */
+  recent_req *r = &s->recent[s->nrecent++ % RECENT];
+  free(r->rid);
+  r->rid = crawl__xstrdup(rid);
+  r->t = now;
+}
+
 /* Submissions: requests that start soon after a submit belong to it. */
 void crawl__obs_on_network(void *ud, const char *session, const char *method, const cJSON *params) {
   obs *s = ud;
@@ -122,19 +181,7 @@ void crawl__obs_on_network(void *ud, const char *session, const char *method, co
   if (!strcmp(method, "Network.requestWillBeSent")) {
     const char *type = crawl__str(params, "type");
     if (!type || (strcmp(type, "XHR") && strcmp(type, "Fetch") && strcmp(type, "Document"))) return;
-    for (int i = 0; i < MAX_SUBMITS; i++) {
-      submit *b = &s->submits[i];
-      if (!b->active || now - b->t0 > SUBMIT_WINDOW_MS) continue;
-      for (int k = 0; k < b->nreq; k++)
-        if (b->req[k] && !strcmp(b->req[k], rid)) return; /* a redirect */
-      if (b->nreq < MAX_REQS) b->req[b->nreq++] = crawl__xstrdup(rid);
-      return;
-    }
-    /* no submit yet: its report may still be on the way */
-    recent_req *r = &s->recent[s->nrecent++ % RECENT];
-    free(r->rid);
-    r->rid = crawl__xstrdup(rid);
-    r->t = now;
+    request_started(s, rid, params, now);
     return;
   }
   for (int i = 0; i < MAX_SUBMITS; i++) {
@@ -259,13 +306,24 @@ static void live_signals(obs *s, const cJSON *rep, int ctx, const pg_graph *g) {
  * moments: the report can arrive after its request). Called from the event
  * callback, so no CDP calls here: crawl__obs_submits_resolve publishes the signal. */
 static void submit_register(obs *s, const cJSON *item, int ctx) {
+  long long now = cdp_now_ms();
   submit *b = NULL;
-  for (int i = 0; i < MAX_SUBMITS && !b; i++)
-    if (!s->submits[i].active) b = &s->submits[i];
-  if (!b) return;
-  memset(b, 0, sizeof *b);
+  for (int i = 0; i < MAX_SUBMITS && !b; i++) { /* its request came first: that submission is the form's */
+    submit *q = &s->submits[i];
+    if (q->active && q->from_request && now - q->t0 <= 200) b = q;
+  }
+  if (b && b->started_sent) return; /* announced already, without its form */
+  if (b) {
+    b->from_request = 0;
+    b->ctx = ctx;
+    const cJSON *k = crawl__get(item, "k");
+    b->key = cJSON_IsNumber(k) ? k->valueint : 0;
+    s->own_dirty = 1;
+    return;
+  }
+  if (!(b = submit_slot(s))) return;
   b->active = 1;
-  b->t0 = cdp_now_ms();
+  b->t0 = now;
   b->ctx = ctx;
   const cJSON *k = crawl__get(item, "k");
   b->key = cJSON_IsNumber(k) ? k->valueint : 0;
@@ -292,6 +350,15 @@ static const pg_scope *form_scope(const pg_graph *g, int form_backend) {
   return NULL;
 }
 
+/* detail.endpoint: {method, template} of the submit's first request of
+ * the app's origins, once known. */
+static void add_endpoint(cJSON *d, const submit *b) {
+  if (!b->endpoint) return;
+  cJSON *e = cJSON_AddObjectToObject(d, "endpoint");
+  cJSON_AddStringToObject(e, "method", b->emethod);
+  cJSON_AddStringToObject(e, "template", b->endpoint);
+}
+
 /* Publish submission.started for new submits, with the form scope. */
 void crawl__obs_submits_resolve(obs *s) {
   for (int i = 0; i < MAX_SUBMITS; i++) {
@@ -309,7 +376,9 @@ void crawl__obs_submits_resolve(obs *s) {
       if (sc->name) cJSON_AddStringToObject(sg, "text", sc->name);
     }
     cJSON_AddStringToObject(sg, "level", "info");
-    cJSON_AddStringToObject(cJSON_AddObjectToObject(sg, "detail"), "method", b->method);
+    cJSON *d = cJSON_AddObjectToObject(sg, "detail");
+    cJSON_AddStringToObject(d, "method", b->method);
+    add_endpoint(d, b);
     crawl__obs_signal_publish(s, sg);
   }
 }
@@ -318,6 +387,7 @@ void crawl__obs_submit_free(submit *b) {
   for (int k = 0; k < b->nreq; k++) free(b->req[k]);
   free(b->scope_id);
   free(b->document_id);
+  free(b->endpoint);
   memset(b, 0, sizeof *b);
 }
 
@@ -339,6 +409,7 @@ void crawl__obs_submits_check(obs *s, long long now, int force) {
     cJSON_AddStringToObject(sg, "level", level);
     cJSON *d = cJSON_AddObjectToObject(sg, "detail");
     cJSON_AddStringToObject(d, "method", b->method);
+    add_endpoint(d, b);
     cJSON_AddNumberToObject(d, "requests", b->nreq);
     if (b->status) cJSON_AddNumberToObject(d, "status", b->status);
     if (b->failed) cJSON_AddNumberToObject(d, "failed", b->failed);

@@ -47,12 +47,49 @@ int crawl__page_guarded_session(crawl_page *p, const char *session) {
   return crawl__page_mine(p, session) || crawl__page_kid_index(p, session) >= 0;
 }
 
+/* ---- the request log (netlog.c) ---------------------------------------------- */
+static int origin_listed(const char *o, const char *const *v, int n) {
+  for (int i = 0; o[0] && v && (n < 0 ? v[i] != NULL : i < n); i++) {
+    char c[512];
+    crawl__page_url_origin(v[i], c, sizeof c);
+    if (!strcmp(c[0] ? c : v[i], o)) return 1;
+  }
+  return 0;
+}
+
+int crawl__page_net_scope(crawl_page *p, const char *url) {
+  char o[512], top[512];
+  crawl__page_url_origin(url, o, sizeof o);
+  if (!o[0]) return -1;
+  if (p->nallowed) return origin_listed(o, (const char *const *)p->allowed, p->nallowed);
+  if (origin_listed(o, p->o.allowed_origins, -1)) return 1;
+  crawl__page_url_origin(p->goto_url ? p->goto_url : p->url, top, sizeof top);
+  return !strcmp(o, top);
+}
+
+/* One of the tab's Network events into its request log. */
+static void net_event(crawl_page *p, const char *method, const cJSON *params) {
+  long long now = cdp_now_ms();
+  if (!strcmp(method, "Network.requestWillBeSent")) {
+    const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(params, "request"), "url"));
+    crawl__netlog_on_request(p->net, params, url ? crawl__page_net_scope(p, url) : -1, now);
+  } else if (!strcmp(method, "Network.responseReceived")) {
+    crawl__netlog_on_response(p->net, params);
+  } else {
+    crawl__netlog_on_done(p->net, params, !strcmp(method, "Network.loadingFailed"), now);
+  }
+}
+
+crawl__netlog *crawl__page_netlog(crawl_page *p) { return p ? p->net : NULL; }
+
 void crawl__page_on_request(void *ud, const char *session, const char *method, const cJSON *params) {
   crawl_page *p = ud;
   if (!crawl__page_mine(p, session)) return;
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
   if (!cJSON_IsString(id)) return;
   p->last_activity = cdp_now_ms();
+  net_event(p, method, params);
   if (!strcmp(method, "Network.requestWillBeSent")) {
     const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "type"));
     if (type && (!strcmp(type, "EventSource") || !strcmp(type, "WebSocket"))) return;
@@ -186,6 +223,7 @@ void crawl__page_on_response(void *ud, const char *session, const char *method, 
   crawl_page *p = ud;
   (void)method;
   if (!crawl__page_mine(p, session)) return;
+  net_event(p, method, params);
   const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "type"));
   const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "frameId"));
   const char *main_frame = p->main_frame ? p->main_frame : p->target_id;

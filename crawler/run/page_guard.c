@@ -470,6 +470,17 @@ static void prime_reply(crawl_page *p, const char *session, cJSON *a, const char
   }
 }
 
+/* The guard's verdict on a request as the request log names it
+ * (docs/api.md): why and read as guard_reason left them. */
+static const char *guard_verdict(crawl_page *p, const char *m, const char *url, const char *type, const char *why,
+                                 const char *read) {
+  if (why && is_write(m)) return "write";
+  if (why) return !strcmp(why, "off the allowed origins") ? "off_origin" : "write_intent";
+  if (read[0]) return "read";
+  if (p->o.block_writes && is_write(m) && beacon_allowed(p, url, type)) return "beacon";
+  return "passed";
+}
+
 /* The write guard: in the safe modes every request of the page and of every
  * target under it (frames in other processes, workers, service and shared
  * workers) pauses here, and what guard_reason names is failed before it
@@ -496,6 +507,9 @@ void crawl__page_on_paused(void *ud, const char *session, const char *method, co
   const char *why = p->o.block_writes
                       ? guard_reason(p, req, type, fid, whybuf, sizeof whybuf, read, sizeof read, hint, sizeof hint)
                       : NULL;
+  if (crawl__page_mine(p, session))
+    crawl__netlog_on_paused(p->net, params, url ? crawl__page_net_scope(p, url) : -1, guard_verdict(p, m, url, type, why, read),
+                            why ? why : read[0] ? read : NULL, cdp_now_ms());
   if (why) {
     p->blocked++;
     free(p->last_blocked);

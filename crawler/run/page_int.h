@@ -10,6 +10,7 @@
 #include "crawl.h"
 #include "crawl_secrets.h"
 #include "crawl_strmap.h"
+#include "netlog.h"
 #include "run_int.h"
 
 #define MAX_FRAMES 256
@@ -104,6 +105,7 @@ struct crawl_page {
   crawl__strmap sens_seen;
   crawl__secrets *secrets;   /* own_secrets, or the run's, borrowed (crawl__page_use_secrets) */
   crawl__secrets *own_secrets; /* the tab's own: its session's values and what it redacted */
+  crawl__netlog *net;        /* the requests of the app's origins, by phase (netlog.c) */
   char err[512];
 };
 

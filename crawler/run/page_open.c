@@ -44,6 +44,7 @@ static crawl_page *page_new(cdp_client *c, const crawl_page_opts *o) {
   p->binding = crawl__xstrdup(b);
   p->secrets = p->own_secrets = crawl__secrets_for(p->o.session, 0);
   if (p->o.secrets) crawl__secrets_add_all(p->own_secrets, p->o.secrets);
+  p->net = crawl__netlog_new();
   return p;
 }
 
@@ -557,6 +558,7 @@ void crawl_page_close(crawl_page *p) {
   free(p->target_id);
   free(p->binding);
   crawl__secrets_free(p->own_secrets);
+  crawl__netlog_free(p->net);
   free(p->main_frame);
   free(p->last_blocked);
   free(p->last_load_blocked);

@@ -432,6 +432,9 @@ Test(observe_signals, each_kind_once_and_none_for_the_clock, .timeout = 180) {
   count_kind(msgs, "submission.finished", 1, &s);
   cr_expect_str_eq(get_str(s, "level"), "success", "the POST answered 200");
   cr_expect(cJSON_GetNumberValue(get(get(s, "detail"), "requests")) == 1, "one request belongs to the submit");
+  cr_expect_str_eq(get_str(get(get(s, "detail"), "endpoint"), "template"), "/__test/slow",
+                   "the submission names its endpoint's template (issue 28)");
+  cr_expect_str_eq(get_str(get(get(s, "detail"), "endpoint"), "method"), "POST");
   const char *form = get_str(s, "scopeId");
   count_kind(msgs, "submission.started", 1, &s);
   cr_expect(form && get_str(s, "scopeId") && !strcmp(form, get_str(s, "scopeId")), "both name the form scope");

@@ -18,7 +18,9 @@
  *                                ?other=PORT: the home page loads an image
  *                                from 127.0.0.1:PORT/auth/app/other-origin,
  *                                note?ls=yes|no (the home page's script says
- *                                whether localStorage "auth-note" was there)
+ *                                whether localStorage "auth-note" was there),
+ *                                stats (its load GETs api/stats: 200
+ *                                JSON for admin, 403 JSON for viewer)
  *   GET  /auth/__log             {"reached":[{"user","via","path"}...],
  *                                "issued":[sid...]}: every app page a
  *                                principal reached, every session id set
@@ -167,6 +169,13 @@ static void log_hit(const principal *who, const char *path, const char *query) {
 }
 
 /* ---- the app ----------------------------------------------------------------- */
+/* /auth/app/stats (linked from nowhere: a plan seeds it): its load GETs
+ * /auth/app/api/stats, 200 for admin, 403 for viewer. */
+static const char STATS_PAGE[] =
+  "<!doctype html><title>Stats</title><h1>Stats</h1><p id=s>Loading</p><a href=/auth/app/>Home</a>"
+  "<script>fetch('/auth/app/api/stats').then(r=>{document.getElementById('s').textContent="
+  "r.ok?'Stats shown':'Stats forbidden';});</script>";
+
 static void app_home(const crawl_request *req, const principal *who, crawl_response *res) {
   char page[2048], img[128] = "";
   int admin = !strcmp(who->role, "admin");
@@ -206,12 +215,20 @@ static void app_page(const crawl_request *req, crawl_response *res) {
   const char *page = req->path + strlen("/auth/app/");
   if (!strcmp(page, "users") && strcmp(who.role, "admin"))
     return html(res, 403, "<p>Forbidden</p><a href=/auth/app/>Home</a>");
+  if (!strcmp(page, "api/stats")) { /* issue 28: one endpoint, two answers */
+    int admin = !strcmp(who.role, "admin");
+    const char *j = admin ? "{\"users\":2,\"sessions\":1}" : "{\"error\":\"forbidden\"}";
+    crawl_response_status(res, admin ? 200 : 403);
+    crawl_response_body(res, "application/json", j, strlen(j));
+    return;
+  }
   log_hit(&who, req->path, !strcmp(page, "note") ? req->query : "");
   if (!*page) app_home(req, &who, res);
   else if (!strcmp(page, "profile")) app_profile(&who, res);
   else if (!strcmp(page, "users")) html(res, 200, "<title>Users</title><h1>Users</h1><a href=/auth/app/>Home</a>");
   else if (!strcmp(page, "audit")) html(res, 200, "<title>Audit log</title><h1>Audit log</h1><a href=/auth/app/>Home</a>");
   else if (!strcmp(page, "note")) html(res, 200, "ok");
+  else if (!strcmp(page, "stats")) html(res, 200, STATS_PAGE);
   else html(res, 404, "<p>Not found</p>");
 }
 

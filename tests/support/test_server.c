@@ -30,7 +30,11 @@
  * /auth/...: the sign-in app (auth_app.c); /book/...: the address book
  * (addrbook_app.c).
  * And /danger/...: 204 for non-GET/HEAD methods (the fixtures' dangerous
- * actions post there; the tests count the hits); GET/HEAD serve files. */
+ * actions post there; the tests count the hits); GET/HEAD serve files.
+ * /api/pets...: the REST app of fixtures/api (issue 28): GET /api/pets (a
+ * JSON list, any query), GET /api/pets/<id> for ids 3, 4, 17 (JSON; 404
+ * otherwise), 204 for any other method (a write: the tests prove by the
+ * hit count that none arrived). */
 #include "support.h"
 
 #include <stdio.h>
@@ -171,10 +175,40 @@ static const struct {
   { "echo", ep_echo },         { "agent", ep_agent },
 };
 
+/* ---- /api/pets: the REST app of fixtures/api --------------------------------- */
+static const struct { const char *id, *json; } pets[] = {
+  { "3", "{\"id\":3,\"name\":\"Rex\",\"kind\":\"dog\",\"status\":\"available\"}" },
+  { "4", "{\"id\":4,\"name\":\"Mia\",\"kind\":\"cat\",\"status\":\"available\"}" },
+  { "17", "{\"id\":17,\"name\":\"Kiwi\",\"kind\":\"bird\",\"status\":\"available\"}" },
+};
+
+static int pets_api(const crawl_request *req, crawl_response *res)
+{
+  if (strcmp(req->path, "/api/pets") && strncmp(req->path, "/api/pets/", 10))
+    return 0;
+  if (!is_read(req)) {
+    crawl_response_status(res, 204);
+    return 1;
+  }
+  if (!strcmp(req->path, "/api/pets")) {
+    static const char list[] = "[{\"id\":3,\"name\":\"Rex\"},{\"id\":4,\"name\":\"Mia\"},"
+                               "{\"id\":17,\"name\":\"Kiwi\"}]";
+    crawl_response_body(res, "application/json", list, sizeof list - 1);
+    return 1;
+  }
+  for (size_t i = 0; i < sizeof pets / sizeof pets[0]; i++)
+    if (!strcmp(req->path + 10, pets[i].id)) {
+      crawl_response_body(res, "application/json", pets[i].json, strlen(pets[i].json));
+      return 1;
+    }
+  text_reply(res, 404, "404 Not Found\n");
+  return 1;
+}
+
 int t_test_endpoints(void *ud, const crawl_request *req, crawl_response *res)
 {
   (void)ud;
-  if (t_auth_app(req, res) || t_addrbook_app(req, res))
+  if (t_auth_app(req, res) || t_addrbook_app(req, res) || pets_api(req, res))
     return 1;
   if (!strncmp(req->path, "/danger/", 8)) {
     if (is_read(req))
