@@ -1,0 +1,105 @@
+(()=>{
+/* capture_patch.js -- the patched capture's witness in the page (page_patch.c).
+ * The script's value is a function of one MODE: 'base' records the page as it
+ * is now (sent just before a full capture's snapshot: its baseline), 'diff'
+ * tells whether anything but form-control values may have changed since:
+ * then null (a full capture is due); else the array of the form controls
+ * whose value, checked or selected state changed (the baseline moves to now).
+ * Without a DOM mutation, a CSSOM edit, a change of what a state selector
+ * (:hover, :focus, :checked, ...) matches, a running animation, an image
+ * loading, a scroll, a resize or new fonts, no box and no computed style can
+ * change: the snapshot of the baseline holds, but for the values. Anything
+ * it cannot vouch for counts as a change: an event listener added
+ * (DOMSnapshot's isClickable), a shadow root attached, a frame, another URL,
+ * a style sheet it cannot read, too many state selectors. */
+const W=window,K='__uiap_cp',D=document;
+let s=W[K];
+if(!s){
+  s={dirty:1,ctl:new WeakMap(),look:null,sel:null};
+  try{Object.defineProperty(W,K,{value:s})}catch(e){return()=>null}
+  const bump=()=>{s.dirty++};
+  try{
+    const P=EventTarget.prototype,A=P.addEventListener;
+    P.addEventListener=function(){bump();return A.apply(this,arguments)};
+    A.call(W,'scroll',bump,true);
+    A.call(W,'resize',bump,true);
+    A.call(W,'load',bump,true);
+    A.call(W,'error',bump,true);
+    A.call(W,'animationstart',bump,true);
+    A.call(W,'transitionrun',bump,true);
+    const E=Element.prototype,S=E.attachShadow;
+    if(S)E.attachShadow=function(){bump();return S.apply(this,arguments)};
+    const C=CSSStyleSheet.prototype;
+    for(const n of ['insertRule','deleteRule','addRule','removeRule','replace','replaceSync']){
+      const f=C[n];if(typeof f==='function')C[n]=function(){bump();return f.apply(this,arguments)};
+    }
+    for(const proto of [HTMLElement.prototype,Document.prototype,Window.prototype,SVGElement.prototype]){
+      for(const n of Object.getOwnPropertyNames(proto)){
+        if(!n.startsWith('on'))continue;
+        const d=Object.getOwnPropertyDescriptor(proto,n);
+        if(!d||!d.set||!d.configurable)continue;
+        Object.defineProperty(proto,n,{configurable:true,enumerable:d.enumerable,get:d.get,
+          set:function(v){bump();return d.set.call(this,v)}});
+      }
+    }
+    s.mo=new MutationObserver(bump);
+    s.mo.observe(D,{subtree:true,childList:true,attributes:true,characterData:true});
+  }catch(e){s.broken=1}
+}
+const STATE=/:(hover|focus|focus-within|focus-visible|active|checked|indeterminate|default|valid|invalid|in-range|out-of-range|user-valid|user-invalid|placeholder-shown|autofill|-webkit-autofill|target|target-within|visited|link|any-link|enabled|disabled|read-only|read-write|required|optional|blank|empty|open|closed|popover-open|modal|fullscreen|picture-in-picture|playing|paused|has|is|where|not)\b/;
+/* the state selectors of the page's style sheets (a pseudo-element cut off), null: cannot tell */
+const selectors=()=>{
+  const out=[],sheets=[...D.styleSheets,...(D.adoptedStyleSheets||[])];
+  let text='';
+  const walk=rules=>{
+    for(const r of rules){
+      text+=r.cssText;
+      if(r.selectorText&&STATE.test(r.selectorText))out.push(r.selectorText.replace(/::?(before|after|marker|placeholder|selection|first-line|first-letter|backdrop|file-selector-button|-webkit-[\w-]+)\b/g,''));
+      if(r.cssRules)walk(r.cssRules);
+    }
+  };
+  try{for(const sh of sheets)walk(sh.cssRules)}catch(e){return null}
+  if(out.length>400)return null;
+  return {out,text};
+};
+const look=()=>{
+  if(s.broken||D.querySelector('iframe,frame,object,embed,portal,fencedframe'))return null;
+  for(const el of D.getElementsByTagName('*'))if(el.shadowRoot)return null;
+  const ss=selectors();
+  if(!ss)return null;
+  let m='';
+  try{for(const q of ss.out)m+='|'+[...D.querySelectorAll(q||'*')].map(e=>s.ix(e)).join(',')}catch(e){return null}
+  let im='';
+  for(const i of D.images)im+=i.complete+','+i.naturalWidth+','+i.naturalHeight+','+i.currentSrc+';';
+  let an=0;
+  try{an=D.getAnimations().length}catch(e){an=-1}
+  if(an)return null;
+  return [location.href,W.scrollX,W.scrollY,W.innerWidth,W.innerHeight,W.devicePixelRatio,
+    D.fonts?D.fonts.status+D.fonts.size:'',ss.text,m,im].join('\n');
+};
+let n=0;
+const ids=new WeakMap();
+s.ix=e=>{let k=ids.get(e);if(!k){k=++n;ids.set(e,k)}return k};
+const ctlState=el=>el.tagName==='OPTION'?(el.selected?'1':'0'):el.type==='checkbox'||el.type==='radio'?
+  (el.checked?'1':'0')+(el.indeterminate?'i':''):el.value;
+const controls=()=>D.querySelectorAll('input,textarea,select,option');
+return mode=>{
+  if(s.mo&&s.mo.takeRecords().length)s.dirty++;
+  if(mode==='base'){
+    s.look=look();
+    for(const el of controls())s.ctl.set(el,ctlState(el));
+    s.dirty=0;
+    return s.look!==null;
+  }
+  if(s.dirty||s.look===null)return null;
+  const now=look();
+  if(now===null||now!==s.look)return null;
+  const changed=[];
+  for(const el of controls()){
+    const v=ctlState(el),was=s.ctl.get(el);
+    if(was===undefined)return null;
+    if(v!==was){changed.push(el);s.ctl.set(el,v)}
+  }
+  return changed;
+};
+})()
