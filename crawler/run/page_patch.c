@@ -141,7 +141,9 @@ pg_snapshot *crawl__patch_try(crawl_page *p) {
       int id = cdp_send(p->c, p->session, "Runtime.releaseObjectGroup", a);
       if (id > 0) cdp_abandon(p->c, id);
     }
-    crawl_log(CRAWL_LOG_DEBUG, "capture", "patch: the witness says %s", ok ? "only values changed" : "a full capture is due");
+    const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "value"));
+    crawl_log(CRAWL_LOG_DEBUG, "capture", "patch: the witness says %s%s%s", ok ? "only values changed" : "a full capture is due",
+              why ? ": " : "", why ? why : "");
   }
   cJSON_Delete(r);
   if (!ok) {

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "crawl.h"
@@ -115,4 +117,128 @@ Test(capture, large_10000_cost, .timeout = 600) {
   pg_graph_free(g);
   lib_close(&l);
   free(url);
+}
+
+/* ---- every fixture: patched graphs equal full captures ---------------------------- */
+typedef struct {
+  int pages, skipped, rounds, patched, unstable, differ;
+} tally;
+
+/* A capture with patching on (patched when the page's witness vouches),
+ * then a full one of the same page (the witness made to doubt), compared;
+ * when they differ, a second full one tells a page that changes by itself
+ * (a clock) from a wrong patch. */
+static void compare_round(lib *l, tally *t, const char *url, const char *what) {
+  const pg_options o = {0};
+  unsigned long p0, p1, v, d;
+  pg_graph *pg = NULL, *f = NULL, *f2 = NULL;
+  crawl_page_patch_counts(l->p, &p0, &v, &d);
+  if (crawl_page_capture(l->p, &o, &pg) != CRAWL_OK) return;
+  crawl_page_patch_counts(l->p, &p1, &v, &d);
+  lib_eval(l, "window.__uiap_cp&&window.__uiap_cp.dirty++");
+  if (crawl_page_capture(l->p, &o, &f) == CRAWL_OK) {
+    t->rounds++;
+    t->patched += p1 > p0;
+    char where[512];
+    if (p1 > p0 && !pg_graph_same(pg, f, where, sizeof where)) {
+      lib_eval(l, "window.__uiap_cp&&window.__uiap_cp.dirty++");
+      char w2[512];
+      if (crawl_page_capture(l->p, &o, &f2) == CRAWL_OK && !pg_graph_same(f, f2, w2, sizeof w2)) {
+        t->unstable++;
+      } else {
+        t->differ++;
+        if (getenv("UIAP_CAPTURE_DUMP")) {
+          char *a = cJSON_Print(pg_graph_to_json(pg)), *b = cJSON_Print(pg_graph_to_json(f));
+          t_write_file("/tmp/uiap-capture-patched.json", a);
+          t_write_file("/tmp/uiap-capture-full.json", b);
+          free(a);
+          free(b);
+        }
+        cr_expect(0, "%s, %s: the patched graph differs from a full capture at %s", url, what, where);
+      }
+    }
+  }
+  pg_graph_free(pg);
+  pg_graph_free(f);
+  pg_graph_free(f2);
+}
+
+static const char *const ACT_ROLES[] = {"checkbox", "radio", "switch", "textbox", "searchbox", "spinbutton", "combobox"};
+
+/* Up to 8 controls of the page: clicked (a text field also typed into, a
+ * select moved on by a key), each followed by a compared round. */
+static void act_on_controls(lib *l, tally *t, const char *url, const pg_graph *g) {
+  int done = 0;
+  for (size_t i = 0; i < g->nelements && done < 8; i++) {
+    const pg_element *e = &g->elements[i];
+    size_t r = 0;
+    while (r < sizeof ACT_ROLES / sizeof *ACT_ROLES && strcmp(e->role, ACT_ROLES[r])) r++;
+    if (r == sizeof ACT_ROLES / sizeof *ACT_ROLES || !e->in_viewport || !e->has_bbox || e->bbox.w < 2) continue;
+    if (crawl_page_click(l->p, e->bbox.x + e->bbox.w / 2, e->bbox.y + e->bbox.h / 2) != CRAWL_OK) continue;
+    if (r >= 3 && r <= 5) crawl_page_insert_text(l->p, r == 5 ? "12" : "abc");
+    if (r == 6) crawl_page_key(l->p, "ArrowDown");
+    if (crawl_page_settle(l->p) != CRAWL_OK) return;
+    char what[300];
+    snprintf(what, sizeof what, "after acting on %s \"%s\"", e->role, e->name ? e->name : "");
+    compare_round(l, t, url, what);
+    done++;
+  }
+}
+
+static void check_page(lib *l, tally *t, const char *url) {
+  if (crawl_page_goto(l->p, url) != CRAWL_OK || crawl_page_settle(l->p) != CRAWL_OK) {
+    t->skipped++;
+    return;
+  }
+  pg_graph *g = NULL;
+  if (crawl_page_capture(l->p, &(pg_options){0}, &g) != CRAWL_OK) {
+    t->skipped++;
+    return;
+  }
+  t->pages++;
+  compare_round(l, t, url, "with no action");
+  act_on_controls(l, t, url, g);
+  pg_graph_free(g);
+}
+
+/* The .html files under dir (relative to tests/fixtures), recursively. */
+static void each_page(lib *l, tally *t, const char *rel) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/tests/fixtures/%s", UIAP_SRC, rel);
+  DIR *d = opendir(path);
+  if (!d) return;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (de->d_name[0] == '.') continue;
+    char sub[1024], full[2048];
+    snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", de->d_name);
+    snprintf(full, sizeof full, "%s/tests/fixtures/%s", UIAP_SRC, sub);
+    struct stat st;
+    if (stat(full, &st)) continue;
+    if (S_ISDIR(st.st_mode)) {
+      each_page(l, t, sub);
+    } else if (strlen(sub) > 5 && !strcmp(sub + strlen(sub) - 5, ".html")) {
+      char p[1100];
+      snprintf(p, sizeof p, "/%s", sub);
+      if (!cdp_client_alive(l->c)) break;
+      check_page(l, t, t_fixture_url(0, NULL, p));
+    }
+  }
+  closedir(d);
+}
+
+Test(capture, fixtures_patched_equal_full, .timeout = 1200) {
+  setenv("UIAP_CAPTURE_PATCH", "1", 1);
+  const char *dirs = getenv("UIAP_CAPTURE_FIXTURES"); /* one folder, to look closer */
+  lib l;
+  char err[256];
+  cr_assert_eq(cdp_launch(NULL, &l.c, err, sizeof err), CDP_OK, "launch: %s", err);
+  cr_assert_eq(crawl_page_open(l.c, NULL, &l.p), CRAWL_OK, "open: %s", crawl_page_errmsg(l.p));
+  tally t = {0};
+  each_page(&l, &t, dirs ? dirs : "");
+  fprintf(stderr, "fixtures: %d pages (%d not loaded), %d rounds, %d patched, %d differing, %d on pages that change by themselves\n",
+          t.pages, t.skipped, t.rounds, t.patched, t.differ, t.unstable);
+  cr_expect_eq(t.differ, 0, "every patched graph equals a full capture");
+  cr_expect_gt(t.patched, 20, "patched captures were made (%d)", t.patched);
+  lib_close(&l);
 }
