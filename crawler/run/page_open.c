@@ -79,6 +79,12 @@ static int send_setup(crawl_page *p, const char *js, int attached, int *ids, int
     if (attached) cJSON_AddBoolToObject(a, "runImmediately", 1);
     ids[n++] = cdp_send(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
   }
+  if (crawl__patch_on(p)) { /* the patched capture's witness, before the page's scripts (page_patch.c) */
+    a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "source", CRAWL__JS(capture_patch));
+    int id = cdp_send(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
+    if (id > 0) cdp_abandon(p->c, id);
+  }
   ids[n++] = cdp_send(p->c, p->session, "Runtime.enable", NULL);
   if (attached) {
     a = cJSON_CreateObject();

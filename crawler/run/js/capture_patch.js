@@ -16,9 +16,9 @@
 const W=window,K='__uiap_cp',D=document;
 let s=W[K];
 if(!s){
-  s={dirty:1,ctl:new WeakMap(),look:null,sel:null};
+  s={dirty:1,total:0,ctl:new WeakMap(),look:null};
   try{Object.defineProperty(W,K,{value:s})}catch(e){return()=>null}
-  const bump=w=>{s.dirty++;s.why=typeof w==='string'?w:w&&w.type?w.type:w&&w.length?'mutation '+w[0].type+' '+(w[0].attributeName||''):'?'};
+  const bump=w=>{s.dirty++;s.total++;s.why=typeof w==='string'?w:w&&w.type?w.type:w&&w.length?'mutation '+w[0].type+' '+(w[0].attributeName||''):'?'};
   try{
     const P=EventTarget.prototype,A=P.addEventListener;
     P.addEventListener=function(t){bump('listener '+t);return A.apply(this,arguments)};
@@ -85,17 +85,17 @@ const look=()=>{
   return [location.href,W.scrollX,W.scrollY,W.innerWidth,W.innerHeight,W.devicePixelRatio,
     D.fonts?D.fonts.status+D.fonts.size:'',ss.text,m,im].join('\n');
 };
-let n=0;
-const ids=new WeakMap();
-s.ix=e=>{let k=ids.get(e);if(!k){k=++n;ids.set(e,k)}return k};
+if(!s.ids){s.ids=new WeakMap();s.n=0}
+s.ix=e=>{let k=s.ids.get(e);if(!k){k=++s.n;s.ids.set(e,k)}return k};
 const ctlState=el=>el.tagName==='OPTION'?(el.selected?'1':'0'):el.type==='checkbox'||el.type==='radio'?
   (el.checked?'1':'0')+(el.indeterminate?'i':''):el.value;
+const box=el=>{const r=el.getBoundingClientRect();return r.x+','+r.y+','+r.width+','+r.height};
 const controls=()=>D.querySelectorAll('input,textarea,select,option');
 return mode=>{
   if(s.mo){const t=s.mo.takeRecords();if(t.length)bump(t)}
   if(mode==='base'){
     s.look=look();
-    for(const el of controls())s.ctl.set(el,ctlState(el));
+    for(const el of controls())s.ctl.set(el,[ctlState(el),box(el)]);
     s.dirty=0;
     return s.look!==null;
   }
@@ -108,7 +108,8 @@ return mode=>{
   for(const el of controls()){
     const v=ctlState(el),was=s.ctl.get(el);
     if(was===undefined)return 'a new control';
-    if(v!==was){changed.push(el);s.ctl.set(el,v)}
+    if(box(el)!==was[1])return 'a control moved or grew'; /* field-sizing: content */
+    if(v!==was[0]){changed.push(el);was[0]=v}
   }
   return changed;
 };
