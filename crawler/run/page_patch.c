@@ -128,6 +128,7 @@ pg_snapshot *crawl__patch_try(crawl_page *p) {
   }
   cJSON *r = NULL;
   int ok = 0;
+  long long t0 = cdp_now_ms();
   if (cdp_wait(p->c, send_witness(p, "diff", 0), &r, p->o.call_timeout_ms) == CDP_OK) {
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(r, "result");
     const char *arr = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "objectId"));
@@ -142,8 +143,8 @@ pg_snapshot *crawl__patch_try(crawl_page *p) {
       if (id > 0) cdp_abandon(p->c, id);
     }
     const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "value"));
-    crawl_log(CRAWL_LOG_DEBUG, "capture", "patch: the witness says %s%s%s", ok ? "only values changed" : "a full capture is due",
-              why ? ": " : "", why ? why : "");
+    crawl_log(CRAWL_LOG_DEBUG, "capture", "patch: the witness says %s%s%s (%lld ms)",
+              ok ? "only values changed" : "a full capture is due", why ? ": " : "", why ? why : "", cdp_now_ms() - t0);
   }
   cJSON_Delete(r);
   if (!ok) {

@@ -253,3 +253,33 @@ Test(capture, fixtures_patched_equal_full, .timeout = 1200) {
   cr_expect_gt(t.patched, 20, "patched captures were made (%d)", t.patched);
   lib_close(&l);
 }
+
+/* ---- crawls: every patched capture checked against a full one ---------------------- */
+/* A crawl of each page with patching on and UIAP_CAPTURE_VERIFY=1 (each
+ * patched capture also taken in full and compared): no difference, and the
+ * crawls made patched captures at all (value-only actions: fields typed
+ * into, boxes ticked). */
+Test(capture, crawls_check_patched_against_full, .timeout = 600) {
+  static const char *const pages[] = {"/spa/index.html", "/signup/index.html", "/widgets/grid.html",
+                                      "/fidelity/structure.html", "/safety/sensitive.html", "/snapshot/states.html"};
+  setenv("UIAP_CAPTURE_PATCH", "1", 1);
+  setenv("UIAP_CAPTURE_VERIFY", "1", 1);
+  long checked = 0;
+  for (size_t i = 0; i < sizeof pages / sizeof *pages; i++) {
+    char *dir = t_tmpdir(), out[600];
+    snprintf(out, sizeof out, "%s/out", dir);
+    const char *argv[] = {UIAP_BIN, "crawl", t_fixture_url(0, NULL, pages[i]), "--workers", "1", "--max-states", "15",
+                          "--max-runtime-ms", "30000", "--verbose", "-o", out, NULL};
+    t_run run = t_run_argv(argv, 90000);
+    cr_expect_eq(run.status, 0, "crawl of %s: exit %d: %s", pages[i], run.status, run.err);
+    cr_expect_null(strstr(run.err, "differs from a full one"), "%s: a patched capture differed: %s", pages[i],
+                   strstr(run.err, "differs from a full one") ? strstr(run.err, "differs from a full one") : "");
+    for (const char *s = run.err; (s = strstr(s, "patched capture checked: the same")); s++) checked++;
+    t_run_free(&run);
+    t_rm_rf(dir);
+    free(dir);
+  }
+  unsetenv("UIAP_CAPTURE_VERIFY");
+  fprintf(stderr, "crawls: %ld patched captures checked against full ones\n", checked);
+  cr_expect_gt(checked, 3, "the crawls made patched captures (%ld checked)", checked);
+}

@@ -68,7 +68,7 @@ const selectors=()=>{
 };
 const look=()=>{
   if(s.broken||D.querySelector('iframe,frame,object,embed,portal,fencedframe'))return null;
-  for(const el of D.getElementsByTagName('*'))if(el.shadowRoot)return null;
+  /* a shadow root: attachShadow counts as a change, and a snapshot that has one is never patched */
   const ss=selectors();
   if(!ss)return null;
   let m='';
