@@ -105,6 +105,7 @@ struct crawl_page {
   crawl__secrets *secrets;   /* own_secrets, or the run's, borrowed (crawl__page_use_secrets) */
   crawl__secrets *own_secrets; /* the tab's own: its session's values and what it redacted */
   struct crawl__patch *cp;   /* the patched capture's state (page_patch.c), NULL until used */
+  int owners_page;           /* crawl_page_attach: someone else's page, left as it was (never patched) */
   char err[512];
 };
 

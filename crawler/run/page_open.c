@@ -434,6 +434,7 @@ crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const craw
   *out = NULL;
   crawl_page *p = page_new(c, o);
   *out = p;
+  p->owners_page = 1; /* no patched captures: their witness would stay in the page */
   /* the target: never p->target_id, so that crawl_page_close cannot close it */
   char *tid = NULL, *turl = NULL;
   crawl_code rc = attach_pick(p, sel, &tid, &turl);

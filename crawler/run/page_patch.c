@@ -41,7 +41,9 @@ static crawl__patch *state(crawl_page *p) {
   return p->cp;
 }
 
-int crawl__patch_on(const crawl_page *p) { return p && env_on("UIAP_CAPTURE_PATCH"); }
+/* Never on a page crawl_page_attach took: the witness wraps the page's
+ * addEventListener and attachShadow for good, and that page is the owner's. */
+int crawl__patch_on(const crawl_page *p) { return p && !p->owners_page && env_on("UIAP_CAPTURE_PATCH"); }
 
 /* The witness called with mode: Runtime.evaluate sent, its id. */
 static int send_witness(crawl_page *p, const char *mode, int by_value) {
