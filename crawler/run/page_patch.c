@@ -12,7 +12,8 @@
  * Off unless UIAP_CAPTURE_PATCH=1. UIAP_CAPTURE_VERIFY=1 checks every
  * patched graph against a full capture (pg_graph_same); with patching on,
  * a --verbose run checks one in VERIFY_ONE_IN at random. A difference is
- * logged (a warning, with where), counted, and the full graph is used.
+ * logged (a warning, with where), counted, the full graph is used, and the
+ * tab patches no more.
  *
  * Not here: the capture itself (page_capture.c), patching the parsed
  * snapshot (graph/snapshot_patch.c). */
@@ -29,6 +30,7 @@ struct crawl__patch {
   pg_snapshot *snap;       /* the last capture's, brought up to date; NULL: none */
   int navs;                /* p->navs when it was taken */
   unsigned long patched, full, verified, differ;
+  int off;                 /* a patched graph differed: no more patches on this tab */
 };
 
 static int env_on(const char *name) {
@@ -43,7 +45,9 @@ static crawl__patch *state(crawl_page *p) {
 
 /* Never on a page crawl_page_attach took: the witness wraps the page's
  * addEventListener and attachShadow for good, and that page is the owner's. */
-int crawl__patch_on(const crawl_page *p) { return p && !p->owners_page && env_on("UIAP_CAPTURE_PATCH"); }
+int crawl__patch_on(const crawl_page *p) {
+  return p && !p->owners_page && !(p->cp && p->cp->off) && env_on("UIAP_CAPTURE_PATCH");
+}
 
 /* The witness called with mode: Runtime.evaluate sent, its id. */
 static int send_witness(crawl_page *p, const char *mode, int by_value) {
@@ -171,7 +175,9 @@ void crawl__patch_verified(crawl_page *p, const pg_graph *patched, const pg_grap
     return;
   }
   s->differ++;
-  crawl_log(CRAWL_LOG_WARN, "capture", "patched capture differs from a full one at %s: the full one is used", where);
+  s->off = 1;
+  crawl_log(CRAWL_LOG_WARN, "capture",
+            "patched capture differs from a full one at %s: the full one is used, and no more patches on this tab", where);
 }
 
 void crawl__patch_free(crawl_page *p) {
