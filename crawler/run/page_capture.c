@@ -6,6 +6,9 @@
  * password a "Show" toggle made type=text stays a password), and adds the
  * values each graph redacted to the run's secret list.
  *
+ * After an action that changed only form-control values the snapshot is
+ * the last one, patched (page_patch.c: UIAP_CAPTURE_PATCH=1).
+ *
  * Not here: bridged out-of-process frames (page_bridge.c), building the
  * graph from the replies (graph/).
  */
