@@ -58,12 +58,12 @@ const selectors=()=>{
   const walk=rules=>{
     for(const r of rules){
       text+=r.cssText;
+      if(r.selectorText&&STATE.test(r.selectorText)&&out.length>=400)throw 0; /* too many to follow */
       if(r.selectorText&&STATE.test(r.selectorText))out.push(r.selectorText.replace(/::?(before|after|marker|placeholder|selection|first-line|first-letter|backdrop|file-selector-button|-webkit-[\w-]+)\b/g,''));
       if(r.cssRules)walk(r.cssRules);
     }
   };
   try{for(const sh of sheets)walk(sh.cssRules)}catch(e){return null}
-  if(out.length>400)return null;
   return {out,text};
 };
 const look=()=>{
