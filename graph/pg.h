@@ -449,6 +449,21 @@ void pg_snapshot_free(pg_snapshot *s);
 size_t pg_snapshot_document_count(const pg_snapshot *s);
 size_t pg_snapshot_node_count(const pg_snapshot *s);
 
+/* Patching a snapshot (snapshot_patch.c; the patched capture after an
+ * action). 1 when s can be patched: one document, no shadow root, no frame. */
+int pg_snapshot_patchable(const pg_snapshot *s);
+/* The form control backend_node_id of s now holds value (an input's or a
+ * textarea's), checked (a checkbox or radio) and selected (an option), as
+ * DOMSnapshot would report them; a select is left as it is (its options
+ * carry the state). PG_INPUT: s cannot be patched or has no such control
+ * (the caller captures in full). The caller proves nothing else changed. */
+pg_code pg_snapshot_set_control(pg_snapshot *s, int backend_node_id, const char *value, int checked, int selected);
+
+/* 1 when a and b say the same (their JSON, the revision aside, and the
+ * values they redacted); else 0 and where (n bytes, may be NULL) names the
+ * first difference, e.g. "elements[12].state" (graph_same.c). */
+int pg_graph_same(const pg_graph *a, const pg_graph *b, char *where, size_t n);
+
 /* Shrink the text of an Accessibility.getFullAXTree/getPartialAXTree reply
  * in place, before it is parsed: the members of each node that pg_build
  * never reads (nodeId, parentId, childIds, frameId, chromeRole, and name

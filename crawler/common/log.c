@@ -34,6 +34,8 @@ void crawl_log_set(crawl_log_fn fn, void *ud, crawl_log_level max) {
   sink_max = max;
 }
 
+int crawl_log_enabled(crawl_log_level lvl) { return sink && lvl <= sink_max; }
+
 /* The line as formatted, whole (caller frees). */
 static char *log_format(const char *fmt, va_list ap) {
   va_list again;

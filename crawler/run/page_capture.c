@@ -6,6 +6,9 @@
  * password a "Show" toggle made type=text stays a password), and adds the
  * values each graph redacted to the run's secret list.
  *
+ * After an action that changed only form-control values the snapshot is
+ * the last one, patched (page_patch.c: UIAP_CAPTURE_PATCH=1).
+ *
  * Not here: bridged out-of-process frames (page_bridge.c), building the
  * graph from the replies (graph/).
  */
@@ -122,6 +125,7 @@ static void remember(crawl_page *p, const pg_graph *g) {
 }
 
 void crawl__page_memory_release(crawl_page *p) {
+  crawl__patch_free(p);
   for (size_t k = 0; k < p->nsens_keys; k++) free(p->sens_keys[k]);
   free(p->sens_keys);
   free(p->sens_nodes);
@@ -185,7 +189,7 @@ static void walk_frames(const cJSON *node, const char *parent, frame_row *rows, 
     walk_frames(ch, f ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id")) : parent, rows, n);
 }
 
-static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph **out);
+static crawl_code capture_checked(crawl_page *p, const pg_options *opts, pg_graph **out);
 
 /* A page that navigates while it is captured (a redirect loop, a refresh)
  * fails some calls ("Inspected target navigated or closed") or mixes two
@@ -197,7 +201,7 @@ crawl_code crawl_page_capture(crawl_page *p, const pg_options *opts, pg_graph **
   pg_graph *best = NULL; /* of the captures a navigation overtook: the fullest */
   for (int attempt = 0; attempt < 3; attempt++) {
     int navs0 = p->navs;
-    rc = capture_once(p, opts, out);
+    rc = capture_checked(p, opts, out);
     int moved = p->navs != navs0 ||
                 (rc != CRAWL_OK && strstr(p->err, "navigated or closed") && !p->crashed);
     int fatal = p->crashed || rc == CRAWL_CANCELLED || !cdp_client_alive(p->c);
@@ -281,13 +285,15 @@ typedef struct capture {
   cJSON *sub_ax[MAX_BRIDGED];
   int nsubs;
   cJSON *partial;                        /* AX of the candidates in view (huge pages) */
+  int patched;                           /* snap is the tab's kept one, patched (page_patch.c) */
+  int id_base, navs0;                    /* the witness' baseline sent; p->navs at the start */
 } capture;
 
 static void capture_send_first(capture *k) {
   crawl_page *p = k->p;
   cdp_client *c = p->c;
   /* raw: ~10 MB of integers on a 50k-element page, read straight into arrays */
-  k->id_snap = cdp_send_raw(c, p->session, "DOMSnapshot.captureSnapshot", crawl__page_snapshot_params());
+  if (!k->patched) k->id_snap = cdp_send_raw(c, p->session, "DOMSnapshot.captureSnapshot", crawl__page_snapshot_params());
   k->id_tree = cdp_send(c, p->session, "Page.getFrameTree", NULL);
   char *facts = with_selection(CRAWL__JS(page_facts));
   k->id_facts = send_eval(p, facts, 1);
@@ -313,6 +319,7 @@ static void capture_send_first(capture *k) {
 /* The snapshot reply, parsed. */
 static crawl_code capture_snapshot(capture *k) {
   crawl_page *p = k->p;
+  if (k->patched) return CRAWL_OK;
   char *snap_text = NULL;
   size_t snap_len = 0;
   cdp_code r = cdp_wait_raw(p->c, k->id_snap, &snap_text, &snap_len, k->to);
@@ -323,7 +330,8 @@ static crawl_code capture_snapshot(capture *k) {
   long long tp = cdp_now_ms();
   pg_code pc = pg_snapshot_parse(snap_text, snap_len, &k->snap);
   free(snap_text); /* at once: the biggest block of the capture */
-  crawl_log(CRAWL_LOG_DEBUG, "capture", "snapshot reply: %zu bytes, parsed in %lld ms", snap_len, cdp_now_ms() - tp);
+  crawl_log(CRAWL_LOG_DEBUG, "capture", "snapshot reply: %zu bytes after %lld ms, parsed in %lld ms", snap_len,
+            tp - k->t0, cdp_now_ms() - tp);
   if (pc) {
     snprintf(p->err, sizeof p->err, "building the page graph: DOMSnapshot reply: %s", pg_strerror(pc));
     return CRAWL_CAPTURE;
@@ -496,7 +504,9 @@ static void capture_partial_ax(capture *k, pg_input *in) {
   pg_options o1 = k->opts ? *k->opts : (pg_options){0};
   o1.max_nodes = 0;
   o1.revision = 1;
+  long long tb = cdp_now_ms();
   if (pg_build(in, &o1, &g1) == PG_OK) {
+    crawl_log(CRAWL_LOG_DEBUG, "capture", "first build (no AX, picks what is in view): %lld ms", cdp_now_ms() - tb);
     enum { MAX_PARTIAL = 600 };
     int ids[MAX_PARTIAL], nids = 0;
     for (size_t e = 0; e < g1->nelements && nids < MAX_PARTIAL; e++)
@@ -590,11 +600,15 @@ static void capture_release(capture *k) {
   cJSON_Delete(k->ax_main);
 }
 
-static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph **out) {
+/* One capture: patched from the last one when the page vouches that only
+ * form-control values changed (page_patch.c; *patched 1), else in full. */
+static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph **out, int *patched) {
   *out = NULL;
-  capture k = {.p = p, .opts = opts, .to = p->o.call_timeout_ms};
-  capture_send_first(&k);
+  capture k = {.p = p, .opts = opts, .to = p->o.call_timeout_ms, .navs0 = p->navs};
   k.t0 = cdp_now_ms();
+  if ((k.snap = crawl__patch_try(p)) != NULL) k.patched = 1; /* the tab's: not freed here */
+  else k.id_base = crawl__patch_send_base(p);
+  capture_send_first(&k);
   crawl_code rc = capture_wait_first(&k);
   if (!rc) {
     capture_send_second(&k);
@@ -602,6 +616,32 @@ static crawl_code capture_once(crawl_page *p, const pg_options *opts, pg_graph *
     capture_open_hosts(&k);
     rc = capture_build(&k, out);
   }
+  if (k.patched) {
+    k.snap = NULL;
+    if (rc) crawl__patch_forget(p);
+  } else if (k.id_base) {
+    if (rc) cdp_abandon(p->c, k.id_base);
+    else crawl__patch_keep(p, k.id_base, k.navs0, &k.snap);
+  }
+  *patched = k.patched && !rc;
   capture_release(&k);
   return rc;
+}
+
+/* A patched capture, and when a check is due a full one: compared (a
+ * difference is logged), the full one kept. */
+static crawl_code capture_checked(crawl_page *p, const pg_options *opts, pg_graph **out) {
+  int patched = 0, again = 0;
+  crawl_code rc = capture_once(p, opts, out, &patched);
+  if (rc || !patched || !crawl__patch_verify_due(p)) return rc;
+  pg_graph *full = NULL;
+  crawl__patch_forget(p);
+  if (capture_once(p, opts, &full, &again) != CRAWL_OK) { /* the patched one stands */
+    pg_graph_free(full);
+    return CRAWL_OK;
+  }
+  crawl__patch_verified(p, *out, full);
+  pg_graph_free(*out);
+  *out = full;
+  return CRAWL_OK;
 }

@@ -106,6 +106,8 @@ struct crawl_page {
   crawl__secrets *secrets;   /* own_secrets, or the run's, borrowed (crawl__page_use_secrets) */
   crawl__secrets *own_secrets; /* the tab's own: its session's values and what it redacted */
   crawl__netlog *net;        /* the requests of the app's origins, by phase (netlog.c) */
+  struct crawl__patch *cp;   /* the patched capture's state (page_patch.c), NULL until used */
+  int owners_page;           /* crawl_page_attach: someone else's page, left as it was (never patched) */
   char err[512];
 };
 
@@ -196,5 +198,29 @@ void crawl__page_memory_release(crawl_page *p);
 int crawl__page_capture_bridged(crawl_page *p, const pg_options *opts, const char *top_origin,
                                 const pg_frame_info *frames, int nframes, pg_subframe *subs, pg_snapshot **snaps,
                                 cJSON **axs);
+
+/* ---- page_patch.c: the patched capture after an action ----------------------------- */
+typedef struct crawl__patch crawl__patch;
+/* 1 when patched captures are on (UIAP_CAPTURE_PATCH=1). */
+int crawl__patch_on(const crawl_page *p);
+/* A full capture: the witness' baseline, sent just before its snapshot; its
+ * id (0: patching is off). */
+int crawl__patch_send_base(crawl_page *p);
+/* After a full capture built from *snap: when the baseline (base_id) held
+ * and no navigation came since navs0, the snapshot is kept for the next
+ * capture (taken: *snap NULL); else nothing is kept. */
+void crawl__patch_keep(crawl_page *p, int base_id, int navs0, pg_snapshot **snap);
+/* The kept snapshot brought up to date when the witness vouches that only
+ * form-control values changed (owned by the tab: do not free), else NULL
+ * (a full capture is due; the kept one is dropped). */
+pg_snapshot *crawl__patch_try(crawl_page *p);
+/* Drop the kept snapshot (a patched capture that failed). */
+void crawl__patch_forget(crawl_page *p);
+/* 1 when this patched capture is to be checked against a full one. */
+int crawl__patch_verify_due(crawl_page *p);
+/* Log and count the check of patched against full. */
+void crawl__patch_verified(crawl_page *p, const pg_graph *patched, const pg_graph *full);
+/* The patched capture's state, freed (crawl_page_close). */
+void crawl__patch_free(crawl_page *p);
 
 #endif

@@ -80,6 +80,12 @@ static int send_setup(crawl_page *p, const char *js, int attached, int *ids, int
     if (attached) cJSON_AddBoolToObject(a, "runImmediately", 1);
     ids[n++] = cdp_send(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
   }
+  if (crawl__patch_on(p)) { /* the patched capture's witness, before the page's scripts (page_patch.c) */
+    a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "source", CRAWL__JS(capture_patch));
+    int id = cdp_send(p->c, p->session, "Page.addScriptToEvaluateOnNewDocument", a);
+    if (id > 0) cdp_abandon(p->c, id);
+  }
   ids[n++] = cdp_send(p->c, p->session, "Runtime.enable", NULL);
   if (attached) {
     a = cJSON_CreateObject();
@@ -429,6 +435,7 @@ crawl_code crawl_page_attach(cdp_client *c, const crawl_page_opts *o, const craw
   *out = NULL;
   crawl_page *p = page_new(c, o);
   *out = p;
+  p->owners_page = 1; /* no patched captures: their witness would stay in the page */
   /* the target: never p->target_id, so that crawl_page_close cannot close it */
   char *tid = NULL, *turl = NULL;
   crawl_code rc = attach_pick(p, sel, &tid, &turl);

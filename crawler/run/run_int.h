@@ -42,7 +42,8 @@
   X(page_seal)                /* page_seal.c: %s: binding, %s: the switch; refuses sends while sealed */ \
   X(page_seal_on)             /* page_seal.c: %s: the switch, %d: on */ \
   X(storage_snapshot)         /* page_seal.c: a promise of the client storage as JSON text */ \
-  X(storage_restore)          /* page_seal.c: %s: a snapshot; puts it back, a promise of what could not be */
+  X(storage_restore)          /* page_seal.c: %s: a snapshot; puts it back, a promise of what could not be */ \
+  X(capture_patch)            /* page_patch.c: the patched capture's witness: (script)('base'|'diff') */
 
 #define CRAWL__PAGE_SCRIPT_DECL(name)                                          \
   extern const unsigned char crawl__js_##name[];                               \

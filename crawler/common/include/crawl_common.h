@@ -14,6 +14,8 @@
 typedef enum { CRAWL_LOG_ERROR, CRAWL_LOG_WARN, CRAWL_LOG_INFO, CRAWL_LOG_DEBUG } crawl_log_level;
 typedef void (*crawl_log_fn)(void *ud, crawl_log_level lvl, const char *component, const char *msg);
 void crawl_log_set(crawl_log_fn fn, void *ud, crawl_log_level max);
+/* 1 when a sink takes lines of level lvl (--verbose: CRAWL_LOG_INFO). */
+int crawl_log_enabled(crawl_log_level lvl);
 void crawl_log(crawl_log_level lvl, const char *component, const char *fmt, ...)
   __attribute__((format(printf, 3, 4)));
 

@@ -310,6 +310,10 @@ int crawl_page_settled(const crawl_page *p);
 int crawl_page_still(const crawl_page *p);
 /* Capture the current state into a new graph (caller frees). */
 crawl_code crawl_page_capture(crawl_page *p, const pg_options *o, pg_graph **out);
+/* Patched captures (UIAP_CAPTURE_PATCH=1, docs/performance.md): how many
+ * were made, how many were checked against a full capture, and how many of
+ * those differed (page_patch.c). */
+void crawl_page_patch_counts(const crawl_page *p, unsigned long *patched, unsigned long *verified, unsigned long *differ);
 const char *crawl_page_errmsg(const crawl_page *p);
 const char *crawl_page_session(const crawl_page *p);
 cdp_client *crawl_page_client(const crawl_page *p);
