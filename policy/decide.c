@@ -289,6 +289,30 @@ static int caret(const char *name)
   return 0;
 }
 
+/* 1 when name is one or two arrows and nothing else (← ↩ ↻ ⟳ ⤴: the
+ * blocks U+2190-21FF, U+27F0-27FF, U+2900-297F): a direction, a return, a
+ * reload -- navigation or a view's own control; what it sends is the
+ * seal's to see. Outside an item of a collection only (in_item). */
+static int arrow(const char *name)
+{
+  const unsigned char *p = (const unsigned char *)name;
+  int n = 0;
+  while (p && *p) {
+    if (*p == ' ') {
+      p++;
+      continue;
+    }
+    if ((*p & 0xF0) != 0xE0 || !p[1] || !p[2])
+      return 0;
+    unsigned cp = ((p[0] & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
+    if (!((cp >= 0x2190 && cp <= 0x21FF) || (cp >= 0x27F0 && cp <= 0x27FF) || (cp >= 0x2900 && cp <= 0x297F)))
+      return 0;
+    n++;
+    p += 3;
+  }
+  return n >= 1 && n <= 2;
+}
+
 /* 1 when s sits in an entry of a marked collection (a list item, a row, a
  * card, an option...), where a nameless control may remove its entry; one
  * of several alike siblings without such a mark ("repeated": a toolbar's
@@ -305,5 +329,5 @@ int pol_probeable(const pol_policy *policy, const pol_subject *s, const pol_clas
   return policy && s && c && policy->mode == POL_MODE_SAFE_EXPLORE && policy->probe_unknown &&
          c->side_effect == POL_SE_UNKNOWN && c->risk == POL_RISK_NONE && !strcmp(c->rule, "default.unknown") &&
          (has_word(s->name) || is_figure(s->name) || caret(s->name) ||
-          (class_word(s) && !in_item(s)));
+          ((class_word(s) || arrow(s->name)) && !in_item(s)));
 }

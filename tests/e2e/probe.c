@@ -111,6 +111,7 @@ static const struct { const char *name, *says, *rule; } writers[] = {
   {"Plum", "cookie key \"pref;", "probe.destructive"},
   {"Slate", "WebSocket ws://", "probe.write"},
   {"Ivory", "localStorage key \"list\" lost entries", "probe.destructive"},
+  {"\xE2\x9F\xB3" /* ⟳ */, "POST http://", "probe.write"},
 };
 
 /* The view switchers are tried under the seal and kept (rule probe.sealed,
@@ -124,9 +125,9 @@ Test(probe, view_switchers_pass_and_writers_are_denied, .timeout = 150) {
   cr_expect_eq(r.writes, 0, "%ld requests reached /danger/: %s", r.writes, r.wrote);
   cr_expect_geq(r.intact, 2, "the page loaded again after probes and found its storage intact (%ld reports)", r.intact);
   cr_expect_eq(r.broken, 0, "no load found its seeded storage changed (%ld reports)", r.broken);
-  static const char *const views[] = {"Items", "About", "Go", "Coral"};
-  char *reached[4] = {0};
-  for (size_t i = 0; i < 4; i++) {
+  static const char *const views[] = {"Items", "About", "Go", "Coral", "\xE2\x86\xA9" /* ↩ */};
+  char *reached[5] = {0};
+  for (size_t i = 0; i < 5; i++) {
     cr_expect_geq(records(&r, "transition", views[i], "probe.sealed"), 1, "%s: a transition with rule probe.sealed",
                   views[i]);
     reached[i] = state_via(&r, views[i]);
@@ -134,7 +135,7 @@ Test(probe, view_switchers_pass_and_writers_are_denied, .timeout = 150) {
     for (size_t k = 0; k < i; k++)
       cr_expect(!reached[i] || !reached[k] || strcmp(reached[i], reached[k]), "%s and %s: two views", views[i], views[k]);
   }
-  for (size_t i = 0; i < 4; i++) free(reached[i]);
+  for (size_t i = 0; i < 5; i++) free(reached[i]);
   /* the remembered view: an added key, listed by key in the transition's metadata */
   cJSON *ts = t_journal_records(r.out, "transition");
   int coral_keys = 0, evidence = 0;
@@ -166,9 +167,12 @@ Test(probe, view_switchers_pass_and_writers_are_denied, .timeout = 150) {
   cr_expect_eq(records(&r, "transition", "Delete notes", NULL), 0, "\"Delete notes\" was never clicked");
   cr_expect_eq(records(&r, "decision", "Delete notes", "probe."), 0, "\"Delete notes\" was never probed");
   cr_expect_geq(records(&r, "decision", "Delete notes", NULL), 1, "\"Delete notes\" was decided by its words");
+  /* an arrow on a list entry may remove it: held, never probed */
+  cr_expect_eq(records(&r, "decision", "\xE2\x86\xAA", "probe."), 0, "the entry's \"↪\" was never probed");
+  cr_expect_geq(records(&r, "decision", "\xE2\x86\xAA", "default.unknown"), 1, "the entry's \"↪\" is held");
   /* the gate counts what the probes decided */
-  cr_expect_geq(gate_num(&r, "probed", "allow"), 4);
-  cr_expect_geq(gate_num(&r, "probed", "deny"), 6);
+  cr_expect_geq(gate_num(&r, "probed", "allow"), 5);
+  cr_expect_geq(gate_num(&r, "probed", "deny"), 7);
   cr_expect_geq(gate_num(&r, NULL, "allow"), gate_num(&r, "probed", "allow"), "probed allows count as allowed");
   /* no stored value in any output */
   static const char *const values[] = {"keep me", "[\\\"a\\\",\\\"b\\\",\\\"c\\\"]", "\"coral\"", "pref=keep", NULL};

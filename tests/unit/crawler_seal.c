@@ -176,7 +176,11 @@ Test(seal, only_default_unknown_in_safe_explore_with_probing_is_probeable) {
     {"\xE2\x96\xB8", NULL, NULL, 1},      /* ▸ */
     {" \xE2\x96\xBE ", NULL, NULL, 1},    /* ▾ */
     {"\xE2\x96\xB6", NULL, NULL, 0},      /* ▶: run, play */
-    {"\xE2\x86\xA9", NULL, NULL, 0},      /* ↩ */
+    {"\xE2\x86\xA9", NULL, NULL, 1},      /* ↩: return, load */
+    {"\xE2\x86\xA9", NULL, "listitem", 0}, /* ↩ on an entry: a reply, an undo of it */
+    {"\xE2\x9F\xB3 \xE2\x86\x92", NULL, NULL, 1}, /* ⟳ → */
+    {"\xE2\x86\x90\xE2\x86\x90\xE2\x86\x90", NULL, NULL, 0}, /* three arrows: a drawing */
+    {"\xE2\x86\x90x", NULL, NULL, 0},
     {"\xE2\x96\xB8\xE2\x96\xB8", NULL, NULL, 0},
   };
   for (size_t i = 0; i < sizeof named_by_class / sizeof *named_by_class; i++) {
