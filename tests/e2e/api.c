@@ -279,6 +279,16 @@ static void expect_rest_catalog(const crawl_res *r) {
   cr_expect(pkg_action_cites(pkg, str(adopt, "id"), "would write: POST /api/pets/{petId}/adopt"),
             "an action of the package cites the write it would have made");
   cr_expect(pkg_action_cites(pkg, str(pet, "id"), "GET /api/pets/{id} 200"), "and the GET a pet's click made");
+  /* Badge says nothing: its sealed probe saw the write and denied it */
+  const cJSON *badge = endpoint_once(api, "POST", "/api/pets/{petId}/badge");
+  cr_expect(num(at(badge, "guard"), "stopped") >= 1 && num(at(badge, "guard"), "passed") == 0 &&
+                cJSON_GetArraySize(at(badge, "statuses")) == 0, "the badge POST was only stopped");
+  cr_expect(has_str(at(at(badge, "requestBody"), "kinds"), "form"), "its body: a form");
+  w = stopped_write(api, "POST", "/api/pets/{petId}/badge", "Badge");
+  cr_expect(w && cJSON_IsTrue(at(w, "probed")) && !str(w, "transitionId"),
+            "stoppedWrites lists it with its control, Badge, denied by its sealed probe (no transition)");
+  cr_expect(pkg_action_cites(pkg, str(badge, "id"), "would write: POST /api/pets/{petId}/badge"),
+            "an action of the package cites the write the denied control would have made");
   const cJSON *e;
   cJSON_ArrayForEach(e, at(api, "endpoints")) {
     const char *t = str(e, "template");
@@ -289,8 +299,8 @@ static void expect_rest_catalog(const crawl_res *r) {
   cJSON_Delete(pkg);
 }
 
-/* The list at load, the pets' GETs with their clicks, the adopt POST
- * stopped by the guard with its body's shape and never at the server, no
+/* The list at load, the pets' GETs with their clicks, the adopt POST (and
+ * the badge's, behind a control its probe denied) stopped by the guard with its body's shape and never at the server, no
  * body value anywhere. */
 Test(api, rest_requests_are_recorded_with_their_loads_and_clicks, .timeout = 120) {
   cJSON *before = t_fixture_hit_table();
@@ -298,7 +308,7 @@ Test(api, rest_requests_are_recorded_with_their_loads_and_clicks, .timeout = 120
   crawl(&r, "/api/pets.html");
   usleep(300000);
   char wrote[1024];
-  long adopt = t_fixture_hits_since(before, "/api/pets/3/adopt", wrote, sizeof wrote);
+  long adopt = t_fixture_hits_since(before, "/api/pets/3/", wrote, sizeof wrote); /* adopt, badge */
   cJSON_Delete(before);
 
   const cJSON *rec = NULL, *q = find_req(&r, "GET", "/api/pets?status=available", &rec);
@@ -325,13 +335,14 @@ Test(api, rest_requests_are_recorded_with_their_loads_and_clicks, .timeout = 120
   cr_expect_str_eq(str(shape, "note"), "string", "its shape has the key note, a string");
   cr_expect_str_eq(str(shape, "petId"), "number", "and petId, a number");
   cr_expect_str_eq(str(cJSON_GetObjectItem(shape, "owner"), "email"), "string", "and owner.email, nested");
-  cr_expect_eq(adopt, 0, "the adopt POST never reached the server: %s", wrote);
+  cr_expect_eq(adopt, 0, "neither the adopt nor the badge POST reached the server: %s", wrote);
 
   cr_expect(strstr(str(q, "url"), "access_token="), "the list's GET carried its token query: %s", str(q, "url"));
 
   expect_rest_catalog(&r);
   const char *const needles[] = {"MARKER-adopt-7f3e9c", "MARKER-owner-7f3e9c", "MARKER-query-7f3e9c",
-                                 "MARKER-xtoken-7f3e9c", "MARKER-bearer-7f3e9c", "MARKER-cookie-7f3e9c", NULL};
+                                 "MARKER-xtoken-7f3e9c", "MARKER-bearer-7f3e9c", "MARKER-cookie-7f3e9c",
+                                 "MARKER-badge-7f3e9c", NULL};
   expect_no_marker(r.out, needles);
   expect_exports_valid(r.out);
   done(&r);
