@@ -299,6 +299,46 @@ static void expect_rest_catalog(const crawl_res *r) {
   cJSON_Delete(pkg);
 }
 
+/* The parameter names of an OpenAPI operation in place ("path", "query"),
+ * as "a,b," (at most n bytes). */
+static void oas_params(const cJSON *op, const char *in, char *out, size_t n) {
+  const cJSON *p;
+  out[0] = 0;
+  cJSON_ArrayForEach(p, at(op, "parameters"))
+    if (!strcmp(str(p, "in") ? str(p, "in") : "", in))
+      snprintf(out + strlen(out), n - strlen(out), "%s,", str(p, "name") ? str(p, "name") : "?");
+}
+
+/* The exports of the pets app as ZAP or Burp would read them: OpenAPI
+ * operations with their path and query parameters; HAR entries with the
+ * query's names and no value. */
+static void expect_rest_exports(const crawl_res *r) {
+  cJSON *oas = t_json_at(r->out, "api.openapi.json"), *har = t_json_at(r->out, "requests.har");
+  cr_assert(oas && har, "the crawl wrote api.openapi.json and requests.har");
+  const cJSON *paths = at(oas, "paths");
+  const cJSON *list = at(at(paths, "/api/pets"), "get"), *pet = at(at(paths, "/api/pets/{id}"), "get");
+  const cJSON *adopt = at(at(paths, "/api/pets/{petId}/adopt"), "post");
+  cr_expect(list && pet && adopt, "OpenAPI: GET /api/pets, GET /api/pets/{id}, POST /api/pets/{petId}/adopt");
+  char got[256];
+  oas_params(list, "query", got, sizeof got);
+  cr_expect_str_eq(got, "access_token,status,", "the list's query parameters");
+  oas_params(pet, "path", got, sizeof got);
+  cr_expect_str_eq(got, "id,", "the pet's path parameter");
+  cr_expect(at(at(pet, "responses"), "200"), "the pet's response 200");
+  const cJSON *e;
+  int list_entries = 0;
+  cJSON_ArrayForEach(e, at(at(har, "log"), "entries")) {
+    const char *u = str(at(e, "request"), "url");
+    if (u && strstr(u, "/api/pets?")) {
+      list_entries++;
+      cr_expect(strstr(u, "/api/pets?status=&access_token="), "HAR: the list's URL has its query names, no value: %s", u);
+    }
+  }
+  cr_expect(list_entries >= 1, "HAR: the list's requests are entries");
+  cJSON_Delete(oas);
+  cJSON_Delete(har);
+}
+
 /* The list at load, the pets' GETs with their clicks, the adopt POST (and
  * the badge's, behind a control its probe denied) stopped by the guard with its body's shape and never at the server, no
  * body value anywhere. */
@@ -340,6 +380,7 @@ Test(api, rest_requests_are_recorded_with_their_loads_and_clicks, .timeout = 120
   cr_expect(strstr(str(q, "url"), "access_token="), "the list's GET carried its token query: %s", str(q, "url"));
 
   expect_rest_catalog(&r);
+  expect_rest_exports(&r);
   const char *const needles[] = {"MARKER-adopt-7f3e9c", "MARKER-owner-7f3e9c", "MARKER-query-7f3e9c",
                                  "MARKER-xtoken-7f3e9c", "MARKER-bearer-7f3e9c", "MARKER-cookie-7f3e9c",
                                  "MARKER-badge-7f3e9c", NULL};
