@@ -150,10 +150,11 @@ static void ep_caller(pk *b, pk_api *a, api_ep *e, const api_req *r) {
   const pk_state *st = state ? pk_state_of(b, state) : NULL;
   if (st && st->route && strcmp(st->route, "unknown")) pk_strset_add(&e->routes, st->route);
   if (load || timer) return; /* a load's requests, or the page's own while idle: not the action's */
-  if (tr) {
+  if (tr) { /* a self-loop is not published (package_out_graph.c): its state and control are */
+    int loop = pk_strset_find(&b->self_loop_ids, tr) >= 0;
     char *t = crawl__jtext(crawl__get(rec, "target"), 0);
-    char *k = crawl__xprintf("%s\x1f%s\x1f%s", tr, act ? act : "", t ? t : "");
-    pk_strset_add(&e->transitions, k);
+    char *k = crawl__xprintf("%s\x1f%s\x1f%s", loop ? state ? state : "" : tr, act ? act : "", t ? t : "");
+    pk_strset_add(loop ? &e->actions : &e->transitions, k);
     free(k);
     free(t);
   }
@@ -162,8 +163,10 @@ static void ep_caller(pk *b, pk_api *a, api_ep *e, const api_req *r) {
 }
 
 /* A stopped write: its stoppedWrites entry, kept as sort key \x1e JSON. */
-static void ep_stopped(pk_api *a, const api_ep *e, const api_req *r) {
+static void ep_stopped(pk *b, pk_api *a, const api_ep *e, const api_req *r) {
   const cJSON *rec = r->rec;
+  const char *tr = crawl__str(rec, "transitionId");
+  if (tr && pk_strset_find(&b->self_loop_ids, tr) >= 0) tr = NULL; /* not published */
   cJSON *o = crawl__jx(cJSON_CreateObject());
   crawl__jstr(o, "endpointId", e->id);
   crawl__jstr(o, "method", e->method);
@@ -173,11 +176,11 @@ static void ep_stopped(pk_api *a, const api_ep *e, const api_req *r) {
   crawl__jstr(o, "stateId", crawl__str(rec, "stateId"));
   crawl__jstr(o, "actionId", crawl__str(rec, "actionId"));
   if (cJSON_IsObject(crawl__get(rec, "target"))) crawl__jset(o, "target", cJSON_Duplicate(crawl__get(rec, "target"), 1));
-  crawl__jstr(o, "transitionId", crawl__str(rec, "transitionId"));
+  crawl__jstr(o, "transitionId", tr);
   if (cJSON_IsTrue(crawl__get(rec, "probed"))) crawl__jset(o, "probed", cJSON_CreateTrue());
   char *t = crawl__jtext(o, 0);
   char *k = crawl__xprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1e%s", e->origin, e->tpl, e->method, crawl__str(rec, "stateId") ?: "",
-                           crawl__str(rec, "actionId") ?: "", crawl__str(rec, "transitionId") ?: "", t);
+                           crawl__str(rec, "actionId") ?: "", tr ?: "", t);
   pk_strset_add(&a->stopped, k);
   free(k);
   free(t);
@@ -232,7 +235,7 @@ static void api_request(pk *b, pk_api *a, const api_req *r) {
   pk_strset_add(&e->examples, ex);
   free(ex);
   ep_caller(b, a, e, r);
-  if (api_stopped(r->guard)) ep_stopped(a, e, r);
+  if (api_stopped(r->guard)) ep_stopped(b, a, e, r);
 }
 
 /* ---- the build --------------------------------------------------------------------- */
@@ -275,7 +278,7 @@ void pk_api_free(pk_api *a) {
     for (size_t k = 0; k < e->nparams; k++) free(e->params[k]);
     free(e->params);
     strset *sets[] = {&e->query, &e->statuses, &e->ctypes, &e->examples, &e->loads, &e->states, &e->routes,
-                      &e->transitions, &e->principals, &e->bkinds, &e->shapes, &e->gql};
+                      &e->transitions, &e->actions, &e->principals, &e->bkinds, &e->shapes, &e->gql};
     for (size_t k = 0; k < PK_COUNT(sets); k++) pk_strset_free(sets[k]);
   }
   free(a->eps);

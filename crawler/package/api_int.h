@@ -7,7 +7,7 @@
 #include "pkg_int.h"
 
 #define API_NKINDS 4
-#define API_CALLERS_MAX 20   /* calledFrom.transitions listed per endpoint */
+#define API_CALLERS_MAX 20   /* calledFrom.transitions (and .actions) listed per endpoint */
 #define API_EXAMPLES_MAX 3
 
 /* One endpoint: method + origin + template. Sets hold pool strings. */
@@ -18,6 +18,7 @@ typedef struct api_ep {
   strset query, statuses, ctypes, examples;
   strset loads, states, routes;
   strset transitions;       /* "transitionId \x1f actionId \x1f target JSON" */
+  strset actions;           /* self-loops: "stateId \x1f actionId \x1f target JSON" */
   strset principals;        /* "principal \x1f status" ("" when nothing came back) */
   strset bkinds, shapes, gql; /* body kinds, shape JSON texts, "name \x1f type" */
   long count, passed, read, stopped;

@@ -79,16 +79,18 @@ static cJSON *graphql_json(const api_ep *e) {
 }
 
 /* ---- who called it --------------------------------------------------------------------- */
-static cJSON *transitions_json(const api_ep *e) {
+/* [{id_key: id, "viaActionId", "target"}] from "id \x1f actionId \x1f
+ * target JSON" (calledFrom.transitions: transitionId; .actions: stateId). */
+static cJSON *callers_json(const strset *s, const char *id_key) {
   cJSON *a = crawl__jx(cJSON_CreateArray());
-  char **v = pk_strset_sorted(&e->transitions, pk_cmp_nat);
-  for (size_t i = 0; i < e->transitions.n && i < API_CALLERS_MAX; i++) {
+  char **v = pk_strset_sorted(s, pk_cmp_nat);
+  for (size_t i = 0; i < s->n && i < API_CALLERS_MAX; i++) {
     char *t = crawl__xstrdup(v[i]), *act = strchr(t, '\x1f');
     *act++ = 0;
     char *tgt = strchr(act, '\x1f');
     *tgt++ = 0;
     cJSON *o = crawl__jx(cJSON_CreateObject());
-    crawl__jstr(o, "transitionId", t);
+    crawl__jstr(o, id_key, t);
     if (*act) crawl__jstr(o, "viaActionId", act);
     cJSON *target = *tgt ? cJSON_Parse(tgt) : NULL;
     if (cJSON_IsObject(target)) crawl__jset(o, "target", target);
@@ -105,7 +107,8 @@ static cJSON *called_from_json(const api_ep *e) {
   crawl__jset(c, "loads", list_json(&e->loads, 0));
   crawl__jset(c, "states", list_json(&e->states, 0));
   crawl__jset(c, "routes", list_json(&e->routes, 0));
-  crawl__jset(c, "transitions", transitions_json(e));
+  crawl__jset(c, "transitions", callers_json(&e->transitions, "transitionId"));
+  crawl__jset(c, "actions", callers_json(&e->actions, "stateId"));
   return c;
 }
 

@@ -119,6 +119,7 @@ static void pk_free(pk *b) {
   free(b->actions);
   pk_strset_free(&b->action_ids);
   pk_strset_free(&b->transition_ids);
+  pk_strset_free(&b->self_loop_ids);
   pk_strset_free(&b->gated_states);
   for (size_t i = 0; i < b->nrefs; i++) {
     free(b->refs[i].scope);

@@ -84,6 +84,7 @@ static void collect_ref(pk *b, const crawl__jrec *r) {
     int added;
     pk_strset_put(&b->transition_ids, r->id, &added);
     if (!added) return;
+    if (cJSON_IsTrue(crawl__get(r->json, "selfLoop")) || !strcmp(r->state, r->to)) pk_strset_add(&b->self_loop_ids, r->id);
   }
   PK_GROW(b->refs, b->nrefs, b->caprefs);
   pk_ref *rf = &b->refs[b->nrefs++];

@@ -199,6 +199,7 @@ typedef struct pk {
   strset element_keys; pk_element *elements;
   strset action_ids; pk_action *actions;
   strset transition_ids;
+  strset self_loop_ids;         /* transitions counted, not published (api.c) */
   pk_ref *refs; size_t nrefs, caprefs;
   strset item_keys; pk_item *items;
   long nfailures, nreplays, nself, ndecisions[4];

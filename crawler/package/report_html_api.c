@@ -48,18 +48,21 @@ static void h_principals(crawl__buf *b, const cJSON *prs) {
   if (!i) crawl__buf_puts(b, "<span class=\"muted\">–</span>");
 }
 
-/* The actions (target names) of the transitions that called it. */
+/* The actions (target names) of the transitions that called it, and of
+ * the self-loops (by their state). */
 static void h_callers(crawl__buf *b, const cJSON *cf) {
   int nl = cJSON_GetArraySize(crawl__arr(cf, "loads")), ns = cJSON_GetArraySize(crawl__arr(cf, "states"));
   crawl__buf_printf(b, "%d load%s, %d state%s", nl, nl == 1 ? "" : "s", ns, ns == 1 ? "" : "s");
   const cJSON *t;
   int i = 0;
-  cJSON_ArrayForEach(t, crawl__arr(cf, "transitions")) {
-    crawl__buf_puts(b, i++ ? ", " : "<br>");
-    rp_h_code(b, crawl__str(t, "transitionId"));
-    crawl__buf_puts(b, " ");
-    h_target(b, crawl__get(t, "target"));
-  }
+  const char *lists[][2] = {{"transitions", "transitionId"}, {"actions", "stateId"}};
+  for (size_t k = 0; k < 2; k++)
+    cJSON_ArrayForEach(t, crawl__arr(cf, lists[k][0])) {
+      crawl__buf_puts(b, i++ ? ", " : "<br>");
+      rp_h_code(b, crawl__str(t, lists[k][1]));
+      crawl__buf_puts(b, " ");
+      h_target(b, crawl__get(t, "target"));
+    }
   if (cJSON_GetArraySize(crawl__arr(cf, "routes"))) {
     crawl__buf_puts(b, "<br>");
     rp_h_list(b, crawl__arr(cf, "routes"), 5, 1);

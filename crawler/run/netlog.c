@@ -11,6 +11,7 @@
  * guard's verdict (page_guard.c).
  */
 #include "crawl_base.h"
+#include "crawl_secrets.h"
 #include "crawl_util.h"
 #include "netlog.h"
 
@@ -182,10 +183,25 @@ void crawl__netlog_on_paused(crawl__netlog *nl, const cJSON *params, int in_scop
 }
 
 /* ---- records --------------------------------------------------------------------------- */
+/* url with the values of its credential-named query and fragment keys
+ * (token, session, key, ...: crawl__secrets_add_url) as "[redacted]": a
+ * token the page put in a URL is a secret the run was never told.
+ * Caller frees. */
+static char *url_scrubbed(const char *url) {
+  if (!strpbrk(url, "?#")) return crawl__xstrdup(url);
+  crawl__secrets *s = crawl__secrets_new();
+  crawl__secrets_add_url(s, url, 0);
+  char *clean = crawl__secrets_scrub(s, url, NULL);
+  crawl__secrets_free(s);
+  return clean;
+}
+
 static cJSON *req_json(const nl_req *q, long long t0) {
   cJSON *o = crawl__jx(cJSON_CreateObject());
+  char *url = url_scrubbed(q->url ? q->url : "");
   crawl__jstr(o, "method", q->method ? q->method : "GET");
-  crawl__jstr(o, "url", q->url ? q->url : "");
+  crawl__jstr(o, "url", url);
+  free(url);
   crawl__jstr(o, "resourceType", q->type ? q->type : "Other");
   if (q->status > 0 && !q->failed) cJSON_AddNumberToObject(o, "status", q->status);
   if (q->mime && !q->failed) crawl__jstr(o, "mimeType", q->mime);

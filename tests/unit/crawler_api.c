@@ -8,7 +8,7 @@
  * records written here): a load of s1 (a document, a script, /api/pets with
  * a token in its query, /api/pets/3), t1 (pets 4 and 17, alice's posts, a
  * beacon while idle), t3 (bob's and carol's posts, a GraphQL query), t4 (a
- * POST the guard stopped), a sealed probe's stopped DELETE, and
+ * self-loop: a POST the guard stopped), a sealed probe's stopped DELETE, and
  * /api/admin/stats served to owner and refused to viewer.
  */
 #include <criterion/criterion.h>
@@ -195,13 +195,22 @@ Test(api, called_from_loads_states_and_transitions) {
   const cJSON *cf = g(endpoint(api, "GET", "/api/pets/{id}"), "calledFrom");
   char *t = json_text(cf);
   cr_expect_str_eq(t, "{\"loads\":[\"s1\"],\"states\":[\"s1\"],\"routes\":[\"/home.html\"],\"transitions\":[{\"transitionId\":\"t1\","
-                      "\"viaActionId\":\"ui.activate\",\"target\":{\"stableId\":\"notes.open\",\"role\":\"button\",\"name\":\"Open help\"}}]}");
+                      "\"viaActionId\":\"ui.activate\",\"target\":{\"stableId\":\"notes.open\",\"role\":\"button\",\"name\":\"Open help\"}}],"
+                      "\"actions\":[]}");
   free(t);
   /* a request the page made while idle is not the action's */
   cr_expect_eq(cJSON_GetArraySize(g(g(endpoint(api, "POST", "/api/telemetry"), "calledFrom"), "transitions")), 0);
   const cJSON *posts = g(endpoint(api, "GET", "/api/users/{user}/posts"), "calledFrom");
   cr_expect_eq(cJSON_GetArraySize(g(posts, "transitions")), 2, "t1 and t3");
   cr_expect(has_str(g(g(endpoint(api, "POST", "/api/settings"), "calledFrom"), "routes"), "/settings.html"));
+  /* t4, a self-loop the package counts and does not publish: its state and
+   * control instead of its id */
+  const cJSON *set = g(endpoint(api, "POST", "/api/settings"), "calledFrom");
+  cr_expect_eq(cJSON_GetArraySize(g(set, "transitions")), 0, "no transition the package lacks");
+  t = json_text(g(set, "actions"));
+  cr_expect_str_eq(t, "[{\"stateId\":\"s3\",\"viaActionId\":\"ui.activate\",\"target\":{\"stableId\":\"settings.save\","
+                      "\"role\":\"button\",\"name\":\"Save settings\"}}]");
+  free(t);
   cJSON_Delete(api);
   t_rm_rf(dir);
   free(dir);
@@ -223,7 +232,7 @@ Test(api, stopped_writes_name_their_control) {
   cr_expect_str_eq(s(post, "why"), "a POST to the app");
   cr_expect_str_eq(s(post, "stateId"), "s3");
   cr_expect_str_eq(s(post, "actionId"), "ui.activate");
-  cr_expect_str_eq(s(post, "transitionId"), "t4");
+  cr_expect_null(g(post, "transitionId"), "t4 is a self-loop: the package does not publish it");
   cr_expect_null(g(post, "probed"));
   cr_expect_eq(cJSON_GetNumberValue(g(g(endpoint(api, "POST", "/api/settings"), "guard"), "stopped")), 1);
   /* the body's shape, never a value */

@@ -168,6 +168,20 @@ Test(netlog_record, a_load_with_its_requests_and_context) {
   crawl__netlog_free(nl);
 }
 
+/* A token the page put in a URL's query or fragment is a secret the run
+ * was never told: its value is redacted in the record, other values stay. */
+Test(netlog_record, credential_query_values_are_redacted) {
+  crawl__netlog *nl = crawl__netlog_new();
+  crawl__netlog_begin(nl, "load", 100);
+  request(nl, "1", "GET", "http://a:1/api/pets?status=available&access_token=tok-7f3e9c-value#sid=sid-7f3e9c", 1, 110);
+  crawl__netlog_ctx ctx = {.phase = "load", .state_id = "s_1"};
+  cJSON *rec = crawl__netlog_record(nl, &ctx, 200);
+  const char *u = s(cJSON_GetArrayItem(cJSON_GetObjectItem(rec, "requests"), 0), "url");
+  cr_expect_str_eq(u, "http://a:1/api/pets?status=available&access_token=[redacted]#sid=[redacted]");
+  cJSON_Delete(rec);
+  crawl__netlog_free(nl);
+}
+
 /* The guard's pause joins Network's event by networkId, in either order;
  * its body becomes a shape; a failure it caused stays its verdict. */
 Test(netlog_record, the_guards_verdict_and_body_shape) {
