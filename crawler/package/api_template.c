@@ -214,3 +214,15 @@ char *pk_tpl_template(const pk_tpl_learner *l, const char *origin, const char *p
   segs_free(&s);
   return crawl__buf_take(&b);
 }
+
+/* One path alone (no learned words: nothing to learn from): the template
+ * observe and mcp act name while the crawl runs, the same as api.json's
+ * for any path whose parameters are values. */
+char *crawl_api_path_template(const char *path) {
+  char **params = NULL;
+  size_t n = 0;
+  char *t = pk_tpl_template(NULL, "", path && *path ? path : "/", &params, &n);
+  for (size_t i = 0; i < n; i++) free(params[i]);
+  free(params);
+  return t;
+}

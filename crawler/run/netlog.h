@@ -85,9 +85,9 @@ size_t crawl__netlog_count(const crawl__netlog *nl);
  * content_type may be NULL; body[0..len) need not be terminated. */
 cJSON *crawl__netlog_body_shape(const char *content_type, const char *body, size_t len);
 
-/* The endpoint template of url's path, OpenAPI style: pg_route_template's
- * ":id" segments as "{id}" ("/api/pets/3?x=1" -> "/api/pets/{id}"). Caller
- * frees; NULL when url has no path. */
+/* The endpoint template of url's path as api.json names it
+ * (crawl_api_path_template: "/api/pets/3/adopt?x=1" -> "/api/pets/{petId}/adopt").
+ * Caller frees; NULL when url has no path. */
 char *crawl__netlog_template(const char *url);
 
 #endif

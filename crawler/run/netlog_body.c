@@ -8,6 +8,7 @@
  * Not here: the log of requests and its records (netlog.c).
  */
 #include "crawl_base.h"
+#include "crawl_pkg.h"
 #include "crawl_util.h"
 #include "graphql.h"
 #include "netlog.h"
@@ -159,19 +160,7 @@ char *crawl__netlog_template(const char *url) {
   const char *rest = url ? pg_url_rest(url) : NULL;
   if (!rest || rest[0] != '/') return NULL;
   char *path = crawl__xprintf("%.*s", (int)pg_url_query_start(rest), rest);
-  char *t = pg_route_template(path, NULL, NULL);
+  char *t = crawl_api_path_template(path);
   free(path);
-  if (!t) return NULL;
-  crawl__buf b = {0};
-  for (const char *s = t; *s;) {
-    if (*s == ':' && (s == t || s[-1] == '/')) { /* ":id" up to the next '/' */
-      size_t n = strcspn(s + 1, "/");
-      crawl__buf_printf(&b, "{%.*s}", (int)n, s + 1);
-      s += 1 + n;
-    } else {
-      crawl__buf_put(&b, s++, 1);
-    }
-  }
-  free(t);
-  return crawl__buf_take(&b);
+  return t;
 }

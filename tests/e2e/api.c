@@ -486,7 +486,7 @@ Test(api, observe_names_the_endpoint_of_a_submission, .timeout = 120) {
     const cJSON *sg = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "payload"), "signal");
     const cJSON *ep = cJSON_GetObjectItem(cJSON_GetObjectItem(sg, "detail"), "endpoint");
     const char *kind = str(sg, "kind");
-    int adopt_ep = str(ep, "template") && !strcmp(str(ep, "template"), "/api/pets/{id}/adopt") &&
+    int adopt_ep = str(ep, "template") && !strcmp(str(ep, "template"), "/api/pets/{petId}/adopt") &&
                    !strcmp(str(ep, "method"), "POST");
     if (kind && !strcmp(kind, "submission.started")) started += adopt_ep;
     if (kind && !strcmp(kind, "submission.finished") && adopt_ep) {
@@ -496,7 +496,7 @@ Test(api, observe_names_the_endpoint_of_a_submission, .timeout = 120) {
     cJSON_Delete(m);
     line = nl ? nl + 1 : NULL;
   }
-  cr_expect_eq(started, 1, "one submission.started names POST /api/pets/{id}/adopt:\n%s", r.out);
+  cr_expect_eq(started, 1, "one submission.started names POST /api/pets/{petId}/adopt:\n%s", r.out);
   cr_expect_eq(finished, 1, "one submission.finished names it");
   cr_expect_str_eq(level, "error", "it finished as an error: the guard failed it");
   cr_expect_eq(adopt, 0, "the POST never reached the server");
@@ -651,7 +651,7 @@ Test(api, mcp_act_names_its_requests, .timeout = 150) {
   cr_assert(refresh && card, "two act results: %s", r.out);
   cr_expect(strstr(refresh, "requests: [{\"method\":\"GET\",\"template\":\"/api/pets\",\"status\":200,\"guard\":\"passed\"}]"),
             "the click on Refresh made one GET /api/pets, 200:\n%s", refresh);
-  cr_expect(strstr(card, "{\"method\":\"POST\",\"template\":\"/api/pets/{id}/adopt\",\"guard\":\"write\"}"),
+  cr_expect(strstr(card, "{\"method\":\"POST\",\"template\":\"/api/pets/{petId}/adopt\",\"guard\":\"write\"}"),
             "the click on Show card made a POST the guard failed:\n%s", card);
   cr_expect(!strstr(card, "MARKER"), "no body value in the result");
   cJSON_Delete(out);

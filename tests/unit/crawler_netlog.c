@@ -90,8 +90,8 @@ Test(netlog_body, endpoint_templates) {
   static const char *const cases[][2] = {
     {"http://h:1/api/pets/3?status=available", "/api/pets/{id}"},
     {"http://h:1/api/pets?status=available", "/api/pets"},
-    {"http://h:1/api/pets/17/adopt", "/api/pets/{id}/adopt"},
-    {"http://h:1/api/users/3/posts/7", "/api/users/{id}/posts/{id2}"},
+    {"http://h:1/api/pets/17/adopt", "/api/pets/{petId}/adopt"},
+    {"http://h:1/api/users/3/posts/7", "/api/users/{userId}/posts/{id}"},
     {"http://h:1/", "/"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

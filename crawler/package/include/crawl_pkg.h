@@ -190,6 +190,10 @@ crawl_code crawl_api_load(const char *dir, cJSON **api, char *err, size_t errlen
  * "statusChanged":[{"key","principal"?,"old":[..],"new":[..]}]}, endpoints
  * matched by method and template (docs/reports.md). crawl_diff_text shows it. */
 void crawl_api_diff(cJSON *diff, const cJSON *old_api, const cJSON *new_api);
+/* The endpoint template of one URL path ("/api/pets/3/adopt" ->
+ * "/api/pets/{petId}/adopt"; no query) with the names api.json gives
+ * value parameters (docs/api.md "Templates"); caller frees. */
+char *crawl_api_path_template(const char *path);
 /* The diff as text for people (caller frees). color: ANSI colors. */
 char *crawl_diff_text(const cJSON *diff, int color);
 
