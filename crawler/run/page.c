@@ -42,6 +42,14 @@ int crawl__page_kid_index(const crawl_page *p, const char *session) {
   return -1;
 }
 
+/* A worker of the page (dedicated, shared, service): same origin as what
+ * started it, its requests are the app's; a frame in another process is
+ * not (what a cross-origin frame loads is its inside). */
+int crawl__page_worker_session(const crawl_page *p, const char *session) {
+  int k = crawl__page_kid_index(p, session);
+  return k >= 0 && p->kids[k].type && crawl__page_is_worker(p->kids[k].type);
+}
+
 /* The page's own session or one of its guarded targets. */
 int crawl__page_guarded_session(crawl_page *p, const char *session) {
   return crawl__page_mine(p, session) || crawl__page_kid_index(p, session) >= 0;
@@ -85,7 +93,10 @@ crawl__netlog *crawl__page_netlog(crawl_page *p) { return p ? p->net : NULL; }
 
 void crawl__page_on_request(void *ud, const char *session, const char *method, const cJSON *params) {
   crawl_page *p = ud;
-  if (!crawl__page_mine(p, session)) return;
+  if (!crawl__page_mine(p, session)) {
+    if (crawl__page_worker_session(p, session)) net_event(p, method, params); /* logged, not waited for */
+    return;
+  }
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
   if (!cJSON_IsString(id)) return;
   p->last_activity = cdp_now_ms();
@@ -221,8 +232,10 @@ int crawl__page_documents(const crawl_page *p) { return p ? p->navs : 0; }
 /* The top frame's document response: its HTTP status (crawl_page_status). */
 void crawl__page_on_response(void *ud, const char *session, const char *method, const cJSON *params) {
   crawl_page *p = ud;
-  (void)method;
-  if (!crawl__page_mine(p, session)) return;
+  if (!crawl__page_mine(p, session)) {
+    if (crawl__page_worker_session(p, session)) net_event(p, method, params);
+    return;
+  }
   net_event(p, method, params);
   const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "type"));
   const char *fid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "frameId"));

@@ -116,6 +116,11 @@ static void guard_kid(crawl_page *p, const char *sid, const char *tid, const cha
   int own = guardable(type);
   k->fetch_id = guard_fault(type) ? -1 : own ? cdp_send(p->c, sid, "Fetch.enable", fetch_patterns()) : 0;
   send_forget(p, sid, "Target.setAutoAttach", crawl__page_auto_attach_params(1));
+  if (crawl__page_is_worker(type)) { /* its requests' statuses for the netlog; no post data in events */
+    cJSON *na = cJSON_CreateObject();
+    cJSON_AddNumberToObject(na, "maxPostDataSize", 0);
+    send_forget(p, sid, "Network.enable", na);
+  }
   guard_kid_websockets(p, sid, type);
   /* A worker or frame runs once Fetch.enable answered (guard_service): the
    * Fetch domain lives in the browser process and the resume in the
@@ -507,7 +512,7 @@ void crawl__page_on_paused(void *ud, const char *session, const char *method, co
   const char *why = p->o.block_writes
                       ? guard_reason(p, req, type, fid, whybuf, sizeof whybuf, read, sizeof read, hint, sizeof hint)
                       : NULL;
-  if (crawl__page_mine(p, session))
+  if (crawl__page_mine(p, session) || crawl__page_worker_session(p, session))
     crawl__netlog_on_paused(p->net, params, url ? crawl__page_net_scope(p, url) : -1, guard_verdict(p, m, url, type, why, read),
                             why ? why : read[0] ? read : NULL, cdp_now_ms());
   if (why) {

@@ -126,6 +126,8 @@ int crawl__page_mine(crawl_page *p, const char *session);
 int crawl__page_kid_index(const crawl_page *p, const char *session);
 /* 1: the tab's own session or one of its guarded targets. */
 int crawl__page_guarded_session(crawl_page *p, const char *session);
+/* 1: session is one of the page's workers (its requests go to the netlog) */
+int crawl__page_worker_session(const crawl_page *p, const char *session);
 /* Forget the requests in flight. */
 void crawl__page_clear_inflight(crawl_page *p);
 /* The top frame's URL (copied; NULL: kept). */

@@ -389,6 +389,38 @@ Test(api, rest_requests_are_recorded_with_their_loads_and_clicks, .timeout = 120
   done(&r);
 }
 
+/* The app's workers make its requests too (tests/fixtures/api/workers.html):
+ * a dedicated worker's GET and a shared worker's GET are in the records of
+ * the clicks that asked for them, with their statuses; the shared worker's
+ * POST is recorded as a write the guard failed, never reached the server,
+ * and its body's marker is in no output. */
+Test(api, worker_requests_are_recorded, .timeout = 120) {
+  cJSON *before = t_fixture_hit_table();
+  crawl_res r;
+  crawl(&r, "/api/workers.html");
+  usleep(300000);
+  char wrote[1024];
+  long adopt = t_fixture_hits_since(before, "/api/pets/17/adopt", wrote, sizeof wrote);
+  cJSON_Delete(before);
+  static const char *const gets[] = {"/api/pets?from=worker", "/api/pets/4?from=shared"};
+  for (size_t i = 0; i < 2; i++) {
+    const cJSON *rec = NULL, *q = find_req(&r, "GET", gets[i], &rec);
+    cr_expect(q, "the worker's GET %s is recorded", gets[i]);
+    if (!q) continue;
+    cr_expect_eq(num(q, "status"), 200, "%s: its status, 200", gets[i]);
+    cr_expect_str_eq(str(q, "guard"), "passed", "%s: the guard let it pass", gets[i]);
+    cr_expect(str(rec, "transitionId") || cJSON_IsTrue(cJSON_GetObjectItem(rec, "probed")),
+              "%s: in the record of the click that asked for it", gets[i]);
+  }
+  const cJSON *post = find_req(&r, "POST", "/api/pets/17/adopt", NULL);
+  cr_expect(post, "the shared worker's POST is recorded");
+  cr_expect(post && str(post, "guard") && !strcmp(str(post, "guard"), "write"), "as a write the guard failed");
+  cr_expect_eq(adopt, 0, "the worker's POST never reached the server: %s", wrote);
+  const char *const needles[] = {"MARKER-worker-7f3e9c", NULL};
+  expect_no_marker(r.out, needles);
+  done(&r);
+}
+
 /* 1 when ep's GraphQL operations hold one of type (and name, when not NULL). */
 static int has_op(const cJSON *ep, const char *type, const char *name) {
   const cJSON *op;
