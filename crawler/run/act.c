@@ -266,18 +266,97 @@ static crawl_code hover_box(act_ctx *r, int target, double *x, double *y, char *
   return CRAWL_OK;
 }
 
-/* 1 when the hit test at (x, y) lands on the element or inside it; < 0:
- * -CRAWL_CANCELLED. */
-static int hits(act_ctx *r, const pg_element *e, int target, double x, double y) {
+/* The page's scroll offset (Page.getLayoutMetrics' visual viewport, CSS
+ * pixels); 0, 0 when it cannot be read. */
+static void page_scroll(act_ctx *r, double *sx, double *sy) {
+  cJSON *res = NULL;
+  *sx = *sy = 0;
+  if (cdp_call(r->c, crawl_page_session(r->page), "Page.getLayoutMetrics", cJSON_CreateObject(), &res, 5000) == CDP_OK) {
+    const cJSON *vv = cJSON_GetObjectItemCaseSensitive(res, "cssVisualViewport");
+    const cJSON *px = cJSON_GetObjectItemCaseSensitive(vv, "pageX"), *py = cJSON_GetObjectItemCaseSensitive(vv, "pageY");
+    if (cJSON_IsNumber(px)) *sx = px->valuedouble;
+    if (cJSON_IsNumber(py)) *sy = py->valuedouble;
+  }
+  cJSON_Delete(res);
+}
+
+/* The node the hit test at viewport point (x, y) lands on (0: none); < 0:
+ * -CRAWL_CANCELLED. DOM.getNodeForLocation takes document coordinates: on
+ * a scrolled page the viewport point is shifted by the scroll offset (the
+ * viewport's point sent as is lands above the page: "No node found", and
+ * every control below the fold looked obscured). */
+static int hit_node(act_ctx *r, double x, double y) {
+  double sx, sy;
+  page_scroll(r, &sx, &sy);
   cJSON *a = cJSON_CreateObject(), *res = NULL;
-  cJSON_AddNumberToObject(a, "x", (int)x);
-  cJSON_AddNumberToObject(a, "y", (int)y);
+  cJSON_AddNumberToObject(a, "x", (int)(x + sx));
+  cJSON_AddNumberToObject(a, "y", (int)(y + sy));
   cdp_code cr = cdp_call(r->c, crawl_page_session(r->page), "DOM.getNodeForLocation", a, &res, 5000);
   if (cr == CDP_CANCELLED) return -CRAWL_CANCELLED;
   const cJSON *hit = cJSON_GetObjectItemCaseSensitive(res, "backendNodeId");
   int hit_id = cJSON_IsNumber(hit) ? hit->valueint : 0;
   cJSON_Delete(res);
-  return hit_id && (pg_graph_contains(r->g, target, hit_id) || pg_graph_contains(r->g, e->backend_node_id, hit_id));
+  return hit_id;
+}
+
+static int lands_on(const act_ctx *r, const pg_element *e, int target, int hit_id) {
+  return hit_id > 0 && (pg_graph_contains(r->g, target, hit_id) || pg_graph_contains(r->g, e->backend_node_id, hit_id));
+}
+
+/* 1 when the hit test at (x, y) lands on the element or inside it; < 0:
+ * -CRAWL_CANCELLED. *hit_id: where it landed. */
+static int hits(act_ctx *r, const pg_element *e, int target, double x, double y, int *hit_id) {
+  int h = hit_node(r, x, y);
+  if (h < 0) return h;
+  if (hit_id) *hit_id = h;
+  return lands_on(r, e, target, h);
+}
+
+/* "div.preloader.flex-column" for node (tag and up to 3 classes), or "" */
+static void node_label(act_ctx *r, int node, char *out, size_t n) {
+  out[0] = 0;
+  cJSON *a = cJSON_CreateObject(), *res = NULL;
+  cJSON_AddNumberToObject(a, "backendNodeId", node);
+  if (node <= 0 || cdp_call(r->c, crawl_page_session(r->page), "DOM.describeNode", a, &res, 2000) != CDP_OK) {
+    cJSON_Delete(res);
+    return;
+  }
+  const cJSON *nd = cJSON_GetObjectItemCaseSensitive(res, "node"), *at;
+  const char *tag = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(nd, "localName"));
+  size_t len = (size_t)snprintf(out, n, "%s", tag ? tag : "?");
+  int i = 0, classes = 0;
+  cJSON_ArrayForEach(at, cJSON_GetObjectItemCaseSensitive(nd, "attributes")) {
+    if (i++ % 2 || !cJSON_IsString(at) || strcmp(at->valuestring, "class") || !at->next) continue;
+    const char *c = cJSON_GetStringValue(at->next);
+    for (const char *w = c; w && *w && classes < 3 && len < n;) {
+      w += strspn(w, " \t\n");
+      size_t k = strcspn(w, " \t\n");
+      if (k) len += (size_t)snprintf(out + len, n - len, ".%.*s", (int)(k < 40 ? k : 40), w), classes++;
+      w += k;
+    }
+  }
+  cJSON_Delete(res);
+}
+
+#define UNCOVER_WAIT_MS 1500 /* how long an overlay may take to go (a loading screen fading out) */
+#define UNCOVER_STEP_MS 100
+
+/* The target is covered by *blocker: wait until it is not (a preloader
+ * that slides away after the load, an animation ending), looking again
+ * every 100 ms for UNCOVER_WAIT_MS; a blocker that stays is noted, and what
+ * it covers later fails at once. 1: uncovered now (x, y updated), 0: still
+ * covered, < 0: -CRAWL_CANCELLED. */
+static int wait_uncovered(act_ctx *r, const pg_element *e, int target, double *x, double *y, int *blocker) {
+  if (crawl__page_blocker_known(r->page, *blocker)) return 0;
+  for (int waited = 0; waited < UNCOVER_WAIT_MS; waited += UNCOVER_STEP_MS) {
+    usleep(UNCOVER_STEP_MS * 1000);
+    if (node_point(r, target, x, y) || !in_viewport(r, *x, *y)) return 0;
+    int h = hits(r, e, target, *x, *y, blocker);
+    if (h) return h;
+    if (crawl__page_blocker_known(r->page, *blocker)) return 0;
+  }
+  crawl__page_blocker_note(r->page, *blocker);
+  return 0;
 }
 
 /* The fast path: a page that settled on evidence and has not moved since
@@ -290,19 +369,22 @@ static crawl_code act_click_(act_ctx *r, const pg_element *e, char *why, size_t 
   int target = pg_element_click_node(e); /* a hidden input's label or host */
   double x, y;
   if (crawl_page_still(r->page) && !node_point(r, target, &x, &y) && in_viewport(r, x, y)) {
-    int h = hits(r, e, target, x, y);
+    int h = hits(r, e, target, x, y, NULL);
     if (h < 0) return (crawl_code)-h;
     if (h) return crawl_page_click(r->page, (int)x, (int)y);
   }
   crawl_code rc = settle_box(r, target, &x, &y, why, whylen);
   if (rc) return rc;
-  int h = hits(r, e, target, x, y);
+  int blocker = 0, h = hits(r, e, target, x, y, NULL);
   if (h < 0) return (crawl_code)-h;
   if (!h && (rc = hover_box(r, target, &x, &y, why, whylen)) != CRAWL_OK) return rc;
-  if (!h && (h = hits(r, e, target, x, y)) < 0) return (crawl_code)-h;
+  if (!h && (h = hits(r, e, target, x, y, &blocker)) < 0) return (crawl_code)-h;
+  if (!h && (h = wait_uncovered(r, e, target, &x, &y, &blocker)) < 0) return (crawl_code)-h;
   if (!h) {
-    snprintf(why, whylen, "obscured: the hit test at (%d,%d) lands on another element, also with the pointer "
-             "over it", (int)x, (int)y);
+    char on[200];
+    node_label(r, blocker, on, sizeof on);
+    snprintf(why, whylen, "obscured: the hit test at (%d,%d) lands on another element (%s), also with the pointer "
+             "over it, and it stayed for %.1f s", (int)x, (int)y, on[0] ? on : "none", UNCOVER_WAIT_MS / 1000.0);
     return CRAWL_ARG;
   }
   return crawl_page_click(r->page, (int)x, (int)y);

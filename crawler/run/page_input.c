@@ -179,3 +179,15 @@ crawl_code crawl__page_enter(crawl_page *p) {
   cJSON *ev[2] = {key_event("keyDown", "Enter", "Enter", "\r", 13), key_event("keyUp", "Enter", "Enter", NULL, 13)};
   return send_keys(p, ev, 2);
 }
+
+int crawl__page_blocker_known(const crawl_page *p, int backend) {
+  int n = p->nblockers < 8 ? p->nblockers : 8;
+  for (int i = 0; backend && i < n; i++)
+    if (p->blockers[i] == backend) return 1;
+  return 0;
+}
+
+void crawl__page_blocker_note(crawl_page *p, int backend) {
+  if (!backend || crawl__page_blocker_known(p, backend)) return;
+  p->blockers[p->nblockers++ % 8] = backend;
+}

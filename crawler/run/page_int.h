@@ -108,6 +108,8 @@ struct crawl_page {
   crawl__netlog *net;        /* the requests of the app's origins, by phase (netlog.c) */
   struct crawl__patch *cp;   /* the patched capture's state (page_patch.c), NULL until used */
   int owners_page;           /* crawl_page_attach: someone else's page, left as it was (never patched) */
+  int blockers[8];           /* nodes that kept covering a target (crawl__page_blocker_note), a ring */
+  int nblockers;
   char err[512];
 };
 

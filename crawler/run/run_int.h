@@ -85,6 +85,13 @@ int crawl__png_mask(const unsigned char *png, size_t len, const pg_rect *rects, 
  * then two animation frames (page_input.c). */
 crawl_code crawl__page_hover(crawl_page *p, double x, double y);
 
+/* Elements that covered a target for the whole wait of act.c's hit test
+ * (a modal's backdrop, an overlay): the next target they cover fails at
+ * once. Node ids are never reused, so a new document's overlay (a loading
+ * screen shown again after a reload) is waited for again. */
+int crawl__page_blocker_known(const crawl_page *p, int backend);
+void crawl__page_blocker_note(crawl_page *p, int backend);
+
 /* ---- login recipes (page_guard.c, page_input.c, login.c) ------------------------- */
 /* Open the write guard for exactly one request: method to url (up to its
  * query), the submit of a login recipe; taken by the first request that

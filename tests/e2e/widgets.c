@@ -257,3 +257,37 @@ Test(widgets, clickable_boxes_without_a_role_are_inferred_candidates, .timeout =
   cJSON_Delete(g);
   t_run_free(&run);
 }
+
+/* Transitions by a control named name that left their state. */
+static int moves(const run_res *r, const char *name) {
+  cJSON *ts = t_journal_records(r->out, "transition");
+  int n = 0;
+  const cJSON *t;
+  cJSON_ArrayForEach(t, ts) {
+    const char *tn = str(cJSON_GetObjectItem(t, "target"), "name"), *from = str(t, "fromStateId"), *to = str(t, "toStateId");
+    n += tn && !strcmp(tn, name) && from && to && strcmp(from, to);
+  }
+  cJSON_Delete(ts);
+  return n;
+}
+
+/* Controls below the fold are scrolled to and clicked (the hit test takes
+ * the page's coordinates: before, every one of them failed as "obscured",
+ * 67 % of AdminLTE's actions), also while a loading screen still slides
+ * away after the load; a button a box covers for good fails as obscured,
+ * naming the box, and its neighbour under the same box fails at once. */
+Test(widgets, below_the_fold_and_behind_a_loading_screen, .timeout = 150) {
+  run_res r;
+  crawl(&r, "long.html", "8");
+  EXPECT_NO_WRITES(r, "the crawl of long.html");
+  cr_expect_geq(records(&r, "transition", "Reports", NULL), 1, "\"Reports\" (second screen) was clicked");
+  cr_expect_geq(records(&r, "transition", "Charts", NULL), 1, "\"Charts\" (third screen) was clicked");
+  cr_expect_geq(moves(&r, "Reports"), 1, "\"Reports\" led to another state");
+  cr_expect_geq(moves(&r, "Charts"), 1, "\"Charts\" led to another state");
+  char first[400];
+  cr_expect_eq(records(&r, "transition", "Calendar", NULL), 0, "the covered \"Calendar\" was not clicked");
+  cr_expect_geq(failures_saying(&r, "(div.cover)", first, sizeof first), 2,
+                "the covered buttons failed as obscured by div.cover: %s", first);
+  cr_expect_eq(failures_saying(&r, "preloader", first, sizeof first), 0, "nothing failed on the loading screen: %s", first);
+  done(&r);
+}
