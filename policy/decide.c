@@ -290,11 +290,16 @@ static int caret(const char *name)
 }
 
 /* 1 when name is one or two arrows and nothing else (← ↩ ↻ ⟳ ⤴: the
- * blocks U+2190-21FF, U+27F0-27FF, U+2900-297F): a direction, a return, a
- * reload -- navigation or a view's own control; what it sends is the
+ * blocks U+2190-21FF, U+27F0-27FF, U+2900-297F; the pointers < > « » ‹ ›):
+ * a direction, a return, a reload, a pager's or a dual list box's
+ * "move" -- navigation or a view's own control; what it sends is the
  * seal's to see. Outside an item of a collection only (in_item). */
-static int arrow(const char *name)
-{
+static int arrow_cp(unsigned cp) {
+  return cp == '<' || cp == '>' || cp == 0xAB || cp == 0xBB || cp == 0x2039 || cp == 0x203A ||
+         (cp >= 0x2190 && cp <= 0x21FF) || (cp >= 0x27F0 && cp <= 0x27FF) || (cp >= 0x2900 && cp <= 0x297F);
+}
+
+static int arrow(const char *name) {
   const unsigned char *p = (const unsigned char *)name;
   int n = 0;
   while (p && *p) {
@@ -302,13 +307,15 @@ static int arrow(const char *name)
       p++;
       continue;
     }
-    if ((*p & 0xF0) != 0xE0 || !p[1] || !p[2])
-      return 0;
-    unsigned cp = ((p[0] & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
-    if (!((cp >= 0x2190 && cp <= 0x21FF) || (cp >= 0x27F0 && cp <= 0x27FF) || (cp >= 0x2900 && cp <= 0x297F)))
-      return 0;
+    int len = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : 0;
+    unsigned cp = len == 1 ? *p : len == 2 ? (*p & 0x1Fu) : (*p & 0x0Fu);
+    for (int k = 1; k < len; k++) {
+      if ((p[k] & 0xC0) != 0x80) return 0;
+      cp = (cp << 6) | (p[k] & 0x3Fu);
+    }
+    if (!len || !arrow_cp(cp)) return 0;
     n++;
-    p += 3;
+    p += len;
   }
   return n >= 1 && n <= 2;
 }

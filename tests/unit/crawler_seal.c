@@ -181,6 +181,12 @@ Test(seal, only_default_unknown_in_safe_explore_with_probing_is_probeable) {
     {"\xE2\x9F\xB3 \xE2\x86\x92", NULL, NULL, 1}, /* ⟳ → */
     {"\xE2\x86\x90\xE2\x86\x90\xE2\x86\x90", NULL, NULL, 0}, /* three arrows: a drawing */
     {"\xE2\x86\x90x", NULL, NULL, 0},
+    {">>", NULL, NULL, 1},                  /* a dual list box's "move all" */
+    {"\xC2\xBB", NULL, NULL, 1},            /* » a pager */
+    {"\xE2\x80\xB9", NULL, NULL, 1},       /* ‹ */
+    {"<", NULL, "listitem", 0},
+    {"<<<", NULL, NULL, 0},
+    {"->", NULL, NULL, 0},
     {"\xE2\x96\xB8\xE2\x96\xB8", NULL, NULL, 0},
   };
   for (size_t i = 0; i < sizeof named_by_class / sizeof *named_by_class; i++) {
