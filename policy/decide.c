@@ -331,10 +331,42 @@ static int in_item(const pol_subject *s)
   return ctx == POL__CTX_ITEM && !(s->container_kind && !strcmp(s->container_kind, "repeated"));
 }
 
+/* 1 when s sits in an entry -- a list item, a row, a cell of a grid, an
+ * option, a tree or menu item -- where an arrow may undo or move that
+ * entry. A card, an article, a whole table or list (a date picker's
+ * arrows) hold arrows that page, move or open. */
+static int in_line(const pol_subject *s)
+{
+  static const char *const entries[] = {"listitem", "row", "gridcell", "option", "treeitem", "menuitem"};
+  for (size_t i = 0; s->container_kind && i < sizeof entries / sizeof *entries; i++)
+    if (!strcmp(s->container_kind, entries[i])) return 1;
+  return 0;
+}
+
+/* 1 when a control without a name shows an arrow by its icon's class
+ * (fa-chevron-up, bi-arrow-left, fa-angle-right, mdi-menu-down's caret):
+ * the same as an arrow glyph. */
+static int arrow_class(const pol_subject *s)
+{
+  static const char *const words[] = {"chevron", "arrow", "angle", "caret"};
+  char buf[512];
+  if ((s->name && *s->name) || !s->icon_classes)
+    return 0;
+  pol__normalize(s->icon_classes, 1, buf, sizeof buf);
+  for (const char *p = buf; *p;) {
+    p += strspn(p, " ");
+    size_t n = strcspn(p, " ");
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+      if (n == strlen(words[i]) && !strncmp(p, words[i], n)) return 1;
+    p += n;
+  }
+  return 0;
+}
+
 int pol_probeable(const pol_policy *policy, const pol_subject *s, const pol_classification *c)
 {
   return policy && s && c && policy->mode == POL_MODE_SAFE_EXPLORE && policy->probe_unknown &&
          c->side_effect == POL_SE_UNKNOWN && c->risk == POL_RISK_NONE && !strcmp(c->rule, "default.unknown") &&
          (has_word(s->name) || is_figure(s->name) || caret(s->name) ||
-          ((class_word(s) || arrow(s->name)) && !in_item(s)));
+          (class_word(s) && !in_item(s)) || ((arrow(s->name) || arrow_class(s)) && !in_line(s)));
 }

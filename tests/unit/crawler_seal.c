@@ -185,6 +185,11 @@ Test(seal, only_default_unknown_in_safe_explore_with_probing_is_probeable) {
     {"\xC2\xBB", NULL, NULL, 1},            /* » a pager */
     {"\xE2\x80\xB9", NULL, NULL, 1},       /* ‹ */
     {"<", NULL, "listitem", 0},
+    {">>", NULL, "card", 1},                /* a dashboard card's dual list box */
+    {"", "btn fa fa-chevron-up", "collection", 1}, /* a time picker's arrow */
+    {"", "fa fa-arrow-left", "listitem", 0},
+    {"", "fa fa-chevron-down", NULL, 1},
+    {"\xE2\x86\xA9", NULL, "row", 0},      /* ↩ on a table row */
     {"<<<", NULL, NULL, 0},
     {"->", NULL, NULL, 0},
     {"\xE2\x96\xB8\xE2\x96\xB8", NULL, NULL, 0},
