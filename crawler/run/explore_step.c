@@ -307,6 +307,7 @@ static void step_(run *r, int si, int i) {
     fr_relax(&r->f, si, to, a);
   }
   journal_transition(r, si, to, a, saved, route, guarded, &m);
+  crawl__run_baseline_step(r, si, to, a); /* --baseline: executed, not carried; a re-executed one checked */
   pg_graph_free(saved);
   free(route);
   crawl__run_report_progress(r, crawl__run_phase(r), r->cur >= 0 ? r->f.st[r->cur].route_id : NULL);

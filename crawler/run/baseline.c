@@ -1,0 +1,296 @@
+/* baseline.c -- tonight's run on last night's knowledge (--baseline;
+ * docs/nightly.md). The explorer does the walking; this file only tells
+ * it what it need not do again and accounts for what it did:
+ *   - each state tonight is matched to last night's: the same id (its
+ *     fingerprint), else the same path (parent matched, same via action),
+ *     else, for a seed's state, the same URL; unchanged when the
+ *     fingerprint and the actionable elements are the same, else changed;
+ *   - an unchanged state's transitions are marked done (carried), except
+ *     the actions that first reached its children (the paths that verify
+ *     them) and a seeded sample re-executed (--reverify); a re-executed one
+ *     that lands elsewhere turns the state changed: its carried actions are
+ *     explored afresh;
+ *   - at the close, the carried transitions whose action the gate still
+ *     allows are journaled (evidence: last night's transition), a state
+ *     never reached is a review item naming where its path broke, and the
+ *     counts go into the end record (metadata.baseline).
+ * Reading the directory is baseline_read.c's. */
+#include "baseline.h"
+#include "explore_int.h"
+
+crawl_code crawl__run_baseline_open(run *r, char *err, size_t errlen) {
+  const crawl_opts *o = r->o;
+  int pct = o->reverify < 0 ? 0 : o->reverify == 0 ? 10 : o->reverify;
+  return crawl__baseline_read(o->baseline, pct, &r->bl, err, errlen) ? CRAWL_BASELINE : CRAWL_OK;
+}
+
+/* ---- matching tonight's states ------------------------------------------------- */
+static int of_now(const run *r, int si) {
+  return r->bl && si >= 0 && si < r->bl->nof_now ? r->bl->of_now[si] : -1;
+}
+
+static void set_of_now(crawl__baseline *b, int si, int bi) {
+  if (si >= b->nof_now) {
+    int n = si + 64;
+    b->of_now = crawl__xrealloc(b->of_now, (size_t)n * sizeof *b->of_now);
+    for (int k = b->nof_now; k < n; k++) b->of_now[k] = -1;
+    b->nof_now = n;
+  }
+  b->of_now[si] = bi;
+}
+
+/* Last night's state that tonight's state si is: its id, else its path, else its URL (a seed's). */
+static int match(const run *r, int si) {
+  const crawl__baseline *b = r->bl;
+  const state *s = &r->f.st[si];
+  int bi = crawl__baseline_state(b, s->id);
+  if (bi >= 0 && b->st[bi].now < 0) return bi;
+  int pb = of_now(r, s->parent);
+  char key[1200];
+  if (pb >= 0) crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, &s->via);
+  for (int k = 0; k < b->nst; k++) {
+    const crawl__bl_state *x = &b->st[k];
+    if (x->now >= 0) continue;
+    if (pb >= 0 && x->parent && x->via_key && !strcmp(x->parent, b->st[pb].id) && !strcmp(x->via_key, key)) return k;
+    if (s->parent < 0 && !x->parent && x->url && s->url && !strcmp(x->url, s->url)) return k;
+  }
+  return -1;
+}
+
+/* The elements digest of tonight's state file of si ("" unreadable). */
+static void now_digest(const run *r, int si, char d[17]) {
+  char *path = crawl__xprintf("%s/states/%s.json", r->dir, r->f.st[si].id);
+  size_t len;
+  int e;
+  char *text = crawl__file_read(path, CRAWL__BL_MAX_GRAPH, &len, &e);
+  free(path);
+  cJSON *g = text ? cJSON_ParseWithLength(text, len) : NULL;
+  free(text);
+  d[0] = 0;
+  if (g) crawl__bl_elements_digest(g, d);
+  cJSON_Delete(g);
+}
+
+/* 1 when transition t is the path that first reached one of last night's states from its from-state. */
+static int is_path(const crawl__baseline *b, const crawl__bl_trans *t) {
+  int ti = crawl__baseline_state(b, t->to);
+  return ti >= 0 && b->st[ti].parent && !strcmp(b->st[ti].parent, t->from) && b->st[ti].via_key &&
+         !strcmp(b->st[ti].via_key, t->key);
+}
+
+/* An unchanged state: its transitions done, but for the paths to its
+ * children and the sample to re-execute. */
+static void carry_marks(run *r, int si, int bi) {
+  crawl__baseline *b = r->bl;
+  char **keys = crawl__xcalloc((size_t)b->ntr + 1, sizeof *keys);
+  size_t n = 0;
+  for (int k = 0; k < b->ntr; k++) {
+    crawl__bl_trans *t = &b->tr[k];
+    if (strcmp(t->from, b->st[bi].id) || t->reverify || is_path(b, t)) continue;
+    keys[n++] = t->key;
+  }
+  crawl__run_mark_done(&r->f.st[si], keys, n);
+  free(keys);
+}
+
+/* A new state tonight (crawl__run_add_state): matched, compared, and,
+ * unchanged, its known transitions carried instead of executed. */
+void crawl__run_baseline_state(run *r, int si) {
+  crawl__baseline *b = r->bl;
+  if (!b) return;
+  int bi = match(r, si);
+  set_of_now(b, si, bi);
+  if (bi < 0) {
+    b->fresh++;
+    return;
+  }
+  crawl__bl_state *x = &b->st[bi];
+  char d[17];
+  now_digest(r, si, d);
+  x->now = si;
+  x->verdict = !strcmp(x->fp, r->f.st[si].fp) && !strcmp(x->elems, d) ? CRAWL__BL_UNCHANGED : CRAWL__BL_CHANGED;
+  if (x->verdict == CRAWL__BL_UNCHANGED) carry_marks(r, si, bi);
+}
+
+/* ---- re-executed transitions --------------------------------------------------- */
+/* State si turns changed: the actions carried in it are to be explored again. */
+static void uncarry(run *r, int si, int bi) {
+  crawl__baseline *b = r->bl;
+  state *s = &r->f.st[si];
+  b->st[bi].verdict = CRAWL__BL_CHANGED;
+  for (int k = 0; k < b->ntr; k++) {
+    const crawl__bl_trans *t = &b->tr[k];
+    if (strcmp(t->from, b->st[bi].id) || t->executed) continue;
+    for (int d = 0; d < s->ndone; d++)
+      if (s->done[d][0] && !strcmp(s->done[d], t->key)) s->done[d][0] = 0;
+    for (int i = 0; i < s->nacts; i++) {
+      char key[1200];
+      crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
+      if (!strcmp(key, t->key)) s->acts[i].done = 0;
+    }
+  }
+}
+
+/* 1 when tonight's state `to` is where transition t led last night. */
+static int same_end(const run *r, const crawl__bl_trans *t, int to) {
+  int ti = crawl__baseline_state(r->bl, t->to);
+  if (ti >= 0 && r->bl->st[ti].now >= 0) return r->bl->st[ti].now == to;
+  return !strcmp(r->f.st[to].id, t->to);
+}
+
+/* Action a was executed in state si and led to `to` (explore_step.c): last
+ * night's transitions of that action are executed, not carried; a
+ * re-executed one that led elsewhere turns the state changed. */
+void crawl__run_baseline_step(run *r, int si, int to, const action *a) {
+  int bi = of_now(r, si);
+  if (bi < 0 || to < 0) return;
+  crawl__baseline *b = r->bl;
+  char key[1200];
+  crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, a);
+  int mismatch = 0;
+  for (int k = 0; k < b->ntr; k++) {
+    crawl__bl_trans *t = &b->tr[k];
+    if (t->executed || strcmp(t->from, b->st[bi].id) || strcmp(t->key, key)) continue;
+    t->executed = 1;
+    if (!t->reverify || b->st[bi].verdict != CRAWL__BL_UNCHANGED) continue;
+    b->reexecuted++;
+    if (!same_end(r, t, to)) mismatch = 1;
+  }
+  if (!mismatch) return;
+  b->mismatched++;
+  uncarry(r, si, bi);
+}
+
+/* ---- the close ---------------------------------------------------------------------- */
+/* The action of state si with this key, when the gate allows it tonight; NULL otherwise. */
+static const action *allowed_now(const run *r, int si, const char *key) {
+  const state *s = &r->f.st[si];
+  for (int i = 0; i < s->nacts; i++) {
+    char k[1200];
+    crawl__run_action_key(k, sizeof k, NULL, NULL, NULL, &s->acts[i]);
+    if (!strcmp(k, key)) return s->acts[i].dec.effect == POL_EFFECT_ALLOW && !s->acts[i].probe ? &s->acts[i] : NULL;
+  }
+  return NULL;
+}
+
+/* Transition t of last night, carried from tonight's si to tonight's `to`. */
+static void carry_one(run *r, const crawl__bl_trans *t, int si, int to) {
+  cJSON *o = cJSON_Duplicate(t->rec, 1);
+  static const char *const drop[] = {"type", "at", "transitionId", "fromStateId", "toStateId", "selfLoop", "carried", NULL};
+  for (int k = 0; drop[k]; k++) cJSON_DeleteItemFromObjectCaseSensitive(o, drop[k]);
+  char tid[32];
+  snprintf(tid, sizeof tid, "t_%05ld", r->transitions++);
+  cJSON_AddStringToObject(o, "transitionId", tid);
+  cJSON_AddStringToObject(o, "fromStateId", r->f.st[si].id);
+  cJSON_AddStringToObject(o, "toStateId", r->f.st[to].id);
+  cJSON_AddBoolToObject(o, "selfLoop", si == to);
+  cJSON *c = cJSON_AddObjectToObject(o, "carried");
+  cJSON_AddStringToObject(c, "refId", t->id);
+  cJSON_AddStringToObject(c, "runId", r->bl->run_id);
+  crawl__run_jl_write(r, "transition", o);
+  r->self_loops += si == to;
+  r->bl->carried++;
+}
+
+static void carry_all(run *r) {
+  crawl__baseline *b = r->bl;
+  for (int k = 0; k < b->ntr; k++) {
+    const crawl__bl_trans *t = &b->tr[k];
+    int fi = crawl__baseline_state(b, t->from), ti = crawl__baseline_state(b, t->to);
+    if (t->executed || fi < 0 || ti < 0 || b->st[fi].verdict != CRAWL__BL_UNCHANGED || b->st[ti].now < 0) continue;
+    int si = b->st[fi].now;
+    if (!r->f.st[si].acts || !allowed_now(r, si, t->key)) continue; /* never decided tonight, or not allowed now */
+    carry_one(r, t, si, b->st[ti].now);
+  }
+}
+
+/* Where the path to gone state x broke, in words, into buf. */
+static void broke_at(const run *r, const crawl__bl_state *x, char *buf, size_t n) {
+  const crawl__baseline *b = r->bl;
+  int pb = crawl__baseline_state(b, x->parent);
+  if (!x->parent || pb < 0) {
+    snprintf(buf, n, "its URL %.300s led to no state of last night's", x->url ? x->url : "?");
+    return;
+  }
+  if (b->st[pb].now < 0) {
+    snprintf(buf, n, "its parent state %.40s was not reached either", x->parent);
+    return;
+  }
+  const state *p = &r->f.st[b->st[pb].now];
+  const action *a = NULL;
+  for (int i = 0; i < p->nacts && !a; i++) {
+    char k[1200];
+    crawl__run_action_key(k, sizeof k, NULL, NULL, NULL, &p->acts[i]);
+    if (x->via_key && !strcmp(k, x->via_key)) a = &p->acts[i];
+  }
+  const char *why = !p->acts ? "was not explored tonight (budget)"
+                  : !a ? "has no such control any more"
+                  : a->dec.effect != POL_EFFECT_ALLOW ? "is not allowed by the gate now"
+                  : !a->done ? "was not tried tonight (budget)" : "leads elsewhere now";
+  snprintf(buf, n, "in state %.40s (%.200s), %.40s on %.40s \"%.120s\" %s", p->id, p->route_id ? p->route_id : "?",
+           x->via_action ? x->via_action : "?", x->via_role ? x->via_role : "?", x->via_name ? x->via_name : "", why);
+}
+
+static void review_gone(run *r) {
+  const crawl__baseline *b = r->bl;
+  for (int k = 0; k < b->nst; k++) {
+    const crawl__bl_state *x = &b->st[k];
+    if (x->now >= 0) continue;
+    char where[800];
+    broke_at(r, x, where, sizeof where);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", "coverage_gap");
+    cJSON_AddStringToObject(o, "severity", "medium");
+    char *d = crawl__xprintf("State %s of baseline %s (route %s) is gone: its path broke: %s.", x->id, b->run_id,
+                             x->route ? x->route : "?", where);
+    cJSON_AddStringToObject(o, "description", d);
+    free(d);
+    if (x->route) cJSON_AddStringToObject(o, "routeId", x->route);
+    cJSON_AddStringToObject(o, "remediation", "If the change is intended, nothing to do; otherwise restore the route or control.");
+    crawl__run_jl_write(r, "review", o);
+    r->reviews++;
+  }
+}
+
+/* Before the end record: the carried transitions and the gone states journaled. */
+void crawl__run_baseline_close(run *r) {
+  if (!r->bl) return;
+  r->bl->explored = r->transitions;
+  carry_all(r);
+  review_gone(r);
+}
+
+/* The counts for the end record's "baseline" (the package's metadata.baseline); NULL without one. */
+cJSON *crawl__run_baseline_summary(const run *r) {
+  const crawl__baseline *b = r->bl;
+  if (!b) return NULL;
+  long unchanged = 0, changed = 0, gone = 0, open = 0;
+  for (int k = 0; k < b->nst; k++) {
+    unchanged += b->st[k].now >= 0 && b->st[k].verdict == CRAWL__BL_UNCHANGED;
+    changed += b->st[k].now >= 0 && b->st[k].verdict == CRAWL__BL_CHANGED;
+    gone += b->st[k].now < 0;
+  }
+  for (int si = 0; si < r->f.nst; si++)
+    for (int i = 0; i < r->f.st[si].nacts; i++)
+      open += r->f.st[si].acts[i].dec.effect == POL_EFFECT_ALLOW && !r->f.st[si].acts[i].done;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "runId", b->run_id);
+  cJSON_AddNumberToObject(o, "states", b->nst);
+  cJSON_AddNumberToObject(o, "verified", (double)(unchanged + changed));
+  cJSON_AddNumberToObject(o, "unchanged", (double)unchanged);
+  cJSON_AddNumberToObject(o, "changed", (double)changed);
+  cJSON_AddNumberToObject(o, "gone", (double)gone);
+  cJSON_AddNumberToObject(o, "new", (double)b->fresh);
+  cJSON_AddNumberToObject(o, "carried", (double)b->carried);
+  cJSON_AddNumberToObject(o, "reverifyPercent", b->reverify_pct);
+  cJSON_AddNumberToObject(o, "reexecuted", (double)b->reexecuted);
+  cJSON_AddNumberToObject(o, "reexecutedMismatched", (double)b->mismatched);
+  cJSON_AddNumberToObject(o, "explored", (double)b->explored);
+  cJSON_AddNumberToObject(o, "leftOpen", (double)open);
+  return o;
+}
+
+void crawl__run_baseline_free(run *r) {
+  crawl__baseline_free(r->bl);
+  r->bl = NULL;
+}
