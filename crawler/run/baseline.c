@@ -173,8 +173,74 @@ static const action *allowed_now(const run *r, int si, const char *key) {
   return NULL;
 }
 
-/* Transition t of last night, carried from tonight's si to tonight's `to`. */
-static void carry_one(run *r, const crawl__bl_trans *t, int si, int to) {
+/* ---- signals: last night's capture-local scope ids as tonight's ----------------- */
+static char **bl_scopes_of(crawl__baseline *b, int bi) {
+  crawl__bl_state *x = &b->st[bi];
+  if (!x->scopes) {
+    char *path = crawl__xprintf("%s/%s", b->dir, x->graph);
+    x->scopes = crawl__bl_scopes(path);
+    free(path);
+  }
+  return x->scopes;
+}
+
+static char **now_scopes_of(run *r, int si) {
+  crawl__baseline *b = r->bl;
+  if (si >= b->nnow_scopes) {
+    int n = si + 64;
+    b->now_scopes = crawl__xrealloc(b->now_scopes, (size_t)n * sizeof *b->now_scopes);
+    memset(b->now_scopes + b->nnow_scopes, 0, (size_t)(n - b->nnow_scopes) * sizeof *b->now_scopes);
+    b->nnow_scopes = n;
+  }
+  if (!b->now_scopes[si]) {
+    char *path = crawl__xprintf("%s/states/%s.json", r->dir, r->f.st[si].id);
+    b->now_scopes[si] = crawl__bl_scopes(path);
+    free(path);
+  }
+  return b->now_scopes[si];
+}
+
+/* The signals of carried record o: a scope id of last night's from or to
+ * state becomes the id of the same scope in tonight's (dropped when
+ * tonight's have none), so the package maps it as it maps tonight's. */
+static void carry_scopes(run *r, cJSON *o, const crawl__bl_trans *t, int si, int to) {
+  crawl__baseline *b = r->bl;
+  int fi = crawl__baseline_state(b, t->from), ti = crawl__baseline_state(b, t->to);
+  cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "observedSignals")) {
+    const char *sc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "scopeId"));
+    if (!sc) continue;
+    const char *who = crawl__bl_scope_find(bl_scopes_of(b, ti), sc, 0);
+    if (!who) who = crawl__bl_scope_find(bl_scopes_of(b, fi), sc, 0);
+    const char *now = crawl__bl_scope_find(now_scopes_of(r, to), who, 1);
+    if (!now) now = crawl__bl_scope_find(now_scopes_of(r, si), who, 1);
+    if (now) cJSON_ReplaceItemInObjectCaseSensitive(s, "scopeId", cJSON_CreateString(now));
+    else if (who || !strncmp(sc, "sc_", 3)) cJSON_DeleteItemFromObjectCaseSensitive(s, "scopeId");
+  }
+}
+
+/* The review records last night made about t's action in its state, journaled once more. */
+static void carry_reviews(run *r, const crawl__bl_trans *t, int si) {
+  crawl__baseline *b = r->bl;
+  for (int k = 0; k < b->nrv; k++) {
+    crawl__bl_review *v = &b->rv[k];
+    if (v->carried || strcmp(v->state, t->from) || strcmp(v->key, t->key)) continue;
+    v->carried = 1;
+    cJSON *o = cJSON_Duplicate(v->rec, 1);
+    cJSON_DeleteItemFromObjectCaseSensitive(o, "type");
+    cJSON_DeleteItemFromObjectCaseSensitive(o, "at");
+    cJSON_DeleteItemFromObjectCaseSensitive(o, "stateId");
+    cJSON_AddStringToObject(o, "stateId", r->f.st[si].id);
+    crawl__run_jl_write(r, "review", o);
+    r->reviews++;
+  }
+}
+
+/* Transition t of last night, carried from tonight's si to tonight's `to`
+ * (a: tonight's action of that key), with the reviews about it. */
+static void carry_one(run *r, const crawl__bl_trans *t, int si, int to, const action *a) {
+  carry_reviews(r, t, si);
+  crawl__run_count_loop(r, a, si == to, cJSON_GetArraySize(crawl__get(t->rec, "observedSignals")));
   cJSON *o = cJSON_Duplicate(t->rec, 1);
   static const char *const drop[] = {"type", "at", "transitionId", "fromStateId", "toStateId", "selfLoop", "carried", NULL};
   for (int k = 0; drop[k]; k++) cJSON_DeleteItemFromObjectCaseSensitive(o, drop[k]);
@@ -184,6 +250,7 @@ static void carry_one(run *r, const crawl__bl_trans *t, int si, int to) {
   cJSON_AddStringToObject(o, "fromStateId", r->f.st[si].id);
   cJSON_AddStringToObject(o, "toStateId", r->f.st[to].id);
   cJSON_AddBoolToObject(o, "selfLoop", si == to);
+  carry_scopes(r, o, t, si, to);
   cJSON *c = cJSON_AddObjectToObject(o, "carried");
   cJSON_AddStringToObject(c, "refId", t->id);
   cJSON_AddStringToObject(c, "runId", r->bl->run_id);
@@ -199,8 +266,8 @@ static void carry_all(run *r) {
     int fi = crawl__baseline_state(b, t->from), ti = crawl__baseline_state(b, t->to);
     if (t->executed || fi < 0 || ti < 0 || b->st[fi].verdict != CRAWL__BL_UNCHANGED || b->st[ti].now < 0) continue;
     int si = b->st[fi].now;
-    if (!r->f.st[si].acts || !allowed_now(r, si, t->key)) continue; /* never decided tonight, or not allowed now */
-    carry_one(r, t, si, b->st[ti].now);
+    const action *a = r->f.st[si].acts ? allowed_now(r, si, t->key) : NULL;
+    if (a) carry_one(r, t, si, b->st[ti].now, a); /* else never decided tonight, or not allowed now */
   }
 }
 

@@ -22,6 +22,9 @@ typedef struct crawl__bl_state {
   char *via_key;     /* the key of the action that reached it from parent (crawl__run_action_key), or NULL */
   char *elems;       /* its actionable elements as one digest (crawl__bl_elements_digest) */
   char *via_role, *via_name, *via_action; /* the via action, for the review item of a gone state */
+  char *via_tid;     /* its viaTransitionId (journals without "via") */
+  char *graph;       /* its pageGraphRef */
+  char **scopes;     /* its scopes as pairs (scopeId, what identifies it), NULL-ended; NULL: not read yet */
   int now;           /* tonight's state index, -1: not reached (gone, at the end) */
   int verdict;       /* CRAWL__BL_* */
 } crawl__bl_state;
@@ -33,12 +36,23 @@ typedef struct crawl__bl_trans {
   int executed;      /* executed tonight: not carried */
 } crawl__bl_trans;
 
+typedef struct crawl__bl_review {
+  char *state, *key; /* where and on which action it was found */
+  cJSON *rec;        /* the whole record (owned) */
+  int carried;       /* journaled tonight already */
+} crawl__bl_review;
+
 typedef struct crawl__baseline {
   char run_id[64];
+  char *dir;            /* PREV_DIR */
+  char ***now_scopes;   /* per tonight's state: its scopes as pairs (crawl__bl_scopes), read when needed */
+  int nnow_scopes;
   crawl__bl_state *st;
   int nst;
   crawl__bl_trans *tr;
   int ntr, captr;
+  crawl__bl_review *rv; /* review records about an action (the write guard blocked what it sent, ...) */
+  int nrv, caprv;
   crawl__strmap by_id;  /* stateId -> index in st */
   int reverify_pct;     /* 0..100 */
   int *of_now;          /* tonight's state index -> index in st, -1 (grown as states come) */
@@ -66,6 +80,13 @@ int crawl__baseline_state(const crawl__baseline *b, const char *id);
  * of every element with an action), sorted, as a 16-digit hex digest into
  * out (17 bytes). Equal digests: the same controls. */
 void crawl__bl_elements_digest(const cJSON *graph, char out[17]);
+/* The scopes of the PageGraph at path as pairs (scopeId, its identity:
+ * the stable id, else kind and name), NULL-ended; an unreadable file has
+ * none. Free with crawl__bl_scopes_free. */
+char **crawl__bl_scopes(const char *path);
+void crawl__bl_scopes_free(char **pairs);
+/* The identity of scope id in pairs, or the id of identity (by 1), or NULL. */
+const char *crawl__bl_scope_find(char *const *pairs, const char *s, int by);
 /* 1 when transition tid of run run_id is in the re-executed share pct:
  * a hash, so the same baseline picks the same ones (reproducible). */
 int crawl__bl_pick(const char *run_id, const char *tid, int pct);

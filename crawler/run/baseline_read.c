@@ -56,6 +56,36 @@ void crawl__bl_elements_digest(const cJSON *graph, char out[17]) {
   crawl__buf_free(&all);
 }
 
+char **crawl__bl_scopes(const char *path) {
+  size_t len;
+  int e, n = 0;
+  char *text = crawl__file_read(path, CRAWL__BL_MAX_GRAPH, &len, &e);
+  cJSON *g = text ? cJSON_ParseWithLength(text, len) : NULL;
+  free(text);
+  const cJSON *scopes = crawl__arr(g, "scopes"), *s;
+  char **v = crawl__xcalloc(2 * (size_t)cJSON_GetArraySize(scopes) + 2, sizeof *v);
+  cJSON_ArrayForEach(s, scopes) {
+    const char *id = crawl__str(s, "scopeId"), *stable = crawl__str(s, "stableId");
+    if (!id) continue;
+    v[n++] = crawl__xstrdup(id);
+    v[n++] = stable ? crawl__xprintf("id\x1f%s", stable)
+                    : crawl__xprintf("k\x1f%s\x1f%s", crawl__str(s, "kind") ?: "", crawl__str(s, "name") ?: "");
+  }
+  cJSON_Delete(g);
+  return v;
+}
+
+void crawl__bl_scopes_free(char **pairs) {
+  for (int i = 0; pairs && pairs[i]; i++) free(pairs[i]);
+  free(pairs);
+}
+
+const char *crawl__bl_scope_find(char *const *pairs, const char *s, int by) {
+  for (int i = 0; pairs && s && pairs[i]; i += 2)
+    if (!strcmp(pairs[i + by], s)) return pairs[i + !by];
+  return NULL;
+}
+
 int crawl__bl_pick(const char *run_id, const char *tid, int pct) {
   if (pct <= 0) return 0;
   if (pct >= 100) return 1;
@@ -110,8 +140,10 @@ static int read_state(bl_reader *rd, const cJSON *j) {
   s->route = crawl__xstrdup(crawl__str(j, "routeId"));
   s->parent = crawl__xstrdup(crawl__str(j, "parentStateId"));
   s->elems = crawl__xstrdup(d);
+  s->graph = crawl__xstrdup(crawl__str(j, "pageGraphRef"));
   s->now = -1;
   via_of(s, crawl__get(j, "via"));
+  s->via_tid = crawl__xstrdup(crawl__str(j, "viaTransitionId"));
   crawl__strmap_put(&b->by_id, id, b->nst++);
   return 0;
 }
@@ -136,6 +168,19 @@ static int read_transition(bl_reader *rd, cJSON *j) {
   return 1; /* the record is the baseline's now */
 }
 
+/* A review record about an action in a state: carried with its transition. */
+static int read_review(bl_reader *rd, cJSON *j) {
+  crawl__baseline *b = rd->b;
+  const char *st = crawl__str(j, "stateId"), *aid = crawl__str(j, "actionId");
+  if (!st || !aid || !cJSON_IsObject(crawl__get(j, "target")) || !crawl__str(j, "description")) return 0;
+  if (b->nrv >= CRAWL__BL_MAX_TRANSITIONS) return bl_fail(rd, "%s: more than %s review records", "2000000");
+  if (b->nrv == b->caprv) b->rv = crawl__xrealloc(b->rv, (size_t)(b->caprv = b->caprv ? 2 * b->caprv : 64) * sizeof *b->rv);
+  char key[1200];
+  crawl__run_action_key(key, sizeof key, aid, crawl__get(j, "target"), crawl__get(j, "args"), NULL);
+  b->rv[b->nrv++] = (crawl__bl_review){crawl__xstrdup(st), crawl__xstrdup(key), j, 0};
+  return 1;
+}
+
 /* crawl__journal_read's callback: the run record first, then states and transitions. */
 static int read_record(void *ud, const char *type, cJSON *j) {
   bl_reader *rd = ud;
@@ -148,14 +193,33 @@ static int read_record(void *ud, const char *type, cJSON *j) {
   }
   if (!strcmp(type, "state")) return read_state(rd, j);
   if (!strcmp(type, "transition")) return read_transition(rd, j);
+  if (!strcmp(type, "review")) return read_review(rd, j);
   return 0;
 }
 
-static const char *const bl_types[] = {"run", "state", "transition", NULL};
+static const char *const bl_types[] = {"run", "state", "transition", "review", NULL};
+
+/* A state without "via" (older journals): the path that reached it is its
+ * viaTransitionId's transition, else the first one from its parent into it. */
+static void via_from_transitions(crawl__baseline *b) {
+  for (int i = 0; i < b->nst; i++) {
+    crawl__bl_state *s = &b->st[i];
+    for (int k = 0; k < b->ntr && s->parent && !s->via_key; k++) {
+      const crawl__bl_trans *t = &b->tr[k];
+      int by_id = s->via_tid && !strcmp(t->id, s->via_tid);
+      if (!by_id && (s->via_tid || strcmp(t->to, s->id) || strcmp(t->from, s->parent))) continue;
+      s->via_key = crawl__xstrdup(t->key);
+      s->via_action = crawl__xstrdup(crawl__str(t->rec, "viaActionId"));
+      s->via_role = crawl__xstrdup(crawl__str(crawl__get(t->rec, "target"), "role"));
+      s->via_name = crawl__xstrdup(crawl__str(crawl__get(t->rec, "target"), "name"));
+    }
+  }
+}
 
 crawl_code crawl__baseline_read(const char *dir, int reverify_pct, crawl__baseline **out, char *err, size_t errlen) {
   crawl__baseline *b = crawl__xcalloc(1, sizeof *b);
   b->reverify_pct = reverify_pct < 0 ? 0 : reverify_pct > 100 ? 100 : reverify_pct;
+  b->dir = crawl__xstrdup(dir);
   bl_reader rd = {.b = b, .dir = dir, .err = err, .errlen = errlen};
   crawl__journal_stats st;
   char jerr[512];
@@ -170,6 +234,7 @@ crawl_code crawl__baseline_read(const char *dir, int reverify_pct, crawl__baseli
     crawl__baseline_free(b);
     return CRAWL_ARG;
   }
+  via_from_transitions(b);
   *out = b;
   return CRAWL_OK;
 }
@@ -183,15 +248,24 @@ void crawl__baseline_free(crawl__baseline *b) {
   for (int i = 0; i < b->nst; i++) {
     crawl__bl_state *s = &b->st[i];
     free(s->id), free(s->fp), free(s->url), free(s->route), free(s->parent), free(s->via_key), free(s->elems);
-    free(s->via_role), free(s->via_name), free(s->via_action);
+    free(s->via_role), free(s->via_name), free(s->via_action), free(s->graph), free(s->via_tid);
+    crawl__bl_scopes_free(s->scopes);
   }
   for (int i = 0; i < b->ntr; i++) {
     free(b->tr[i].id), free(b->tr[i].from), free(b->tr[i].to), free(b->tr[i].key);
     cJSON_Delete(b->tr[i].rec);
   }
+  for (int i = 0; i < b->nrv; i++) {
+    free(b->rv[i].state), free(b->rv[i].key);
+    cJSON_Delete(b->rv[i].rec);
+  }
+  free(b->rv);
   free(b->st);
   free(b->tr);
   free(b->of_now);
+  for (int i = 0; i < b->nnow_scopes; i++) crawl__bl_scopes_free(b->now_scopes[i]);
+  free(b->now_scopes);
+  free(b->dir);
   crawl__strmap_release(&b->by_id);
   free(b);
 }

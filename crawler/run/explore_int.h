@@ -212,6 +212,8 @@ int crawl__run_seeds(run *r, int resumed, seed **out);
 int crawl__run_folded(const run *r, int to, const char *rk);
 void crawl__run_landed_route(run *r, cJSON *o, const char *rk);
 void crawl__run_step(run *r, int si, int i);
+/* A control's outcome counted (self-loop, signals) for the end's missing_success_signal review. */
+void crawl__run_count_loop(run *r, const action *a, int self, int nsignals);
 
 /* ---- explore_probe.c ---- */
 void crawl__run_probe_pending(action *a);
