@@ -78,15 +78,26 @@ static int is_path(const crawl__baseline *b, const crawl__bl_trans *t) {
          !strcmp(b->st[ti].via_key, t->key);
 }
 
-/* An unchanged state: its transitions done, but for the paths to its
- * children and the sample to re-execute. */
+/* 1 when t was a sealed probe's: probed again tonight, never carried. */
+static int probed(const crawl__bl_trans *t) {
+  const char *rule = crawl__str(crawl__get(t->rec, "decision"), "rule");
+  return rule && !strncmp(rule, "probe.", 6);
+}
+
+/* A matched state: its transitions done, but for the paths to its
+ * children, the sealed probes and the sample to re-execute (of a changed
+ * state, twice the share). A control it no longer has is not there to be
+ * done; a new one is explored. */
 static void carry_marks(run *r, int si, int bi) {
   crawl__baseline *b = r->bl;
   char **keys = crawl__xcalloc((size_t)b->ntr + 1, sizeof *keys);
   size_t n = 0;
+  int pct = b->st[bi].verdict == CRAWL__BL_CHANGED ? 2 * b->reverify_pct : b->reverify_pct;
   for (int k = 0; k < b->ntr; k++) {
     crawl__bl_trans *t = &b->tr[k];
-    if (strcmp(t->from, b->st[bi].id) || t->reverify || is_path(b, t)) continue;
+    if (strcmp(t->from, b->st[bi].id)) continue;
+    t->reverify = crawl__bl_pick(b->run_id, t->id, pct > 100 ? 100 : pct);
+    if (t->reverify || is_path(b, t) || probed(t)) continue;
     keys[n++] = t->key;
   }
   crawl__run_mark_done(&r->f.st[si], keys, n);
@@ -109,7 +120,7 @@ void crawl__run_baseline_state(run *r, int si) {
   now_digest(r, si, d);
   x->now = si;
   x->verdict = !strcmp(x->fp, r->f.st[si].fp) && !strcmp(x->elems, d) ? CRAWL__BL_UNCHANGED : CRAWL__BL_CHANGED;
-  if (x->verdict == CRAWL__BL_UNCHANGED) carry_marks(r, si, bi);
+  carry_marks(r, si, bi);
 }
 
 /* ---- re-executed transitions --------------------------------------------------- */
@@ -118,6 +129,7 @@ static void uncarry(run *r, int si, int bi) {
   crawl__baseline *b = r->bl;
   state *s = &r->f.st[si];
   b->st[bi].verdict = CRAWL__BL_CHANGED;
+  b->st[bi].afresh = 1;
   for (int k = 0; k < b->ntr; k++) {
     const crawl__bl_trans *t = &b->tr[k];
     if (strcmp(t->from, b->st[bi].id) || t->executed) continue;
@@ -152,7 +164,7 @@ void crawl__run_baseline_step(run *r, int si, int to, const action *a) {
     crawl__bl_trans *t = &b->tr[k];
     if (t->executed || strcmp(t->from, b->st[bi].id) || strcmp(t->key, key)) continue;
     t->executed = 1;
-    if (!t->reverify || b->st[bi].verdict != CRAWL__BL_UNCHANGED) continue;
+    if (!t->reverify || b->st[bi].afresh) continue;
     b->reexecuted++;
     if (!same_end(r, t, to)) mismatch = 1;
   }
@@ -245,7 +257,7 @@ static void carry_one(run *r, const crawl__bl_trans *t, int si, int to, const ac
   static const char *const drop[] = {"type", "at", "transitionId", "fromStateId", "toStateId", "selfLoop", "carried", NULL};
   for (int k = 0; drop[k]; k++) cJSON_DeleteItemFromObjectCaseSensitive(o, drop[k]);
   char tid[32];
-  snprintf(tid, sizeof tid, "t_%05ld", r->transitions++);
+  snprintf(tid, sizeof tid, "t_%05ld", ++r->transitions); /* as explore_step.c numbers them */
   cJSON_AddStringToObject(o, "transitionId", tid);
   cJSON_AddStringToObject(o, "fromStateId", r->f.st[si].id);
   cJSON_AddStringToObject(o, "toStateId", r->f.st[to].id);
@@ -264,7 +276,7 @@ static void carry_all(run *r) {
   for (int k = 0; k < b->ntr; k++) {
     const crawl__bl_trans *t = &b->tr[k];
     int fi = crawl__baseline_state(b, t->from), ti = crawl__baseline_state(b, t->to);
-    if (t->executed || fi < 0 || ti < 0 || b->st[fi].verdict != CRAWL__BL_UNCHANGED || b->st[ti].now < 0) continue;
+    if (t->executed || fi < 0 || ti < 0 || b->st[fi].now < 0 || b->st[fi].afresh || b->st[ti].now < 0) continue;
     int si = b->st[fi].now;
     const action *a = r->f.st[si].acts ? allowed_now(r, si, t->key) : NULL;
     if (a) carry_one(r, t, si, b->st[ti].now, a); /* else never decided tonight, or not allowed now */

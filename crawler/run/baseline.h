@@ -27,6 +27,7 @@ typedef struct crawl__bl_state {
   char **scopes;     /* its scopes as pairs (scopeId, what identifies it), NULL-ended; NULL: not read yet */
   int now;           /* tonight's state index, -1: not reached (gone, at the end) */
   int verdict;       /* CRAWL__BL_* */
+  int afresh;        /* a re-executed transition led elsewhere: explored as in a fresh crawl, nothing carried */
 } crawl__bl_state;
 
 typedef struct crawl__bl_trans {
