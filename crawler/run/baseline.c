@@ -104,23 +104,71 @@ static void carry_marks(run *r, int si, int bi) {
   free(keys);
 }
 
-/* A new state tonight (crawl__run_add_state): matched, compared, and,
- * unchanged, its known transitions carried instead of executed. */
-void crawl__run_baseline_state(run *r, int si) {
-  crawl__baseline *b = r->bl;
-  if (!b) return;
-  int bi = match(r, si);
-  set_of_now(b, si, bi);
-  if (bi < 0) {
-    b->fresh++;
-    return;
+static void adopt_late(run *r, int bi, const char *key, int to);
+
+/* Tonight's edges out of si, taken before si was known as last night's bi:
+ * their ends matched now. */
+static void adopt_ends(run *r, int si, int bi) {
+  for (int e = 0; e < r->f.ned; e++) {
+    if (r->f.ed[e].from != si || of_now(r, r->f.ed[e].to) >= 0) continue;
+    char key[1200];
+    crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, &r->f.ed[e].a);
+    adopt_late(r, bi, key, r->f.ed[e].to);
   }
+}
+
+/* What tonight executed in si before it was known as last night's bi:
+ * those transitions of bi are executed, not carried. */
+static void executed_before(run *r, int si, int bi) {
+  crawl__baseline *b = r->bl;
+  const state *s = &r->f.st[si];
+  for (int i = 0; i < s->nacts; i++) {
+    if (!s->acts[i].done) continue;
+    char key[1200];
+    crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
+    for (int k = 0; k < b->ntr; k++)
+      if (!strcmp(b->tr[k].from, b->st[bi].id) && !strcmp(b->tr[k].key, key)) b->tr[k].executed = 1;
+  }
+}
+
+/* Tonight's state si is last night's bi: compared, and its known
+ * transitions carried instead of executed. */
+static void adopt(run *r, int si, int bi) {
+  crawl__baseline *b = r->bl;
+  set_of_now(b, si, bi);
   crawl__bl_state *x = &b->st[bi];
   char d[17];
   now_digest(r, si, d);
   x->now = si;
   x->verdict = !strcmp(x->fp, r->f.st[si].fp) && !strcmp(x->elems, d) ? CRAWL__BL_UNCHANGED : CRAWL__BL_CHANGED;
+  executed_before(r, si, bi);
   carry_marks(r, si, bi);
+  adopt_ends(r, si, bi);
+}
+
+/* A new state tonight (crawl__run_add_state): last night's, or new for now
+ * (a later step may show which of last night's it is: baseline_step). */
+void crawl__run_baseline_state(run *r, int si) {
+  crawl__baseline *b = r->bl;
+  if (!b) return;
+  int bi = match(r, si);
+  if (bi >= 0) adopt(r, si, bi);
+  else set_of_now(b, si, -1), b->fresh++;
+}
+
+/* Tonight's `to`, first reached another way, is where last night's
+ * transition of this key from bi led: that state, when it is unmatched. */
+static void adopt_late(run *r, int bi, const char *key, int to) {
+  crawl__baseline *b = r->bl;
+  for (int k = 0; k < b->ntr; k++) {
+    const crawl__bl_trans *t = &b->tr[k];
+    if (strcmp(t->from, b->st[bi].id) || strcmp(t->key, key)) continue;
+    int y = crawl__baseline_state(b, t->to);
+    if (y < 0 || b->st[y].now >= 0) continue;
+    b->fresh--;
+    adopt(r, to, y);
+    return;
+  }
 }
 
 /* ---- re-executed transitions --------------------------------------------------- */
@@ -160,6 +208,7 @@ void crawl__run_baseline_step(run *r, int si, int to, const action *a) {
   char key[1200];
   crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, a);
   int mismatch = 0;
+  if (of_now(r, to) < 0) adopt_late(r, bi, key, to);
   for (int k = 0; k < b->ntr; k++) {
     crawl__bl_trans *t = &b->tr[k];
     if (t->executed || strcmp(t->from, b->st[bi].id) || strcmp(t->key, key)) continue;

@@ -209,6 +209,12 @@ Test(nightly, the_changed_app_diff_names_exactly_its_changes, .timeout = 600) {
   cr_expect_eq(cJSON_GetArraySize(changes(same, "reviewItems", "added")), 1, "more than the gone state's review item");
   cJSON *p = package_of(n2);
   const cJSON *bl = get(get(p, "metadata"), "baseline");
+  char *blt = cJSON_PrintUnformatted(bl);
+  fprintf(stderr, "nightly: changed app: metadata.baseline %s\n", blt);
+  free(blt);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, get(get(p, "reviewQueue"), "items"))
+    if (!strcmp(str(it, "kind"), "coverage_gap")) fprintf(stderr, "nightly: %s\n", str(it, "description"));
   cr_expect_eq(num(bl, "gone"), 1, "the Settings state is gone");
   cr_expect(t_review_mentions(p, "coverage_gap", "/#/settings) is gone"), "no review item names the gone state");
   cJSON_Delete(d), cJSON_Delete(same), cJSON_Delete(p);
