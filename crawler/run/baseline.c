@@ -5,11 +5,13 @@
  *     fingerprint), else the same path (parent matched, same via action),
  *     else, for a seed's state, the same URL; unchanged when the
  *     fingerprint and the actionable elements are the same, else changed;
- *   - an unchanged state's transitions are marked done (carried), except
+ *   - a matched state's transitions are marked done (carried), except
  *     the actions that first reached its children (the paths that verify
- *     them) and a seeded sample re-executed (--reverify); a re-executed one
- *     that lands elsewhere turns the state changed: its carried actions are
- *     explored afresh;
+ *     them), sealed probes and a seeded sample re-executed (--reverify; a
+ *     changed state's twice the share); a re-executed one that lands
+ *     elsewhere turns the state changed and explored afresh; a state
+ *     matched late (first reached another way) is adopted with what was
+ *     executed in it already;
  *   - at the close, the carried transitions whose action the gate still
  *     allows are journaled (evidence: last night's transition), a state
  *     never reached is a review item naming where its path broke, and the

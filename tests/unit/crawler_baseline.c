@@ -145,3 +145,32 @@ Test(baseline, the_reexecuted_share_is_reproducible) {
   }
   cr_assert(picked > 60 && picked < 140, "10%% of 1000 picked %d", picked);
 }
+
+Test(baseline, the_plan_names_the_baseline_and_the_share) {
+  cJSON *plan = cJSON_Parse("{\"environment\":{\"metadata\":{\"baseline\":\"nights/last\",\"reverify\":0}}}");
+  const char *dir = NULL;
+  int pct = 0;
+  crawl_plan_error pe;
+  cr_assert_eq(crawl_plan_baseline(plan, &dir, &pct, &pe), CRAWL_OK, "%s", pe.msg);
+  cr_assert_str_eq(dir, "nights/last");
+  cr_assert_eq(pct, -1, "0%% is none, not the default");
+  const char *flag = "from/the/command/line";
+  pct = 30;
+  cr_assert_eq(crawl_plan_baseline(plan, &flag, &pct, &pe), CRAWL_OK);
+  cr_assert_str_eq(flag, "from/the/command/line", "the plan overrode the flag");
+  cr_assert_eq(pct, 30);
+  cJSON_Delete(plan);
+  static const char *const bad[] = {
+    "{\"environment\":{\"metadata\":{\"baseline\":7}}}",
+    "{\"environment\":{\"metadata\":{\"baseline\":\"\"}}}",
+    "{\"environment\":{\"metadata\":{\"reverify\":101}}}",
+    "{\"environment\":{\"metadata\":{\"reverify\":\"10%\"}}}",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    plan = cJSON_Parse(bad[i]);
+    dir = NULL, pct = 0;
+    cr_expect_eq(crawl_plan_baseline(plan, &dir, &pct, &pe), CRAWL_ARG, "accepted %s", bad[i]);
+    cr_expect(strstr(pe.msg, "/environment/metadata/"), "%s", pe.msg);
+    cJSON_Delete(plan);
+  }
+}
