@@ -172,6 +172,12 @@ Test(nightly, the_same_app_again_is_cheaper_and_diff_finds_no_change, .timeout =
     }
   }
   cr_expect_gt(carried, 0, "no edge cites its baseline");
+  /* report.html says it in one line */
+  char path[700];
+  snprintf(path, sizeof path, "%s/report.html", n2);
+  char *html = t_read_file(path, NULL);
+  cr_expect(html && strstr(html, "<p id=\"baseline\">Baseline <code>"), "report.html has no baseline line");
+  free(html);
   double ratio = (double)ms2 / (double)ms1;
   fprintf(stderr, "nightly: night 1 %lld ms, night 2 (--baseline, unchanged app) %lld ms: %.0f%%\n", ms1, ms2, 100 * ratio);
   cr_expect_lt(ratio, 0.8, "night 2 took %lld ms, night 1 %lld ms", ms2, ms1);
