@@ -12,11 +12,13 @@
  *     elsewhere turns the state changed and explored afresh; a state
  *     matched late (first reached another way) is adopted with what was
  *     executed in it already;
- *   - at the close, the carried transitions whose action the gate still
- *     allows are journaled (evidence: last night's transition), a state
- *     never reached is a review item naming where its path broke, and the
- *     counts go into the end record (metadata.baseline).
- * Reading the directory is baseline_read.c's. */
+ *   - at the close (baseline_carry.c), the carried transitions whose
+ *     action the gate still allows are journaled (evidence: last night's
+ *     transition), a state not reached is kept (a budget stopped the night)
+ *     or gone (a review item naming where its path broke), and the counts
+ *     go into the end record (metadata.baseline).
+ * Reading the directory is baseline_read.c's; the close (carried
+ * transitions, states kept or gone) baseline_carry.c's. */
 #include "baseline.h"
 #include "explore_int.h"
 
@@ -224,172 +226,6 @@ void crawl__run_baseline_step(run *r, int si, int to, const action *a) {
   uncarry(r, si, bi);
 }
 
-/* ---- the close ---------------------------------------------------------------------- */
-/* The action of state si with this key, when the gate allows it tonight; NULL otherwise. */
-static const action *allowed_now(const run *r, int si, const char *key) {
-  const state *s = &r->f.st[si];
-  for (int i = 0; i < s->nacts; i++) {
-    char k[1200];
-    crawl__run_action_key(k, sizeof k, NULL, NULL, NULL, &s->acts[i]);
-    if (!strcmp(k, key)) return s->acts[i].dec.effect == POL_EFFECT_ALLOW && !s->acts[i].probe ? &s->acts[i] : NULL;
-  }
-  return NULL;
-}
-
-/* ---- signals: last night's capture-local scope ids as tonight's ----------------- */
-static char **bl_scopes_of(crawl__baseline *b, int bi) {
-  crawl__bl_state *x = &b->st[bi];
-  if (!x->scopes) {
-    char *path = crawl__xprintf("%s/%s", b->dir, x->graph);
-    x->scopes = crawl__bl_scopes(path);
-    free(path);
-  }
-  return x->scopes;
-}
-
-static char **now_scopes_of(run *r, int si) {
-  crawl__baseline *b = r->bl;
-  if (si >= b->nnow_scopes) {
-    int n = si + 64;
-    b->now_scopes = crawl__xrealloc(b->now_scopes, (size_t)n * sizeof *b->now_scopes);
-    memset(b->now_scopes + b->nnow_scopes, 0, (size_t)(n - b->nnow_scopes) * sizeof *b->now_scopes);
-    b->nnow_scopes = n;
-  }
-  if (!b->now_scopes[si]) {
-    char *path = crawl__xprintf("%s/states/%s.json", r->dir, r->f.st[si].id);
-    b->now_scopes[si] = crawl__bl_scopes(path);
-    free(path);
-  }
-  return b->now_scopes[si];
-}
-
-/* The signals of carried record o: a scope id of last night's from or to
- * state becomes the id of the same scope in tonight's (dropped when
- * tonight's have none), so the package maps it as it maps tonight's. */
-static void carry_scopes(run *r, cJSON *o, const crawl__bl_trans *t, int si, int to) {
-  crawl__baseline *b = r->bl;
-  int fi = crawl__baseline_state(b, t->from), ti = crawl__baseline_state(b, t->to);
-  cJSON *s;
-  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "observedSignals")) {
-    const char *sc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "scopeId"));
-    if (!sc) continue;
-    const char *who = crawl__bl_scope_find(bl_scopes_of(b, ti), sc, 0);
-    if (!who) who = crawl__bl_scope_find(bl_scopes_of(b, fi), sc, 0);
-    const char *now = crawl__bl_scope_find(now_scopes_of(r, to), who, 1);
-    if (!now) now = crawl__bl_scope_find(now_scopes_of(r, si), who, 1);
-    if (now) cJSON_ReplaceItemInObjectCaseSensitive(s, "scopeId", cJSON_CreateString(now));
-    else if (who || !strncmp(sc, "sc_", 3)) cJSON_DeleteItemFromObjectCaseSensitive(s, "scopeId");
-  }
-}
-
-/* The review records last night made about t's action in its state, journaled once more. */
-static void carry_reviews(run *r, const crawl__bl_trans *t, int si) {
-  crawl__baseline *b = r->bl;
-  for (int k = 0; k < b->nrv; k++) {
-    crawl__bl_review *v = &b->rv[k];
-    if (v->carried || strcmp(v->state, t->from) || strcmp(v->key, t->key)) continue;
-    v->carried = 1;
-    cJSON *o = cJSON_Duplicate(v->rec, 1);
-    cJSON_DeleteItemFromObjectCaseSensitive(o, "type");
-    cJSON_DeleteItemFromObjectCaseSensitive(o, "at");
-    cJSON_DeleteItemFromObjectCaseSensitive(o, "stateId");
-    cJSON_AddStringToObject(o, "stateId", r->f.st[si].id);
-    crawl__run_jl_write(r, "review", o);
-    r->reviews++;
-  }
-}
-
-/* Transition t of last night, carried from tonight's si to tonight's `to`
- * (a: tonight's action of that key), with the reviews about it. */
-static void carry_one(run *r, const crawl__bl_trans *t, int si, int to, const action *a) {
-  carry_reviews(r, t, si);
-  crawl__run_count_loop(r, a, si == to, cJSON_GetArraySize(crawl__get(t->rec, "observedSignals")));
-  cJSON *o = cJSON_Duplicate(t->rec, 1);
-  static const char *const drop[] = {"type", "at", "transitionId", "fromStateId", "toStateId", "selfLoop", "carried", NULL};
-  for (int k = 0; drop[k]; k++) cJSON_DeleteItemFromObjectCaseSensitive(o, drop[k]);
-  char tid[32];
-  snprintf(tid, sizeof tid, "t_%05ld", ++r->transitions); /* as explore_step.c numbers them */
-  cJSON_AddStringToObject(o, "transitionId", tid);
-  cJSON_AddStringToObject(o, "fromStateId", r->f.st[si].id);
-  cJSON_AddStringToObject(o, "toStateId", r->f.st[to].id);
-  cJSON_AddBoolToObject(o, "selfLoop", si == to);
-  carry_scopes(r, o, t, si, to);
-  cJSON *c = cJSON_AddObjectToObject(o, "carried");
-  cJSON_AddStringToObject(c, "refId", t->id);
-  cJSON_AddStringToObject(c, "runId", r->bl->run_id);
-  crawl__run_jl_write(r, "transition", o);
-  r->self_loops += si == to;
-  r->bl->carried++;
-}
-
-static void carry_all(run *r) {
-  crawl__baseline *b = r->bl;
-  for (int k = 0; k < b->ntr; k++) {
-    const crawl__bl_trans *t = &b->tr[k];
-    int fi = crawl__baseline_state(b, t->from), ti = crawl__baseline_state(b, t->to);
-    if (t->executed || fi < 0 || ti < 0 || b->st[fi].now < 0 || b->st[fi].afresh || b->st[ti].now < 0) continue;
-    int si = b->st[fi].now;
-    const action *a = r->f.st[si].acts ? allowed_now(r, si, t->key) : NULL;
-    if (a) carry_one(r, t, si, b->st[ti].now, a); /* else never decided tonight, or not allowed now */
-  }
-}
-
-/* Where the path to gone state x broke, in words, into buf. */
-static void broke_at(const run *r, const crawl__bl_state *x, char *buf, size_t n) {
-  const crawl__baseline *b = r->bl;
-  int pb = crawl__baseline_state(b, x->parent);
-  if (!x->parent || pb < 0) {
-    snprintf(buf, n, "its URL %.300s led to no state of last night's", x->url ? x->url : "?");
-    return;
-  }
-  if (b->st[pb].now < 0) {
-    snprintf(buf, n, "its parent state %.40s was not reached either", x->parent);
-    return;
-  }
-  const state *p = &r->f.st[b->st[pb].now];
-  const action *a = NULL;
-  for (int i = 0; i < p->nacts && !a; i++) {
-    char k[1200];
-    crawl__run_action_key(k, sizeof k, NULL, NULL, NULL, &p->acts[i]);
-    if (x->via_key && !strcmp(k, x->via_key)) a = &p->acts[i];
-  }
-  const char *why = !p->acts ? "was not explored tonight (budget)"
-                  : !a ? "has no such control any more"
-                  : a->dec.effect != POL_EFFECT_ALLOW ? "is not allowed by the gate now"
-                  : !a->done ? "was not tried tonight (budget)" : "leads elsewhere now";
-  snprintf(buf, n, "in state %.40s (%.200s), %.40s on %.40s \"%.120s\" %s", p->id, p->route_id ? p->route_id : "?",
-           x->via_action ? x->via_action : "?", x->via_role ? x->via_role : "?", x->via_name ? x->via_name : "", why);
-}
-
-static void review_gone(run *r) {
-  const crawl__baseline *b = r->bl;
-  for (int k = 0; k < b->nst; k++) {
-    const crawl__bl_state *x = &b->st[k];
-    if (x->now >= 0) continue;
-    char where[800];
-    broke_at(r, x, where, sizeof where);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kind", "coverage_gap");
-    cJSON_AddStringToObject(o, "severity", "medium");
-    char *d = crawl__xprintf("State %s of baseline %s (route %s) is gone: its path broke: %s.", x->id, b->run_id,
-                             x->route ? x->route : "?", where);
-    cJSON_AddStringToObject(o, "description", d);
-    free(d);
-    if (x->route) cJSON_AddStringToObject(o, "routeId", x->route);
-    cJSON_AddStringToObject(o, "remediation", "If the change is intended, nothing to do; otherwise restore the route or control.");
-    crawl__run_jl_write(r, "review", o);
-    r->reviews++;
-  }
-}
-
-/* Before the end record: the carried transitions and the gone states journaled. */
-void crawl__run_baseline_close(run *r) {
-  if (!r->bl) return;
-  r->bl->explored = r->transitions;
-  carry_all(r);
-  review_gone(r);
-}
-
 /* The counts for the end record's "baseline" (the package's metadata.baseline); NULL without one. */
 cJSON *crawl__run_baseline_summary(const run *r) {
   const crawl__baseline *b = r->bl;
@@ -398,7 +234,7 @@ cJSON *crawl__run_baseline_summary(const run *r) {
   for (int k = 0; k < b->nst; k++) {
     unchanged += b->st[k].now >= 0 && b->st[k].verdict == CRAWL__BL_UNCHANGED;
     changed += b->st[k].now >= 0 && b->st[k].verdict == CRAWL__BL_CHANGED;
-    gone += b->st[k].now < 0;
+    gone += b->st[k].now < 0 && !b->st[k].kept;
   }
   for (int si = 0; si < r->f.nst; si++)
     for (int i = 0; i < r->f.st[si].nacts; i++)
@@ -410,6 +246,7 @@ cJSON *crawl__run_baseline_summary(const run *r) {
   cJSON_AddNumberToObject(o, "unchanged", (double)unchanged);
   cJSON_AddNumberToObject(o, "changed", (double)changed);
   cJSON_AddNumberToObject(o, "gone", (double)gone);
+  cJSON_AddNumberToObject(o, "kept", (double)b->kept);
   cJSON_AddNumberToObject(o, "new", (double)b->fresh);
   cJSON_AddNumberToObject(o, "carried", (double)b->carried);
   cJSON_AddNumberToObject(o, "reverifyPercent", b->reverify_pct);

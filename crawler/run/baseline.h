@@ -28,6 +28,8 @@ typedef struct crawl__bl_state {
   int now;           /* tonight's state index, -1: not reached (gone, at the end) */
   int verdict;       /* CRAWL__BL_* */
   int afresh;        /* a re-executed transition led elsewhere: explored as in a fresh crawl, nothing carried */
+  int kept;          /* not reached tonight because a budget stopped the night: carried as last night's */
+  cJSON *rec;        /* its state record (owned) */
 } crawl__bl_state;
 
 typedef struct crawl__bl_trans {
@@ -38,7 +40,8 @@ typedef struct crawl__bl_trans {
 } crawl__bl_trans;
 
 typedef struct crawl__bl_review {
-  char *state, *key; /* where and on which action it was found */
+  const char *type;  /* "review", "decision" or "gate" */
+  char *state, *key; /* where and on which action it was found ("" for a gate) */
   cJSON *rec;        /* the whole record (owned) */
   int carried;       /* journaled tonight already */
 } crawl__bl_review;
@@ -58,7 +61,7 @@ typedef struct crawl__baseline {
   int reverify_pct;     /* 0..100 */
   int *of_now;          /* tonight's state index -> index in st, -1 (grown as states come) */
   int nof_now;
-  long carried, reexecuted, mismatched, fresh;
+  long carried, reexecuted, mismatched, fresh, kept;
   long explored;        /* transitions executed tonight (set at the close) */
 } crawl__baseline;
 

@@ -144,6 +144,7 @@ static int read_state(bl_reader *rd, const cJSON *j) {
   s->now = -1;
   via_of(s, crawl__get(j, "via"));
   s->via_tid = crawl__xstrdup(crawl__str(j, "viaTransitionId"));
+  s->rec = cJSON_Duplicate(j, 1);
   crawl__strmap_put(&b->by_id, id, b->nst++);
   return 0;
 }
@@ -168,16 +169,20 @@ static int read_transition(bl_reader *rd, cJSON *j) {
   return 1; /* the record is the baseline's now */
 }
 
-/* A review record about an action in a state: carried with its transition. */
-static int read_review(bl_reader *rd, cJSON *j) {
+/* A review or decision record about an action in a state, or a state's
+ * gate record: carried with its transition, or with its state. */
+static int read_review(bl_reader *rd, const char *type, cJSON *j) {
   crawl__baseline *b = rd->b;
   const char *st = crawl__str(j, "stateId"), *aid = crawl__str(j, "actionId");
-  if (!st || !aid || !cJSON_IsObject(crawl__get(j, "target")) || !crawl__str(j, "description")) return 0;
+  int gate = !strcmp(type, "gate");
+  if (!st || (!gate && (!aid || !cJSON_IsObject(crawl__get(j, "target"))))) return 0;
   if (b->nrv >= CRAWL__BL_MAX_TRANSITIONS) return bl_fail(rd, "%s: more than %s review records", "2000000");
   if (b->nrv == b->caprv) b->rv = crawl__xrealloc(b->rv, (size_t)(b->caprv = b->caprv ? 2 * b->caprv : 64) * sizeof *b->rv);
-  char key[1200];
-  crawl__run_action_key(key, sizeof key, aid, crawl__get(j, "target"), crawl__get(j, "args"), NULL);
-  b->rv[b->nrv++] = (crawl__bl_review){crawl__xstrdup(st), crawl__xstrdup(key), j, 0};
+  char key[1200] = "";
+  if (!gate) crawl__run_action_key(key, sizeof key, aid, crawl__get(j, "target"), crawl__get(j, "args"), NULL);
+  static const char *const types[] = {"review", "decision", "gate"};
+  const char *t = types[!strcmp(type, "decision") ? 1 : gate ? 2 : 0];
+  b->rv[b->nrv++] = (crawl__bl_review){t, crawl__xstrdup(st), crawl__xstrdup(key), j, 0};
   return 1;
 }
 
@@ -193,11 +198,11 @@ static int read_record(void *ud, const char *type, cJSON *j) {
   }
   if (!strcmp(type, "state")) return read_state(rd, j);
   if (!strcmp(type, "transition")) return read_transition(rd, j);
-  if (!strcmp(type, "review")) return read_review(rd, j);
+  if (!strcmp(type, "review") || !strcmp(type, "decision") || !strcmp(type, "gate")) return read_review(rd, type, j);
   return 0;
 }
 
-static const char *const bl_types[] = {"run", "state", "transition", "review", NULL};
+static const char *const bl_types[] = {"run", "state", "transition", "review", "decision", "gate", NULL};
 
 /* A state without "via" (older journals): the path that reached it is its
  * viaTransitionId's transition, else the first one from its parent into it. */
@@ -250,6 +255,7 @@ void crawl__baseline_free(crawl__baseline *b) {
     free(s->id), free(s->fp), free(s->url), free(s->route), free(s->parent), free(s->via_key), free(s->elems);
     free(s->via_role), free(s->via_name), free(s->via_action), free(s->graph), free(s->via_tid);
     crawl__bl_scopes_free(s->scopes);
+    cJSON_Delete(s->rec);
   }
   for (int i = 0; i < b->ntr; i++) {
     free(b->tr[i].id), free(b->tr[i].from), free(b->tr[i].to), free(b->tr[i].key);

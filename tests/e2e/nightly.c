@@ -57,13 +57,16 @@ static void app_night(int n) {
 }
 
 /* A crawl of the app into a new directory (caller frees), on baseline
- * when not NULL; its wall time in *ms. */
-static char *night(const char *baseline, long long *ms) {
+ * when not NULL, with a transition budget when max is; its wall time in *ms. */
+static char *night_max(const char *baseline, const char *max, long long *ms) {
   char *dir = t_tmpdir(), out[600], url[64];
   cr_assert(dir);
   snprintf(out, sizeof out, "%s/out", dir);
   snprintf(url, sizeof url, "http://127.0.0.1:%d/", port);
-  const char *args[] = {"crawl", url, "-o", out, "--workers", "1", "--quiet", baseline ? "--baseline" : NULL, baseline, NULL};
+  const char *args[12] = {"crawl", url, "-o", out, "--workers", "1", "--quiet"};
+  int n = 7;
+  if (max) args[n++] = "--max-transitions", args[n++] = max;
+  if (baseline) args[n++] = "--baseline", args[n++] = baseline;
   t_run r = cli(args, 300000);
   cr_assert_eq(r.status, 0, "crawl%s: exit %d: %s", baseline ? " --baseline" : "", r.status, r.err);
   *ms = r.ms;
@@ -78,6 +81,7 @@ static char *night(const char *baseline, long long *ms) {
   free(dir);
   return strdup(out);
 }
+static char *night(const char *baseline, long long *ms) { return night_max(baseline, NULL, ms); }
 
 /* `diff a b --format json`, parsed (caller frees). */
 static cJSON *diff(const char *a, const char *b) {
@@ -248,4 +252,36 @@ Test(nightly, a_baseline_that_cannot_be_used_exits_14_before_writing) {
   }
   t_rm_rf(bad);
   free(bad);
+}
+
+/* The state ids of a crawl's package, as a JSON array (caller frees). */
+static cJSON *state_ids(const char *out) {
+  cJSON *p = package_of(out), *ids = cJSON_CreateArray();
+  const cJSON *st;
+  cJSON_ArrayForEach(st, get(get(p, "transitionGraph"), "states")) cJSON_AddItemToArray(ids, cJSON_CreateString(str(st, "stateId")));
+  cJSON_Delete(p);
+  return ids;
+}
+
+static int has_id(const cJSON *ids, const char *id) {
+  const cJSON *x;
+  cJSON_ArrayForEach(x, ids) if (!strcmp(x->valuestring, id)) return 1;
+  return 0;
+}
+
+Test(nightly, nights_stopped_by_their_budget_accumulate_coverage, .timeout = 600) {
+  app_night(1);
+  long long ms;
+  char *n[4] = {NULL};
+  cJSON *ids[4] = {NULL};
+  for (int k = 0; k < 4; k++) {
+    n[k] = night_max(k ? n[k - 1] : NULL, "12", &ms);
+    ids[k] = state_ids(n[k]);
+    fprintf(stderr, "nightly: budget 12 transitions, night %d: %d states\n", k + 1, cJSON_GetArraySize(ids[k]));
+    const cJSON *x;
+    if (k) cJSON_ArrayForEach(x, ids[k - 1]) cr_expect(has_id(ids[k], x->valuestring), "night %d lost state %s", k + 1, x->valuestring);
+  }
+  cr_expect_lt(cJSON_GetArraySize(ids[0]), cJSON_GetArraySize(ids[3]), "four nights mapped no more than one");
+  cr_expect_eq(cJSON_GetArraySize(ids[3]), 6, "four nights did not map the whole app");
+  for (int k = 0; k < 4; k++) cJSON_Delete(ids[k]), rm_out(n[k]);
 }
