@@ -94,11 +94,11 @@ static int probed(const crawl__bl_trans *t) {
  * done; a new one is explored. */
 static void carry_marks(run *r, int si, int bi) {
   crawl__baseline *b = r->bl;
-  char **keys = crawl__xcalloc((size_t)b->ntr + 1, sizeof *keys);
+  char **keys = crawl__xcalloc((size_t)b->st[bi].nout + 1, sizeof *keys);
   size_t n = 0;
   int pct = b->st[bi].verdict == CRAWL__BL_CHANGED ? 2 * b->reverify_pct : b->reverify_pct;
-  for (int k = 0; k < b->ntr; k++) {
-    crawl__bl_trans *t = &b->tr[k];
+  for (int j = 0; j < b->st[bi].nout; j++) {
+    crawl__bl_trans *t = &b->tr[b->st[bi].out[j]];
     if (strcmp(t->from, b->st[bi].id)) continue;
     t->reverify = crawl__bl_pick(b->run_id, t->id, pct > 100 ? 100 : pct);
     if (t->reverify || is_path(b, t) || probed(t)) continue;
@@ -130,8 +130,8 @@ static void executed_before(run *r, int si, int bi) {
     if (!s->acts[i].done) continue;
     char key[1200];
     crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
-    for (int k = 0; k < b->ntr; k++)
-      if (!strcmp(b->tr[k].from, b->st[bi].id) && !strcmp(b->tr[k].key, key)) b->tr[k].executed = 1;
+    for (int j = 0; j < b->st[bi].nout; j++)
+      if (!strcmp(b->tr[b->st[bi].out[j]].key, key)) b->tr[b->st[bi].out[j]].executed = 1;
   }
 }
 
@@ -164,8 +164,8 @@ void crawl__run_baseline_state(run *r, int si) {
  * transition of this key from bi led: that state, when it is unmatched. */
 static void adopt_late(run *r, int bi, const char *key, int to) {
   crawl__baseline *b = r->bl;
-  for (int k = 0; k < b->ntr; k++) {
-    const crawl__bl_trans *t = &b->tr[k];
+  for (int j = 0; j < b->st[bi].nout; j++) {
+    const crawl__bl_trans *t = &b->tr[b->st[bi].out[j]];
     if (strcmp(t->from, b->st[bi].id) || strcmp(t->key, key)) continue;
     int y = crawl__baseline_state(b, t->to);
     if (y < 0 || b->st[y].now >= 0) continue;
@@ -182,8 +182,8 @@ static void uncarry(run *r, int si, int bi) {
   state *s = &r->f.st[si];
   b->st[bi].verdict = CRAWL__BL_CHANGED;
   b->st[bi].afresh = 1;
-  for (int k = 0; k < b->ntr; k++) {
-    const crawl__bl_trans *t = &b->tr[k];
+  for (int j = 0; j < b->st[bi].nout; j++) {
+    const crawl__bl_trans *t = &b->tr[b->st[bi].out[j]];
     if (strcmp(t->from, b->st[bi].id) || t->executed) continue;
     for (int d = 0; d < s->ndone; d++)
       if (s->done[d][0] && !strcmp(s->done[d], t->key)) s->done[d][0] = 0;
@@ -213,8 +213,8 @@ void crawl__run_baseline_step(run *r, int si, int to, const action *a) {
   crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, a);
   int mismatch = 0;
   if (of_now(r, to) < 0) adopt_late(r, bi, key, to);
-  for (int k = 0; k < b->ntr; k++) {
-    crawl__bl_trans *t = &b->tr[k];
+  for (int j = 0; j < b->st[bi].nout; j++) {
+    crawl__bl_trans *t = &b->tr[b->st[bi].out[j]];
     if (t->executed || strcmp(t->from, b->st[bi].id) || strcmp(t->key, key)) continue;
     t->executed = 1;
     if (!t->reverify || b->st[bi].afresh) continue;

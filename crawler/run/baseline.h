@@ -24,6 +24,7 @@ typedef struct crawl__bl_state {
   char *via_role, *via_name, *via_action; /* the via action, for the review item of a gone state */
   char *via_tid;     /* its viaTransitionId (journals without "via") */
   char *graph;       /* its pageGraphRef */
+  int *out, nout;    /* its transitions (indexes in tr) */
   char **scopes;     /* its scopes as pairs (scopeId, what identifies it), NULL-ended; NULL: not read yet */
   int now;           /* tonight's state index, -1: not reached (gone, at the end) */
   int verdict;       /* CRAWL__BL_* */

@@ -221,6 +221,17 @@ static void via_from_transitions(crawl__baseline *b) {
   }
 }
 
+/* Each state's transitions, by index. */
+static void index_transitions(crawl__baseline *b) {
+  for (int k = 0; k < b->ntr; k++) {
+    int fi = crawl__baseline_state(b, b->tr[k].from);
+    if (fi < 0) continue;
+    crawl__bl_state *s = &b->st[fi];
+    if ((s->nout & (s->nout - 1)) == 0) s->out = crawl__xrealloc(s->out, (size_t)(s->nout ? 2 * s->nout : 1) * sizeof *s->out);
+    s->out[s->nout++] = k;
+  }
+}
+
 crawl_code crawl__baseline_read(const char *dir, int reverify_pct, crawl__baseline **out, char *err, size_t errlen) {
   crawl__baseline *b = crawl__xcalloc(1, sizeof *b);
   b->reverify_pct = reverify_pct < 0 ? 0 : reverify_pct > 100 ? 100 : reverify_pct;
@@ -240,6 +251,7 @@ crawl_code crawl__baseline_read(const char *dir, int reverify_pct, crawl__baseli
     return CRAWL_ARG;
   }
   via_from_transitions(b);
+  index_transitions(b);
   *out = b;
   return CRAWL_OK;
 }
@@ -256,6 +268,7 @@ void crawl__baseline_free(crawl__baseline *b) {
     free(s->via_role), free(s->via_name), free(s->via_action), free(s->graph), free(s->via_tid);
     crawl__bl_scopes_free(s->scopes);
     cJSON_Delete(s->rec);
+    free(s->out);
   }
   for (int i = 0; i < b->ntr; i++) {
     free(b->tr[i].id), free(b->tr[i].from), free(b->tr[i].to), free(b->tr[i].key);

@@ -60,6 +60,8 @@ Test(baseline, reads_states_transitions_and_paths_of_a_recorded_journal) {
   cr_assert_str_neq(s1->elems, s3->elems);
   cr_assert_str_neq(s1->elems, s2->elems);
   cr_assert_eq(s1->now, -1, "nothing is matched before tonight's run");
+  cr_assert_eq(s1->nout, 4, "s1's transitions: t1, t3, t6, t7");
+  cr_assert_eq(s3->nout, 2, "s3's transitions: t4, t5");
   /* a transition keeps its record for carrying, and its action key */
   const crawl__bl_trans *t4 = NULL;
   for (int k = 0; k < b->ntr; k++)
