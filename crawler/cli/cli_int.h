@@ -52,6 +52,9 @@
   X(FRONTIER, 13, "shared frontier failed",                                                              \
     "`crawl --frontier`: the shared frontier (Redis) could not be reached, or stopped answering during "  \
     "the run (a crawl still writes its package with what it found)")                                      \
+  X(BASELINE, 14, "crawl --baseline: unusable",                                                          \
+    "`crawl --baseline DIR`: DIR is no usable crawl directory (no journal, no run record first, a "      \
+    "malformed line or record, a state file missing, outside DIR or no PageGraph); nothing is written")   \
   X(INTERRUPTED, 130, "SIGINT", "interrupted by SIGINT (a crawl still writes its package, status `cancelled`)") \
   X(TERMINATED, 143, "SIGTERM", "terminated by SIGTERM (likewise)")
 

@@ -70,6 +70,12 @@ const char cli_help_crawl[] =
   "  --fail-on SEVERITY        exit 10 when the package has review items of SEVERITY\n"
   "                            (low | medium | high) or worse\n"
   "  --resume DIR              continue the run journaled in DIR (after a kill or a crash)\n"
+  "  --baseline DIR            last night's crawl directory as knowledge: its states are\n"
+  "                            verified, the transitions of unchanged ones carried over,\n"
+  "                            changed, new and never tried ones explored (docs/nightly.md;\n"
+  "                            also the plan's environment.metadata.baseline)\n"
+  "  --reverify N[%]           with --baseline: re-execute N percent of the carried\n"
+  "                            transitions, picked by a hash (default 10)\n"
   "  --frontier URL            share the run's frontier with other workers on Redis:\n"
   "                            redis://HOST:PORT/DB or unix:///PATH (docs/scale.md)\n"
   "  --run-id ID               with --frontier: the run all workers share (required)\n"
@@ -141,7 +147,8 @@ enum {
   OPT_USER_AGENT, OPT_NO_PROBE,
   OPT_SCREENSHOTS, OPT_TEXT_VALUES, OPT_FORCE, OPT_PROGRESS, OPT_FAIL_ON, OPT_RESUME, OPT_CHROMIUM, OPT_CONNECT,
   OPT_HEADFUL, OPT_QUIET, OPT_VERBOSE, OPT_STORAGE_STATE, OPT_COOKIES, OPT_HEADER, OPT_USER_DATA_DIR,
-  OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS, OPT_WORKERS, OPT_REVIEWED, OPT_REDACT,
+  OPT_PRINCIPAL, OPT_FRONTIER, OPT_RUN_ID, OPT_LEASE_MS, OPT_WORKERS, OPT_REVIEWED, OPT_REDACT, OPT_BASELINE,
+  OPT_REVERIFY,
 #define CRAWL__BUDGET_ENUM(opt, name, field, lo, hi) OPT_##opt,
   CRAWL_BUDGETS(CRAWL__BUDGET_ENUM)
   CRAWL_NUMBERS(CRAWL__BUDGET_ENUM)
@@ -179,6 +186,8 @@ static const struct option longopts[] = {
   {"progress", required_argument, NULL, OPT_PROGRESS},
   {"fail-on", required_argument, NULL, OPT_FAIL_ON},
   {"resume", required_argument, NULL, OPT_RESUME},
+  {"baseline", required_argument, NULL, OPT_BASELINE},
+  {"reverify", required_argument, NULL, OPT_REVERIFY},
   {"chromium", required_argument, NULL, OPT_CHROMIUM},
   {"connect", required_argument, NULL, OPT_CONNECT},
   {"headful", no_argument, NULL, OPT_HEADFUL},
@@ -269,6 +278,19 @@ static int crawl_shared_arg(crawl_cli *x, int c, const char *v) {
   return CLI_CONTINUE;
 }
 
+/* --reverify N or N%: 0..100 into co.reverify (0 as -1: none). */
+static int crawl_reverify_arg(crawl_cli *x, const char *v) {
+  char num[16];
+  size_t n = strlen(v);
+  if (n && v[n - 1] == '%') n--;
+  long pct;
+  snprintf(num, sizeof num, "%.*s", (int)(n < sizeof num ? n : sizeof num - 1), v);
+  if (!n || n >= sizeof num || cli_parse_long(num, 0, 100, &pct))
+    return cli_fail(CLI_EXIT_USAGE, "--reverify takes a percent from 0 to 100, not %s", v);
+  x->co.reverify = pct ? (int)pct : -1;
+  return CLI_CONTINUE;
+}
+
 /* A session option (cli_session.c): CLI_CONTINUE, or the usage exit code. */
 static int crawl_session_opt(crawl_cli *x, int c, const char *v) {
   if (c == OPT_USER_DATA_DIR) {
@@ -330,6 +352,10 @@ static int crawl_parse(int argc, char **argv, crawl_cli *x) {
       break;
     case OPT_FORCE: x->force = 1; break;
     case OPT_RESUME: x->co.out_dir = v; x->co.resume = 1; break;
+    case OPT_BASELINE: x->co.baseline = v; break;
+    case OPT_REVERIFY:
+      if ((code = crawl_reverify_arg(x, v)) != CLI_CONTINUE) return code;
+      break;
     case OPT_CHROMIUM: x->chromium = v; break;
     case OPT_CONNECT: x->connect = v; break;
     case OPT_HEADFUL: x->headful = 1; break;
@@ -517,6 +543,7 @@ static long available_mb(void) {
 static const char *one_worker_only(const crawl_cli *x) {
   if (x->co.frontier) return "--frontier: this process is one worker";
   if (x->co.resume) return "--resume continues one journal";
+  if (x->co.baseline) return "--baseline runs in one process";
   if (x->co.nprincipals) return "principals explore in one process";
   if (x->connect) return "--connect drives one browser";
   if (x->headful) return "--headful shows one browser";
@@ -551,6 +578,20 @@ static int auto_workers(const crawl_cli *x) {
   return (int)n;
 }
 
+/* --baseline (or the plan's environment.metadata.baseline and .reverify):
+ * one process, a new run, no shared frontier. */
+static int crawl_baseline_opts(crawl_cli *x) {
+  crawl_plan_error pe;
+  if (x->plan && crawl_plan_baseline(x->plan, &x->co.baseline, &x->co.reverify, &pe) != CRAWL_OK)
+    return cli_fail(CLI_EXIT_USAGE, "plan %s: %s", x->plan_path, pe.msg);
+  if (!x->co.baseline) return CLI_CONTINUE;
+  if (x->co.resume || x->co.frontier || x->co.nprincipals)
+    return cli_fail(CLI_EXIT_USAGE, "--baseline starts a new run in one process: not with --resume, --frontier or principals");
+  if (x->workers > 1) return cli_fail(CLI_EXIT_USAGE, "--baseline runs in one process: not with --workers %d", x->workers);
+  x->workers = 1;
+  return CLI_CONTINUE;
+}
+
 static int crawl_setup(crawl_cli *x) {
   int code;
   if (!x->co.out_dir) return cli_fail(CLI_EXIT_USAGE, "crawl needs an output directory (-o DIR)");
@@ -579,6 +620,7 @@ static int crawl_setup(crawl_cli *x) {
                       "same on every worker, never stored in Redis (docs/scale.md)%s", nk ? "; the one set has the wrong length" : "");
     x->co.frontier_key = key;
   }
+  if ((code = crawl_baseline_opts(x)) != CLI_CONTINUE) return code;
   if (x->workers > 1 && (x->co.frontier || x->co.resume || x->co.nprincipals || x->connect))
     return cli_fail(CLI_EXIT_USAGE, "--workers runs its own frontier: not with --frontier, --resume, --connect or principals");
   if (x->co.frontier && x->co.nprincipals)
@@ -663,6 +705,10 @@ static void unmake_out(const crawl_cli *x) {
 /* The exit code for how the run ended, after the summary and the reports. */
 static int crawl_verdict(crawl_cli *x, crawl_code rc, const crawl_summary *sum) {
   const char *dir = x->co.out_dir;
+  if (rc == CRAWL_BASELINE) { /* refused before anything was written */
+    if (x->made) unmake_out(x);
+    return cli_fail(CLI_EXIT_BASELINE, "%s", sum->error);
+  }
   if (!x->pkg) (void)crawl_package_open(dir, &x->pkg, NULL, 0); /* the workers' merge wrote it: read once */
   if (rc == CRAWL_IO) return cli_fail(CLI_EXIT_OUTPUT, "%s", sum->error);
   if (x->verbosity > 0)

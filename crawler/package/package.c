@@ -301,6 +301,9 @@ static cJSON *out_metadata(pk *b) {
   crawl__jset(m, "gate", out_gate(b));
   pk_jnum(m, "failures", (double)b->nfailures);
   crawl__jset(m, "actionFailures", pk_failed_json(b));
+  /* a run on a baseline (docs/nightly.md): what it verified, carried, explored */
+  if (cJSON_IsObject(crawl__get(b->end, "baseline")))
+    crawl__jset(m, "baseline", crawl__jx(cJSON_Duplicate(crawl__get(b->end, "baseline"), 1)));
   return m;
 }
 

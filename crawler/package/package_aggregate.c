@@ -44,7 +44,10 @@ char *pk_canonical_signal(pk *b, const cJSON *s, const pk_state *to, const pk_st
   if (sc) {
     const char *c = pk_state_scope(b, to, sc);
     if (!c) c = pk_state_scope(b, from, sc);
-    crawl__jstr(o, "scopeId", c ? c : sc);
+    /* a capture's own scope id ("sc_12") that neither state's graph holds
+     * names nothing outside that capture: left out, so two crawls of an
+     * unchanged app give the same signal (docs/nightly.md) */
+    if (c || strncmp(sc, "sc_", 3)) crawl__jstr(o, "scopeId", c ? c : sc);
   }
   char *text = crawl__jtext(o, 0);
   cJSON_Delete(o);

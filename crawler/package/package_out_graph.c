@@ -142,10 +142,20 @@ static cJSON *out_edge(pk *b, const pk_ref *rf, long reps) {
     free(c);
   }
   crawl__jset(o, "observedSignals", sigs);
-  /* 7.3: repeated with the same signals: high; once: medium; an end we never saw: low */
-  crawl__jstr(o, "confidence", !from || !to ? "low" : reps >= 2 ? "high" : "medium");
+  /* 7.3: repeated with the same signals: high; once: medium; an end we never saw: low;
+   * carried from a baseline without executing it (docs/nightly.md): one step lower */
+  const cJSON *carried = crawl__get(j, "carried");
+  int level = !from || !to ? 0 : reps >= 2 ? 2 : 1;
+  if (carried && level) level--;
+  crawl__jstr(o, "confidence", (const char *const[]){"low", "medium", "high"}[level]);
   cJSON *ev = crawl__jx(cJSON_CreateArray());
   pk_ev_push(ev, "transition", crawl__str(j, "transitionId"), NULL);
+  if (crawl__str(carried, "refId")) {
+    const char *from_run = crawl__str(carried, "runId");
+    char *note = crawl__xprintf("carried from baseline %s", from_run ? from_run : "?");
+    pk_ev_push(ev, "transition", crawl__str(carried, "refId"), note);
+    free(note);
+  }
   if (nsig) pk_ev_push(ev, "signal", crawl__str(j, "transitionId"), NULL);
   pk_api_cite_transition(b->api, crawl__str(j, "transitionId"), ev); /* the app requests it made (api.c) */
   crawl__jset(o, "discoveredBy", ev);

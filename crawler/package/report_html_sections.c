@@ -4,6 +4,20 @@
  * principals' access. The page around them is report_html.c.
  */
 #include "report_int.h"
+/* A run on a baseline (metadata.baseline, docs/nightly.md): one line. */
+static void html_baseline(crawl__buf *b, const rp *r) {
+  const cJSON *bl = crawl__get(crawl__get(r->pkg, "metadata"), "baseline");
+  if (!bl) return;
+  crawl__buf_puts(b, "<p id=\"baseline\">Baseline ");
+  rp_h_code(b, crawl__str(bl, "runId"));
+  crawl__buf_printf(b, ": %.0f states verified (%.0f unchanged, %.0f changed), %.0f gone, %.0f new; %.0f transitions "
+                       "carried, %.0f re-executed (%.0f mismatched), %.0f explored, %.0f actions left open.</p>",
+                    crawl__num(bl, "verified", 0), crawl__num(bl, "unchanged", 0), crawl__num(bl, "changed", 0),
+                    crawl__num(bl, "gone", 0), crawl__num(bl, "new", 0), crawl__num(bl, "carried", 0),
+                    crawl__num(bl, "reexecuted", 0), crawl__num(bl, "reexecutedMismatched", 0),
+                    crawl__num(bl, "explored", 0), crawl__num(bl, "leftOpen", 0));
+}
+
 void rp_html_summary(crawl__buf *b, const rp *r) {
   const cJSON *cov = crawl__get(r->pkg, "coverage"), *run = crawl__get(r->pkg, "run");
   int sev[3] = {0};
@@ -49,6 +63,7 @@ void rp_html_summary(crawl__buf *b, const rp *r) {
     crawl__buf_puts(b, "</td></tr>");
   }
   crawl__buf_puts(b, "</tbody></table>");
+  html_baseline(b, r);
   const cJSON *notes = crawl__arr(run, "notes");
   if (cJSON_GetArraySize(notes)) {
     crawl__buf_puts(b, "<h3>Run notes</h3><ul>");

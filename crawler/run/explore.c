@@ -45,6 +45,8 @@ static int mkdir_p(const char *dir) {
  * states, edges, what was done, counters (*resumed: a run to continue was
  * there). */
 static crawl_code run_open(run *r, const crawl_opts *o, crawl_summary *sum, int *resumed) {
+  if (o->baseline && crawl__run_baseline_open(r, sum->error, sizeof sum->error) != CRAWL_OK)
+    return CRAWL_BASELINE; /* before anything is written */
   r->b = o->budget;
   if (r->b.max_states <= 0) r->b.max_states = 200;
   if (r->b.max_transitions <= 0) r->b.max_transitions = 2000;
@@ -206,6 +208,8 @@ static void finish(run *r, crawl_summary *sum) {
   cJSON_AddStringToObject(o, "finishedAt", crawl__time_iso(ts, sizeof ts));
   cJSON_AddStringToObject(o, "stoppedBy", r->stopped_by ? r->stopped_by : "frontier");
   cJSON_AddItemToObject(o, "timing", crawl__timing_json(&r->tm));
+  cJSON *bl = crawl__run_baseline_summary(r);
+  if (bl) cJSON_AddItemToObject(o, "baseline", bl);
   crawl__run_jl_write(r, "end", o);
   char tm[512];
   crawl__timing_format(&r->tm, (long)r->tm.ph[CRAWL_PH_ACT].count, tm, sizeof tm);
@@ -222,6 +226,7 @@ static void finish(run *r, crawl_summary *sum) {
 
 /* The closing notes, the depth budget, the end line; then the package. */
 static crawl_code run_close(run *r, crawl_summary *sum) {
+  crawl__run_baseline_close(r); /* carried transitions, gone states */
   if (r->stopped_by) crawl__run_jl_note(r, "stopped by %s", r->stopped_by);
   if (r->page) {
     r->dialogs += crawl_page_dialogs(r->page);
@@ -296,6 +301,7 @@ static void run_free(run *r) {
   crawl__strmap_release(&r->probed_bad);
   cJSON_Delete(r->probe_meta);
   crawl__run_graph_json_drop(r);
+  crawl__run_baseline_free(r);
 }
 
 /* ---- the run: the pipeline -------------------------------------------------------------------- */

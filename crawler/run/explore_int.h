@@ -108,6 +108,7 @@ typedef struct run {
   crawl__strmap probed_ok;  /* action keys probed harmless: replayed under the seal */
   crawl__strmap probed_bad; /* action keys a probe denied (1 write, 2 destructive): not tried again */
   long probes_allowed, probes_denied;
+  struct crawl__baseline *bl; /* --baseline: last night's run (baseline.c), or NULL */
   char err[512];
 } run;
 
@@ -211,6 +212,8 @@ int crawl__run_seeds(run *r, int resumed, seed **out);
 int crawl__run_folded(const run *r, int to, const char *rk);
 void crawl__run_landed_route(run *r, cJSON *o, const char *rk);
 void crawl__run_step(run *r, int si, int i);
+/* A control's outcome counted (self-loop, signals) for the end's missing_success_signal review. */
+void crawl__run_count_loop(run *r, const action *a, int self, int nsignals);
 
 /* ---- explore_probe.c ---- */
 void crawl__run_probe_pending(action *a);
@@ -243,6 +246,14 @@ void crawl__run_explore_principals(run *r, seed *seeds, int nseeds);
 
 /* ---- explore_access.c ---- */
 void crawl__run_probe_access(run *r);
+
+/* ---- baseline.c ---- */
+crawl_code crawl__run_baseline_open(run *r, char *err, size_t errlen);
+void crawl__run_baseline_state(run *r, int si);
+void crawl__run_baseline_step(run *r, int si, int to, const action *a);
+void crawl__run_baseline_close(run *r);
+cJSON *crawl__run_baseline_summary(const run *r);
+void crawl__run_baseline_free(run *r);
 
 /* ---- explore.c ---- */
 void crawl__run_explore(run *r);

@@ -311,6 +311,7 @@ int crawl__run_add_state(run *r, int parent, const action *via, int seed, const 
   if (shared) crawl__run_shared_add(r, idx, shared);
   free(shared);
   review_load_writes(r, idx);
+  crawl__run_baseline_state(r, idx); /* --baseline: unchanged, changed or new */
   return idx;
 }
 

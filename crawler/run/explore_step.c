@@ -1,11 +1,11 @@
 /* explore_step.c -- one step: action i of state si performed, where it led
  * observed and registered, and its journal lines (the transition with its
  * signals, what the write guard turned away, a failure); per control, how
- * often it changed anything (count_loop, reviewed at the end). */
+ * often it changed anything (crawl__run_count_loop, reviewed at the end). */
 #include "explore_int.h"
 
 /* ---- the run ------------------------------------------------------------------------- */
-static void count_loop(run *r, const action *a, int self, int nsignals) {
+void crawl__run_count_loop(run *r, const action *a, int self, int nsignals) {
   char key[1200];
   snprintf(key, sizeof key, "%s|%s|%s", a->action_id, a->role ? a->role : "", a->name ? a->name : "");
   int i = (int)crawl__strmap_get(&r->by_loop, key);
@@ -156,7 +156,7 @@ static void journal_transition(run *r, int from, int to, const action *a, const 
   cJSON_AddStringToObject(o, "sideEffectClass", pol_side_effect_name(a->cls.side_effect));
   cJSON *sigs = guarded ? cJSON_CreateArray() : crawl__run_signals_between(r, before, r->f.st[from].route, r->g, route);
   side_effect_signals(r, sigs, m);
-  count_loop(r, a, to == from, cJSON_GetArraySize(sigs));
+  crawl__run_count_loop(r, a, to == from, cJSON_GetArraySize(sigs));
   cJSON_AddItemToObject(o, "observedSignals", sigs);
   cJSON *d = cJSON_AddObjectToObject(o, "decision");
   cJSON_AddStringToObject(d, "effect", pol_effect_name(a->dec.effect));
@@ -307,6 +307,7 @@ static void step_(run *r, int si, int i) {
     fr_relax(&r->f, si, to, a);
   }
   journal_transition(r, si, to, a, saved, route, guarded, &m);
+  crawl__run_baseline_step(r, si, to, a); /* --baseline: executed, not carried; a re-executed one checked */
   pg_graph_free(saved);
   free(route);
   crawl__run_report_progress(r, crawl__run_phase(r), r->cur >= 0 ? r->f.st[r->cur].route_id : NULL);

@@ -153,6 +153,23 @@ crawl_code crawl_plan_allow_read(const cJSON *plan, const char **out, int *n, in
   return CRAWL_OK;
 }
 
+/* ---- nightly runs (--baseline, environment.metadata.baseline; docs/nightly.md) ---- */
+crawl_code crawl_plan_baseline(const cJSON *plan, const char **dir, int *reverify, crawl_plan_error *err) {
+  crawl_plan_error scratch;
+  if (!err) err = &scratch;
+  memset(err, 0, sizeof *err);
+  const cJSON *pl = cJSON_GetObjectItemCaseSensitive(plan, "payload") ? cJSON_GetObjectItemCaseSensitive(plan, "payload") : plan;
+  const cJSON *meta = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(pl, "environment"), "metadata");
+  const cJSON *b = cJSON_GetObjectItemCaseSensitive(meta, "baseline"), *rv = cJSON_GetObjectItemCaseSensitive(meta, "reverify");
+  if (b && (!cJSON_IsString(b) || !*b->valuestring))
+    return invalid(err, "/environment/metadata/baseline must be a directory name");
+  if (rv && (!cJSON_IsNumber(rv) || rv->valuedouble < 0 || rv->valuedouble > 100))
+    return invalid(err, "/environment/metadata/reverify must be a percent from 0 to 100");
+  if (b && !*dir) *dir = b->valuestring;
+  if (rv && !*reverify) *reverify = rv->valuedouble >= 1 ? (int)rv->valuedouble : -1;
+  return CRAWL_OK;
+}
+
 /* ---- the browser a plan asks for ------------------------------------------------ */
 static int locale_ok(const char *s) {
   size_t n = strlen(s);

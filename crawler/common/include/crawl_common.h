@@ -32,7 +32,8 @@ void crawl_log(crawl_log_level lvl, const char *component, const char *fmt, ...)
   X(CAPTURE,   "capture failed")                                    \
   X(IO,        "file error")                                          \
   X(GUARD,     "the write guard could not be installed")            \
-  X(FRONTIER,  "the shared frontier failed")
+  X(FRONTIER,  "the shared frontier failed")                       \
+  X(BASELINE,  "the baseline directory cannot be used")
 typedef enum {
 #define CRAWL__ENUM(name, msg) CRAWL_##name,
   CRAWL_ERRNO_MAP(CRAWL__ENUM)

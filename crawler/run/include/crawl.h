@@ -452,6 +452,12 @@ typedef struct crawl_opts {
   int settle_quiet_ms;        /* 0: 200 */
   int settle_max_ms;          /* 0: 3000 */
   int resume;                 /* continue the run journaled in out_dir */
+  /* --baseline: last night's crawl directory, tonight's knowledge
+   * (docs/nightly.md); NULL: none. A directory that cannot be used makes
+   * crawl_run return CRAWL_BASELINE before anything is written. reverify:
+   * the percent of carried transitions executed again (0: 10; -1: none). */
+  const char *baseline;
+  int reverify;
   const crawl_session *session; /* signed in: cookies, localStorage, headers
                                  (crawl_page_opts.session); its values are
                                  secrets of the run; authMode "session_reuse" */
@@ -563,6 +569,12 @@ int crawl_user_agent_ok(const char *s);
  * with *err (a JSON path) when it is no array of valid entries or more
  * than max in all; crawl_plan_parse refuses such a plan. */
 crawl_code crawl_plan_allow_read(const cJSON *plan, const char **out, int *n, int max, crawl_plan_error *err);
+
+/* The nightly options of a parsed plan: environment.metadata.baseline (a
+ * directory, into *dir when it is NULL: a string inside plan) and
+ * .reverify (a percent, into *reverify when it is 0; 0% as -1). CRAWL_ARG
+ * with *err when either is malformed. docs/nightly.md. */
+crawl_code crawl_plan_baseline(const cJSON *plan, const char **dir, int *reverify, crawl_plan_error *err);
 
 /* The browser a parsed plan asks for: environment.viewport fills
  * width and height when the width is 0, environment.locale (a language tag such
