@@ -205,20 +205,37 @@ static int read_record(void *ud, const char *type, cJSON *j) {
 static const char *const bl_types[] = {"run", "state", "transition", "review", "decision", "gate", NULL};
 
 /* A state without "via" (older journals): the path that reached it is its
- * viaTransitionId's transition, else the first one from its parent into it. */
+ * viaTransitionId's transition, else the first one from its parent into it.
+ * Both looked up in maps: a crafted journal of many states without via and
+ * many transitions costs one pass over each, not their product. */
 static void via_from_transitions(crawl__baseline *b) {
+  crawl__strmap by_id = {0}, by_edge = {0};
+  for (int k = 0; k < b->ntr; k++) {
+    char *edge = crawl__xprintf("%s\x1f%s", b->tr[k].from, b->tr[k].to);
+    crawl__strmap_intern(&by_id, b->tr[k].id, k, NULL); /* the first of an id wins */
+    crawl__strmap_intern(&by_edge, edge, k, NULL);
+    free(edge);
+  }
   for (int i = 0; i < b->nst; i++) {
     crawl__bl_state *s = &b->st[i];
-    for (int k = 0; k < b->ntr && s->parent && !s->via_key; k++) {
-      const crawl__bl_trans *t = &b->tr[k];
-      int by_id = s->via_tid && !strcmp(t->id, s->via_tid);
-      if (!by_id && (s->via_tid || strcmp(t->to, s->id) || strcmp(t->from, s->parent))) continue;
-      s->via_key = crawl__xstrdup(t->key);
-      s->via_action = crawl__xstrdup(crawl__str(t->rec, "viaActionId"));
-      s->via_role = crawl__xstrdup(crawl__str(crawl__get(t->rec, "target"), "role"));
-      s->via_name = crawl__xstrdup(crawl__str(crawl__get(t->rec, "target"), "name"));
+    if (!s->parent || s->via_key) continue;
+    long k = -1;
+    if (s->via_tid) {
+      k = crawl__strmap_get(&by_id, s->via_tid);
+    } else {
+      char *edge = crawl__xprintf("%s\x1f%s", s->parent, s->id);
+      k = crawl__strmap_get(&by_edge, edge);
+      free(edge);
     }
+    if (k < 0) continue;
+    const crawl__bl_trans *t = &b->tr[k];
+    s->via_key = crawl__xstrdup(t->key);
+    s->via_action = crawl__xstrdup(crawl__str(t->rec, "viaActionId"));
+    s->via_role = crawl__xstrdup(crawl__str(crawl__get(t->rec, "target"), "role"));
+    s->via_name = crawl__xstrdup(crawl__str(crawl__get(t->rec, "target"), "name"));
   }
+  crawl__strmap_release(&by_id);
+  crawl__strmap_release(&by_edge);
 }
 
 /* Each state's transitions, by index. */
