@@ -252,11 +252,9 @@ static int hollow(const char *w, size_t n)
   return 0;
 }
 
-/* 1 when a control without any name has a telling class word ("picker" in
- * "ql-picker-item"): a word of three letters or more that is no framework
- * prefix, state or shape. Its class words passed the lexicon before
- * (classify.c: "btn-delete" is denied, never probed). */
-static int class_word(const pol_subject *s)
+/* 1 when a control without any name has a class word (its own and its
+ * icon's classes, normalised into words) that want accepts. */
+static int nameless_class_word(const pol_subject *s, int (*want)(const char *w, size_t n))
 {
   char buf[512];
   if ((s->name && *s->name) || !s->icon_classes)
@@ -265,14 +263,29 @@ static int class_word(const pol_subject *s)
   for (const char *p = buf; *p;) {
     p += strspn(p, " ");
     size_t n = strcspn(p, " ");
-    int letters = n >= 3;
-    for (size_t k = 0; k < n && letters; k++)
-      letters = p[k] >= 'a' && p[k] <= 'z';
-    if (letters && !hollow(p, n))
+    if (n && want(p, n))
       return 1;
     p += n;
   }
   return 0;
+}
+
+/* A telling word ("picker" in "ql-picker-item"): three letters or more,
+ * no framework prefix, state or shape. */
+static int telling(const char *w, size_t n)
+{
+  int letters = n >= 3;
+  for (size_t k = 0; k < n && letters; k++)
+    letters = w[k] >= 'a' && w[k] <= 'z';
+  return letters && !hollow(w, n);
+}
+
+/* 1 when a control without any name has a telling class word. Its class
+ * words passed the lexicon before (classify.c: "btn-delete" is denied,
+ * never probed). */
+static int class_word(const pol_subject *s)
+{
+  return nameless_class_word(s, telling);
 }
 
 /* 1 when name is one small triangle, a disclosure's caret (▸ ▾ ▴ ◂ ▹ ▿):
@@ -343,24 +356,20 @@ static int in_line(const pol_subject *s)
   return 0;
 }
 
-/* 1 when a control without a name shows an arrow by its icon's class
- * (fa-chevron-up, bi-arrow-left, fa-angle-right, mdi-menu-down's caret):
- * the same as an arrow glyph. */
-static int arrow_class(const pol_subject *s)
+static int arrow_word(const char *w, size_t n)
 {
   static const char *const words[] = {"chevron", "arrow", "angle", "caret"};
-  char buf[512];
-  if ((s->name && *s->name) || !s->icon_classes)
-    return 0;
-  pol__normalize(s->icon_classes, 1, buf, sizeof buf);
-  for (const char *p = buf; *p;) {
-    p += strspn(p, " ");
-    size_t n = strcspn(p, " ");
-    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-      if (n == strlen(words[i]) && !strncmp(p, words[i], n)) return 1;
-    p += n;
-  }
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+    if (n == strlen(words[i]) && !strncmp(w, words[i], n)) return 1;
   return 0;
+}
+
+/* 1 when a control without a name shows an arrow by its icon's class
+ * (fa-chevron-up, bi-arrow-left, fa-angle-right, a caret): the same as an
+ * arrow glyph. */
+static int arrow_class(const pol_subject *s)
+{
+  return nameless_class_word(s, arrow_word);
 }
 
 int pol_probeable(const pol_policy *policy, const pol_subject *s, const pol_classification *c)
