@@ -43,7 +43,24 @@ static void set_of_now(crawl__baseline *b, int si, int bi) {
   b->of_now[si] = bi;
 }
 
-/* Last night's state that tonight's state si is: its id, else its path, else its URL (a seed's). */
+/* Last night's state reached from pb by a control of the same action,
+ * role and stable id as tonight's via (data-uiap-id): the control was
+ * renamed, the state is the same one, changed (issue 29). -1: none. */
+static int match_renamed(const run *r, int pb, const action *via) {
+  const crawl__baseline *b = r->bl;
+  if (pb < 0 || !via->stable_id || !*via->stable_id || !via->action_id || !via->role) return -1;
+  for (int k = 0; k < b->nst; k++) {
+    const crawl__bl_state *x = &b->st[k];
+    if (x->now < 0 && x->parent && x->via_stable && !strcmp(x->parent, b->st[pb].id) &&
+        !strcmp(x->via_stable, via->stable_id) && x->via_role && !strcmp(x->via_role, via->role) &&
+        x->via_action && !strcmp(x->via_action, via->action_id))
+      return k;
+  }
+  return -1;
+}
+
+/* Last night's state that tonight's state si is: its id, else its path, else its URL (a seed's),
+ * else the path of a renamed control with the same stable id. */
 static int match(const run *r, int si) {
   const crawl__baseline *b = r->bl;
   const state *s = &r->f.st[si];
@@ -58,7 +75,7 @@ static int match(const run *r, int si) {
     if (pb >= 0 && x->parent && x->via_key && !strcmp(x->parent, b->st[pb].id) && !strcmp(x->via_key, key)) return k;
     if (s->parent < 0 && !x->parent && x->url && s->url && !strcmp(x->url, s->url)) return k;
   }
-  return -1;
+  return match_renamed(r, pb, &s->via);
 }
 
 /* The elements digest of tonight's state file of si ("" unreadable). */
@@ -160,6 +177,21 @@ void crawl__run_baseline_state(run *r, int si) {
   else set_of_now(b, si, -1), b->fresh++;
 }
 
+/* State si was matched late: its children reached before that, left new
+ * for want of a matched parent, may be last night's too (their paths start
+ * at si). One level per call; adopting a child matches its children in turn. */
+static void rematch_children(run *r, int si) {
+  crawl__baseline *b = r->bl;
+  for (int k = 0; k < r->f.nst; k++) {
+    if (r->f.st[k].parent != si || of_now(r, k) >= 0) continue;
+    int bi = match(r, k);
+    if (bi < 0) continue;
+    b->fresh--;
+    adopt(r, k, bi);
+    rematch_children(r, k);
+  }
+}
+
 /* Tonight's `to`, first reached another way, is where last night's
  * transition of this key from bi led: that state, when it is unmatched. */
 static void adopt_late(run *r, int bi, const char *key, int to) {
@@ -171,6 +203,7 @@ static void adopt_late(run *r, int bi, const char *key, int to) {
     if (y < 0 || b->st[y].now >= 0) continue;
     b->fresh--;
     adopt(r, to, y);
+    rematch_children(r, to);
     return;
   }
 }
