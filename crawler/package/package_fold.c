@@ -131,6 +131,16 @@ static void element_data_classes(pk_element *el, const cJSON *e) {
  * like the state fingerprints, the catalog leaves them out unless annotated. */
 static const char *const transient_roles[] = {"progressbar", "timer", "marquee"};
 
+/* A live region without a name or stable id (a toast's "status", an
+ * "alert", a "log"): whether a capture holds it is a matter of timing, and
+ * two crawls of one app disagreed on it (the synth app's toasts). */
+static int nameless_live(const char *role) {
+  static const char *const live[] = {"status", "alert", "log"};
+  for (size_t i = 0; i < PK_COUNT(live); i++)
+    if (!strcmp(role, live[i])) return 1;
+  return 0;
+}
+
 /* The catalog action id, created on first sight. */
 pk_action *pk_action_get(pk *b, const char *id) {
   int added;
@@ -263,6 +273,7 @@ void pk_fold_element(pk *b, pk_state *st, const cJSON *e, strset *local_ids, lon
   if (!role) role = "generic";
   for (size_t t = 0; !crawl__str(e, "stableId") && t < PK_COUNT(transient_roles); t++)
     if (!strcmp(role, transient_roles[t])) return;
+  if (!crawl__str(e, "stableId") && !crawl__str(e, "name") && nameless_live(role)) return;
   pk_scope *sc = state_scope_of(b, st, crawl__str(e, "scopeId"));
   long x;
   pk_element *el = element_entry(b, st, e, role, sc, &x);

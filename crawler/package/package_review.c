@@ -14,6 +14,18 @@ static const char *ref_target_label(const pk_ref *rf, char *buf, size_t n) {
   return buf;
 }
 
+/* What identifies a review record's target across runs (its role, name,
+ * stable id, scope key and ordinal; caller frees): not its scopeId or
+ * documentId, which are capture-local ("sc_155") and made every item's id
+ * differ between two crawls of the same app. */
+static char *target_identity(const cJSON *t) {
+  if (!cJSON_IsObject(t)) return crawl__xstrdup("");
+  const cJSON *o = crawl__get(t, "ordinal");
+  return crawl__xprintf("%s\x1e%s\x1e%s\x1e%s\x1e%d", crawl__str(t, "role") ?: "", crawl__str(t, "name") ?: "",
+                        crawl__str(t, "stableId") ?: "", crawl__str(t, "scopeKey") ?: "",
+                        cJSON_IsNumber(o) ? o->valueint : -1);
+}
+
 /* The journal's own findings, as written (a replay that landed elsewhere
  * also counts as an unresolved transition). */
 void pk_review_journal(pk *b) {
@@ -24,7 +36,7 @@ void pk_review_journal(pk *b) {
     kind = pk_review_kinds[k >= 0 ? k : (int)PK_COUNT(pk_review_kinds) - 1];
     int s = pk_severity_rank(sev);
     const cJSON *t = crawl__get(j, "target");
-    char *tt = cJSON_IsObject(t) ? crawl__jtext(t, 0) : crawl__xstrdup("");
+    char *tt = target_identity(t);
     const char *sid = crawl__str(j, "stateId"), *rid = crawl__str(j, "routeId");
     char *key = crawl__xprintf("journal\x1f%s\x1f%s\x1f%s\x1f%s", sid ? sid : "", rid ? rid : "", desc, tt);
     free(tt);

@@ -1058,3 +1058,29 @@ Test(package, accessibility_records_and_screenshots_are_evidence) {
   t_rm_rf(dir);
   free(dir);
 }
+
+/* A review item's id names its finding, not the capture it came from: the
+ * same journal whose review targets carry other capture-local scope ids
+ * ("sc_27" in one crawl, "sc_155" in the next: two crawls of one app) gives
+ * the same review item ids, so `diff` of two nights shows no change. */
+Test(package, review_item_ids_do_not_depend_on_capture_local_scope_ids) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/normal/journal.jsonl", FIXTURES);
+  char *text = t_read_file(path, NULL);
+  cr_assert(text);
+  char *other = strdup(text);
+  for (char *p = other; (p = strstr(p, "\"scopeId\":\"sc_27\""));) memcpy(p + 11, "sc_91", 5), p += 16;
+  cr_assert(strcmp(text, other), "the fixture's review target has scopeId sc_27");
+  char *a = t_journal_dir("normal", text), *b = t_journal_dir("normal", other);
+  cJSON *pa = build(a), *pb = build(b);
+  const cJSON *ia = get(pa, "reviewQueue.items"), *ib = get(pb, "reviewQueue.items"), *x;
+  cr_assert_eq(cJSON_GetArraySize(ia), cJSON_GetArraySize(ib));
+  int i = 0;
+  cJSON_ArrayForEach(x, ia) {
+    const cJSON *y = cJSON_GetArrayItem(ib, i++);
+    cr_expect_str_eq(str(x, "id"), str(y, "id"), "item %d (%s)", i, str(x, "description"));
+  }
+  cJSON_Delete(pa), cJSON_Delete(pb);
+  t_rm_rf(a), t_rm_rf(b);
+  free(a), free(b), free(text), free(other);
+}
