@@ -266,18 +266,24 @@ static crawl_code hover_box(act_ctx *r, int target, double *x, double *y, char *
   return CRAWL_OK;
 }
 
-/* The page's scroll offset (Page.getLayoutMetrics' visual viewport, CSS
- * pixels); 0, 0 when it cannot be read. */
-static void page_scroll(act_ctx *r, double *sx, double *sy) {
+/* The page's scroll offset as the hit tests of one click use it: the
+ * capture's while the page has not moved since (crawl_page_still), else
+ * read once after scrolling the target into view (page_scroll). */
+typedef struct scroll_at { double x, y; } scroll_at;
+
+/* Page.getLayoutMetrics' visual viewport offset (CSS pixels); 0, 0 when it
+ * cannot be read. */
+static scroll_at page_scroll(act_ctx *r) {
   cJSON *res = NULL;
-  *sx = *sy = 0;
+  scroll_at sc = {0, 0};
   if (cdp_call(r->c, crawl_page_session(r->page), "Page.getLayoutMetrics", cJSON_CreateObject(), &res, 5000) == CDP_OK) {
     const cJSON *vv = cJSON_GetObjectItemCaseSensitive(res, "cssVisualViewport");
     const cJSON *px = cJSON_GetObjectItemCaseSensitive(vv, "pageX"), *py = cJSON_GetObjectItemCaseSensitive(vv, "pageY");
-    if (cJSON_IsNumber(px)) *sx = px->valuedouble;
-    if (cJSON_IsNumber(py)) *sy = py->valuedouble;
+    if (cJSON_IsNumber(px)) sc.x = px->valuedouble;
+    if (cJSON_IsNumber(py)) sc.y = py->valuedouble;
   }
   cJSON_Delete(res);
+  return sc;
 }
 
 /* The node the hit test at viewport point (x, y) lands on (0: none); < 0:
@@ -285,12 +291,10 @@ static void page_scroll(act_ctx *r, double *sx, double *sy) {
  * a scrolled page the viewport point is shifted by the scroll offset (the
  * viewport's point sent as is lands above the page: "No node found", and
  * every control below the fold looked obscured). */
-static int hit_node(act_ctx *r, double x, double y) {
-  double sx, sy;
-  page_scroll(r, &sx, &sy);
+static int hit_node(act_ctx *r, const scroll_at *sc, double x, double y) {
   cJSON *a = cJSON_CreateObject(), *res = NULL;
-  cJSON_AddNumberToObject(a, "x", (int)(x + sx));
-  cJSON_AddNumberToObject(a, "y", (int)(y + sy));
+  cJSON_AddNumberToObject(a, "x", (int)(x + sc->x));
+  cJSON_AddNumberToObject(a, "y", (int)(y + sc->y));
   cdp_code cr = cdp_call(r->c, crawl_page_session(r->page), "DOM.getNodeForLocation", a, &res, 5000);
   if (cr == CDP_CANCELLED) return -CRAWL_CANCELLED;
   const cJSON *hit = cJSON_GetObjectItemCaseSensitive(res, "backendNodeId");
@@ -305,8 +309,8 @@ static int lands_on(const act_ctx *r, const pg_element *e, int target, int hit_i
 
 /* 1 when the hit test at (x, y) lands on the element or inside it; < 0:
  * -CRAWL_CANCELLED. *hit_id: where it landed. */
-static int hits(act_ctx *r, const pg_element *e, int target, double x, double y, int *hit_id) {
-  int h = hit_node(r, x, y);
+static int hits(act_ctx *r, const scroll_at *sc, const pg_element *e, int target, double x, double y, int *hit_id) {
+  int h = hit_node(r, sc, x, y);
   if (h < 0) return h;
   if (hit_id) *hit_id = h;
   return lands_on(r, e, target, h);
@@ -346,12 +350,13 @@ static void node_label(act_ctx *r, int node, char *out, size_t n) {
  * every 100 ms for UNCOVER_WAIT_MS; a blocker that stays is noted, and what
  * it covers later fails at once. 1: uncovered now (x, y updated), 0: still
  * covered, < 0: -CRAWL_CANCELLED. */
-static int wait_uncovered(act_ctx *r, const pg_element *e, int target, double *x, double *y, int *blocker) {
+static int wait_uncovered(act_ctx *r, const scroll_at *sc, const pg_element *e, int target, double *x, double *y,
+                          int *blocker) {
   if (crawl__page_blocker_known(r->page, *blocker)) return 0;
   for (int waited = 0; waited < UNCOVER_WAIT_MS; waited += UNCOVER_STEP_MS) {
     usleep(UNCOVER_STEP_MS * 1000);
     if (node_point(r, target, x, y) || !in_viewport(r, *x, *y)) return 0;
-    int h = hits(r, e, target, *x, *y, blocker);
+    int h = hits(r, sc, e, target, *x, *y, blocker);
     if (h) return h;
     if (crawl__page_blocker_known(r->page, *blocker)) return 0;
   }
@@ -369,17 +374,19 @@ static crawl_code act_click_(act_ctx *r, const pg_element *e, char *why, size_t 
   int target = pg_element_click_node(e); /* a hidden input's label or host */
   double x, y;
   if (crawl_page_still(r->page) && !node_point(r, target, &x, &y) && in_viewport(r, x, y)) {
-    int h = hits(r, e, target, x, y, NULL);
+    scroll_at still = {r->g->vp_scroll_x, r->g->vp_scroll_y};
+    int h = hits(r, &still, e, target, x, y, NULL);
     if (h < 0) return (crawl_code)-h;
     if (h) return crawl_page_click(r->page, (int)x, (int)y);
   }
   crawl_code rc = settle_box(r, target, &x, &y, why, whylen);
   if (rc) return rc;
-  int blocker = 0, h = hits(r, e, target, x, y, NULL);
+  scroll_at sc = page_scroll(r);
+  int blocker = 0, h = hits(r, &sc, e, target, x, y, NULL);
   if (h < 0) return (crawl_code)-h;
   if (!h && (rc = hover_box(r, target, &x, &y, why, whylen)) != CRAWL_OK) return rc;
-  if (!h && (h = hits(r, e, target, x, y, &blocker)) < 0) return (crawl_code)-h;
-  if (!h && (h = wait_uncovered(r, e, target, &x, &y, &blocker)) < 0) return (crawl_code)-h;
+  if (!h && (h = hits(r, &sc, e, target, x, y, &blocker)) < 0) return (crawl_code)-h;
+  if (!h && (h = wait_uncovered(r, &sc, e, target, &x, &y, &blocker)) < 0) return (crawl_code)-h;
   if (!h) {
     char on[200];
     node_label(r, blocker, on, sizeof on);
