@@ -27,15 +27,6 @@ static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectI
 static const char *str(const cJSON *o, const char *k) { return cJSON_GetStringValue(get(o, k)); }
 static double num(const cJSON *o, const char *k) { return cJSON_GetNumberValue(get(o, k)); }
 
-/* `uiap-crawl ARGS...` */
-static t_run cli(const char *const *args, int timeout_ms) {
-  const char *argv[32];
-  int n = 0;
-  argv[n++] = UIAP_BIN;
-  for (int i = 0; args[i] && n < 31; i++) argv[n++] = args[i];
-  argv[n] = NULL;
-  return t_run_argv(argv, timeout_ms);
-}
 
 /* The app's directory, served once per test process; night n as its index.html. */
 static char *root;
@@ -67,7 +58,7 @@ static char *night_max(const char *baseline, const char *max, long long *ms) {
   int n = 7;
   if (max) args[n++] = "--max-transitions", args[n++] = max;
   if (baseline) args[n++] = "--baseline", args[n++] = baseline;
-  t_run r = cli(args, 300000);
+  t_run r = t_run_cli(args, 300000);
   cr_assert_eq(r.status, 0, "crawl%s: exit %d: %s", baseline ? " --baseline" : "", r.status, r.err);
   *ms = r.ms;
   t_run_free(&r);
@@ -75,7 +66,7 @@ static char *night_max(const char *baseline, const char *max, long long *ms) {
   char pkg[700];
   snprintf(pkg, sizeof pkg, "%s/package.json", out);
   const char *vargs[] = {"validate", pkg, NULL};
-  r = cli(vargs, 60000);
+  r = t_run_cli(vargs, 60000);
   cr_assert_eq(r.status, 0, "validate %s: %s%s", pkg, r.out, r.err);
   t_run_free(&r);
   free(dir);
@@ -86,7 +77,7 @@ static char *night(const char *baseline, long long *ms) { return night_max(basel
 /* `diff a b --format json`, parsed (caller frees). */
 static cJSON *diff(const char *a, const char *b) {
   const char *args[] = {"diff", a, b, "--format", "json", NULL};
-  t_run r = cli(args, 60000);
+  t_run r = t_run_cli(args, 60000);
   cr_assert(r.status == 0 || r.status == 9, "diff: exit %d: %s", r.status, r.err);
   cJSON *d = cJSON_Parse(r.out);
   cr_assert(d, "diff --format json gave no JSON");
@@ -243,7 +234,7 @@ Test(nightly, a_baseline_that_cannot_be_used_exits_14_before_writing) {
   const char *const cases[] = {bad, "/nonexistent/last-night"};
   for (int i = 0; i < 2; i++) {
     const char *args[] = {"crawl", url, "-o", out, "--workers", "1", "--baseline", cases[i], NULL};
-    t_run r = cli(args, 120000);
+    t_run r = t_run_cli(args, 120000);
     cr_expect_eq(r.status, 14, "--baseline %s: exit %d: %s", cases[i], r.status, r.err);
     cr_expect(!strncmp(r.err, "uiap-crawl: ", 12) && strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
               "not one line: %s", r.err);

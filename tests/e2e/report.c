@@ -30,15 +30,6 @@ static void rm_rf(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHY
 static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
 static const char *str(const cJSON *o, const char *k) { return cJSON_GetStringValue(get(o, k)); }
 
-/* `uiap-crawl ARGS...` */
-static t_run cli(const char *const *args, int timeout_ms) {
-  const char *argv[32];
-  int n = 0;
-  argv[n++] = UIAP_BIN;
-  for (int i = 0; args[i] && n < 31; i++) argv[n++] = args[i];
-  argv[n] = NULL;
-  return t_run_argv(argv, timeout_ms);
-}
 
 /* Crawl fixture app `app` (its directory, served at / by the crawl itself,
  * so both versions have the same routes) into a new directory; returns the
@@ -51,7 +42,7 @@ static char *crawl_app(const char *app, const char *extra, int want_status) {
   const char *args[] = {"crawl", path, "-o", out, "--max-runtime-ms", "120000", "--quiet", NULL, NULL, NULL};
   if (extra && !strcmp(extra, "--screenshots")) args[7] = extra;
   else if (extra) { args[7] = "--fail-on"; args[8] = extra; }
-  t_run r = cli(args, 200000);
+  t_run r = t_run_cli(args, 200000);
   cr_assert_eq(r.status, want_status, "crawl %s: exit %d: %s", app, r.status, r.err);
   t_run_free(&r);
   char *res = strdup(out);
@@ -97,7 +88,7 @@ Test(report, renders_and_validates, .timeout = 400) {
   char *out = crawl_app("app-v1", "--screenshots", 0);
   /* the reports, regenerated from the crawl directory */
   const char *rargs[] = {"report", out, "--layout", "builtin", NULL};
-  t_run r = cli(rargs, 60000);
+  t_run r = t_run_cli(rargs, 60000);
   cr_assert_eq(r.status, 0, "report: exit %d: %s", r.status, r.err);
   cr_expect(strstr(r.out, "report.html"), "the written files are listed: %s", r.out);
   t_run_free(&r);
@@ -236,14 +227,14 @@ Test(report, renders_and_validates, .timeout = 400) {
 
   /* validate: the package and a state file pass; a broken package names the path */
   const char *v1[] = {"validate", out, NULL};
-  r = cli(v1, 30000);
+  r = t_run_cli(v1, 30000);
   cr_expect_eq(r.status, 0, "validate package: %s %s", r.out, r.err);
   cr_expect(strstr(r.out, "valid DiscoveryPackage"), "%s", r.out);
   t_run_free(&r);
   char state[900];
   snprintf(state, sizeof state, "%s/%s", out, str(cJSON_GetArrayItem(states, 0), "pageGraphRef"));
   const char *v2[] = {"validate", state, NULL};
-  r = cli(v2, 30000);
+  r = t_run_cli(v2, 30000);
   cr_expect_eq(r.status, 0, "validate state: %s %s", r.out, r.err);
   cr_expect(strstr(r.out, "valid PageGraph"), "%s", r.out);
   t_run_free(&r);
@@ -257,12 +248,12 @@ Test(report, renders_and_validates, .timeout = 400) {
   free(bt);
   cJSON_Delete(broken);
   const char *v3[] = {"validate", bpath, NULL};
-  r = cli(v3, 30000);
+  r = t_run_cli(v3, 30000);
   cr_expect_eq(r.status, 11, "a broken package: exit 11, got %d: %s", r.status, r.err);
   cr_expect(strstr(r.out, "/routeCatalog/routes/0/confidence"), "the JSON path of the error: %s", r.out);
   t_run_free(&r);
   const char *v4[] = {"validate", bpath, "--format", "json", NULL};
-  r = cli(v4, 30000);
+  r = t_run_cli(v4, 30000);
   cJSON *vj = cJSON_Parse(r.out);
   cr_expect(vj && cJSON_IsFalse(get(vj, "valid")), "%s", r.out);
   cr_expect_str_eq(str(cJSON_GetArrayItem(get(vj, "errors"), 0), "path"), "/routeCatalog/routes/0/confidence");
@@ -292,18 +283,18 @@ Test(report, diff_of_two_versions, .timeout = 400) {
   snprintf(rep, sizeof rep, "%s/report.html", v2);
   cr_expect_eq(access(rep, R_OK), 0, "the crawl wrote its reports");
   const char *bad[] = {"crawl", UIAP_SRC "/tests/fixtures/reports/app-v2", "-o", rep, "--fail-on", "critical", NULL};
-  t_run r = cli(bad, 30000);
+  t_run r = t_run_cli(bad, 30000);
   cr_expect_eq(r.status, 2, "--fail-on critical is a usage error");
   t_run_free(&r);
   /* text for people, and the exit code only with --fail-on-regression */
   const char *a1[] = {"diff", v1, v2, NULL};
-  r = cli(a1, 30000);
+  r = t_run_cli(a1, 30000);
   cr_expect_eq(r.status, 0, "without --fail-on-regression: exit 0 (%s)", r.err);
   cr_expect(strstr(r.out, "REGRESSION"), "%s", r.out);
   cr_expect(strstr(r.out, "- /#/help"), "%s", r.out);
   t_run_free(&r);
   const char *a2[] = {"diff", v1, v2, "--fail-on-regression", "--format", "json", NULL};
-  r = cli(a2, 30000);
+  r = t_run_cli(a2, 30000);
   cr_expect_eq(r.status, 9, "a regression: exit 9, got %d (%s)", r.status, r.err);
   cJSON *d = cJSON_Parse(r.out);
   cr_assert(d, "JSON: %s", r.out);
@@ -318,7 +309,7 @@ Test(report, diff_of_two_versions, .timeout = 400) {
   t_run_free(&r);
   /* the other way round: Help comes back (no regression), Sort by title goes */
   const char *a3[] = {"diff", v2, v1, "--fail-on-regression", "--format", "json", NULL};
-  r = cli(a3, 30000);
+  r = t_run_cli(a3, 30000);
   cr_expect_eq(r.status, 9, "v2 -> v1: %s", r.err);
   d = cJSON_Parse(r.out);
   cr_assert(d);
@@ -328,13 +319,13 @@ Test(report, diff_of_two_versions, .timeout = 400) {
   t_run_free(&r);
   /* a package against itself */
   const char *a4[] = {"diff", v1, v1, "--fail-on-regression", NULL};
-  r = cli(a4, 30000);
+  r = t_run_cli(a4, 30000);
   cr_expect_eq(r.status, 0);
   cr_expect(strstr(r.out, "no differences"), "%s", r.out);
   t_run_free(&r);
   /* usage errors */
   const char *a5[] = {"diff", v1, NULL};
-  r = cli(a5, 30000);
+  r = t_run_cli(a5, 30000);
   cr_expect_eq(r.status, 2);
   t_run_free(&r);
   for (int i = 0; i < 2; i++) {

@@ -39,6 +39,15 @@ static void append(char **buf, size_t *len, size_t *cap, const char *d, size_t n
   (*buf)[*len] = 0;
 }
 
+t_run t_run_cli(const char *const *args, int timeout_ms) {
+  const char *argv[32];
+  int n = 0;
+  argv[n++] = UIAP_BIN;
+  for (int i = 0; args[i] && n < 31; i++) argv[n++] = args[i];
+  argv[n] = NULL;
+  return t_run_argv(argv, timeout_ms);
+}
+
 t_run t_run_argv(const char *const *argv, int timeout_ms) {
   t_run r = {0};
   int op[2], ep[2];

@@ -19,6 +19,8 @@ typedef struct {
 
 /* Run argv (argv[0] = program path) with a hard timeout; never hangs. */
 t_run t_run_argv(const char *const *argv, int timeout_ms);
+/* `uiap-crawl ARGS...` (args NULL-ended, at most 30) with t_run_argv. */
+t_run t_run_cli(const char *const *args, int timeout_ms);
 void t_run_free(t_run *r);
 
 /* Read a whole file; NULL if missing. Caller frees. */
