@@ -28,16 +28,24 @@ typedef struct {
   char *dir;
   char out[600];
   cJSON *recs;       /* the journal's requests records */
+  long hits;         /* requests the test server saw under the watched prefix during the crawl ... */
+  char wrote[1024];  /* ... by "METHOD path" */
 } crawl_res;
 
-static void crawl(crawl_res *r, const char *path) {
+/* Crawl the fixture at path, counting what reached the test server under
+ * watch (a path prefix the crawl must never write to). */
+static void crawl(crawl_res *r, const char *path, const char *watch) {
   memset(r, 0, sizeof *r);
+  cJSON *before = t_fixture_hit_table();
   r->dir = t_tmpdir();
   cr_assert(r->dir);
   snprintf(r->out, sizeof r->out, "%s/out", r->dir);
   const char *argv[] = {UIAP_BIN, "crawl", t_fixture_url(0, NULL, path), "--max-runtime-ms", "20000",
                         "-o", r->out, NULL};
   r->run = t_run_argv(argv, 70000);
+  usleep(300000);
+  r->hits = t_fixture_hits_since(before, watch, r->wrote, sizeof r->wrote);
+  cJSON_Delete(before);
   cr_expect_eq(r->run.status, 0, "crawl of %s: exit %d: %s", path, r->run.status, r->run.err);
   r->recs = t_journal_records(r->out, "requests");
   cr_assert(r->recs && cJSON_GetArraySize(r->recs) > 0, "the journal has requests records: %s", r->run.err);
@@ -343,13 +351,8 @@ static void expect_rest_exports(const crawl_res *r) {
  * the badge's, behind a control its probe denied) stopped by the guard with its body's shape and never at the server, no
  * body value anywhere. */
 Test(api, rest_requests_are_recorded_with_their_loads_and_clicks, .timeout = 120) {
-  cJSON *before = t_fixture_hit_table();
   crawl_res r;
-  crawl(&r, "/api/pets.html");
-  usleep(300000);
-  char wrote[1024];
-  long adopt = t_fixture_hits_since(before, "/api/pets/3/", wrote, sizeof wrote); /* adopt, badge */
-  cJSON_Delete(before);
+  crawl(&r, "/api/pets.html", "/api/pets/3/"); /* adopt, badge */
 
   const cJSON *rec = NULL, *q = find_req(&r, "GET", "/api/pets?status=available", &rec);
   cr_assert(q, "the list's GET is recorded");
@@ -375,7 +378,7 @@ Test(api, rest_requests_are_recorded_with_their_loads_and_clicks, .timeout = 120
   cr_expect_str_eq(str(shape, "note"), "string", "its shape has the key note, a string");
   cr_expect_str_eq(str(shape, "petId"), "number", "and petId, a number");
   cr_expect_str_eq(str(cJSON_GetObjectItem(shape, "owner"), "email"), "string", "and owner.email, nested");
-  cr_expect_eq(adopt, 0, "neither the adopt nor the badge POST reached the server: %s", wrote);
+  cr_expect_eq(r.hits, 0, "neither the adopt nor the badge POST reached the server: %s", r.wrote);
 
   cr_expect(strstr(str(q, "url"), "access_token="), "the list's GET carried its token query: %s", str(q, "url"));
 
@@ -395,13 +398,8 @@ Test(api, rest_requests_are_recorded_with_their_loads_and_clicks, .timeout = 120
  * POST is recorded as a write the guard failed, never reached the server,
  * and its body's marker is in no output. */
 Test(api, worker_requests_are_recorded, .timeout = 120) {
-  cJSON *before = t_fixture_hit_table();
   crawl_res r;
-  crawl(&r, "/api/workers.html");
-  usleep(300000);
-  char wrote[1024];
-  long adopt = t_fixture_hits_since(before, "/api/pets/17/adopt", wrote, sizeof wrote);
-  cJSON_Delete(before);
+  crawl(&r, "/api/workers.html", "/api/pets/17/adopt");
   static const char *const gets[] = {"/api/pets?from=worker", "/api/pets/4?from=shared"};
   for (size_t i = 0; i < 2; i++) {
     const cJSON *rec = NULL, *q = find_req(&r, "GET", gets[i], &rec);
@@ -415,7 +413,7 @@ Test(api, worker_requests_are_recorded, .timeout = 120) {
   const cJSON *post = find_req(&r, "POST", "/api/pets/17/adopt", NULL);
   cr_expect(post, "the shared worker's POST is recorded");
   cr_expect(post && str(post, "guard") && !strcmp(str(post, "guard"), "write"), "as a write the guard failed");
-  cr_expect_eq(adopt, 0, "the worker's POST never reached the server: %s", wrote);
+  cr_expect_eq(r.hits, 0, "the worker's POST never reached the server: %s", r.wrote);
   const char *const needles[] = {"MARKER-worker-7f3e9c", NULL};
   expect_no_marker(r.out, needles);
   done(&r);
@@ -461,13 +459,8 @@ static void expect_graphql_catalog(const crawl_res *r) {
  * by operation; the mutation behind "Show details" is failed as a write
  * and named too. */
 Test(api, graphql_operations_are_recorded_by_type_and_name, .timeout = 120) {
-  cJSON *before = t_fixture_hit_table();
   crawl_res r;
-  crawl(&r, "/safety/graphql.html");
-  usleep(300000);
-  char wrote[1024];
-  long mutations = t_fixture_hits_since(before, "/danger/graphql", wrote, sizeof wrote);
-  cJSON_Delete(before);
+  crawl(&r, "/safety/graphql.html", "/danger/graphql");
   const cJSON *rec = NULL, *q = find_req(&r, "POST", "/__test/echo", &rec);
   cr_assert(q, "the query at load is recorded");
   cr_expect_str_eq(str(rec, "phase"), "load", "in the load's record");
@@ -487,7 +480,7 @@ Test(api, graphql_operations_are_recorded_by_type_and_name, .timeout = 120) {
   cr_expect_str_eq(str(op, "name"), "MarkSeen", "named MarkSeen");
 
   expect_graphql_catalog(&r);
-  cr_expect_eq(mutations, 0, "the mutation never reached the server: %s", wrote);
+  cr_expect_eq(r.hits, 0, "the mutation never reached the server: %s", r.wrote);
   const char *const needles[] = {"MARKER-xtoken-5d1a", "MARKER-cookie-5d1a", "MARKER-variable-5d1a", NULL};
   expect_no_marker(r.out, needles);
   expect_exports_valid(r.out);
