@@ -41,7 +41,15 @@ char *pk_canonical_signal(pk *b, const cJSON *s, const pk_state *to, const pk_st
   const cJSON *t = crawl__get(s, "target");
   if (cJSON_IsObject(t)) crawl__jset(o, "target", cJSON_Duplicate(t, 1));
   const char *sc = crawl__str(s, "scopeId");
-  if (sc) {
+  const cJSON *key = crawl__get(s, "scopeIdentity");
+  if (sc && cJSON_IsObject(key)) {
+    /* journaled with the scope's kind, name and stable id: the catalog's
+     * scope whichever capture the state files hold */
+    const char *k = crawl__str(key, "kind"), *n = crawl__str(key, "name"), *st = crawl__str(key, "stableId");
+    const char *c = to ? pk_scope_by_key(b, to->route, k, n, st) : NULL;
+    if (!c && from) c = pk_scope_by_key(b, from->route, k, n, st);
+    if (c) crawl__jstr(o, "scopeId", c);
+  } else if (sc) {
     const char *c = pk_state_scope(b, to, sc);
     if (!c) c = pk_state_scope(b, from, sc);
     /* a capture's own scope id ("sc_12") that neither state's graph holds

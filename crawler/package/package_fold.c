@@ -61,15 +61,31 @@ char *pk_semantic_key(const char *route, const pk_scope *sc, const char *role, c
   return k;
 }
 
+/* A scope's catalog key: its stable id, else its route, kind and
+ * normalised name (caller frees). */
+static char *scope_key(const char *route, const char *kind, const char *stable, const char *name) {
+  if (stable) return crawl__xprintf("id\x1f%s", stable);
+  char *nn = pk_norm(name, 1);
+  char *key = crawl__xprintf("k\x1f%s\x1f%s\x1f%s", route, PK_IN(pk_scope_kinds, kind) ? kind : "custom", nn);
+  free(nn);
+  return key;
+}
+
+const char *pk_scope_by_key(pk *b, const char *route, const char *kind, const char *name, const char *stable) {
+  if (!route && !stable) return NULL;
+  char *key = scope_key(route, kind, stable, name);
+  long i = pk_strset_find(&b->scope_keys, key);
+  free(key);
+  return i >= 0 ? b->scopes[i].id : NULL;
+}
+
 void pk_fold_scopes(pk *b, pk_state *st, const cJSON *g, pk_route *rt) {
   const cJSON *scopes = crawl__get(g, "scopes"), *s;
   cJSON_ArrayForEach(s, scopes) {
     const char *lid = crawl__str(s, "scopeId"), *kind = crawl__str(s, "kind");
     const char *stable = crawl__str(s, "stableId"), *name = crawl__str(s, "name");
     if (!PK_IN(pk_scope_kinds, kind)) kind = "custom";
-    char *nn = pk_norm(name, 1);
-    char *key = stable ? crawl__xprintf("id\x1f%s", stable) : crawl__xprintf("k\x1f%s\x1f%s\x1f%s", st->route, kind, nn);
-    free(nn);
+    char *key = scope_key(st->route, kind, stable, name);
     int added;
     long x = PK_ENTRY(b->scope_keys, b->scopes, key, &added);
     pk_scope *sc = &b->scopes[x];

@@ -251,6 +251,9 @@ int pk_risk_parse(const char *s);
 /* ---- package_fold.c -------------------------------------------------------- */
 long pk_route_of(pk *b, const char *route);
 const char *pk_state_scope(pk *b, const pk_state *st, const char *local);
+/* The catalog id of the scope with this kind, name and stable id on route
+ * (as pk_fold_scopes keys it), NULL when no state holds one. */
+const char *pk_scope_by_key(pk *b, const char *route, const char *kind, const char *name, const char *stable);
 pk_scope *pk_scope_by_id(pk *b, const char *canon);
 char *pk_semantic_key(const char *route, const pk_scope *sc, const char *role, const char *name);
 void pk_fold_scopes(pk *b, pk_state *st, const cJSON *g, pk_route *rt);

@@ -102,7 +102,10 @@ static wf_seen wf_seen_of(const wf *w, const char *role, const char *name, const
       const cJSON *sg;
       cJSON_ArrayForEach(sg, x->signals) {
         if (!signals || !cJSON_IsObject(sg)) continue;
-        char *t = crawl__jtext(sg, 0);
+        cJSON *c = cJSON_Duplicate(sg, 1);
+        cJSON_DeleteItemFromObjectCaseSensitive(c, "scopeIdentity"); /* the journal's, not a SuccessSignal's */
+        char *t = crawl__jtext(c, 0);
+        cJSON_Delete(c);
         int dup = 0;
         const cJSON *u;
         cJSON_ArrayForEach(u, signals) dup |= !strcmp(u->valuestring, t);

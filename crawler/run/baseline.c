@@ -43,20 +43,51 @@ static void set_of_now(crawl__baseline *b, int si, int bi) {
   b->of_now[si] = bi;
 }
 
-/* Last night's state reached from pb by a control of the same action,
- * role and stable id as tonight's via (data-uiap-id): the control was
- * renamed, the state is the same one, changed (issue 29). -1: none. */
-static int match_renamed(const run *r, int pb, const action *via) {
+static int same_str(const char *a, const char *b) { return a ? b && !strcmp(a, b) : !b; }
+
+/* 1 when tonight's state si has a control of this role, name and scope key. */
+static int now_has(const run *r, int si, const char *role, const char *name, const char *scope) {
+  const state *s = &r->f.st[si];
+  for (int k = 0; k < s->nacts; k++)
+    if (same_str(s->acts[k].role, role) && same_str(s->acts[k].name, name) && same_str(s->acts[k].scope_key, scope)) return 1;
+  return 0;
+}
+
+/* 1 when last night's state pb acted on a control of this role and name. */
+static int then_had(const crawl__baseline *b, int pb, const char *role, const char *name) {
+  for (int j = 0; j < b->st[pb].nout; j++) {
+    const cJSON *t = crawl__get(b->tr[b->st[pb].out[j]].rec, "target");
+    if (same_str(crawl__str(t, "role"), role) && same_str(crawl__str(t, "name"), name)) return 1;
+  }
+  return 0;
+}
+
+/* A renamed control of last night's state x: the same action, role and
+ * stable id as tonight's via; without a stable id, the same action, role
+ * and scope key, and a rename it must be: last night's name is gone from
+ * tonight's parent (ps), tonight's was not in last night's (pb). */
+static int renamed(const run *r, const crawl__bl_state *x, int pb, int ps, const action *via) {
+  if (!x->via_role || !x->via_action || strcmp(x->via_role, via->role) || strcmp(x->via_action, via->action_id)) return 0;
+  if (via->stable_id && *via->stable_id) return x->via_stable && !strcmp(x->via_stable, via->stable_id);
+  return !x->via_stable && x->via_name && via->name && strcmp(x->via_name, via->name) && same_str(x->via_scope, via->scope_key) &&
+         ps >= 0 && !now_has(r, ps, via->role, x->via_name, x->via_scope) && !then_had(r->bl, pb, via->role, via->name);
+}
+
+/* Last night's state reached from pb by a renamed control (renamed(): by
+ * stable id, else the only one of its role and scope whose name changed):
+ * the state is the same one, changed (issue 29). -1: none. */
+static int match_renamed(const run *r, int pb, int ps, const action *via) {
   const crawl__baseline *b = r->bl;
-  if (pb < 0 || !via->stable_id || !*via->stable_id || !via->action_id || !via->role) return -1;
+  if (pb < 0 || !via->action_id || !via->role) return -1;
+  int found = -1, n = 0;
   for (int k = 0; k < b->nst; k++) {
     const crawl__bl_state *x = &b->st[k];
-    if (x->now < 0 && x->parent && x->via_stable && !strcmp(x->parent, b->st[pb].id) &&
-        !strcmp(x->via_stable, via->stable_id) && x->via_role && !strcmp(x->via_role, via->role) &&
-        x->via_action && !strcmp(x->via_action, via->action_id))
-      return k;
+    if (x->now < 0 && x->parent && !strcmp(x->parent, b->st[pb].id) && renamed(r, x, pb, ps, via)) {
+      if (via->stable_id && *via->stable_id) return k;
+      found = k, n++;
+    }
   }
-  return -1;
+  return n == 1 ? found : -1;
 }
 
 /* Last night's state that tonight's state si is: its id, else its path, else its URL (a seed's),
@@ -75,7 +106,7 @@ static int match(const run *r, int si) {
     if (pb >= 0 && x->parent && x->via_key && !strcmp(x->parent, b->st[pb].id) && !strcmp(x->via_key, key)) return k;
     if (s->parent < 0 && !x->parent && x->url && s->url && !strcmp(x->url, s->url)) return k;
   }
-  return match_renamed(r, pb, &s->via);
+  return match_renamed(r, pb, s->parent, &s->via);
 }
 
 /* The elements digest of tonight's state file of si ("" unreadable). */

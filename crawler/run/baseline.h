@@ -23,6 +23,7 @@ typedef struct crawl__bl_state {
   char *elems;       /* its actionable elements as one digest (crawl__bl_elements_digest) */
   char *via_role, *via_name, *via_action; /* the via action, for the review item of a gone state */
   char *via_stable;  /* its target's stable id (data-uiap-id), or NULL: a renamed control still matches */
+  char *via_scope;   /* its target's scope key (target.scopeKey), or NULL */
   char *via_tid;     /* its viaTransitionId (journals without "via") */
   char *graph;       /* its pageGraphRef */
   int *out, nout;    /* its transitions (indexes in tr) */

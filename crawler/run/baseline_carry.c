@@ -53,13 +53,14 @@ static char **now_scopes_of(run *r, int bi) {
 /* The signals of carried record o: a scope id of last night's from or to
  * state becomes the id of the same scope (stable id, else kind and name)
  * in tonight's files (left out when they have none), so the package maps
- * it as it maps tonight's. */
+ * it as it maps tonight's. A signal journaled with its scope's key
+ * (explore_observe.c) needs none of this. */
 static void carry_scopes(run *r, cJSON *o, int fi, int ti) {
   crawl__baseline *b = r->bl;
   cJSON *s;
   cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "observedSignals")) {
     const char *sc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "scopeId"));
-    if (!sc) continue;
+    if (!sc || cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(s, "scopeIdentity"))) continue; /* named by its identity */
     const char *who = crawl__bl_scope_find(bl_scopes_of(b, ti), sc, 0);
     if (!who) who = crawl__bl_scope_find(bl_scopes_of(b, fi), sc, 0);
     const char *now = crawl__bl_scope_find(now_scopes_of(r, ti), who, 1);

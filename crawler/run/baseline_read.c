@@ -122,6 +122,7 @@ static void via_of(crawl__bl_state *s, const cJSON *via) {
   s->via_role = crawl__xstrdup(crawl__str(t, "role"));
   s->via_name = crawl__xstrdup(crawl__str(t, "name"));
   s->via_stable = crawl__xstrdup(crawl__str(t, "stableId"));
+  s->via_scope = crawl__xstrdup(crawl__str(t, "scopeKey"));
 }
 
 static int read_state(bl_reader *rd, const cJSON *j) {
@@ -235,6 +236,7 @@ static void via_from_transitions(crawl__baseline *b) {
     s->via_role = crawl__xstrdup(crawl__str(crawl__get(t->rec, "target"), "role"));
     s->via_name = crawl__xstrdup(crawl__str(crawl__get(t->rec, "target"), "name"));
     s->via_stable = crawl__xstrdup(crawl__str(crawl__get(t->rec, "target"), "stableId"));
+    s->via_scope = crawl__xstrdup(crawl__str(crawl__get(t->rec, "target"), "scopeKey"));
   }
   crawl__strmap_release(&by_id);
   crawl__strmap_release(&by_edge);
@@ -284,7 +286,7 @@ void crawl__baseline_free(crawl__baseline *b) {
   for (int i = 0; i < b->nst; i++) {
     crawl__bl_state *s = &b->st[i];
     free(s->id), free(s->fp), free(s->url), free(s->route), free(s->parent), free(s->via_key), free(s->elems);
-    free(s->via_role), free(s->via_name), free(s->via_stable), free(s->via_action), free(s->graph), free(s->via_tid);
+    free(s->via_role), free(s->via_name), free(s->via_stable), free(s->via_scope), free(s->via_action), free(s->graph), free(s->via_tid);
     crawl__bl_scopes_free(s->scopes);
     cJSON_Delete(s->rec);
     free(s->out);

@@ -218,6 +218,31 @@ int crawl__run_observe(run *r, crawl_code *rc, char **route) {
  * appeared with text is a toast (observe sees those as live-region events);
  * on the same route, collection counts and elements that appeared or went
  * (pg_change_signals). */
+/* Each signal's scope by what names it beyond this capture, as member
+ * "scopeIdentity" {kind, name, stableId}: scope ids are one capture's, so the
+ * package maps the key to its scope catalog (package_aggregate.c), which
+ * two crawls of one app then name alike (docs/nightly.md). A signal of
+ * something gone names a scope of the capture before (a), else of the
+ * capture after (b). */
+static void signal_scope_keys(cJSON *sigs, const pg_graph *a, const pg_graph *b) {
+  cJSON *s;
+  cJSON_ArrayForEach(s, sigs) {
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "scopeId"));
+    const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "kind"));
+    if (!id || !kind) continue;
+    const pg_graph *g = !strcmp(kind, "dialog.closed") || !strcmp(kind, "element.disappeared") ? a : b;
+    for (size_t k = 0; k < g->nscopes; k++) {
+      const pg_scope *sc = &g->scopes[k];
+      if (!sc->scope_id || strcmp(sc->scope_id, id)) continue;
+      cJSON *key = cJSON_AddObjectToObject(s, "scopeIdentity");
+      cJSON_AddStringToObject(key, "kind", pg_scope_kind_name(sc->kind));
+      if (sc->name) cJSON_AddStringToObject(key, "name", sc->name);
+      if (sc->stable_id) cJSON_AddStringToObject(key, "stableId", sc->stable_id);
+      break;
+    }
+  }
+}
+
 cJSON *crawl__run_signals_between(run *r, const pg_graph *a, const char *route_a, const pg_graph *b, const char *route_b) {
   cJSON *arr = cJSON_CreateArray(), *ws = cJSON_CreateArray();
   unsigned long seq = 0;
@@ -260,6 +285,7 @@ cJSON *crawl__run_signals_between(run *r, const pg_graph *a, const char *route_a
     }
   }
   if (route_a && route_b && !strcmp(route_a, route_b)) pg_change_signals(ja, jb, arr);
+  signal_scope_keys(arr, a, b);
   return arr;
 }
 

@@ -198,9 +198,11 @@ Test(nightly, the_changed_app_diff_names_exactly_its_changes, .timeout = 600) {
   cr_expect(strstr(buf, "/#/reports|region|button|refresh data"), "the renamed control is not new: %s", buf);
   cr_expect(strstr(buf, "/#/projects|dialog|checkbox|compact view"), "the dialog's new control is missing: %s", buf);
   cr_expect(strstr(buf, "/#/team|"), "the new route's controls are missing: %s", buf);
+  cr_expect(strstr(buf, "|tab|recent activity"), "the renamed tab is not new: %s", buf);
   keys_of(changes(d, "elements", "removed"), buf, sizeof buf);
   cr_expect(strstr(buf, "/#/reports|region|button|refresh,"), "the renamed control's old name is not gone: %s", buf);
   cr_expect(strstr(buf, "/#/settings|region|checkbox|dark mode"), "%s", buf);
+  cr_expect(strstr(buf, "|tab|activity"), "the renamed tab's old name is not gone: %s", buf);
   /* nothing else: the night's package is the one a fresh crawl of the changed app gives */
   cJSON *same = diff(fresh, n2);
   no_changes_but(same, (const char *const[]){"reviewItems", NULL});
@@ -216,7 +218,8 @@ Test(nightly, the_changed_app_diff_names_exactly_its_changes, .timeout = 600) {
   const cJSON *it;
   cJSON_ArrayForEach(it, get(get(p, "reviewQueue"), "items"))
     if (!strcmp(str(it, "kind"), "coverage_gap")) fprintf(stderr, "nightly: %s\n", str(it, "description"));
-  cr_expect_eq(num(bl, "gone"), 1, "the Settings state is gone (the dialog behind the renamed \"Show details\" is not)");
+  cr_expect_eq(num(bl, "gone"), 1,
+               "the Settings state is gone (not the dialog behind the renamed \"Show details\", nor the tab renamed \"Recent activity\")");
   cr_expect_eq(num(bl, "new"), 1, "Team is the one new state (the dialog is last night's, changed)");
   cr_expect(t_review_mentions(p, "coverage_gap", "/#/settings) is gone"), "no review item names the gone state");
   cJSON_Delete(d), cJSON_Delete(same), cJSON_Delete(p);

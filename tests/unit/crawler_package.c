@@ -810,3 +810,48 @@ Test(package, accessibility_records_and_screenshots_are_evidence) {
   t_rm_rf(dir);
   free(dir);
 }
+
+/* A signal journaled with its scope's identity (kind, name, stable id)
+ * names the catalog's scope whatever capture-local id it carries: the
+ * capture a state file holds numbers its scopes otherwise (a toast shifts
+ * them), and sc_3 of one capture is the form of another (docs/nightly.md). */
+Test(package, signal_scopes_are_named_by_identity_not_capture_local_id) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/normal/journal.jsonl", FIXTURES);
+  char *text = t_read_file(path, NULL);
+  cr_assert(text);
+  static const char *const ids[] = {"sc_72", "sc_3", "sc_404"}; /* s2's dialog, s2's form, none */
+  const char *want = "scope:/home.html:dialog:help";
+  for (int i = 0; i < 3; i++) {
+    const char *from = "\"observedSignals\":[{\"kind\":\"dialog.opened\"}]";
+    char to[200];
+    snprintf(to, sizeof to,
+             "\"observedSignals\":[{\"kind\":\"dialog.opened\",\"scopeId\":\"%s\",\"scopeIdentity\":"
+             "{\"kind\":\"dialog\",\"name\":\"Help\"}}]", ids[i]);
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, from)); p++) n++;
+    cr_assert_gt(n, 0);
+    char *j = malloc(strlen(text) + n * strlen(to) + 1), *o = j;
+    for (const char *p = text, *q; ; p = q + strlen(from)) {
+      q = strstr(p, from);
+      size_t k = q ? (size_t)(q - p) : strlen(p);
+      memcpy(o, p, k), o += k;
+      if (!q) break;
+      o += sprintf(o, "%s", to);
+    }
+    *o = 0;
+    char *dir = t_journal_dir("normal", j);
+    cJSON *p = build(dir);
+    const cJSON *t1 = find(p, "transitionGraph.edges", "transitionId", "t1");
+    const cJSON *sg = cJSON_GetArrayItem(get(t1, "observedSignals"), 0);
+    cr_expect_str_eq(str(sg, "kind"), "dialog.opened");
+    cr_expect_str_eq(str(sg, "scopeId"), want, "journaled as %s", ids[i]);
+    cr_expect_null(get(sg, "scopeIdentity"), "the journal's identity is not a SuccessSignal member");
+    cr_expect_str_eq(str(t1, "confidence"), "high", "t7 repeats t1 with the same signal (journaled as %s)", ids[i]);
+    validate_package(p, dir);
+    cJSON_Delete(p);
+    t_rm_rf(dir);
+    free(dir), free(j);
+  }
+  free(text);
+}
