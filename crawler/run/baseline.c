@@ -25,7 +25,8 @@
 crawl_code crawl__run_baseline_open(run *r, char *err, size_t errlen) {
   const crawl_opts *o = r->o;
   int pct = o->reverify < 0 ? 0 : o->reverify == 0 ? 10 : o->reverify;
-  return crawl__baseline_read(o->baseline, pct, &r->bl, err, errlen) ? CRAWL_BASELINE : CRAWL_OK;
+  if (crawl__baseline_read(o->baseline, pct, &r->bl, err, errlen)) return CRAWL_BASELINE;
+  return CRAWL_OK;
 }
 
 /* ---- matching tonight's states ------------------------------------------------- */
@@ -136,6 +137,25 @@ static int probed(const crawl__bl_trans *t) {
   return rule && !strncmp(rule, "probe.", 6);
 }
 
+/* The actions of s with one of these keys only verify (a path into a
+ * subtree last night left nothing open in): planned after everything
+ * else (FR_TIER_ANY), so a night with less budget than the app explores
+ * the frontier first; what it does not verify is kept. */
+static void verify_marks(run *r, int si, int bi) {
+  const crawl__baseline *b = r->bl;
+  state *s = &r->f.st[si];
+  for (int j = 0; j < b->st[bi].nout && s->nacts; j++) {
+    const crawl__bl_trans *t = &b->tr[b->st[bi].out[j]];
+    int to = crawl__baseline_state(b, t->to);
+    if (strcmp(t->from, b->st[bi].id) || t->reverify || !is_path(b, t) || to < 0 || b->st[to].sub_open) continue;
+    for (int i = 0; i < s->nacts; i++) {
+      char key[1200];
+      crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
+      if (!strcmp(key, t->key)) s->acts[i].verify_only = 1;
+    }
+  }
+}
+
 /* A matched state: its transitions done, but for the paths to its
  * children, the sealed probes and the sample to re-execute (of a changed
  * state, twice the share). A control it no longer has is not there to be
@@ -154,6 +174,12 @@ static void carry_marks(run *r, int si, int bi) {
   }
   crawl__run_mark_done(&r->f.st[si], keys, n);
   free(keys);
+  verify_marks(r, si, bi);
+}
+
+void crawl__run_baseline_prepared(run *r, int si) {
+  int bi = of_now(r, si);
+  if (bi >= 0 && !r->bl->st[bi].afresh) verify_marks(r, si, bi);
 }
 
 static void adopt_late(run *r, int bi, const char *key, int to);
@@ -254,7 +280,7 @@ static void uncarry(run *r, int si, int bi) {
     for (int i = 0; i < s->nacts; i++) {
       char key[1200];
       crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
-      if (!strcmp(key, t->key)) s->acts[i].done = 0;
+      if (!strcmp(key, t->key)) s->acts[i].done = 0, s->acts[i].verify_only = 0;
     }
   }
 }
@@ -302,7 +328,8 @@ cJSON *crawl__run_baseline_summary(const run *r) {
   }
   for (int si = 0; si < r->f.nst; si++)
     for (int i = 0; i < r->f.st[si].nacts; i++)
-      open += r->f.st[si].acts[i].dec.effect == POL_EFFECT_ALLOW && !r->f.st[si].acts[i].done;
+      open += r->f.st[si].acts[i].dec.effect == POL_EFFECT_ALLOW && !r->f.st[si].acts[i].done &&
+              !r->f.st[si].acts[i].verify_only;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "runId", b->run_id);
   cJSON_AddNumberToObject(o, "states", b->nst);
@@ -318,6 +345,22 @@ cJSON *crawl__run_baseline_summary(const run *r) {
   cJSON_AddNumberToObject(o, "reexecutedMismatched", (double)b->mismatched);
   cJSON_AddNumberToObject(o, "explored", (double)b->explored);
   cJSON_AddNumberToObject(o, "leftOpen", (double)open);
+  return o;
+}
+
+cJSON *crawl__run_open_states(const run *r) {
+  cJSON *o = cJSON_CreateObject();
+  for (int si = 0; si < r->f.nst; si++) {
+    const state *s = &r->f.st[si];
+    int n = s->acts ? 0 : -1; /* never prepared: all of it open */
+    for (int i = 0; i < s->nacts; i++) /* an outcome the frontier predicts is not news (a link seen elsewhere) */
+      n += s->acts[i].dec.effect == POL_EFFECT_ALLOW && !s->acts[i].done && !s->acts[i].verify_only &&
+           fr_likely(&r->f, &s->acts[i], si) < 0;
+    if (n && s->id) cJSON_AddNumberToObject(o, s->id, n);
+  }
+  for (int k = 0; r->bl && k < r->bl->nst; k++) /* a kept state's, as last night left it */
+    if (r->bl->st[k].kept && r->bl->st[k].open && !cJSON_GetObjectItemCaseSensitive(o, r->bl->st[k].id))
+      cJSON_AddNumberToObject(o, r->bl->st[k].id, r->bl->st[k].open);
   return o;
 }
 

@@ -32,6 +32,9 @@ typedef struct crawl__bl_state {
   int verdict;       /* CRAWL__BL_* */
   int afresh;        /* a re-executed transition led elsewhere: explored as in a fresh crawl, nothing carried */
   int kept;          /* not reached tonight because a budget stopped the night: carried as last night's */
+  int open;          /* actions last night's gate allowed there and nobody tried (end record's
+                        openStates; -1: not known, a journal without it or a state never prepared) */
+  int sub_open;      /* it or a state first reached through it has open work (crawl__bl_open) */
   cJSON *rec;        /* its state record (owned) */
 } crawl__bl_state;
 
@@ -66,6 +69,7 @@ typedef struct crawl__baseline {
   int nof_now;
   long carried, reexecuted, mismatched, fresh, kept;
   long explored;        /* transitions executed tonight (set at the close) */
+  int open_known;       /* its end record had openStates */
 } crawl__baseline;
 
 /* Caps on what a baseline may hold (it is untrusted input). */

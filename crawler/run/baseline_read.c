@@ -16,6 +16,7 @@ typedef struct bl_reader {
   char *err;
   size_t errlen;
   long seen;       /* records handed over so far */
+  cJSON *open;     /* the last end record's openStates, or NULL */
   int failed;
 } bl_reader;
 
@@ -188,6 +189,17 @@ static int read_review(bl_reader *rd, const char *type, cJSON *j) {
   return 1;
 }
 
+/* The end record's openStates {stateId: untried actions, -1 unknown}: kept
+ * as text until the states are read (a torn journal has no end record:
+ * every state counts as open). The last end record wins (a resumed run). */
+static int read_end(bl_reader *rd, const cJSON *j) {
+  const cJSON *o = crawl__get(j, "openStates");
+  if (!cJSON_IsObject(o)) return 0;
+  cJSON_Delete(rd->open);
+  rd->open = cJSON_Duplicate(o, 1);
+  return 0;
+}
+
 /* crawl__journal_read's callback: the run record first, then states and transitions. */
 static int read_record(void *ud, const char *type, cJSON *j) {
   bl_reader *rd = ud;
@@ -198,13 +210,33 @@ static int read_record(void *ud, const char *type, cJSON *j) {
     snprintf(rd->b->run_id, sizeof rd->b->run_id, "%s", id);
     return 0;
   }
+  if (!strcmp(type, "end")) return read_end(rd, j);
   if (!strcmp(type, "state")) return read_state(rd, j);
   if (!strcmp(type, "transition")) return read_transition(rd, j);
   if (!strcmp(type, "review") || !strcmp(type, "decision") || !strcmp(type, "gate")) return read_review(rd, type, j);
   return 0;
 }
 
-static const char *const bl_types[] = {"run", "state", "transition", "review", "decision", "gate", NULL};
+static const char *const bl_types[] = {"run", "state", "transition", "review", "decision", "gate", "end", NULL};
+
+/* Each state's open work from the end record (all open without one), and
+ * whether it or a state first reached through it has any (sub_open): a
+ * path into a subtree with nothing open only verifies. */
+static void open_work(crawl__baseline *b, const cJSON *open) {
+  b->open_known = open != NULL;
+  for (int i = 0; i < b->nst; i++) {
+    const cJSON *n = open ? crawl__get(open, b->st[i].id) : NULL;
+    b->st[i].open = !open ? -1 : cJSON_IsNumber(n) ? (n->valuedouble < 0 ? -1 : n->valuedouble > 1e6 ? 1000000 : (int)n->valuedouble) : 0;
+  }
+  for (int i = 0; i < b->nst; i++) {
+    if (!b->st[i].open) continue;
+    /* up the first-reach tree until a state already marked; steps capped: a crafted cycle of parents */
+    for (int k = i, steps = 0; k >= 0 && !b->st[k].sub_open && steps <= b->nst; steps++) {
+      b->st[k].sub_open = 1;
+      k = crawl__baseline_state(b, b->st[k].parent);
+    }
+  }
+}
 
 /* A state without "via" (older journals): the path that reached it is its
  * viaTransitionId's transition, else the first one from its parent into it.
@@ -268,11 +300,14 @@ crawl_code crawl__baseline_read(const char *dir, int reverify_pct, crawl__baseli
   else if (!rd.failed && !rd.seen)
     snprintf(err, errlen, "baseline %.300s/journal.jsonl is empty", dir), rd.failed = 1;
   if (rd.failed) {
+    cJSON_Delete(rd.open);
     crawl__baseline_free(b);
     return CRAWL_ARG;
   }
   via_from_transitions(b);
   index_transitions(b);
+  open_work(b, rd.open);
+  cJSON_Delete(rd.open);
   *out = b;
   return CRAWL_OK;
 }

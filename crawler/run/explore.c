@@ -210,6 +210,7 @@ static void finish(run *r, crawl_summary *sum) {
   cJSON_AddItemToObject(o, "timing", crawl__timing_json(&r->tm));
   cJSON *bl = crawl__run_baseline_summary(r);
   if (bl) cJSON_AddItemToObject(o, "baseline", bl);
+  cJSON_AddItemToObject(o, "openStates", crawl__run_open_states(r)); /* the next night's frontier */
   crawl__run_jl_write(r, "end", o);
   char tm[512];
   crawl__timing_format(&r->tm, (long)r->tm.ph[CRAWL_PH_ACT].count, tm, sizeof tm);

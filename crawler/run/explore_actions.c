@@ -283,6 +283,7 @@ void crawl__run_prepare_state(run *r, int si) {
       if (!strcmp(s->done[k], key)) s->acts[i].done = 1;
     fr_outcome_keys(&r->f, key, s->route, &s->acts[i].pk, &s->acts[i].pkr);
   }
+  if (r->bl) crawl__run_baseline_prepared(r, si);
   fr_state_sig(&r->f, si);
   if (s->decided) return; /* a resumed run journaled them already */
   s->decided = 1;

@@ -250,9 +250,14 @@ void crawl__run_probe_access(run *r);
 /* ---- baseline.c ---- */
 crawl_code crawl__run_baseline_open(run *r, char *err, size_t errlen);
 void crawl__run_baseline_state(run *r, int si);
+void crawl__run_baseline_prepared(run *r, int si); /* si's actions built: the paths that only verify */
 void crawl__run_baseline_step(run *r, int si, int to, const action *a);
 void crawl__run_baseline_close(run *r);
 cJSON *crawl__run_baseline_summary(const run *r);
+/* The end record's openStates: per state, the actions the gate allowed that
+ * nobody tried and whose outcome the frontier cannot predict (-1: never prepared), and a kept state's as last night left
+ * it; the next night's baseline explores there first (docs/nightly.md). */
+cJSON *crawl__run_open_states(const run *r);
 void crawl__run_baseline_free(run *r);
 
 /* ---- explore.c ---- */

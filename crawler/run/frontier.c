@@ -441,6 +441,7 @@ int fr_next_action(const frontier *f, int si, int tier) {
     const action *a = &s->acts[i];
     if (a->dec.effect != POL_EFFECT_ALLOW || a->done) continue;
     if (tier == FR_TIER_ANY) return i;
+    if (a->verify_only) continue;
     if (tier == FR_TIER_LOCAL && a->rank > FR_RANK_CLOSE) continue;
     int novel;
     if (expect(f, a, si, &novel) >= 0) continue;

@@ -46,6 +46,8 @@ typedef struct action {
                                typed; NULL: none chosen (a draft value in sandbox_write) */
   int text_enter;           /* and Enter pressed after it (a GET form's submission, a search) */
   int text_probe;           /* the value is the fixed probe word, not a word of the page */
+  int verify_only;          /* --baseline: a path into what last night left nothing open in:
+                               planned last (FR_TIER_ANY; baseline.c); not copied by fr_action_copy */
   int probe;                /* nothing settles it (pol_probeable): tried only under the seal
                                (explore_probe.c); not copied by fr_action_copy */
 } action;

@@ -176,3 +176,36 @@ Test(baseline, the_plan_names_the_baseline_and_the_share) {
     cJSON_Delete(plan);
   }
 }
+
+/* The end record's openStates: which states last night left work in, and
+ * which parts of its tree of first reaches hold any (sub_open): a path
+ * into one that holds none only verifies tonight. Without openStates
+ * (an older journal, a night that died before its end) every state counts
+ * as open. */
+Test(baseline, open_work_comes_from_the_end_record) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/normal/journal.jsonl", UIAP_SRC "/tests/fixtures/journals");
+  char *text = t_read_file(path, NULL);
+  cr_assert(text);
+  /* s1 reaches s2 and s3; only s3 has work left */
+  char *with_end = crawl__xprintf("%s{\"type\":\"end\",\"status\":\"completed\",\"openStates\":{\"s3\":4}}\n", text);
+  char *dir = t_journal_dir("normal", with_end);
+  crawl__baseline *b = read_ok(dir, 10);
+  cr_expect(b->open_known);
+  const crawl__bl_state *s1 = bl_state_of(b, "s1"), *s2 = bl_state_of(b, "s2"), *s3 = bl_state_of(b, "s3");
+  cr_expect_eq(s3->open, 4);
+  cr_expect_eq(s2->open, 0);
+  cr_expect(s3->sub_open && s1->sub_open, "s3 has work left, and s1 leads to it");
+  cr_expect_not(s2->sub_open, "nothing is left behind s2: its path only verifies");
+  crawl__baseline_free(b);
+  t_rm_rf(dir);
+  free(dir);
+  /* no end record: all open, as before */
+  dir = t_journal_dir("normal", text);
+  b = read_ok(dir, 10);
+  cr_expect_not(b->open_known);
+  for (int i = 0; i < b->nst; i++) cr_expect(b->st[i].open == -1 && b->st[i].sub_open, "%s", b->st[i].id);
+  crawl__baseline_free(b);
+  t_rm_rf(dir);
+  free(dir), free(with_end), free(text);
+}
