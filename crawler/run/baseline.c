@@ -25,8 +25,7 @@
 crawl_code crawl__run_baseline_open(run *r, char *err, size_t errlen) {
   const crawl_opts *o = r->o;
   int pct = o->reverify < 0 ? 0 : o->reverify == 0 ? 10 : o->reverify;
-  if (crawl__baseline_read(o->baseline, pct, &r->bl, err, errlen)) return CRAWL_BASELINE;
-  return CRAWL_OK;
+  return crawl__baseline_read(o->baseline, pct, &r->bl, err, errlen) ? CRAWL_BASELINE : CRAWL_OK;
 }
 
 /* ---- matching tonight's states ------------------------------------------------- */
@@ -141,18 +140,23 @@ static int probed(const crawl__bl_trans *t) {
  * subtree last night left nothing open in): planned after everything
  * else (FR_TIER_ANY), so a night with less budget than the app explores
  * the frontier first; what it does not verify is kept. */
-static void verify_marks(run *r, int si, int bi) {
-  const crawl__baseline *b = r->bl;
-  state *s = &r->f.st[si];
-  for (int j = 0; j < b->st[bi].nout && s->nacts; j++) {
+static int verify_only(const crawl__baseline *b, int bi, const char *key) {
+  for (int j = 0; j < b->st[bi].nout; j++) {
     const crawl__bl_trans *t = &b->tr[b->st[bi].out[j]];
     int to = crawl__baseline_state(b, t->to);
-    if (strcmp(t->from, b->st[bi].id) || t->reverify || !is_path(b, t) || to < 0 || b->st[to].sub_open) continue;
-    for (int i = 0; i < s->nacts; i++) {
-      char key[1200];
-      crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
-      if (!strcmp(key, t->key)) s->acts[i].verify_only = 1;
-    }
+    if (!strcmp(t->key, key) && !strcmp(t->from, b->st[bi].id) && !t->reverify && is_path(b, t) && to >= 0 &&
+        !b->st[to].sub_open)
+      return 1;
+  }
+  return 0;
+}
+
+static void verify_marks(run *r, int si, int bi) {
+  state *s = &r->f.st[si];
+  for (int i = 0; i < s->nacts; i++) { /* each action's key once */
+    char key[1200];
+    crawl__run_action_key(key, sizeof key, NULL, NULL, NULL, &s->acts[i]);
+    s->acts[i].verify_only = verify_only(r->bl, bi, key);
   }
 }
 

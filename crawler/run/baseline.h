@@ -34,7 +34,7 @@ typedef struct crawl__bl_state {
   int kept;          /* not reached tonight because a budget stopped the night: carried as last night's */
   int open;          /* actions last night's gate allowed there and nobody tried (end record's
                         openStates; -1: not known, a journal without it or a state never prepared) */
-  int sub_open;      /* it or a state first reached through it has open work (crawl__bl_open) */
+  int sub_open;      /* it or a state first reached through it has open work (baseline_read.c open_work) */
   cJSON *rec;        /* its state record (owned) */
 } crawl__bl_state;
 
@@ -69,7 +69,6 @@ typedef struct crawl__baseline {
   int nof_now;
   long carried, reexecuted, mismatched, fresh, kept;
   long explored;        /* transitions executed tonight (set at the close) */
-  int open_known;       /* its end record had openStates */
 } crawl__baseline;
 
 /* Caps on what a baseline may hold (it is untrusted input). */

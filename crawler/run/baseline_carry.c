@@ -53,8 +53,8 @@ static char **now_scopes_of(run *r, int bi) {
 /* The signals of carried record o: a scope id of last night's from or to
  * state becomes the id of the same scope (stable id, else kind and name)
  * in tonight's files (left out when they have none), so the package maps
- * it as it maps tonight's. A signal journaled with its scope's key
- * (explore_observe.c) needs none of this. */
+ * it as it maps tonight's. A signal journaled with its scope's
+ * identity (explore_observe.c) needs none of this. */
 static void carry_scopes(run *r, cJSON *o, int fi, int ti) {
   crawl__baseline *b = r->bl;
   cJSON *s;

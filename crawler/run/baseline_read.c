@@ -190,7 +190,7 @@ static int read_review(bl_reader *rd, const char *type, cJSON *j) {
 }
 
 /* The end record's openStates {stateId: untried actions, -1 unknown}: kept
- * as text until the states are read (a torn journal has no end record:
+ * (a copy) until the states are read (a torn journal has no end record:
  * every state counts as open). The last end record wins (a resumed run). */
 static int read_end(bl_reader *rd, const cJSON *j) {
   const cJSON *o = crawl__get(j, "openStates");
@@ -223,7 +223,6 @@ static const char *const bl_types[] = {"run", "state", "transition", "review", "
  * whether it or a state first reached through it has any (sub_open): a
  * path into a subtree with nothing open only verifies. */
 static void open_work(crawl__baseline *b, const cJSON *open) {
-  b->open_known = open != NULL;
   for (int i = 0; i < b->nst; i++) {
     const cJSON *n = open ? crawl__get(open, b->st[i].id) : NULL;
     b->st[i].open = !open ? -1 : cJSON_IsNumber(n) ? (n->valuedouble < 0 ? -1 : n->valuedouble > 1e6 ? 1000000 : (int)n->valuedouble) : 0;
